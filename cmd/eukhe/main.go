@@ -1,0 +1,42 @@
+// Command eukhe is the one binary of eukhe: an agent's document and shell
+// tools, served inside the editor or headless on a directory. It holds no
+// logic beyond wiring; the laws live in the packages it calls.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `eukhe — an agent's document and shell tools, inside your editor or headless.
+
+Usage:
+  eukhe tool NAME [--root DIR] [--session FILE] [ARGS-JSON | -]
+      Run one tool call headless on DIR (default: the current directory)
+      and print its text result. Exit 0 on success, 1 when the tool
+      refused or failed (the text says why), 2 on a usage error.
+      Run "eukhe tool --help" for the tools and their arguments.
+  eukhe --help
+      This text.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "tool":
+		return runTool(args[1:], stdin, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "eukhe: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}

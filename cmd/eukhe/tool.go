@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/eukhe/eukhe/docs"
+)
+
+const toolUsage = `Usage: eukhe tool NAME [--root DIR] [--session FILE] [ARGS-JSON | -]
+
+Runs one tool call headless and prints its text result.
+  --root DIR       the workspace root; relative paths are under it (default: .)
+  --session FILE   keep the session's state (the versions and lines it has
+                   seen) in FILE across calls, so read then edit works from a
+                   shell script; without it every call is a new session
+  ARGS-JSON        the tool's arguments as one JSON object; "-" reads it
+                   from standard input
+
+Tools:
+  read  {"path": "src/app.go"}             rows N:text under [path#TAG]
+        {"path": "src/app.go:5-9,40-60"}   selected lines; "path:120-" to the end
+        {"path": "src", "raw": true}       a directory lists its entries; raw
+                                           shows text without row numbers
+  edit  {"patch": "[src/app.go#7f3a91c2]\n@@ 5-7\n+new line\n"}
+        sections [path#TAG] with @@ A-B (replace; no + lines deletes),
+        @@ A> / @@ A< (insert after / before), @@ ^ / @@ $ (start / end),
+        MV dest (move, never replaces); a section [path] without a tag
+        creates a file from its + lines. All files land or none do.
+  write {"path": "notes.md", "content": "..."}
+        replaces a file only over a version this session saw; creates new ones
+
+Exit status: 0 success, 1 the tool refused or failed, 2 usage error.
+`
+
+func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var name, root, sessionFile, argText string
+	root = "."
+	haveArgs := false
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "eukhe tool: "+format+"\n\n%s", append(a, toolUsage)...)
+		return 2
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-h" || a == "--help":
+			fmt.Fprint(stdout, toolUsage)
+			return 0
+		case a == "--root" || a == "--session":
+			if i+1 >= len(args) {
+				return bad("%s needs a value", a)
+			}
+			i++
+			if a == "--root" {
+				root = args[i]
+			} else {
+				sessionFile = args[i]
+			}
+		case strings.HasPrefix(a, "--root="):
+			root = strings.TrimPrefix(a, "--root=")
+		case strings.HasPrefix(a, "--session="):
+			sessionFile = strings.TrimPrefix(a, "--session=")
+		case strings.HasPrefix(a, "--"):
+			return bad("unknown flag %s", a)
+		case name == "":
+			name = a
+		case !haveArgs:
+			argText, haveArgs = a, true
+		default:
+			return bad("one ARGS-JSON only; got another: %q", a)
+		}
+	}
+	if name == "" {
+		return bad("which tool? read, edit or write")
+	}
+	if argText == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return bad("reading the arguments from standard input: %v", err)
+		}
+		argText = string(b)
+	}
+	if !haveArgs {
+		argText = "{}"
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return bad("--root %s: %v", root, err)
+	}
+	if fi, err := os.Stat(absRoot); err != nil || !fi.IsDir() {
+		return bad("--root %s is not a directory", root)
+	}
+	sess, save, err := openSession(sessionFile)
+	if err != nil {
+		return bad("%v", err)
+	}
+	defer save.close()
+	tools := &docs.Tools{Store: docs.NewDisk(), Session: sess, Root: absRoot}
+	res, usageErr := call(tools, name, argText)
+	if usageErr != nil {
+		return bad("%v", usageErr)
+	}
+	if err := save.save(sess); err != nil {
+		fmt.Fprintf(stderr, "eukhe tool: the call ran, but saving the session to %s failed: %v\n", sessionFile, err)
+	}
+	fmt.Fprint(stdout, res.Text)
+	if !strings.HasSuffix(res.Text, "\n") {
+		fmt.Fprintln(stdout)
+	}
+	if res.Failed {
+		return 1
+	}
+	return 0
+}
+
+// call decodes the arguments strictly and runs one tool.
+func call(t *docs.Tools, name, argText string) (docs.Result, error) {
+	dec := func(v any) error {
+		d := json.NewDecoder(strings.NewReader(argText))
+		d.DisallowUnknownFields()
+		if err := d.Decode(v); err != nil {
+			return fmt.Errorf("%s arguments: %v (run eukhe tool --help for each tool's arguments)", name, err)
+		}
+		return nil
+	}
+	switch name {
+	case "read":
+		var a docs.ReadArgs
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		return t.Read(a), nil
+	case "edit":
+		var a docs.EditArgs
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		return t.Edit(a), nil
+	case "write":
+		var a docs.WriteArgs
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		return t.Write(a), nil
+	}
+	return docs.Result{}, fmt.Errorf("unknown tool %q: read, edit or write", name)
+}
+
+// sessionSaver holds the session file locked for the call, so concurrent
+// calls on one session file take turns, and writes it back atomically.
+type sessionSaver struct {
+	path string
+	lock *os.File
+}
+
+func openSession(path string) (*docs.Session, *sessionSaver, error) {
+	s := docs.NewSession()
+	if path == "" {
+		return s, &sessionSaver{}, nil
+	}
+	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--session %s: %v", path, err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		lock.Close()
+		return nil, nil, fmt.Errorf("--session %s: locking: %v", path, err)
+	}
+	sv := &sessionSaver{path: path, lock: lock}
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		sv.close()
+		return nil, nil, fmt.Errorf("--session %s: %v", path, err)
+	case len(bytes.TrimSpace(b)) > 0:
+		if err := json.Unmarshal(b, s); err != nil {
+			sv.close()
+			return nil, nil, fmt.Errorf("--session %s is not a session file (%v); remove it to start a new session", path, err)
+		}
+	}
+	return s, sv, nil
+}
+
+func (sv *sessionSaver) save(s *docs.Session) error {
+	if sv.path == "" {
+		return nil
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	tmp := sv.path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, sv.path)
+}
+
+func (sv *sessionSaver) close() {
+	if sv.lock != nil {
+		syscall.Flock(int(sv.lock.Fd()), syscall.LOCK_UN)
+		sv.lock.Close()
+		sv.lock = nil
+	}
+}

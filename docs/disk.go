@@ -1,0 +1,465 @@
+package docs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"syscall"
+)
+
+// Disk is the Store of files on disk: the seed's writer (S8.1, S8.4, S8.5).
+type Disk struct {
+	// Fault, when set, runs before each step of a publish ("lock", "temp",
+	// "write", "fsync", "rename", "link", "unlink", "dirsync", "mkdir") with
+	// the path it touches; an error makes that step fail. Tests inject
+	// failures through it.
+	Fault func(step, path string) error
+	pid   int
+	n     atomic.Int64
+}
+
+// NewDisk is a disk Store.
+func NewDisk() *Disk { return &Disk{pid: os.Getpid()} }
+
+var readPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// Read reads a path into a pooled buffer (files up to the snapshot limit).
+func (d *Disk) Read(path string) (Snapshot, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if isNotExist(err) {
+			return Snapshot{}, nil
+		}
+		return Snapshot{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Snapshot{}, err
+	}
+	st := Stat{Exists: true, Dir: fi.IsDir(), Mode: fi.Mode(), Size: fi.Size()}
+	if st.Dir {
+		return Snapshot{Stat: st}, nil
+	}
+	if !fi.Mode().IsRegular() {
+		return Snapshot{Stat: st}, fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
+	}
+	if fi.Size() > MaxSnapshotFileBytes {
+		data, err := io.ReadAll(f)
+		return Snapshot{Data: data, Stat: st}, err
+	}
+	bp := readPool.Get().(*[]byte)
+	buf := (*bp)[:0]
+	if need := int(fi.Size()) + 512; cap(buf) < need {
+		buf = make([]byte, 0, need)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*bp = buf
+			readPool.Put(bp)
+			return Snapshot{}, err
+		}
+	}
+	st.Size = int64(len(buf))
+	return Snapshot{Data: buf, Stat: st, release: func() { *bp = buf[:0]; readPool.Put(bp) }}, nil
+}
+
+// List reads a directory's entries, sorted by name.
+func (d *Disk) List(dir string) ([]Entry, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, 0, len(des))
+	for _, de := range des {
+		isDir := de.IsDir()
+		if de.Type()&fs.ModeSymlink != 0 {
+			if fi, err := os.Stat(filepath.Join(dir, de.Name())); err == nil {
+				isDir = fi.IsDir()
+			}
+		}
+		out = append(out, Entry{Name: de.Name(), Dir: isDir})
+	}
+	return out, nil
+}
+
+func (d *Disk) fault(step, path string) error {
+	if d.Fault == nil {
+		return nil
+	}
+	if err := d.Fault(step, path); err != nil {
+		return fmt.Errorf("%s %s: %w", step, path, err)
+	}
+	return nil
+}
+
+// plan is a change with its paths resolved to the files it touches: a
+// symlink's target is written, the link stays.
+type plan struct {
+	Change
+	path, dest string
+	mode       fs.FileMode
+}
+
+// Commit is S8.1 on disk, with restore on a failed publish.
+func (d *Disk) Commit(cs []Change) Committed {
+	res := Committed{Outcomes: make([]Outcome, len(cs))}
+	ps := make([]plan, len(cs))
+	for i, c := range cs {
+		ps[i] = plan{Change: c, path: realPath(c.Path), mode: c.Mode}
+		if c.MoveTo != "" {
+			ps[i].dest = realPath(c.MoveTo)
+		}
+	}
+	unlock, idx, err := d.lockAll(ps)
+	if err != nil {
+		res.Conflict = &Conflict{Index: idx, Why: err.Error()}
+		return res
+	}
+	defer unlock()
+	for i := range ps {
+		if why := check(&ps[i]); why != "" {
+			res.Conflict = &Conflict{Index: i, Why: why}
+			return res
+		}
+	}
+	for i := range ps {
+		o := d.publish(ps[i])
+		res.Outcomes[i] = o
+		if o.Fate == Failed {
+			for j := i - 1; j >= 0; j-- {
+				if err := d.restore(ps[j]); err != nil {
+					res.Outcomes[j].Err = err
+				} else {
+					res.Outcomes[j] = Outcome{Fate: Restored}
+				}
+			}
+			break
+		}
+	}
+	return res
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		return filepath.Join(r, filepath.Base(p))
+	}
+	return p
+}
+
+// lockAll locks, in sorted order, the nearest existing directory of every
+// path of the change set (flock: only eukhe writers honour it; the byte
+// check catches the others).
+func (d *Disk) lockAll(ps []plan) (unlock func(), idx int, err error) {
+	owner := map[string]int{}
+	for i, p := range ps {
+		for _, path := range []string{p.path, p.dest} {
+			if path == "" {
+				continue
+			}
+			dir := existingDir(filepath.Dir(path))
+			if _, ok := owner[dir]; !ok {
+				owner[dir] = i
+			}
+		}
+	}
+	dirs := make([]string, 0, len(owner))
+	for dir := range owner {
+		dirs = append(dirs, dir)
+	}
+	slices.Sort(dirs)
+	var held []*os.File
+	unlock = func() {
+		for _, f := range held {
+			syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+			f.Close()
+		}
+	}
+	for _, dir := range dirs {
+		if err := d.fault("lock", dir); err != nil {
+			unlock()
+			return nil, owner[dir], fmt.Errorf("could not lock %s: %v", dir, err)
+		}
+		f, err := os.Open(dir)
+		if err == nil {
+			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+			if err != nil {
+				f.Close()
+			}
+		}
+		if err != nil {
+			unlock()
+			return nil, owner[dir], fmt.Errorf("could not lock %s: %v", dir, err)
+		}
+		held = append(held, f)
+	}
+	return unlock, 0, nil
+}
+
+func existingDir(dir string) string {
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return dir
+		}
+		dir = up
+	}
+}
+
+// check is the pre-publish check of one change: "" when it may go on.
+func check(p *plan) string {
+	if p.Create {
+		if _, err := os.Lstat(p.path); !isNotExist(err) {
+			return fmt.Sprintf("%s exists now; read it and edit it with its tag, or create another name", p.Path)
+		}
+		if p.mode == 0 {
+			p.mode = 0o644
+		}
+	} else {
+		fi, err := os.Stat(p.path)
+		if err != nil {
+			return fmt.Sprintf("%s is gone (%v); read it again", p.Path, err)
+		}
+		cur, err := os.ReadFile(p.path)
+		if err != nil {
+			return fmt.Sprintf("%s cannot be read to check it: %v", p.Path, err)
+		}
+		if !bytes.Equal(cur, p.Old) {
+			return fmt.Sprintf("%s changed after the edit was made; read it again and redo the edit", p.Path)
+		}
+		p.mode = fi.Mode().Perm()
+	}
+	if p.dest != "" {
+		if _, err := os.Lstat(p.dest); !isNotExist(err) {
+			return fmt.Sprintf("MV destination %s exists; a move never replaces a file: pick a free name", p.MoveTo)
+		}
+	}
+	return ""
+}
+
+// publish makes one change land: a temp file beside the target, fsync'd,
+// renamed over it (or linked to a new name, which never replaces).
+func (d *Disk) publish(p plan) Outcome {
+	failed := func(err error) Outcome { return Outcome{Fate: Failed, Err: err} }
+	target := p.path
+	if p.dest != "" {
+		target = p.dest
+	}
+	if p.Create || p.dest != "" {
+		if err := d.fault("mkdir", filepath.Dir(target)); err != nil {
+			return failed(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return failed(err)
+		}
+	}
+	var warn string
+	if p.New == nil { // move only
+		if err := d.link(p.path, target); err != nil {
+			return failed(err)
+		}
+	} else {
+		d.sweep(target)
+		tmp, release, err := d.writeTemp(target, p.New, p.mode)
+		if err != nil {
+			return failed(err)
+		}
+		if p.Create || p.dest != "" {
+			err = d.link(tmp, target)
+			os.Remove(tmp)
+		} else {
+			err = d.fault("rename", target)
+			if err == nil {
+				err = os.Rename(tmp, target)
+			}
+			if err != nil {
+				os.Remove(tmp)
+			}
+		}
+		release()
+		if err != nil {
+			return failed(err)
+		}
+	}
+	if p.dest != "" {
+		err := d.fault("unlink", p.path)
+		if err == nil {
+			err = os.Remove(p.path)
+		}
+		if err != nil {
+			warn = fmt.Sprintf("moved to %s, but the source %s stays (%v)", p.MoveTo, p.Path, err)
+		}
+	}
+	if err := d.syncDir(filepath.Dir(target)); err != nil {
+		warn = joinWarn(warn, fmt.Sprintf("%s landed, but syncing its directory failed (%v): a crash now could lose it", filepath.Base(target), err))
+	}
+	return Outcome{Fate: Landed, Warning: warn}
+}
+
+func joinWarn(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func (d *Disk) link(from, to string) error {
+	if err := d.fault("link", to); err != nil {
+		return err
+	}
+	return os.Link(from, to)
+}
+
+func (d *Disk) syncDir(dir string) error {
+	if err := d.fault("dirsync", dir); err != nil {
+		return err
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// writeTemp writes data to a new temp file beside target, locked by this
+// writer until release (S8.5).
+func (d *Disk) writeTemp(target string, data []byte, mode fs.FileMode) (string, func(), error) {
+	if err := d.fault("temp", target); err != nil {
+		return "", nil, err
+	}
+	dir, name := filepath.Split(target)
+	var f *os.File
+	var tmp string
+	for {
+		tmp = filepath.Join(dir, TempName(name, d.pid, int(d.n.Add(1))))
+		var err error
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil || !sameFile(f, tmp) {
+			f.Close() // a sweep took it between create and lock: take another name
+			continue
+		}
+		break
+	}
+	release := func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }
+	fail := func(err error) (string, func(), error) { release(); os.Remove(tmp); return "", nil, err }
+	err := d.fault("write", target)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = f.Chmod(mode.Perm())
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if err := d.fault("fsync", target); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	return tmp, release, nil
+}
+
+func sameFile(f *os.File, path string) bool {
+	a, err1 := f.Stat()
+	b, err2 := os.Stat(path)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// sweep removes target's temp files that no writer locks (S8.5).
+func (d *Disk) sweep(target string) {
+	dir, name := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	names := make([]string, 0, 4)
+	for _, de := range des {
+		if IsTemp(de.Name()) {
+			names = append(names, de.Name())
+		}
+	}
+	for _, dead := range Sweep(names, name, func(n string) bool { return heldByWriter(filepath.Join(dir, n)) }) {
+		os.Remove(filepath.Join(dir, dead))
+	}
+}
+
+// heldByWriter tells whether a live writer locks a temp file. A file it
+// cannot open counts as held: a sweep never removes what it cannot check.
+func heldByWriter(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+// restore undoes a landed change from its previous bytes (beyond the seed:
+// the commit is a true transaction).
+func (d *Disk) restore(p plan) error {
+	switch {
+	case p.Create:
+		return os.Remove(p.path)
+	case p.dest != "":
+		if _, err := os.Lstat(p.path); isNotExist(err) {
+			tmp, release, err := d.writeTemp(p.path, p.Old, p.mode)
+			if err != nil {
+				return err
+			}
+			err = os.Link(tmp, p.path)
+			os.Remove(tmp)
+			release()
+			if err != nil {
+				return err
+			}
+		}
+		return os.Remove(p.dest)
+	}
+	tmp, release, err := d.writeTemp(p.path, p.Old, p.mode)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := os.Rename(tmp, p.path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

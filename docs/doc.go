@@ -1,0 +1,36 @@
+// Package docs keeps the document laws of S8: the line model, file tags,
+// the read view, seen lines, the patch language and the all-or-nothing
+// commit, write and move, and temporary files. It talks to files only
+// through a Store; the disk Store lives here, an editor Store lives in lsp.
+//
+// Where each law lives:
+//
+//   - S8.6 line model (load_persist_roundtrip, edit_keeps_untouched_bytes,
+//     edit_writes_new_lines, persist_weaves_carry, lines_carry_is_first,
+//     lines_write_keeps): lines.go, apply.go (Persist), write.go (KeepStyle).
+//   - Tags (tag_names_shown_text): tag.go; the session's last 8 digests per
+//     file: session.go.
+//   - S8.6/S8.10 read view (rows_view_shows, rows_gap_marks_every_jump,
+//     rows_gate_refuses, rows_raw_lines_are_pieces): selector.go, view.go.
+//   - S8.8 seen lines (edit_only_seen_lines, edit_seen_applies,
+//     reveal_then_retry, edit_marks_whole_reveal, reject_names_unseen,
+//     reject_shows_lines, reject_whole_exact, reveal_bounds): lineset.go,
+//     guard.go.
+//   - S8.2 and the patch language of DESIGN.md §3.2: patch.go (parse),
+//     apply.go (ops → lines), rebase.go (stale tags through a line diff).
+//   - S8.1 commit (edit_reports_what_landed, edit_all_or_nothing_on_conflict,
+//     edit_lands_every_file): store.go (the Change set), reply.go (the
+//     reply), disk.go (lock, check, publish, restore).
+//   - S8.3 write (write_never_loses_unseen, write_writes_seen): write.go.
+//   - S8.4 move (move_never_overwrites, move_moves): disk.go (link, unlink).
+//   - S8.5 temp files (temp_sweep_never_held, temp_sweep_only_own,
+//     temp_sweep_removes_free): temp.go.
+//
+// Decisions are pure functions over bytes, lines and outcomes; the disk
+// Store and the tool entry points (tools.go) are the thin I/O edges.
+//
+// Beyond the seed: when a publish fails after other files of the same call
+// landed, the disk Store restores those files from their previous bytes, so
+// an edit is a true transaction; the reply keeps the seed's wording for what
+// ends up on disk and says what was restored.
+package docs

@@ -1,0 +1,330 @@
+package docs
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// EditArgs are the edit tool's arguments: one patch (DESIGN.md §3.2).
+type EditArgs struct {
+	Patch string `json:"patch"`
+}
+
+// staged is one section made ready to commit.
+type staged struct {
+	sec       Section
+	abs, dest string
+	name      string   // for the reply: "a" or "a -> b"
+	p         Projection
+	cur       Digest
+	v         *Version // the version the tag names
+	toCur     []int    // v's lines onto the current ones; nil when v is current
+	ops       []Op     // in current numbering
+	applied   Applied
+	change    Change
+	already   bool // the edit is already in the file (S8.2)
+}
+
+// Edit is the edit tool: parse, check every section (tags, ranges,
+// overlaps, stale versions, seen anchors), then commit all or nothing
+// (S8.1, S8.2, S8.8).
+func (t *Tools) Edit(a EditArgs) Result {
+	secs, err := ParsePatch(a.Patch)
+	if err != nil {
+		return failed("%v", err)
+	}
+	var st []*staged
+	var snaps []Snapshot
+	defer func() {
+		for i := range snaps {
+			snaps[i].Release()
+		}
+	}()
+	claimed := map[string]int{}
+	claim := func(abs string, at int) error {
+		if prev, ok := claimed[abs]; ok {
+			return fmt.Errorf("patch line %d: %s is already named at patch line %d; put all of a file's ops in one section. Nothing was written", at, t.Display(abs), prev)
+		}
+		claimed[abs] = at
+		return nil
+	}
+	for _, sec := range secs {
+		s := &staged{sec: sec, abs: t.Abs(sec.Path)}
+		s.name = t.Display(s.abs)
+		if err := claim(s.abs, sec.At); err != nil {
+			return failed("%v", err)
+		}
+		if sec.Move != "" {
+			s.dest = t.Abs(sec.Move)
+			s.name += " -> " + t.Display(s.dest)
+			if err := claim(s.dest, sec.At); err != nil {
+				return failed("%v", err)
+			}
+		}
+		snap, err := t.Store.Read(s.abs)
+		if err != nil {
+			return failed("NOT applied: %s cannot be read: %v. Nothing was written.", s.name, err)
+		}
+		snaps = append(snaps, snap)
+		if msg := t.stage(s, snap); msg != "" {
+			return failed("%s", msg)
+		}
+		st = append(st, s)
+	}
+	var unseen []Anchor
+	for _, s := range st {
+		if s.sec.Tagged && !s.already {
+			unseen = append(unseen, s.unseen()...)
+		}
+	}
+	if len(unseen) > 0 {
+		rej := Reveal(unseen)
+		if rej.Whole {
+			for _, s := range st {
+				for _, an := range unseen {
+					if an.Path == t.Display(s.abs) {
+						s.v.Seen.Add(an.Line)
+					}
+				}
+			}
+		}
+		return failed("%s", rej.Text)
+	}
+	return t.commit(st)
+}
+
+// stage checks one section against the file as it is now and applies it in
+// memory; a message is a refusal of the whole edit.
+func (t *Tools) stage(s *staged, snap Snapshot) string {
+	shown := t.Display(s.abs)
+	if !s.sec.Tagged {
+		if snap.Stat.Exists {
+			return fmt.Sprintf("NOT applied: %s exists; a section without a tag creates a new file. To change it, read it and use its [%s#TAG] header. Nothing was written.", shown, shown)
+		}
+		var content []byte
+		if len(s.sec.Create) > 0 {
+			content = []byte(strings.Join(s.sec.Create, "\n") + "\n")
+		}
+		s.p = Scan(content)
+		s.change = Change{Path: s.abs, Create: true, New: content}
+		s.applied.Written.AddRange(1, len(s.p.Lines))
+		return ""
+	}
+	switch {
+	case !snap.Stat.Exists:
+		return fmt.Sprintf("NOT applied: %s does not exist now (moved or deleted since it was read?). Nothing was written.", shown)
+	case snap.Stat.Dir:
+		return fmt.Sprintf("NOT applied: %s is a directory. Nothing was written.", shown)
+	case len(snap.Data) > MaxSnapshotFileBytes:
+		return fmt.Sprintf("NOT applied: %s is over the 4 MiB limit and has no tag; change it with write or bash. Nothing was written.", shown)
+	}
+	if gate := ReadGate(shown, snap.Data); gate != "" {
+		return "NOT applied: " + gate + " Nothing was written."
+	}
+	s.v = t.Session.ByTag(s.abs, s.sec.Tag)
+	if s.v == nil {
+		return fmt.Sprintf("NOT applied: #%s is not a version of %s that this session saw; read %s and use the tag it shows. Nothing was written.", s.sec.Tag, shown, shown)
+	}
+	s.p = Scan(snap.Data)
+	s.cur = DigestOf(snap.Data)
+	ops := s.sec.Ops
+	if err := CheckOps(ops, len(s.v.Lines)); err != nil {
+		return fmt.Sprintf("NOT applied: %s#%s: %v. Nothing was written.", shown, s.sec.Tag, err)
+	}
+	if s.cur != s.v.Digest {
+		curLines := LineHashes(s.p)
+		if s.sec.Move == "" {
+			if after, err := ApplyHashes(ops, s.v.Lines, xxhash.Sum64String); err == nil && slicesEqual(after, curLines) {
+				s.already = true
+				return ""
+			}
+		}
+		s.toCur = LineMap(s.v.Lines, curLines)
+		var changed []int
+		if ops, changed = Rebase(ops, s.toCur); len(changed) > 0 {
+			return t.refuseStale(s, changed)
+		}
+	}
+	s.ops = ops
+	applied, err := ApplyOps(ops, len(s.p.Lines))
+	if err != nil {
+		return fmt.Sprintf("NOT applied: %s: %v. Nothing was written.", shown, err)
+	}
+	s.applied = applied
+	s.change = Change{Path: s.abs, Old: snap.Data, New: Persist(s.p, applied.Pieces), MoveTo: s.dest}
+	if len(s.sec.Ops) == 0 {
+		s.change.New = nil // a move alone keeps the bytes
+	}
+	return ""
+}
+
+func slicesEqual(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// unseen lists the section's anchors that its version has not seen; their
+// text comes from the current file (a rebased anchor's line is unchanged).
+func (s *staged) unseen() []Anchor {
+	var out []Anchor
+	for i, o := range s.sec.Ops {
+		a, b := o.Anchors()
+		for ln := a; ln <= b; ln++ {
+			if s.v.Seen.Has(ln) {
+				continue
+			}
+			cur := ln
+			if s.toCur != nil {
+				cur = s.ops[i].A + (ln - a)
+			}
+			out = append(out, Anchor{Path: "", Tag: s.sec.Tag.String(), Line: ln, Text: string(s.p.Text(cur))})
+		}
+	}
+	for i := range out {
+		out[i].Path = displayOf(s)
+	}
+	return out
+}
+
+func displayOf(s *staged) string {
+	if i := strings.Index(s.name, " -> "); i >= 0 {
+		return s.name[:i]
+	}
+	return s.name
+}
+
+// refuseStale refuses a stale section whose lines changed, and shows what
+// those lines are now, as rows of the current version (which count as seen).
+func (t *Tools) refuseStale(s *staged, changed []int) string {
+	shown := t.Display(s.abs)
+	cur := t.Session.Saw(s.abs, s.p, s.cur)
+	var show LineSet
+	for _, ln := range changed {
+		lo, hi := 1, len(s.p.Lines)
+		for k := ln - 1; k >= 1; k-- {
+			if s.toCur[k-1] != 0 {
+				lo = s.toCur[k-1] + 1
+				break
+			}
+		}
+		for k := ln + 1; k <= len(s.toCur); k++ {
+			if s.toCur[k-1] != 0 {
+				hi = s.toCur[k-1] - 1
+				break
+			}
+		}
+		if hi >= lo {
+			show.AddRange(lo, hi)
+		}
+	}
+	var rs []Range
+	show.Each(func(a, b int) { rs = append(rs, Range{a, b}) })
+	head := fmt.Sprintf("NOT applied: %s changed since #%s was read, and the edit stands on %s of it, which changed. Nothing was written. Those lines are now:",
+		shown, s.sec.Tag, spellLines(changed))
+	if len(rs) == 0 {
+		return head + fmt.Sprintf("\n[%s#%s: gone]\n", shown, s.cur.Tag())
+	}
+	view := Render(ViewRequest{Path: shown, P: s.p, Tag: s.cur.Tag().String(), Ranges: rs, Bound: DefaultReadBound / 4})
+	view.Shown.Each(cur.Seen.AddRange)
+	return head + "\n" + view.Text + "[redo the edit against this tag]"
+}
+
+// commit publishes the staged sections and records what landed.
+func (t *Tools) commit(st []*staged) Result {
+	var changes []Change
+	var names, landedAs []string
+	var idx []*staged
+	var already []string
+	for _, s := range st {
+		if s.already {
+			already = append(already, fmt.Sprintf("%s#%s", s.name, s.cur.Tag()))
+			continue
+		}
+		changes = append(changes, s.change)
+		names = append(names, s.name)
+		newBytes := s.change.New
+		if newBytes == nil {
+			newBytes = s.change.Old
+		}
+		landedAs = append(landedAs, fmt.Sprintf("%s#%s", t.Display(t.Abs(s.change.Target())), DigestOf(newBytes).Tag()))
+		idx = append(idx, s)
+	}
+	alreadyNote := ""
+	if len(already) > 0 {
+		alreadyNote = fmt.Sprintf("The edit is already in the file: %s; nothing written for it.", strings.Join(already, ", "))
+	}
+	if len(changes) == 0 {
+		return Result{Text: alreadyNote}
+	}
+	res := t.Store.Commit(changes)
+	text, isErr := Reply(names, landedAs, res)
+	if res.Conflict == nil {
+		for i, o := range res.Outcomes {
+			if o.Fate == Landed {
+				t.record(idx[i])
+			}
+		}
+	}
+	if alreadyNote != "" {
+		text += "\n" + alreadyNote
+	}
+	return Result{Text: text, Failed: isErr}
+}
+
+// record updates the session after a section landed: the lines seen before
+// (mapped through the edit) and the lines it wrote stay seen (S8.8).
+func (t *Tools) record(s *staged) {
+	c := s.change
+	newBytes := c.New
+	if newBytes == nil {
+		newBytes = c.Old
+	}
+	np := Scan(newBytes)
+	target := t.Abs(c.Target())
+	var seen LineSet
+	s.applied.Written.Each(seen.AddRange)
+	if s.v != nil {
+		toNew := func(cur int) int {
+			if s.applied.Map == nil {
+				return cur
+			}
+			return s.applied.Map[cur-1]
+		}
+		s.v.Seen.Each(func(a, b int) {
+			for ln := a; ln <= b; ln++ {
+				cur := ln
+				if s.toCur != nil {
+					cur = s.toCur[ln-1]
+				}
+				if cur > 0 {
+					if n := toNew(cur); n > 0 {
+						seen.Add(n)
+					}
+				}
+			}
+		})
+		if cv := t.Session.Knows(s.abs, s.cur); cv != nil && cv != s.v {
+			cv.Seen.Each(func(a, b int) {
+				for ln := a; ln <= b; ln++ {
+					if n := toNew(ln); n > 0 {
+						seen.Add(n)
+					}
+				}
+			})
+		}
+	}
+	if c.MoveTo != "" {
+		t.Session.Forget(s.abs)
+	}
+	v := t.Session.Saw(target, np, DigestOf(newBytes))
+	seen.Each(v.Seen.AddRange)
+}

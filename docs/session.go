@@ -1,0 +1,141 @@
+package docs
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// VersionsKept is how many seen versions a session keeps per file: the last
+// 8 digests (S8.3, DESIGN.md §3.1).
+const VersionsKept = 8
+
+// Version is one version of a file that this session saw: its full digest,
+// a hash of each line (so a stale edit can be rebased through a line diff
+// without keeping the text), and the lines whose rows reached the model.
+type Version struct {
+	Digest Digest
+	Lines  []uint64 // xxh64 of each line's text, in order
+	Seen   LineSet
+}
+
+// Session is one agent session's document state: for each file (by absolute
+// path), the versions it saw, oldest first.
+type Session struct {
+	Files map[string][]*Version
+}
+
+// NewSession starts an empty session.
+func NewSession() *Session { return &Session{Files: map[string][]*Version{}} }
+
+// LineHashes hashes each line's text of a projection.
+func LineHashes(p Projection) []uint64 {
+	h := make([]uint64, len(p.Lines))
+	for i, l := range p.Lines {
+		h[i] = xxhash.Sum64(p.Src[l.Start:l.End])
+	}
+	return h
+}
+
+// Saw records that the session saw the file at path with these bytes (a
+// read, a grep, its own write or edit) and returns that version; the
+// version moves to the newest place. Seen lines are added by the caller.
+func (s *Session) Saw(path string, p Projection, d Digest) *Version {
+	vs := s.Files[path]
+	for i, v := range vs {
+		if v.Digest == d {
+			vs = append(append(vs[:i:i], vs[i+1:]...), v)
+			s.Files[path] = vs
+			return v
+		}
+	}
+	v := &Version{Digest: d, Lines: LineHashes(p)}
+	vs = append(vs, v)
+	if len(vs) > VersionsKept {
+		vs = vs[len(vs)-VersionsKept:]
+	}
+	s.Files[path] = vs
+	return v
+}
+
+// Knows tells whether the session saw this exact version of path.
+func (s *Session) Knows(path string, d Digest) *Version {
+	for _, v := range s.Files[path] {
+		if v.Digest == d {
+			return v
+		}
+	}
+	return nil
+}
+
+// ByTag finds the most recent seen version of path whose digest ends in tag.
+func (s *Session) ByTag(path string, t Tag) *Version {
+	vs := s.Files[path]
+	for i := len(vs) - 1; i >= 0; i-- {
+		if vs[i].Digest.Tag() == t {
+			return vs[i]
+		}
+	}
+	return nil
+}
+
+// Forget drops what the session knows of path (a move's source).
+func (s *Session) Forget(path string) { delete(s.Files, path) }
+
+// sessionFile is the persisted form of a Session.
+type sessionFile struct {
+	Files map[string][]versionFile `json:"files"`
+}
+
+type versionFile struct {
+	Digest string   `json:"digest"`
+	Lines  []byte   `json:"lines"` // little-endian line hashes
+	Seen   [][2]int `json:"seen"`  // runs of seen lines
+}
+
+// MarshalJSON persists the session (for `eukhe tool --session FILE`).
+func (s *Session) MarshalJSON() ([]byte, error) {
+	f := sessionFile{Files: map[string][]versionFile{}}
+	for path, vs := range s.Files {
+		for _, v := range vs {
+			vf := versionFile{Digest: fmt.Sprintf("%016x", uint64(v.Digest)), Lines: make([]byte, 8*len(v.Lines))}
+			for i, h := range v.Lines {
+				binary.LittleEndian.PutUint64(vf.Lines[8*i:], h)
+			}
+			v.Seen.Each(func(a, b int) { vf.Seen = append(vf.Seen, [2]int{a, b}) })
+			f.Files[path] = append(f.Files[path], vf)
+		}
+	}
+	return json.Marshal(f)
+}
+
+// UnmarshalJSON loads a persisted session.
+func (s *Session) UnmarshalJSON(b []byte) error {
+	var f sessionFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	s.Files = map[string][]*Version{}
+	for path, vfs := range f.Files {
+		for _, vf := range vfs {
+			var d uint64
+			if _, err := fmt.Sscanf(vf.Digest, "%016x", &d); err != nil {
+				return fmt.Errorf("session file: bad digest %q for %s", vf.Digest, path)
+			}
+			if len(vf.Lines)%8 != 0 {
+				return fmt.Errorf("session file: bad line hashes for %s", path)
+			}
+			v := &Version{Digest: Digest(d), Lines: make([]uint64, len(vf.Lines)/8)}
+			for i := range v.Lines {
+				v.Lines[i] = binary.LittleEndian.Uint64(vf.Lines[8*i:])
+			}
+			for _, r := range vf.Seen {
+				v.Seen.AddRange(r[0], r[1])
+			}
+			s.Files[path] = append(s.Files[path], v)
+		}
+	}
+	return nil
+}

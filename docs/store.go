@@ -1,0 +1,107 @@
+package docs
+
+import (
+	"errors"
+	"io/fs"
+)
+
+// Stat is what a Store knows of a path besides its bytes.
+type Stat struct {
+	Exists bool
+	Dir    bool
+	Mode   fs.FileMode
+	Size   int64
+}
+
+// Snapshot is a path's current bytes. Release hands a pooled buffer back;
+// Data must not be used after it.
+type Snapshot struct {
+	Data    []byte
+	Stat    Stat
+	release func()
+}
+
+// Release returns the snapshot's buffer to its pool.
+func (s *Snapshot) Release() {
+	if s.release != nil {
+		s.release()
+		s.release = nil
+	}
+	s.Data = nil
+}
+
+// Entry is one directory entry.
+type Entry struct {
+	Name string
+	Dir  bool
+}
+
+// Change is one file of a checked change set (S8.1): what the edit was
+// applied to, and what it publishes.
+type Change struct {
+	Path   string
+	Create bool        // the path must not exist
+	Old    []byte      // otherwise: the bytes on disk must be exactly these
+	New    []byte      // the new content; nil leaves the content as it is
+	Mode   fs.FileMode // for a created file
+	MoveTo string      // "" or a destination that must not exist (S8.4)
+}
+
+// Target is where the change lands: the move's destination, else its path.
+func (c Change) Target() string {
+	if c.MoveTo != "" {
+		return c.MoveTo
+	}
+	return c.Path
+}
+
+// Fate is what a commit did with one change.
+type Fate uint8
+
+const (
+	Untried  Fate = iota // not written: the check failed or an earlier file failed
+	Landed               // its new content is on disk
+	Failed               // its publish failed; its old content is on disk
+	Restored             // it landed, then a later failure put its old bytes back
+)
+
+// Outcome is one change's fate, with a warning for a landed write (a
+// directory sync that failed, a move whose source stays) and the error of a
+// failed publish or restore.
+type Outcome struct {
+	Fate    Fate
+	Warning string
+	Err     error
+}
+
+// Conflict is a check that failed before anything was written: the change
+// whose file changed, or whose move destination exists.
+type Conflict struct {
+	Index int
+	Why   string
+}
+
+// Committed is the result of Store.Commit.
+type Committed struct {
+	Conflict *Conflict // set: nothing was written
+	Outcomes []Outcome // one per change, in order
+}
+
+// Store is where documents live (DESIGN.md §4): the disk, or an editor's
+// open buffers over the disk.
+type Store interface {
+	// Read gives a path's current bytes; a missing path is a Snapshot with
+	// Stat.Exists false and no error. A directory has no Data.
+	Read(path string) (Snapshot, error)
+	// List gives a directory's entries, sorted by name.
+	List(dir string) ([]Entry, error)
+	// Commit locks every path of the change set in one order, checks each
+	// (bytes as expected, destinations free), and only then publishes in
+	// order, stopping at the first failure (S8.1).
+	Commit(changes []Change) Committed
+}
+
+// ErrNotExist is the error of a path that is not there.
+var ErrNotExist = fs.ErrNotExist
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

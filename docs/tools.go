@@ -1,0 +1,155 @@
+package docs
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Tools are the document tools of one session over one Store: the thin
+// edge where paths become snapshots and verdicts become commits.
+type Tools struct {
+	Store   Store
+	Session *Session
+	Root    string // the workspace root; relative paths are under it
+	Bound   int    // the read output bound; 0 is DefaultReadBound
+}
+
+// Result is a tool's text, and whether the tool refused or failed.
+type Result struct {
+	Text   string
+	Failed bool
+}
+
+func failed(format string, a ...any) Result { return Result{Text: fmt.Sprintf(format, a...), Failed: true} }
+
+// Abs resolves a path the model named: absolute paths as they are,
+// relative ones under the root.
+func (t *Tools) Abs(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(t.Root, p)
+}
+
+// Display names an absolute path for the model: relative to the root when
+// under it.
+func (t *Tools) Display(abs string) string {
+	if rel, err := filepath.Rel(t.Root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return filepath.ToSlash(rel)
+	}
+	return abs
+}
+
+// ReadArgs are the read tool's arguments: a path with an optional selector
+// ("src/a.go:5-9,40-60"), and raw for text without row numbers.
+type ReadArgs struct {
+	Path string `json:"path"`
+	Raw  bool   `json:"raw,omitempty"`
+}
+
+// Read is the read tool (S8.6, S8.8, S8.10).
+func (t *Tools) Read(a ReadArgs) Result {
+	if strings.TrimSpace(a.Path) == "" {
+		return failed("read needs a path: {\"path\": \"src/app.go\"}, or a selector like \"src/app.go:5-9\"")
+	}
+	name, ranges := a.Path, []Range(nil)
+	snap, err := t.Store.Read(t.Abs(name))
+	if err == nil && !snap.Stat.Exists {
+		if p, rs, ok := SplitSelector(a.Path); ok {
+			name, ranges = p, rs
+			snap, err = t.Store.Read(t.Abs(name))
+		}
+	}
+	defer snap.Release()
+	abs := t.Abs(name)
+	shown := t.Display(abs)
+	switch {
+	case err != nil:
+		return failed("[%s cannot be read: %v]", shown, err)
+	case !snap.Stat.Exists:
+		return failed("[%s: no such file or directory]", shown)
+	case snap.Stat.Dir:
+		return t.list(abs, shown)
+	}
+	p := Scan(snap.Data)
+	var notices []string
+	if ranges != nil {
+		merged, past := MergeRanges(ranges, len(p.Lines))
+		if len(past) > 0 {
+			notices = append(notices, fmt.Sprintf("[%s has %d lines: %s past the end]", shown, len(p.Lines), spellRangesPlain(past)))
+		}
+		if len(merged) == 0 {
+			return Result{Text: Header(shown, "", false) + strings.Join(notices, "\n") + "\n"}
+		}
+		ranges = merged
+	}
+	req := ViewRequest{Path: shown, P: p, Ranges: ranges, Bound: t.Bound, Notices: notices}
+	if a.Raw {
+		req.Raw = true
+		return Result{Text: Render(req).Text}
+	}
+	if gate := ReadGate(shown, snap.Data); gate != "" {
+		return failed("%s", gate)
+	}
+	d := DigestOf(snap.Data)
+	if len(snap.Data) > MaxSnapshotFileBytes {
+		over := fmt.Sprintf("[%s is %.1f MiB, over the 4 MiB limit: it has no tag, and its rows are not edit anchors. Read it in ranges (%s:1-400) and change it with write or bash.]",
+			shown, float64(len(snap.Data))/(1<<20), shown)
+		if ranges == nil {
+			return failed("%s\n[%d lines in all]", over, len(p.Lines))
+		}
+		t.Session.Saw(abs, Projection{}, d) // a write may replace what was read
+		req.Notices = append([]string{over}, req.Notices...)
+		return Result{Text: Render(req).Text}
+	}
+	req.Tag = d.Tag().String()
+	v := t.Session.Saw(abs, p, d)
+	view := Render(req)
+	view.Shown.Each(v.Seen.AddRange)
+	return Result{Text: view.Text}
+}
+
+func spellRangesPlain(rs []Range) string {
+	var parts []string
+	for _, r := range rs {
+		if r.To == 0 {
+			parts = append(parts, fmt.Sprintf("%d-", r.From))
+		} else {
+			parts = append(parts, SpellRanges([]Range{r}))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// maxListed bounds a directory read.
+const maxListed = 2000
+
+// list is a directory read: its entries, directories with a trailing '/',
+// temporary files hidden.
+func (t *Tools) list(abs, shown string) Result {
+	es, err := t.Store.List(abs)
+	if err != nil {
+		return failed("[%s cannot be listed: %v]", shown, err)
+	}
+	var b strings.Builder
+	var kept []Entry
+	for _, e := range es {
+		if !IsTemp(e.Name) {
+			kept = append(kept, e)
+		}
+	}
+	fmt.Fprintf(&b, "[%s/ directory: %d entries]\n", strings.TrimSuffix(shown, "/"), len(kept))
+	for i, e := range kept {
+		if i == maxListed {
+			fmt.Fprintf(&b, "[%d more entries not shown; use glob to narrow]\n", len(kept)-maxListed)
+			break
+		}
+		b.WriteString(e.Name)
+		if e.Dir {
+			b.WriteByte('/')
+		}
+		b.WriteByte('\n')
+	}
+	return Result{Text: b.String()}
+}

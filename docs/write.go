@@ -1,0 +1,111 @@
+package docs
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// WriteArgs are the write tool's arguments: a path and its whole new text.
+type WriteArgs struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+// KeepStyle is what a whole-file write keeps of the file it replaces
+// (lines_write_keeps): the file's BOM, and its first line ending for every
+// ending of the new text. It warns iff both texts have endings and the new
+// text's differ from the file's.
+func KeepStyle(old Projection, content []byte) (out []byte, warn string) {
+	body := bytes.TrimPrefix(content, BOM)
+	np := Scan(body)
+	want := old.FirstEnding()
+	out = make([]byte, 0, len(body)+len(np.Lines)+3)
+	if old.BOM {
+		out = append(out, BOM...)
+	}
+	if !old.HasEndings() {
+		return append(out, body...), ""
+	}
+	differ := false
+	for _, l := range np.Lines {
+		out = append(out, body[l.Start:l.End]...)
+		if l.Ending != NoEnding {
+			differ = differ || l.Ending != want
+			out = append(out, want.Bytes()...)
+		}
+	}
+	if differ {
+		warn = fmt.Sprintf("the content had %s line endings; they were written as the file's %s", other(want), want)
+	}
+	return out, warn
+}
+
+func other(e Ending) string {
+	if e == LF {
+		return "CRLF"
+	}
+	return "LF"
+}
+
+// MayReplace is the rule of S8.3 (write_never_loses_unseen,
+// write_writes_seen): a write replaces an existing file only when its bytes
+// are a version this session saw.
+func MayReplace(exists bool, seen bool) bool { return !exists || seen }
+
+// Write is the write tool (S8.3).
+func (t *Tools) Write(a WriteArgs) Result {
+	if a.Path == "" {
+		return failed("write needs a path and the whole new content: {\"path\": \"notes.md\", \"content\": \"...\"}")
+	}
+	abs := t.Abs(a.Path)
+	shown := t.Display(abs)
+	snap, err := t.Store.Read(abs)
+	defer snap.Release()
+	if err != nil {
+		return failed("NOT written: %s cannot be read to check it: %v", shown, err)
+	}
+	if snap.Stat.Dir {
+		return failed("NOT written: %s is a directory", shown)
+	}
+	content := []byte(a.Content)
+	var warns []string
+	change := Change{Path: abs, New: content}
+	if !snap.Stat.Exists {
+		change.Create = true
+	} else {
+		d := DigestOf(snap.Data)
+		if !MayReplace(true, t.Session.Knows(abs, d) != nil) {
+			why := "this session has not read it"
+			if len(t.Session.Files[abs]) > 0 {
+				why = "it changed since this session last saw it"
+			}
+			return failed("NOT written: %s exists and %s, so writing would lose what is there. Read it first, then write.", shown, why)
+		}
+		change.Old = snap.Data
+		if enc := Encoding(snap.Data); enc != "" {
+			warns = append(warns, fmt.Sprintf("the old file was %s, not UTF-8; it is UTF-8 now", enc))
+		} else {
+			var w string
+			change.New, w = KeepStyle(Scan(snap.Data), content)
+			if w != "" {
+				warns = append(warns, w)
+			}
+		}
+	}
+	res := t.Store.Commit([]Change{change})
+	landedAs := fmt.Sprintf("%s#%s", shown, DigestOf(change.New).Tag())
+	text, isErr := Reply([]string{shown}, []string{landedAs}, res)
+	if !isErr && res.Conflict == nil {
+		np := Scan(change.New)
+		v := t.Session.Saw(abs, np, DigestOf(change.New))
+		v.Seen.AddRange(1, len(np.Lines))
+		text = fmt.Sprintf("Wrote %s (%d lines).", landedAs, len(np.Lines))
+		for _, w := range warns {
+			text += "\nwarning: " + w
+		}
+		if o := res.Outcomes[0]; o.Warning != "" {
+			text += "\nwarning: " + o.Warning
+		}
+	}
+	return Result{Text: text, Failed: isErr}
+}
