@@ -87,13 +87,13 @@ func (d *Disk) List(dir string) ([]Entry, error) {
 	}
 	out := make([]Entry, 0, len(des))
 	for _, de := range des {
-		isDir := de.IsDir()
-		if de.Type()&fs.ModeSymlink != 0 {
+		e := Entry{Name: de.Name(), Dir: de.IsDir(), Link: de.Type()&fs.ModeSymlink != 0}
+		if e.Link {
 			if fi, err := os.Stat(filepath.Join(dir, de.Name())); err == nil {
-				isDir = fi.IsDir()
+				e.Dir = fi.IsDir()
 			}
 		}
-		out = append(out, Entry{Name: de.Name(), Dir: isDir})
+		out = append(out, e)
 	}
 	return out, nil
 }

@@ -43,6 +43,12 @@ func LineHashes(p Projection) []uint64 {
 // read, a grep, its own write or edit) and returns that version; the
 // version moves to the newest place. Seen lines are added by the caller.
 func (s *Session) Saw(path string, p Projection, d Digest) *Version {
+	return s.SawWith(path, d, func() []uint64 { return LineHashes(p) })
+}
+
+// SawWith is Saw with the line hashes given (grep hashes the lines of the
+// bytes it searched); lines runs only for a version new to the session.
+func (s *Session) SawWith(path string, d Digest, lines func() []uint64) *Version {
 	vs := s.Files[path]
 	for i, v := range vs {
 		if v.Digest == d {
@@ -51,7 +57,7 @@ func (s *Session) Saw(path string, p Projection, d Digest) *Version {
 			return v
 		}
 	}
-	v := &Version{Digest: d, Lines: LineHashes(p)}
+	v := &Version{Digest: d, Lines: lines()}
 	vs = append(vs, v)
 	if len(vs) > VersionsKept {
 		vs = vs[len(vs)-VersionsKept:]

@@ -33,7 +33,8 @@ func (s *Snapshot) Release() {
 // Entry is one directory entry.
 type Entry struct {
 	Name string
-	Dir  bool
+	Dir  bool // a directory, or a symlink to one
+	Link bool // a symbolic link (a walk does not follow it)
 }
 
 // Change is one file of a checked change set (S8.1): what the edit was

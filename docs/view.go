@@ -74,6 +74,7 @@ type ViewRequest struct {
 	Raw     bool       // text without row numbers; rows are not anchors
 	Bound   int        // bytes of rows; 0 means DefaultReadBound
 	Notices []string   // said before the rows, each a whole notice
+	NoTail  bool       // no "N lines in all" notice after the last span (grep)
 }
 
 // View is a read's text and the rows that reached the model (S8.8: only
@@ -132,7 +133,7 @@ func Render(r ViewRequest) View {
 			v.Shown.Add(it.line)
 		}
 	}
-	if last := spans[len(spans)-1].To; last < n {
+	if last := spans[len(spans)-1].To; last < n && !r.NoTail {
 		fmt.Fprintf(&out, "[%d lines in all; read %s:%d- for the rest]\n", n, r.Path, last+1)
 	}
 	v.Text = out.String()
