@@ -44,7 +44,7 @@ func (d *Disk) Read(path string) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	st := Stat{Exists: true, Dir: fi.IsDir(), Mode: fi.Mode(), Size: fi.Size()}
+	st := Stat{Exists: true, Dir: fi.IsDir(), Mode: fi.Mode(), Size: fi.Size(), MTime: fi.ModTime()}
 	if st.Dir {
 		return Snapshot{Stat: st}, nil
 	}
@@ -77,6 +77,18 @@ func (d *Disk) Read(path string) (Snapshot, error) {
 	}
 	st.Size = int64(len(buf))
 	return Snapshot{Data: buf, Stat: st, release: func() { *bp = buf[:0]; readPool.Put(bp) }}, nil
+}
+
+// Stat stats a path, following a symlink.
+func (d *Disk) Stat(path string) (Stat, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if isNotExist(err) {
+			return Stat{}, nil
+		}
+		return Stat{}, err
+	}
+	return Stat{Exists: true, Dir: fi.IsDir(), Mode: fi.Mode(), Size: fi.Size(), MTime: fi.ModTime()}, nil
 }
 
 // List reads a directory's entries, sorted by name.

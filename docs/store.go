@@ -3,6 +3,7 @@ package docs
 import (
 	"errors"
 	"io/fs"
+	"time"
 )
 
 // Stat is what a Store knows of a path besides its bytes.
@@ -11,6 +12,7 @@ type Stat struct {
 	Dir    bool
 	Mode   fs.FileMode
 	Size   int64
+	MTime  time.Time
 }
 
 // Snapshot is a path's current bytes. Release hands a pooled buffer back;
@@ -96,6 +98,9 @@ type Store interface {
 	Read(path string) (Snapshot, error)
 	// List gives a directory's entries, sorted by name.
 	List(dir string) ([]Entry, error)
+	// Stat tells what a path is without reading it; a missing path has
+	// Exists false and no error.
+	Stat(path string) (Stat, error)
 	// Commit locks every path of the change set in one order, checks each
 	// (bytes as expected, destinations free), and only then publishes in
 	// order, stopping at the first failure (S8.1).
