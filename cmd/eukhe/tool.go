@@ -38,6 +38,17 @@ Tools:
   write {"path": "notes.md", "content": "..."}
         replaces a file only over a version this session saw; creates new ones
 
+  grep  {"pattern": "func \\w+Error", "path": "src", "glob": "*.go",
+         "ignoreCase": false, "literal": false, "context": 0, "skip": 0,
+         "noIgnore": false}
+        matching lines as read rows under [path#TAG]; a directory shows 20
+        matches a file and 20 files a page (skip=N for the next); one file
+        shows 200 matches ("path:L-" for the next). Every file skipped or
+        cut is noted. Go RE2 syntax: linear time, no backreferences.
+  glob  {"pattern": "**/*_test.go", "path": ".", "limit": 200, "skip": 0}
+        matching files, newest first; .gitignore is honoured unless
+        "noIgnore": true
+
 Exit status: 0 success, 1 the tool refused or failed, 2 usage error.
 `
 
@@ -80,7 +91,7 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if name == "" {
-		return bad("which tool? read, edit or write")
+		return bad("which tool? read, edit, write, grep or glob")
 	}
 	if argText == "-" {
 		b, err := io.ReadAll(stdin)
@@ -151,8 +162,20 @@ func call(t *docs.Tools, name, argText string) (docs.Result, error) {
 			return docs.Result{}, err
 		}
 		return t.Write(a), nil
+	case "grep":
+		var a docs.GrepArgs
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		return t.Grep(a), nil
+	case "glob":
+		var a docs.GlobArgs
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		return t.Glob(a), nil
 	}
-	return docs.Result{}, fmt.Errorf("unknown tool %q: read, edit or write", name)
+	return docs.Result{}, fmt.Errorf("unknown tool %q: read, edit, write, grep or glob", name)
 }
 
 // sessionSaver holds the session file locked for the call, so concurrent

@@ -1,0 +1,79 @@
+package docs
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// ignoreNode is the ignore rules in force in one directory: its own
+// .gitignore patterns over those of its parents. Patterns are scoped to the
+// directory that holds them (their domain), as git scopes them.
+type ignoreNode struct {
+	parent   *ignoreNode
+	patterns []gitignore.Pattern // in file order; the last match wins
+}
+
+// Ignored tells whether a path (its segments from the repository top) is
+// ignored: the deepest file's last matching pattern decides, as in git.
+func (n *ignoreNode) Ignored(parts []string, isDir bool) bool {
+	for x := n; x != nil; x = x.parent {
+		for i := len(x.patterns) - 1; i >= 0; i-- {
+			switch x.patterns[i].Match(parts, isDir) {
+			case gitignore.Exclude:
+				return true
+			case gitignore.Include:
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// child adds a directory's own ignore file on top of n; n itself when the
+// file adds nothing.
+func (n *ignoreNode) child(src []byte, domain []string) *ignoreNode {
+	ps := parseIgnore(src, domain)
+	if len(ps) == 0 {
+		return n
+	}
+	return &ignoreNode{parent: n, patterns: ps}
+}
+
+// parseIgnore reads a .gitignore (or .git/info/exclude): one pattern a
+// line; blank lines and # comments match nothing.
+func parseIgnore(src []byte, domain []string) []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	for line := range bytes.SplitSeq(src, []byte{'\n'}) {
+		s := strings.TrimSuffix(string(line), "\r")
+		if strings.TrimSpace(s) == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(s, domain))
+	}
+	return ps
+}
+
+// gitTop is the nearest directory at or above dir that holds .git, or ""
+// when dir is in no repository.
+func gitTop(dir string) string {
+	for {
+		if fileExists(filepath.Join(dir, ".git")) {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
+}
+
+func splitRel(rel string) []string {
+	if rel == "." || rel == "" {
+		return nil
+	}
+	return strings.Split(filepath.ToSlash(rel), "/")
+}

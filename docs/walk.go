@@ -1,0 +1,271 @@
+package docs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// WalkClass is the one class each walked entry ends in
+// (grep_accounts_every_file): the classes of a walk sum to the walk.
+type WalkClass int
+
+const (
+	Searched      WalkClass = iota // a file searched (grep) or considered (glob)
+	Directory                      // a directory walked into
+	Filtered                       // a file the glob argument leaves out
+	Binary                         // a NUL byte in its first block
+	Part                           // searched only up to a NUL byte past its first block
+	OtherEncoding                  // not UTF-8
+	OverLimit                      // over MaxSnapshotFileBytes
+	Unreadable                     // could not be read
+	Ignored                        // by .gitignore or .git/info/exclude
+	GitDir                         // a .git directory
+	Symlink                        // not followed
+	TempFile                       // a writer's temporary file (never shown by name)
+	WalkError                      // a directory that could not be listed, a file gone mid-walk
+	numClasses
+)
+
+// skipped tells whether a class is a gap the reply must note
+// (grep_notes_every_gap): everything but what was searched, walked into or
+// left out by the caller's own glob.
+func (c WalkClass) skipped() bool { return c > Filtered }
+
+// what says, for a notice, what a class's entries are and why they were
+// skipped; the count goes in front.
+func (c WalkClass) what() string {
+	switch c {
+	case Binary:
+		return "binary file(s) not searched (a NUL byte in the first 8 KiB)"
+	case Part:
+		return "file(s) searched only in part, up to a NUL byte; their rows have no tag"
+	case OtherEncoding:
+		return "file(s) not UTF-8, not searched (read names the encoding)"
+	case OverLimit:
+		return "file(s) over the 4 MiB limit, not searched (read them in ranges, or grep with bash)"
+	case Unreadable:
+		return "file(s) that could not be read"
+	case Ignored:
+		return "entries ignored by .gitignore (grep or glob with noIgnore to include them)"
+	case GitDir:
+		return ".git director(ies) not walked"
+	case Symlink:
+		return "symbolic link(s) not followed (name one as the path to search it)"
+	case TempFile:
+		return "writer temporary file(s) hidden"
+	case WalkError:
+		return "walk error(s)"
+	}
+	return ""
+}
+
+// Tally counts a walk's entries by class, with a few names of each.
+type Tally struct {
+	mu       sync.Mutex
+	Count    [numClasses]int
+	Examples [numClasses][]string
+	Errors   []string
+}
+
+const tallyExamples = 3
+
+func (t *Tally) add(c WalkClass, shown string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.Count[c]++
+	if c.skipped() && c != TempFile && len(t.Examples[c]) < tallyExamples {
+		t.Examples[c] = append(t.Examples[c], shown)
+	}
+}
+
+// Total is the number of entries walked.
+func (t *Tally) Total() int {
+	n := 0
+	for _, c := range t.Count {
+		n += c
+	}
+	return n
+}
+
+// Notices are one line per skipped class that is not empty.
+func (t *Tally) Notices() []string {
+	var out []string
+	for c := WalkClass(0); c < numClasses; c++ {
+		if !c.skipped() || t.Count[c] == 0 {
+			continue
+		}
+		s := fmt.Sprintf("[%d %s", t.Count[c], c.what())
+		if ex := t.Examples[c]; len(ex) > 0 {
+			s += ": " + strings.Join(ex, ", ")
+			if t.Count[c] > len(ex) {
+				s += ", ..."
+			}
+		}
+		out = append(out, s+"]")
+	}
+	return out
+}
+
+// walkItem is a directory or file waiting to be walked.
+type walkItem struct {
+	abs   string
+	parts []string // segments from the repository top, for ignore rules
+	node  *ignoreNode
+	dir   bool
+}
+
+// walker walks a tree through the Store in parallel: directories are
+// listed, ignore files read on the way down, and each file handed to visit,
+// which returns its class.
+type walker struct {
+	store    Store
+	display  func(abs string) string
+	noIgnore bool
+	visit    func(abs, shown string) WalkClass
+	tally    *Tally
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   []walkItem
+	pending int
+}
+
+// walkTree walks the directory start.
+func (t *Tools) walkTree(start string, noIgnore bool, visit func(abs, shown string) WalkClass) *Tally {
+	w := &walker{store: t.Store, display: t.Display, noIgnore: noIgnore, visit: visit, tally: &Tally{}}
+	w.cond = sync.NewCond(&w.mu)
+	top := gitTop(start)
+	if top == "" {
+		top = start
+	}
+	var node *ignoreNode
+	if !noIgnore {
+		node = w.ancestors(top, start)
+	}
+	rel, _ := filepath.Rel(top, start)
+	w.push(walkItem{abs: start, parts: splitRel(rel), node: node, dir: true})
+	n := max(2, runtime.GOMAXPROCS(0)+1)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(w.work)
+	}
+	wg.Wait()
+	return w.tally
+}
+
+// ancestors loads .git/info/exclude and the .gitignore files from the
+// repository top down to start's parent.
+func (w *walker) ancestors(top, start string) *ignoreNode {
+	var node *ignoreNode
+	if b, err := os.ReadFile(filepath.Join(top, ".git", "info", "exclude")); err == nil {
+		node = node.child(b, nil)
+	}
+	rel, _ := filepath.Rel(top, start)
+	parts := splitRel(rel)
+	dir := top
+	for i := range parts {
+		node = w.loadIgnore(node, dir, parts[:i])
+		dir = filepath.Join(dir, parts[i])
+	}
+	return node
+}
+
+func (w *walker) loadIgnore(node *ignoreNode, dir string, parts []string) *ignoreNode {
+	snap, err := w.store.Read(filepath.Join(dir, ".gitignore"))
+	if err != nil || !snap.Stat.Exists || snap.Stat.Dir {
+		return node
+	}
+	defer snap.Release()
+	return node.child(snap.Data, append([]string(nil), parts...))
+}
+
+func (w *walker) push(items ...walkItem) {
+	w.mu.Lock()
+	w.queue = append(w.queue, items...)
+	w.pending += len(items)
+	w.mu.Unlock()
+	w.cond.Broadcast()
+}
+
+func (w *walker) work() {
+	for {
+		w.mu.Lock()
+		for len(w.queue) == 0 && w.pending > 0 {
+			w.cond.Wait()
+		}
+		if w.pending == 0 {
+			w.mu.Unlock()
+			return
+		}
+		it := w.queue[len(w.queue)-1]
+		w.queue = w.queue[:len(w.queue)-1]
+		w.mu.Unlock()
+		if it.dir {
+			w.walkDir(it)
+		} else {
+			w.tally.add(w.visit(it.abs, w.display(it.abs)), w.display(it.abs))
+		}
+		w.mu.Lock()
+		w.pending--
+		done := w.pending == 0
+		w.mu.Unlock()
+		if done {
+			w.cond.Broadcast()
+		}
+	}
+}
+
+func (w *walker) walkDir(it walkItem) {
+	shown := w.display(it.abs)
+	es, err := w.store.List(it.abs)
+	if err != nil {
+		w.tally.add(WalkError, shown)
+		w.tally.mu.Lock()
+		w.tally.Errors = append(w.tally.Errors, fmt.Sprintf("%s: %v", shown, err))
+		w.tally.mu.Unlock()
+		return
+	}
+	w.tally.add(Directory, shown)
+	node := it.node
+	if !w.noIgnore {
+		for _, e := range es {
+			if e.Name == ".gitignore" && !e.Dir {
+				node = w.loadIgnore(node, it.abs, it.parts)
+				break
+			}
+		}
+	}
+	var next []walkItem
+	for _, e := range es {
+		abs := filepath.Join(it.abs, e.Name)
+		parts := append(it.parts[:len(it.parts):len(it.parts)], e.Name)
+		var c WalkClass = -1
+		switch {
+		case e.Name == ".git":
+			c = GitDir
+		case IsTemp(e.Name):
+			c = TempFile
+		case e.Link:
+			c = Symlink
+		case !w.noIgnore && node.Ignored(parts, e.Dir):
+			c = Ignored
+		default:
+			next = append(next, walkItem{abs: abs, parts: parts, node: node, dir: e.Dir})
+		}
+		if c >= 0 {
+			w.tally.add(c, w.display(abs))
+		}
+	}
+	if len(next) > 0 {
+		w.push(next...)
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
