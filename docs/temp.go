@@ -16,19 +16,36 @@ const TempPrefix = ".eukhe-tmp-"
 const maxNameBytes = 255
 
 // tempStem is the part of a temporary name that names its target:
-// ".eukhe-tmp-<name>-", with a long name cut and marked with a hash of the
-// whole name, so that the name still fits with any pid and counter and
-// two long names never share a stem.
+// ".eukhe-tmp-<name>-". A long name is cut (at a character boundary) and
+// marked with a hash of the whole name, "~" and 8 hex digits, so that the
+// name still fits with any pid and counter. A short name that ends like
+// such a mark is marked too: a short name's stem never equals a long
+// name's, and two names share a stem only when they share the cut and the
+// 32-bit hash.
 func tempStem(target string) string {
 	const room = maxNameBytes - len(TempPrefix) - 2*20 - 2 // two numbers, two dashes
-	if len(target) <= room {
+	if len(target) <= room && !endsInMark(target) {
 		return TempPrefix + target + "-"
 	}
-	cut := target[:room-10]
-	for len(cut) > 0 && !utf8Start(cut[len(cut)-1]) {
-		cut = cut[:len(cut)-1]
+	k := min(len(target), room-10)
+	for k > 0 && k < len(target) && !utf8Start(target[k]) {
+		k--
 	}
-	return fmt.Sprintf("%s%s~%08x-", TempPrefix, cut, uint32(xxhash.Sum64String(target)))
+	return fmt.Sprintf("%s%s~%08x-", TempPrefix, target[:k], uint32(xxhash.Sum64String(target)))
+}
+
+// endsInMark tells whether a name ends like the mark of a cut long name.
+func endsInMark(name string) bool {
+	n := len(name)
+	if n < 9 || name[n-9] != '~' {
+		return false
+	}
+	for _, c := range []byte(name[n-8:]) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func utf8Start(b byte) bool { return b < 0x80 || b >= 0xC0 }
@@ -46,22 +63,17 @@ func IsTempOf(entry, target string) bool {
 		return false
 	}
 	pid, n, ok := strings.Cut(rest, "-")
-	return ok && digits(pid) && digits(n)
+	return ok && number(pid) && number(n)
 }
 
 // IsTemp tells whether a name is some writer's temporary file.
 func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
 
-func digits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+// number tells whether s is a number as a writer spells it: decimal
+// digits, no leading zero, no sign, one that fits an int.
+func number(s string) bool {
+	v, err := strconv.Atoi(s)
+	return err == nil && v >= 0 && strconv.Itoa(v) == s
 }
 
 // Sweep picks, of a directory's entries, the temporary files of target that
