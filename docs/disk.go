@@ -138,6 +138,10 @@ func (d *Disk) Commit(cs []Change) Committed {
 			ps[i].dest = realPath(c.MoveTo)
 		}
 	}
+	if c := oneFileTwice(ps); c != nil {
+		res.Conflict = c
+		return res
+	}
 	unlock, idx, err := d.lockAll(ps)
 	if err != nil {
 		res.Conflict = &Conflict{Index: idx, Why: err.Error()}
@@ -165,6 +169,33 @@ func (d *Disk) Commit(cs []Change) Committed {
 		}
 	}
 	return res
+}
+
+// oneFileTwice refuses a change set that names one file twice (a path and a
+// symlink to it, or a directory and a link to it): the second publish would
+// replace the first, and the reply would name bytes the file does not hold.
+func oneFileTwice(ps []plan) *Conflict {
+	owner := map[string]int{}
+	for i, p := range ps {
+		for _, path := range []string{p.path, p.dest} {
+			if path == "" {
+				continue
+			}
+			if j, ok := owner[path]; ok && j != i {
+				return &Conflict{Index: i, Why: fmt.Sprintf("%s and %s are the same file (through a symlink); put all of its ops in one section", ps[j].named(path), p.named(path))}
+			}
+			owner[path] = i
+		}
+	}
+	return nil
+}
+
+// named is the name the change set gave the file at a resolved path.
+func (p plan) named(path string) string {
+	if path == p.dest {
+		return p.MoveTo
+	}
+	return p.Path
 }
 
 func realPath(p string) string {
@@ -263,6 +294,10 @@ func check(p *plan) string {
 		p.mode = fi.Mode().Perm()
 	}
 	if p.dest != "" {
+		if fi, err := os.Lstat(p.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			to, _ := os.Readlink(p.Path)
+			return fmt.Sprintf("%s is a symbolic link (to %s); MV moves files, not links: move the link with bash (mv), or MV the file it links to", p.Path, to)
+		}
 		if _, err := os.Lstat(p.dest); !isNotExist(err) {
 			return fmt.Sprintf("MV destination %s exists; a move never replaces a file: pick a free name", p.MoveTo)
 		}
