@@ -51,9 +51,51 @@ func parseIgnore(src []byte, domain []string) []gitignore.Pattern {
 		if strings.TrimSpace(s) == "" || strings.HasPrefix(s, "#") {
 			continue
 		}
-		ps = append(ps, gitignore.ParsePattern(s, domain))
+		// "dir/**" matches what is inside dir, not dir itself (git).
+		if body := strings.TrimRight(s, " "); strings.HasSuffix(body, "/**") {
+			s = body + "/*"
+		}
+		ps = append(ps, exactPattern{gitignore.ParsePattern(fnmatchClasses(s), domain), len(domain)})
 	}
 	return ps
+}
+
+// fnmatchClasses spells git's negated class "[!a]" as Go's "[^a]"
+// (go-git hands its pattern parts to filepath.Match).
+func fnmatchClasses(s string) string {
+	b := []byte(s)
+	for i := 0; i+1 < len(b); i++ {
+		switch {
+		case b[i] == '\\':
+			i++
+		case b[i] == '[' && b[i+1] == '!':
+			b[i+1] = '^'
+		}
+	}
+	return string(b)
+}
+
+// exactPattern matches a path only by the path itself. go-git's patterns
+// also match every path under a matching directory; a walk decides each
+// directory before it goes down, so such a match is already spent, and a
+// negation of the directory ("!dir/") must not re-include the files in it
+// that another pattern ignores, as git does.
+type exactPattern struct {
+	gitignore.Pattern
+	domain int
+}
+
+func (e exactPattern) Match(parts []string, isDir bool) gitignore.MatchResult {
+	r := e.Pattern.Match(parts, isDir)
+	if r == gitignore.NoMatch {
+		return r
+	}
+	for k := e.domain + 1; k < len(parts); k++ {
+		if e.Pattern.Match(parts[:k], true) != gitignore.NoMatch {
+			return gitignore.NoMatch
+		}
+	}
+	return r
 }
 
 // gitTop is the nearest directory at or above dir that holds .git, or ""
