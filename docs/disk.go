@@ -322,12 +322,12 @@ func (d *Disk) publish(p plan) Outcome {
 		}
 	}
 	var warn string
+	d.sweep(target)
 	if p.New == nil { // move only
 		if err := d.link(p.path, target); err != nil {
 			return failed(err)
 		}
 	} else {
-		d.sweep(target)
 		tmp, release, err := d.writeTemp(target, p.New, p.mode)
 		if err != nil {
 			return failed(err)

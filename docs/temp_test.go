@@ -304,10 +304,24 @@ func drawSweepCase(t *testing.T, rt *rapid.T) sweepCase {
 	return c
 }
 
-// writeTarget is one write of the target through the disk Store.
+// writeTarget is one write of the target through the disk Store: in
+// place, or a create, a move, or a move with an edit onto its name.
 func (c sweepCase) writeTarget(rt *rapid.T) {
 	path := filepath.Join(c.dir, c.target)
-	res := docs.NewDisk().Commit([]docs.Change{{Path: path, Old: []byte("x"), New: []byte("new\n")}})
+	ch := docs.Change{Path: path, Old: []byte("x"), New: []byte("new\n")}
+	switch how := rapid.SampledFrom([]string{"replace", "create", "move", "move+edit"}).Draw(rt, "how"); how {
+	case "create":
+		must(rt, os.Remove(path))
+		ch = docs.Change{Path: path, Create: true, New: []byte("new\n")}
+	case "move", "move+edit":
+		src := filepath.Join(c.dir, "..", filepath.Base(c.dir)+"-source")
+		must(rt, os.Rename(path, src))
+		ch = docs.Change{Path: src, Old: []byte("x"), MoveTo: path}
+		if how == "move+edit" {
+			ch.New = []byte("new\n")
+		}
+	}
+	res := docs.NewDisk().Commit([]docs.Change{ch})
 	if res.Conflict != nil || res.Outcomes[0].Fate != docs.Landed {
 		rt.Fatalf("write of %s: %+v", c.target, res)
 	}
