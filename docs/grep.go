@@ -80,7 +80,8 @@ func (t *Tools) Grep(a GrepArgs) Result {
 		if ranges != nil {
 			return failed("grep: a line range needs a file; %s is a directory", shown)
 		}
-		return t.grepTree(m, abs, a, glob)
+		res, _ := t.grepTree(m, abs, a, glob)
+		return res
 	}
 	defer snap.Release()
 	return t.grepFile(m, abs, shown, snap.Data, ranges, a.Context)
@@ -162,7 +163,7 @@ func (h *hitHeap) Pop() any          { old := *h; x := old[len(old)-1]; *h = old
 
 // grepTree searches a directory: 20 matches a file, pages of 20 files,
 // the skip asked; every file skipped or cut is noted.
-func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilter) Result {
+func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilter) (Result, *Tally) {
 	sc := SearchScope(1, true, a.Skip)
 	keep := sc.Skip + sc.Page
 	var mu sync.Mutex
@@ -181,19 +182,9 @@ func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilt
 		if !snap.Stat.Exists {
 			return WalkError
 		}
-		src := snap.Data
-		switch {
-		case len(src) > MaxSnapshotFileBytes:
-			return OverLimit
-		case bytes.IndexByte(src[:min(len(src), binaryBlock)], 0) >= 0:
-			return Binary
-		}
-		class := Searched
-		if i := bytes.IndexByte(src, 0); i >= 0 {
-			src, class = src[:i], Part
-		}
-		if Encoding(src) != "" {
-			return OtherEncoding
+		class, src := classify(snap.Data)
+		if class != Searched && class != Part {
+			return class
 		}
 		if !m.Any(src) {
 			return class
@@ -256,7 +247,26 @@ func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilt
 	for _, n := range tally.Notices() {
 		b.WriteString(n + "\n")
 	}
-	return Result{Text: b.String()}
+	return Result{Text: b.String()}, tally
+}
+
+// classify is how grep takes a file's bytes: its class, and the part of
+// the bytes to search (all of them, or those before a late NUL byte).
+func classify(src []byte) (WalkClass, []byte) {
+	switch {
+	case len(src) > MaxSnapshotFileBytes:
+		return OverLimit, nil
+	case bytes.IndexByte(src[:min(len(src), binaryBlock)], 0) >= 0:
+		return Binary, nil
+	}
+	class := Searched
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		src, class = src[:i], Part
+	}
+	if Encoding(src) != "" {
+		return OtherEncoding, nil
+	}
+	return class, src
 }
 
 // Any tells whether any line of src matches.
