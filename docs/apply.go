@@ -136,7 +136,8 @@ func ApplyOps(ops []Op, n int) (Applied, error) {
 // bytes and ending; a new line, or a kept last line that no longer ends the
 // file, followed by the carry — the ending of the line before it, at the
 // file's start its first ending, else LF. A file whose last line had no
-// ending still ends without one when the edit wrote its last line.
+// ending still ends without one when the edit wrote its last line, unless
+// that line is empty: an empty line without an ending is no line.
 func Persist(p Projection, pieces []Piece) []byte {
 	size := len(p.Src) + 2*len(pieces)
 	for _, pc := range pieces {
@@ -161,7 +162,7 @@ func Persist(p Projection, pieces []Piece) []byte {
 			continue
 		}
 		out = append(out, pc.Text...)
-		if !last || !p.EndsOpen() {
+		if !last || !p.EndsOpen() || pc.Text == "" {
 			out = append(out, carry.Bytes()...)
 		}
 	}
