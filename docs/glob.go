@@ -2,7 +2,6 @@ package docs
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -83,9 +82,8 @@ func (t *Tools) Glob(a GlobArgs) Result {
 	}
 	var mu sync.Mutex
 	var items []GlobItem
-	tally := t.walkTree(root, a.NoIgnore, func(abs, shown string) WalkClass {
-		rel, _ := filepath.Rel(root, abs)
-		if !f.match(filepath.ToSlash(rel)) {
+	tally := t.walkTree(root, a.NoIgnore, func(abs, rel, shown string) WalkClass {
+		if !f.match(rel) {
 			return Filtered
 		}
 		st, err := t.Store.Stat(abs)

@@ -169,9 +169,8 @@ func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilt
 	var mu sync.Mutex
 	var all []*fileHit // every file with matches: path and counts
 	kept := &hitHeap{}
-	visit := func(abs, shown string) WalkClass {
-		rel, _ := filepath.Rel(root, abs)
-		if !glob.match(filepath.ToSlash(rel)) {
+	visit := func(abs, rel, shown string) WalkClass {
+		if !glob.match(rel) {
 			return Filtered
 		}
 		snap, err := t.Store.Read(abs)

@@ -75,7 +75,7 @@ func TestLaw_grep_accounts_every_file(t *testing.T) {
 		m, _ := NewLineMatcher("needle", true, false)
 		var mu sync.Mutex
 		visited := map[string]int{}
-		tally := tools.walkTree(root, false, func(abs, shown string) WalkClass {
+		tally := tools.walkTree(root, false, func(abs, rel, shown string) WalkClass {
 			mu.Lock()
 			visited[abs]++
 			mu.Unlock()

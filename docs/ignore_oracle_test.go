@@ -87,7 +87,7 @@ func TestIgnoreMatchesGit(t *testing.T) {
 		tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
 		var mu sync.Mutex
 		var got []string
-		tools.walkTree(root, false, func(abs, shown string) WalkClass {
+		tools.walkTree(root, false, func(abs, rel, shown string) WalkClass {
 			mu.Lock()
 			got = append(got, shown)
 			mu.Unlock()

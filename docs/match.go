@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -132,7 +134,9 @@ func (m *LineMatcher) Each(src []byte, f func(line int, text []byte) bool) {
 	}
 	hay := body
 	if m.fold {
-		hay = lowerASCII(body)
+		bp := foldPool.Get().(*[]byte)
+		hay = lowerASCII((*bp)[:0], body)
+		defer func() { *bp = hay[:0]; foldPool.Put(bp) }()
 	}
 	line, counted, pos := 1, 0, 0
 	for pos < len(hay) {
@@ -172,10 +176,14 @@ func cutLine(b []byte) (text, rest []byte) {
 	return text, rest
 }
 
-func lowerASCII(b []byte) []byte {
-	out := make([]byte, len(b))
+var foldPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// lowerASCII appends b with ASCII letters in lower case to out: the same
+// length, so offsets in it are offsets in b.
+func lowerASCII(out, b []byte) []byte {
+	out = slices.Grow(out, len(b))[:len(b)]
 	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
+		if c-'A' < 26 {
 			c += 'a' - 'A'
 		}
 		out[i] = c

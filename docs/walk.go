@@ -113,19 +113,24 @@ func (t *Tally) Notices() []string {
 // walkItem is a directory or file waiting to be walked.
 type walkItem struct {
 	abs   string
+	rel   string   // slash path under the walk's start, "" for the start
+	shown string   // as the model sees it
 	parts []string // segments from the repository top, for ignore rules
 	node  *ignoreNode
 	dir   bool
 }
 
+// visitor is handed each file of a walk: its absolute path, its slash
+// path under the walk's start, and its name for the model; it returns the
+// file's class.
+type visitor func(abs, rel, shown string) WalkClass
+
 // walker walks a tree through the Store in parallel: directories are
-// listed, ignore files read on the way down, and each file handed to visit,
-// which returns its class.
+// listed, ignore files read on the way down, and each file handed to visit.
 type walker struct {
 	store    Store
-	display  func(abs string) string
 	noIgnore bool
-	visit    func(abs, shown string) WalkClass
+	visit    visitor
 	tally    *Tally
 
 	mu      sync.Mutex
@@ -135,8 +140,8 @@ type walker struct {
 }
 
 // walkTree walks the directory start.
-func (t *Tools) walkTree(start string, noIgnore bool, visit func(abs, shown string) WalkClass) *Tally {
-	w := &walker{store: t.Store, display: t.Display, noIgnore: noIgnore, visit: visit, tally: &Tally{}}
+func (t *Tools) walkTree(start string, noIgnore bool, visit visitor) *Tally {
+	w := &walker{store: t.Store, noIgnore: noIgnore, visit: visit, tally: &Tally{}}
 	w.cond = sync.NewCond(&w.mu)
 	top := gitTop(start)
 	if top == "" {
@@ -147,7 +152,7 @@ func (t *Tools) walkTree(start string, noIgnore bool, visit func(abs, shown stri
 		node = w.ancestors(top, start)
 	}
 	rel, _ := filepath.Rel(top, start)
-	w.push(walkItem{abs: start, parts: splitRel(rel), node: node, dir: true})
+	w.push(walkItem{abs: start, shown: t.Display(start), parts: splitRel(rel), node: node, dir: true})
 	n := max(2, runtime.GOMAXPROCS(0)+1)
 	var wg sync.WaitGroup
 	for range n {
@@ -207,7 +212,7 @@ func (w *walker) work() {
 		if it.dir {
 			w.walkDir(it)
 		} else {
-			w.tally.add(w.visit(it.abs, w.display(it.abs)), w.display(it.abs))
+			w.tally.add(w.visit(it.abs, it.rel, it.shown), it.shown)
 		}
 		w.mu.Lock()
 		w.pending--
@@ -220,7 +225,7 @@ func (w *walker) work() {
 }
 
 func (w *walker) walkDir(it walkItem) {
-	shown := w.display(it.abs)
+	shown := it.shown
 	es, err := w.store.List(it.abs)
 	if err != nil {
 		w.tally.add(WalkError, shown)
@@ -241,8 +246,14 @@ func (w *walker) walkDir(it walkItem) {
 	}
 	var next []walkItem
 	for _, e := range es {
-		abs := filepath.Join(it.abs, e.Name)
-		parts := append(it.parts[:len(it.parts):len(it.parts)], e.Name)
+		child := walkItem{
+			abs:   it.abs + string(filepath.Separator) + e.Name,
+			rel:   joinSlash(it.rel, e.Name),
+			shown: joinSlash(it.shown, e.Name),
+			parts: append(it.parts[:len(it.parts):len(it.parts)], e.Name),
+			node:  node,
+			dir:   e.Dir,
+		}
 		var c WalkClass = -1
 		switch {
 		case e.Name == ".git":
@@ -251,18 +262,25 @@ func (w *walker) walkDir(it walkItem) {
 			c = TempFile
 		case e.Link:
 			c = Symlink
-		case !w.noIgnore && node.Ignored(parts, e.Dir):
+		case !w.noIgnore && node.Ignored(child.parts, e.Dir):
 			c = Ignored
 		default:
-			next = append(next, walkItem{abs: abs, parts: parts, node: node, dir: e.Dir})
+			next = append(next, child)
 		}
 		if c >= 0 {
-			w.tally.add(c, w.display(abs))
+			w.tally.add(c, child.shown)
 		}
 	}
 	if len(next) > 0 {
 		w.push(next...)
 	}
+}
+
+func joinSlash(dir, name string) string {
+	if dir == "" || dir == "." {
+		return name
+	}
+	return dir + "/" + name
 }
 
 func fileExists(path string) bool {

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# grep and glob side by side with ripgrep and fd on Go's own source tree,
+# warm cache, several runs each; prints the best wall time of each and the
+# ratio eukhe / peer. Installs nothing: rg and fdfind are used when present.
+# Usage: bench/search.sh [RUNS] [TREE]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-7}
+tree=${2:-$(go env GOROOT)/src}
+bin=$(mktemp -d)/eukhe
+trap 'rm -rf "$(dirname "$bin")"' EXIT
+go build -o "$bin" ./cmd/eukhe
+
+# best RUNS... CMD: the best wall time of CMD over the runs, in ms.
+best() {
+  local b=999999999 s e t
+  for _ in $(seq "$runs"); do
+    s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N)
+    t=$(( (e - s) / 1000 )); (( t < b )) && b=$t
+  done
+  printf '%d.%03d' $((b / 1000)) $((b % 1000))
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+row() { # name eukhe-cmd... -- peer-cmd...
+  local name=$1; shift
+  local ours=() peer=()
+  while [ "$1" != "--" ]; do ours+=("$1"); shift; done; shift
+  peer=("$@")
+  "${ours[@]}" >/dev/null 2>&1 || true; "${peer[@]}" >/dev/null 2>&1 || true # warm the cache
+  local a b
+  a=$(best "${ours[@]}"); b=$(best "${peer[@]}")
+  printf '| %-34s | %9s | %9s | %5s |\n' "$name" "$a" "$b" "$(ratio "$a" "$b")"
+}
+
+echo "tree: $tree ($(find "$tree" -type f | wc -l) files), $(nproc) cores, best of $runs runs, $(date -u +%Y-%m-%d)"
+echo
+echo "| search | eukhe ms | peer ms | ratio |"
+echo "|---|---|---|---|"
+grep_eukhe() { "$bin" tool grep --root "$tree" "$1"; }
+if command -v rg >/dev/null; then
+  rgn() { rg -n --hidden --no-require-git --no-config "$@" "$tree"; }
+  row "grep literal ErrUnexpectedEOF vs rg" grep_eukhe '{"pattern":"ErrUnexpectedEOF","literal":true}' -- rgn -F ErrUnexpectedEOF
+  row "grep [A-Z]+_RESUME vs rg" grep_eukhe '{"pattern":"[A-Z]+_RESUME"}' -- rgn '[A-Z]+_RESUME'
+  row 'grep \w+Error\( vs rg' grep_eukhe '{"pattern":"\\w+Error\\("}' -- rgn '(?-u:\w)+Error\('
+  row "grep -i errunexpectedeof vs rg" grep_eukhe '{"pattern":"errunexpectedeof","ignoreCase":true}' -- rgn -i errunexpectedeof
+else
+  echo "| (rg not installed: grep rows skipped) | | | |"
+fi
+grepn() { grep -rn "$@" "$tree"; }
+row "grep literal ErrUnexpectedEOF vs grep -rn" grep_eukhe '{"pattern":"ErrUnexpectedEOF","literal":true}' -- grepn -F ErrUnexpectedEOF
+if command -v fdfind >/dev/null; then
+  fd_sorted() { fdfind -H --no-require-git -t f -g '*_test.go' -0 "$tree" | xargs -0 stat -c '%Y %n' | sort -k1,1nr -k2 | head -n 200; }
+  row "glob **/*_test.go vs fdfind + mtime sort" "$bin" tool glob --root "$tree" '{"pattern":"**/*_test.go"}' -- fd_sorted
+else
+  echo "| (fdfind not installed: glob row skipped) | | | |"
+fi
