@@ -51,7 +51,7 @@ fi
 grepn() { grep -rn "$@" "$tree"; }
 row "grep literal ErrUnexpectedEOF vs grep -rn" grep_eukhe '{"pattern":"ErrUnexpectedEOF","literal":true}' -- grepn -F ErrUnexpectedEOF
 if command -v fdfind >/dev/null; then
-  fd_sorted() { fdfind -H --no-require-git -t f -g '*_test.go' -0 "$tree" | xargs -0 stat -c '%Y %n' | sort -k1,1nr -k2 | head -n 200; }
+  fd_sorted() { fdfind -H -t f -g '*_test.go' -0 "$tree" | xargs -0 stat -c '%Y %n' | sort -k1,1nr -k2 | head -n 200; }
   row "glob **/*_test.go vs fdfind + mtime sort" "$bin" tool glob --root "$tree" '{"pattern":"**/*_test.go"}' -- fd_sorted
 else
   echo "| (fdfind not installed: glob row skipped) | | | |"
