@@ -170,18 +170,27 @@ func (d *Disk) fault(step, path string) error {
 // symlink's target is written, the link stays.
 type plan struct {
 	Change
-	path, dest string
+	path, dest string // the files: resolved through symlinks
+	target     string // where the new bytes land: dest, else path
 	mode       fs.FileMode
 }
 
-// Commit is S8.1 on disk, with restore on a failed publish.
+// Commit is S8.1 on disk, with restore on a failed publish. It locks and
+// checks every change, then prepares every new content — a temp file
+// beside each target, written, and all of them fsync'd together — so that
+// a failure there publishes nothing. Then it publishes in order (a rename
+// over the file, or a hard link to a new name, which never replaces),
+// stops at the first failure and restores what landed, and syncs each
+// directory it changed once.
 func (d *Disk) Commit(cs []Change) Committed {
 	res := Committed{Outcomes: make([]Outcome, len(cs))}
 	ps := make([]plan, len(cs))
 	for i, c := range cs {
 		ps[i] = plan{Change: c, path: realPath(c.Path), mode: c.Mode}
+		ps[i].target = ps[i].path
 		if c.MoveTo != "" {
 			ps[i].dest = realPath(c.MoveTo)
+			ps[i].target = ps[i].dest
 		}
 	}
 	if c := oneFileTwice(ps); c != nil {
@@ -200,8 +209,19 @@ func (d *Disk) Commit(cs []Change) Committed {
 			return res
 		}
 	}
+	temps := make([]*tempFile, len(ps))
+	defer func() {
+		for _, t := range temps {
+			t.discard()
+		}
+	}()
+	if i, err := d.prepare(ps, temps); err != nil {
+		res.Outcomes[i] = Outcome{Fate: Failed, Err: err}
+		return res
+	}
 	for i := range ps {
-		o := d.publish(ps[i])
+		o := d.publish(ps[i], temps[i])
+		temps[i] = nil
 		res.Outcomes[i] = o
 		if o.Fate == Failed {
 			for j := i - 1; j >= 0; j-- {
@@ -211,9 +231,10 @@ func (d *Disk) Commit(cs []Change) Committed {
 					res.Outcomes[j] = Outcome{Fate: Restored}
 				}
 			}
-			break
+			return res
 		}
 	}
+	d.syncDirs(ps, res.Outcomes)
 	return res
 }
 
@@ -351,50 +372,89 @@ func check(p *plan) string {
 	return ""
 }
 
-// publish makes one change land: a temp file beside the target, fsync'd,
-// renamed over it (or linked to a new name, which never replaces).
-func (d *Disk) publish(p plan) Outcome {
-	failed := func(err error) Outcome { return Outcome{Fate: Failed, Err: err} }
-	target := p.path
-	if p.dest != "" {
-		target = p.dest
+// prepare makes every change ready to publish, in order: the dead temp
+// files of its target swept (S8.5), its directory made (a created file, a
+// move's destination), its new bytes in a temp file beside the target;
+// then it fsyncs every temp file at once, so the disk flushes them
+// together. On a failure it gives the index of the change that failed;
+// nothing is published.
+func (d *Disk) prepare(ps []plan, temps []*tempFile) (int, error) {
+	d.sweep(ps)
+	for i, p := range ps {
+		if p.Create || p.dest != "" {
+			dir := filepath.Dir(p.target)
+			if err := d.fault("mkdir", dir); err != nil {
+				return i, err
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return i, err
+			}
+		}
+		if p.New == nil {
+			continue
+		}
+		t, err := d.newTemp(p.target, p.New, p.mode)
+		if err != nil {
+			return i, err
+		}
+		temps[i] = t
 	}
-	if p.Create || p.dest != "" {
-		if err := d.fault("mkdir", filepath.Dir(target)); err != nil {
-			return failed(err)
+	for i, t := range temps {
+		if t != nil {
+			if err := d.fault("fsync", ps[i].target); err != nil {
+				return i, err
+			}
 		}
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return failed(err)
+	}
+	errs := make([]error, len(temps))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 8)
+	for i, t := range temps {
+		if t == nil {
+			continue
 		}
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer wg.Done()
+			errs[i] = t.f.Sync()
+			<-slots
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return i, fmt.Errorf("fsync %s: %w", temps[i].path, err)
+		}
+	}
+	return 0, nil
+}
+
+// publish makes one prepared change land: its temp file renamed over the
+// file, or hard-linked to a new name (which never replaces: S8.4), or for
+// a bare move the file itself linked to its new name; a move then removes
+// its source.
+func (d *Disk) publish(p plan, t *tempFile) Outcome {
+	defer t.discard()
+	var err error
+	switch {
+	case t == nil: // a move that keeps the bytes
+		err = d.link(p.path, p.target)
+	case p.Create || p.dest != "":
+		err = d.link(t.path, p.target)
+	default:
+		err = d.fault("rename", p.target)
+		if err == nil {
+			err = os.Rename(t.path, p.target)
+		}
+		if err == nil {
+			t.path = "" // it is the file now
+		}
+	}
+	if err != nil {
+		return Outcome{Fate: Failed, Err: err}
 	}
 	var warn string
-	d.sweep(target)
-	if p.New == nil { // move only
-		if err := d.link(p.path, target); err != nil {
-			return failed(err)
-		}
-	} else {
-		tmp, release, err := d.writeTemp(target, p.New, p.mode)
-		if err != nil {
-			return failed(err)
-		}
-		if p.Create || p.dest != "" {
-			err = d.link(tmp, target)
-			os.Remove(tmp)
-		} else {
-			err = d.fault("rename", target)
-			if err == nil {
-				err = os.Rename(tmp, target)
-			}
-			if err != nil {
-				os.Remove(tmp)
-			}
-		}
-		release()
-		if err != nil {
-			return failed(err)
-		}
-	}
 	if p.dest != "" {
 		err := d.fault("unlink", p.path)
 		if err == nil {
@@ -404,10 +464,48 @@ func (d *Disk) publish(p plan) Outcome {
 			warn = fmt.Sprintf("moved to %s, but the source %s stays (%v)", p.MoveTo, p.Path, err)
 		}
 	}
-	if err := d.syncDir(filepath.Dir(target)); err != nil {
-		warn = joinWarn(warn, fmt.Sprintf("%s landed, but syncing its directory failed (%v): a crash now could lose it", filepath.Base(target), err))
-	}
 	return Outcome{Fate: Landed, Warning: warn}
+}
+
+// syncDirs syncs once each directory that the landed changes changed; a
+// failure there is a warning on each change it concerns (a landed write
+// with a warning, S8.1).
+func (d *Disk) syncDirs(ps []plan, outs []Outcome) {
+	type touch struct {
+		i    int
+		left bool // the directory a move's source left
+	}
+	var dirs []string
+	by := map[string][]touch{}
+	add := func(dir string, t touch) {
+		if _, ok := by[dir]; !ok {
+			dirs = append(dirs, dir)
+		}
+		by[dir] = append(by[dir], t)
+	}
+	for i, p := range ps {
+		if outs[i].Fate != Landed {
+			continue
+		}
+		add(filepath.Dir(p.target), touch{i: i})
+		if p.dest != "" && filepath.Dir(p.path) != filepath.Dir(p.target) {
+			add(filepath.Dir(p.path), touch{i: i, left: true})
+		}
+	}
+	for _, dir := range dirs {
+		err := d.syncDir(dir)
+		if err == nil {
+			continue
+		}
+		for _, t := range by[dir] {
+			p := ps[t.i]
+			w := fmt.Sprintf("%s landed, but syncing its directory failed (%v): a crash now could lose it", filepath.Base(p.target), err)
+			if t.left {
+				w = fmt.Sprintf("%s moved, but syncing the directory it left failed (%v): after a crash it could be back there", filepath.Base(p.path), err)
+			}
+			outs[t.i].Warning = joinWarn(outs[t.i].Warning, w)
+		}
+	}
 }
 
 func joinWarn(a, b string) string {
@@ -436,50 +534,63 @@ func (d *Disk) syncDir(dir string) error {
 	return f.Sync()
 }
 
-// writeTemp writes data to a new temp file beside target, locked by this
-// writer until release (S8.5).
-func (d *Disk) writeTemp(target string, data []byte, mode fs.FileMode) (string, func(), error) {
+// tempFile is a temp file beside its target, locked by this writer (S8.5)
+// until it is discarded.
+type tempFile struct {
+	path string // "" once it became the target
+	f    *os.File
+}
+
+// discard unlocks and closes a temp file and removes it unless it became
+// the target. A nil tempFile is nothing to discard.
+func (t *tempFile) discard() {
+	if t == nil || t.f == nil {
+		return
+	}
+	if t.path != "" {
+		os.Remove(t.path)
+	}
+	syscall.Flock(int(t.f.Fd()), syscall.LOCK_UN)
+	t.f.Close()
+	t.f = nil
+}
+
+// newTemp writes data to a new temp file beside target, with the mode
+// given, locked by this writer; the caller fsyncs it.
+func (d *Disk) newTemp(target string, data []byte, mode fs.FileMode) (*tempFile, error) {
 	if err := d.fault("temp", target); err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	dir, name := filepath.Split(target)
-	var f *os.File
-	var tmp string
+	t := &tempFile{}
 	for {
-		tmp = filepath.Join(dir, TempName(name, d.pid, int(d.n.Add(1))))
-		var err error
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		t.path = filepath.Join(dir, TempName(name, d.pid, int(d.n.Add(1))))
+		f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil || !sameFile(f, tmp) {
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil || !sameFile(f, t.path) {
 			f.Close() // a sweep took it between create and lock: take another name
 			continue
 		}
+		t.f = f
 		break
 	}
-	release := func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }
-	fail := func(err error) (string, func(), error) { release(); os.Remove(tmp); return "", nil, err }
 	err := d.fault("write", target)
 	if err == nil {
-		_, err = f.Write(data)
+		_, err = t.f.Write(data)
 	}
 	if err == nil {
-		err = f.Chmod(mode.Perm())
+		err = t.f.Chmod(mode.Perm())
 	}
 	if err != nil {
-		return fail(err)
+		t.discard()
+		return nil, err
 	}
-	if err := d.fault("fsync", target); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	return tmp, release, nil
+	return t, nil
 }
 
 func sameFile(f *os.File, path string) bool {
@@ -488,24 +599,37 @@ func sameFile(f *os.File, path string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
-// sweep removes target's temp files that no writer locks (S8.5).
-func (d *Disk) sweep(target string) {
-	dir, name := filepath.Split(target)
-	if dir == "" {
-		dir = "."
-	}
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	names := make([]string, 0, 4)
-	for _, de := range des {
-		if IsTemp(de.Name()) {
-			names = append(names, de.Name())
+// sweep removes, for each target of a change set, its temp files that no
+// writer locks (S8.5); it lists each directory once.
+func (d *Disk) sweep(ps []plan) {
+	var dirs []string
+	targets := map[string][]string{}
+	for _, p := range ps {
+		dir, name := filepath.Split(p.target)
+		if _, ok := targets[dir]; !ok {
+			dirs = append(dirs, dir)
 		}
+		targets[dir] = append(targets[dir], name)
 	}
-	for _, dead := range Sweep(names, name, func(n string) bool { return heldByWriter(filepath.Join(dir, n)) }) {
-		os.Remove(filepath.Join(dir, dead))
+	for _, dir := range dirs {
+		des, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		var names []string
+		for _, de := range des {
+			if IsTemp(de.Name()) {
+				names = append(names, de.Name())
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		for _, target := range targets[dir] {
+			for _, dead := range Sweep(names, target, func(n string) bool { return heldByWriter(filepath.Join(dir, n)) }) {
+				os.Remove(filepath.Join(dir, dead))
+			}
+		}
 	}
 }
 
@@ -527,32 +651,38 @@ func heldByWriter(path string) bool {
 // restore undoes a landed change from its previous bytes (beyond the seed:
 // the commit is a true transaction).
 func (d *Disk) restore(p plan) error {
+	put := func(path string, link bool) error { // the old bytes back at path
+		t, err := d.newTemp(path, p.Old, p.mode)
+		if err != nil {
+			return err
+		}
+		defer t.discard()
+		if err := d.fault("fsync", path); err != nil {
+			return err
+		}
+		if err := t.f.Sync(); err != nil {
+			return err
+		}
+		if link {
+			err = os.Link(t.path, path)
+		} else if err = os.Rename(t.path, path); err == nil {
+			t.path = ""
+		}
+		if err == nil {
+			d.syncDir(filepath.Dir(path)) // best effort: the bytes are back either way
+		}
+		return err
+	}
 	switch {
 	case p.Create:
 		return os.Remove(p.path)
 	case p.dest != "":
 		if _, err := os.Lstat(p.path); isNotExist(err) {
-			tmp, release, err := d.writeTemp(p.path, p.Old, p.mode)
-			if err != nil {
-				return err
-			}
-			err = os.Link(tmp, p.path)
-			os.Remove(tmp)
-			release()
-			if err != nil {
+			if err := put(p.path, true); err != nil {
 				return err
 			}
 		}
 		return os.Remove(p.dest)
 	}
-	tmp, release, err := d.writeTemp(p.path, p.Old, p.mode)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if err := os.Rename(tmp, p.path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return put(p.path, false)
 }

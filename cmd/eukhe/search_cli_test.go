@@ -45,7 +45,6 @@ func TestCLI_grep_then_edit(t *testing.T) {
 	}
 }
 
-
 func TestCLI_grep_bad_pattern_says_where(t *testing.T) {
 	w := newWS(t)
 	w.put("a.txt", []byte("x\n"), 0o644)
