@@ -25,6 +25,17 @@
 //   - S8.4 move (move_never_overwrites, move_moves): disk.go (link, unlink).
 //   - S8.5 temp files (temp_sweep_never_held, temp_sweep_only_own,
 //     temp_sweep_removes_free): temp.go.
+//   - S8.7/S8.9 grep and glob: walk.go (the parallel walk through the Store;
+//     each walked entry in one class: grep_accounts_every_file; a notice for
+//     every class not empty: grep_notes_every_gap), ignore.go (.gitignore,
+//     .git/info/exclude, as git decides them), match.go (the line matcher:
+//     a required literal found first, the regexp on its lines), grep.go
+//     (rows printed by read's own Render: grep_line_is_read_line; the tag
+//     of the bytes searched: tag_names_shown_text; grep_notes_every_cut),
+//     search.go (search_scope_answers, page_is_window, next_is_more,
+//     past_is_beyond, the continuation laws), glob.go (glob_events_answer).
+//     Patterns are Go RE2: matching is linear in the text, so no pattern
+//     can take unbounded time; \w, \d, \s and \b are ASCII.
 //
 // Decisions are pure functions over bytes, lines and outcomes; the disk
 // Store and the tool entry points (tools.go) are the thin I/O edges.
