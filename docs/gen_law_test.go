@@ -35,8 +35,18 @@ func genText(t *rapid.T, label string, utf8Only bool) string {
 	case 0:
 		return ""
 	case 1:
-		unit := rapid.SampledFrom([]string{"a", "é", "世", "ab\r"}).Draw(t, label+"/unit")
-		return strings.Repeat(unit, rapid.IntRange(500, 1200).Draw(t, label+"/reps"))
+		// A long line; now and then right at the reveal bound of 512
+		// characters.
+		reps := rapid.IntRange(500, 1200).Draw(t, label+"/reps")
+		if rapid.Bool().Draw(t, label+"/edge") {
+			reps = rapid.IntRange(511, 513).Draw(t, label+"/edgereps")
+		}
+		unit := rapid.SampledFrom([]string{"a", "é", "世", "😀", "\r"}).Draw(t, label+"/unit")
+		s := strings.Repeat(unit, reps)
+		if rapid.Bool().Draw(t, label+"/mixed") {
+			s = strings.Repeat("ab\r", reps/3)
+		}
+		return s
 	case 2:
 		if !utf8Only {
 			bs := rapid.SliceOfN(rapid.SampledFrom([]byte{0, 0xFF, 0xFE, 0xC3, 0x80, '\r', 'q'}), 0, 6).Draw(t, label+"/bytes")
