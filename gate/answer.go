@@ -1,0 +1,85 @@
+package gate
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Answer is how a question ended (DESIGN §5). Only Approve runs the step;
+// the zero value is Unanswered, a denial.
+type Answer uint8
+
+// The four answers.
+const (
+	Unanswered Answer = iota
+	Approve
+	Deny
+	GatewayRefused
+)
+
+var answerNames = [...]string{"unanswered", "approve", "deny", "gateway_refused"}
+
+func (a Answer) String() string {
+	if int(a) < len(answerNames) {
+		return answerNames[a]
+	}
+	return fmt.Sprintf("answer(%d)", uint8(a))
+}
+
+// Runs reports whether the answer lets the step run (G5 answered).
+func (a Answer) Runs() bool { return a == Approve }
+
+// MarshalJSON spells the answer as the wire does: "approve", "deny",
+// "unanswered", "gateway_refused".
+func (a Answer) MarshalJSON() ([]byte, error) { return json.Marshal(a.String()) }
+
+// UnmarshalJSON reads one of the four names.
+func (a *Answer) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	for i, n := range answerNames {
+		if n == s {
+			*a = Answer(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("answer %q: want approve, deny, unanswered or gateway_refused", s)
+}
+
+// Refusal is a step, cell or document access that did not run. Its text is
+// the one renderer of S7.8: "<verb> did not run (<effects>): <reason>.
+// <next step>."
+type Refusal struct {
+	// Verb names what did not run: "step 2 (rm -rf build)", "write /x/y".
+	Verb    string
+	Effects Effects
+	Answer  Answer
+}
+
+func (r *Refusal) Error() string { return RefusalText(r.Verb, r.Effects, r.Answer) }
+
+// RefusalText is the text the model gets when something did not run.
+func RefusalText(verb string, effs Effects, a Answer) string {
+	var reason, next string
+	switch a {
+	case Deny:
+		reason = "the user denied it"
+		next = "Do not try it again unless the user asks for it"
+	case GatewayRefused:
+		reason = "it needs the user's approval, and this session runs only from the phone gateway, which refuses protected and secret steps"
+		next = "Ask the user to run it from the editor or from `eukhe approvals` in a terminal"
+	case Approve:
+		reason = "it was approved but did not start"
+		next = "Try it again"
+	default:
+		reason = "it needs the user's approval, and no one answered"
+		next = "Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal)"
+		if !effs.Has(Secret) {
+			next += fmt.Sprintf(", or to allow %s in shell.autoEffects", effs)
+		}
+		next += "; or use read-only steps"
+	}
+	return fmt.Sprintf("%s did not run (%s): %s. %s.", verb, effs, reason, next)
+}

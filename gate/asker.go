@@ -1,0 +1,144 @@
+package gate
+
+import (
+	"context"
+	"sync"
+)
+
+// Question is what a client is asked (DESIGN §5).
+type Question struct {
+	// ID names the question; answers and settle notices carry it.
+	ID string
+	// Session is the session whose step asks.
+	Session string
+	// Agent names the asking subagent on a relayed question; empty on the
+	// session's own question.
+	Agent string
+	// What is the step exactly as it runs, invisible characters escaped,
+	// or "write /real/path" for a document access.
+	What string
+	// Effects are the effects that did not lie in the auto set.
+	Effects Effects
+	// Step is the step's number in its script, from 1; 0 for an access or
+	// a cell.
+	Step int
+}
+
+// Asker is one session's approval sink: who is attached, and a way to ask
+// its interactive clients. The editor implements it; Headless is the one
+// without an editor.
+type Asker interface {
+	// Attached is who is attached now.
+	Attached() Attached
+	// Ask shows q to the interactive clients and waits for the first
+	// answer. ok is false when every interactive client left without
+	// answering; a client that does not answer in time answers Unanswered.
+	Ask(ctx context.Context, q Question) (a Answer, ok bool)
+}
+
+// Headless is the sink of a session with no editor: a question is
+// unanswered unless a client is attached. Client, when set, is that client.
+type Headless struct {
+	Client func(ctx context.Context, q Question) Answer
+}
+
+// Attached is one interactive client when Client is set, else none.
+func (h Headless) Attached() Attached {
+	if h.Client != nil {
+		return Attached{Interactive: 1}
+	}
+	return Attached{}
+}
+
+// Ask asks Client, or is not answered.
+func (h Headless) Ask(ctx context.Context, q Question) (Answer, bool) {
+	if h.Client == nil {
+		return Unanswered, false
+	}
+	return h.Client(ctx, q), true
+}
+
+// Chain is the sessions a question can reach, from the one that asks up to
+// its root, each with its sink and its name (a subagent's name, shown on
+// the frames its relayed questions make).
+type Chain []Link
+
+// Link is one session of a Chain.
+type Link struct {
+	Name  string
+	Asker Asker
+}
+
+// Ask routes q up the chain (G5) with Next and Fate, and returns the
+// answer. A frame at the first session is its own question; a relayed one
+// names the first session as Agent.
+func (c Chain) Ask(ctx context.Context, q Question) Answer {
+	for i, l := range c {
+		root := i == len(c)-1
+		frame := q
+		if i > 0 && frame.Agent == "" {
+			frame.Agent = c[0].Name
+		}
+		att := l.Asker.Attached()
+		act := Next(att, root)
+		if act == ShowClients {
+			if a, ok := l.Asker.Ask(ctx, frame); ok {
+				return a
+			}
+			if ctx.Err() != nil {
+				return Unanswered
+			}
+			att = l.Asker.Attached()
+			att.Interactive = 0
+			act = Next(att, root)
+		}
+		switch act {
+		case ByGatewayRule:
+			return Fate(q.Effects)
+		case NoOneAnswers:
+			return Unanswered
+		}
+	}
+	return Unanswered
+}
+
+// Decide is the gate of one step, cell or access (S7.8, G5): it runs
+// unasked when the auto set holds its effects; else the chain's answer
+// decides. asked tells whether a question went out.
+func Decide(ctx context.Context, auto AutoSet, effs Effects, c Chain, q Question) (a Answer, asked bool) {
+	if auto.Holds(effs) {
+		return Approve, false
+	}
+	q.Effects = effs
+	return c.Ask(ctx, q), true
+}
+
+// Recorder is an Asker for tests and the headless CLI: it records the
+// frames it was shown and answers from a list.
+type Recorder struct {
+	mu      sync.Mutex
+	Clients Attached
+	Answers []Answer // one per Ask, in order; none left: the clients leave
+	Frames  []Question
+}
+
+// Attached is Clients.
+func (r *Recorder) Attached() Attached {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.Clients
+}
+
+// Ask records q and gives the next answer, or leaves when none is left.
+func (r *Recorder) Ask(_ context.Context, q Question) (Answer, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.Frames = append(r.Frames, q)
+	if len(r.Answers) == 0 {
+		r.Clients.Interactive = 0
+		return Unanswered, false
+	}
+	a := r.Answers[0]
+	r.Answers = r.Answers[1:]
+	return a, true
+}

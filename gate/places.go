@@ -1,0 +1,95 @@
+package gate
+
+import "path/filepath"
+
+// Places are where eukhe's settings loaders and the user's credential
+// stores live. The policy's secret entries and protected rules come from
+// them and nothing else (G1.3: no separate list).
+type Places struct {
+	// Home is the user's home directory.
+	Home string
+	// UserDir is eukhe's user config dir, $XDG_CONFIG_HOME/eukhe.
+	UserDir string
+	// Roots are the workspace roots.
+	Roots []string
+	// SettingsFiles is every settings file the loaders load and watch.
+	SettingsFiles []string
+	// PathDirs are the directories on PATH, in order.
+	PathDirs []string
+	// Env holds the variables that name credential files
+	// (AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE, CLOUDSDK_CONFIG).
+	Env map[string]string
+}
+
+// HomeSecrets are the credential stores of other programs in the home
+// directory (G1.4).
+var HomeSecrets = []string{
+	".ssh", ".aws", ".azure", ".config/gcloud", ".config/gh", ".docker/config.json",
+	".kube", ".gnupg", ".password-store", ".local/share/keyrings", ".netrc",
+	".git-credentials", ".npmrc", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml",
+}
+
+// SecretEnv are the variables that name credential files (G1.4).
+var SecretEnv = []string{"AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "CLOUDSDK_CONFIG"}
+
+// NamedProtected are the names protected wherever they are below a root:
+// eukhe's project config and git's directory (G1.3), and, beyond the seed,
+// the editor project config that can run code.
+var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc"}
+
+// Secrets are the secret entries of these places: the user's auth.json in
+// eukhe's config dir, the home credential stores and the env-named files.
+func (pl Places) Secrets() []string {
+	var s []string
+	if pl.UserDir != "" {
+		s = append(s, filepath.Join(pl.UserDir, "auth.json"))
+	}
+	if pl.Home != "" {
+		for _, h := range HomeSecrets {
+			s = append(s, filepath.Join(pl.Home, h))
+		}
+	}
+	for _, k := range SecretEnv {
+		if v := pl.Env[k]; v != "" && filepath.IsAbs(v) {
+			s = append(s, v)
+		}
+	}
+	return s
+}
+
+// Rules are the protected rules of these places (G1.3): the user config
+// dir and each entry directly in it; each root's .eukhe dir and .git dir as
+// trees, and every .eukhe, .git and editor config below a root by name;
+// every settings file; every directory on PATH (a relative entry is taken
+// in each root, where it would find commands).
+func (pl Places) Rules() []Rule {
+	var rs []Rule
+	if pl.UserDir != "" {
+		rs = append(rs, Rule{Kind: DirRule, Path: pl.UserDir})
+	}
+	for _, root := range pl.Roots {
+		rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Join(root, ".eukhe")},
+			Rule{Kind: TreeRule, Path: filepath.Join(root, ".git")})
+	}
+	for _, n := range NamedProtected {
+		rs = append(rs, Rule{Kind: NamedRule, Name: n})
+	}
+	for _, f := range pl.SettingsFiles {
+		rs = append(rs, Rule{Kind: TreeRule, Path: f})
+	}
+	for _, d := range pl.PathDirs {
+		if filepath.IsAbs(d) {
+			rs = append(rs, Rule{Kind: DirRule, Path: d})
+			continue
+		}
+		for _, root := range pl.Roots {
+			rs = append(rs, Rule{Kind: DirRule, Path: filepath.Join(root, d)})
+		}
+	}
+	return rs
+}
+
+// Policy is the path policy of these places over fsys.
+func (pl Places) Policy(fsys FS) *Policy {
+	return NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
+}

@@ -1,0 +1,210 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Class is what a real path is to the policy (G1.2). The first that
+// applies wins: Secret, Protected, Inside, Outside.
+type Class uint8
+
+// The four classes.
+const (
+	ClassInside Class = iota
+	ClassOutside
+	ClassProtected
+	ClassSecret
+)
+
+func (c Class) String() string {
+	switch c {
+	case ClassInside:
+		return "inside"
+	case ClassOutside:
+		return "outside"
+	case ClassProtected:
+		return "protected"
+	case ClassSecret:
+		return "secret"
+	}
+	return fmt.Sprintf("class(%d)", uint8(c))
+}
+
+// RuleKind is how a protected rule covers paths (G1.3).
+type RuleKind uint8
+
+// The three rule kinds.
+const (
+	// DirRule covers a directory and each entry directly in it.
+	DirRule RuleKind = iota + 1
+	// TreeRule covers a path and everything below it.
+	TreeRule
+	// NamedRule covers every path with a part of this name, looking only at
+	// the part of the path below its workspace root (the whole path when no
+	// root holds it).
+	NamedRule
+)
+
+// Rule is one protected rule: Path for DirRule and TreeRule, Name for
+// NamedRule.
+type Rule struct {
+	Kind RuleKind
+	Path string
+	Name string
+}
+
+// Policy judges real paths: the workspace roots, the secret entries and the
+// protected rules, all made real when the policy starts (G1.2-G1.4). It is
+// pure once built; Resolve is the one place it touches a filesystem.
+type Policy struct {
+	fs      FS
+	roots   []string
+	secrets []string
+	rules   []Rule
+	// entries are the concrete protected and secret paths; an ancestor of
+	// one is Protected.
+	entries []string
+}
+
+// NewPolicy is a policy over fsys with these roots, secret entries and
+// protected rules. Each path is made absolute and real; the written form
+// is kept too, so a link made later does not hide an entry.
+func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
+	p := &Policy{fs: fsys}
+	both := func(path string) []string {
+		w := cleanAbs("/", path)
+		r := Resolve(fsys, "/", w).Path
+		if r == w {
+			return []string{w}
+		}
+		return []string{w, r}
+	}
+	for _, r := range roots {
+		// A root is only its real path: a written form through a link
+		// would make the link's other side Inside.
+		p.roots = appendNew(p.roots, Resolve(fsys, "/", cleanAbs("/", r)).Path)
+	}
+	for _, s := range secrets {
+		for _, e := range both(s) {
+			p.secrets = appendNew(p.secrets, e)
+			p.entries = appendNew(p.entries, e)
+		}
+	}
+	for _, r := range rules {
+		if r.Kind == NamedRule {
+			p.rules = append(p.rules, r)
+			continue
+		}
+		for _, e := range both(r.Path) {
+			p.rules = append(p.rules, Rule{Kind: r.Kind, Path: e})
+			p.entries = appendNew(p.entries, e)
+		}
+	}
+	return p
+}
+
+func appendNew(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// Roots are the real workspace roots.
+func (p *Policy) Roots() []string { return append([]string(nil), p.roots...) }
+
+// Resolve is the real path of path relative to the absolute directory dir.
+func (p *Policy) Resolve(dir, path string) RealPath { return Resolve(p.fs, dir, path) }
+
+// Class is the class of a resolved path (G1.2). A looped path is never
+// Inside.
+func (p *Policy) Class(r RealPath) Class {
+	path := r.Path
+	for _, s := range p.secrets {
+		if under(path, s) {
+			return ClassSecret
+		}
+	}
+	if p.protects(path) {
+		return ClassProtected
+	}
+	if !r.Looped {
+		for _, root := range p.roots {
+			if under(path, root) {
+				return ClassInside
+			}
+		}
+	}
+	return ClassOutside
+}
+
+// HoldsSecret reports whether the path is a secret entry, is under one, or
+// holds one below it (a search or listing of it can reach a secret).
+func (p *Policy) HoldsSecret(r RealPath) bool {
+	for _, s := range p.secrets {
+		if under(r.Path, s) || under(s, r.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Policy) protects(path string) bool {
+	for _, r := range p.rules {
+		switch r.Kind {
+		case DirRule:
+			if path == r.Path || parentOf(path) == r.Path {
+				return true
+			}
+		case TreeRule:
+			if under(path, r.Path) {
+				return true
+			}
+		case NamedRule:
+			if hasPart(p.belowRoot(path), r.Name) {
+				return true
+			}
+		}
+	}
+	for _, e := range p.entries {
+		if e != path && under(e, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// belowRoot is the part of path below the deepest root that holds it, or
+// the whole path.
+func (p *Policy) belowRoot(path string) string {
+	best := ""
+	for _, root := range p.roots {
+		if under(path, root) && len(root) > len(best) {
+			best = root
+		}
+	}
+	if best == "" {
+		return path
+	}
+	return strings.TrimPrefix(path, best)
+}
+
+func parentOf(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return path[:i]
+}
+
+func hasPart(path, name string) bool {
+	for _, c := range splitPath(path) {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}

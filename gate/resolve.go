@@ -1,0 +1,150 @@
+package gate
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// MaxLinks is how many symlinks Resolve follows before it calls the path
+// looped, as Linux does (G1.1).
+const MaxLinks = 40
+
+// Kind is what a path names on the filesystem, without following a last
+// symlink.
+type Kind uint8
+
+// The kinds Resolve tells apart.
+const (
+	KindMissing Kind = iota // nothing there, or it cannot be seen
+	KindDir
+	KindFile
+	KindLink
+)
+
+// FS is what Resolve needs of a filesystem: the kind of a path (lstat)
+// and a symlink's target. OS is the real one; tests hand in a map.
+type FS interface {
+	Kind(path string) Kind
+	Readlink(path string) (string, error)
+}
+
+// OS is the host's filesystem.
+var OS FS = osFS{}
+
+type osFS struct{}
+
+func (osFS) Kind(path string) Kind {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		return KindMissing
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return KindLink
+	case fi.IsDir():
+		return KindDir
+	}
+	return KindFile
+}
+
+func (osFS) Readlink(path string) (string, error) { return os.Readlink(path) }
+
+// RealPath is a path resolved once: the real path, and whether its
+// symlinks looped (then the policy does not trust the rest of it).
+type RealPath struct {
+	Path   string
+	Looped bool
+}
+
+// errNoTarget stands for an unreadable link: it is kept as written.
+var errNoTarget = errors.New("unreadable link")
+
+// Resolve is the real path of path, relative to the absolute directory dir
+// when it is relative (G1.1): each symlink on the existing part is followed,
+// dangling ones too; "." does not move; ".." goes up from the real
+// directory, and ".." of "/" is "/"; a part that does not exist stays as
+// written. After MaxLinks links the path is looped: no further link is
+// followed and the rest is taken as written.
+func Resolve(fsys FS, dir, path string) RealPath {
+	if !strings.HasPrefix(path, "/") {
+		path = dir + "/" + path
+	}
+	todo := splitPath(path)
+	var real []string
+	links := 0
+	looped := false
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if len(real) > 0 {
+				real = real[:len(real)-1]
+			}
+			continue
+		}
+		next := joinPath(append(real, c))
+		if !looped && fsys.Kind(next) == KindLink {
+			if links == MaxLinks {
+				looped = true
+				real = append(real, c)
+				continue
+			}
+			target, err := fsys.Readlink(next)
+			if err == nil && target == "" {
+				err = errNoTarget
+			}
+			if err != nil {
+				real = append(real, c)
+				continue
+			}
+			links++
+			if strings.HasPrefix(target, "/") {
+				real = real[:0]
+			}
+			todo = append(splitPath(target), todo...)
+			continue
+		}
+		real = append(real, c)
+	}
+	return RealPath{Path: joinPath(real), Looped: looped}
+}
+
+func splitPath(p string) []string {
+	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
+}
+
+func joinPath(parts []string) string { return "/" + strings.Join(parts, "/") }
+
+// under reports whether p is base or below it; both clean and absolute.
+func under(p, base string) bool {
+	if base == "/" {
+		return true
+	}
+	return p == base || strings.HasPrefix(p, base+"/")
+}
+
+// cleanAbs is p made absolute against dir and cleaned lexically; ".." of
+// "/" is "/". It is used for the policy's own entries, never for a path an
+// agent names.
+func cleanAbs(dir, p string) string {
+	if !strings.HasPrefix(p, "/") {
+		p = dir + "/" + p
+	}
+	var out []string
+	for _, c := range splitPath(p) {
+		switch c {
+		case ".":
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, c)
+		}
+	}
+	return joinPath(out)
+}

@@ -1,0 +1,144 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Shell classifies the scripts of the bash tool (S7.8, G2): it splits a
+// script into steps and gives each step its effects. It runs nothing; its
+// only reads of the filesystem are path resolution through the Policy and,
+// when ReadDir is set, globbing.
+type Shell struct {
+	Policy *Policy
+	// Dir is the absolute working directory the script starts in.
+	Dir string
+	// Env is the environment the script runs with.
+	Env map[string]string
+	// ReadDir lists a directory for globbing (os.ReadDir); nil leaves
+	// patterns as written.
+	ReadDir func(string) ([]fs.DirEntry, error)
+}
+
+// Script is a classified script: its steps, and whether it stayed in the
+// step grammar (simple commands joined by ;, newline, &&, || and |).
+// Outside the grammar it is one step.
+type Script struct {
+	Grammar bool
+	Steps   []Step
+}
+
+// Step is one simple command, or a whole script outside the grammar.
+type Step struct {
+	// Text is the step as it runs: the expanded words, each shown with
+	// Visible, then its redirections.
+	Text string
+	// Argv is the expanded command line; nil outside the grammar.
+	Argv []string
+	// Effects is the join of every part's effects.
+	Effects Effects
+	// Parts are the facts the effects come from.
+	Parts []Part
+	// Pipeline numbers the pipeline the step belongs to; the steps of one
+	// pipeline are asked about before any of them runs.
+	Pipeline int
+}
+
+// Part is one fact of a step (G2): the command's own effects, a
+// redirection target, a path it names, its working directory. Own never
+// holds Secret; a part has secret only when it names a path that is or
+// holds a secret.
+type Part struct {
+	Own         Effects
+	NamesSecret bool
+	// Why says which word or rule the part comes from.
+	Why string
+}
+
+// NewPart is a part; secret never comes from own, only from names.
+func NewPart(own Effects, namesSecret bool, why string) Part {
+	return Part{Own: own.Without(Secret), NamesSecret: namesSecret, Why: why}
+}
+
+// Effects are the part's effects: its own, and secret when it names a
+// secret path.
+func (p Part) Effects() Effects {
+	e := p.Own.Without(Secret)
+	if p.NamesSecret {
+		e = e.With(Secret)
+	}
+	return e
+}
+
+// JoinParts is a step's effects: every effect of every part (law
+// step_holds_every_part).
+func JoinParts(parts []Part) Effects {
+	var e Effects
+	for _, p := range parts {
+		e = e.Union(p.Effects())
+	}
+	return e
+}
+
+// ScriptError is a script the shell refuses before any step: a NUL byte,
+// or bash that does not parse.
+type ScriptError struct {
+	Line, Col int
+	Problem   string
+}
+
+func (e *ScriptError) Error() string {
+	return fmt.Sprintf("script line %d, column %d: %s", e.Line, e.Col, e.Problem)
+}
+
+// maxDepth bounds how deep eval and sh -c code inside code is read.
+const maxDepth = 3
+
+// Classify splits the script into steps and gives each its effects.
+func (sh *Shell) Classify(src string) (Script, error) {
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		line, col := lineCol(src, i)
+		return Script{}, &ScriptError{Line: line, Col: col,
+			Problem: "a NUL byte; the shell cannot pass it to a command. Remove it"}
+	}
+	f, err := parse(src)
+	if err != nil {
+		return Script{}, err
+	}
+	return sh.newRun().script(f), nil
+}
+
+func parse(src string) (*syntax.File, error) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		var pe syntax.ParseError
+		if errors.As(err, &pe) {
+			return nil, &ScriptError{Line: int(pe.Pos.Line()), Col: int(pe.Pos.Col()),
+				Problem: pe.Text + "; fix the bash syntax"}
+		}
+		var le syntax.LangError
+		if errors.As(err, &le) {
+			return nil, &ScriptError{Line: int(le.Pos.Line()), Col: int(le.Pos.Col()),
+				Problem: le.Error()}
+		}
+		return nil, &ScriptError{Line: 1, Col: 1, Problem: err.Error()}
+	}
+	return f, nil
+}
+
+// lineCol is the 1-based line and column (in bytes) of offset i of s.
+func lineCol(s string, i int) (int, int) {
+	if i > len(s) {
+		i = len(s)
+	}
+	line := 1 + strings.Count(s[:i], "\n")
+	col := i - strings.LastIndexByte(s[:i], '\n')
+	return line, col
+}
+
+// Asks reports whether the step must be approved under the auto set.
+func (st Step) Asks(auto AutoSet) bool { return auto.Asks(st.Effects) }
