@@ -135,7 +135,8 @@ func ApplyOps(ops []Op, n int) (Applied, error) {
 // edit_keeps_untouched_bytes): the BOM as it was; a kept line with its own
 // bytes and ending; a new line, or a kept last line that no longer ends the
 // file, followed by the carry — the ending of the line before it, at the
-// file's start its first ending, else LF. A file whose last line had no
+// file's start its first ending, else LF (CRLF after a text that ends in a
+// lone CR: see separator). A file whose last line had no
 // ending still ends without one when the edit wrote its last line, unless
 // that line is empty: an empty line without an ending is no line.
 func Persist(p Projection, pieces []Piece) []byte {
@@ -157,14 +158,25 @@ func Persist(p Projection, pieces []Piece) []byte {
 				out = append(out, l.Ending.Bytes()...)
 				carry = l.Ending
 			} else if !last {
-				out = append(out, carry.Bytes()...)
+				out = append(out, separator(p.Src[l.Start:l.End], carry)...)
 			}
 			continue
 		}
 		out = append(out, pc.Text...)
 		if !last || !p.EndsOpen() || pc.Text == "" {
-			out = append(out, carry.Bytes()...)
+			out = append(out, separator([]byte(pc.Text), carry)...)
 		}
 	}
 	return out
+}
+
+// separator is the carry written after a line's text. After a text that
+// ends in a lone CR, an LF would read back as that CR's CRLF ending and
+// cut the CR off the text; such a line gets CRLF, so it reads back as the
+// line it is.
+func separator(text []byte, carry Ending) []byte {
+	if carry == LF && len(text) > 0 && text[len(text)-1] == '\r' {
+		return CRLF.Bytes()
+	}
+	return carry.Bytes()
 }

@@ -315,7 +315,9 @@ func modelApply(n int, ops []docs.Op) (modelResult, bool) {
 // separator written before it (at the start: the file's first ending,
 // else LF). The last line keeps its own ending; a new last line gets the
 // separator unless the file ended without an ending (an empty line
-// without an ending would be no line: it gets the separator).
+// without an ending would be no line: it gets the separator). After a text
+// that ends in a lone CR, an LF separator is written as CRLF, or the line
+// would read back as another text.
 func weave(src []byte, pieces []docs.Piece) []byte {
 	hasBOM, lines := refScan(src)
 	var out []byte
@@ -331,14 +333,20 @@ func weave(src []byte, pieces []docs.Piece) []byte {
 			text, own = lines[pc.Old-1].text, lines[pc.Old-1].ending
 		}
 		out = append(out, text...)
+		// The line model reads a lone CR before an LF as a CRLF ending:
+		// a text that ends in CR is followed by CRLF to stay the same text.
+		written := sep
+		if sep == "\n" && strings.HasSuffix(text, "\r") {
+			written = "\r\n"
+		}
 		switch {
 		case own != "":
 			out = append(out, own...)
 			sep = own
 		case !last:
-			out = append(out, sep...)
+			out = append(out, written...)
 		case pc.Old == 0 && (!endsOpen || text == ""):
-			out = append(out, sep...)
+			out = append(out, written...)
 		}
 	}
 	return out

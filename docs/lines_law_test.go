@@ -189,10 +189,7 @@ func TestLaw_edit_writes_new_lines(t *testing.T) {
 		for i, pc := range a.Pieces {
 			want := pieceText(lines, pc)
 			got := back[i].text
-			// The line model cannot hold a text that ends in a lone CR
-			// followed by an LF separator: it reads as a CRLF ending.
-			// Every byte is still kept.
-			if got != want && !(got+"\r" == want && back[i].ending == "\r\n") {
+			if got != want {
 				t.Fatalf("line %d reads back %q, want %q (output %q)", i+1, got, want, out)
 			}
 		}
@@ -250,21 +247,28 @@ func TestLaw_lines_write_keeps(t *testing.T) {
 			content = append(slices.Clone(bom), content...)
 		}
 		body := bytes.TrimPrefix(content, bom)
-		if bytes.HasPrefix(body, bom) && docs.Scan(old).HasEndings() {
-			// KNOWN BUG, write.go KeepStyle (not this package's owner of
-			// the line laws): over a file with endings, a content that
-			// starts with two BOMs loses the second one (U+FEFF text of
-			// line 1), because it scans the body after stripping the
-			// first. Remove this skip once it is fixed.
-			t.Skip("content with two leading BOMs: known KeepStyle bug")
-		}
-		out, warn := docs.KeepStyle(docs.Scan(old), content)
-
 		oldBOM, oldLines := refScan(old)
 		newLines := refSplit(body) // a second BOM is text
 		oldHas := slices.ContainsFunc(oldLines, func(l refLine) bool { return l.ending != "" })
 		newHas := slices.ContainsFunc(newLines, func(l refLine) bool { return l.ending != "" })
 		first := refFirstEnding(oldLines)
+		if bytes.HasPrefix(body, bom) && oldHas {
+			// KNOWN BUG, write.go KeepStyle (not this file's owner's to
+			// fix): over a file with endings, a content that starts with
+			// two BOMs loses the second one (U+FEFF text of line 1),
+			// because it scans the body after stripping the first. Remove
+			// this skip once it is fixed.
+			t.Skip("content with two leading BOMs: known KeepStyle bug")
+		}
+		if oldHas && first == "\n" && slices.ContainsFunc(newLines, func(l refLine) bool { return l.ending != "" && strings.HasSuffix(l.text, "\r") }) {
+			// KNOWN BUG, write.go KeepStyle: a content line whose text
+			// ends in a lone CR gets the file's LF, which reads back as a
+			// CRLF ending and cuts the CR off the text (Persist writes
+			// CRLF there, and the line reads back whole). Remove this skip
+			// once it is fixed.
+			t.Skip("content line ending in a lone CR over an LF file: known KeepStyle bug")
+		}
+		out, warn := docs.KeepStyle(docs.Scan(old), content)
 
 		var want []byte
 		if oldBOM {
@@ -288,22 +292,26 @@ func TestLaw_lines_write_keeps(t *testing.T) {
 		if (warn != "") != (oldHas && newHas && differ) {
 			t.Fatalf("warning %q; old has endings %v, content has endings %v, they differ %v", warn, oldHas, newHas, differ)
 		}
-		// The written file has the old file's BOM flag and, when both have
-		// endings, only the old file's first ending.
-		wb, wl := refScan(out)
-		if len(body) == 0 || !bytes.HasPrefix(body, bom) {
-			if wb != oldBOM {
-				t.Fatalf("written BOM %v, the file's %v", wb, oldBOM)
-			}
+		// Read back: the old file's BOM flag, the content's lines, and,
+		// when the old file has endings, only its first ending. (Over a
+		// file without a BOM, a content with two BOMs writes one, which
+		// reads back as a BOM.)
+		if bytes.HasPrefix(body, bom) && !oldBOM {
+			return
 		}
-		if oldHas {
-			for i, l := range wl {
-				// A text that ends in a lone CR followed by an LF reads
-				// back as a CRLF ending: the line model cannot hold it.
-				crlfRead := first == "\n" && i < len(newLines) && strings.HasSuffix(newLines[i].text, "\r")
-				if l.ending != "" && l.ending != first && !crlfRead {
-					t.Fatalf("written ending %q, the file's first is %q", l.ending, first)
-				}
+		wb, wl := refScan(out)
+		if wb != oldBOM {
+			t.Fatalf("written BOM %v, the file's %v", wb, oldBOM)
+		}
+		if len(wl) != len(newLines) {
+			t.Fatalf("written %d lines, the content has %d", len(wl), len(newLines))
+		}
+		for i, l := range wl {
+			if l.text != newLines[i].text {
+				t.Fatalf("written line %d %s, the content's %s", i+1, short(l.text), short(newLines[i].text))
+			}
+			if oldHas && l.ending != "" && l.ending != first {
+				t.Fatalf("written ending %q, the file's first is %q", l.ending, first)
 			}
 		}
 	})
