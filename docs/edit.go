@@ -16,7 +16,7 @@ type EditArgs struct {
 type staged struct {
 	sec       Section
 	abs, dest string
-	name      string   // for the reply: "a" or "a -> b"
+	name      string // for the reply: "a" or "a -> b"
 	p         Projection
 	cur       Digest
 	v         *Version // the version the tag names
@@ -103,7 +103,7 @@ func (t *Tools) stage(s *staged, snap Snapshot) string {
 		if snap.Stat.Exists {
 			return fmt.Sprintf("NOT applied: %s exists; a section without a tag creates a new file. To change it, read it and use its [%s#TAG] header. Nothing was written.", shown, shown)
 		}
-		var content []byte
+		content := []byte{} // not nil: a nil New is a bare move to the Store
 		if len(s.sec.Create) > 0 {
 			content = []byte(strings.Join(s.sec.Create, "\n") + "\n")
 		}
