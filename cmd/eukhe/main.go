@@ -17,6 +17,10 @@ Usage:
       and print its text result. Exit 0 on success, 1 when the tool
       refused or failed (the text says why), 2 on a usage error.
       Run "eukhe tool --help" for the tools and their arguments.
+  eukhe check [--json] [--cwd DIR] SCRIPT
+      Show how the gate reads a bash script, without running it: each
+      step as it would run (invisible characters escaped), its effects,
+      and whether it runs unasked under shell.autoEffects or asks first.
   eukhe --help
       This text.
 `
@@ -36,6 +40,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case "tool":
 		return runTool(args[1:], stdin, stdout, stderr)
+	case "check":
+		return runCheck(args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "eukhe: unknown command %q\n\n%s", args[0], usage)
 	return 2

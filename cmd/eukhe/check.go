@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
+)
+
+const checkUsage = `Usage: eukhe check [--json] [--cwd DIR] SCRIPT
+
+Shows how the gate reads a bash script before anything runs: each step as
+it would run (expanded, invisible characters escaped), its effects in the
+order read, write, exec, net, outside, protected, secret, and whether it
+runs unasked under shell.autoEffects or asks first.
+  --json     print {"grammar":bool,"steps":[{"text":…,"effects":[…],"asks":bool}]}
+  --cwd DIR  the directory the script runs in (default: .); the workspace
+             root is the nearest directory at or above it that holds .git
+             or .eukhe, else DIR itself
+  SCRIPT     the script; "-" reads it from standard input
+
+Settings come from $XDG_CONFIG_HOME/eukhe/settings.json (default
+~/.config/eukhe) and <root>/.eukhe/settings.json; their warnings and
+errors go to standard error.
+
+Exit status: 0 the script was read, 1 it cannot run (a NUL byte, bad
+syntax), 2 usage error.
+`
+
+// checkJSON is the --json form of eukhe check.
+type checkJSON struct {
+	Grammar bool            `json:"grammar"`
+	Steps   []checkStepJSON `json:"steps"`
+}
+
+type checkStepJSON struct {
+	Text    string   `json:"text"`
+	Effects []string `json:"effects"`
+	Asks    bool     `json:"asks"`
+}
+
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var script, dir string
+	asJSON, haveScript := false, false
+	dir = "."
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "eukhe check: "+format+"\n\n%s", append(a, checkUsage)...)
+		return 2
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-h" || a == "--help":
+			fmt.Fprint(stdout, checkUsage)
+			return 0
+		case a == "--json":
+			asJSON = true
+		case a == "--cwd":
+			if i+1 >= len(args) {
+				return bad("--cwd needs a directory")
+			}
+			i++
+			dir = args[i]
+		case strings.HasPrefix(a, "--cwd="):
+			dir = strings.TrimPrefix(a, "--cwd=")
+		case strings.HasPrefix(a, "--") && a != "--":
+			return bad("unknown flag %s", a)
+		case !haveScript:
+			script, haveScript = a, true
+		default:
+			return bad("one SCRIPT only; quote it as one argument (got another: %q)", a)
+		}
+	}
+	if !haveScript {
+		return bad("no SCRIPT; give it as one argument, or - to read it from standard input")
+	}
+	if script == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "eukhe check: reading the script from standard input: %v\n", err)
+			return 1
+		}
+		script = string(b)
+	}
+	cwd, err := filepath.Abs(dir)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(cwd); err == nil && !fi.IsDir() {
+			err = fmt.Errorf("not a directory")
+		}
+	}
+	if err != nil {
+		return bad("--cwd %s: %v; give a directory that exists", dir, err)
+	}
+
+	env := gate.EnvFromList(os.Environ())
+	paths := settings.Locate(env, []string{workspaceRoot(cwd)})
+	set, events := settings.Load(paths)
+	broken := false
+	for _, e := range events {
+		fmt.Fprintf(stderr, "eukhe check: %s\n", e)
+		broken = broken || e.Level == settings.Error
+	}
+	if broken {
+		fmt.Fprintln(stderr, "eukhe check: a broken settings file sets nothing here; the defaults stand in for it")
+	}
+	sh := &gate.Shell{
+		Policy:  paths.Places(env).Policy(gate.OS),
+		Dir:     cwd,
+		Env:     env,
+		ReadDir: os.ReadDir,
+	}
+	sc, err := sh.Classify(script)
+	if err != nil {
+		fmt.Fprintf(stderr, "eukhe check: %v\n", err)
+		return 1
+	}
+	if asJSON {
+		out := checkJSON{Grammar: sc.Grammar, Steps: []checkStepJSON{}}
+		for _, st := range sc.Steps {
+			out.Steps = append(out.Steps, checkStepJSON{Text: st.Text, Effects: st.Effects.Names(),
+				Asks: st.Asks(set.AutoEffects)})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(stderr, "eukhe check: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	printCheck(stdout, sc, set.AutoEffects)
+	return 0
+}
+
+// printCheck writes the steps for a person to read.
+func printCheck(w io.Writer, sc gate.Script, auto gate.AutoSet) {
+	if !sc.Grammar {
+		fmt.Fprintln(w, "outside the step grammar: the whole script is one step, exec with every effect of every command in it")
+	}
+	if len(sc.Steps) == 0 {
+		fmt.Fprintln(w, "no steps")
+	}
+	for i, st := range sc.Steps {
+		label := fmt.Sprintf("step %d: ", i+1)
+		fmt.Fprintf(w, "%s%s\n", label, strings.ReplaceAll(st.Text, "\n", "\n"+strings.Repeat(" ", len(label))))
+		fmt.Fprintf(w, "  effects: %s\n", strings.Join(st.Effects.Names(), ", "))
+		if !st.Asks(auto) {
+			fmt.Fprintln(w, "  runs unasked")
+			continue
+		}
+		var why []string
+		if st.Effects.Has(gate.Secret) {
+			why = append(why, "secret always asks")
+		}
+		if missing := st.Effects.Without(gate.Secret) &^ auto.Effects(); !missing.Empty() {
+			why = append(why, strings.Join(missing.Names(), ", ")+" not in shell.autoEffects")
+		}
+		fmt.Fprintf(w, "  asks: %s\n", strings.Join(why, "; "))
+	}
+}
+
+// workspaceRoot is the nearest directory at or above dir that holds .git
+// or .eukhe, else dir.
+func workspaceRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		for _, mark := range []string{".git", ".eukhe"} {
+			if _, err := os.Lstat(filepath.Join(d, mark)); err == nil {
+				return d
+			}
+		}
+		if d == filepath.Dir(d) {
+			return dir
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// Paths are where the settings files are.
+type Paths struct {
+	// Home is the user's home directory.
+	Home string
+	// UserDir is $XDG_CONFIG_HOME/eukhe (default ~/.config/eukhe).
+	UserDir string
+	// UserFile is UserDir/settings.json.
+	UserFile string
+	// Roots are the workspace roots.
+	Roots []string
+	// ProjectFiles are <root>/.eukhe/settings.json, one per root.
+	ProjectFiles []string
+}
+
+// Locate finds the settings files for these roots in this environment
+// ("NAME" → value). A relative XDG_CONFIG_HOME is ignored, as the XDG
+// spec says.
+func Locate(env map[string]string, roots []string) Paths {
+	home := env["HOME"]
+	cfg := env["XDG_CONFIG_HOME"]
+	if !filepath.IsAbs(cfg) {
+		cfg = filepath.Join(home, ".config")
+	}
+	p := Paths{Home: home, UserDir: filepath.Join(cfg, "eukhe")}
+	p.UserFile = filepath.Join(p.UserDir, "settings.json")
+	for _, r := range roots {
+		p.Roots = append(p.Roots, r)
+		p.ProjectFiles = append(p.ProjectFiles, filepath.Join(r, ".eukhe", "settings.json"))
+	}
+	return p
+}
+
+// Files are every settings file the loader reads, user first.
+func (p Paths) Files() []string { return append([]string{p.UserFile}, p.ProjectFiles...) }
+
+// Places are the gate's places for these settings paths: the protected
+// set comes from the files the loader reads (G1.3), the secret set from
+// the home and the environment (G1.4).
+func (p Paths) Places(env map[string]string) gate.Places {
+	return gate.Places{
+		Home:          p.Home,
+		UserDir:       p.UserDir,
+		Roots:         p.Roots,
+		SettingsFiles: p.Files(),
+		PathDirs:      filepath.SplitList(env["PATH"]),
+		Env:           env,
+	}
+}
+
+// Load reads every settings file once: the settings in force and the
+// events of reading them. A missing file sets nothing; a broken one sets
+// nothing and gives an Error event.
+func Load(p Paths) (Settings, []Event) {
+	var events []Event
+	read := func(name string, scope Scope) *File {
+		data, err := os.ReadFile(name)
+		if os.IsNotExist(err) {
+			return nil
+		}
+		if err != nil {
+			events = append(events, Event{Level: Error, File: name, Message: err.Error()})
+			return nil
+		}
+		f, evs := Parse(name, data, scope)
+		events = append(events, evs...)
+		return f
+	}
+	user := read(p.UserFile, UserScope)
+	var projects []*File
+	for _, f := range p.ProjectFiles {
+		projects = append(projects, read(f, ProjectScope))
+	}
+	return Merge(user, projects...), events
+}

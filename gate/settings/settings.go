@@ -1,0 +1,104 @@
+package settings
+
+import (
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// Settings are the settings in force: defaults, then the user file, then
+// the project files (which cannot set an execution gate).
+type Settings struct {
+	// AutoEffects is shell.autoEffects: the effects a step may have and
+	// still run unasked (S7.8). User file only.
+	AutoEffects gate.AutoSet
+	// SSHHosts is ssh.hosts: the hosts an ssh:// read may reach (S7.9).
+	// User file only.
+	SSHHosts []string
+	// MCPServers is mcp.servers: the MCP servers the agent may call, by
+	// name. User file only.
+	MCPServers map[string]MCPServer
+	// ApprovalTimeout is approval.timeoutSeconds: how long a question waits
+	// for an answer before it is unanswered (a denial).
+	ApprovalTimeout time.Duration
+	// ReviewStyle is review.style: "inline" (keep or undo each hunk that
+	// landed) or "off".
+	ReviewStyle string
+	// EditSave is edit.save: "clean" saves a document an edit changed when
+	// it had no unsaved changes before; "never" leaves every edit unsaved.
+	EditSave string
+	// GrepExcludes is grep.excludes: glob patterns grep and glob skip; the
+	// user's and then each project's.
+	GrepExcludes []string
+}
+
+// MCPServer is one entry of mcp.servers: a program to start (stdio) or a
+// URL to reach (http).
+type MCPServer struct {
+	Type              string            `json:"type,omitempty"`
+	Command           string            `json:"command,omitempty"`
+	Args              []string          `json:"args,omitempty"`
+	Env               map[string]string `json:"env,omitempty"`
+	URL               string            `json:"url,omitempty"`
+	Headers           map[string]string `json:"headers,omitempty"`
+	BearerTokenEnvVar string            `json:"bearerTokenEnvVar,omitempty"`
+}
+
+// Defaults are the settings with no file.
+func Defaults() Settings {
+	return Settings{
+		AutoEffects:     gate.DefaultAuto(),
+		SSHHosts:        []string{},
+		MCPServers:      map[string]MCPServer{},
+		ApprovalTimeout: 2 * time.Minute,
+		ReviewStyle:     "inline",
+		EditSave:        "clean",
+		GrepExcludes:    []string{},
+	}
+}
+
+// File is what one settings file sets: a nil field is not set.
+type File struct {
+	AutoEffects     *gate.AutoSet
+	SSHHosts        []string
+	MCPServers      map[string]MCPServer
+	ApprovalTimeout *time.Duration
+	ReviewStyle     *string
+	EditSave        *string
+	GrepExcludes    []string
+}
+
+// Merge is the settings in force: defaults, then the user file, then each
+// project file in order. A project file never holds an execution gate
+// (Parse drops it), so only the user file can set one.
+func Merge(user *File, projects ...*File) Settings {
+	s := Defaults()
+	for _, f := range append([]*File{user}, projects...) {
+		if f == nil {
+			continue
+		}
+		if f.AutoEffects != nil {
+			s.AutoEffects = *f.AutoEffects
+		}
+		if f.SSHHosts != nil {
+			s.SSHHosts = append([]string(nil), f.SSHHosts...)
+		}
+		if f.MCPServers != nil {
+			s.MCPServers = map[string]MCPServer{}
+			for k, v := range f.MCPServers {
+				s.MCPServers[k] = v
+			}
+		}
+		if f.ApprovalTimeout != nil {
+			s.ApprovalTimeout = *f.ApprovalTimeout
+		}
+		if f.ReviewStyle != nil {
+			s.ReviewStyle = *f.ReviewStyle
+		}
+		if f.EditSave != nil {
+			s.EditSave = *f.EditSave
+		}
+		s.GrepExcludes = append(s.GrepExcludes, f.GrepExcludes...)
+	}
+	return s
+}
