@@ -21,7 +21,9 @@ type Result struct {
 	Failed bool
 }
 
-func failed(format string, a ...any) Result { return Result{Text: fmt.Sprintf(format, a...), Failed: true} }
+func failed(format string, a ...any) Result {
+	return Result{Text: fmt.Sprintf(format, a...), Failed: true}
+}
 
 // Abs resolves a path the model named: absolute paths as they are,
 // relative ones under the root.
@@ -86,6 +88,14 @@ func (t *Tools) Read(a ReadArgs) Result {
 	}
 	req := ViewRequest{Path: shown, P: p, Ranges: ranges, Bound: t.Bound, Notices: notices}
 	if a.Raw {
+		// The session saw these bytes, so write may replace them (S8.3),
+		// even when they are not UTF-8; raw rows are not anchors, so no
+		// line counts as seen.
+		lines := p
+		if len(snap.Data) > MaxSnapshotFileBytes {
+			lines = Projection{}
+		}
+		t.Session.Saw(abs, lines, DigestOf(snap.Data))
 		req.Raw = true
 		return Result{Text: Render(req).Text}
 	}
