@@ -204,7 +204,7 @@ func (d *Disk) Commit(cs []Change) Committed {
 	}
 	defer unlock()
 	for i := range ps {
-		if why := check(&ps[i]); why != "" {
+		if why := d.check(&ps[i]); why != "" {
 			res.Conflict = &Conflict{Index: i, Why: why}
 			return res
 		}
@@ -338,7 +338,7 @@ func existingDir(dir string) string {
 }
 
 // check is the pre-publish check of one change: "" when it may go on.
-func check(p *plan) string {
+func (d *Disk) check(p *plan) string {
 	if p.Create {
 		if _, err := os.Lstat(p.path); !isNotExist(err) {
 			return fmt.Sprintf("%s exists now; read it and edit it with its tag, or create another name", p.Path)
@@ -347,18 +347,17 @@ func check(p *plan) string {
 			p.mode = 0o644
 		}
 	} else {
-		fi, err := os.Stat(p.path)
-		if err != nil {
-			return fmt.Sprintf("%s is gone (%v); read it again", p.Path, err)
-		}
-		cur, err := os.ReadFile(p.path)
-		if err != nil {
+		cur, err := d.Read(p.path)
+		defer cur.Release()
+		switch {
+		case err != nil:
 			return fmt.Sprintf("%s cannot be read to check it: %v", p.Path, err)
-		}
-		if !bytes.Equal(cur, p.Old) {
+		case !cur.Stat.Exists:
+			return fmt.Sprintf("%s is gone; read it again", p.Path)
+		case !bytes.Equal(cur.Data, p.Old):
 			return fmt.Sprintf("%s changed after the edit was made; read it again and redo the edit", p.Path)
 		}
-		p.mode = fi.Mode().Perm()
+		p.mode = cur.Stat.Mode.Perm()
 	}
 	if p.dest != "" {
 		if fi, err := os.Lstat(p.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -374,60 +373,64 @@ func check(p *plan) string {
 
 // prepare makes every change ready to publish, in order: the dead temp
 // files of its target swept (S8.5), its directory made (a created file, a
-// move's destination), its new bytes in a temp file beside the target;
-// then it fsyncs every temp file at once, so the disk flushes them
-// together. On a failure it gives the index of the change that failed;
-// nothing is published.
+// move's destination), its new bytes written to a temp file beside the
+// target and fsync'd. The temp files are written side by side, so the
+// disk flushes them together; the Fault hook still runs for each step in
+// order, before it. On a failure prepare gives the index of the first
+// change that failed; nothing is published.
 func (d *Disk) prepare(ps []plan, temps []*tempFile) (int, error) {
 	d.sweep(ps)
+	errs := make([]error, len(ps))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 8)
+	stop, stopErr := len(ps), error(nil)
 	for i, p := range ps {
 		if p.Create || p.dest != "" {
 			dir := filepath.Dir(p.target)
-			if err := d.fault("mkdir", dir); err != nil {
-				return i, err
+			err := d.fault("mkdir", dir)
+			if err == nil {
+				err = os.MkdirAll(dir, 0o755)
 			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return i, err
+			if err != nil {
+				stop, stopErr = i, err
+				break
 			}
 		}
 		if p.New == nil {
 			continue
 		}
-		t, err := d.newTemp(p.target, p.New, p.mode)
-		if err != nil {
-			return i, err
-		}
-		temps[i] = t
-	}
-	for i, t := range temps {
-		if t != nil {
-			if err := d.fault("fsync", ps[i].target); err != nil {
-				return i, err
-			}
-		}
-	}
-	errs := make([]error, len(temps))
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, 8)
-	for i, t := range temps {
-		if t == nil {
-			continue
+		if err := d.tempFaults(p.target); err != nil {
+			stop, stopErr = i, err
+			break
 		}
 		wg.Add(1)
 		slots <- struct{}{}
 		go func() {
 			defer wg.Done()
-			errs[i] = t.f.Sync()
+			temps[i], errs[i] = d.writeTemp(p.target, p.New, p.mode)
 			<-slots
 		}()
 	}
 	wg.Wait()
-	for i, err := range errs {
+	for i, err := range errs[:stop] {
 		if err != nil {
-			return i, fmt.Errorf("fsync %s: %w", temps[i].path, err)
+			return i, err
 		}
 	}
+	if stopErr != nil {
+		return stop, stopErr
+	}
 	return 0, nil
+}
+
+// tempFaults runs the Fault hook for the steps of writing a temp file.
+func (d *Disk) tempFaults(target string) error {
+	for _, step := range []string{"temp", "write", "fsync"} {
+		if err := d.fault(step, target); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // publish makes one prepared change land: its temp file renamed over the
@@ -541,8 +544,8 @@ type tempFile struct {
 	f    *os.File
 }
 
-// discard unlocks and closes a temp file and removes it unless it became
-// the target. A nil tempFile is nothing to discard.
+// discard closes a temp file, which ends its lock, and removes it unless
+// it became the target. A nil tempFile is nothing to discard.
 func (t *tempFile) discard() {
 	if t == nil || t.f == nil {
 		return
@@ -550,17 +553,13 @@ func (t *tempFile) discard() {
 	if t.path != "" {
 		os.Remove(t.path)
 	}
-	syscall.Flock(int(t.f.Fd()), syscall.LOCK_UN)
 	t.f.Close()
 	t.f = nil
 }
 
-// newTemp writes data to a new temp file beside target, with the mode
-// given, locked by this writer; the caller fsyncs it.
-func (d *Disk) newTemp(target string, data []byte, mode fs.FileMode) (*tempFile, error) {
-	if err := d.fault("temp", target); err != nil {
-		return nil, err
-	}
+// writeTemp writes data to a new temp file beside target, with the mode
+// given, locked by this writer, and fsyncs it.
+func (d *Disk) writeTemp(target string, data []byte, mode fs.FileMode) (*tempFile, error) {
 	dir, name := filepath.Split(target)
 	t := &tempFile{}
 	for {
@@ -579,12 +578,14 @@ func (d *Disk) newTemp(target string, data []byte, mode fs.FileMode) (*tempFile,
 		t.f = f
 		break
 	}
-	err := d.fault("write", target)
-	if err == nil {
-		_, err = t.f.Write(data)
-	}
+	_, err := t.f.Write(data)
 	if err == nil {
 		err = t.f.Chmod(mode.Perm())
+	}
+	if err == nil {
+		if err = t.f.Sync(); err != nil {
+			err = fmt.Errorf("fsync %s: %w", t.path, err)
+		}
 	}
 	if err != nil {
 		t.discard()
@@ -652,17 +653,14 @@ func heldByWriter(path string) bool {
 // the commit is a true transaction).
 func (d *Disk) restore(p plan) error {
 	put := func(path string, link bool) error { // the old bytes back at path
-		t, err := d.newTemp(path, p.Old, p.mode)
+		if err := d.tempFaults(path); err != nil {
+			return err
+		}
+		t, err := d.writeTemp(path, p.Old, p.mode)
 		if err != nil {
 			return err
 		}
 		defer t.discard()
-		if err := d.fault("fsync", path); err != nil {
-			return err
-		}
-		if err := t.f.Sync(); err != nil {
-			return err
-		}
 		if link {
 			err = os.Link(t.path, path)
 		} else if err = os.Rename(t.path, path); err == nil {
