@@ -1,9 +1,6 @@
 package gate
 
-import (
-	"context"
-	"sync"
-)
+import "context"
 
 // Question is what a client is asked (DESIGN §5).
 type Question struct {
@@ -111,34 +108,4 @@ func Decide(ctx context.Context, auto AutoSet, effs Effects, c Chain, q Question
 	}
 	q.Effects = effs
 	return c.Ask(ctx, q), true
-}
-
-// Recorder is an Asker for tests and the headless CLI: it records the
-// frames it was shown and answers from a list.
-type Recorder struct {
-	mu      sync.Mutex
-	Clients Attached
-	Answers []Answer // one per Ask, in order; none left: the clients leave
-	Frames  []Question
-}
-
-// Attached is Clients.
-func (r *Recorder) Attached() Attached {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.Clients
-}
-
-// Ask records q and gives the next answer, or leaves when none is left.
-func (r *Recorder) Ask(_ context.Context, q Question) (Answer, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.Frames = append(r.Frames, q)
-	if len(r.Answers) == 0 {
-		r.Clients.Interactive = 0
-		return Unanswered, false
-	}
-	a := r.Answers[0]
-	r.Answers = r.Answers[1:]
-	return a, true
 }

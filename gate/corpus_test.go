@@ -71,6 +71,9 @@ var corpus = []struct {
 	{dir: "home", script: "ls -I proj", want: "read+secret"},
 	{dir: "notes", script: "ls", want: "read"},
 	{script: "cd ~ && ls", want: "read; read+secret"},
+	{script: "cd ~/.ssh && cat id_ed25519", want: "read; read+secret"},
+	{script: "cd /nowhere; cd ../.ssh; ls", want: "read; read; read+secret"},
+	{dir: "home", script: "cd proj; cat .ssh/id_ed25519", want: "read; read+secret"}, // cd may fail
 
 	// Redirections add their target's effects.
 	{script: "echo hi > out.txt", want: "read+write"},
@@ -85,6 +88,9 @@ var corpus = []struct {
 	{script: "echo x > loop1/f", want: "read+write+outside"},  // a looped path is never inside
 	{script: "echo x > ../proj_extra/f", want: "read+write+outside"},
 	{script: "sort < a.txt > sorted.txt", want: "read+write"},
+	{script: "exec 3> ~/.ssh/authorized_keys", want: "write+exec+secret"},
+	{script: "echo k >& ~/.ssh/authorized_keys", want: "read+write+secret"},
+	{script: "cat a.txt > /dev/tty", want: "read+write+outside"},
 
 	// A command that writes: outside and protected words add their effect.
 	{script: "touch src/new.go", want: "write"},
@@ -113,6 +119,10 @@ var corpus = []struct {
 	{script: "unset PATH; ls", want: "exec; read+exec"},
 	{script: "LESSOPEN='|sh x' less a.txt", want: "read+exec"},
 	{script: "tree", want: "exec"},
+	{script: "hash -p ./evil ls; ls", want: "exec; read+exec"},
+	{script: "set -f; cat src/*", want: "exec; read+exec"},
+	{script: "cat *", want: "read+secret"}, // the glob reaches keys, a link to ~/.ssh
+	{script: "echo ${X:=1}; ls", want: "read; read+exec"},
 	{script: "make test", want: "exec"},
 	{script: "python3 -c 'print(1)'", want: "exec"},
 
@@ -347,5 +357,26 @@ func TestShellBoundsExpansion(t *testing.T) {
 	}
 	if !sc.Steps[0].Effects.Has(Exec) || len(sc.Steps[0].Argv) > maxFields {
 		t.Fatalf("%s with %d words", sc.Steps[0].Effects, len(sc.Steps[0].Argv))
+	}
+}
+
+// A script that moves through more directories than the gate follows is
+// judged as if its words could be anywhere, and stays quick.
+func TestShellBoundsDirectories(t *testing.T) {
+	w := newWorld(t)
+	script := "while true; do " + strings.Repeat("cd a; cd b; ", 60) + "touch x; done"
+	sc, err := w.shell(w.root).Classify(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := sc.Steps[0].Effects; !e.Has(Outside) || !e.Has(Protected) {
+		t.Fatalf("effects %s", e)
+	}
+	sc, err = w.shell(w.root).Classify(strings.Repeat("cd a; ", 40) + "touch x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := sc.Steps[len(sc.Steps)-1].Effects; !e.Has(Protected) {
+		t.Fatalf("effects %s", e)
 	}
 }

@@ -17,10 +17,13 @@
 //     gate_secret_read_needs_yes, gate_yes_runs, gate_inside_write_runs,
 //     secrets_need_yes): documents.go — DocumentsGate.Judge, Allow and
 //     SameReal are the hook docs is handed through an interface of its own.
-//   - S7.8 effects and the command table: effects.go, commands.go, git.go,
-//     sed.go, options.go (getopt_long prefixes, short groups); the step
-//     grammar, redirections, named paths and the working directory:
-//     script.go, steps.go, env.go; what the user is shown: shown.go.
+//   - S7.8 effects and the command table: effects.go, commands.go (the
+//     table), rules.go (grep, rg, sort, uniq, xxd, find, less, curl, cd),
+//     git.go, sed.go, options.go (getopt_long prefixes, short groups); the
+//     step grammar and what lies outside it: grammar.go; steps, the
+//     environment and cd: steps.go, expand.go, env.go; redirections:
+//     redirect.go; the paths a step names and its working directory:
+//     words.go; what the user is shown: shown.go.
 //   - G2 (step_holds_every_part, secret_needs_a_secret_path,
 //     secret_path_gives_secret, composed_needs_every_part): Part and
 //     JoinParts in script.go; (auto_needs_every_effect,
@@ -66,7 +69,11 @@
 //     xargs, find -exec) and alias bodies are read as scripts, up to three
 //     levels deep; every part of them joins the step.
 //   - A step that expands to more than 4096 words, or a word the gate
-//     cannot expand, is exec.
+//     cannot expand, is exec. A script that can move through more than 16
+//     directories is judged as if its words could be anywhere: exec,
+//     outside and protected.
+//   - Globbing is done as the gate reads the script (ReadDir), even after
+//     `set -f`: a pattern is judged by what it matches now.
 //   - Outside the grammar the shown text is the script as the parser
 //     printed it, each non-printing character replaced by its syntax.Quote
 //     escape ($'\u202e').

@@ -160,8 +160,8 @@ func (a argv) hasLong(s optSpec, names ...string) bool {
 	return false
 }
 
-// longValues are the values given to any of the long names (by "=" or as
-// the next word) and to the short letters, for rules that read them.
+// longValues are the values given to any of the long names or a prefix of
+// one (by "=" or as the next word), for rules that read them.
 func (a argv) longValues(s optSpec, names ...string) []string {
 	var vs []string
 	for i, w := range a.words {
@@ -176,7 +176,7 @@ func (a argv) longValues(s optSpec, names ...string) []string {
 			continue
 		}
 		for _, n := range names {
-			if name == n || (strings.HasPrefix(n, name) && len(s.longMatches(name)) > 0) {
+			if strings.HasPrefix(n, name) {
 				if has {
 					vs = append(vs, v)
 				} else if i+1 < len(a.words) {

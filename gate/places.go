@@ -1,6 +1,9 @@
 package gate
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // Places are where eukhe's settings loaders and the user's credential
 // stores live. The policy's secret entries and protected rules come from
@@ -50,7 +53,11 @@ func (pl Places) Secrets() []string {
 		}
 	}
 	for _, k := range SecretEnv {
-		if v := pl.Env[k]; v != "" && filepath.IsAbs(v) {
+		v := pl.Env[k]
+		if rest, ok := strings.CutPrefix(v, "~/"); ok && pl.Home != "" {
+			v = filepath.Join(pl.Home, rest)
+		}
+		if filepath.IsAbs(v) {
 			s = append(s, v)
 		}
 	}

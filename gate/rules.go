@@ -1,0 +1,280 @@
+package gate
+
+import (
+	"path"
+	"strings"
+)
+
+// cwdReader is ls or du: it reads its working directory when it names no
+// path.
+func cwdReader(s optSpec, args []string) facts {
+	return facts{own: Of(Read), readsCwd: len(s.read(args).operands) == 0}
+}
+
+func cdFacts(args []string) facts {
+	f := facts{own: Of(Read), namesNothing: true}
+	var ops []string
+	for _, a := range args {
+		if a == "-L" || a == "-P" || a == "-e" || a == "-@" {
+			continue
+		}
+		ops = append(ops, a)
+	}
+	switch {
+	case len(ops) == 0:
+		f.cd = "~"
+	case len(ops) == 1 && ops[0] != "-":
+		f.cd = ops[0]
+	default:
+		f.cdUnknown = true
+		f.state = true
+	}
+	return f
+}
+
+// operandWriter is uniq or xxd: with two operands the second is a file it
+// writes.
+func operandWriter(operands []string) facts {
+	if len(operands) >= 2 {
+		return facts{own: Of(Read, Write)}
+	}
+	return facts{own: Of(Read)}
+}
+
+// subScripts are the scripts a command line runs as shell code: the -c
+// operand of a shell, and the words after eval, wherever they stand (env
+// sh -c '…', xargs bash -c '…', command eval '…').
+func subScripts(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if w == "eval" {
+			out = append(out, strings.Join(words[i+1:], " "))
+			return out
+		}
+		if !shells[path.Base(w)] {
+			continue
+		}
+		for j := i + 1; j < len(words); j++ {
+			o := words[j]
+			if o == "--" || !strings.HasPrefix(o, "-") {
+				break
+			}
+			if !strings.HasPrefix(o, "--") && strings.ContainsRune(o, 'c') {
+				for k := j + 1; k < len(words); k++ {
+					if words[k] == "--" || strings.HasPrefix(words[k], "-") {
+						continue
+					}
+					out = append(out, words[k])
+					break
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// xxdOperands are xxd's operands: its options are single-dash words
+// matched by prefix ("-c", "-cols"); -c, -g, -l, -o, -s, -n and -R take a
+// value, attached ("-c8") or as the next word.
+func xxdOperands(args []string) []string {
+	valueNames := []string{"cols", "groupsize", "len", "offset", "seek", "name", "R"}
+	var ops []string
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w == "--" {
+			return append(ops, args[i+1:]...)
+		}
+		if len(w) < 2 || w[0] != '-' {
+			ops = append(ops, w)
+			continue
+		}
+		body := w[1:]
+		for _, n := range valueNames {
+			if strings.HasPrefix(n, body) && i+1 < len(args) {
+				i++
+				break
+			}
+		}
+	}
+	return ops
+}
+
+var grepOpts = optSpec{
+	valueShort: "efmABCdD",
+	valueLong: []string{"regexp", "file", "max-count", "after-context", "before-context", "context",
+		"label", "include", "exclude", "exclude-from", "exclude-dir", "binary-files", "devices",
+		"directories", "group-separator"},
+	known: []string{"recursive", "dereference-recursive", "ignore-case", "invert-match", "word-regexp",
+		"line-regexp", "count", "files-with-matches", "files-without-match", "only-matching", "quiet",
+		"silent", "no-messages", "byte-offset", "with-filename", "no-filename", "line-number",
+		"initial-tab", "null", "null-data", "text", "extended-regexp", "fixed-strings",
+		"basic-regexp", "perl-regexp", "color", "colour", "line-buffered", "no-ignore-case"},
+}
+
+// grepFacts: grep reads; with -r or -R and no path after its pattern it
+// reads its working directory.
+func grepFacts(args []string) facts {
+	a := grepOpts.read(args)
+	recursive := a.hasShort("rR") || a.hasLong(grepOpts, "recursive", "dereference-recursive")
+	for _, v := range append(a.shortValues(grepOpts, 'd'), a.longValues(grepOpts, "directories")...) {
+		if v == "recurse" {
+			recursive = true
+		}
+	}
+	f := facts{own: Of(Read)}
+	if recursive {
+		f.readsCwd = len(pathOperands(a, a.given(grepOpts, "ef", "regexp", "file"))) == 0
+	}
+	return f
+}
+
+// pathOperands are the operands that are paths: all of them when the
+// pattern came from an option, else all but the first.
+func pathOperands(a argv, patternGiven bool) []string {
+	if patternGiven || len(a.operands) == 0 {
+		return a.operands
+	}
+	return a.operands[1:]
+}
+
+var rgOpts = optSpec{
+	valueShort: "ABCEefgjMmrtTd",
+	valueLong: []string{"after-context", "before-context", "context", "context-separator", "colors",
+		"color", "dfa-size-limit", "encoding", "engine", "field-context-separator",
+		"field-match-separator", "file", "glob", "iglob", "hostname-bin", "hyperlink-format",
+		"ignore-file", "max-columns", "max-count", "max-depth", "max-filesize", "path-separator",
+		"pre", "pre-glob", "regex-size-limit", "regexp", "replace", "sort", "sortr", "threads",
+		"type", "type-add", "type-clear", "type-not", "generate"},
+	known: []string{"files", "files-with-matches", "files-without-match", "pretty", "passthru",
+		"pcre2", "pcre2-version", "hidden", "no-ignore", "ignore-case", "smart-case",
+		"case-sensitive", "fixed-strings", "word-regexp", "line-regexp", "count", "count-matches",
+		"json", "vimgrep", "heading", "no-heading", "line-number", "no-line-number", "column",
+		"only-matching", "follow", "invert-match", "multiline", "null", "search-zip", "text",
+		"binary", "trim", "unrestricted", "stats", "debug", "trace", "type-list", "quiet",
+		"with-filename", "no-filename", "byte-offset", "crlf", "one-file-system", "no-messages",
+		"no-config", "help", "version"},
+}
+
+// rgFacts: rg reads; --pre, --pre-glob and --hostname-bin run programs; it
+// reads its working directory when it names no path (the first operand is
+// the pattern unless -e, -f, --regexp, --file or --files gives it).
+func rgFacts(args []string) facts {
+	a := rgOpts.read(args)
+	if a.hasLong(rgOpts, "pre", "pre-glob", "hostname-bin") {
+		return facts{own: Of(Exec)}
+	}
+	given := a.given(rgOpts, "ef", "regexp", "file", "files")
+	return facts{own: Of(Read), readsCwd: len(pathOperands(a, given)) == 0}
+}
+
+var sortOpts = optSpec{
+	valueShort: "ktoST",
+	valueLong: []string{"key", "field-separator", "output", "buffer-size", "temporary-directory",
+		"parallel", "batch-size", "files0-from", "random-source", "compress-program", "sort"},
+	known: []string{"check", "ignore-leading-blanks", "dictionary-order", "ignore-case",
+		"general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort",
+		"numeric-sort", "random-sort", "reverse", "version-sort", "debug", "merge", "stable",
+		"unique", "zero-terminated", "help", "version"},
+}
+
+// sortFacts: sort reads; --compress-program runs a program; -o writes.
+func sortFacts(args []string) facts {
+	a := sortOpts.read(args)
+	if a.hasLong(sortOpts, "compress-program") {
+		return facts{own: Of(Exec)}
+	}
+	if a.hasShort("o") || a.hasLong(sortOpts, "output") {
+		return facts{own: Of(Read, Write)}
+	}
+	return facts{own: Of(Read)}
+}
+
+// findFacts: find reads; -exec, -execdir, -ok and -okdir run programs;
+// -delete and -fls, -fprint, -fprint0, -fprintf write; with no starting
+// point it reads its working directory.
+func findFacts(args []string) facts {
+	f := facts{own: Of(Read)}
+	for _, w := range args {
+		switch w {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			f.own = f.own.With(Exec)
+		case "-delete", "-fls", "-fprint", "-fprint0", "-fprintf":
+			f.own = f.own.With(Write)
+		}
+	}
+	i := 0
+	for i < len(args) {
+		w := args[i]
+		switch {
+		case w == "-H" || w == "-L" || w == "-P":
+			i++
+		case w == "-D":
+			i += 2
+		case strings.HasPrefix(w, "-O") && len(w) > 2:
+			i++
+		default:
+			goto start
+		}
+	}
+start:
+	starts := 0
+	for ; i < len(args); i++ {
+		w := args[i]
+		if strings.HasPrefix(w, "-") || w == "(" || w == "!" || w == ")" || w == "," {
+			break
+		}
+		starts++
+	}
+	f.readsCwd = starts == 0
+	if f.own.Has(Exec) {
+		f.scripts = subScripts(args)
+	}
+	return f
+}
+
+var lessOpts = optSpec{
+	valueShort: "bhjkoOpPtTxyz#D",
+	valueLong:  []string{"log-file", "LOG-FILE"},
+}
+
+// lessFacts: less reads; a + command with ! or | runs a program; -o, -O,
+// --log-file and --LOG-FILE write.
+func lessFacts(args []string) facts {
+	f := facts{own: Of(Read)}
+	for _, w := range args {
+		if strings.HasPrefix(w, "+") && strings.ContainsAny(w, "!|") {
+			f.own = f.own.With(Exec)
+		}
+	}
+	a := lessOpts.read(args)
+	if a.hasShort("oO") || a.hasLong(lessOpts, "log-file", "LOG-FILE") {
+		f.own = f.own.With(Write)
+	}
+	return f
+}
+
+var curlOpts = optSpec{
+	valueShort: "AbcCdDeEFHKmoQrTuUwxXyYzt",
+	valueLong: []string{"output", "dump-header", "cookie-jar", "config", "output-dir", "trace",
+		"trace-ascii", "stderr", "etag-save", "hsts", "alt-svc", "libcurl", "user-agent", "cookie",
+		"data", "data-raw", "data-binary", "data-urlencode", "header", "request", "user", "url",
+		"form", "json", "proxy", "max-time", "connect-timeout", "retry", "referer", "upload-file",
+		"range", "write-out", "cacert", "cert", "key"},
+	known: []string{"remote-name", "remote-name-all", "create-dirs", "remote-header-name", "silent",
+		"show-error", "location", "fail", "include", "head", "verbose", "insecure", "compressed",
+		"http1.1", "http2", "get", "globoff", "no-progress-meter", "progress-bar"},
+}
+
+// curlFacts: curl talks to the network; an option that writes a file adds
+// write.
+func curlFacts(args []string) facts {
+	a := curlOpts.read(args)
+	if a.hasShort("oODcK") || a.hasLong(curlOpts, "output", "remote-name", "remote-name-all",
+		"dump-header", "cookie-jar", "config", "output-dir", "create-dirs", "trace", "trace-ascii",
+		"stderr", "etag-save", "hsts", "alt-svc", "libcurl", "remote-header-name") {
+		return facts{own: Of(Net, Write)}
+	}
+	return facts{own: Of(Net)}
+}
