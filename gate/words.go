@@ -33,14 +33,17 @@ func (r *run) judgeWord(w string, writes bool, dirs []string) []Part {
 	return parts
 }
 
-// candidates are the paths a word may name.
+// candidates are the paths a word may name: the word; an option's value
+// (--file=P, -fP) or a NAME=P value; and from each of those, a curl @P, a
+// file:// URL, and the part before a ';' (curl's @P;type=…). A derived
+// path's leading ~ is the home, as bash expands it after '='.
 func candidates(w, home string) []string {
 	var cs []string
-	add := func(c string, tilde bool) {
+	add := func(c string, derived bool) {
 		if c == "" {
 			return
 		}
-		if tilde && home != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
+		if derived && home != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
 			c = home + c[1:]
 		}
 		for _, x := range cs {
@@ -60,11 +63,17 @@ func candidates(w, home string) []string {
 	} else if _, v, ok := strings.Cut(w, "="); ok {
 		add(v, true)
 	}
-	if rest, ok := strings.CutPrefix(w, "@"); ok {
-		add(rest, true)
-	}
-	if rest, ok := strings.CutPrefix(w, "file://"); ok {
-		add(rest, true)
+	for i := 0; i < len(cs); i++ {
+		c := cs[i]
+		if rest, ok := strings.CutPrefix(c, "@"); ok {
+			add(rest, true)
+		}
+		if rest, ok := strings.CutPrefix(c, "file://"); ok {
+			add(rest, true)
+		}
+		if before, _, ok := strings.Cut(c, ";"); ok {
+			add(before, true)
+		}
 	}
 	return cs
 }
