@@ -309,6 +309,9 @@ func (r *wsRig) checkTruthful(t testing.TB, res docs.Result) {
 	if res.Failed != (len(rep.applied) == 0) {
 		t.Fatalf("the result's Failed is %v with %d files applied:\n%s", res.Failed, len(rep.applied), res.Text)
 	}
+	if len(rep.applied) > 0 && (strings.Contains(res.Text, "Nothing was written") || strings.Contains(res.Text, "Nothing of this edit is on disk")) {
+		t.Fatalf("the reply says nothing was written, and names files that landed:\n%s", res.Text)
+	}
 	if nNew > 0 && nOld > 0 && !strings.Contains(res.Text, "restoring its previous bytes failed") {
 		t.Fatalf("%d files hold the edit and %d do not, and the reply names no failed restore:\n%s", nNew, nOld, res.Text)
 	}
@@ -420,6 +423,18 @@ func TestDisk_faults_at_every_step(t *testing.T) {
 					}
 				}
 				r.disk.Fault = nil
+				if strings.Contains(res.Text, "retry the same edit") {
+					// The reply's advice holds: the same edit, retried, lands.
+					again := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
+					if again.Failed || strings.Contains(again.Text, "NOT") {
+						t.Fatalf("the retry the reply advised:\n%s\nfirst reply:\n%s", again.Text, res.Text)
+					}
+					for _, f := range r.files {
+						if st, why := r.state(t, f); st != stateNew {
+							t.Fatalf("after the retry %s holds %s %s", f.label(), st, why)
+						}
+					}
+				}
 				r.writeEach(t)
 			})
 		}

@@ -343,3 +343,24 @@ func TestCLI_edit_through_a_symlink_keeps_the_link(t *testing.T) {
 		}
 	}
 }
+
+// A write through a symlink, after a read, replaces the file it points to
+// and keeps the link.
+func TestCLI_write_through_a_symlink_keeps_the_link(t *testing.T) {
+	w := newWS(t)
+	w.put("real.txt", []byte("old\n"), 0o644)
+	if err := os.Symlink("real.txt", filepath.Join(w.root, "alias.txt")); err != nil {
+		t.Fatal(err)
+	}
+	w.read("alias.txt")
+	r := w.tool("write", map[string]any{"path": "alias.txt", "content": "new\n"})
+	if r.code != 0 {
+		t.Fatalf("write through a link: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if fi, err := os.Lstat(filepath.Join(w.root, "alias.txt")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("alias.txt is no longer a symlink (%v)", err)
+	}
+	if got := string(w.get("real.txt")); got != "new\n" {
+		t.Fatalf("real.txt holds %q", got)
+	}
+}
