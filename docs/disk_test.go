@@ -771,3 +771,50 @@ func TestLaw_move_never_overwrites(t *testing.T) {
 		}
 	})
 }
+
+// Writers that race over one file, each with the bytes they read: the
+// locks and the byte check let exactly one land; the others write nothing
+// and say the file changed. No update is lost without a word.
+func TestDisk_racing_writers_one_lands(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.txt")
+	old := []byte("shared\n")
+	must(t, os.WriteFile(path, old, 0o644))
+	const n = 6
+	results := make([]docs.Committed, n)
+	done := make(chan int)
+	for i := range n {
+		go func() {
+			results[i] = docs.NewDisk().Commit([]docs.Change{{Path: path, Old: old, New: fmt.Appendf(nil, "writer %d\n", i)}})
+			done <- i
+		}()
+	}
+	for range n {
+		<-done
+	}
+	landed := -1
+	for i, r := range results {
+		switch {
+		case r.Conflict != nil:
+			if !strings.Contains(r.Conflict.Why, "changed") {
+				t.Errorf("writer %d: conflict %q", i, r.Conflict.Why)
+			}
+		case r.Outcomes[0].Fate == docs.Landed:
+			if landed >= 0 {
+				t.Fatalf("writers %d and %d both landed over the same bytes", landed, i)
+			}
+			landed = i
+		default:
+			t.Errorf("writer %d: %+v", i, r.Outcomes[0])
+		}
+	}
+	got, _ := os.ReadFile(path)
+	if landed < 0 || string(got) != fmt.Sprintf("writer %d\n", landed) {
+		t.Fatalf("landed %d, the file holds %q", landed, got)
+	}
+	for _, e := range namesIn(t, dir) {
+		if docs.IsTemp(e) {
+			t.Errorf("temp file %s left", e)
+		}
+	}
+}
