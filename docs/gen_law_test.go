@@ -464,3 +464,91 @@ func short[B ~[]byte | ~string](b B) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+// fataler is what the checks need of a test: *testing.T, *rapid.T.
+type fataler interface {
+	Fatalf(format string, args ...any)
+}
+
+// checkKeptBytes walks an edited file piece by piece: the BOM as it was,
+// every kept line's text byte for byte and, when it had one, its own
+// ending; new lines and line endings in between, and nothing else
+// (edit_keeps_untouched_bytes).
+func checkKeptBytes(t fataler, src []byte, pieces []docs.Piece, out []byte) {
+	hasBOM, lines := refScan(src)
+	rest := out
+	take := func(what string, want []byte) {
+		if !bytes.HasPrefix(rest, want) {
+			t.Fatalf("%s: want %s next, output has %s (whole output %s)", what, short(want), short(rest[:min(len(rest), len(want)+8)]), short(out))
+		}
+		rest = rest[len(want):]
+	}
+	takeSep := func(what string) {
+		switch {
+		case bytes.HasPrefix(rest, []byte("\r\n")):
+			rest = rest[2:]
+		case bytes.HasPrefix(rest, []byte("\n")):
+			rest = rest[1:]
+		default:
+			t.Fatalf("%s: want a line ending, output has %s", what, short(rest))
+		}
+	}
+	if hasBOM {
+		take("BOM", bom)
+	} else if bytes.HasPrefix(out, bom) && !(len(pieces) > 0 && strings.HasPrefix(pieceText(lines, pieces[0]), string(bom))) {
+		t.Fatalf("output gained a BOM: %s", short(out))
+	}
+	for i, pc := range pieces {
+		last := i == len(pieces)-1
+		if pc.Old > 0 {
+			l := lines[pc.Old-1]
+			take("kept line text", []byte(l.text))
+			if l.ending != "" {
+				take("kept line's own ending", []byte(l.ending))
+			} else if !last {
+				takeSep("kept open line followed by more")
+			}
+			continue
+		}
+		take("new line", []byte(pc.Text))
+		if !last {
+			takeSep("new line followed by more")
+		} else if len(rest) > 0 {
+			takeSep("new last line")
+		}
+	}
+	if len(rest) > 0 {
+		t.Fatalf("output has %s after the last line", short(rest))
+	}
+}
+
+// checkReadBack reads an edited file back: its lines are the pieces'
+// texts, in order (edit_writes_new_lines).
+func checkReadBack(t fataler, src []byte, pieces []docs.Piece, out []byte) {
+	hasBOM, lines := refScan(src)
+	backBOM, back := refScan(out)
+	if backBOM != hasBOM {
+		// The line model cannot hold a first line whose text starts with
+		// the BOM's bytes in a file without a BOM: it reads them as a
+		// BOM. Every byte is still kept.
+		if hasBOM || len(back) == 0 {
+			t.Fatalf("BOM %v read back as %v: %s", hasBOM, backBOM, short(out))
+		}
+		back[0].text = string(bom) + back[0].text
+	}
+	if len(back) != len(pieces) {
+		t.Fatalf("the edited file reads back as %d lines, want %d: %s", len(back), len(pieces), short(out))
+	}
+	for i, pc := range pieces {
+		if want := pieceText(lines, pc); back[i].text != want {
+			t.Fatalf("line %d reads back %s, want %s (output %s)", i+1, short(back[i].text), short(want), short(out))
+		}
+	}
+}
+
+func pieceText(lines []refLine, pc docs.Piece) string {
+	if pc.Old > 0 {
+		return lines[pc.Old-1].text
+	}
+	return pc.Text
+}

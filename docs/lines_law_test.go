@@ -98,60 +98,8 @@ func genEdit(t *rapid.T) (b []byte, p docs.Projection, ops []docs.Op, a docs.App
 func TestLaw_edit_keeps_untouched_bytes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		b, p, _, a, _ := genEdit(t)
-		out := docs.Persist(p, a.Pieces)
-		hasBOM, lines := refScan(b)
-		rest := out
-		take := func(what string, want []byte) {
-			if !bytes.HasPrefix(rest, want) {
-				t.Fatalf("%s: want %q next, output has %q (whole output %q)", what, want, rest[:min(len(rest), len(want)+8)], out)
-			}
-			rest = rest[len(want):]
-		}
-		takeSep := func(what string) {
-			switch {
-			case bytes.HasPrefix(rest, []byte("\r\n")):
-				rest = rest[2:]
-			case bytes.HasPrefix(rest, []byte("\n")):
-				rest = rest[1:]
-			default:
-				t.Fatalf("%s: want a line ending, output has %q", what, rest)
-			}
-		}
-		if hasBOM {
-			take("BOM", bom)
-		} else if bytes.HasPrefix(out, bom) && !(len(a.Pieces) > 0 && strings.HasPrefix(pieceText(lines, a.Pieces[0]), string(bom))) {
-			t.Fatalf("output gained a BOM: %q", out)
-		}
-		for i, pc := range a.Pieces {
-			last := i == len(a.Pieces)-1
-			if pc.Old > 0 {
-				l := lines[pc.Old-1]
-				take("kept line text", []byte(l.text))
-				if l.ending != "" {
-					take("kept line's own ending", []byte(l.ending))
-				} else if !last {
-					takeSep("kept open line followed by more")
-				}
-				continue
-			}
-			take("new line", []byte(pc.Text))
-			if !last {
-				takeSep("new line followed by more")
-			} else if len(rest) > 0 {
-				takeSep("new last line")
-			}
-		}
-		if len(rest) > 0 {
-			t.Fatalf("output has %q after the last line", rest)
-		}
+		checkKeptBytes(t, b, a.Pieces, docs.Persist(p, a.Pieces))
 	})
-}
-
-func pieceText(lines []refLine, pc docs.Piece) string {
-	if pc.Old > 0 {
-		return lines[pc.Old-1].text
-	}
-	return pc.Text
 }
 
 // edit_writes_new_lines: an edit keeps the lines before, then exactly the
@@ -171,28 +119,7 @@ func TestLaw_edit_writes_new_lines(t *testing.T) {
 			t.Fatalf("written %v, want %v", got, m.written)
 		}
 		// Read back: the lines are the pieces' texts, in order.
-		hasBOM, lines := refScan(b)
-		out := docs.Persist(p, a.Pieces)
-		backBOM, back := refScan(out)
-		if backBOM != hasBOM {
-			// The line model cannot hold a first line whose text starts
-			// with the BOM's bytes in a file without a BOM: it reads them
-			// as a BOM. Every byte is still kept.
-			if hasBOM || len(back) == 0 {
-				t.Fatalf("BOM %v read back as %v: %q", hasBOM, backBOM, out)
-			}
-			back[0].text = string(bom) + back[0].text
-		}
-		if len(back) != len(a.Pieces) {
-			t.Fatalf("the edited file reads back as %d lines, want %d: %q", len(back), len(a.Pieces), out)
-		}
-		for i, pc := range a.Pieces {
-			want := pieceText(lines, pc)
-			got := back[i].text
-			if got != want {
-				t.Fatalf("line %d reads back %q, want %q (output %q)", i+1, got, want, out)
-			}
-		}
+		checkReadBack(t, b, a.Pieces, docs.Persist(p, a.Pieces))
 	})
 }
 
@@ -313,6 +240,24 @@ func TestLaw_lines_write_keeps(t *testing.T) {
 			if oldHas && l.ending != "" && l.ending != first {
 				t.Fatalf("written ending %q, the file's first is %q", l.ending, first)
 			}
+		}
+	})
+}
+
+// Ops that do not fit the file (past its end) or overlap (two replaces
+// sharing a line, an insert standing on a replaced line) are refused;
+// any others apply as the model says.
+func TestApplyOps_refuses_exactly_what_does_not_fit(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 12).Draw(t, "n")
+		ops := genOps(t, n, false, 5)
+		m, ok := modelApply(n, ops)
+		a, err := docs.ApplyOps(ops, n)
+		if (err == nil) != ok {
+			t.Fatalf("ops %+v on %d lines: error %v, the model says fit=%v", ops, n, err, ok)
+		}
+		if ok && !slices.Equal(a.Pieces, m.pieces) {
+			t.Fatalf("ops %+v on %d lines:\npieces %+v\nwant   %+v", ops, n, a.Pieces, m.pieces)
 		}
 	})
 }
