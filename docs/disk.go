@@ -16,9 +16,11 @@ import (
 
 // Disk is the Store of files on disk: the seed's writer (S8.1, S8.4, S8.5).
 type Disk struct {
-	// Fault, when set, runs before each step of a publish ("lock", "temp",
+	// Fault, when set, runs before each step of a commit ("lock", "temp",
 	// "write", "fsync", "rename", "link", "unlink", "dirsync", "mkdir") with
-	// the path it touches; an error makes that step fail. Tests inject
+	// the path it touches; an error makes that step fail. It runs in one
+	// goroutine, in the commit's order; a temp file's "temp", "write" and
+	// "fsync" run together before that file is written. Tests inject
 	// failures through it.
 	Fault func(step, path string) error
 	pid   int
