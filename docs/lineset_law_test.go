@@ -19,11 +19,26 @@ func TestLineSet_against_a_map(t *testing.T) {
 		model := map[int]bool{}
 		hi := rapid.SampledFrom([]int{20, 300, 3000}).Draw(t, "hi")
 		scattered := rapid.Bool().Draw(t, "scattered")
-		for i := range rapid.IntRange(0, 80).Draw(t, "adds") {
+		adds := rapid.IntRange(0, 80).Draw(t, "adds")
+		if scattered {
+			// Many short runs far apart: past a few dozen, a bitset is
+			// cheaper than the runs.
+			hi = rapid.SampledFrom([]int{300, 1000}).Draw(t, "scatteredHi")
+			adds = rapid.IntRange(40, 150).Draw(t, "scatteredAdds")
+		}
+		spread := rapid.IntRange(0, hi).Draw(t, "spread")
+		for i := range adds {
 			a := rapid.IntRange(-2, hi).Draw(t, fmt.Sprintf("add%d/a", i))
-			b := a + rapid.IntRange(-3, 70).Draw(t, fmt.Sprintf("add%d/len", i))
 			if scattered {
+				a = 1 + (i*7919+spread)%hi // far apart, whatever rapid draws
+			}
+			b := a + rapid.IntRange(-3, 70).Draw(t, fmt.Sprintf("add%d/len", i))
+			if scattered && rapid.IntRange(0, 9).Draw(t, fmt.Sprintf("add%d/longInBits", i)) != 9 {
 				b = a + rapid.IntRange(-1, 1).Draw(t, fmt.Sprintf("add%d/short", i))
+			} else if scattered {
+				// Now and then a long run, once in bitset mode: whole
+				// words at a time, ending right at a word's edge or not.
+				b = (a/64+rapid.IntRange(1, 3).Draw(t, fmt.Sprintf("add%d/words", i)))*64 + rapid.IntRange(-1, 1).Draw(t, fmt.Sprintf("add%d/edge", i))
 			}
 			s.AddRange(a, b)
 			for l := max(a, 1); l <= b; l++ {

@@ -218,8 +218,26 @@ func TestRebase_stale_tag_through_line_diff(t *testing.T) {
 			if !ok {
 				t.Fatalf("rebased ops do not fit: %+v", rebased)
 			}
-			if want := weave(c.v2, m2.pieces); r.Failed || !bytes.Equal(got, want) {
+			want := weave(c.v2, m2.pieces)
+			if r.Failed || !bytes.Equal(got, want) {
 				t.Fatalf("ops %+v on v1 %s, now v2 %s, rebased %+v:\nreply %s\nfile %s\nwant %s", ops, short(c.v1), short(c.v2), rebased, r.Text, short(got), short(want))
+			}
+			// S8.8: the lines seen before (all of v1, mapped through the
+			// diff and the edit) and the lines the edit wrote are seen.
+			var seen []int
+			for l := 1; l <= len(c.l1); l++ {
+				if j := c.toV2[l-1]; j > 0 && m2.mapping[j-1] > 0 {
+					seen = append(seen, m2.mapping[j-1])
+				}
+			}
+			seen = append(seen, m2.written...)
+			slices.Sort(seen)
+			nv := ws.tools.Session.Knows(ws.path("f.txt"), docs.DigestOf(want))
+			if nv == nil {
+				t.Fatalf("the session does not know the version the edit wrote")
+			}
+			if gotSeen := lineSetOf(&nv.Seen); !slices.Equal(gotSeen, slices.Compact(seen)) {
+				t.Fatalf("seen after the rebased edit %v, want %v", gotSeen, seen)
 			}
 		default:
 			if !r.Failed || !bytes.Equal(got, c.v2) {
