@@ -1,0 +1,133 @@
+package agent
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// segment draws one URL path segment: the moves, and names that hold the
+// characters a naive walker mistakes for moves.
+func segment() *rapid.Generator[string] {
+	return rapid.OneOf(
+		rapid.SampledFrom([]string{"..", ".", "", "...", "~", ".x", "x..", `\..`, "a b", "%2e%2e", "..:5"}),
+		rapid.StringMatching(`[a-z.~:%-]{1,4}`),
+	)
+}
+
+// walkModel is S7.6 written as a depth count over the segments: the names
+// the path ends at, or escaped when the depth goes below the root at any
+// point.
+func walkModel(segs []string) (names []string, escaped bool) {
+	for _, s := range segs {
+		switch s {
+		case "", ".":
+		case "..":
+			if len(names) == 0 {
+				return nil, true
+			}
+			names = names[:len(names)-1]
+		default:
+			names = append(names, s)
+		}
+	}
+	return names, false
+}
+
+// TestLaw_path_rejects_escape: a path that goes above its root at any point
+// is rejected, and never clamped into a path under the root: the walk gives
+// no names at all, whatever follows the climb.
+func TestLaw_path_rejects_escape(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		// A path that stays inside, then more ".." than its depth, then
+		// anything at all.
+		inside := rapid.SliceOfN(segment(), 0, 6).Draw(t, "inside")
+		names, escaped := walkModel(inside)
+		if escaped {
+			inside = nil
+			names = nil
+		}
+		climb := len(names) + 1 + rapid.IntRange(0, 2).Draw(t, "extra")
+		segs := slices.Clone(inside)
+		for range climb {
+			segs = append(segs, "..")
+			if rapid.Bool().Draw(t, "dot") {
+				segs = append(segs, rapid.SampledFrom([]string{".", ""}).Draw(t, "still"))
+			}
+		}
+		segs = append(segs, rapid.SliceOfN(segment(), 0, 6).Draw(t, "after")...)
+		path := strings.Join(segs, "/")
+		got, ok := WalkURLPath(path)
+		if ok || got != nil {
+			t.Fatalf("WalkURLPath(%q) = %q, %v; want rejected (escapes), not clamped", path, got, ok)
+		}
+		// The same path with a leading '/' (repo:///x) is no different: an
+		// empty segment does not move.
+		if got, ok := WalkURLPath("/" + path); ok {
+			t.Fatalf("WalkURLPath(%q) = %q; want rejected", "/"+path, got)
+		}
+	})
+}
+
+// TestLaw_path_resolves_inside: a path that never goes above its root
+// resolves, to the names the depth model gives; joined under any root the
+// result is under that root, and it holds only names (no "", "." or "..",
+// no '/').
+func TestLaw_path_resolves_inside(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		segs := rapid.SliceOfN(segment(), 0, 12).Draw(t, "segs")
+		want, escaped := walkModel(segs)
+		path := strings.Join(segs, "/")
+		got, ok := WalkURLPath(path)
+		if escaped {
+			if ok {
+				t.Fatalf("WalkURLPath(%q) = %q; the model says it escapes", path, got)
+			}
+			return
+		}
+		if !ok || !slices.Equal(got, want) {
+			t.Fatalf("WalkURLPath(%q) = %q, %v; want %q", path, got, ok, want)
+		}
+		for _, n := range got {
+			if n == "" || n == "." || n == ".." || strings.Contains(n, "/") {
+				t.Fatalf("WalkURLPath(%q) gave the segment %q, which is not a name", path, n)
+			}
+		}
+		root := filepath.FromSlash("/srv/work")
+		if j := filepath.Join(append([]string{root}, got...)...); !within(root, j) {
+			t.Fatalf("WalkURLPath(%q) = %q joins to %s, outside %s", path, got, j, root)
+		}
+	})
+}
+
+func TestWalkURLPathExamples(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want string // "!" for escapes
+	}{
+		{"", ""},
+		{"/", ""},
+		{"a/b", "a/b"},
+		{"a//./b/", "a/b"},
+		{"a/../b", "b"},
+		{"..", "!"},
+		{"../x", "!"},
+		{"a/../../a/x", "!"},
+		{"/..", "!"}, // not the filesystem's "/.." = "/"
+		{"~/../x", "x"}, // "~" is a name to the walk; only ssh:// gives it a meaning
+		{"...", "..."},
+		{`a/\..`, `a/\..`},
+	} {
+		got, ok := WalkURLPath(c.path)
+		s := strings.Join(got, "/")
+		if !ok {
+			s = "!"
+		}
+		if s != c.want {
+			t.Errorf("WalkURLPath(%q) = %q, want %q", c.path, s, c.want)
+		}
+	}
+}
