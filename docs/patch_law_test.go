@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -479,12 +480,26 @@ func TestLaw_edit_reports_what_landed(t *testing.T) {
 		ws := newWorkspace(t, parent)
 		fs := drawCommit(t, ws)
 		disk := docs.NewDisk()
-		failAt := rapid.IntRange(1, 40).Draw(t, "failAt")
-		also := rapid.IntRange(0, 40).Draw(t, "alsoFailAt") // a second failure, maybe during a restore
-		calls := 0
-		disk.Fault = func(step, path string) error {
-			calls++
-			if calls == failAt || calls == also {
+		// Fail one step of the publish of file k, and maybe, after that,
+		// a step of the restore of an earlier file j (a restore writes a
+		// temporary file beside it).
+		steps := []string{"rename", "temp", "fsync", "write", "dirsync", "link", "unlink", "mkdir", "lock"}
+		k := len(fs) - 1 - rapid.IntRange(0, len(fs)-1).Draw(t, "failingFileFromLast")
+		step := rapid.SampledFrom(steps).Draw(t, "step")
+		j := k - 1 - rapid.IntRange(0, k).Draw(t, "restoreFailingFileBefore") // -1: none
+		step2 := rapid.SampledFrom([]string{"temp", "write", "fsync"}).Draw(t, "restoreStep")
+		of := func(i int) []string {
+			f := fs[i]
+			return []string{ws.path(f.name), ws.path(f.target()), filepath.Dir(ws.path(f.target())), filepath.Dir(ws.path(f.name))}
+		}
+		fired, fired2 := false, false
+		disk.Fault = func(s, path string) error {
+			switch {
+			case !fired && s == step && slices.Contains(of(k), path):
+				fired = true
+				return errFault
+			case fired && !fired2 && j >= 0 && s == step2 && slices.Contains(of(j), path):
+				fired2 = true
 				return errFault
 			}
 			return nil
@@ -498,7 +513,7 @@ func TestLaw_edit_reports_what_landed(t *testing.T) {
 			onDisk := ok && bytes.Equal(got, f.new)
 			tag, says := applied[f.target()]
 			if onDisk != says {
-				t.Fatalf("%s: new content on disk %v, reply says applied %v (fault at call %d and %d of %d):\n%s", f.target(), onDisk, says, failAt, also, calls, r.Text)
+				t.Fatalf("%s: new content on disk %v, reply says applied %v (fault: %s of file %d, then %s of file %d):\n%s", f.target(), onDisk, says, step, k, step2, j, r.Text)
 			}
 			if says && tag != tagOf(f.new) {
 				t.Fatalf("%s applied as #%s, its new bytes are #%s", f.target(), tag, tagOf(f.new))
