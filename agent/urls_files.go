@@ -1,0 +1,219 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/eukhe/eukhe/docs"
+)
+
+// readRepo is repo://path: a normal read of a file or directory under the
+// workspace root.
+func (r *URLReader) readRepo(raw, rest string, bound int) (string, error) {
+	return r.readUnder(raw, r.Root, "the workspace root", rest, bound)
+}
+
+// readSkill is skill://name (its SKILL.md), skill://name/path (a file
+// under its directory) and skill:// (the skills there are).
+func (r *URLReader) readSkill(raw, rest string, bound int) (string, error) {
+	if _, ok := WalkURLPath(rest); !ok {
+		return "", urlErr(KindEscapes, raw, "the path climbs above the skill directories with \"..\"; name a skill: skill://<name> or skill://<name>/<path>")
+	}
+	name, sub, hasSub := strings.Cut(rest, "/")
+	if name == "" && !hasSub {
+		return r.listSkills(raw)
+	}
+	if name == "" || name == "." || name == ".." {
+		return "", urlErr(KindArguments, raw, "%q is not a skill name; the first segment names the skill: skill://<name> or skill://<name>/<path>. Read skill:// for the list", name)
+	}
+	if r.Tools == nil {
+		return "", urlErr(KindIO, raw, "this session has no document tools")
+	}
+	for _, dir := range r.SkillDirs {
+		root := filepath.Join(dir, name)
+		if st, err := r.Tools.Store.Stat(root); err != nil || !st.Exists || !st.Dir {
+			continue
+		}
+		if strings.Trim(sub, "/") == "" {
+			sub = "SKILL.md"
+		}
+		return r.readUnder(raw, root, "the directory of skill "+name, sub, bound)
+	}
+	return "", urlErr(KindNotFound, raw, "no skill %q in %s; read skill:// for the list", name, strings.Join(r.SkillDirs, " or "))
+}
+
+// listSkills names every skill, the first directory's where two have one
+// of the same name.
+func (r *URLReader) listSkills(raw string) (string, error) {
+	if r.Tools == nil {
+		return "", urlErr(KindIO, raw, "this session has no document tools")
+	}
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, dir := range r.SkillDirs {
+		es, err := r.Tools.Store.List(dir)
+		if err != nil {
+			continue // a skill directory that is not there has no skills
+		}
+		for _, e := range es {
+			if e.Dir && !seen[e.Name] {
+				seen[e.Name] = true
+				fmt.Fprintf(&b, "skill://%s\t%s\n", e.Name, filepath.Join(dir, e.Name))
+			}
+		}
+	}
+	if len(seen) == 0 {
+		return fmt.Sprintf("[skill://: no skills in %s]\n", strings.Join(r.SkillDirs, " or ")), nil
+	}
+	return fmt.Sprintf("[skill://: %d skills; read skill://<name> for one's SKILL.md]\n", len(seen)) + b.String(), nil
+}
+
+// readUnder reads path under root as a normal file read: the lexical walk,
+// then the real-path check, then docs' read with the selector, if any.
+func (r *URLReader) readUnder(raw, root, rootName, path string, bound int) (string, error) {
+	if r.Tools == nil {
+		return "", urlErr(KindIO, raw, "this session has no document tools")
+	}
+	names, ok := WalkURLPath(path)
+	if !ok {
+		return "", urlErr(KindEscapes, raw, "the path climbs above %s with \"..\"; name a path under it", rootName)
+	}
+	abs, sel := filepath.Join(append([]string{root}, names...)...), ""
+	if st, err := r.Tools.Store.Stat(abs); err == nil && !st.Exists {
+		if p, _, isSel := docs.SplitSelector(path); isSel {
+			if names, ok = WalkURLPath(p); !ok {
+				return "", urlErr(KindEscapes, raw, "the path climbs above %s with \"..\"; name a path under it", rootName)
+			}
+			abs, sel = filepath.Join(append([]string{root}, names...)...), path[len(p):]
+		}
+	}
+	if err := realUnder(root, abs); err != nil {
+		return "", fileErr(raw, rootName, err)
+	}
+	t := *r.Tools
+	t.Bound = bound
+	res := t.Read(docs.ReadArgs{Path: abs + sel})
+	if res.Failed {
+		return "", r.readFailed(raw, abs, sel != "", res.Text)
+	}
+	return res.Text, nil
+}
+
+// readFailed types a read docs refused; text is docs' own reply, which
+// already says what to do next. It looks at the file again only on this
+// failure path.
+func (r *URLReader) readFailed(raw, abs string, ranged bool, text string) *URLError {
+	text = strings.TrimSpace(text)
+	st, err := r.Tools.Store.Stat(abs)
+	switch {
+	case err != nil && !isMissing(err):
+		return fileErr(raw, "", err)
+	case err != nil || !st.Exists:
+		return &URLError{Kind: KindNotFound, URL: raw, Msg: text}
+	case !ranged && st.Size > docs.MaxSnapshotFileBytes:
+		return &URLError{Kind: KindArguments, URL: raw, Msg: text}
+	}
+	snap, err := r.Tools.Store.Read(abs)
+	defer snap.Release()
+	if err == nil && docs.ReadGate(abs, snap.Data) != "" {
+		return &URLError{Kind: KindBinary, URL: raw, Msg: text}
+	}
+	return &URLError{Kind: KindIO, URL: raw, Msg: text}
+}
+
+// isMissing tells whether err says a path is not there: no such entry, or
+// a file where the path needs a directory.
+func isMissing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// errEscapes is a real path outside the real root.
+var errEscapes = errors.New("escapes")
+
+// fileErr types a failure of the real-path check.
+func fileErr(raw, rootName string, err error) *URLError {
+	switch {
+	case errors.Is(err, errEscapes):
+		return urlErr(KindEscapes, raw, "a symbolic link on this path leads out of %s; name the file it leads to as a plain path instead (the documents gate judges that)", rootName)
+	case errors.Is(err, fs.ErrPermission):
+		return urlErr(KindPermissionDenied, raw, "%v; this user cannot read it", err)
+	}
+	return urlErr(KindIO, raw, "%v", err)
+}
+
+// realUnder requires the real path of p (every symbolic link that exists
+// followed) under the real path of root (S7.6); a symlink out of the root
+// is errEscapes. The guard is against the filesystem, so it is I/O.
+func realUnder(root, p string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	real, err := realPath(p)
+	if err != nil {
+		return err
+	}
+	if !within(realRoot, real) {
+		return errEscapes
+	}
+	return nil
+}
+
+// within tells whether p is dir or under it; both are clean and absolute.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// maxLinks bounds the links realPath follows, as the kernel's ELOOP does.
+const maxLinks = 40
+
+// realPath is where p leads with every symbolic link that exists followed,
+// a dangling one included; a missing tail stays as named (it is where the
+// file would be made).
+func realPath(p string) (string, error) {
+	cur, tail, links := filepath.Clean(p), []string(nil), 0
+	for {
+		real, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			return filepath.Join(append([]string{real}, tail...)...), nil
+		}
+		if !isMissing(err) {
+			return "", err
+		}
+		fi, lerr := os.Lstat(cur)
+		switch {
+		case lerr == nil && fi.Mode()&fs.ModeSymlink != 0:
+			// A dangling link: follow it by hand from its real directory.
+			if links++; links > maxLinks {
+				return "", fmt.Errorf("%s: too many levels of symbolic links", p)
+			}
+			target, err := os.Readlink(cur)
+			if err != nil {
+				return "", err
+			}
+			if !filepath.IsAbs(target) {
+				dir, err := filepath.EvalSymlinks(filepath.Dir(cur))
+				if err != nil {
+					return "", err
+				}
+				target = filepath.Join(dir, target)
+			}
+			cur = filepath.Clean(target)
+		case lerr == nil || !isMissing(lerr):
+			return "", err
+		default:
+			parent := filepath.Dir(cur)
+			if parent == cur {
+				return filepath.Join(append([]string{cur}, tail...)...), nil
+			}
+			tail = append([]string{filepath.Base(cur)}, tail...)
+			cur = parent
+		}
+	}
+}

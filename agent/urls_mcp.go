@@ -1,0 +1,150 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// readMCP is mcp://server (its resource list) and mcp://server/uri (one
+// resource). The URI is sent as written; the lexical walk only checks
+// that it does not climb above its server.
+func (r *URLReader) readMCP(ctx context.Context, raw, rest string, bound int) (string, error) {
+	server, uri, _ := strings.Cut(rest, "/")
+	if server == "" {
+		return "", urlErr(KindArguments, raw, "name a server: mcp://<server> lists its resources, mcp://<server>/<uri> reads one")
+	}
+	if r.Resources == nil || !r.Resources.HasServer(server) {
+		return "", urlErr(KindNotAllowed, raw, "%q is not one of this session's MCP servers; the user configures them in mcp.servers of the user settings.json", server)
+	}
+	if _, ok := WalkURLPath(uri); !ok {
+		return "", urlErr(KindEscapes, raw, "the resource URI climbs above server %s with \"..\"; write the URI as mcp://%s lists it", server, server)
+	}
+	if uri == "" {
+		list, err := r.Resources.ListResources(ctx, server)
+		if err != nil {
+			return "", mcpErr(ctx, raw, server, err)
+		}
+		return CutMiddleText(ResourceList(server, list), bound), nil
+	}
+	res, err := r.Resources.ReadResource(ctx, server, uri)
+	if err != nil {
+		return "", mcpErr(ctx, raw, server, err)
+	}
+	return ResourceText(raw, res, bound), nil
+}
+
+// ResourceList is the text of mcp://server: one resource a line, its URI,
+// name and MIME type separated by tabs ("-" for a missing one).
+func ResourceList(server string, list []*mcp.Resource) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[mcp://%s: %d resources; read mcp://%s/<uri> for one]\n", server, len(list), server)
+	for _, res := range list {
+		if res == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", orDash(res.URI), orDash(res.Name), orDash(res.MIMEType))
+	}
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// ResourceText is the text of one resource read: a first line naming it,
+// each text part as text, each binary (blob) part a note with its size and
+// MIME type; the whole cut in the middle past bound bytes.
+func ResourceText(raw string, res *mcp.ReadResourceResult, bound int) string {
+	var parts []*mcp.ResourceContents
+	if res != nil {
+		for _, c := range res.Contents {
+			if c != nil {
+				parts = append(parts, c)
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s: an MCP resource, %d parts; its lines are not edit anchors]\n", raw, len(parts))
+	for i, c := range parts {
+		mime := c.MIMEType
+		if mime == "" {
+			mime = "no MIME type"
+		}
+		if len(parts) > 1 {
+			fmt.Fprintf(&b, "[part %d of %d: %s, %s]\n", i+1, len(parts), c.URI, mime)
+		}
+		if c.Blob != nil {
+			fmt.Fprintf(&b, "[binary part %s: %d bytes, %s; not shown]\n", c.URI, len(c.Blob), mime)
+			continue
+		}
+		b.WriteString(c.Text)
+		if c.Text != "" && !strings.HasSuffix(c.Text, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return CutMiddleText(b.String(), bound)
+}
+
+// CutMiddleText bounds a text the way a read is bounded: past bound bytes
+// it keeps whole lines of the head and of the tail, half the bound each,
+// and puts in the middle one notice that says what it cut. A first line
+// longer than half the bound is itself cut (at a character boundary).
+func CutMiddleText(text string, bound int) string {
+	if len(text) <= bound {
+		return text
+	}
+	half := bound / 2
+	head := 0
+	for {
+		i := strings.IndexByte(text[head:], '\n')
+		if i < 0 || head+i+1 > half {
+			break
+		}
+		head += i + 1
+	}
+	if head == 0 {
+		head = half
+		for head > 0 && !utf8.RuneStart(text[head]) {
+			head--
+		}
+	}
+	tail := len(text)
+	for tail > head {
+		start := head + strings.LastIndexByte(text[head:tail-1], '\n') + 1
+		if len(text)-start > half {
+			break
+		}
+		tail = start
+	}
+	mid := text[head:tail]
+	var b strings.Builder
+	b.WriteString(text[:head])
+	if head > 0 && text[head-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "[cut: %d bytes (%d lines) from the middle not shown, over the output bound of %d bytes]\n",
+		len(mid), strings.Count(mid, "\n"), bound)
+	b.WriteString(text[tail:])
+	return b.String()
+}
+
+// mcpErr types a failed list or read of an MCP server.
+func mcpErr(ctx context.Context, raw, server string, err error) *URLError {
+	var rpc *jsonrpc.Error
+	switch {
+	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
+		return urlErr(KindTimeout, raw, "MCP server %s did not answer before the deadline; try again (a hung server restarts on the next call)", server)
+	case errors.As(err, &rpc) && (rpc.Code == -32002 || strings.Contains(strings.ToLower(rpc.Message), "not found")):
+		return urlErr(KindNotFound, raw, "MCP server %s has no such resource (%s); read mcp://%s for its list", server, rpc.Message, server)
+	}
+	return urlErr(KindIO, raw, "MCP server %s failed: %v", server, err)
+}
