@@ -17,6 +17,11 @@ Usage:
       and print its text result. Exit 0 on success, 1 when the tool
       refused or failed (the text says why), 2 on a usage error.
       Run "eukhe tool --help" for the tools and their arguments.
+  eukhe mcp [--root DIR] [--parent SESSION]
+      Serve the tools (read, edit, write, grep, glob, bash, dyn) to an
+      agent over MCP on standard input and output, on DIR (default: the
+      current directory). Add it to an agent: claude mcp add eukhe -- eukhe mcp
+      Run "eukhe mcp --help" for more.
   eukhe check [--json] [--cwd DIR] SCRIPT
       Show how the gate reads a bash script, without running it: each
       step as it would run (invisible characters escaped), its effects,
@@ -40,6 +45,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case "tool":
 		return runTool(args[1:], stdin, stdout, stderr)
+	case "mcp":
+		return runMCP(args[1:], stdin, stdout, stderr)
 	case "check":
 		return runCheck(args[1:], stdin, stdout, stderr)
 	}

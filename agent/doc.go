@@ -1,0 +1,60 @@
+// Package agent keeps the tool surface of S7: sessions, the fixed roster,
+// the schemas the session sends, dyn and the tools behind it (MCP servers'
+// tools, host tools, report_issue), the internal URLs of read, and the MCP
+// server binding that `eukhe mcp` runs. It wires the gate into docs: the
+// documents gate (G1.6, G1.7) is a docs.PathGuard here (guard.go).
+//
+// Where each law lives:
+//
+//   - S7.1 roster_fixed, roster_sent_fixed: roster.go (Roster.Apply refuses
+//     every change once Fix ran, with the typed *RosterFixed; Fix builds
+//     each schema once); server.go sends the fixed roster in its order with
+//     listChanged false. The roster (specs.go) is read, edit, write, grep,
+//     glob, bash, dyn; bash declares gate.BashRunner, so the gate's registry
+//     covers every runner (G4 gate_covers_every_runner).
+//   - S7.3 schema_has_intent, schema_versioned, schema_keeps_params,
+//     schema_build_idempotent: schema.go (Build), over an ordered JSON
+//     object (object.go) so a schema goes on the wire as built.
+//   - S7.2 dyn_reaches_joined, dyn_drops_quit: surface.go (Join, Quit) and
+//     dyn.go (the dyn tool: list, run); clients.go runs mcp/SERVER/TOOL
+//     through the go-sdk client, one connection per configured server,
+//     stopped and restarted after a crash or a timeout.
+//   - S7.4 report_issue: dyn.go and report.go (a display-only row of type
+//     eukhe.tool_issue in the session's JSONL log, and Host.Issue for the
+//     editor; the call's result only acknowledges).
+//   - S7.5, S7.6, S7.9 internal URLs (path_rejects_escape,
+//     path_resolves_inside): urls*.go and ssh*.go; read hands every path
+//     holding "://" to the session's URLReader; Clients is its
+//     ResourceSource.
+//   - G5 routing: a session's chain is its own sink, then its parent's up
+//     to the root (host.go, Host.Attach); headless, no client is attached,
+//     so a question is unanswered and the model gets gate.RefusalText.
+//
+// Sessions: each MCP connection is one Session (session.go) with its own
+// docs.Session (seen lines), its own docs.Tools over the host's store, its
+// gate chain and its MCP clients. Document calls of one session run one at
+// a time (docs.Session is one agent's state). The Host interface is the
+// seam to the editor: Headless keeps documents on disk; the editor's
+// server implements Host with its buffers and dialogs.
+//
+// Chosen where the seed is silent:
+//
+//   - A declared i is moved first with its own schema and dropped from
+//     required; a title that is not v<N> is replaced; a schema without
+//     "type" gets "type": "object" first.
+//   - Arguments are decoded strictly: an unknown parameter or a wrong type
+//     is a tool error naming the parameter and what the tool takes; each
+//     tool bounds its arguments' size (64 KiB for read, grep, glob; 32 MiB
+//     for edit, write and dyn).
+//   - stdio (stdio.go): a line that is not one JSON-RPC message gets a
+//     JSON-RPC error and the session stays up (the SDK's own stdio
+//     transport ends the session); at the end of input every call read is
+//     answered before the session ends.
+//   - dyn lists report_issue first, then host tools by name, then each
+//     server's tools; a server that cannot be listed is a notice. dyn's
+//     output is bounded like a read.
+//   - A host tool cannot be named report_issue or mcp/…; a join of a name
+//     already joined replaces it.
+//   - The parent session comes from --parent, or from initialize's _meta
+//     "eukhe/parent" (or capabilities.experimental.eukhe.parent).
+package agent

@@ -1,0 +1,126 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// instructions tell an MCP client's model what this server is, in a few
+// lines; the same for every session, so a prompt cache keeps them.
+const instructions = `eukhe: document and shell tools for this workspace. read shows files as [path#TAG] and N:text rows; edit takes a patch on those tags and lands all-or-nothing; write replaces a whole file you have read; grep and glob search; bash runs scripts through the approval gate; dyn reaches every other tool (MCP servers the user configured, editor tools, report_issue).`
+
+// ParentMetaKey names the parent session in initialize's _meta or in the
+// client's experimental capabilities ({"eukhe": {"parent": ID}}), for a
+// client that cannot pass --parent.
+const ParentMetaKey = "eukhe/parent"
+
+// Server is the MCP server of this session: the fixed roster in order,
+// listChanged false (S7.1), each tool's built schema as sent bytes (S7.3),
+// and handlers that answer text with isError for a refusal.
+func (s *Session) Server() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "eukhe", Version: Version}, &mcp.ServerOptions{
+		Instructions:       instructions,
+		Capabilities:       &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}},
+		InitializedHandler: s.initialized,
+	})
+	order := map[string]int{}
+	for i, t := range s.roster.Tools() {
+		order[t.Name] = i
+		tool := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.Wire}
+		if t.ReadOnly {
+			tool.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true}
+		}
+		srv.AddTool(tool, s.handler(&s.roster.Tools()[i]))
+	}
+	// The SDK lists tools by name; the roster is sent in its own order.
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "tools/list" && err == nil {
+				if lr, ok := res.(*mcp.ListToolsResult); ok {
+					sort.SliceStable(lr.Tools, func(i, j int) bool { return order[lr.Tools[i].Name] < order[lr.Tools[j].Name] })
+				}
+			}
+			return res, err
+		}
+	})
+	return srv
+}
+
+// handler binds a roster tool to the SDK: the arguments as sent (no
+// schema validation on the hot path: the handler decodes strictly), the
+// result as one text part.
+func (s *Session) handler(t *Tool) mcp.ToolHandler {
+	max := t.MaxArgs
+	if max <= 0 {
+		max = DefaultMaxArgs
+	}
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args := req.Params.Arguments
+		if len(args) > max {
+			return textResult(fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), true), nil
+		}
+		r := t.Handler(ctx, s, args)
+		return textResult(r.Text, r.Failed), nil
+	}
+}
+
+func textResult(text string, failed bool) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: failed}
+}
+
+// initialized takes the parent from initialize (a client that cannot pass
+// --parent): _meta "eukhe/parent", or capabilities.experimental.eukhe.parent.
+func (s *Session) initialized(ctx context.Context, req *mcp.InitializedRequest) {
+	if s.Parent != "" || req == nil || req.Session == nil {
+		return
+	}
+	if p := ParentFrom(req.Session.InitializeParams()); p != "" {
+		s.SetParent(p)
+	}
+}
+
+// ParentFrom reads the parent session named in initialize's parameters.
+func ParentFrom(p *mcp.InitializeParams) string {
+	if p == nil {
+		return ""
+	}
+	if v, ok := p.Meta[ParentMetaKey].(string); ok {
+		return v
+	}
+	if p.Capabilities != nil {
+		if e, ok := p.Capabilities.Experimental["eukhe"].(map[string]any); ok {
+			if v, ok := e["parent"].(string); ok {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// Serve runs one session over a transport until the peer leaves or ctx
+// ends: the session opens (its roster fixed) before the first request.
+func Serve(ctx context.Context, t mcp.Transport, o Options) error {
+	s, err := Open(o)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ss, err := s.Server().Connect(ctx, t, nil)
+	if err != nil {
+		return fmt.Errorf("eukhe mcp: connecting: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		ss.Close()
+		<-done
+		return nil
+	}
+}

@@ -1,0 +1,200 @@
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
+)
+
+// Options open a session.
+type Options struct {
+	// Host is the root's store and asker (Headless without an editor).
+	Host Host
+	// ID names the session; "" makes a new one.
+	ID string
+	// Parent names the session whose clients answer this one's questions
+	// when it has none (G5): a subagent's parent.
+	Parent string
+	// CallTimeout bounds each call to a configured MCP server; 0 is
+	// DefaultCallTimeout.
+	CallTimeout time.Duration
+	// LogPath is the session's JSONL log (report_issue rows); "" keeps none.
+	LogPath string
+	// SkillDirs are where skill:// looks, in order; nil is the root's
+	// .eukhe/skills alone.
+	SkillDirs []string
+	// Logf reports what the session cannot tell the model (a log that
+	// cannot be written); nil drops it.
+	Logf func(format string, a ...any)
+}
+
+// Session is one agent's connection: its own seen lines (docs.Session), its
+// document tools over the host's store, its gate chain, its fixed roster,
+// its dynamic tools and its MCP clients.
+type Session struct {
+	ID     string
+	Parent string
+
+	host       Host
+	roster     *Roster
+	surface    Surface
+	clients    *Clients
+	log        *SessionLog
+	logf       func(string, ...any)
+	paramNames map[string][]string
+
+	// URLs reads the internal URLs of read (S7.5); nil until the URL
+	// reader is wired.
+	URLs URLReading
+
+	mu    sync.Mutex // one document call at a time: docs.Session is one agent's state
+	tools *docs.Tools
+	guard *DocGuard
+	chain gate.Chain
+}
+
+// NewID is a fresh session id: 16 hex digits.
+func NewID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Open opens a session: the roster is built and fixed before its first
+// request (S7.1, S7.3), the document tools get a fresh docs.Session over
+// the host's store, and the documents gate is set with the session's chain.
+func Open(o Options) (*Session, error) {
+	if o.Host == nil {
+		return nil, fmt.Errorf("a session needs a host")
+	}
+	roster, err := OpenRoster()
+	if err != nil {
+		return nil, err
+	}
+	id := o.ID
+	if id == "" {
+		id = NewID()
+	}
+	h := o.Host
+	s := &Session{ID: id, Parent: o.Parent, host: h, roster: roster, logf: o.Logf, paramNames: map[string][]string{}}
+	for _, t := range roster.Tools() {
+		s.paramNames[t.Name] = Params(t.Built)
+	}
+	if s.logf == nil {
+		s.logf = func(string, ...any) {}
+	}
+	if o.LogPath != "" {
+		s.log = &SessionLog{Path: o.LogPath}
+	}
+	s.tools = &docs.Tools{Store: h.Store(), Session: docs.NewSession(), Root: h.Root()}
+	s.clients = &Clients{Servers: func() map[string]settings.MCPServer { return h.Settings().MCPServers },
+		Timeout: o.CallTimeout, Dir: h.Root()}
+	s.chain = h.Attach(s)
+	skills := o.SkillDirs
+	if skills == nil {
+		skills = []string{filepath.Join(h.Root(), ".eukhe", "skills")}
+	}
+	s.URLs = &URLReader{Root: h.Root(), SkillDirs: skills, Resources: s.clients, Tools: s.tools,
+		SSHHosts: func() []string { return h.Settings().SSHHosts }}
+	if p := h.Policy(); p != nil {
+		s.guard = &DocGuard{Gate: &gate.DocumentsGate{Policy: p, Dir: h.Root(),
+			Auto: func() gate.AutoSet { return h.Settings().AutoEffects }, Chain: s.chain}}
+		s.wireGuard()
+	}
+	return s, nil
+}
+
+// SetParent names the parent after open (an initialize field): the chain
+// is made again. The roster does not change.
+func (s *Session) SetParent(parent string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if parent == s.Parent || parent == s.ID {
+		return
+	}
+	s.host.Detach(s)
+	s.Parent = parent
+	s.chain = s.host.Attach(s)
+	if s.guard != nil {
+		s.guard.Gate.Chain = s.chain
+	}
+}
+
+// Chain is where the session's questions go (G5).
+func (s *Session) Chain() gate.Chain {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chain
+}
+
+// Roster is the session's fixed roster.
+func (s *Session) Roster() *Roster { return s.roster }
+
+// Surface is where host tools join and quit (S7.2).
+func (s *Session) Surface() *Surface { return &s.surface }
+
+// Clients are the session's MCP clients (the ResourceSource of mcp://).
+func (s *Session) Clients() *Clients { return s.clients }
+
+// Guard is the documents gate adapter (nil without a policy).
+func (s *Session) Guard() *DocGuard { return s.guard }
+
+// DocTools are the session's document tools.
+func (s *Session) DocTools() *docs.Tools { return s.tools }
+
+// Close stops the session's MCP servers and detaches it from its host.
+func (s *Session) Close() {
+	s.clients.Close()
+	s.host.Detach(s)
+}
+
+// params are a roster tool's parameters, for argument errors.
+func (s *Session) params(name string) []string { return s.paramNames[name] }
+
+// wireGuard sets the documents gate on the document tools (G1.6).
+// LEAD: once docs.Tools has its Guard field, this is
+//
+//	s.tools.Guard = s.guard
+func (s *Session) wireGuard() {}
+
+// docs runs one document call under the session's lock, with questions
+// asked under the call's context.
+func (s *Session) docs(ctx context.Context, f func(*docs.Tools) docs.Result) docs.Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.guard != nil {
+		s.guard.WithContext(ctx)
+		defer s.guard.WithContext(nil)
+	}
+	return f(s.tools)
+}
+
+// readURL is read's path for scheme://… (S7.5).
+func (s *Session) readURL(ctx context.Context, raw string) docs.Result {
+	if s.URLs == nil {
+		return docs.Result{Text: fmt.Sprintf("read %s: internal URLs (repo://, skill://, mcp://, ssh://) are not wired in this build; read a workspace path instead", raw), Failed: true}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.guard != nil {
+		s.guard.WithContext(ctx)
+		defer s.guard.WithContext(nil)
+	}
+	bound := s.tools.Bound
+	if bound == 0 {
+		bound = docs.DefaultReadBound
+	}
+	text, err := s.URLs.Read(ctx, raw, bound)
+	if err != nil {
+		return docs.Result{Text: err.Error(), Failed: true}
+	}
+	return docs.Result{Text: text}
+}

@@ -1,0 +1,249 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultMaxLine bounds one incoming JSON-RPC line.
+const DefaultMaxLine = 64 << 20
+
+// LineTransport is newline-delimited JSON-RPC over a reader and a writer
+// (stdio), as the SDK's StdioTransport, with one difference: a line that
+// is not a JSON-RPC message — not JSON, not a message, a batch, over
+// MaxLine — gets a JSON-RPC error response that says what was wrong, and
+// the session stays up. (The SDK's transport ends the session on the first
+// malformed line.)
+type LineTransport struct {
+	In      io.Reader
+	Out     io.Writer
+	MaxLine int // 0 is DefaultMaxLine
+}
+
+// Connect starts reading lines.
+func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
+	max := t.MaxLine
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	c := &lineConn{out: t.Out, incoming: make(chan lineMsg), closed: make(chan struct{})}
+	if cl, ok := t.In.(io.Closer); ok {
+		c.in = cl
+	}
+	go c.readLoop(bufio.NewReaderSize(t.In, 64<<10), max)
+	return c, nil
+}
+
+type lineMsg struct {
+	msg jsonrpc.Message
+	err error
+}
+
+type lineConn struct {
+	// pending are the calls read and not yet answered: at the end of the
+	// input the connection ends only once they are (a piped script of
+	// requests gets every answer).
+	pmu     sync.Mutex
+	pending map[jsonrpc.ID]bool
+	drained chan struct{} // closed when pending empties at the end of input
+
+	in       io.Closer
+	out      io.Writer
+	wmu      sync.Mutex
+	incoming chan lineMsg
+	closed   chan struct{}
+	once     sync.Once
+}
+
+func (c *lineConn) SessionID() string { return "" }
+
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case m := <-c.incoming:
+		return m.msg, m.err
+	}
+}
+
+func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
+	b, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	err = c.writeLine(b)
+	if r, ok := msg.(*jsonrpc.Response); ok {
+		c.pmu.Lock()
+		delete(c.pending, r.ID)
+		if len(c.pending) == 0 && c.drained != nil {
+			close(c.drained)
+			c.drained = nil
+		}
+		c.pmu.Unlock()
+	}
+	return err
+}
+
+// track notes a call read from the input.
+func (c *lineConn) track(msg jsonrpc.Message) {
+	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() {
+		c.pmu.Lock()
+		if c.pending == nil {
+			c.pending = map[jsonrpc.ID]bool{}
+		}
+		c.pending[r.ID] = true
+		c.pmu.Unlock()
+	}
+}
+
+// drain waits until every call read is answered, or the connection closes.
+func (c *lineConn) drain() {
+	c.pmu.Lock()
+	if len(c.pending) == 0 {
+		c.pmu.Unlock()
+		return
+	}
+	ch := make(chan struct{})
+	c.drained = ch
+	c.pmu.Unlock()
+	select {
+	case <-ch:
+	case <-c.closed:
+	}
+}
+
+func (c *lineConn) writeLine(b []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	select {
+	case <-c.closed:
+		return mcp.ErrConnectionClosed
+	default:
+	}
+	_, err := c.out.Write(append(b, '\n'))
+	return err
+}
+
+func (c *lineConn) Close() error {
+	c.once.Do(func() {
+		close(c.closed)
+		if c.in != nil {
+			_ = c.in.Close()
+		}
+	})
+	return nil
+}
+
+// readLoop reads one message a line; a bad line is answered, not passed on.
+func (c *lineConn) readLoop(r *bufio.Reader, max int) {
+	for {
+		line, long, err := readLine(r, max)
+		if len(bytes.TrimSpace(line)) > 0 || long {
+			msg, bad := DecodeLine(line, long, max)
+			if bad != nil {
+				_ = c.writeLine(bad)
+			} else {
+				c.track(msg)
+				if !c.deliver(lineMsg{msg: msg}) {
+					return
+				}
+			}
+		}
+		if err != nil {
+			c.drain()
+			c.deliver(lineMsg{err: err})
+			return
+		}
+	}
+}
+
+func (c *lineConn) deliver(m lineMsg) bool {
+	select {
+	case c.incoming <- m:
+		return true
+	case <-c.closed:
+		return false
+	}
+}
+
+// readLine reads up to a newline; a line longer than max is consumed
+// whole and reported long, its bytes dropped.
+func readLine(r *bufio.Reader, max int) (line []byte, long bool, err error) {
+	for {
+		frag, err := r.ReadSlice('\n')
+		if !long {
+			if len(line)+len(frag) > max {
+				long, line = true, nil
+			} else {
+				line = append(line, frag...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return line, long, err
+	}
+}
+
+// DecodeLine is one line's message, or the error response it gets: a parse
+// error (-32700) for text that is not JSON, an invalid request (-32600)
+// for JSON that is not one JSON-RPC 2.0 message or a line over the limit.
+// The response carries the request's id when it can be read.
+func DecodeLine(line []byte, long bool, max int) (jsonrpc.Message, []byte) {
+	if long {
+		return nil, errorLine(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes; nothing of it was read. Send smaller arguments", max))
+	}
+	line = bytes.TrimSpace(line)
+	if !json.Valid(line) {
+		return nil, errorLine(nil, jsonrpc.CodeParseError, "parse error: the line is not JSON; send one JSON-RPC 2.0 message a line")
+	}
+	if line[0] == '[' {
+		return nil, errorLine(nil, jsonrpc.CodeInvalidRequest, "batches are not supported (MCP removed them); send one JSON-RPC message a line")
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		var probe struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(line, &probe)
+		return nil, errorLine(probe.ID, jsonrpc.CodeInvalidRequest, "invalid request: "+reason(err)+`; want {"jsonrpc":"2.0","id":…,"method":…,"params":{…}}`)
+	}
+	return msg, nil
+}
+
+func reason(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return se.Error()
+	}
+	return err.Error()
+}
+
+func errorLine(id json.RawMessage, code int64, msg string) []byte {
+	if len(id) == 0 || !(id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')) {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}{code, msg}})
+	return b
+}

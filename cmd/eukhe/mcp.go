@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/eukhe/eukhe/agent"
+	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
+)
+
+const mcpUsage = `Usage: eukhe mcp [--root DIR] [--parent SESSION]
+
+Serves the agent's tools over MCP on standard input and output (one
+JSON-RPC message a line): read, edit, write, grep, glob, bash and dyn.
+  --root DIR         the workspace root (default: the current directory)
+  --parent SESSION   the session whose clients answer this one's questions
+                     (a subagent's parent); also taken from initialize's
+                     _meta "eukhe/parent"
+
+When an editor's eukhe server serves the root, the tools reach its buffers
+and dialogs; otherwise they run headless on the disk, and a step or access
+that needs the user's approval is refused with a message saying why.
+Settings: $XDG_CONFIG_HOME/eukhe/settings.json (default ~/.config/eukhe):
+shell.autoEffects, mcp.servers (the tools behind dyn), ssh.hosts. The
+session's log (report_issue rows) is $XDG_STATE_HOME/eukhe/sessions/ID.jsonl
+(default ~/.local/state). Diagnostics go to standard error.
+
+Use it from an agent:  claude mcp add eukhe -- eukhe mcp
+`
+
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root, parent := ".", ""
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "eukhe mcp: "+format+"\n\n%s", append(a, mcpUsage)...)
+		return 2
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-h" || a == "--help":
+			fmt.Fprint(stdout, mcpUsage)
+			return 0
+		case a == "--root" || a == "--parent":
+			if i+1 >= len(args) {
+				return bad("%s needs a value", a)
+			}
+			i++
+			if a == "--root" {
+				root = args[i]
+			} else {
+				parent = args[i]
+			}
+		case strings.HasPrefix(a, "--root="):
+			root = strings.TrimPrefix(a, "--root=")
+		case strings.HasPrefix(a, "--parent="):
+			parent = strings.TrimPrefix(a, "--parent=")
+		default:
+			return bad("unknown argument %q", a)
+		}
+	}
+	absRoot, err := filepath.Abs(root)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(absRoot); err == nil && !fi.IsDir() {
+			err = fmt.Errorf("not a directory")
+		}
+	}
+	if err != nil {
+		return bad("--root %s: %v; give a directory that exists", root, err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	if conn, ok := editorFor(absRoot); ok {
+		return attach(ctx, conn, absRoot, parent, stdin, stdout, stderr)
+	}
+
+	env := gate.EnvFromList(os.Environ())
+	paths := settings.Locate(env, []string{absRoot})
+	w, err := settings.Watch(paths, func(e settings.Event) {
+		if e.Level != settings.Info {
+			fmt.Fprintf(stderr, "eukhe mcp: %s\n", e)
+		}
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "eukhe mcp: %v\n", err)
+		return 1
+	}
+	defer w.Close()
+	host := &agent.Headless{
+		RootDir: absRoot,
+		Disk:    docs.NewDisk(),
+		Current: w.Current,
+		Paths:   paths.Places(env).Policy(gate.OS),
+		OnIssue: func(is agent.Issue) {
+			fmt.Fprintf(stderr, "eukhe mcp: report_issue on %s: %s\n", is.Tool, is.Description)
+		},
+	}
+	id := agent.NewID()
+	fmt.Fprintf(stderr, "eukhe mcp: session %s on %s (headless: no editor serves this root)\n", id, absRoot)
+	err = agent.Serve(ctx, &agent.LineTransport{In: stdin, Out: stdout}, agent.Options{
+		Host:      host,
+		ID:        id,
+		Parent:    parent,
+		LogPath:   agent.SessionLogPath(env, id),
+		SkillDirs: []string{filepath.Join(absRoot, ".eukhe", "skills"), filepath.Join(paths.UserDir, "skills")},
+		Logf:      func(format string, a ...any) { fmt.Fprintf(stderr, "eukhe mcp: "+format+"\n", a...) },
+	})
+	if err != nil && err != io.EOF {
+		fmt.Fprintf(stderr, "eukhe mcp: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// editorFor finds the editor's eukhe server that serves root (DESIGN.md
+// §7: a JSON file beside a Unix socket in $XDG_RUNTIME_DIR/eukhe naming
+// the server's roots). The discovery socket arrives with the editor
+// server; until then no editor is found and eukhe mcp runs headless.
+//
+// The seam: the editor's server runs the same agent sessions
+// (agent.Serve) over its own agent.Host — its buffers as the docs.Store,
+// its dialogs as each session's gate.Asker, its settings watch — so
+// attaching is only a pipe: this process writes one hello line naming the
+// root and the parent, then copies MCP between its stdio and the socket.
+var editorFor = func(root string) (io.ReadWriteCloser, bool) { return nil, false }
+
+// attach pipes this process's stdio to the editor's server.
+func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) int {
+	defer conn.Close()
+	hello := fmt.Sprintf(`{"eukhe":"attach","root":%q,"parent":%q}`+"\n", root, parent)
+	if _, err := io.WriteString(conn, hello); err != nil {
+		fmt.Fprintf(stderr, "eukhe mcp: the editor's server did not take the session: %v\n", err)
+		return 1
+	}
+	done := make(chan error, 2)
+	go func() { _, err := io.Copy(conn, stdin); done <- err }()
+	go func() { _, err := io.Copy(stdout, conn); done <- err }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	return 0
+}
