@@ -341,6 +341,11 @@ func existingDir(dir string) string {
 
 // check is the pre-publish check of one change: "" when it may go on.
 func (d *Disk) check(p *plan) string {
+	if p.Still != nil {
+		if err := p.Still(); err != nil {
+			return err.Error()
+		}
+	}
 	if p.Create {
 		if _, err := os.Lstat(p.path); !isNotExist(err) {
 			return fmt.Sprintf("%s exists now; read it and edit it with its tag, or create another name", p.Path)

@@ -63,7 +63,19 @@ func (t *Tools) Edit(a EditArgs) Result {
 				return failed("%v", err)
 			}
 		}
-		snap, err := t.Store.Read(s.abs)
+		real, err := t.allow(s.abs, true)
+		if err != nil {
+			return failed("NOT applied: %v", err)
+		}
+		checks := []func() error{t.still(s.abs, real)}
+		if s.dest != "" {
+			realDest, err := t.allow(s.dest, true)
+			if err != nil {
+				return failed("NOT applied: %v", err)
+			}
+			checks = append(checks, t.still(s.dest, realDest))
+		}
+		snap, err := t.Store.Read(real)
 		if err != nil {
 			return failed("NOT applied: %s cannot be read: %v. Nothing was written.", s.name, err)
 		}
@@ -71,6 +83,7 @@ func (t *Tools) Edit(a EditArgs) Result {
 		if msg := t.stage(s, snap); msg != "" {
 			return failed("%s", msg)
 		}
+		s.change.Still = allOf(checks)
 		st = append(st, s)
 	}
 	var unseen []Anchor
@@ -327,4 +340,25 @@ func (t *Tools) record(s *staged) {
 	}
 	v := t.Session.Saw(target, np, DigestOf(newBytes))
 	seen.Each(v.Seen.AddRange)
+}
+
+// allOf runs checks in order; nil when none is set.
+func allOf(checks []func() error) func() error {
+	var set []func() error
+	for _, c := range checks {
+		if c != nil {
+			set = append(set, c)
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return func() error {
+		for _, c := range set {
+			if err := c(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }

@@ -72,7 +72,10 @@ func (t *Tools) Glob(a GlobArgs) Result {
 	if name == "" {
 		name = "."
 	}
-	root := t.Abs(name)
+	root, err := t.allow(t.Abs(name), false)
+	if err != nil {
+		return failed("%v", err)
+	}
 	st, err := t.Store.Stat(root)
 	switch {
 	case err != nil:

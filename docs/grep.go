@@ -61,16 +61,14 @@ func (t *Tools) Grep(a GrepArgs) Result {
 	if name == "" {
 		name = "."
 	}
-	var ranges []Range
-	snap, err := t.Store.Read(t.Abs(name))
-	if err == nil && !snap.Stat.Exists {
-		if p, rs, ok := SplitSelector(name); ok {
-			name, ranges = p, rs
-			snap, err = t.Store.Read(t.Abs(name))
-		}
-	}
+	name, ranges := t.named(name)
 	abs := t.Abs(name)
 	shown := t.Display(abs)
+	real, err := t.allow(abs, false)
+	if err != nil {
+		return failed("%v", err)
+	}
+	snap, err := t.Store.Read(real)
 	switch {
 	case err != nil:
 		return failed("[%s cannot be read: %v]", shown, err)
@@ -80,7 +78,7 @@ func (t *Tools) Grep(a GrepArgs) Result {
 		if ranges != nil {
 			return failed("grep: a line range needs a file; %s is a directory", shown)
 		}
-		res, _ := t.grepTree(m, abs, a, glob)
+		res, _ := t.grepTree(m, real, a, glob)
 		return res
 	}
 	defer snap.Release()

@@ -48,6 +48,10 @@ type Change struct {
 	New    []byte      // the new content; nil leaves the content as it is
 	Mode   fs.FileMode // for a created file
 	MoveTo string      // "" or a destination that must not exist (S8.4)
+	// Still, when set, runs under the writer's lock before anything is
+	// written: the documents gate's re-resolution (G1.7). An error is a
+	// conflict; nothing is written.
+	Still func() error
 }
 
 // Target is where the change lands: the move's destination, else its path.

@@ -11,8 +11,43 @@ import (
 type Tools struct {
 	Store   Store
 	Session *Session
-	Root    string // the workspace root; relative paths are under it
-	Bound   int    // the read output bound; 0 is DefaultReadBound
+	Root    string    // the workspace root; relative paths are under it
+	Bound   int       // the read output bound; 0 is DefaultReadBound
+	Guard   PathGuard // the documents gate (G1.6, G1.7); nil judges nothing
+}
+
+// allow asks the documents gate about one access of abs, once, as given:
+// it gives the real path the access then uses (G1.6).
+func (t *Tools) allow(abs string, write bool) (string, error) {
+	if t.Guard == nil {
+		return abs, nil
+	}
+	return t.Guard.Allow(abs, write)
+}
+
+// still is the writer's re-resolution under its lock (G1.7): abs must
+// still resolve to the real path the gate judged.
+func (t *Tools) still(abs, real string) func() error {
+	if t.Guard == nil {
+		return nil
+	}
+	return func() error {
+		if !t.Guard.SameReal(abs, real) {
+			return fmt.Errorf("%s resolves to another file than the one the gate judged (a link changed); read it again", t.Display(abs))
+		}
+		return nil
+	}
+}
+
+// named splits a path argument that may carry a selector: the whole
+// argument when it names something, else path and ranges ("a.go:5-9").
+func (t *Tools) named(arg string) (string, []Range) {
+	if st, err := t.Store.Stat(t.Abs(arg)); err == nil && !st.Exists {
+		if p, rs, ok := SplitSelector(arg); ok {
+			return p, rs
+		}
+	}
+	return arg, nil
 }
 
 // Result is a tool's text, and whether the tool refused or failed.
@@ -55,24 +90,22 @@ func (t *Tools) Read(a ReadArgs) Result {
 	if strings.TrimSpace(a.Path) == "" {
 		return failed("read needs a path: {\"path\": \"src/app.go\"}, or a selector like \"src/app.go:5-9\"")
 	}
-	name, ranges := a.Path, []Range(nil)
-	snap, err := t.Store.Read(t.Abs(name))
-	if err == nil && !snap.Stat.Exists {
-		if p, rs, ok := SplitSelector(a.Path); ok {
-			name, ranges = p, rs
-			snap, err = t.Store.Read(t.Abs(name))
-		}
-	}
-	defer snap.Release()
+	name, ranges := t.named(a.Path)
 	abs := t.Abs(name)
 	shown := t.Display(abs)
+	real, err := t.allow(abs, false)
+	if err != nil {
+		return failed("%v", err)
+	}
+	snap, err := t.Store.Read(real)
+	defer snap.Release()
 	switch {
 	case err != nil:
 		return failed("[%s cannot be read: %v]", shown, err)
 	case !snap.Stat.Exists:
 		return failed("[%s: no such file or directory]", shown)
 	case snap.Stat.Dir:
-		return t.list(abs, shown)
+		return t.list(real, shown)
 	}
 	p := Scan(snap.Data)
 	var notices []string

@@ -59,7 +59,11 @@ func (t *Tools) Write(a WriteArgs) Result {
 	}
 	abs := t.Abs(a.Path)
 	shown := t.Display(abs)
-	snap, err := t.Store.Read(abs)
+	real, err := t.allow(abs, true)
+	if err != nil {
+		return failed("NOT written: %v", err)
+	}
+	snap, err := t.Store.Read(real)
 	defer snap.Release()
 	if err != nil {
 		return failed("NOT written: %s cannot be read to check it: %v", shown, err)
@@ -69,7 +73,7 @@ func (t *Tools) Write(a WriteArgs) Result {
 	}
 	content := []byte(a.Content)
 	var warns []string
-	change := Change{Path: abs, New: content}
+	change := Change{Path: abs, New: content, Still: t.still(abs, real)}
 	if !snap.Stat.Exists {
 		change.Create = true
 	} else {
