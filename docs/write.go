@@ -1,9 +1,6 @@
 package docs
 
-import (
-	"bytes"
-	"fmt"
-)
+import "fmt"
 
 // WriteArgs are the write tool's arguments: a path and its whole new text.
 type WriteArgs struct {
@@ -16,10 +13,10 @@ type WriteArgs struct {
 // ending of the new text. It warns iff both texts have endings and the new
 // text's differ from the file's.
 func KeepStyle(old Projection, content []byte) (out []byte, warn string) {
-	body := bytes.TrimPrefix(content, BOM)
-	np := Scan(body)
+	np := Scan(content) // its own BOM, if any, is not text
+	body := content[bomLen(np):]
 	want := old.FirstEnding()
-	out = make([]byte, 0, len(body)+len(np.Lines)+3)
+	out = make([]byte, 0, len(content)+len(np.Lines)+3)
 	if old.BOM {
 		out = append(out, BOM...)
 	}
@@ -28,16 +25,24 @@ func KeepStyle(old Projection, content []byte) (out []byte, warn string) {
 	}
 	differ := false
 	for _, l := range np.Lines {
-		out = append(out, body[l.Start:l.End]...)
+		text := np.Src[l.Start:l.End]
+		out = append(out, text...)
 		if l.Ending != NoEnding {
 			differ = differ || l.Ending != want
-			out = append(out, want.Bytes()...)
+			out = append(out, separator(text, want)...)
 		}
 	}
 	if differ {
 		warn = fmt.Sprintf("the content had %s line endings; they were written as the file's %s", other(want), want)
 	}
 	return out, warn
+}
+
+func bomLen(p Projection) int {
+	if p.BOM {
+		return len(BOM)
+	}
+	return 0
 }
 
 func other(e Ending) string {
