@@ -2,6 +2,7 @@ package docs
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
@@ -149,7 +150,11 @@ func (t *Tools) stage(s *staged, snap Snapshot) string {
 	if s.cur != s.v.Digest {
 		curLines := LineHashes(s.p)
 		if s.sec.Move == "" {
-			if after, err := ApplyHashes(ops, s.v.Lines, xxhash.Sum64String); err == nil && slicesEqual(after, curLines) {
+			if t.Session.HasLanded(LandedKey(s.abs, s.v.Digest, ops)) {
+				s.already = true // this very section landed before (S8.2)
+				return ""
+			}
+			if after, err := ApplyHashes(ops, s.v.Lines, xxhash.Sum64String); err == nil && slices.Equal(after, curLines) {
 				s.already = true
 				return ""
 			}
@@ -171,18 +176,6 @@ func (t *Tools) stage(s *staged, snap Snapshot) string {
 		s.change.New = nil // a move alone keeps the bytes
 	}
 	return ""
-}
-
-func slicesEqual(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // unseen lists the section's anchors that its version has not seen; their
@@ -305,6 +298,9 @@ func (t *Tools) record(s *staged) {
 	target := t.Abs(c.Target())
 	var seen LineSet
 	s.applied.Written.Each(seen.AddRange)
+	if s.v != nil && c.MoveTo == "" {
+		t.Session.DidLand(LandedKey(s.abs, s.v.Digest, s.sec.Ops))
+	}
 	if s.v != nil {
 		toNew := func(cur int) int {
 			if s.applied.Map == nil {

@@ -4,8 +4,9 @@ import "fmt"
 
 // maxDiffCost bounds the line diff: past this many differing lines the diff
 // keeps only the common head and tail, and a stale edit whose lines fall
-// between is refused (a read again is the cheap way out then).
-const maxDiffCost = 4096
+// between is refused (a read again is the cheap way out then). The diff's
+// history grows with its square: 1000 keeps it near 8 MB.
+const maxDiffCost = 1000
 
 // LineMap maps the lines of an old version onto the current one through a
 // line diff (Myers, over line hashes): LineMap(old, cur)[i-1] is the current

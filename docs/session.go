@@ -25,6 +25,45 @@ type Version struct {
 // path), the versions it saw, oldest first.
 type Session struct {
 	Files map[string][]*Version
+	// Landed keys the sections this session's edits landed (LandedKey),
+	// newest last, at most LandedKept: a retry of one with its old tag
+	// is already in the file (S8.2), whatever changed since.
+	Landed []uint64
+}
+
+// LandedKept is how many landed sections a session remembers.
+const LandedKept = 256
+
+// LandedKey names one section as it was sent: its file, the version its
+// tag names, and its ops.
+func LandedKey(path string, d Digest, ops []Op) uint64 {
+	h := xxhash.New()
+	fmt.Fprintf(h, "%s\x00%016x", path, uint64(d))
+	for _, o := range ops {
+		fmt.Fprintf(h, "\x00%d %d %d %d", o.Kind, o.A, o.B, len(o.Lines))
+		for _, l := range o.Lines {
+			h.WriteString("\x00" + l)
+		}
+	}
+	return h.Sum64()
+}
+
+// DidLand records a section that landed.
+func (s *Session) DidLand(key uint64) {
+	s.Landed = append(s.Landed, key)
+	if len(s.Landed) > LandedKept {
+		s.Landed = s.Landed[len(s.Landed)-LandedKept:]
+	}
+}
+
+// HasLanded tells whether this session's edit of that section landed.
+func (s *Session) HasLanded(key uint64) bool {
+	for _, k := range s.Landed {
+		if k == key {
+			return true
+		}
+	}
+	return false
 }
 
 // NewSession starts an empty session.
@@ -92,7 +131,8 @@ func (s *Session) Forget(path string) { delete(s.Files, path) }
 
 // sessionFile is the persisted form of a Session.
 type sessionFile struct {
-	Files map[string][]versionFile `json:"files"`
+	Files  map[string][]versionFile `json:"files"`
+	Landed []string                 `json:"landed,omitempty"`
 }
 
 type versionFile struct {
@@ -104,6 +144,9 @@ type versionFile struct {
 // MarshalJSON persists the session (for `eukhe tool --session FILE`).
 func (s *Session) MarshalJSON() ([]byte, error) {
 	f := sessionFile{Files: map[string][]versionFile{}}
+	for _, k := range s.Landed {
+		f.Landed = append(f.Landed, fmt.Sprintf("%016x", k))
+	}
 	for path, vs := range s.Files {
 		for _, v := range vs {
 			vf := versionFile{Digest: fmt.Sprintf("%016x", uint64(v.Digest)), Lines: make([]byte, 8*len(v.Lines))}
@@ -124,6 +167,14 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	s.Files = map[string][]*Version{}
+	s.Landed = nil
+	for _, k := range f.Landed {
+		var v uint64
+		if _, err := fmt.Sscanf(k, "%016x", &v); err != nil {
+			return fmt.Errorf("session file: bad landed edit %q", k)
+		}
+		s.Landed = append(s.Landed, v)
+	}
 	for path, vfs := range f.Files {
 		for _, vf := range vfs {
 			var d uint64
