@@ -25,7 +25,7 @@ func joinQuit(t *rapid.T, s *Session, check func(joined map[string]bool)) {
 			reply := "ran " + name
 			if err := s.Surface().Join(HostTool{Name: name, Description: "does " + name,
 				Schema: json.RawMessage(`{"type":"object"}`),
-				Run: func(context.Context, json.RawMessage) docs.Result { return docs.Result{Text: reply} }}); err != nil {
+				Run:    func(context.Context, json.RawMessage) docs.Result { return docs.Result{Text: reply} }}); err != nil {
 				t.Fatal(err)
 			}
 			joined[name] = true

@@ -3,7 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
-		"fmt"
+	"fmt"
 	"strings"
 	"testing"
 

@@ -3,9 +3,9 @@ package agent
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
