@@ -5,7 +5,6 @@ package agent
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -72,30 +71,6 @@ func fakeSSH(t *testing.T) (*URLReader, string) {
 	return &URLReader{Root: dir, SSH: prog, SSHHosts: func() []string { return hosts }}, dir
 }
 
-func deadline(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func kindOf(err error) string {
-	var u *URLError
-	if errors.As(err, &u) {
-		return u.Kind
-	}
-	return ""
-}
-
 // TestSSHReadArgvAndQuoting: the exact argv (S7.9.4), and a path of
 // spaces, quotes, $(...) and backquotes reaches the remote shell as one
 // single-quoted word: it reads that file and runs nothing.
@@ -103,9 +78,9 @@ func TestSSHReadArgvAndQuoting(t *testing.T) {
 	t.Parallel()
 	r, dir := fakeSSH(t)
 	name := `it's a $(touch pwned) "q" ` + "`touch pwned2`" + ` file.txt`
-	writeFile(t, filepath.Join(dir, "home", "notes", name), "remote text\n")
+	urlWrite(t, filepath.Join(dir, "home", "notes", name), "remote text\n")
 	raw := "ssh://me@ok/~/notes/" + name
-	text, err := r.Read(deadline(t, 10*time.Second), raw, 0)
+	text, err := r.Read(urlDeadline(t, 10*time.Second), raw, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +105,8 @@ func TestSSHReadArgvAndQuoting(t *testing.T) {
 	}
 
 	// A path under the remote /: absolute in the command.
-	writeFile(t, filepath.Join(dir, "etc", "hosts"), "127.0.0.1 localhost\n")
-	text, err = r.Read(deadline(t, 10*time.Second), "ssh://ok"+dir+"/etc/x/../hosts", 0)
+	urlWrite(t, filepath.Join(dir, "etc", "hosts"), "127.0.0.1 localhost\n")
+	text, err = r.Read(urlDeadline(t, 10*time.Second), "ssh://ok"+dir+"/etc/x/../hosts", 0)
 	if err != nil || !strings.HasSuffix(text, "]\n127.0.0.1 localhost\n") {
 		t.Fatalf("absolute read: %q, %v", text, err)
 	}
@@ -147,9 +122,9 @@ func TestSSHReadArgvAndQuoting(t *testing.T) {
 func TestSSHReadRejections(t *testing.T) {
 	t.Parallel()
 	r, dir := fakeSSH(t)
-	writeFile(t, filepath.Join(dir, "home", "bin.dat"), "a\x00b")
-	writeFile(t, filepath.Join(dir, "home", "latin1.txt"), "caf\xe9\n")
-	writeFile(t, filepath.Join(dir, "home", "d", "f"), "x")
+	urlWrite(t, filepath.Join(dir, "home", "bin.dat"), "a\x00b")
+	urlWrite(t, filepath.Join(dir, "home", "latin1.txt"), "caf\xe9\n")
+	urlWrite(t, filepath.Join(dir, "home", "d", "f"), "x")
 	for _, c := range []struct {
 		url, kind string
 		runs      bool
@@ -173,8 +148,8 @@ func TestSSHReadRejections(t *testing.T) {
 		{"ssh://ok/~", KindIsDirectory, false},
 	} {
 		os.Remove(filepath.Join(dir, "argv"))
-		_, err := r.Read(deadline(t, 10*time.Second), c.url, 0)
-		if kindOf(err) != c.kind {
+		_, err := r.Read(urlDeadline(t, 10*time.Second), c.url, 0)
+		if urlKind(err) != c.kind {
 			t.Errorf("%s: %v; want the rejection %s", c.url, err, c.kind)
 		}
 		if _, serr := os.Stat(filepath.Join(dir, "argv")); (serr == nil) != c.runs {
@@ -186,17 +161,17 @@ func TestSSHReadRejections(t *testing.T) {
 	// the setting.
 	none := *r
 	none.SSHHosts = func() []string { return nil }
-	if _, err := none.Read(context.Background(), "ssh://ok/etc/hosts", 0); kindOf(err) != KindNotAllowed || !strings.Contains(err.Error(), "ssh.hosts") {
+	if _, err := none.Read(context.Background(), "ssh://ok/etc/hosts", 0); urlKind(err) != KindNotAllowed || !strings.Contains(err.Error(), "ssh.hosts") {
 		t.Errorf("no hosts: %v", err)
 	}
 	none.SSHHosts = nil
-	if _, err := none.Read(context.Background(), "ssh://ok/etc/hosts", 0); kindOf(err) != KindNotAllowed {
+	if _, err := none.Read(context.Background(), "ssh://ok/etc/hosts", 0); urlKind(err) != KindNotAllowed {
 		t.Errorf("no setting: %v", err)
 	}
 	// No ssh program: io.
 	gone := *r
 	gone.SSH = filepath.Join(dir, "no-such-ssh")
-	if _, err := gone.Read(context.Background(), "ssh://ok/etc/hosts", 0); kindOf(err) != KindIO || !strings.Contains(err.Error(), "no ssh program") {
+	if _, err := gone.Read(context.Background(), "ssh://ok/etc/hosts", 0); urlKind(err) != KindIO || !strings.Contains(err.Error(), "no ssh program") {
 		t.Errorf("no ssh: %v", err)
 	}
 }
@@ -207,7 +182,7 @@ func TestSSHReadNoSSHOnPath(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	r := &URLReader{SSHHosts: func() []string { return []string{"box"} }}
 	_, err := r.Read(context.Background(), "ssh://box/etc/hosts", 0)
-	if kindOf(err) != KindIO || !strings.Contains(err.Error(), "no ssh program") {
+	if urlKind(err) != KindIO || !strings.Contains(err.Error(), "no ssh program") {
 		t.Fatalf("%v", err)
 	}
 }
@@ -218,8 +193,8 @@ func TestSSHReadCap(t *testing.T) {
 	t.Parallel()
 	r, dir := fakeSSH(t)
 	big := strings.Repeat("0123456789\n", 100) // 1100 bytes
-	writeFile(t, filepath.Join(dir, "home", "big.txt"), big)
-	text, err := r.Read(deadline(t, 10*time.Second), "ssh://ok/~/big.txt", 100)
+	urlWrite(t, filepath.Join(dir, "home", "big.txt"), big)
+	text, err := r.Read(urlDeadline(t, 10*time.Second), "ssh://ok/~/big.txt", 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,9 +218,9 @@ func TestSSHReadDeadlineKillsGroup(t *testing.T) {
 	} {
 		r, dir := fakeSSH(t)
 		start := time.Now()
-		text, err := r.Read(deadline(t, 700*time.Millisecond), "ssh://"+c.host+"/x", 1000)
+		text, err := r.Read(urlDeadline(t, 700*time.Millisecond), "ssh://"+c.host+"/x", 1000)
 		took := time.Since(start)
-		if kindOf(err) != c.kind {
+		if urlKind(err) != c.kind {
 			t.Fatalf("%s: %q, %v; want %q", c.host, text, err, c.kind)
 		}
 		if took > 5*time.Second {
@@ -262,13 +237,13 @@ func TestSSHReadDeadlineKillsGroup(t *testing.T) {
 			t.Fatalf("%s: the fake started no child: %v", c.host, err)
 		}
 		pid, _ := strconv.Atoi(strings.TrimSpace(string(pidText)))
-		waitGone(t, pid)
+		sshWaitGone(t, pid)
 	}
 }
 
 // waitGone waits for a process to be gone: no such process, or a zombie
 // (dead, waiting for whoever adopted it to reap it).
-func waitGone(t *testing.T, pid int) {
+func sshWaitGone(t *testing.T, pid int) {
 	t.Helper()
 	for range 100 {
 		if syscall.Kill(pid, 0) != nil {

@@ -97,33 +97,54 @@ func (r *URLReader) readUnder(raw, root, rootName, path string, bound int) (stri
 	}
 	t := *r.Tools
 	t.Bound = bound
+	seen := &readWatch{Store: t.Store}
+	t.Store = seen
 	res := t.Read(docs.ReadArgs{Path: abs + sel})
 	if res.Failed {
-		return "", r.readFailed(raw, abs, sel != "", res.Text)
+		return "", seen.failure(raw, sel != "", res.Text)
 	}
 	return res.Text, nil
 }
 
-// readFailed types a read docs refused; text is docs' own reply, which
-// already says what to do next. It looks at the file again only on this
-// failure path.
-func (r *URLReader) readFailed(raw, abs string, ranged bool, text string) *URLError {
-	text = strings.TrimSpace(text)
-	st, err := r.Tools.Store.Stat(abs)
+// readWatch is the Store of one URL read: it notes what docs' read of the
+// file met, so that a failed read is typed without looking at the file
+// again (and without reaching a file the documents gate refused).
+type readWatch struct {
+	docs.Store
+	read bool
+	stat docs.Stat
+	err  error
+}
+
+func (w *readWatch) Read(path string) (docs.Snapshot, error) {
+	snap, err := w.Store.Read(path)
+	w.read, w.stat, w.err = true, snap.Stat, err
+	return snap, err
+}
+
+// failure types a read docs refused; text is docs' own reply, which
+// already says what to do next. Past the read of the file, the one
+// refusal docs' read has left for a file of at most 4 MiB is that it is
+// not UTF-8 text or holds a NUL byte (docs.ReadGate).
+func (w *readWatch) failure(raw string, ranged bool, text string) *URLError {
+	e := &URLError{URL: raw, Msg: strings.TrimSpace(text)}
 	switch {
-	case err != nil && !isMissing(err):
-		return fileErr(raw, "", err)
-	case err != nil || !st.Exists:
-		return &URLError{Kind: KindNotFound, URL: raw, Msg: text}
-	case !ranged && st.Size > docs.MaxSnapshotFileBytes:
-		return &URLError{Kind: KindArguments, URL: raw, Msg: text}
+	case !w.read:
+		e.Kind = KindNotAllowed // the documents gate refused the access
+	case w.err != nil && errors.Is(w.err, fs.ErrPermission):
+		e.Kind = KindPermissionDenied
+	case w.err != nil && isMissing(w.err):
+		e.Kind = KindNotFound
+	case w.err != nil || w.stat.Dir:
+		e.Kind = KindIO
+	case !w.stat.Exists:
+		e.Kind = KindNotFound
+	case !ranged && w.stat.Size > docs.MaxSnapshotFileBytes:
+		e.Kind = KindArguments
+	default:
+		e.Kind = KindBinary
 	}
-	snap, err := r.Tools.Store.Read(abs)
-	defer snap.Release()
-	if err == nil && docs.ReadGate(abs, snap.Data) != "" {
-		return &URLError{Kind: KindBinary, URL: raw, Msg: text}
-	}
-	return &URLError{Kind: KindIO, URL: raw, Msg: text}
+	return e
 }
 
 // isMissing tells whether err says a path is not there: no such entry, or

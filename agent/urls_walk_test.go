@@ -11,7 +11,7 @@ import (
 
 // segment draws one URL path segment: the moves, and names that hold the
 // characters a naive walker mistakes for moves.
-func segment() *rapid.Generator[string] {
+func urlSegment() *rapid.Generator[string] {
 	return rapid.OneOf(
 		rapid.SampledFrom([]string{"..", ".", "", "...", "~", ".x", "x..", `\..`, "a b", "%2e%2e", "..:5"}),
 		rapid.StringMatching(`[a-z.~:%-]{1,4}`),
@@ -44,7 +44,7 @@ func TestLaw_path_rejects_escape(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		// A path that stays inside, then more ".." than its depth, then
 		// anything at all.
-		inside := rapid.SliceOfN(segment(), 0, 6).Draw(t, "inside")
+		inside := rapid.SliceOfN(urlSegment(), 0, 6).Draw(t, "inside")
 		names, escaped := walkModel(inside)
 		if escaped {
 			inside = nil
@@ -58,7 +58,7 @@ func TestLaw_path_rejects_escape(t *testing.T) {
 				segs = append(segs, rapid.SampledFrom([]string{".", ""}).Draw(t, "still"))
 			}
 		}
-		segs = append(segs, rapid.SliceOfN(segment(), 0, 6).Draw(t, "after")...)
+		segs = append(segs, rapid.SliceOfN(urlSegment(), 0, 6).Draw(t, "after")...)
 		path := strings.Join(segs, "/")
 		got, ok := WalkURLPath(path)
 		if ok || got != nil {
@@ -78,7 +78,7 @@ func TestLaw_path_rejects_escape(t *testing.T) {
 // no '/').
 func TestLaw_path_resolves_inside(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		segs := rapid.SliceOfN(segment(), 0, 12).Draw(t, "segs")
+		segs := rapid.SliceOfN(urlSegment(), 0, 12).Draw(t, "segs")
 		want, escaped := walkModel(segs)
 		path := strings.Join(segs, "/")
 		got, ok := WalkURLPath(path)
@@ -116,7 +116,7 @@ func TestWalkURLPathExamples(t *testing.T) {
 		{"..", "!"},
 		{"../x", "!"},
 		{"a/../../a/x", "!"},
-		{"/..", "!"}, // not the filesystem's "/.." = "/"
+		{"/..", "!"},    // not the filesystem's "/.." = "/"
 		{"~/../x", "x"}, // "~" is a name to the walk; only ssh:// gives it a meaning
 		{"...", "..."},
 		{`a/\..`, `a/\..`},
