@@ -22,6 +22,7 @@ type staged struct {
 	cur       Digest
 	v         *Version // the version the tag names
 	toCur     []int    // v's lines onto the current ones; nil when v is current
+	curLines  []uint64 // the current lines' hashes, when v is not current
 	ops       []Op     // in current numbering
 	applied   Applied
 	change    Change
@@ -149,6 +150,7 @@ func (t *Tools) stage(s *staged, snap Snapshot) string {
 	}
 	if s.cur != s.v.Digest {
 		curLines := LineHashes(s.p)
+		s.curLines = curLines
 		if s.sec.Move == "" {
 			if t.Session.HasLanded(LandedKey(s.abs, s.v.Digest, ops)) {
 				s.already = true // this very section landed before (S8.2)
@@ -294,7 +296,6 @@ func (t *Tools) record(s *staged) {
 	if newBytes == nil {
 		newBytes = c.Old
 	}
-	np := Scan(newBytes)
 	target := t.Abs(c.Target())
 	var seen LineSet
 	s.applied.Written.Each(seen.AddRange)
@@ -302,40 +303,70 @@ func (t *Tools) record(s *staged) {
 		t.Session.DidLand(LandedKey(s.abs, s.v.Digest, s.sec.Ops))
 	}
 	if s.v != nil {
-		toNew := func(cur int) int {
-			if s.applied.Map == nil {
-				return cur
+		toNew := func(cur int) int { return s.applied.Map[cur-1] }
+		fromV := toNew
+		if s.toCur != nil {
+			fromV = func(ln int) int {
+				if cur := s.toCur[ln-1]; cur > 0 {
+					return toNew(cur)
+				}
+				return 0
 			}
-			return s.applied.Map[cur-1]
 		}
-		s.v.Seen.Each(func(a, b int) {
-			for ln := a; ln <= b; ln++ {
-				cur := ln
-				if s.toCur != nil {
-					cur = s.toCur[ln-1]
-				}
-				if cur > 0 {
-					if n := toNew(cur); n > 0 {
-						seen.Add(n)
-					}
-				}
-			}
-		})
+		mapLines(&s.v.Seen, fromV, &seen)
 		if cv := t.Session.Knows(s.abs, s.cur); cv != nil && cv != s.v {
-			cv.Seen.Each(func(a, b int) {
-				for ln := a; ln <= b; ln++ {
-					if n := toNew(ln); n > 0 {
-						seen.Add(n)
-					}
-				}
-			})
+			mapLines(&cv.Seen, toNew, &seen)
 		}
 	}
 	if c.MoveTo != "" {
 		t.Session.Forget(s.abs)
 	}
-	v := t.Session.Saw(target, np, DigestOf(newBytes))
+	v := t.Session.SawWith(target, DigestOf(newBytes), func() []uint64 { return s.newLines() })
 	seen.Each(v.Seen.AddRange)
+}
+
+// newLines hashes the edited file's lines without scanning it again: a
+// kept line's hash is known, a written one is hashed.
+func (s *staged) newLines() []uint64 {
+	base := s.curLines
+	if base == nil && s.v != nil {
+		base = s.v.Lines
+	}
+	if s.v == nil || (!s.p.BOM && len(s.applied.Pieces) > 0 && strings.HasPrefix(s.pieceText(0), string(BOM))) {
+		// A created file; or a first line that starts with the BOM's bytes
+		// in a file without one, which reads back as a BOM: scan it.
+		return LineHashes(Scan(s.change.New))
+	}
+	out := make([]uint64, len(s.applied.Pieces))
+	for i, pc := range s.applied.Pieces {
+		if pc.Old > 0 {
+			out[i] = base[pc.Old-1]
+		} else {
+			out[i] = xxhash.Sum64String(pc.Text)
+		}
+	}
+	return out
+}
+
+// mapLines adds to dst the lines of src that f maps to a line (> 0), run
+// by run, so a whole file costs a few AddRange calls, not one a line.
+func mapLines(src *LineSet, f func(int) int, dst *LineSet) {
+	lo, hi := 0, -1
+	src.Each(func(a, b int) {
+		for ln := a; ln <= b; ln++ {
+			n := f(ln)
+			switch {
+			case n <= 0:
+				continue
+			case n == hi+1:
+				hi = n
+				continue
+			}
+			dst.AddRange(lo, hi)
+			lo, hi = n, n
+		}
+	})
+	dst.AddRange(lo, hi)
 }
 
 // allOf runs checks in order; nil when none is set.
@@ -357,4 +388,11 @@ func allOf(checks []func() error) func() error {
 		}
 		return nil
 	}
+}
+
+func (s *staged) pieceText(i int) string {
+	if pc := s.applied.Pieces[i]; pc.Old == 0 {
+		return pc.Text
+	}
+	return string(s.p.Text(s.applied.Pieces[i].Old))
 }

@@ -50,6 +50,15 @@ func (s *LineSet) AddRange(a, b int) {
 		return
 	}
 	r := run{uint32(a), uint32(b)}
+	// The common case, lines added in order: extend or follow the last run.
+	if k := len(s.runs) - 1; k < 0 || s.runs[k].hi+1 < r.lo {
+		s.runs = append(s.runs, r)
+		s.maybeBits()
+		return
+	} else if s.runs[k].lo <= r.lo {
+		s.runs[k].hi = max(s.runs[k].hi, r.hi)
+		return
+	}
 	// Find the first run that ends at or after a-1 (may merge).
 	i := 0
 	for i < len(s.runs) && s.runs[i].hi+1 < r.lo {
@@ -62,6 +71,11 @@ func (s *LineSet) AddRange(a, b int) {
 		j++
 	}
 	s.runs = append(s.runs[:i], append([]run{r}, s.runs[j:]...)...)
+	s.maybeBits()
+}
+
+// maybeBits switches to a bitset once runs cost more than one bit a line.
+func (s *LineSet) maybeBits() {
 	if last := int(s.runs[len(s.runs)-1].hi); len(s.runs)*8 > (last+63)/64*8+64 {
 		s.toBits(last)
 	}
