@@ -44,16 +44,16 @@ const sshWaitDelay = 2 * time.Second
 // maxStderr is the part of ssh's stderr kept to classify a failure.
 const maxStderr = 8 << 10
 
-// runSSH runs prog with args in its own process group, keeps the first cap
-// bytes of its output and counts the rest, and kills the whole group when
-// ctx is done.
-func runSSH(ctx context.Context, prog string, args []string, cap int) SSHRun {
+// runSSH runs prog with args in its own process group, keeps the first
+// limit bytes of its output and counts the rest, and kills the whole group
+// when ctx is done.
+func runSSH(ctx context.Context, prog string, args []string, limit int) SSHRun {
 	path, err := exec.LookPath(prog)
 	if err != nil {
-		return SSHRun{StartErr: err, Cap: cap}
+		return SSHRun{StartErr: err, Cap: limit}
 	}
-	out := &capWriter{cap: cap}
-	errOut := &capWriter{cap: maxStderr}
+	out := &capWriter{limit: limit}
+	errOut := &capWriter{limit: maxStderr}
 	var killed atomic.Bool
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Stdout, cmd.Stderr = out, errOut
@@ -64,7 +64,7 @@ func runSSH(ctx context.Context, prog string, args []string, cap int) SSHRun {
 	}
 	cmd.WaitDelay = sshWaitDelay
 	err = cmd.Run()
-	run := SSHRun{Stderr: string(errOut.kept), Kept: out.kept, Dropped: out.dropped, Cap: cap, Deadline: killed.Load()}
+	run := SSHRun{Stderr: string(errOut.kept), Kept: out.kept, Dropped: out.dropped, Cap: limit, Deadline: killed.Load()}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
@@ -78,16 +78,17 @@ func runSSH(ctx context.Context, prog string, args []string, cap int) SSHRun {
 	return run
 }
 
-// capWriter keeps the first cap bytes written to it and counts the rest.
-// exec writes to it from one goroutine and Run returns after it is done.
+// capWriter keeps the first limit bytes written to it and counts the
+// rest. exec writes to it from one goroutine and Run returns after it is
+// done.
 type capWriter struct {
-	cap     int
+	limit   int
 	kept    []byte
 	dropped int64
 }
 
 func (w *capWriter) Write(p []byte) (int, error) {
-	room := max(w.cap-len(w.kept), 0)
+	room := max(w.limit-len(w.kept), 0)
 	n := min(room, len(p))
 	w.kept = append(w.kept, p[:n]...)
 	w.dropped += int64(len(p) - n)

@@ -31,6 +31,24 @@
 //
 // Every failure is a *URLError whose Kind is one of the seed's rejections
 // and whose text says what to do next.
+//
+// Chosen where the seed is silent:
+//   - A failed repo:// or skill:// read keeps docs' own reply as its
+//     message; its Kind comes from what that read met (readWatch): a
+//     documents gate refusal is not_allowed, a missing file not_found, a
+//     file over 4 MiB read whole arguments, a file docs would not show as
+//     rows binary.
+//   - An mcp:// resource URI is sent to the server as written; the walk
+//     only rejects one that climbs above its server ("mcp://srv/../x").
+//   - An ssh:// path at its root (ssh://box/, ssh://box/~) is is_directory
+//     without running ssh. Binary is judged on the bytes the cap kept; a
+//     character the cap cut in two counts with the dropped bytes. The
+//     reply always has a first line (the URL, the size or what the cap
+//     dropped, "not edit anchors") so that the file's own first line is
+//     never mistaken for it. A context without a deadline gets
+//     DefaultSSHBudget. Every read here runs in a tool call with an
+//     output bound (0 is docs.DefaultReadBound), so S7.9.6's arguments
+//     rejection of a read without a cap has no case.
 package agent
 
 import (
