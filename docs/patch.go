@@ -209,9 +209,10 @@ func isHex(s string) bool {
 	return true
 }
 
+// cut shortens a patch line for an error message, on a character boundary.
 func cut(s string) string {
 	if len(s) > 80 {
-		return s[:77] + "..."
+		return strings.ToValidUTF8(s[:77], "") + "..."
 	}
 	return s
 }
