@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -120,7 +121,10 @@ func Serve(ctx context.Context, t mcp.Transport, o Options) error {
 		return err
 	case <-ctx.Done():
 		ss.Close()
-		<-done
+		select { // a read blocked on input the runtime cannot poll may not end
+		case <-done:
+		case <-time.After(2 * time.Second):
+		}
 		return nil
 	}
 }

@@ -29,23 +29,21 @@ type LineTransport struct {
 	MaxLine int // 0 is DefaultMaxLine
 }
 
-// Connect starts reading lines.
+// Connect starts the connection. Lines are read in Read itself, on the
+// SDK's reader goroutine: no goroutine of its own between the input and
+// the SDK (one hand-off less on every call). Close closes In when it is
+// an io.Closer, which ends a Read in progress on a pipe the runtime polls
+// (eukhe mcp makes its stdin such a pipe).
 func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
 	max := t.MaxLine
 	if max <= 0 {
 		max = DefaultMaxLine
 	}
-	c := &lineConn{out: t.Out, incoming: make(chan lineMsg), closed: make(chan struct{})}
+	c := &lineConn{out: t.Out, r: bufio.NewReaderSize(t.In, 64<<10), max: max, closed: make(chan struct{})}
 	if cl, ok := t.In.(io.Closer); ok {
 		c.in = cl
 	}
-	go c.readLoop(bufio.NewReaderSize(t.In, 64<<10), max)
 	return c, nil
-}
-
-type lineMsg struct {
-	msg jsonrpc.Message
-	err error
 }
 
 type lineConn struct {
@@ -56,24 +54,51 @@ type lineConn struct {
 	pending map[jsonrpc.ID]bool
 	drained chan struct{} // closed when pending empties at the end of input
 
-	in       io.Closer
-	out      io.Writer
-	wmu      sync.Mutex
-	incoming chan lineMsg
-	closed   chan struct{}
-	once     sync.Once
+	rmu  sync.Mutex // one Read at a time
+	r    *bufio.Reader
+	max  int
+	rerr error // the input's end, given after the last message
+
+	in     io.Closer
+	out    io.Writer
+	wmu    sync.Mutex
+	closed chan struct{}
+	once   sync.Once
 }
 
 func (c *lineConn) SessionID() string { return "" }
 
+// Read is the next message; a bad line is answered here and skipped. At
+// the end of the input it waits until every call read is answered.
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-c.closed:
-		return nil, io.EOF
-	case m := <-c.incoming:
-		return m.msg, m.err
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	for {
+		select {
+		case <-c.closed:
+			return nil, io.EOF
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		default:
+		}
+		if c.rerr != nil {
+			c.drain()
+			return nil, c.rerr
+		}
+		line, long, err := readLine(c.r, c.max)
+		if err != nil {
+			c.rerr = err
+		}
+		if len(bytes.TrimSpace(line)) == 0 && !long {
+			continue
+		}
+		msg, bad := DecodeLine(line, long, c.max)
+		if bad != nil {
+			_ = c.writeLine(bad)
+			continue
+		}
+		c.track(msg)
+		return msg, nil
 	}
 }
 
@@ -143,38 +168,6 @@ func (c *lineConn) Close() error {
 		}
 	})
 	return nil
-}
-
-// readLoop reads one message a line; a bad line is answered, not passed on.
-func (c *lineConn) readLoop(r *bufio.Reader, max int) {
-	for {
-		line, long, err := readLine(r, max)
-		if len(bytes.TrimSpace(line)) > 0 || long {
-			msg, bad := DecodeLine(line, long, max)
-			if bad != nil {
-				_ = c.writeLine(bad)
-			} else {
-				c.track(msg)
-				if !c.deliver(lineMsg{msg: msg}) {
-					return
-				}
-			}
-		}
-		if err != nil {
-			c.drain()
-			c.deliver(lineMsg{err: err})
-			return
-		}
-	}
-}
-
-func (c *lineConn) deliver(m lineMsg) bool {
-	select {
-	case c.incoming <- m:
-		return true
-	case <-c.closed:
-		return false
-	}
 }
 
 // readLine reads up to a newline; a line longer than max is consumed
