@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
@@ -126,5 +128,25 @@ func TestGuardAsksTheClientAndUsesTheRealPath(t *testing.T) {
 	_, err = g2.open(t, "").Guard().Allow(g2.secret, false)
 	if err == nil || !strings.Contains(err.Error(), "the user denied it") {
 		t.Fatalf("denied: %v", err)
+	}
+}
+
+// Through the read tool: headless, a secret read does not run and the
+// model gets the refusal text as a failed result; an inside read runs.
+func TestReadToolIsGated(t *testing.T) {
+	g := newGuardWorld(t, nil)
+	s := g.open(t, "")
+	cs := connect(t, s)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": g.secret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := contentText(res)
+	if !res.IsError || !strings.Contains(text, "did not run (read+secret): it needs the user's approval, and no one answered") || strings.Contains(text, "KEY") {
+		t.Fatalf("secret read: %v %q", res.IsError, text)
+	}
+	res, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": "a.txt"}})
+	if err != nil || res.IsError || !strings.Contains(contentText(res), "1:a") {
+		t.Fatalf("inside read: %v %q", err, contentText(res))
 	}
 }

@@ -160,10 +160,7 @@ func (s *Session) Close() {
 func (s *Session) params(name string) []string { return s.paramNames[name] }
 
 // wireGuard sets the documents gate on the document tools (G1.6).
-// LEAD: once docs.Tools has its Guard field, this is
-//
-//	s.tools.Guard = s.guard
-func (s *Session) wireGuard() {}
+func (s *Session) wireGuard() { s.tools.Guard = s.guard }
 
 // docs runs one document call under the session's lock, with questions
 // asked under the call's context.
