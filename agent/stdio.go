@@ -204,7 +204,7 @@ func DecodeLine(line []byte, long bool, max int) (jsonrpc.Message, []byte) {
 	if line[0] == '[' {
 		return nil, errorLine(nil, jsonrpc.CodeInvalidRequest, "batches are not supported (MCP removed them); send one JSON-RPC message a line")
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	msg, err := decodeMessage(line)
 	if err != nil {
 		var probe struct {
 			ID json.RawMessage `json:"id"`
@@ -239,4 +239,42 @@ func errorLine(id json.RawMessage, code int64, msg string) []byte {
 		Message string `json:"message"`
 	}{code, msg}})
 	return b
+}
+
+// wireMsg is a JSON-RPC 2.0 message as sent.
+type wireMsg struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      any             `json:"id"`
+	Method  *string         `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   *jsonrpc.Error  `json:"error"`
+}
+
+// decodeMessage is jsonrpc.DecodeMessage with the standard decoder: the
+// same messages, without the SDK's per-message decoder buffers (tens of
+// KiB a call).
+func decodeMessage(line []byte) (jsonrpc.Message, error) {
+	var m wireMsg
+	if err := json.Unmarshal(line, &m); err != nil {
+		return nil, err
+	}
+	if m.JSONRPC != "2.0" {
+		return nil, fmt.Errorf("invalid message version tag %q; expected \"2.0\"", m.JSONRPC)
+	}
+	id, err := jsonrpc.MakeID(m.ID)
+	if err != nil {
+		return nil, err
+	}
+	if m.Method != nil {
+		return &jsonrpc.Request{ID: id, Method: *m.Method, Params: m.Params}, nil
+	}
+	if !id.IsValid() {
+		return nil, fmt.Errorf("a message with neither a method nor an id")
+	}
+	r := &jsonrpc.Response{ID: id, Result: m.Result}
+	if m.Error != nil {
+		r.Error = m.Error
+	}
+	return r, nil
 }

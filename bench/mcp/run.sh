@@ -30,7 +30,7 @@ for i in $(seq 1 20); do echo "line $i of a small file read by every server"; do
 file="$work/ws/small.txt"
 echo "file: $(wc -c <"$file") bytes, $(wc -l <"$file") lines; $calls calls to each server after 300 warm-up calls"
 
-"$work/mcpbench" -n "$calls" -warmup 300 -expect "line 20" \
+"$work/mcpbench" -n "$calls" -warmup 300 ${MCPBENCH_FLAGS:-} -expect "line 20" \
   "bare=read_file={\"path\":\"$file\"}=$work/bare" \
   "eukhe=read={\"path\":\"small.txt\"}=$work/eukhe mcp --root $work/ws" \
   "filesystem=read_text_file={\"path\":\"$file\"}=node $fs $work/ws" |

@@ -37,6 +37,7 @@ func main() {
 	n := flag.Int("n", 2000, "measured calls to each server")
 	warm := flag.Int("warmup", 200, "calls to each server before measuring")
 	want := flag.String("expect", "", "text each first result must contain")
+	rr := flag.Bool("rr", false, "round-robin: one call to each server in turn (default: every call to one server, then the next)")
 	flag.Parse()
 	var ts []*target
 	for _, spec := range flag.Args() {
@@ -69,13 +70,24 @@ func main() {
 		}
 		ts = append(ts, t)
 	}
-	for i := 0; i < *warm+*n; i++ {
+	one := func(t *target, i int) {
+		p := t.params()
+		start := time.Now()
+		t.call("tools/call", p)
+		if i >= *warm {
+			t.lat = append(t.lat, time.Since(start))
+		}
+	}
+	if *rr {
+		for i := 0; i < *warm+*n; i++ {
+			for _, t := range ts {
+				one(t, i)
+			}
+		}
+	} else {
 		for _, t := range ts {
-			p := t.params()
-			start := time.Now()
-			t.call("tools/call", p)
-			if i >= *warm {
-				t.lat = append(t.lat, time.Since(start))
+			for i := 0; i < *warm+*n; i++ {
+				one(t, i)
 			}
 		}
 	}
