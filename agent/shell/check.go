@@ -1,0 +1,249 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/eukhe/eukhe/gate"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The runtime re-check (beyond the seed): the gate judged each step from
+// the script's text before it ran; the call and open handlers judge what
+// actually runs — the argv after expansion, in the directory the shell is
+// in, and each file the shell opens — and refuse what would run with an
+// effect no one approved: a glob that now matches `-i` or `--pre=sh`, a
+// variable that changed a command's name, a cd or a link that moved a
+// path into .git/hooks or onto a secret.
+
+// changedError is a step the runtime re-check refused.
+type changedError struct {
+	step     int // index in the script
+	judged   gate.Step
+	actual   string // what it would do: "run `…`", "write /path"
+	effects  gate.Effects
+	approved gate.Effects
+}
+
+func (e *changedError) Error() string {
+	missing := e.effects &^ e.approved
+	return fmt.Sprintf("step %d (%s) did not run (%s): it would %s, with effects %s, and no one approved %s. "+
+		"The gate judged the step before the script ran, as `%s` (%s); an earlier step changed what it does "+
+		"(a file a glob now matches, a variable, a directory or a link). Run it again as a call of its own, "+
+		"so the gate judges it as it is now.",
+		e.step+1, e.judged.Text, e.effects, e.actual, e.effects, missing, e.judged.Text, e.judged.Effects)
+}
+
+// builtinMarker stands before a builtin's argv so that it reaches the
+// exec middleware, which runs it in the interpreter and records its exit
+// status. No command can have this name: it holds a NUL.
+const builtinMarker = "\x00builtin"
+
+// call is the call handler: every simple command, after expansion and
+// before it runs, builtins included.
+func (x *run) call(ctx context.Context, args []string) ([]string, error) {
+	hc := interp.HandlerCtx(ctx)
+	x.mu.Lock()
+	step, inStep := x.stepAt(hc.Pos)
+	allowed := x.allowedAt(step, inStep)
+	halted := x.changed != nil || x.stopped != ""
+	x.mu.Unlock()
+	if halted {
+		return nil, errHalted
+	}
+	st := x.judge(args, hc.Dir, hc.Env)
+	if !st.Effects.SubsetOf(allowed) {
+		return nil, x.refuse(step, "run `"+st.Text+"`", st.Effects, allowed)
+	}
+	x.mu.Lock()
+	if inStep || !x.sc.Grammar {
+		x.started[step] = true
+	}
+	x.mu.Unlock()
+	if x.sc.Grammar && interp.IsBuiltin(args[0]) {
+		return append([]string{builtinMarker}, args...), nil
+	}
+	return args, nil
+}
+
+// stepAt is the step of the running pipeline whose command word is at
+// pos; inStep is false for a command the script's text does not hold
+// (inside eval or source, or outside the grammar). Called with x.mu held.
+func (x *run) stepAt(pos syntax.Pos) (step int, inStep bool) {
+	if x.ix != nil {
+		if i, ok := x.ix.calls[pos]; ok && i >= x.cur.start && i < x.cur.end {
+			return i, true
+		}
+	}
+	return x.cur.start, false
+}
+
+// allowedAt is what may run at a step: its own allowance, or, for a
+// command no step holds, any step's of the running pipeline (they were
+// asked about together). Called with x.mu held.
+func (x *run) allowedAt(step int, inStep bool) gate.Effects {
+	if inStep {
+		return x.allowed[step]
+	}
+	var e gate.Effects
+	for i := x.cur.start; i < x.cur.end; i++ {
+		e = e.Union(x.allowed[i])
+	}
+	return e
+}
+
+// refuse records the runtime refusal at step (the first one wins), stops
+// the rest of the pipeline, and is the error that halts the interpreter.
+func (x *run) refuse(step int, actual string, effs, allowed gate.Effects) error {
+	x.mu.Lock()
+	if x.changed == nil {
+		x.changed = &changedError{step: step, judged: x.sc.Steps[step], actual: actual,
+			effects: effs, approved: allowed}
+	}
+	err := x.changed
+	x.mu.Unlock()
+	x.killGroups()
+	return err
+}
+
+// judge is the gate's judgement of an argv as it runs, in dir with the
+// shell's variables: the argv quoted back into one step (no expansion
+// happens again) and classified.
+func (x *run) judge(args []string, dir string, env expand.Environ) gate.Step {
+	words := make([]string, len(args))
+	for i, a := range args {
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			return everything(strings.Join(args, " "))
+		}
+		words[i] = q
+	}
+	sh := gate.Shell{Policy: x.policy, Dir: dir, Env: envMap(env)}
+	sc, err := sh.Classify(strings.Join(words, " "))
+	if err != nil || len(sc.Steps) != 1 {
+		return everything(strings.Join(words, " "))
+	}
+	return sc.Steps[0]
+}
+
+// everything is a step the gate could not judge: every effect.
+func everything(text string) gate.Step {
+	var e gate.Effects
+	for _, f := range gate.AllEffects() {
+		e = e.With(f)
+	}
+	return gate.Step{Text: text, Effects: e}
+}
+
+// open is the open handler: each file the shell itself opens (a
+// redirection, source), judged by the path policy as the real path it
+// resolves to now, and opened there.
+func (x *run) open(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+	hc := interp.HandlerCtx(ctx)
+	if f, err, ok := x.openStd(hc, path, flag); ok {
+		return f, err
+	}
+	rp := x.policy.Resolve(hc.Dir, path)
+	a := gate.ReadAccess
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0 {
+		a = gate.WriteAccess
+	}
+	v := x.policy.JudgeReal(rp, a, x.gate.auto())
+	x.mu.Lock()
+	step := x.redirStep(rp.Path)
+	allowed := x.allowedAt(step, true)
+	halted := x.changed != nil || x.stopped != ""
+	x.mu.Unlock()
+	if halted {
+		return nil, errHalted
+	}
+	if path != "/dev/null" && !v.Effects.SubsetOf(allowed) {
+		return nil, x.refuse(step, a.String()+" "+gate.Visible(rp.Path), v.Effects, allowed)
+	}
+	target := rp.Path
+	if rp.Looped || path == "/dev/null" {
+		target = path
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(hc.Dir, target)
+		}
+	}
+	f, err := os.OpenFile(target, flag, perm)
+	if pe, ok := err.(*os.PathError); ok {
+		pe.Path = path
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// redirStep is the step of the running pipeline whose redirection names
+// the real path, else the pipeline's first step. Called with x.mu held.
+func (x *run) redirStep(real string) int {
+	want := "redirection "
+	shown := " " + gate.Visible(real)
+	for i := x.cur.start; i < x.cur.end && i < len(x.sc.Steps); i++ {
+		for _, p := range x.sc.Steps[i].Parts {
+			if strings.HasPrefix(p.Why, want) && strings.HasSuffix(p.Why, shown) {
+				return i
+			}
+		}
+	}
+	return x.cur.start
+}
+
+// openStd opens the names of the shell's standard streams as the
+// script's own streams (a dup, since the shell closes what it opened),
+// and refuses the names of the server's other descriptors: they are not
+// the script's. ok is false for any other path.
+func (x *run) openStd(hc interp.HandlerContext, path string, flag int) (io.ReadWriteCloser, error, bool) {
+	clean := filepath.Clean(path)
+	fd := -1
+	switch clean {
+	case "/dev/stdin":
+		fd = 0
+	case "/dev/stdout":
+		fd = 1
+	case "/dev/stderr":
+		fd = 2
+	case "/dev/tty":
+		return nil, &os.PathError{Op: "open", Path: path, Err: syscall.ENXIO}, true
+	}
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/",
+		"/proc/" + strconv.Itoa(os.Getpid()) + "/fd/"} {
+		if rest, ok := strings.CutPrefix(clean, dir); ok {
+			n, err := strconv.Atoi(rest)
+			if err != nil || n > 2 {
+				return nil, &os.PathError{Op: "open", Path: path, Err: syscall.EACCES}, true
+			}
+			fd = n
+		}
+	}
+	if fd < 0 {
+		return nil, nil, false
+	}
+	var stream any
+	switch fd {
+	case 0:
+		stream = hc.Stdin
+	case 1:
+		stream = hc.Stdout
+	case 2:
+		stream = hc.Stderr
+	}
+	f, ok := stream.(*os.File)
+	if !ok || f == nil {
+		null, err := os.OpenFile(os.DevNull, flag&^(os.O_CREATE|os.O_TRUNC|os.O_APPEND), 0)
+		return null, err, true
+	}
+	dup, err := dupFile(f)
+	return dup, err, true
+}

@@ -1,0 +1,162 @@
+package shell
+
+import (
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/eukhe/eukhe/gate"
+	"mvdan.cc/sh/v3/expand"
+)
+
+// credentialParts are the parts of a name, in upper case, that make it a
+// credential (S7.7): its value never reaches a child process.
+var credentialParts = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD",
+	"PASSPHRASE", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY"}
+
+// ProviderCredentials are credentials a model provider's code reads whose
+// names the parts above do not catch, in any case. eukhe has no provider
+// code of its own; every provider variable it knows of (ANTHROPIC_API_KEY,
+// OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+// GOOGLE_APPLICATION_CREDENTIALS, …) has one of the parts, so the list is
+// empty until one does not.
+var ProviderCredentials []string
+
+// Credential reports whether the variable name is a credential (S7.7): a
+// provider credential, or a name whose upper case holds API_KEY, APIKEY,
+// TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL, PRIVATE_KEY or
+// ACCESS_KEY.
+func Credential(name string) bool {
+	up := strings.ToUpper(name)
+	for _, p := range credentialParts {
+		if strings.Contains(up, p) {
+			return true
+		}
+	}
+	for _, p := range ProviderCredentials {
+		if strings.EqualFold(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptEnv is the environment a script starts with: the server's (env,
+// or this process's when env is nil), plus the session values, minus
+// every credential. A later pair of one name wins.
+func scriptEnv(env []string, session map[string]string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+len(session))
+	for _, kv := range env {
+		name, _, ok := strings.Cut(kv, "=")
+		if ok && name != "" && !Credential(name) {
+			out = append(out, kv)
+		}
+	}
+	keys := make([]string, 0, len(session))
+	for k := range session {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if k != "" && !strings.Contains(k, "=") && !Credential(k) {
+			out = append(out, k+"="+session[k])
+		}
+	}
+	return out
+}
+
+// childEnv is what a program the script runs gets: the shell's exported
+// variables, as the interpreter holds them.
+func childEnv(env expand.Environ) []string {
+	var out []string
+	env.Each(func(name string, vr expand.Variable) bool {
+		if vr.IsSet() && vr.Exported && vr.Kind == expand.String {
+			out = append(out, name+"="+vr.Str)
+		}
+		return true
+	})
+	return out
+}
+
+// envMap is the shell's variables as strings, for the gate's classifier.
+func envMap(env expand.Environ) map[string]string {
+	m := map[string]string{}
+	env.Each(func(name string, vr expand.Variable) bool {
+		if vr.IsSet() {
+			m[name] = vr.String()
+		}
+		return true
+	})
+	return m
+}
+
+// gitHardening is configuration every git read step runs with, beyond the
+// gate's UntrustedRepoArgs: no signature program, and no repository found
+// by walking into a bare one (a bare repository's config can name
+// programs).
+var gitHardening = [][2]string{
+	{"safe.bareRepository", "explicit"},
+	{"gpg.program", "false"},
+	{"gpg.ssh.program", "false"},
+	{"gpg.x509.program", "false"},
+}
+
+// gitRead is how a git step runs (S7.8): when the gate's GitSafeArgv
+// hardens it (a read step), its -c settings move into the environment as
+// GIT_CONFIG_COUNT/KEY/VALUE, after any the environment already has, with
+// the ones of gitHardening, GIT_OPTIONAL_LOCKS=0 and GIT_NO_LAZY_FETCH=1;
+// its flags (--no-pager, --no-ext-diff, --no-textconv) stay in the argv.
+// Any other argv and env come back as they are.
+func gitRead(argv, env []string) ([]string, []string) {
+	safe := gate.GitSafeArgv(argv)
+	n := len(gate.UntrustedRepoArgs)
+	if len(safe) == len(argv) || len(safe) < 1+n || !slices.Equal(safe[1:1+n], gate.UntrustedRepoArgs) {
+		return safe, env
+	}
+	var pairs [][2]string
+	out := []string{"git"}
+	for i := 0; i < n; i++ {
+		a := gate.UntrustedRepoArgs[i]
+		if a == "-c" && i+1 < n {
+			k, v, _ := strings.Cut(gate.UntrustedRepoArgs[i+1], "=")
+			pairs = append(pairs, [2]string{k, v})
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	out = append(out, safe[1+n:]...)
+	pairs = append(pairs, gitHardening...)
+	return out, gitConfigEnv(env, pairs)
+}
+
+// gitConfigEnv adds pairs to env as GIT_CONFIG_KEY_i/VALUE_i after those
+// env already counts, and sets GIT_CONFIG_COUNT, GIT_OPTIONAL_LOCKS=0 and
+// GIT_NO_LAZY_FETCH=1.
+func gitConfigEnv(env []string, pairs [][2]string) []string {
+	base := 0
+	out := make([]string, 0, len(env)+2*len(pairs)+3)
+	for _, kv := range env {
+		name, v, _ := strings.Cut(kv, "=")
+		switch name {
+		case "GIT_CONFIG_COUNT":
+			if c, err := strconv.Atoi(v); err == nil && c > 0 {
+				base = c
+			}
+			continue
+		case "GIT_OPTIONAL_LOCKS", "GIT_NO_LAZY_FETCH":
+			continue
+		}
+		out = append(out, kv)
+	}
+	for i, p := range pairs {
+		j := strconv.Itoa(base + i)
+		out = append(out, "GIT_CONFIG_KEY_"+j+"="+p[0], "GIT_CONFIG_VALUE_"+j+"="+p[1])
+	}
+	return append(out, "GIT_CONFIG_COUNT="+strconv.Itoa(base+len(pairs)),
+		"GIT_OPTIONAL_LOCKS=0", "GIT_NO_LAZY_FETCH=1")
+}

@@ -1,0 +1,149 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+	"mvdan.cc/sh/v3/interp"
+)
+
+// execMiddleware is the last exec handler: it runs builtins the call
+// handler marked, and starts every other command as an external process.
+// It records each step's exit status.
+func (x *run) execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+	return func(ctx context.Context, args []string) error {
+		hc := interp.HandlerCtx(ctx)
+		var err error
+		if args[0] == builtinMarker {
+			err = hc.Builtin(ctx, args[1:])
+		} else {
+			err = x.external(ctx, hc, args)
+		}
+		x.mu.Lock()
+		if step, ok := x.stepAt(hc.Pos); ok {
+			x.status[step] = handlerStatus(err)
+		}
+		x.mu.Unlock()
+		return err
+	}
+}
+
+// handlerStatus is the exit status a handler's error stands for.
+func handlerStatus(err error) int {
+	if err == nil {
+		return 0
+	}
+	if s, ok := interp.IsExitStatus(err); ok {
+		return int(s)
+	}
+	return -1
+}
+
+// external runs one program, found with the interpreter's PATH lookup, in
+// a session (and so a process group) of its own, with the shell's
+// exported variables; a git read step runs hardened. A process ended by a
+// signal gives 128+N (SIGPIPE: 141).
+func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	path, err := interp.LookPathDir(hc.Dir, hc.Env, args[0])
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", args[0])
+		return interp.ExitStatus(127)
+	}
+	argv, env := args, childEnv(hc.Env)
+	if args[0] == "git" {
+		argv, env = gitRead(args, env)
+	}
+	cmd := &exec.Cmd{
+		Path: path, Args: argv, Env: env, Dir: hc.Dir,
+		Stdin: hc.Stdin, Stdout: hc.Stdout, Stderr: hc.Stderr,
+		// A new session is a new process group (its id is the pid) with no
+		// controlling terminal: the group is killed whole, and no program
+		// can read or stop on the server's terminal.
+		SysProcAttr: &syscall.SysProcAttr{Setsid: true},
+		// Only when a stream is not a file does exec copy it; then a
+		// process left holding it cannot hold Wait past the grace.
+		WaitDelay: x.grace,
+	}
+	x.mu.Lock()
+	if x.stopped != "" || x.changed != nil {
+		x.mu.Unlock()
+		return errHalted
+	}
+	err = cmd.Start()
+	if err == nil {
+		x.groups[cmd.Process.Pid] = true
+	}
+	x.mu.Unlock()
+	if err != nil {
+		if errors.Is(err, syscall.ENOEXEC) {
+			fmt.Fprintf(hc.Stderr, "bash: %s: cannot run it: not a program, and a script without #! does not run\n", args[0])
+			return interp.ExitStatus(126)
+		}
+		fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", args[0], err)
+		return interp.ExitStatus(126)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ee):
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return interp.ExitStatus(128 + uint8(ws.Signal()))
+		}
+		return interp.ExitStatus(uint8(ee.ExitCode()))
+	case errors.Is(err, exec.ErrWaitDelay):
+		return nil
+	}
+	fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", args[0], err)
+	return interp.ExitStatus(1)
+}
+
+// killGroups sends TERM to every process group the script started, and
+// KILL after the grace to each that still has a process.
+func (x *run) killGroups() {
+	x.mu.Lock()
+	groups := make([]int, 0, len(x.groups))
+	for g := range x.groups {
+		groups = append(groups, g)
+	}
+	x.mu.Unlock()
+	if len(groups) == 0 {
+		return
+	}
+	for _, g := range groups {
+		_ = syscall.Kill(-g, syscall.SIGTERM)
+	}
+	time.AfterFunc(x.grace, func() {
+		for _, g := range groups {
+			if syscall.Kill(-g, 0) == nil {
+				_ = syscall.Kill(-g, syscall.SIGKILL)
+			}
+		}
+	})
+}
+
+// dupFile is a second descriptor of f, closed on exec.
+func dupFile(f *os.File) (*os.File, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var nfd int
+	var derr error
+	if err := rc.Control(func(fd uintptr) {
+		nfd, derr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+	}); err != nil {
+		return nil, err
+	}
+	if derr != nil {
+		return nil, derr
+	}
+	return os.NewFile(uintptr(nfd), f.Name()), nil
+}

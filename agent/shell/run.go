@@ -1,0 +1,319 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// drainGrace is how long a pipeline's output is read after its last
+// process ended: a process it left behind may still hold the pipe.
+const drainGrace = 250 * time.Millisecond
+
+// run is one script's execution: its interpreter, the gate's steps, what
+// was approved, the process groups it started and its output.
+type run struct {
+	gate    Gate
+	policy  *gate.Policy
+	root    string
+	env     []string
+	sc      gate.Script
+	file    *syntax.File
+	ix      *index
+	out     *output
+	grace   time.Duration
+	id      string
+	timeout time.Duration
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	sh     *interp.Runner
+	done   chan struct{}
+
+	mu       sync.Mutex
+	stopped  Ending // Killed, TimedOut or Cancelled once stopped
+	finished bool
+	job      string
+	jobs     *Jobs
+	groups   map[int]bool // every process group the script started
+	cur      pipeline     // the pipeline that runs now
+	allowed  []gate.Effects
+	status   []int
+	started  []bool
+	changed  *changedError // the runtime re-check's refusal
+	res      Result
+	refusal  string
+}
+
+// execute runs the script to its end; it is the job's goroutine.
+func (x *run) execute() {
+	defer x.finish()
+	n := len(x.sc.Steps)
+	x.allowed = make([]gate.Effects, n)
+	x.status = make([]int, n)
+	x.started = make([]bool, n)
+	for i := range x.status {
+		x.status[i] = -1
+	}
+	sh, err := interp.New(
+		interp.Dir(x.root),
+		interp.Env(expand.ListEnviron(x.env...)),
+		interp.CallHandler(x.call),
+		interp.ExecHandlers(x.execMiddleware),
+		interp.OpenHandler(x.open),
+	)
+	if err != nil {
+		x.out.WriteString(fmt.Sprintf("bash: the shell did not start: %v\n", err))
+		x.res.Ending, x.res.Status = Exited, 1
+		return
+	}
+	x.sh = sh
+	if !x.sc.Grammar {
+		// One step with every effect: asked once, then run whole.
+		x.pipeline(pipeline{start: 0, end: 1}, x.file)
+	} else {
+		for _, st := range x.file.Stmts {
+			if !x.list(st, true) {
+				break
+			}
+		}
+	}
+	if x.res.Ending == "" {
+		x.res.Ending = Finished
+	}
+}
+
+// list runs a statement of the grammar: a pipeline, or pipelines joined by
+// && and ||, each asked about when it is about to run. last is false for
+// the left side of && and ||, where a failure does not end the script
+// under set -e.
+func (x *run) list(st *syntax.Stmt, last bool) bool {
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+		if !x.list(b.X, false) {
+			return false
+		}
+		if (x.res.Status == 0) == (b.Op == syntax.AndStmt) {
+			return x.list(b.Y, last)
+		}
+		return true
+	}
+	var node syntax.Node = st
+	if !last {
+		// `P && <nothing>`: the status of P, and no errexit, as bash
+		// gives the left side of && and ||.
+		node = &syntax.Stmt{Cmd: &syntax.BinaryCmd{Op: syntax.AndStmt, X: st, Y: &syntax.Stmt{}}}
+	}
+	return x.pipeline(x.ix.pipelines[st], node)
+}
+
+// pipeline asks about the pipeline's steps in order (S7.8), then runs it.
+// It reports whether the script goes on.
+func (x *run) pipeline(p pipeline, node syntax.Node) bool {
+	if s := x.stopReason(); s != "" {
+		x.res.Ending = s
+		return false
+	}
+	steps := x.sc.Steps[p.start:p.end]
+	auto := x.gate.auto()
+	refused, answer, _, ok := gate.AskPipeline(steps, auto, func(i int, st gate.Step) gate.Answer {
+		n := p.start + i + 1
+		return x.gate.Chain.Ask(x.ctx, gate.Question{ID: fmt.Sprintf("%s:%d", x.id, n),
+			Session: x.gate.Session, What: st.Text, Effects: st.Effects, Step: n})
+	})
+	if s := x.stopReason(); s != "" {
+		x.res.Ending = s
+		return false
+	}
+	if !ok {
+		n := p.start + refused + 1
+		st := x.sc.Steps[n-1]
+		x.res.Ending, x.res.RefusedAt, x.res.Reason = Refused, n, reasonOf(answer)
+		x.refusal = gate.RefusalText(fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, answer)
+		return false
+	}
+	x.mu.Lock()
+	for i, st := range steps {
+		// What may run at this step: what the auto set holds, and what the
+		// user approved.
+		x.allowed[p.start+i] = auto.Effects()
+		if !auto.Holds(st.Effects) {
+			x.allowed[p.start+i] = st.Effects.Union(auto.Effects())
+		}
+	}
+	x.cur = p
+	x.mu.Unlock()
+
+	texts := make([]string, len(steps))
+	for i, st := range steps {
+		texts[i] = st.Text
+	}
+	x.out.WriteString("$ " + strings.Join(texts, " | ") + "\n")
+	err := x.runNode(node)
+	code := exitCode(err)
+
+	x.mu.Lock()
+	changed := x.changed
+	var statuses []int
+	for i := p.start; i < p.end; i++ {
+		if changed != nil && !x.started[i] {
+			continue
+		}
+		s := x.status[i]
+		if i == p.end-1 && (s < 0 || !x.sc.Grammar) {
+			s = code
+		}
+		statuses = append(statuses, s)
+		x.res.Steps = append(x.res.Steps, StepResult{N: i + 1, Text: x.sc.Steps[i].Text, Status: s})
+	}
+	x.mu.Unlock()
+
+	if s := x.stopReason(); s != "" {
+		x.res.Ending = s
+		return false
+	}
+	if changed != nil {
+		x.res.Ending, x.res.RefusedAt, x.res.Reason = Refused, changed.step+1, Changed
+		x.refusal = changed.Error()
+		return false
+	}
+	if !x.out.EndsInNewline() {
+		x.out.WriteString("\n")
+	}
+	x.out.WriteString(statusLine(statuses))
+	x.res.Status = code
+	if _, isStatus := interp.IsExitStatus(err); err != nil && !isStatus {
+		x.out.WriteString(fmt.Sprintf("bash: %v\n", err))
+		x.res.Ending = Exited
+		return false
+	}
+	if x.sh.Exited() {
+		x.res.Ending = Exited
+		return false
+	}
+	return true
+}
+
+// runNode runs a node with its output going to a fresh pipe that is read
+// into the bounded output: children write to the pipe itself, and a
+// writer whose reader is gone gets SIGPIPE.
+func (x *run) runNode(node syntax.Node) error {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("no pipe for the output: %w", err)
+	}
+	if err := interp.StdIO(nil, pw, pw)(x.sh); err != nil {
+		pr.Close()
+		pw.Close()
+		return err
+	}
+	drained := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(x.out, pr)
+		close(drained)
+	}()
+	err = x.sh.Run(x.ctx, node)
+	pw.Close()
+	t := time.NewTimer(drainGrace)
+	select {
+	case <-drained:
+	case <-t.C:
+		pr.Close()
+		<-drained
+	}
+	t.Stop()
+	pr.Close()
+	return err
+}
+
+// exitCode is the status a Run error stands for.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if s, ok := interp.IsExitStatus(err); ok {
+		return int(s)
+	}
+	return 1
+}
+
+// stopReason is the ending of a stopped script, or "".
+func (x *run) stopReason() Ending {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.stopped
+}
+
+// stop stops the script for reason: no step starts after it, a question
+// pending is dropped, and every process group it started gets TERM, then
+// KILL after the grace. A script that already ended is left as it is.
+func (x *run) stop(reason Ending) {
+	x.mu.Lock()
+	if x.finished || x.stopped != "" {
+		x.mu.Unlock()
+		return
+	}
+	x.stopped = reason
+	x.mu.Unlock()
+	x.cancel()
+	x.killGroups()
+}
+
+// finish settles the script: its result, and its job when it has one.
+func (x *run) finish() {
+	x.cancel()
+	x.mu.Lock()
+	x.finished = true
+	job, jobs := x.job, x.jobs
+	x.mu.Unlock()
+	res := x.result()
+	close(x.done)
+	if job != "" {
+		jobs.settle(job, res)
+	}
+}
+
+// result is the script's result once it ended.
+func (x *run) result() Result {
+	x.mu.Lock()
+	res := x.res
+	res.Job = x.job
+	x.mu.Unlock()
+	res.Steps = append([]StepResult(nil), res.Steps...)
+	switch res.Ending {
+	case Refused, TimedOut, Cancelled, Invalid:
+		res.Failed = true
+	}
+	res.Dropped = x.out.Dropped()
+	text := x.out.String()
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	res.Text = text + endLine(res, x.refusal, x.timeout.String())
+	return res
+}
+
+// snapshot is a running job's result: its output so far, detached.
+func (x *run) snapshot(id string) Result {
+	text := x.out.String()
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	x.mu.Lock()
+	steps := append([]StepResult(nil), x.res.Steps...)
+	x.mu.Unlock()
+	res := Result{Ending: Detached, Job: id, Steps: steps, Dropped: x.out.Dropped()}
+	res.Text = text + endLine(res, "", "")
+	return res
+}
+
+var errHalted = errors.New("the script was stopped")
