@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A small read over stdio, measured by one raw JSON-RPC client
-# (bench/mcp/mcpbench) in one run, round-robin, against:
+# (bench/mcp/mcpbench) in one run (each server in turn; MCPBENCH_FLAGS=-rr
+# alternates calls between them), against:
 #   bare        a go-sdk server whose only tool reads a file (bench/mcp/bare):
 #               the floor of the SDK eukhe uses
 #   filesystem  @modelcontextprotocol/server-filesystem's read_text_file (npm,

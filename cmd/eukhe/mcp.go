@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -106,6 +107,12 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	id := agent.NewID()
 	fmt.Fprintf(stderr, "eukhe mcp: session %s on %s (headless: no editor serves this root)\n", id, absRoot)
+	if os.Getenv("GOGC") == "" {
+		// A call allocates tens of KiB in the SDK and the heap stays small:
+		// at the default target the collector would run every few dozen
+		// calls. A larger target keeps it off most calls.
+		debug.SetGCPercent(400)
+	}
 	if stdin == os.Stdin {
 		stdin = pollableStdin()
 	}
