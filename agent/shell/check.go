@@ -35,11 +35,11 @@ type changedError struct {
 
 func (e *changedError) Error() string {
 	missing := e.effects &^ e.approved
-	return fmt.Sprintf("step %d (%s) did not run (%s): it would %s, with effects %s, and no one approved %s. "+
+	return fmt.Sprintf("step %d (%s) did not run (%s): it would %s, and no one approved %s. "+
 		"The gate judged the step before the script ran, as `%s` (%s); an earlier step changed what it does "+
 		"(a file a glob now matches, a variable, a directory or a link). Run it again as a call of its own, "+
 		"so the gate judges it as it is now.",
-		e.step+1, e.judged.Text, e.effects, e.actual, e.effects, missing, e.judged.Text, e.judged.Effects)
+		e.step+1, e.judged.Text, e.effects, e.actual, missing, e.judged.Text, e.judged.Effects)
 }
 
 // builtinMarker stands before a builtin's argv so that it reaches the
