@@ -15,14 +15,17 @@ func Reply(names []string, landedAs []string, res Committed) (text string, isErr
 		fmt.Fprintf(&b, "NOT applied to %s: %s. Nothing was written.", strings.Join(names, ", "), res.Conflict.Why)
 		return b.String(), true
 	}
-	var landed, not []string
-	failed := -1
+	var landed, not, why []string
+	failed := -1 // the first failure
 	for i, o := range res.Outcomes {
 		switch o.Fate {
 		case Landed:
 			landed = append(landed, landedAs[i])
 		case Failed:
-			failed = i
+			if failed < 0 {
+				failed = i
+			}
+			why = append(why, fmt.Sprintf("writing %s failed: %v", names[i], o.Err))
 			not = append(not, names[i])
 		default:
 			not = append(not, names[i])
@@ -37,7 +40,9 @@ func Reply(names []string, landedAs []string, res Committed) (text string, isErr
 		fmt.Fprintf(&b, "Applied to %s; NOT applied to %s", strings.Join(landed, ", "), strings.Join(not, ", "))
 	}
 	if failed >= 0 {
-		fmt.Fprintf(&b, ": writing %s failed: %v.", names[failed], res.Outcomes[failed].Err)
+		// The disk stops at its first failure; an editor can fail on
+		// several documents of one edit (each its own reason).
+		fmt.Fprintf(&b, ": %s.", strings.Join(why, "; "))
 	}
 	var restored, untried []string
 	for i, o := range res.Outcomes {

@@ -22,6 +22,12 @@ Usage:
       agent over MCP on standard input and output, on DIR (default: the
       current directory). Add it to an agent: claude mcp add eukhe -- eukhe mcp
       Run "eukhe mcp --help" for more.
+  eukhe lsp [--root DIR]
+      Serve the editor over LSP on standard input and output: the agent's
+      reads see the editor's open buffers, unsaved text included, and its
+      edits land in them as verified workspace edits. Configure it in the
+      editor as a language server for every file type.
+      Run "eukhe lsp --help" for more.
   eukhe check [--json] [--cwd DIR] SCRIPT
       Show how the gate reads a bash script, without running it: each
       step as it would run (invisible characters escaped), its effects,
@@ -47,6 +53,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runTool(args[1:], stdin, stdout, stderr)
 	case "mcp":
 		return runMCP(args[1:], stdin, stdout, stderr)
+	case "lsp":
+		return runLSP(args[1:], stdin, stdout, stderr)
 	case "check":
 		return runCheck(args[1:], stdin, stdout, stderr)
 	}

@@ -1,0 +1,61 @@
+// Package lsp is eukhe's LSP server (`eukhe lsp`), run by the editor: the
+// editor becomes the document store of the agent's tools. It translates
+// and delegates; every rule of S7, S8 and G* lives in docs, gate and agent.
+//
+// What it keeps, and where:
+//
+//   - The connection (server.go): go.lsp.dev/protocol v1.0.1 over
+//     go.lsp.dev/jsonrpc2 v1.0.1. Messages run inline on the read loop, in
+//     the editor's order (text sync needs it); a method that calls back
+//     into the editor releases the loop first (jsonrpc2.Async), so nothing
+//     deadlocks and nothing waits behind it. A failing notification is
+//     logged, never allowed to end the connection.
+//   - Lifecycle (lifecycle.go): the client's capabilities (workspace edits,
+//     resource operations, failure handling, showMessage, work-done
+//     progress, position encodings, experimental.eukhe: its kind and the
+//     eukhe/* methods it implements); utf-8 positions when offered, else
+//     utf-16 (position.go); incremental sync; shutdown and exit.
+//   - The overlay (overlay.go, text.go, textsync.go): each open document's
+//     exact text and version, from didOpen, didChange and didClose, with a
+//     line index so a didChange costs one copy of the text's tail.
+//   - The editor Store (store.go, commit.go): reads give an open document's
+//     text (unsaved changes included), else the disk's. A commit checks
+//     every change first (bytes as the edit saw them, move destinations
+//     free); then open documents get workspace edits with their exact
+//     versions and minimal line-range edits (workspace_edit.go, hunks.go),
+//     files not open go to the disk writer (docs.Disk), moves of open
+//     documents are RenameFile with overwrite false, and no CreateFile is
+//     ever sent (a new file is not open: the disk writer creates it).
+//   - Landing (apply.go, watch.go): applied: true proves nothing, so a
+//     document landed iff the overlay reaches its new text through the
+//     didChange that follows, within Options.LandingWait. A client that
+//     checks every version before applying any (VS Code) gets one
+//     applyEdit; any other (Neovim checks only the first document's
+//     version) gets one per document, in order, stopping at the first that
+//     does not land. When one does not land, the documents that did are
+//     put back by the inverse edit, and the outcomes say exactly what
+//     landed, for docs.Reply.
+//   - Saving (save.go): documents that were clean before an edit are saved
+//     through eukhe/saveDocuments when the client implements it; a document
+//     with unsaved user changes is left unsaved; whenever the disk copy
+//     then differs from the edited text, the outcome's warning says so.
+//   - Review (review.go, review_undo.go): eukhe/review tells the client the
+//     hunks of each landed edit; eukhe/reviewDecision keeps or undoes a
+//     hunk, a file or an edit; an undo is the inverse edit through the same
+//     commit, refused when the file changed since.
+//   - eukhe/tool (tool.go, custom.go): a document tool call on a named
+//     session of the server, so an LSP client alone can drive edits end to
+//     end. The eukhe/* methods are documented in protocol/README.md.
+//
+// Choices where the design is silent: whether an open document has unsaved
+// changes is decided by comparing its text with the disk's (not by
+// tracking didSave); a lone '\r' is text in positions, as in the document
+// core; an edit that lands in the editor and then fails on disk is put back
+// in the editor.
+//
+// Seams for later phases: approvals (an Asker over eukhe/approve or
+// window/showMessageRequest) and host tools hang off clientCaps.implements
+// and the Request switch in custom.go; discovery (a socket beside the
+// stdio connection) only needs Server.Store and Server.Root; settings
+// errors reach the editor through the same connection (Server.editor).
+package lsp

@@ -1,0 +1,125 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	lsproto "go.lsp.dev/protocol"
+
+	"github.com/eukhe/eukhe/protocol"
+)
+
+// clientCaps is what the editor said it can do, at initialize.
+type clientCaps struct {
+	name             string // clientInfo.name
+	applyEdit        bool   // workspace/applyEdit
+	documentChanges  bool   // versioned edits advertised (Neovim uses them without saying so)
+	rename           bool   // the rename resource operation
+	failureHandling  lsproto.FailureHandlingKind
+	showMessage      bool // window/showMessageRequest with actions (phase 2: approvals)
+	workDoneProgress bool // window/workDoneProgress/create (phase 2: long greps)
+	enc              encoding
+	eukhe            protocol.ClientCapabilities // experimental.eukhe
+}
+
+// implements tells whether the client said it implements an eukhe/* method.
+func (c clientCaps) implements(method string) bool {
+	return slices.Contains(c.eukhe.Methods, method)
+}
+
+// checksEveryVersion tells whether the client checks the version of every
+// document of a workspace edit before it applies any (VS Code:
+// textOnlyTransactional). Neovim checks only the first.
+func (c clientCaps) checksEveryVersion() bool {
+	return c.failureHandling == lsproto.FailureHandlingKindTransactional ||
+		c.failureHandling == lsproto.FailureHandlingKindTextOnlyTransactional
+}
+
+func readCaps(p *lsproto.InitializeParams) clientCaps {
+	c := clientCaps{name: p.ClientInfo.Name}
+	cc := p.Capabilities
+	if w := cc.Workspace; w != nil {
+		c.applyEdit = w.ApplyEdit != nil && *w.ApplyEdit
+		if we := w.WorkspaceEdit; we != nil {
+			c.documentChanges = we.DocumentChanges != nil && *we.DocumentChanges
+			c.rename = slices.Contains(we.ResourceOperations, lsproto.ResourceOperationKindRename)
+			c.failureHandling = we.FailureHandling
+		}
+	}
+	if w := cc.Window; w != nil {
+		c.showMessage = w.ShowMessage != nil
+		c.workDoneProgress = w.WorkDoneProgress != nil && *w.WorkDoneProgress
+	}
+	if g := cc.General; g != nil {
+		c.enc = negotiate(g.PositionEncodings)
+	}
+	if len(cc.Experimental) > 0 {
+		var ex map[string]json.RawMessage
+		if json.Unmarshal(cc.Experimental, &ex) == nil && ex[protocol.Experimental] != nil {
+			_ = json.Unmarshal(ex[protocol.Experimental], &c.eukhe)
+		}
+	}
+	return c
+}
+
+// serverMethods are the eukhe/* methods this server answers.
+var serverMethods = []string{protocol.MethodTool, protocol.MethodReviewDecision}
+
+func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsproto.InitializeResult, error) {
+	s := r.s
+	caps := readCaps(p)
+	s.mu.Lock()
+	s.caps = caps
+	if folders, ok := p.WorkspaceFolders.Get(); ok && len(folders) > 0 {
+		if path, ok := pathOf(folders[0].URI); ok {
+			s.root = path
+		}
+	} else if p.RootURI != nil {
+		if path, ok := pathOf(*p.RootURI); ok {
+			s.root = path
+		}
+	}
+	s.ready = true
+	s.mu.Unlock()
+	s.ov.setEncoding(caps.enc)
+	sync := lsproto.TextDocumentSyncKindIncremental
+	yes := true
+	ex, _ := json.Marshal(map[string]protocol.ServerCapabilities{
+		protocol.Experimental: {Version: 1, Methods: serverMethods},
+	})
+	return &lsproto.InitializeResult{
+		Capabilities: lsproto.ServerCapabilities{
+			PositionEncoding: caps.enc.kind(),
+			TextDocumentSync: &lsproto.TextDocumentSyncOptions{
+				OpenClose: &yes,
+				Change:    &sync,
+				Save:      lsproto.Boolean(true),
+			},
+			Experimental: lsproto.LSPAny(ex),
+		},
+		ServerInfo: lsproto.ServerInfo{Name: "eukhe"},
+	}, nil
+}
+
+func (r *rpc) Initialized(context.Context, *lsproto.InitializedParams) error { return nil }
+
+// Shutdown ends the session's work; the exit that follows ends Serve.
+// Pending waits on the editor end with the connection.
+func (r *rpc) Shutdown(context.Context) error {
+	r.s.mu.Lock()
+	r.s.shutdown = true
+	r.s.mu.Unlock()
+	return nil
+}
+
+func (r *rpc) Exit(context.Context) error {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	select {
+	case <-r.s.exit:
+	default:
+		close(r.s.exit)
+	}
+	return nil
+}

@@ -1,0 +1,212 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	lsproto "go.lsp.dev/protocol"
+
+	"github.com/eukhe/eukhe/docs"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Root is the workspace root when the editor names none at initialize
+	// (default: the working directory).
+	Root string
+	// LandingWait bounds how long a commit waits for the editor's didChange
+	// that shows an edit landed (default 2s). Past it, the document did not
+	// land.
+	LandingWait time.Duration
+	// CallTimeout bounds a request to the editor: an applyEdit or a save
+	// (default 60s; VS Code may hold an applyEdit while it shows a preview).
+	CallTimeout time.Duration
+	// Log receives diagnostics; nil discards them.
+	Log io.Writer
+}
+
+// Server is eukhe's LSP server for one editor connection: the overlay of
+// the editor's open documents, and the editor Store over it.
+type Server struct {
+	opts  Options
+	disk  *docs.Disk
+	ov    *overlay
+	store *store
+
+	mu       sync.Mutex
+	caps     clientCaps
+	root     string
+	conn     jsonrpc2.Conn
+	client   lsproto.Client
+	ctx      context.Context // the connection's life
+	ready    bool            // initialize answered
+	shutdown bool            // shutdown received
+	exit     chan struct{}   // closed by the exit notification
+
+	commitMu sync.Mutex // one commit at a time reaches the editor
+	review   *reviewBook
+	sessions *toolSessions
+}
+
+// New makes a Server; Serve runs it on a connection.
+func New(opts Options) *Server {
+	if opts.LandingWait <= 0 {
+		opts.LandingWait = 2 * time.Second
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = 60 * time.Second
+	}
+	if opts.Root == "" {
+		opts.Root, _ = os.Getwd()
+	}
+	s := &Server{opts: opts, disk: docs.NewDisk(), ov: newOverlay(), root: opts.Root,
+		exit: make(chan struct{}), ctx: context.Background()}
+	s.store = &store{s: s}
+	s.review = newReviewBook()
+	s.sessions = newToolSessions()
+	return s
+}
+
+// Store is the editor Store: open documents from the editor, other files
+// from the disk; edits to open documents go through the editor. Without an
+// editor attached every file is closed and it is the disk Store.
+func (s *Server) Store() docs.Store { return s.store }
+
+// Root is the workspace root: the editor's first workspace folder, else
+// Options.Root.
+func (s *Server) Root() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.root
+}
+
+// closeWait bounds how long Serve waits for the connection to close.
+const closeWait = 3 * time.Second
+
+// ErrNoShutdown is Serve's error when the editor sent exit without
+// shutdown, or went away without either (LSP: exit code 1).
+var ErrNoShutdown = errors.New("the editor ended the session without a shutdown request")
+
+// Serve speaks LSP on rwc until the editor sends exit, the stream ends, or
+// ctx ends. It returns nil after a clean shutdown and exit.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc), jsonrpc2.WithCodec(codec{}))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.conn, s.client, s.ctx = conn, lsproto.ClientDispatcher(conn), ctx
+	s.mu.Unlock()
+	conn.Go(ctx, s.handler(lsproto.CancelHandler(lsproto.ServerHandler(&rpc{s: s}, nil))))
+	select {
+	case <-s.exit:
+	case <-conn.Done():
+	case <-ctx.Done():
+	}
+	cancel() // ends every wait on the editor
+	s.ov.clear()
+	// Close drains the handlers and waits for the reader; a reader blocked
+	// on a stream that ignores Close (a terminal's stdin) must not hold
+	// exit for long.
+	closed := make(chan struct{})
+	go func() {
+		_ = rwc.Close()
+		_ = conn.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(closeWait):
+	}
+	s.mu.Lock()
+	clean := s.shutdown
+	s.mu.Unlock()
+	select {
+	case <-s.exit:
+		if clean {
+			return nil
+		}
+	default:
+		if err := conn.Err(); err != nil {
+			return fmt.Errorf("the connection to the editor failed: %w", err)
+		}
+	}
+	return ErrNoShutdown
+}
+
+// handler runs every message in the order the editor sent it, inline on
+// the read loop: text sync must apply didChange in order, and it is fast.
+// A method that calls back into the editor releases the loop itself
+// (jsonrpc2.Async) before it does. An error of a notification is logged,
+// never allowed to end the connection.
+func (s *Server) handler(next jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		call := req.IsCall()
+		res, err := next(ctx, req)
+		if err != nil && !call {
+			s.logf("%s: %v", req.Method(), err)
+			return nil, nil
+		}
+		return res, err
+	}
+}
+
+func (s *Server) logf(format string, a ...any) {
+	if s.opts.Log != nil {
+		fmt.Fprintf(s.opts.Log, "eukhe lsp: "+format+"\n", a...)
+	}
+}
+
+// editor is the connection's client side and life, or ok false when no
+// editor is attached.
+func (s *Server) editor() (lsproto.Client, jsonrpc2.Conn, context.Context, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client, s.conn, s.ctx, s.conn != nil && s.ready && s.ctx.Err() == nil
+}
+
+func (s *Server) capabilities() clientCaps {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}
+
+// rpc is the LSP method set; each method is a few lines in the file of its
+// group (lifecycle.go, textsync.go, custom.go).
+type rpc struct {
+	lsproto.UnimplementedServer
+	s *Server
+}
+
+// codec is the payload codec of go.lsp.dev/protocol (its union types need
+// it), installed on our own connection.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error) {
+	switch m := v.(type) {
+	case jsonrpc2.RawMessage:
+		if m == nil {
+			return []byte("null"), nil
+		}
+		return m, nil
+	case *jsonrpc2.RawMessage:
+		if m == nil || *m == nil {
+			return []byte("null"), nil
+		}
+		return *m, nil
+	}
+	return lsproto.Marshal(v)
+}
+
+func (codec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
+	}
+	return lsproto.Unmarshal(data, v)
+}

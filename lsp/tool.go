@@ -1,0 +1,99 @@
+package lsp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/protocol"
+)
+
+// toolSessions are the document sessions eukhe/tool runs on, by name: an
+// LSP client alone can read and edit through the editor Store, as an
+// agent will (phase 2 attaches agents' sessions here).
+type toolSessions struct {
+	mu sync.Mutex
+	by map[string]*toolSession
+}
+
+type toolSession struct {
+	mu    sync.Mutex // one call at a time: docs.Tools is not concurrent
+	tools *docs.Tools
+}
+
+func newToolSessions() *toolSessions { return &toolSessions{by: map[string]*toolSession{}} }
+
+// session is the named session, made on first use over the editor Store.
+func (s *Server) session(name string) *toolSession {
+	ts := s.sessions
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	t := ts.by[name]
+	if t == nil {
+		t = &toolSession{tools: &docs.Tools{Store: s.store, Session: docs.NewSession(), Root: s.Root()}}
+		ts.by[name] = t
+	}
+	return t
+}
+
+// runTool runs one document tool call on a session.
+func (s *Server) runTool(p protocol.ToolParams) protocol.ToolResult {
+	t := s.session(p.Session)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	res, err := callTool(t.tools, p.Name, p.Arguments)
+	if err != nil {
+		return protocol.ToolResult{Text: err.Error(), IsError: true}
+	}
+	return protocol.ToolResult{Text: res.Text, IsError: res.Failed}
+}
+
+// callTool decodes a tool's arguments strictly and runs it.
+func callTool(t *docs.Tools, name string, args json.RawMessage) (docs.Result, error) {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	dec := func(v any) error {
+		d := json.NewDecoder(bytes.NewReader(args))
+		d.DisallowUnknownFields()
+		if err := d.Decode(v); err != nil {
+			return fmt.Errorf("%s arguments: %v", name, err)
+		}
+		return nil
+	}
+	switch name {
+	case "read":
+		var a docs.ReadArgs
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		return t.Read(a), nil
+	case "edit":
+		var a docs.EditArgs
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		return t.Edit(a), nil
+	case "write":
+		var a docs.WriteArgs
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		return t.Write(a), nil
+	case "grep":
+		var a docs.GrepArgs
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		return t.Grep(a), nil
+	case "glob":
+		var a docs.GlobArgs
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		return t.Glob(a), nil
+	}
+	return docs.Result{}, fmt.Errorf("unknown tool %q: eukhe/tool runs read, edit, write, grep or glob", name)
+}
