@@ -11,6 +11,7 @@ build:
 bench:
 	go test -run '^$$' -bench . -benchmem ./docs
 	bash bench/commit.sh
+	bash bench/mcp/run.sh
 
 # A short run of every fuzz target; the seed corpora run in `make test`.
 fuzz:
