@@ -162,3 +162,15 @@ func TestParentFromInitialize(t *testing.T) {
 		t.Fatal("experimental parent not read")
 	}
 }
+
+// A client that cannot pass --parent names the parent in initialize.
+func TestInitializeNamesTheParent(t *testing.T) {
+	w := newWorld(t)
+	r := rawConnect(t, w.sess)
+	r.rpc(0, "initialize", `{"_meta":{"eukhe/parent":"p9"},"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}`)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	r.rpc(1, "ping", "")
+	if ch := w.sess.Chain(); len(ch) != 2 || ch[1].Name != "p9" || w.sess.Parent != "p9" {
+		t.Fatalf("chain %+v", ch)
+	}
+}
