@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -100,7 +101,9 @@ func Open(o Options) (*Session, error) {
 	s.chain = h.Attach(s)
 	skills := o.SkillDirs
 	if skills == nil {
-		skills = []string{filepath.Join(h.Root(), ".eukhe", "skills")}
+		// The project's skills first, then the user's (S7.5).
+		user := settings.Locate(gate.EnvFromList(os.Environ()), nil).UserDir
+		skills = []string{filepath.Join(h.Root(), ".eukhe", "skills"), filepath.Join(user, "skills")}
 	}
 	s.URLs = &URLReader{Root: h.Root(), SkillDirs: skills, Resources: s.clients, Tools: s.tools,
 		SSHHosts: func() []string { return h.Settings().SSHHosts }}
@@ -179,11 +182,15 @@ func (s *Session) readURL(ctx context.Context, raw string) docs.Result {
 	if s.URLs == nil {
 		return docs.Result{Text: fmt.Sprintf("read %s: internal URLs (repo://, skill://, mcp://, ssh://) are not wired in this build; read a workspace path instead", raw), Failed: true}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.guard != nil {
-		s.guard.WithContext(ctx)
-		defer s.guard.WithContext(nil)
+	// Only repo:// and skill:// touch the session's documents; a slow
+	// mcp:// or ssh:// read must not hold the session's other calls.
+	if scheme, _, _ := SplitURL(raw); scheme == "repo" || scheme == "skill" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.guard != nil {
+			s.guard.WithContext(ctx)
+			defer s.guard.WithContext(nil)
+		}
 	}
 	bound := s.tools.Bound
 	if bound == 0 {
