@@ -2,6 +2,7 @@ package docs
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
@@ -182,7 +183,20 @@ var foldPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return 
 // length, so offsets in it are offsets in b.
 func lowerASCII(out, b []byte) []byte {
 	out = slices.Grow(out, len(b))[:len(b)]
-	for i, c := range b {
+	i := 0
+	// Eight bytes at a time: a byte is upper case when its high bit is
+	// clear and it lies in 'A'..'Z'; adding 0x20 lowers it.
+	const hi, lo7 = 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		h := x & lo7
+		geA := h + 0x3f3f3f3f3f3f3f3f // high bit set where byte >= 'A'
+		gtZ := h + 0x2525252525252525 // high bit set where byte > 'Z'
+		upper := geA &^ gtZ &^ x & hi
+		binary.LittleEndian.PutUint64(out[i:], x|upper>>2)
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
 		if c-'A' < 26 {
 			c += 'a' - 'A'
 		}
