@@ -51,6 +51,12 @@ const builtinMarker = "\x00builtin"
 // before it runs, builtins included.
 func (x *run) call(ctx context.Context, args []string) ([]string, error) {
 	hc := interp.HandlerCtx(ctx)
+	if strings.IndexByte(args[0], 0) >= 0 {
+		// Only the marker may hold a NUL; a name the script made with one
+		// ($'\x00…') names no program.
+		fmt.Fprintf(hc.Stderr, "bash: %s: a command name cannot hold a NUL byte\n", gate.Visible(args[0]))
+		return nil, interp.ExitStatus(127)
+	}
 	x.mu.Lock()
 	step, inStep := x.stepAt(hc.Pos)
 	allowed := x.allowedAt(step, inStep)

@@ -1,0 +1,80 @@
+// Package shell is the engine of the bash tool (S7.7, S7.8, issue 6): it
+// runs a script in process with mvdan.cc/sh/v3's interpreter, behind the
+// approval gate. The gate enters the shell as handlers — call, exec and
+// open middleware — not as a fork of the interpreter.
+//
+// The lead wires it so: one Runner per session (Root, Env, Session, Gate
+// with the session's policy, auto set and chain, Budget from the user
+// setting, Jobs with OnSettle sending [job-settled job:ID status:S]);
+// bash {script, timeout, full_output} is Run, bash {job: ID} is Wait,
+// bash {kill: ID} is Kill. Each gives a Result whose Text is what the
+// model gets and whose Failed marks an error.
+//
+// Where each law is kept:
+//
+//   - S7.7 in process, a fresh interpreter per call, working directory the
+//     root: run.execute (runner.go checks the root). No system shell runs
+//     a script: a file without #! is not run as one (exec.go).
+//   - S7.8 gate_prefix, gate_needs_yes, gate_deny_stops,
+//     gate_finish_runs_all, and G2 auto_runs_within, held_needs_a_yes:
+//     run.go. The gate classifies the whole script once, before anything
+//     runs (its rules across steps — a variable, a cd, a step that
+//     changes the shell — need the whole script); run.list walks && and
+//     || itself, and run.pipeline asks about every step of a pipeline
+//     with gate.AskPipeline right before that pipeline runs, since its
+//     stages start together. A refusal ends the script there; a pipeline
+//     that && or || skips is never asked about. Property tests:
+//     laws_test.go, over generated scripts of real steps and random
+//     answers.
+//   - S7.8 the refusal text and its next step: gate.RefusalText, in
+//     run.pipeline; the endings (finished, exited, refused at step N with
+//     denied, unanswered, gateway_refused): result.go.
+//   - S7.8 outside the grammar: the gate's one step with every effect,
+//     asked once, then run whole (run.execute).
+//   - G4 every step is gated: nothing runs but through run.pipeline, and
+//     the call and open handlers refuse what no one approved (below).
+//   - Runtime re-check (beyond the seed): check.go. The call handler
+//     judges each command as it runs — its argv after expansion, in the
+//     shell's directory, with its variables — with the gate's classifier;
+//     the open handler judges each file the shell opens by the path policy
+//     and opens the real path it judged. A step may run with what the auto
+//     set holds, plus, when the user approved it, the effects it was asked
+//     about; anything else is refused at that step (reason "changed").
+//   - S7.7 external processes: exec.go. The interpreter's PATH lookup; a
+//     session of its own (Setsid: a new process group, and no terminal to
+//     read or stop on); TERM to every group the script started, KILL
+//     after the grace, on kill, timeout or cancel; 128+N for a signal, so
+//     a writer to a closed pipe ends 141.
+//   - S7.7 environment: env.go. The server's, plus the session values,
+//     minus every credential (Credential). git read steps
+//     (gate.GitSafeArgv) run with the gate's UntrustedRepoArgs and
+//     safe.bareRepository=explicit and no signature program, set through
+//     GIT_CONFIG_COUNT/KEY/VALUE, with GIT_OPTIONAL_LOCKS=0.
+//   - S7.7 output_bounded: output.go (head and tail kept, a marker counts
+//     the cut bytes; full_output keeps all).
+//   - S7.7 the blocking budget and the job table: runner.go (Run, Wait,
+//     Kill), jobs.go.
+//
+// Where the issue is silent, this package chose:
+//
+//   - The text: each pipeline as "$ step | step", its output (stdout and
+//     stderr together, as 2>&1 gives them), then "[exit a | b]", one
+//     status per step ("?" when the interpreter does not tell); the last
+//     line says how the script ended.
+//   - A runtime refusal stops the rest of the pipeline (its process groups
+//     get TERM), but stages that started with it may have run.
+//   - Timeout stops the script, as kill does, and ends timed_out; it also
+//     holds for a job. Failed is true for refused, invalid, timed_out and
+//     cancelled; a step that exits non-zero is the script's business.
+//   - Job ids are j1, j2, … per table; settled jobs stay in it. OnSettle
+//     runs on the script's goroutine, and may run before the detached
+//     call's result is sent.
+//   - /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/0-2 are the
+//     script's own streams; the server's other descriptors (/dev/fd/N,
+//     /proc/self/fd/N) are refused; /dev/tty is no terminal.
+//   - Not kept from bash: the EXIT trap does not run at the end (its code
+//     would run unasked); `exec >file` lasts for its statement only, since
+//     each pipeline gets its own output pipe; a builtin writing to a closed
+//     pipe ends 0, not 141 (the interpreter ignores the write error);
+//     processes a script leaves in the background outlive it.
+package shell
