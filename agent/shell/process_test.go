@@ -195,3 +195,27 @@ func TestUnknownJob(t *testing.T) {
 		}
 	}
 }
+
+// A job waiting on a question is detached; killing it drops the question,
+// and it settles killed, not unanswered.
+func TestKillWhileAsking(t *testing.T) {
+	w := newWorld(t, readOnly())
+	settled := withJobs(w, 200*time.Millisecond)
+	asked := make(chan struct{})
+	w.runner.Gate.Chain = gate.Chain{{Name: "test", Asker: gate.Headless{Client: func(ctx context.Context, q gate.Question) gate.Answer {
+		close(asked)
+		<-ctx.Done()
+		return gate.Unanswered
+	}}}}
+	r := w.run("echo first; touch x")
+	if r.Ending != Detached || !strings.Contains(r.Text, "first") {
+		t.Fatalf("got %s:\n%s", r.Ending, r.Text)
+	}
+	<-asked
+	if k := w.runner.Kill(r.Job); k.Ending != Killed || exists(w.path("x")) {
+		t.Fatalf("got %s:\n%s", k.Ending, k.Text)
+	}
+	if s := <-settled; s.status != "killed" {
+		t.Fatalf("settled %+v", s)
+	}
+}
