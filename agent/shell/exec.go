@@ -42,6 +42,12 @@ func handlerStatus(err error) int {
 	if s, ok := interp.IsExitStatus(err); ok {
 		return int(s)
 	}
+	// HandlerContext.Builtin gives a builtin's status as an error of an
+	// unexported type; its text is the only way to it.
+	var n int
+	if _, scanErr := fmt.Sscanf(err.Error(), "builtin exit status %d", &n); scanErr == nil {
+		return n
+	}
 	return -1
 }
 

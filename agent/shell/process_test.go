@@ -219,3 +219,15 @@ func TestKillWhileAsking(t *testing.T) {
 		t.Fatalf("settled %+v", s)
 	}
 }
+
+// Each step of a pipeline has its status, builtins too.
+func TestPipelineStatuses(t *testing.T) {
+	w := newWorld(t, gate.DefaultAuto())
+	r := w.run("set -o pipefail; false | true; echo $?; exit 3 | cat")
+	if !strings.Contains(r.Text, "[exit 1 | 0]\n") || !strings.Contains(r.Text, "\n1\n") || !strings.Contains(r.Text, "[exit 3 | 0]") {
+		t.Fatalf("statuses:\n%s", r.Text)
+	}
+	if r.Ending != Finished || r.Status != 3 {
+		t.Fatalf("got %s %d:\n%s", r.Ending, r.Status, r.Text)
+	}
+}
