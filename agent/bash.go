@@ -3,31 +3,39 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"time"
 
+	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/docs"
 )
 
-// The bash tool is in the roster from the start (S7.7: in the roster at
-// open) and registered with the gate's BashRunner (G4). The shell issue
-// fills in its runner; until then a call says so and runs nothing.
+// The bash tool (S7.7, S7.8) is in the roster from the start and
+// registered with the gate's BashRunner (G4); agent/shell runs it. A
+// script runs in process behind the approval gate; past the blocking
+// budget it becomes a job that bash {job} waits on and bash {kill} stops.
 
-const bashDescription = `Run a bash script in the workspace root. Each step is judged by the approval gate; a step whose effects are not allowed to run unasked waits for the user's answer, and a refused step stops the script there.`
+const bashDescription = `Run a bash script in the workspace root, in process. Steps join with ;, newlines, &&, ||, |. Before each pipeline runs, the approval gate judges every step's effects (read, write, exec, net, outside, protected, secret); a step outside the user's auto set waits for the user's answer, and a refused step stops the script there (earlier steps keep their effects). The result shows each pipeline as "$ step | step", its output, "[exit N]", and how the script ended. Output is cut in the middle past about 30 KB (full_output keeps all). A script that runs past the blocking budget becomes a job: the call returns its output so far and the job id; {"job": ID} waits for it again, {"kill": ID} stops it. Shell state (cd, export) lasts one call.`
 
 const bashSchema = `{
   "type": "object",
   "properties": {
-    "script": {"type": "string", "description": "The script: steps joined by ;, newlines, &&, ||, |."}
+    "script": {"type": "string", "description": "The script to run."},
+    "timeout": {"type": "number", "description": "Seconds after which the script is stopped (default: none beyond the job's own life)."},
+    "full_output": {"type": "boolean", "description": "Keep all output instead of cutting its middle."},
+    "job": {"type": "string", "description": "A job id: wait for that job and show its output."},
+    "kill": {"type": "string", "description": "A job id: stop that job and every process it started."}
   },
-  "required": ["script"],
   "additionalProperties": false
 }`
 
-// BashNotYet is what a bash call answers until the shell runner lands.
-const BashNotYet = "bash did not run: the bash tool arrives with the shell issue; nothing ran. Use read, grep, glob, edit and write for now."
-
 type bashArgs struct {
-	I      string `json:"i"`
-	Script string `json:"script"`
+	I          string   `json:"i"`
+	Script     *string  `json:"script"`
+	Timeout    *float64 `json:"timeout"`
+	FullOutput bool     `json:"full_output"`
+	Job        string   `json:"job"`
+	Kill       string   `json:"kill"`
 }
 
 func handleBash(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
@@ -35,5 +43,36 @@ func handleBash(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 	if err := DecodeArgs("bash", s.params("bash"), raw, &a); err != nil {
 		return badArgs(err)
 	}
-	return docs.Result{Text: BashNotYet, Failed: true}
+	given := 0
+	for _, set := range []bool{a.Script != nil, a.Job != "", a.Kill != ""} {
+		if set {
+			given++
+		}
+	}
+	if given != 1 {
+		return docs.Result{Text: `bash takes one of: {"script": "..."} to run a script, {"job": "j1"} to wait for a job, {"kill": "j1"} to stop one`, Failed: true}
+	}
+	r := s.Shell()
+	var res shell.Result
+	switch {
+	case a.Job != "":
+		res = r.Wait(ctx, a.Job)
+	case a.Kill != "":
+		res = r.Kill(a.Kill)
+	default:
+		req := shell.Request{Script: *a.Script, FullOutput: a.FullOutput}
+		if a.Timeout != nil {
+			if *a.Timeout <= 0 {
+				return docs.Result{Text: "bash: timeout is in seconds and must be more than 0", Failed: true}
+			}
+			req.Timeout = time.Duration(*a.Timeout * float64(time.Second))
+		}
+		res = r.Run(ctx, req)
+	}
+	return docs.Result{Text: res.Text, Failed: res.Failed}
+}
+
+// jobSettled is the row a settled job sends (S7.7).
+func jobSettled(id, status, output string) string {
+	return fmt.Sprintf("[job-settled job:%s status:%s]\n%s", id, status, output)
 }

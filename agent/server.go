@@ -24,7 +24,7 @@ const ParentMetaKey = "eukhe/parent"
 func (s *Session) Server() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "eukhe", Version: Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
-		Capabilities:       &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}},
+		Capabilities:       &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}, Logging: &mcp.LoggingCapabilities{}},
 		InitializedHandler: s.initialized,
 	})
 	order := map[string]int{}
@@ -114,6 +114,9 @@ func Serve(ctx context.Context, t mcp.Transport, o Options) error {
 	if err != nil {
 		return fmt.Errorf("eukhe mcp: connecting: %v", err)
 	}
+	s.SetNotify(func(text string) {
+		ss.Log(context.Background(), &mcp.LoggingMessageParams{Level: "info", Logger: "eukhe.jobs", Data: text})
+	})
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
 	select {

@@ -80,7 +80,9 @@ func TestBadArgumentsSayWhatWasWrong(t *testing.T) {
 		{"dyn", map[string]any{"name": "nothing"}, `dyn has no tool "nothing" now`},
 		{"glob", map[string]any{"pattern": "repo://x"}, "takes no URL"},
 		{"read", map[string]any{"path": strings.Repeat("x", 70<<10)}, "over this tool's limit"},
-		{"bash", map[string]any{"script": "ls"}, "the bash tool arrives with the shell issue"},
+		{"bash", map[string]any{"script": "ls", "job": "j1"}, "bash takes one of"},
+		{"bash", map[string]any{"timeout": 3}, "bash takes one of"},
+		{"bash", map[string]any{"script": 7}, "bash: script must be a string"},
 	} {
 		text, isErr := w.call(c.tool, c.args)
 		if !isErr || !strings.Contains(text, c.want) {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
@@ -27,6 +28,9 @@ type Options struct {
 	// CallTimeout bounds each call to a configured MCP server; 0 is
 	// DefaultCallTimeout.
 	CallTimeout time.Duration
+	// ShellBudget is how long a bash call blocks before its script becomes
+	// a job; 0 is the shell's default (30 s).
+	ShellBudget time.Duration
 	// LogPath is the session's JSONL log (report_issue rows); "" keeps none.
 	LogPath string
 	// SkillDirs are where skill:// looks, in order; nil is the root's
@@ -55,6 +59,9 @@ type Session struct {
 	// URLs reads the internal URLs of read (S7.5); nil until the URL
 	// reader is wired.
 	URLs URLReading
+
+	shell  *shell.Runner // the bash tool's runner and job table
+	notify func(text string)
 
 	mu    sync.Mutex // one document call at a time: docs.Session is one agent's state
 	tools *docs.Tools
@@ -112,7 +119,42 @@ func Open(o Options) (*Session, error) {
 			Auto: func() gate.AutoSet { return h.Settings().AutoEffects }, Chain: s.chain}}
 		s.wireGuard()
 	}
+	s.shell = &shell.Runner{
+		Root:    h.Root(),
+		Budget:  o.ShellBudget,
+		Session: map[string]string{"EUKHE_SESSION": s.ID},
+		Gate: shell.Gate{Policy: h.Policy(), Auto: func() gate.AutoSet { return h.Settings().AutoEffects },
+			Chain: s.chain, Session: s.ID},
+		Jobs: &shell.Jobs{OnSettle: func(id, status, output string) { s.Notify(jobSettled(id, status, output)) }},
+	}
 	return s, nil
+}
+
+// Shell is the session's bash runner.
+func (s *Session) Shell() *shell.Runner {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shell
+}
+
+// SetNotify sets where the session's notices go (a settled job): the MCP
+// binding sends them as log messages.
+func (s *Session) SetNotify(f func(text string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notify = f
+}
+
+// Notify sends a notice to the session's client, when one listens.
+func (s *Session) Notify(text string) {
+	s.mu.Lock()
+	f := s.notify
+	s.mu.Unlock()
+	if f != nil {
+		f(text)
+	} else if s.logf != nil {
+		s.logf("%s", text)
+	}
 }
 
 // SetParent names the parent after open (an initialize field): the chain
@@ -128,6 +170,9 @@ func (s *Session) SetParent(parent string) {
 	s.chain = s.host.Attach(s)
 	if s.guard != nil {
 		s.guard.Gate.Chain = s.chain
+	}
+	if s.shell != nil {
+		s.shell.Gate.Chain = s.chain
 	}
 }
 

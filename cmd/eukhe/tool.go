@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,8 +12,12 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
 )
 
 const toolUsage = `Usage: eukhe tool NAME [--root DIR] [--session FILE] [ARGS-JSON | -]
@@ -48,6 +53,12 @@ Tools:
   glob  {"pattern": "**/*_test.go", "path": ".", "limit": 200, "skip": 0}
         matching files, newest first; .gitignore is honoured unless
         "noIgnore": true
+
+  bash  {"script": "go test ./... 2>&1 | tail -5", "timeout": 60, "full_output": false}
+        runs the script in process behind the approval gate (your settings'
+        shell.autoEffects); headless, a step that must ask is refused
+        (unanswered) and the script stops there. The call waits for the
+        script (a job does not outlive the command).
 
 Exit status: 0 success, 1 the tool refused or failed, 2 usage error.
 `
@@ -91,7 +102,7 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if name == "" {
-		return bad("which tool? read, edit, write, grep or glob")
+		return bad("which tool? read, edit, write, grep, glob or bash")
 	}
 	if argText == "-" {
 		b, err := io.ReadAll(stdin)
@@ -174,8 +185,22 @@ func call(t *docs.Tools, name, argText string) (docs.Result, error) {
 			return docs.Result{}, err
 		}
 		return t.Glob(a), nil
+	case "bash":
+		var a struct {
+			I          string   `json:"i"`
+			Script     string   `json:"script"`
+			Timeout    *float64 `json:"timeout"`
+			FullOutput bool     `json:"full_output"`
+		}
+		if err := dec(&a); err != nil {
+			return docs.Result{}, err
+		}
+		if a.Script == "" {
+			return docs.Result{}, fmt.Errorf("bash needs a script: {\"script\": \"ls\"}")
+		}
+		return runBash(t.Root, a.Script, a.Timeout, a.FullOutput), nil
 	}
-	return docs.Result{}, fmt.Errorf("unknown tool %q: read, edit, write, grep or glob", name)
+	return docs.Result{}, fmt.Errorf("unknown tool %q: read, edit, write, grep, glob or bash", name)
 }
 
 // sessionSaver holds the session file locked for the call, so concurrent
@@ -235,4 +260,30 @@ func (sv *sessionSaver) close() {
 		sv.lock.Close()
 		sv.lock = nil
 	}
+}
+
+// runBash runs one script headless: the gate with the user's settings, no
+// client attached, so a step that must ask is unanswered. The command
+// waits for the script to end: a job would not outlive it.
+func runBash(root, script string, timeout *float64, full bool) docs.Result {
+	env := gate.EnvFromList(os.Environ())
+	paths := settings.Locate(env, []string{root})
+	current, events := settings.Load(paths)
+	for _, e := range events {
+		if e.Level != settings.Info {
+			fmt.Fprintf(os.Stderr, "eukhe tool: %s\n", e)
+		}
+	}
+	r := &shell.Runner{
+		Root:   root,
+		Budget: 365 * 24 * time.Hour,
+		Gate: shell.Gate{Policy: paths.Places(env).Policy(gate.OS),
+			Auto: func() gate.AutoSet { return current.AutoEffects }, Chain: gate.Chain{}},
+	}
+	req := shell.Request{Script: script, FullOutput: full}
+	if timeout != nil && *timeout > 0 {
+		req.Timeout = time.Duration(*timeout * float64(time.Second))
+	}
+	res := r.Run(context.Background(), req)
+	return docs.Result{Text: res.Text, Failed: res.Failed}
 }
