@@ -193,7 +193,9 @@ func (w *walker) push(items ...walkItem) {
 	w.queue = append(w.queue, items...)
 	w.pending += len(items)
 	w.mu.Unlock()
-	w.cond.Broadcast()
+	for range min(len(items), 4) {
+		w.cond.Signal()
+	}
 }
 
 func (w *walker) work() {
@@ -244,7 +246,7 @@ func (w *walker) walkDir(it walkItem) {
 			}
 		}
 	}
-	var next []walkItem
+	var dirs, files []walkItem
 	for _, e := range es {
 		child := walkItem{
 			abs:   it.abs + string(filepath.Separator) + e.Name,
@@ -264,15 +266,23 @@ func (w *walker) walkDir(it walkItem) {
 			c = Symlink
 		case !w.noIgnore && node.Ignored(child.parts, e.Dir):
 			c = Ignored
+		case e.Dir:
+			dirs = append(dirs, child)
 		default:
-			next = append(next, child)
+			files = append(files, child)
 		}
 		if c >= 0 {
 			w.tally.add(c, child.shown)
 		}
 	}
-	if len(next) > 0 {
-		w.push(next...)
+	// Directories go to the shared queue; this worker searches the files
+	// itself, so the queue (and the scheduler) sees one hand-off a
+	// directory, not one a file.
+	if len(dirs) > 0 {
+		w.push(dirs...)
+	}
+	for _, f := range files {
+		w.tally.add(w.visit(f.abs, f.rel, f.shown), f.shown)
 	}
 }
 
