@@ -11,7 +11,7 @@ import (
 type encoding uint8
 
 const (
-	utf16 encoding = iota // LSP's default, and VS Code's only choice
+	utf16Enc encoding = iota // LSP's default, and VS Code's only choice
 	utf8Enc
 	utf32
 )
@@ -34,7 +34,7 @@ func negotiate(offered []lsproto.PositionEncodingKind) encoding {
 			return utf8Enc
 		}
 	}
-	return utf16
+	return utf16Enc
 }
 
 // width is how many units of e a character of n UTF-8 bytes takes. An
@@ -43,7 +43,7 @@ func (e encoding) width(n int) int {
 	switch e {
 	case utf8Enc:
 		return n
-	case utf16:
+	case utf16Enc:
 		if n == 4 {
 			return 2
 		}
