@@ -49,12 +49,12 @@ type fakeEditor struct {
 
 	// What the editor does with the next edits; set by a test before it
 	// edits, read under mu.
-	refuse      bool               // answer applied: false, apply nothing
-	lie         bool               // answer applied: true, apply nothing
-	late        bool               // send the didChange after the reply
-	beforeApply func(call int)     // runs before the editor applies an edit: a user typing
-	hold        chan struct{}      // when set, an applyEdit waits for it to close
-	applyCalls  int                // applyEdit requests received
+	refuse      bool           // answer applied: false, apply nothing
+	lie         bool           // answer applied: true, apply nothing
+	late        bool           // send the didChange after the reply
+	beforeApply func(call int) // runs before the editor applies an edit: a user typing
+	hold        chan struct{}  // when set, an applyEdit waits for it to close
+	applyCalls  int            // applyEdit requests received
 	edits       []lsproto.WorkspaceEdit
 	reviewed    []protocol.ReviewParams
 	saved       []string

@@ -58,7 +58,9 @@ func isBoundary(s string, off int) bool { return off == 0 || s[off]&0xC0 != 0x80
 
 // atLineEnding: an offset inside a line's ending (between "\r" and "\n")
 // stands at the line's end.
-func atLineEnding(s string, off int) bool { return off > 0 && s[off-1] == '\r' && off < len(s) && s[off] == '\n' }
+func atLineEnding(s string, off int) bool {
+	return off > 0 && s[off-1] == '\r' && off < len(s) && s[off] == '\n'
+}
 
 func splitsSurrogate(s string) bool {
 	for _, r := range s {
