@@ -36,7 +36,7 @@ type editorOpts struct {
 }
 
 type fakeEditor struct {
-	t      *testing.T
+	t      testing.TB
 	opts   editorOpts
 	root   string
 	srv    *Server
@@ -67,7 +67,7 @@ type fakeBuf struct {
 	version int32
 }
 
-func newEditor(t *testing.T, o editorOpts) *fakeEditor {
+func newEditor(t testing.TB, o editorOpts) *fakeEditor {
 	t.Helper()
 	if o.wait == 0 {
 		o.wait = 2 * time.Second
@@ -538,7 +538,7 @@ func (e *fakeEditor) lastReview() protocol.ReviewParams {
 }
 
 // tagOf reads a file's tag from a read's header.
-func tagOf(t *testing.T, read string) string {
+func tagOf(t testing.TB, read string) string {
 	t.Helper()
 	head, _, _ := strings.Cut(read, "\n")
 	i := strings.LastIndex(head, "#")
