@@ -121,7 +121,7 @@ func Open(o Options) (*Session, error) {
 	}
 	s.shell = &shell.Runner{
 		Root:    h.Root(),
-		Budget:  o.ShellBudget,
+		Budget:  shellBudget(o.ShellBudget, h),
 		Session: map[string]string{"EUKHE_SESSION": s.ID},
 		Gate: shell.Gate{Policy: h.Policy(), Auto: func() gate.AutoSet { return h.Settings().AutoEffects },
 			Chain: s.chain, Session: s.ID},
@@ -246,4 +246,13 @@ func (s *Session) readURL(ctx context.Context, raw string) docs.Result {
 		return docs.Result{Text: err.Error(), Failed: true}
 	}
 	return docs.Result{Text: text}
+}
+
+// shellBudget is the bash call's blocking budget: the option (tests), else
+// the settings' shell.blockingBudgetSeconds when the session opens.
+func shellBudget(opt time.Duration, h Host) time.Duration {
+	if opt > 0 {
+		return opt
+	}
+	return h.Settings().ShellBudget
 }

@@ -12,7 +12,8 @@
 //	  "approval.timeoutSeconds": 120,
 //	  "review.style": "inline",
 //	  "edit.save": "clean",
-//	  "grep.excludes": ["vendor/**", "*.min.js"]
+//	  "grep.excludes": ["vendor/**", "*.min.js"],
+//	  "shell.blockingBudgetSeconds": 30
 //	}
 //
 // Where each rule lives:
@@ -39,6 +40,8 @@
 // a moment); a key set twice is an error; a removed file stops applying
 // (with a Warning); grep.excludes of the user and the projects add up,
 // other project keys override the user's; approval.timeoutSeconds defaults
-// to 120; edit.save "clean" saves a document an edit changed only when it
+// to 120; shell.blockingBudgetSeconds (how long a bash call blocks before
+// its script becomes a job) defaults to 30 and grants nothing, so a project
+// may set it; edit.save "clean" saves a document an edit changed only when it
 // had no unsaved changes before.
 package settings

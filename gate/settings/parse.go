@@ -85,6 +85,18 @@ var keys = []key{
 		f.ApprovalTimeout = &d
 		return nil
 	}},
+	{name: "shell.blockingBudgetSeconds", apply: func(f *File, raw json.RawMessage) error {
+		var n int
+		if err := strictJSON(raw, &n); err != nil {
+			return err
+		}
+		if n < 1 || n > 3600 {
+			return fmt.Errorf("%d seconds: use a whole number from 1 to 3600", n)
+		}
+		d := time.Duration(n) * time.Second
+		f.ShellBudget = &d
+		return nil
+	}},
 	{name: "review.style", apply: oneOf(func(f *File, v string) { f.ReviewStyle = &v }, "inline", "off")},
 	{name: "edit.save", apply: oneOf(func(f *File, v string) { f.EditSave = &v }, "clean", "never")},
 	{name: "grep.excludes", apply: func(f *File, raw json.RawMessage) error {

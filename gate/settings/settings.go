@@ -30,6 +30,9 @@ type Settings struct {
 	// GrepExcludes is grep.excludes: glob patterns grep and glob skip; the
 	// user's and then each project's.
 	GrepExcludes []string
+	// ShellBudget is shell.blockingBudgetSeconds: how long a bash call
+	// blocks before its script becomes a job (S7.7).
+	ShellBudget time.Duration
 }
 
 // MCPServer is one entry of mcp.servers: a program to start (stdio) or a
@@ -54,6 +57,7 @@ func Defaults() Settings {
 		ReviewStyle:     "inline",
 		EditSave:        "clean",
 		GrepExcludes:    []string{},
+		ShellBudget:     30 * time.Second,
 	}
 }
 
@@ -66,6 +70,7 @@ type File struct {
 	ReviewStyle     *string
 	EditSave        *string
 	GrepExcludes    []string
+	ShellBudget     *time.Duration
 }
 
 // Merge is the settings in force: defaults, then the user file, then each
@@ -99,6 +104,9 @@ func Merge(user *File, projects ...*File) Settings {
 			s.EditSave = *f.EditSave
 		}
 		s.GrepExcludes = append(s.GrepExcludes, f.GrepExcludes...)
+		if f.ShellBudget != nil {
+			s.ShellBudget = *f.ShellBudget
+		}
 	}
 	return s
 }
