@@ -334,3 +334,39 @@ func TestWriteOfAnOpenDocument(t *testing.T) {
 		t.Fatalf("reply %q; buffer %q; disk %q", got.Text, e.buf("a.txt"), e.disk("a.txt"))
 	}
 }
+
+// Line endings and a last line without one go through the editor as the
+// document core made them.
+func TestCRLFAndAMissingFinalNewlineThroughTheEditor(t *testing.T) {
+	e := newEditor(t, editorOpts{})
+	e.put("crlf.txt", "one\r\ntwo\r\nthree\r\n")
+	e.put("noeol.txt", "a\nb")
+	e.open("crlf.txt")
+	e.open("noeol.txt")
+	tc := tagOf(t, e.tool("read", map[string]any{"path": "crlf.txt"}).Text)
+	tn := tagOf(t, e.tool("read", map[string]any{"path": "noeol.txt"}).Text)
+	got := e.tool("edit", map[string]any{"patch": fmt.Sprintf("[crlf.txt#%s]\n@@ 2\n+TWO\n+2b\n[noeol.txt#%s]\n@@ $\n+c\n", tc, tn)})
+	if got.IsError {
+		t.Fatalf("reply:\n%s", got.Text)
+	}
+	if b := e.buf("crlf.txt"); b != "one\r\nTWO\r\n2b\r\nthree\r\n" {
+		t.Errorf("crlf.txt buffer = %q", b)
+	}
+	r := e.tool("read", map[string]any{"path": "noeol.txt", "raw": true})
+	if b := e.buf("noeol.txt"); !strings.HasPrefix(b, "a\nb\nc") || !strings.Contains(r.Text, "c") {
+		t.Errorf("noeol.txt buffer = %q", b)
+	}
+}
+
+// The server does not take the editor's word that it saved: the disk says.
+func TestASaveTheEditorDidNotDoIsReported(t *testing.T) {
+	e := newEditor(t, editorOpts{saves: true})
+	e.put("a.txt", "a\n")
+	e.open("a.txt")
+	tag := tagOf(t, e.tool("read", map[string]any{"path": "a.txt"}).Text)
+	e.set(func(e *fakeEditor) { e.saveLies = true })
+	got := e.tool("edit", map[string]any{"patch": fmt.Sprintf("[a.txt#%s]\n@@ 1\n+A\n", tag)})
+	if got.IsError || !strings.Contains(got.Text, "warning: a.txt: the editor did not save it") {
+		t.Fatalf("reply:\n%s", got.Text)
+	}
+}

@@ -93,6 +93,7 @@ func (w *nvimWorld) run(script string, methods ...string) map[string]any {
 	if err := json.Unmarshal(b, &res); err != nil {
 		w.t.Fatalf("results of %s: %v\n%s", script, err, b)
 	}
+	w.t.Logf("Neovim %s", str(res, "nvim"))
 	if e, ok := res["error"]; ok {
 		w.t.Fatalf("%s failed in Neovim: %v\n%s", script, e, stderr.String())
 	}

@@ -85,6 +85,8 @@ function h.settle(name, want)
 end
 
 function h.finish()
+  local v = vim.version()
+  h.results.nvim = string.format('%d.%d.%d', v.major, v.minor, v.patch)
   local f = assert(io.open(out, 'w'))
   f:write(vim.fn.json_encode(h.results))
   f:close()
