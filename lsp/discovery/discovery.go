@@ -1,0 +1,205 @@
+// Package discovery is how `eukhe mcp` and `eukhe approvals` find the
+// editor's eukhe server for a directory (DESIGN.md §7): a per-user
+// directory, a Unix socket per server in it, and beside each socket a JSON
+// file naming the server's pid, socket, workspace roots and editor.
+//
+// What it keeps, and where:
+//
+//   - The directory (Dir): $XDG_RUNTIME_DIR/eukhe, else /tmp/eukhe-<uid>,
+//     mode 0700. A directory not owned by the user, or open to anyone else,
+//     is refused: another user could plant a server there.
+//   - Listen: a socket of mode 0600 and its JSON file, written whole
+//     (temp + rename) once the socket listens; Close removes both.
+//   - Find: the live server whose root holds a directory, the deepest root
+//     winning. A file whose pid is dead or whose socket refuses is stale:
+//     it and its socket are removed.
+//
+// Only the standard library: the CLI's start-up path imports it.
+package discovery
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Entry is one server's JSON file.
+type Entry struct {
+	PID    int      `json:"pid"`
+	Socket string   `json:"socket"`
+	Roots  []string `json:"roots"`
+	Editor string   `json:"editor"`
+}
+
+// ErrNone is Find's error when no live server serves the directory.
+var ErrNone = errors.New("no editor's eukhe server serves this directory")
+
+// Dir is the per-user directory for env ("NAME" → value), made when
+// missing, refused when another user owns it or its mode lets anyone else
+// in.
+func Dir(env map[string]string) (string, error) {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("eukhe-%d", os.Getuid()))
+	if rt := env["XDG_RUNTIME_DIR"]; filepath.IsAbs(rt) {
+		dir = filepath.Join(rt, "eukhe")
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", fmt.Errorf("the eukhe socket directory %s: %v", dir, err)
+	}
+	return dir, Check(dir)
+}
+
+// Check refuses a directory that is not a directory, not the user's own,
+// or open to the group or others.
+func Check(dir string) error {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("the eukhe socket directory %s: %v", dir, err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case !fi.IsDir():
+		return fmt.Errorf("the eukhe socket directory %s is not a directory; remove it", dir)
+	case !ok || int(st.Uid) != os.Getuid():
+		return fmt.Errorf("the eukhe socket directory %s is not yours; remove it or set XDG_RUNTIME_DIR", dir)
+	case fi.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("the eukhe socket directory %s has mode %o; it must be 0700 (chmod 700 it)", dir, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// Listener is one server's socket and JSON file.
+type Listener struct {
+	net.Listener
+	Entry Entry
+	file  string
+}
+
+// Listen makes a socket in dir (which Dir gave) and, once it listens, the
+// JSON file naming it.
+func Listen(dir string, roots []string, editor string) (*Listener, error) {
+	if err := Check(dir); err != nil {
+		return nil, err
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	base := filepath.Join(dir, fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b[:])))
+	sock := base + ".sock"
+	// The directory is 0700, so the moment before the chmod is not open
+	// to anyone else (a umask would be the whole process's).
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %v", sock, err)
+	}
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("the socket %s: %v", sock, err)
+	}
+	l := &Listener{Listener: ln, Entry: Entry{PID: os.Getpid(), Socket: sock, Roots: roots, Editor: editor}, file: base + ".json"}
+	data, _ := json.Marshal(l.Entry)
+	tmp := base + ".json.tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("the discovery file %s: %v", l.file, err)
+	}
+	if err := os.Rename(tmp, l.file); err != nil {
+		os.Remove(tmp)
+		ln.Close()
+		return nil, fmt.Errorf("the discovery file %s: %v", l.file, err)
+	}
+	return l, nil
+}
+
+// Close stops listening and removes the JSON file and the socket.
+func (l *Listener) Close() error {
+	os.Remove(l.file)
+	err := l.Listener.Close() // removes the socket
+	os.Remove(l.Entry.Socket)
+	return err
+}
+
+// Find dials the live server in dir (which Dir gave) whose root holds path
+// (absolute), the deepest root first. Stale files are removed on the way.
+func Find(dir, path string) (net.Conn, Entry, error) {
+	if err := Check(dir); err != nil {
+		return nil, Entry{}, err
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	type cand struct {
+		e     Entry
+		file  string
+		depth int
+	}
+	var cs []cand
+	for _, f := range names {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var e Entry
+		if json.Unmarshal(data, &e) != nil || e.Socket == "" {
+			os.Remove(f)
+			continue
+		}
+		if !alive(e.PID) {
+			removeStale(f, e)
+			continue
+		}
+		best := -1
+		for _, r := range e.Roots {
+			if holds(r, path) && len(r) > best {
+				best = len(r)
+			}
+		}
+		if best >= 0 {
+			cs = append(cs, cand{e, f, best})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].depth > cs[j].depth })
+	for _, c := range cs {
+		conn, err := net.DialTimeout("unix", c.e.Socket, 5*time.Second)
+		if err != nil {
+			if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, os.ErrNotExist) {
+				removeStale(c.file, c.e)
+			}
+			continue
+		}
+		return conn, c.e, nil
+	}
+	return nil, Entry{}, ErrNone
+}
+
+// removeStale removes a dead server's file, and its socket when the socket
+// is in the same directory.
+func removeStale(file string, e Entry) {
+	os.Remove(file)
+	if filepath.Dir(e.Socket) == filepath.Dir(file) {
+		os.Remove(e.Socket)
+	}
+}
+
+// alive tells whether a process with this pid exists.
+func alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// holds tells whether root holds path (both absolute and clean).
+func holds(root, path string) bool {
+	root, path = filepath.Clean(root), filepath.Clean(path)
+	if root == path || root == "/" {
+		return true
+	}
+	return strings.HasPrefix(path, root+string(filepath.Separator))
+}
