@@ -102,7 +102,8 @@ func Open(o Options) (*Session, error) {
 	if o.LogPath != "" {
 		s.log = &SessionLog{Path: o.LogPath}
 	}
-	s.tools = &docs.Tools{Store: h.Store(), Session: docs.NewSession(), Root: h.Root()}
+	s.tools = &docs.Tools{Store: h.Store(), Session: docs.NewSession(), Root: h.Root(),
+		Excludes: func() []string { return h.Settings().GrepExcludes }}
 	s.clients = &Clients{Servers: func() map[string]settings.MCPServer { return h.Settings().MCPServers },
 		Timeout: o.CallTimeout, Dir: h.Root()}
 	s.chain = h.Attach(s)

@@ -14,6 +14,10 @@ type Tools struct {
 	Root    string    // the workspace root; relative paths are under it
 	Bound   int       // the read output bound; 0 is DefaultReadBound
 	Guard   PathGuard // the documents gate (G1.6, G1.7); nil judges nothing
+	// Excludes are the grep.excludes setting: doublestar patterns over
+	// paths under the root (a name alone without '/') that grep and glob
+	// skip; nil skips nothing.
+	Excludes func() []string
 }
 
 // allow asks the documents gate about one access of abs, once, as given:

@@ -23,6 +23,7 @@ const (
 	OverLimit                      // over MaxSnapshotFileBytes
 	Unreadable                     // could not be read
 	Ignored                        // by .gitignore or .git/info/exclude
+	Excluded                       // by the grep.excludes setting
 	GitDir                         // a .git directory
 	Symlink                        // not followed
 	TempFile                       // a writer's temporary file (never shown by name)
@@ -51,6 +52,8 @@ func (c WalkClass) what() string {
 		return "file(s) that could not be read"
 	case Ignored:
 		return "entries ignored by .gitignore (grep or glob with noIgnore to include them)"
+	case Excluded:
+		return "entries excluded by the grep.excludes setting"
 	case GitDir:
 		return ".git director(ies) not walked"
 	case Symlink:
@@ -129,6 +132,7 @@ type visitor func(abs, rel, shown string) WalkClass
 // listed, ignore files read on the way down, and each file handed to visit.
 type walker struct {
 	store    Store
+	excludes []*pathFilter
 	noIgnore bool
 	visit    visitor
 	tally    *Tally
@@ -142,6 +146,13 @@ type walker struct {
 // walkTree walks the directory start.
 func (t *Tools) walkTree(start string, noIgnore bool, visit visitor) *Tally {
 	w := &walker{store: t.Store, noIgnore: noIgnore, visit: visit, tally: &Tally{}}
+	if t.Excludes != nil {
+		for _, p := range t.Excludes() {
+			if f, err := newPathFilter(p); err == nil && f != nil && !f.negate {
+				w.excludes = append(w.excludes, f)
+			}
+		}
+	}
 	w.cond = sync.NewCond(&w.mu)
 	top := gitTop(start)
 	if top == "" {
@@ -266,6 +277,8 @@ func (w *walker) walkDir(it walkItem) {
 			c = Symlink
 		case !w.noIgnore && node.Ignored(child.parts, e.Dir):
 			c = Ignored
+		case w.excluded(child.shown):
+			c = Excluded
 		case e.Dir:
 			dirs = append(dirs, child)
 		default:
@@ -296,4 +309,14 @@ func joinSlash(dir, name string) string {
 func fileExists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
+}
+
+// excluded tells whether the grep.excludes setting leaves a path out.
+func (w *walker) excluded(shown string) bool {
+	for _, f := range w.excludes {
+		if f.match(shown) {
+			return true
+		}
+	}
+	return false
 }
