@@ -80,10 +80,17 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		out[i].sent = true
 	}
 	defer s.ov.unwatch(ws...)
+	edit := workspaceEdit(es, enc)
+	if len(edit.DocumentChanges) == 0 {
+		for i := range out {
+			out[i].landed = true // nothing to change: the text is already the new one
+		}
+		return out
+	}
 	ctx, cancel := context.WithTimeout(life, s.opts.CallTimeout)
 	res, err := client.ApplyEdit(ctx, &lsproto.ApplyWorkspaceEditParams{
 		Label: ptr("eukhe: the agent's edit"),
-		Edit:  workspaceEdit(es, enc),
+		Edit:  edit,
 	})
 	cancel()
 	var why error
