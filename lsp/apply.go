@@ -70,7 +70,7 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 	client, _, life, ok := s.editor()
 	if !ok {
 		for i := range out {
-			out[i] = applied{err: errors.New("the editor is not connected")}
+			out[i] = applied{sent: true, err: fmt.Errorf("%w (it went away during the edit)", errEditorGone)}
 		}
 		return out
 	}
