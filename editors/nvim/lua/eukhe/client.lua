@@ -1,0 +1,199 @@
+-- Starting `eukhe lsp`: one client per workspace root, attached to the
+-- buffers under it. The registry (root -> client id) is the plugin's one
+-- piece of module state about clients.
+local M = {}
+
+local uv = vim.loop
+
+-- roots maps a workspace root to its client's id.
+local roots = {}
+
+local function config()
+  return require('eukhe').config
+end
+
+local function is_dir(p)
+  local st = uv.fs_stat(p)
+  return st ~= nil and st.type == 'directory'
+end
+
+local function exists(p)
+  return uv.fs_stat(p) ~= nil
+end
+
+local function parent(p)
+  local d = vim.fn.fnamemodify(p, ':h')
+  if d == p then
+    return nil
+  end
+  return d
+end
+
+-- under tells whether path is dir or inside it.
+local function under(path, dir)
+  if dir:sub(-1) ~= '/' then
+    dir = dir .. '/'
+  end
+  return path == dir:sub(1, -2) or path:sub(1, #dir) == dir
+end
+
+-- root_of gives the workspace root of a buffer, or nil when it has none.
+function M.root_of(bufnr)
+  if vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' then
+    return nil
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' or name:match('^%a[%w+.-]*://') then
+    return nil
+  end
+  name = vim.fn.fnamemodify(name, ':p')
+  local cfg = config()
+  if cfg.root_dir then
+    return cfg.root_dir(bufnr)
+  end
+  local dir = parent(name)
+  while dir do
+    for _, m in ipairs(cfg.root_markers or {}) do
+      if exists(dir .. '/' .. m) then
+        return dir
+      end
+    end
+    dir = parent(dir)
+  end
+  local cwd = vim.fn.getcwd()
+  if under(name, cwd) then
+    return cwd
+  end
+  return nil
+end
+
+-- binary gives the command that starts the server (a list ending before
+-- `lsp`), or nil and a message saying what to do.
+function M.binary()
+  local cmd = config().cmd
+  if type(cmd) == 'string' then
+    cmd = { cmd }
+  end
+  if type(cmd) == 'table' and cmd[1] then
+    local exe = vim.fn.exepath(vim.fn.expand(cmd[1]))
+    if exe == '' then
+      return nil, string.format(
+        "eukhe: opts.cmd names %q, which is not an executable; fix the path in require('eukhe').setup({cmd = ...})",
+        cmd[1])
+    end
+    local out = vim.deepcopy(cmd)
+    out[1] = exe
+    return out
+  end
+  local exe = vim.fn.exepath('eukhe')
+  if exe ~= '' then
+    return { exe }
+  end
+  local gobin = vim.fn.expand('~/go/bin/eukhe')
+  if vim.fn.executable(gobin) == 1 then
+    return { gobin }
+  end
+  return nil, 'eukhe: the eukhe binary is not on PATH nor in ~/go/bin; '
+    .. 'install it (go install ./cmd/eukhe in the eukhe repository) '
+    .. "or give its path: require('eukhe').setup({cmd = '/path/to/eukhe'})"
+end
+
+-- capabilities are Neovim's, plus experimental.eukhe naming the eukhe/*
+-- methods this plugin implements.
+function M.capabilities()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.experimental = caps.experimental or {}
+  caps.experimental.eukhe = { kind = 'nvim', methods = require('eukhe.handlers').methods() }
+  return caps
+end
+
+-- get gives the live client of a root, or nil.
+function M.get(root)
+  local id = roots[root]
+  if not id then
+    return nil
+  end
+  local c = vim.lsp.get_client_by_id(id)
+  if c == nil or (c.is_stopped and c.is_stopped()) then
+    roots[root] = nil
+    return nil
+  end
+  return c
+end
+
+-- for_buf gives the eukhe client attached to a buffer, or nil.
+function M.for_buf(bufnr)
+  local root = M.root_of(bufnr)
+  return root and M.get(root)
+end
+
+-- roots gives a copy of the registry: root -> client id.
+function M.roots()
+  return vim.deepcopy(roots)
+end
+
+local warned = false
+
+-- attach starts the server of the buffer's root if it is not running,
+-- and attaches it to the buffer. It gives the client id, or nil.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local root = M.root_of(bufnr)
+  if not root then
+    return nil
+  end
+  local live = M.get(root)
+  if live then
+    vim.lsp.buf_attach_client(bufnr, live.id)
+    return live.id
+  end
+  local bin, msg = M.binary()
+  if not bin then
+    if not warned then
+      warned = true
+      vim.notify(msg, vim.log.levels.ERROR)
+    end
+    return nil
+  end
+  local cmd = vim.deepcopy(bin)
+  vim.list_extend(cmd, { 'lsp', '--root', root })
+  local conf = {
+    name = 'eukhe',
+    cmd = cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    capabilities = M.capabilities(),
+    handlers = require('eukhe.handlers').table(),
+    on_exit = function(code, signal)
+      if code ~= 0 and signal == 0 then
+        vim.schedule(function()
+          vim.notify(string.format('eukhe: the server for %s exited with status %d; see :LspLog', root, code),
+            vim.log.levels.WARN)
+        end)
+      end
+    end,
+  }
+  local id
+  if vim.lsp.start then
+    -- vim.lsp.start attaches the buffer itself; reuse only our own root.
+    id = vim.lsp.start(conf, {
+      bufnr = bufnr,
+      reuse_client = function(c, cf)
+        return c.name == cf.name and c.config.root_dir == cf.root_dir
+      end,
+    })
+  else
+    id = vim.lsp.start_client(conf)
+    if id then
+      vim.lsp.buf_attach_client(bufnr, id)
+    end
+  end
+  if not id then
+    vim.notify('eukhe: could not start ' .. table.concat(cmd, ' ') .. '; see :LspLog', vim.log.levels.ERROR)
+    return nil
+  end
+  roots[root] = id
+  return id
+end
+
+return M

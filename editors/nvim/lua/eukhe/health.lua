@@ -1,0 +1,118 @@
+-- :checkhealth eukhe — the binary and its version, this Neovim's support,
+-- the servers running and the discovery socket directory.
+local M = {}
+
+local uv = vim.loop
+
+-- report gives start/ok/info/warn/error on every Neovim: vim.health on
+-- 0.9+ (start, ok, …), the health module's report_* on 0.7 and 0.8.
+local function report()
+  local h = vim.health or require('health')
+  return {
+    start = h.start or h.report_start,
+    ok = h.ok or h.report_ok,
+    info = h.info or h.report_info,
+    warn = h.warn or h.report_warn,
+    error = h.error or h.report_error,
+  }
+end
+
+local function run(argv)
+  local out = vim.fn.system(argv)
+  return vim.v.shell_error, vim.trim(out or '')
+end
+
+-- socket_dir is where eukhe lsp puts its discovery socket.
+local function socket_dir()
+  local rt = os.getenv('XDG_RUNTIME_DIR')
+  if rt and rt ~= '' then
+    return rt .. '/eukhe'
+  end
+  return '/tmp/eukhe-' .. uv.getuid()
+end
+
+function M.check()
+  local r = report()
+  local client = require('eukhe.client')
+
+  r.start('eukhe: Neovim')
+  if vim.lsp.start or (vim.lsp.start_client and vim.lsp.buf_attach_client) then
+    if vim.api.nvim_create_autocmd and vim.api.nvim_create_user_command and vim.keymap then
+      r.ok('this Neovim has what the plugin needs (' .. (vim.lsp.start and 'vim.lsp.start' or 'vim.lsp.start_client') .. ')')
+    else
+      r.error('this Neovim is too old: the plugin needs Neovim 0.7 or later')
+    end
+  else
+    r.error('this Neovim has no built-in LSP client: the plugin needs Neovim 0.7 or later')
+  end
+
+  r.start('eukhe: binary')
+  local bin, msg = client.binary()
+  if not bin then
+    r.error(msg)
+  else
+    local code, out = run({ bin[1], '--help' })
+    if code ~= 0 or not out:find('eukhe lsp', 1, true) then
+      r.error(bin[1] .. ' does not run as eukhe (`' .. bin[1] .. ' --help` exited ' .. code .. '); reinstall it or fix opts.cmd')
+    else
+      r.ok('found: ' .. table.concat(bin, ' '))
+      local vcode, version = run({ bin[1], '--version' })
+      if vcode == 0 and version ~= '' then
+        r.ok('version: ' .. version)
+      else
+        r.info('this eukhe build reports no version (`eukhe --version`)')
+      end
+    end
+  end
+
+  r.start('eukhe: servers')
+  local roots = client.roots()
+  local n = 0
+  for root, id in pairs(roots) do
+    local c = vim.lsp.get_client_by_id(id)
+    if c and not (c.is_stopped and c.is_stopped()) then
+      n = n + 1
+      local info = c.server_info and c.server_info.version and (' version ' .. c.server_info.version) or ''
+      local ex = c.server_capabilities and c.server_capabilities.experimental
+        and c.server_capabilities.experimental.eukhe
+      local methods = ex and ex.methods and table.concat(ex.methods, ', ') or 'no eukhe/* methods'
+      r.ok(string.format('running for %s (client %d%s; serves %s)', root, id, info, methods))
+    else
+      r.warn('the server for ' .. root .. ' has stopped; see :LspLog, then :EukheStart in a buffer there')
+    end
+  end
+  local cwd_root = vim.fn.getcwd()
+  if n == 0 then
+    r.warn('no eukhe server is running', {
+      "call require('eukhe').setup() in your config, then open a file under a workspace root",
+      'or run :EukheStart in a file buffer',
+    })
+  elseif not roots[cwd_root] then
+    r.info('no server for the current directory ' .. cwd_root .. ' (open a file there to start one)')
+  end
+
+  r.start('eukhe: discovery socket')
+  local dir = socket_dir()
+  local st = uv.fs_stat(dir)
+  if not st then
+    r.info(dir .. ' does not exist yet: agents started with `eukhe mcp` find the editor\'s server through it once the server creates it')
+  elseif st.type ~= 'directory' then
+    r.error(dir .. ' is not a directory; remove it so eukhe lsp can create its socket directory there')
+  elseif st.uid ~= uv.getuid() then
+    r.error(dir .. ' belongs to another user; remove it (eukhe needs its own 0700 directory)')
+  elseif st.mode % 512 ~= 448 then
+    r.error(string.format('%s has mode %o, not 700: other users could reach the server; chmod 700 %s',
+      dir, st.mode % 512, dir))
+  else
+    local socks = 0
+    local scan = uv.fs_scandir(dir)
+    while scan do
+      local name = uv.fs_scandir_next(scan)
+      if not name then break end
+      if name:match('%.sock$') then socks = socks + 1 end
+    end
+    r.ok(string.format('%s (mode 700)%s', dir, socks > 0 and (', ' .. socks .. ' socket(s)') or ''))
+  end
+end
+
+return M

@@ -1,0 +1,215 @@
+package nvim_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The Neovim plugin in real headless Neovim: `--clean` with the plugin on
+// 'runtimepath' (as plain packpath does), against the real `eukhe lsp`
+// built from this repository. The scenarios are Lua scripts in test/;
+// each records what it sees in a JSON file. Neovim 0.7.2 is Debian
+// bookworm's (.ci/run installs it); EUKHE_NVIM names another nvim, and
+// EUKHE_TEST_BIN a prebuilt eukhe to test instead of building one.
+
+var binary string // the eukhe binary TestMain builds
+
+func TestMain(m *testing.M) {
+	if p := os.Getenv("EUKHE_TEST_BIN"); p != "" { // a prebuilt eukhe
+		binary = p
+		os.Exit(m.Run())
+	}
+	dir, err := os.MkdirTemp("", "eukhe-nvim-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "eukhe")
+	build := exec.Command("go", "build", "-o", binary, "../../cmd/eukhe")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building eukhe:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func nvimBin(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("EUKHE_NVIM"); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Skip("nvim is not installed: the plugin's tests need Neovim 0.7 or later (apt-get install neovim; .ci/run does)")
+	}
+	return p
+}
+
+// world is a workspace with a.txt, b.txt and c.txt of four lines each.
+type world struct {
+	t    *testing.T
+	nvim string
+	root string
+	env  []string
+}
+
+func newWorld(t *testing.T) *world {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, nvim: nvimBin(t), root: root}
+	for _, n := range []string{"a", "b", "c"} {
+		w.put(n+".txt", fmt.Sprintf("%s one\n%s two\n%s three\n%s four\n", n, n, n, n))
+	}
+	return w
+}
+
+func (w *world) put(name, text string) {
+	p := filepath.Join(w.root, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *world) disk(name string) string {
+	b, err := os.ReadFile(filepath.Join(w.root, name))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// run runs a scenario of test/ in headless Neovim and gives its results.
+func (w *world) run(script string) map[string]any {
+	w.t.Helper()
+	plugin, err := filepath.Abs(".")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	tests := filepath.Join(plugin, "test")
+	out := filepath.Join(w.t.TempDir(), "results.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, w.nvim, "--headless", "--clean", "-n", "-i", "NONE",
+		"--cmd", "set rtp+="+plugin,
+		"-c", "luafile "+filepath.Join(tests, script))
+	cmd.Dir = w.root
+	cmd.Env = append(os.Environ(),
+		"EUKHE_BIN="+binary, "EUKHE_ROOT="+w.root, "EUKHE_OUT="+out,
+		"EUKHE_HARNESS="+filepath.Join(tests, "harness.lua"),
+		"XDG_STATE_HOME="+w.t.TempDir(), "XDG_CACHE_HOME="+w.t.TempDir(),
+		"XDG_CONFIG_HOME="+w.t.TempDir(), "XDG_RUNTIME_DIR="+w.t.TempDir())
+	cmd.Env = append(cmd.Env, w.env...)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Run(); err != nil {
+		w.t.Fatalf("nvim %s: %v\n%s", script, err, stderr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		w.t.Fatalf("nvim %s wrote no results: %v\n%s", script, err, stderr.String())
+	}
+	var res map[string]any
+	if err := json.Unmarshal(b, &res); err != nil {
+		w.t.Fatalf("results of %s: %v\n%s", script, err, b)
+	}
+	if e, ok := res["error"]; ok {
+		w.t.Fatalf("%s failed in Neovim: %v\nnotes: %v\n%s", script, e, res["notes"], stderr.String())
+	}
+	return res
+}
+
+func str(res map[string]any, key string) string {
+	s, _ := res[key].(string)
+	return s
+}
+
+func flag(res map[string]any, key string) bool {
+	b, _ := res[key].(bool)
+	return b
+}
+
+func num(res map[string]any, key string) int {
+	f, _ := res[key].(float64)
+	return int(f)
+}
+
+func TestReviewShowsHunksAndUndoRevertsOne(t *testing.T) {
+	w := newWorld(t)
+	res := w.run("review.lua")
+	if !flag(res, "commands") {
+		t.Error("plugin/eukhe.lua did not define the commands at startup (plain packpath)")
+	}
+	if !flag(res, "same_client") {
+		t.Error("two buffers under one root got two clients")
+	}
+	adv, _ := res["advertised"].(map[string]any)
+	if adv["kind"] != "nvim" || !strings.Contains(fmt.Sprint(adv["methods"]), "eukhe/review") ||
+		!strings.Contains(fmt.Sprint(adv["methods"]), "eukhe/approve") {
+		t.Errorf("experimental.eukhe = %v", adv)
+	}
+	edit := str(res, "edit")
+	if !strings.HasPrefix(edit, "Applied to a.txt#") || strings.Contains(edit, "NOT") {
+		t.Fatalf("reply:\n%s", edit)
+	}
+	// saveDocuments: the clean buffers were saved.
+	if flag(res, "a_modified") {
+		t.Error("a.txt was left modified after the edit: eukhe/saveDocuments did not save it")
+	}
+	if d := w.disk("b.txt"); d != "b one\nb TWO\nb three\nb four\n" {
+		t.Errorf("b.txt on disk = %q", d)
+	}
+	hunks, _ := res["hunks"].([]any)
+	if len(hunks) != 4 {
+		t.Fatalf("hunks under review: %v", hunks)
+	}
+	if n := num(res, "a_marks"); n != 2 {
+		t.Errorf("a.txt shows %d review marks, want 2", n)
+	}
+	if !flag(res, "a_keymap") {
+		t.Error("no buffer-local ]r mapping in a buffer under review")
+	}
+	if got := num(res, "jumped_to"); got != 2 {
+		t.Errorf("]r from line 1 went to line %d, want 2 (the first hunk)", got)
+	}
+	if got, want := str(res, "a_after_undo"), "a one\na two\na three\na FOUR\n"; got != want {
+		t.Errorf(":EukheUndo: a.txt = %q, want %q", got, want)
+	}
+	if d := w.disk("a.txt"); d != "a one\na two\na three\na FOUR\n" {
+		t.Errorf("a.txt on disk after the undo = %q", d)
+	}
+	qf, _ := res["qf"].([]any)
+	var rows []string
+	for _, it := range qf {
+		m := it.(map[string]any)
+		rows = append(rows, fmt.Sprintf("%v:%v", m["file"], m["lnum"]))
+	}
+	if got := strings.Join(rows, " "); got != "a.txt:5 b.txt:2 c.txt:2" {
+		t.Errorf(":EukheReview lists %q, want a.txt:5 b.txt:2 c.txt:2", got)
+	}
+	if num(res, "a_marks_after") != 0 || num(res, "b_marks_after") != 0 {
+		t.Errorf(":EukheKeepAll! left marks: a %d, b %d", num(res, "a_marks_after"), num(res, "b_marks_after"))
+	}
+	if got := str(res, "a_final"); got != "typed first\na one\na two\na three\na FOUR\n" {
+		t.Errorf("keep changed a.txt: %q", got)
+	}
+	if d := w.disk("c.txt"); d != "c one\nc TWO\nc three\nc four\n" {
+		t.Errorf("c.txt on disk = %q", d)
+	}
+}
