@@ -19,6 +19,10 @@ type Question struct {
 	// Step is the step's number in its script, from 1; 0 for an access or
 	// a cell.
 	Step int
+	// Cwd is the directory the step runs in; "" for an access (its What
+	// names a real path). An "allow for this session" answer is for this
+	// exact What in this Cwd.
+	Cwd string
 }
 
 // Asker is one session's approval sink: who is attached, and a way to ask

@@ -39,6 +39,19 @@ func (r *rpc) Request(ctx context.Context, method string, params any) (any, erro
 		}
 		jsonrpc2.Async(ctx)
 		return r.s.decide(p), nil
+	case protocol.MethodJoinTool:
+		var p protocol.JoinToolParams
+		if err := r.decode(raw, &p); err != nil {
+			return nil, err
+		}
+		return nil, r.s.joinTool(p)
+	case protocol.MethodQuitTool:
+		var p protocol.QuitToolParams
+		if err := r.decode(raw, &p); err != nil {
+			return nil, err
+		}
+		r.s.quitTool(p)
+		return nil, nil
 	}
 	return nil, fmt.Errorf("%q: %w", method, jsonrpc2.ErrMethodNotFound)
 }

@@ -33,6 +33,11 @@ type editorOpts struct {
 	reviews       bool          // implements eukhe/review
 	noRename      bool          // advertise no rename resource operation
 	wait          time.Duration // the server's LandingWait (default 2s)
+	methods       []string      // more eukhe/* methods the editor says it implements
+	env           map[string]string
+	// handle answers a message before the fake client does, when it
+	// reports ok (approvals, messages, host tools: agents_test.go).
+	handle func(ctx context.Context, req *jsonrpc2.Request) (res any, err error, ok bool)
 }
 
 type fakeEditor struct {
@@ -78,11 +83,25 @@ func newEditor(t testing.TB, o editorOpts) *fakeEditor {
 		t.Fatal(err)
 	}
 	e := &fakeEditor{t: t, opts: o, root: root, bufs: map[string]*fakeBuf{}, served: make(chan error, 1)}
-	e.srv = New(Options{Root: root, LandingWait: o.wait, CallTimeout: 30 * time.Second})
+	if o.env == nil {
+		home := t.TempDir()
+		o.env = map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_STATE_HOME": filepath.Join(home, ".state")}
+	}
+	e.srv = New(Options{Root: root, LandingWait: o.wait, CallTimeout: 30 * time.Second, Env: o.env})
 	a, b := net.Pipe()
 	go func() { e.served <- e.srv.Serve(context.Background(), a) }()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(b), jsonrpc2.WithCodec(codec{}))
-	e.conn.Go(context.Background(), lsproto.Handlers(lsproto.ClientHandler(&fakeClient{e: e}, e.fallback)))
+	h := lsproto.Handlers(lsproto.ClientHandler(&fakeClient{e: e}, e.fallback))
+	if o.handle != nil {
+		inner := h
+		h = func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+			if res, err, ok := o.handle(ctx, req); ok {
+				return res, err
+			}
+			return inner(ctx, req)
+		}
+	}
+	e.conn.Go(context.Background(), h)
 	e.server = lsproto.ServerDispatcher(e.conn)
 	e.initialize()
 	t.Cleanup(e.quit)
@@ -107,7 +126,7 @@ func (e *fakeEditor) initialize() {
 	if e.opts.enc == "utf-8" {
 		caps.General = &lsproto.GeneralClientCapabilities{PositionEncodings: []lsproto.PositionEncodingKind{"utf-8", "utf-16"}}
 	}
-	var methods []string
+	methods := append([]string(nil), e.opts.methods...)
 	if e.opts.saves {
 		methods = append(methods, protocol.MethodSaveDocuments)
 	}

@@ -64,7 +64,7 @@ func readCaps(p *lsproto.InitializeParams) clientCaps {
 }
 
 // serverMethods are the eukhe/* methods this server answers.
-var serverMethods = []string{protocol.MethodTool, protocol.MethodReviewDecision}
+var serverMethods = []string{protocol.MethodTool, protocol.MethodReviewDecision, protocol.MethodJoinTool, protocol.MethodQuitTool}
 
 func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsproto.InitializeResult, error) {
 	s := r.s
@@ -74,6 +74,11 @@ func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsp
 	if folders, ok := p.WorkspaceFolders.Get(); ok && len(folders) > 0 {
 		if path, ok := pathOf(folders[0].URI); ok {
 			s.root = path
+		}
+		for _, f := range folders {
+			if path, ok := pathOf(f.URI); ok {
+				s.folders = append(s.folders, path)
+			}
 		}
 	} else if p.RootURI != nil {
 		if path, ok := pathOf(*p.RootURI); ok {
@@ -102,7 +107,12 @@ func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsp
 	}, nil
 }
 
-func (r *rpc) Initialized(context.Context, *lsproto.InitializedParams) error { return nil }
+// Initialized starts what needs the editor: the settings watch (its
+// problems shown in the editor) and the discovery socket.
+func (r *rpc) Initialized(context.Context, *lsproto.InitializedParams) error {
+	r.s.att.start()
+	return nil
+}
 
 // Shutdown ends the session's work; the exit that follows ends Serve.
 // Pending waits on the editor end with the connection.
@@ -110,6 +120,7 @@ func (r *rpc) Shutdown(context.Context) error {
 	r.s.mu.Lock()
 	r.s.shutdown = true
 	r.s.mu.Unlock()
+	r.s.att.stop()
 	return nil
 }
 

@@ -29,6 +29,15 @@ type Options struct {
 	CallTimeout time.Duration
 	// Log receives diagnostics; nil discards them.
 	Log io.Writer
+	// Env is the environment the settings, the path policy and the
+	// discovery directory are found in ("NAME" → value); nil is the
+	// process's.
+	Env map[string]string
+	// Discover makes the server listen on a discovery socket after
+	// initialize, so agents (`eukhe mcp`) and `eukhe approvals` attach
+	// (DESIGN.md §7). SocketDir is its directory; "" is discovery.Dir's.
+	Discover  bool
+	SocketDir string
 }
 
 // Server is eukhe's LSP server for one editor connection: the overlay of
@@ -52,6 +61,8 @@ type Server struct {
 	commitMu sync.Mutex // one commit at a time reaches the editor
 	review   *reviewBook
 	sessions *toolSessions
+	folders  []string     // every workspace folder the editor named
+	att      *attachments // attached agents, approvals, settings, host tools
 }
 
 // New makes a Server; Serve runs it on a connection.
@@ -70,6 +81,11 @@ func New(opts Options) *Server {
 	s.store = &store{s: s}
 	s.review = newReviewBook()
 	s.sessions = newToolSessions()
+	if opts.Env == nil {
+		opts.Env = processEnv()
+		s.opts.Env = opts.Env
+	}
+	s.att = newAttachments(s, opts.Env)
 	return s
 }
 
@@ -84,6 +100,23 @@ func (s *Server) Root() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.root
+}
+
+// roots are the workspace roots: every folder the editor named, else Root.
+func (s *Server) roots() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.folders) > 0 {
+		return append([]string(nil), s.folders...)
+	}
+	return []string{s.root}
+}
+
+// life is the connection's life.
+func (s *Server) life() context.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ctx
 }
 
 // closeWait bounds how long Serve waits for the connection to close.
@@ -109,6 +142,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	case <-ctx.Done():
 	}
 	cancel() // ends every wait on the editor
+	s.att.stop()
 	s.ov.clear()
 	// Close drains the handlers and waits for the reader; a reader blocked
 	// on a stream that ignores Close (a terminal's stdin) must not hold

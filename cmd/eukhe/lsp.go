@@ -24,6 +24,11 @@ not open are written on disk.
   --root DIR   the workspace root when the editor names no workspace
                folder (default: the current directory)
 
+Agents attach to it: eukhe mcp run in a directory under one of the
+editor's workspace roots finds this server through a socket in
+$XDG_RUNTIME_DIR/eukhe (else /tmp/eukhe-UID) and asks its questions in
+the editor; eukhe approvals answers them in a terminal.
+
 Exit status: 0 after the editor's shutdown and exit, 1 otherwise.
 Diagnostics go to standard error (the editor's LSP log).
 `
@@ -66,7 +71,7 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := lsp.New(lsp.Options{Root: absRoot, Log: stderr})
+	srv := lsp.New(lsp.Options{Root: absRoot, Log: stderr, Discover: true})
 	if err := srv.Serve(ctx, stdio{stdin, stdout}); err != nil {
 		fmt.Fprintf(stderr, "eukhe lsp: %v\n", err)
 		return 1

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
+	"github.com/eukhe/eukhe/lsp/discovery"
 )
 
 const mcpUsage = `Usage: eukhe mcp [--root DIR] [--parent SESSION]
@@ -132,30 +134,49 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // editorFor finds the editor's eukhe server that serves root (DESIGN.md
-// §7: a JSON file beside a Unix socket in $XDG_RUNTIME_DIR/eukhe naming
-// the server's roots). The discovery socket arrives with the editor
-// server; until then no editor is found and eukhe mcp runs headless.
+// §7): the live server in the per-user discovery directory whose deepest
+// workspace root holds root. None found: eukhe mcp runs headless.
 //
-// The seam: the editor's server runs the same agent sessions
-// (agent.Serve) over its own agent.Host — its buffers as the docs.Store,
-// its dialogs as each session's gate.Asker, its settings watch — so
-// attaching is only a pipe: this process writes one hello line naming the
-// root and the parent, then copies MCP between its stdio and the socket.
-var editorFor = func(root string) (io.ReadWriteCloser, bool) { return nil, false }
+// The editor's server runs the same agent sessions (agent.Serve) over its
+// own agent.Host — its buffers as the docs.Store, its dialogs as the
+// sessions' approval sink, its settings watch — so attaching is only a
+// pipe: this process writes one hello line naming the root and the
+// parent, then copies MCP between its stdio and the socket.
+var editorFor = func(root string) (io.ReadWriteCloser, bool) {
+	dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+	if err != nil {
+		return nil, false
+	}
+	conn, _, err := discovery.Find(dir, root)
+	if err != nil {
+		return nil, false
+	}
+	return conn, true
+}
 
-// attach pipes this process's stdio to the editor's server.
+// attach pipes this process's stdio to the editor's server. At the end of
+// standard input the socket's write side is closed and the server's last
+// answers are still copied out.
 func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer conn.Close()
-	hello := fmt.Sprintf(`{"eukhe":"attach","root":%q,"parent":%q}`+"\n", root, parent)
-	if _, err := io.WriteString(conn, hello); err != nil {
+	hello, _ := json.Marshal(map[string]string{"eukhe": "attach", "root": root, "parent": parent})
+	if _, err := conn.Write(append(hello, '\n')); err != nil {
 		fmt.Fprintf(stderr, "eukhe mcp: the editor's server did not take the session: %v\n", err)
 		return 1
 	}
-	done := make(chan error, 2)
-	go func() { _, err := io.Copy(conn, stdin); done <- err }()
-	go func() { _, err := io.Copy(stdout, conn); done <- err }()
+	fmt.Fprintf(stderr, "eukhe mcp: attached to the editor's server for %s\n", root)
+	out := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(conn, stdin)
+		if cw, ok := conn.(interface{ CloseWrite() error }); ok && err == nil {
+			cw.CloseWrite()
+			return
+		}
+		conn.Close()
+	}()
+	go func() { _, err := io.Copy(stdout, conn); out <- err }()
 	select {
-	case <-done:
+	case <-out:
 	case <-ctx.Done():
 	}
 	return 0

@@ -1,0 +1,187 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/protocol"
+)
+
+// The approval broker: the gate.Asker of the editor's session, the root of
+// every attached agent's chain (G5 routing is gate.Chain's; this is only
+// the sink). Its interactive clients are the editor and each `eukhe
+// approvals` terminal; terminals attached with gateway are counted as
+// gateways and never asked.
+
+// approver is one interactive client.
+type approver interface {
+	// ask shows the question and waits for the answer; ok is false when
+	// the client left (or cannot be asked) without answering.
+	ask(ctx context.Context, p protocol.ApproveParams) (answer string, ok bool)
+	// settled tells the client the question no longer waits.
+	settled(p protocol.ApprovalSettledParams)
+}
+
+type broker struct {
+	s *Server
+
+	mu       sync.Mutex
+	seq      int
+	editor   *editorApprover // nil once the editor is gone
+	terms    map[*terminal]bool
+	gateways int
+	// granted are the steps answered "allow for this session": session →
+	// What + "\x00" + Cwd.
+	granted map[string]map[string]bool
+}
+
+func newBroker(s *Server) *broker {
+	return &broker{s: s, editor: &editorApprover{s: s, gone: make(chan struct{})},
+		terms: map[*terminal]bool{}, granted: map[string]map[string]bool{}}
+}
+
+// Attached counts the editor (while connected) and the terminals.
+func (b *broker) Attached() gate.Attached {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	att := gate.Attached{Interactive: len(b.terms), Gateway: b.gateways}
+	if b.editor != nil && b.editor.up() {
+		att.Interactive++
+	}
+	return att
+}
+
+// Ask shows q to every interactive client; the first answer wins and the
+// others are told it settled. A question no one answers within the
+// settings' approval timeout is unanswered; ok is false when every client
+// left without answering (gate.Chain then applies the next rule).
+func (b *broker) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
+	key := q.What + "\x00" + q.Cwd
+	b.mu.Lock()
+	if b.granted[q.Session][key] {
+		b.mu.Unlock()
+		return gate.Approve, true
+	}
+	b.seq++
+	p := protocol.ApproveParams{ID: fmt.Sprintf("q%d", b.seq), Session: q.Session, Agent: q.Agent,
+		Text: q.What, Cwd: q.Cwd, Effects: append([]string{}, q.Effects.Names()...), Step: q.Step, Offers: offers(q.Effects)}
+	var clients []approver
+	if b.editor != nil && b.editor.up() {
+		clients = append(clients, b.editor)
+	}
+	for t := range b.terms {
+		clients = append(clients, t)
+	}
+	b.mu.Unlock()
+	if len(clients) == 0 {
+		return gate.Unanswered, false
+	}
+	timeout := b.s.att.settings().ApprovalTimeout
+	if timeout <= 0 {
+		timeout = 120 * time.Second
+	}
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type reply struct {
+		c      approver
+		answer string
+		ok     bool
+	}
+	replies := make(chan reply, len(clients))
+	for _, c := range clients {
+		go func() {
+			a, ok := c.ask(qctx, p)
+			replies <- reply{c, a, ok}
+		}()
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var (
+		winner approver
+		answer = gate.Unanswered
+		wire   = "unanswered"
+		ok     = true
+	)
+wait:
+	for left := 0; ; {
+		select {
+		case r := <-replies:
+			if !r.ok {
+				if left++; left == len(clients) {
+					ok = false
+					break wait
+				}
+				continue
+			}
+			winner, wire = r.c, r.answer
+			switch r.answer {
+			case protocol.AnswerApprove:
+				answer = gate.Approve
+			case protocol.AnswerApproveSession:
+				answer, wire = gate.Approve, protocol.AnswerApprove
+				if grantable(q.Effects) && q.Session != "" {
+					b.grant(q.Session, key)
+				}
+			default:
+				answer, wire = gate.Deny, protocol.AnswerDeny
+			}
+			break wait
+		case <-timer.C:
+			break wait
+		case <-ctx.Done():
+			break wait
+		}
+	}
+	cancel()
+	for _, c := range clients {
+		if c != winner {
+			c.settled(protocol.ApprovalSettledParams{ID: p.ID, Answer: wire})
+		}
+	}
+	return answer, ok
+}
+
+func (b *broker) grant(session, key string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.granted[session] == nil {
+		b.granted[session] = map[string]bool{}
+	}
+	b.granted[session][key] = true
+}
+
+// forget drops a session's remembered approvals when it ends.
+func (b *broker) forget(session string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.granted, session)
+}
+
+// editorGone ends the editor's part: its pending questions end at once.
+func (b *broker) editorGone() {
+	b.mu.Lock()
+	e := b.editor
+	b.editor = nil
+	b.mu.Unlock()
+	if e != nil {
+		e.close()
+	}
+}
+
+// grantable tells whether "allow for this session" may be offered: never
+// for a step with protected or secret effects.
+func grantable(effs gate.Effects) bool {
+	return !effs.Has(gate.Protected) && !effs.Has(gate.Secret)
+}
+
+// offers are the answers a dialog may offer for these effects.
+func offers(effs gate.Effects) []string {
+	o := []string{protocol.AnswerApprove, protocol.AnswerDeny}
+	if grantable(effs) {
+		o = append(o, protocol.AnswerApproveSession)
+	}
+	return o
+}
