@@ -20,7 +20,16 @@ fi
 
 apt="$dir/apt"
 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$dir/debs" "$dir/root"
-echo "deb http://deb.debian.org/debian trixie main" >"$apt/sources.list"
+# The machine's own Debian mirror, from its apt sources, for the trixie suite.
+mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+if [ -z "$mirror" ]; then
+  mirror=$(awk '$1 == "deb" && $2 !~ /^\[/ {print $2; exit} $1 == "deb" {print $3; exit}' /etc/apt/sources.list 2>/dev/null || true)
+fi
+if [ -z "$mirror" ]; then
+  echo "fetch-0.10.sh: no Debian mirror found in the apt sources of this machine" >&2
+  exit 1
+fi
+echo "deb $mirror trixie main" >"$apt/sources.list"
 opts=(
   -o "Dir::Etc::SourceList=$apt/sources.list"
   -o "Dir::Etc::SourceParts=/dev/null"
