@@ -213,3 +213,90 @@ func TestReviewShowsHunksAndUndoRevertsOne(t *testing.T) {
 		t.Errorf("c.txt on disk = %q", d)
 	}
 }
+
+func TestApprovalDialogNeverDefaultsToYes(t *testing.T) {
+	w := newWorld(t)
+	res := w.run("approve.lua")
+	for key, want := range map[string]string{
+		"esc": "deny", "enter": "deny", "allow": "approve", "session": "approve_session",
+		"no_session_offer": "deny", "typed_before": "deny",
+		"settled_before": "deny", "settled_while_open": "deny",
+	} {
+		if got := str(res, key); got != want {
+			t.Errorf("%s: answer %q, want %q", key, got, want)
+		}
+	}
+	asked, _ := res["asked"].([]any)
+	if len(asked) != 7 {
+		t.Fatalf("the dialog was shown %d times, want 7 (not for the question settled before): %v", len(asked), asked)
+	}
+	first := asked[0].(map[string]any)
+	msg := first["msg"].(string)
+	for _, want := range []string{`rm -rf build\x1b[2J`, `subagent "reviewer"`, "session s1", "step 2", "effects: write, exec", w.root} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the dialog does not show %q:\n%s", want, msg)
+		}
+	}
+	if first["choices"] != "&Deny\n&Allow\nAllow for &session" || first["default"] != float64(1) {
+		t.Errorf("choices %q, default %v: Deny must be first and the default", first["choices"], first["default"])
+	}
+	if c := asked[4].(map[string]any)["choices"]; c != "&Deny\n&Allow" {
+		t.Errorf("choices without approve_session offered: %q", c)
+	}
+	if m := asked[4].(map[string]any)["msg"].(string); !strings.Contains(m, "The agent of session s1") {
+		t.Errorf("the session's own agent is not named:\n%s", m)
+	}
+	if ta := asked[5].(map[string]any)["typeahead"]; ta != float64(0) {
+		t.Errorf("a key typed before the dialog reached it: %v", ta)
+	}
+	if got := str(res, "status_while_open"); got != "eukhe: 1 question" {
+		t.Errorf("statusline while a question waits: %q", got)
+	}
+	if got := str(res, "status_after"); got != "" {
+		t.Errorf("statusline with no question: %q", got)
+	}
+	notes := fmt.Sprint(res["notes"])
+	if !strings.Contains(notes, "grep") || !strings.Contains(notes, "missed a match") {
+		t.Errorf("eukhe/toolIssue was not shown: %v", notes)
+	}
+}
+
+func TestStartOneClientPerRootAndHealthOK(t *testing.T) {
+	w := newWorld(t)
+	w.put("sub/.eukhe/settings.json", "{}\n")
+	w.put("sub/s.txt", "s\n")
+	w.env = []string{"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH")}
+	res := w.run("start.lua")
+	if !flag(res, "ab_same") || !flag(res, "s_other") {
+		t.Errorf("clients: a and b share one %v, sub has its own %v; roots %v", res["ab_same"], res["s_other"], res["roots"])
+	}
+	if roots := fmt.Sprint(res["roots"]); !strings.Contains(roots, filepath.Join(w.root, "sub")) || len(res["roots"].([]any)) != 2 {
+		t.Errorf("roots %v", roots)
+	}
+	if cmd := fmt.Sprint(res["cmd"]); !strings.Contains(cmd, binary) {
+		t.Errorf("the server was not found on PATH: cmd %v", cmd)
+	}
+	health := str(res, "health")
+	for _, want := range []string{"found: " + binary, "running for " + w.root} {
+		if !strings.Contains(health, want) {
+			t.Errorf(":checkhealth eukhe does not say %q:\n%s", want, health)
+		}
+	}
+	if strings.Contains(health, "ERROR") || strings.Contains(health, "WARNING") {
+		t.Errorf(":checkhealth eukhe reports a problem:\n%s", health)
+	}
+}
+
+func TestMissingBinaryIsReported(t *testing.T) {
+	w := newWorld(t)
+	res := w.run("missing.lua")
+	if flag(res, "client") {
+		t.Error("a client started without a binary")
+	}
+	if notes := fmt.Sprint(res["notes"]); !strings.Contains(notes, "not an executable") || !strings.Contains(notes, "setup({cmd") {
+		t.Errorf("the message does not say what to do: %v", notes)
+	}
+	if health := str(res, "health"); !strings.Contains(health, "ERROR") || !strings.Contains(health, "no/such/eukhe") {
+		t.Errorf(":checkhealth eukhe does not report the missing binary:\n%s", health)
+	}
+}
