@@ -1,9 +1,14 @@
 # The one test command CI runs (see README.md).
-.PHONY: test build bench fuzz
+# test-vscode: the VS Code extension's tests (node's test runner), against
+# the real eukhe binary.
+.PHONY: test test-vscode build bench fuzz
 
-test:
+test: test-vscode
 	go vet ./...
 	go test -race -count=1 ./...
+
+test-vscode:
+	cd editors/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm test
 
 build:
 	go build -o eukhe ./cmd/eukhe

@@ -1,0 +1,73 @@
+// One eukhe language server per workspace folder: `eukhe lsp` over stdio,
+// with the eukhe/* handlers wired to it.
+
+import * as vscode from "vscode";
+import { LanguageClient, StaticFeature, FeatureState } from "vscode-languageclient/node";
+import { registerApprovals } from "./approve";
+import { versionProblem } from "./binary";
+import { withEukhe } from "./caps";
+import { Conn } from "./conn";
+import { registerIssues } from "./issues";
+import { Review } from "./review";
+import { registerSave } from "./save";
+
+// The eukhe block under capabilities.experimental, as a static feature.
+class EukheFeature implements StaticFeature {
+	fillClientCapabilities(caps: { experimental?: unknown }): void {
+		withEukhe(caps);
+	}
+	initialize(): void {}
+	getState(): FeatureState {
+		return { kind: "static" };
+	}
+	clear(): void {}
+}
+
+export interface Folder {
+	client: LanguageClient;
+	review: Review;
+	dispose(): Promise<void>;
+}
+
+// wire hangs the eukhe/* handlers on a connection; the tests wire a
+// vscode-jsonrpc connection the same way.
+export function wire(conn: Conn, out: vscode.OutputChannel): { review: Review; disposable: vscode.Disposable } {
+	const review = new Review(conn, () => vscode.workspace.getConfiguration("eukhe").get<boolean>("review", true));
+	const subs = [registerSave(conn), registerApprovals(conn), registerIssues(conn, out), review.register()];
+	return { review, disposable: new vscode.Disposable(() => subs.forEach((s) => s.dispose())) };
+}
+
+export async function startFolder(folder: vscode.WorkspaceFolder, binary: string, out: vscode.LogOutputChannel): Promise<Folder> {
+	const client = new LanguageClient(
+		`eukhe-${folder.index}`,
+		`eukhe (${folder.name})`,
+		{ command: binary, args: ["lsp"], options: { cwd: folder.uri.fsPath } },
+		{
+			documentSelector: [{ scheme: "file", pattern: `${folder.uri.fsPath.replace(/\\/g, "/")}/**/*` }],
+			workspaceFolder: folder,
+			outputChannel: out,
+		},
+	);
+	client.registerFeature(new EukheFeature());
+	const { review, disposable } = wire(client as unknown as Conn, out);
+	try {
+		await client.start();
+	} catch (e) {
+		disposable.dispose();
+		throw new Error(`eukhe: ${binary} lsp did not start for ${folder.uri.fsPath}: ${e instanceof Error ? e.message : String(e)}. Check the eukhe log (command "eukhe: Show the log").`);
+	}
+	const problem = versionProblem(client.initializeResult, binary);
+	if (problem) {
+		disposable.dispose();
+		await client.stop();
+		throw new Error(problem);
+	}
+	return {
+		client,
+		review,
+		dispose: async () => {
+			disposable.dispose();
+			await client.stop();
+		},
+	};
+}

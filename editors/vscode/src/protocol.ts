@@ -1,0 +1,135 @@
+// The eukhe/* LSP extension, as the server's protocol package defines it
+// (protocol/README.md in the repository). Wire types only: no logic.
+
+export const Method = {
+	// Client → server requests.
+	tool: "eukhe/tool",
+	reviewDecision: "eukhe/reviewDecision",
+	joinTool: "eukhe/joinTool",
+	quitTool: "eukhe/quitTool",
+	// Server → client.
+	saveDocuments: "eukhe/saveDocuments",
+	review: "eukhe/review",
+	approve: "eukhe/approve",
+	approvalSettled: "eukhe/approvalSettled",
+	toolIssue: "eukhe/toolIssue",
+	runTool: "eukhe/runTool",
+} as const;
+
+// The key under capabilities.experimental where both sides describe eukhe.
+export const experimentalKey = "eukhe";
+
+export interface ClientCapabilities {
+	kind: string;
+	methods: string[];
+}
+
+export interface ServerCapabilities {
+	version: number;
+	methods: string[];
+}
+
+export interface Position {
+	line: number;
+	character: number;
+}
+
+export interface Range {
+	start: Position;
+	end: Position;
+}
+
+export interface ToolParams {
+	name: string;
+	arguments: unknown;
+	session?: string;
+}
+
+export interface ToolResult {
+	text: string;
+	isError: boolean;
+}
+
+export interface SaveDocumentsParams {
+	uris: string[];
+}
+
+export interface SaveDocumentsResult {
+	saved: string[];
+}
+
+export interface ReviewHunk {
+	uri: string;
+	hunk: number;
+	range: Range;
+	before: string;
+	after: string;
+}
+
+export interface ReviewParams {
+	editId: string;
+	hunks: ReviewHunk[];
+}
+
+export type Decision = "keep" | "undo";
+
+export interface ReviewDecisionParams {
+	editId: string;
+	uri?: string;
+	hunk?: number;
+	decision: Decision;
+}
+
+export interface ReviewDecisionResult {
+	applied: boolean;
+	message: string;
+}
+
+export const Answer = {
+	approve: "approve",
+	deny: "deny",
+	approveSession: "approve_session",
+} as const;
+
+export interface ApproveParams {
+	id: string;
+	session: string;
+	agent?: string;
+	text: string;
+	cwd?: string;
+	effects: string[];
+	step: number;
+	offers: string[];
+}
+
+export interface ApproveResult {
+	answer: string;
+}
+
+export interface ApprovalSettledParams {
+	id: string;
+	answer?: string;
+}
+
+export interface ToolIssueParams {
+	session: string;
+	tool: string;
+	description: string;
+}
+
+export interface JoinToolParams {
+	name: string;
+	description: string;
+	inputSchema: unknown;
+}
+
+export interface RunToolParams {
+	name: string;
+	session: string;
+	arguments: unknown;
+}
+
+export interface RunToolResult {
+	text: string;
+	isError?: boolean;
+}

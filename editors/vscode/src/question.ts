@@ -1,0 +1,57 @@
+// What an approval dialog says and offers, from an eukhe/approve question.
+// Pure: no vscode import.
+
+import { Answer, ApproveParams } from "./protocol";
+
+export interface Button {
+	title: string;
+	answer: string;
+}
+
+export interface Dialog {
+	message: string;
+	detail: string;
+	// In order. The first is the default (Enter): it is always Deny, so
+	// the dialog never defaults to yes; closing it (Escape) is a denial too.
+	buttons: Button[];
+}
+
+const effectWords: Record<string, string> = {
+	read: "reads files",
+	write: "writes files",
+	exec: "runs programs",
+	net: "uses the network",
+	outside: "reaches outside the workspace",
+	protected: "touches protected files (settings, .git)",
+	secret: "touches secrets",
+};
+
+export function effectsInWords(effects: string[]): string {
+	if (effects.length === 0) return "no effects named";
+	return effects.map((e) => effectWords[e] ?? e).join(", ");
+}
+
+// asker names who asks: the subagent by name, or the session's own agent.
+export function asker(p: ApproveParams): string {
+	const session = p.session ? ` (session ${p.session})` : "";
+	return p.agent ? `Subagent "${p.agent}"${session}` : `The agent${session}`;
+}
+
+export function dialogOf(p: ApproveParams): Dialog {
+	const what = p.step > 0 ? `run step ${p.step} of its script` : "access a document";
+	const lines = [p.text, ""];
+	if (p.cwd) lines.push(`In: ${p.cwd}`);
+	lines.push(`Effects: ${effectsInWords(p.effects)}`);
+	const buttons: Button[] = [{ title: "Deny", answer: Answer.deny }];
+	if (p.offers.includes(Answer.approve)) buttons.push({ title: "Allow", answer: Answer.approve });
+	if (p.offers.includes(Answer.approveSession)) {
+		buttons.push({ title: "Allow for this session", answer: Answer.approveSession });
+	}
+	return { message: `eukhe: ${asker(p)} asks to ${what}:`, detail: lines.join("\n"), buttons };
+}
+
+// answerOf maps the button the user chose (undefined: the dialog was
+// closed) to the answer; anything unknown is a denial.
+export function answerOf(d: Dialog, title: string | undefined): string {
+	return d.buttons.find((b) => b.title === title)?.answer ?? Answer.deny;
+}

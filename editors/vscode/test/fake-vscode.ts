@@ -1,0 +1,225 @@
+// A fake of the slice of the `vscode` API the extension's glue uses,
+// installed as the module "vscode" for the tests. Typed loosely; each piece
+// behaves as VS Code documents it (a modal showWarningMessage resolves to
+// the chosen item, or undefined when dismissed).
+
+import Module = require("node:module");
+import * as fs from "node:fs";
+import * as url from "node:url";
+
+type Listener<T> = (e: T) => unknown;
+
+export class EventEmitter<T> {
+	private listeners = new Set<Listener<T>>();
+	event = (l: Listener<T>) => {
+		this.listeners.add(l);
+		return new Disposable(() => this.listeners.delete(l));
+	};
+	fire(e: T): void {
+		for (const l of [...this.listeners]) l(e);
+	}
+	dispose(): void {
+		this.listeners.clear();
+	}
+}
+
+export class Disposable {
+	constructor(private fn: () => unknown) {}
+	static from(...ds: { dispose(): unknown }[]): Disposable {
+		return new Disposable(() => ds.forEach((d) => d.dispose()));
+	}
+	dispose(): void {
+		this.fn();
+	}
+}
+
+export class Uri {
+	private constructor(private s: string) {}
+	static parse(s: string): Uri {
+		return new Uri(s);
+	}
+	static file(p: string): Uri {
+		return new Uri(url.pathToFileURL(p).href);
+	}
+	get scheme(): string {
+		return this.s.slice(0, this.s.indexOf(":"));
+	}
+	get fsPath(): string {
+		return url.fileURLToPath(this.s);
+	}
+	toString(): string {
+		return this.s;
+	}
+}
+
+export class Position {
+	constructor(readonly line: number, readonly character: number) {}
+}
+
+export class Range {
+	readonly start: Position;
+	readonly end: Position;
+	constructor(a: Position | number, b: Position | number, c?: number, d?: number) {
+		this.start = typeof a === "number" ? new Position(a, b as number) : a;
+		this.end = typeof a === "number" ? new Position(c!, d!) : (b as Position);
+	}
+}
+
+export class Selection extends Range {
+	get active(): Position {
+		return this.end;
+	}
+}
+
+export class CodeLens {
+	constructor(readonly range: Range, readonly command?: { title: string; command: string; arguments?: unknown[] }) {}
+}
+
+export class ThemeColor {
+	constructor(readonly id: string) {}
+}
+
+export class MarkdownString {
+	value = "";
+	appendText(s: string): this {
+		this.value += s;
+		return this;
+	}
+	appendCodeblock(s: string): this {
+		this.value += "\n```\n" + s + "\n```\n";
+		return this;
+	}
+}
+
+export class McpStdioServerDefinition {
+	constructor(readonly label: string, readonly command: string, readonly args: string[]) {}
+}
+
+export const StatusBarAlignment = { Left: 1, Right: 2 };
+export const OverviewRulerLane = { Left: 1, Center: 2, Right: 4, Full: 7 };
+export const TextEditorRevealType = { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 };
+
+// FakeDocument is an open document: its text, version and file.
+export class FakeDocument {
+	version = 1;
+	constructor(readonly uri: Uri, public text: string) {}
+	get fileName(): string {
+		return this.uri.fsPath;
+	}
+	get isDirty(): boolean {
+		return fs.readFileSync(this.uri.fsPath, "utf8") !== this.text;
+	}
+	getText(): string {
+		return this.text;
+	}
+	async save(): Promise<boolean> {
+		fs.writeFileSync(this.uri.fsPath, this.text);
+		workspace.saved.fire(this);
+		return true;
+	}
+}
+
+export interface Shown {
+	kind: "warning" | "information" | "error";
+	message: string;
+	options?: { modal?: boolean; detail?: string };
+	items: { title: string }[];
+}
+
+// The user: answers each message with the title it returns (undefined: the
+// dialog is dismissed).
+export const user = { answer: (_s: Shown): string | undefined => undefined, shown: [] as Shown[] };
+
+function show(kind: Shown["kind"]) {
+	return async (message: string, ...rest: unknown[]) => {
+		let options: Shown["options"];
+		if (rest.length > 0 && typeof rest[0] === "object" && rest[0] !== null && !("title" in rest[0])) options = rest.shift() as Shown["options"];
+		const items = rest.map((r) => (typeof r === "string" ? { title: r } : (r as { title: string })));
+		const s: Shown = { kind, message, options, items };
+		user.shown.push(s);
+		const title = user.answer(s);
+		const item = rest.find((r) => (typeof r === "string" ? r : (r as { title: string }).title) === title);
+		return item;
+	};
+}
+
+export const window = {
+	showWarningMessage: show("warning"),
+	showInformationMessage: show("information"),
+	showErrorMessage: show("error"),
+	createOutputChannel: (name: string) => {
+		const lines: string[] = [];
+		const log = (s: string) => lines.push(s);
+		return { name, lines, append: log, appendLine: log, info: log, warn: log, error: log, debug: log, trace: log, show() {}, hide() {}, clear() {}, dispose() {} };
+	},
+	statusItems: [] as { text: string; visible: boolean }[],
+	createStatusBarItem: () => {
+		const item = { text: "", tooltip: "", visible: false, show() { item.visible = true; }, hide() { item.visible = false; }, dispose() {} };
+		window.statusItems.push(item);
+		return item;
+	},
+	createTextEditorDecorationType: (options: unknown) => ({ key: `deco${++decorations}`, options, dispose() {} }),
+	visibleTextEditors: [] as unknown[],
+	activeTextEditor: undefined as unknown,
+	onDidChangeVisibleTextEditors: new EventEmitter<unknown>().event,
+};
+let decorations = 0;
+
+export const workspace = {
+	workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
+	settings: {} as Record<string, unknown>,
+	getConfiguration: (section: string) => ({
+		get: <T>(key: string, d: T): T => (workspace.settings[`${section}.${key}`] as T) ?? d,
+	}),
+	textDocuments: [] as FakeDocument[],
+	changed: new EventEmitter<{ document: FakeDocument; contentChanges: { range: Range; text: string }[] }>(),
+	saved: new EventEmitter<FakeDocument>(),
+	get onDidChangeTextDocument() {
+		return workspace.changed.event;
+	},
+	get onDidSaveTextDocument() {
+		return workspace.saved.event;
+	},
+	onDidChangeWorkspaceFolders: new EventEmitter<unknown>().event,
+};
+
+export const languages = {
+	codeLensProviders: [] as { provideCodeLenses(d: unknown): CodeLens[] }[],
+	registerCodeLensProvider: (_selector: unknown, p: { provideCodeLenses(d: unknown): CodeLens[] }) => {
+		languages.codeLensProviders.push(p);
+		return new Disposable(() => languages.codeLensProviders.splice(languages.codeLensProviders.indexOf(p), 1));
+	},
+};
+
+const registry = new Map<string, (...args: any[]) => unknown>();
+export const commands = {
+	registerCommand: (id: string, fn: (...args: any[]) => unknown) => {
+		if (registry.has(id)) throw new Error(`command '${id}' already exists`);
+		registry.set(id, fn);
+		return new Disposable(() => registry.delete(id));
+	},
+	executeCommand: async (id: string, ...args: unknown[]) => {
+		const fn = registry.get(id);
+		if (!fn) throw new Error(`command '${id}' not found`);
+		return fn(...args);
+	},
+};
+
+export const lm = {
+	mcpProviders: new Map<string, { provideMcpServerDefinitions(): unknown[] }>(),
+	registerMcpServerDefinitionProvider: (id: string, p: { provideMcpServerDefinitions(): unknown[] }) => {
+		lm.mcpProviders.set(id, p);
+		return new Disposable(() => lm.mcpProviders.delete(id));
+	},
+};
+
+const fake = {
+	EventEmitter, Disposable, Uri, Position, Range, Selection, CodeLens, ThemeColor, MarkdownString, McpStdioServerDefinition,
+	StatusBarAlignment, OverviewRulerLane, TextEditorRevealType, window, workspace, languages, commands, lm,
+};
+
+const load = (Module as any)._load;
+(Module as any)._load = function (request: string, ...rest: unknown[]) {
+	if (request === "vscode") return fake;
+	return load.call(this, request, ...rest);
+};

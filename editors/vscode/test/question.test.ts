@@ -1,0 +1,55 @@
+import { test } from "node:test";
+import * as assert from "node:assert/strict";
+import { answerOf, dialogOf } from "../src/question";
+import { ApprovalQueue } from "../src/queue";
+import { ApproveParams } from "../src/protocol";
+
+const q = (over: Partial<ApproveParams> = {}): ApproveParams => ({
+	id: "q1", session: "s7", text: "rm -rf build\\x1b", cwd: "/ws", effects: ["write", "exec"], step: 2,
+	offers: ["approve", "deny", "approve_session"], ...over,
+});
+
+test("the dialog shows the step exactly, names the asking agent, and says its effects", () => {
+	const d = dialogOf(q({ agent: "explore" }));
+	assert.equal(d.message, 'eukhe: Subagent "explore" (session s7) asks to run step 2 of its script:');
+	assert.equal(d.detail, "rm -rf build\\x1b\n\nIn: /ws\nEffects: writes files, runs programs");
+	assert.equal(dialogOf(q()).message, "eukhe: The agent (session s7) asks to run step 2 of its script:");
+	assert.match(dialogOf(q({ step: 0, text: "write /etc/hosts" })).message, /asks to access a document:$/);
+});
+
+test("Deny comes first (the default), Allow for this session only when offered", () => {
+	assert.deepEqual(dialogOf(q()).buttons.map((b) => b.title), ["Deny", "Allow", "Allow for this session"]);
+	assert.deepEqual(dialogOf(q({ offers: ["approve", "deny"] })).buttons.map((b) => b.title), ["Deny", "Allow"]);
+});
+
+test("a dismissed dialog, or any unknown choice, is a denial", () => {
+	const d = dialogOf(q());
+	assert.equal(answerOf(d, undefined), "deny");
+	assert.equal(answerOf(d, "Cancel"), "deny");
+	assert.equal(answerOf(d, "Allow"), "approve");
+	assert.equal(answerOf(d, "Allow for this session"), "approve_session");
+});
+
+test("questions are shown one at a time; a settled one is dropped unshown, or its answer ignored", async () => {
+	const shown: string[] = [];
+	const answers = new Map<string, (a: string) => void>();
+	const counts: number[] = [];
+	const queue = new ApprovalQueue((p) => {
+		shown.push(p.id);
+		return new Promise((r) => answers.set(p.id, r));
+	}, (n) => counts.push(n));
+	const a = queue.ask(q({ id: "a" }));
+	const b = queue.ask(q({ id: "b" }));
+	const c = queue.ask(q({ id: "c" }));
+	assert.deepEqual(shown, ["a"]);
+	queue.settle("b"); // queued: never shown
+	assert.equal(await b, "deny");
+	queue.settle("a"); // shown: cannot be closed, its answer no longer counts
+	answers.get("a")!("approve");
+	assert.equal(await a, "deny");
+	assert.deepEqual(shown, ["a", "c"]);
+	answers.get("c")!("approve_session");
+	assert.equal(await c, "approve_session");
+	assert.equal(queue.pending, 0);
+	assert.equal(counts.at(-1), 0);
+});
