@@ -203,6 +203,9 @@ func TestReviewShowsHunksAndUndoRevertsOne(t *testing.T) {
 	if got := strings.Join(rows, " "); got != "a.txt:5 b.txt:2 c.txt:2" {
 		t.Errorf(":EukheReview lists %q, want a.txt:5 b.txt:2 c.txt:2", got)
 	}
+	if n := num(res, "c_marks"); n != 1 {
+		t.Errorf("c.txt opened after the edit shows %d review marks, want 1", n)
+	}
 	if num(res, "a_marks_after") != 0 || num(res, "b_marks_after") != 0 {
 		t.Errorf(":EukheKeepAll! left marks: a %d, b %d", num(res, "a_marks_after"), num(res, "b_marks_after"))
 	}

@@ -45,6 +45,10 @@ h.run(function()
   end, vim.fn.getqflist())
   vim.cmd('cclose')
 
+  -- c.txt, closed during the edit, shows its hunk when opened.
+  local c_buf = h.open('c.txt')
+  h.results.c_marks = #vim.api.nvim_buf_get_extmarks(c_buf, review.ns, 0, -1, {})
+
   vim.cmd('EukheKeepAll!')
   h.wait('keep all', function() return #review.hunks() == 0 end)
   h.results.a_marks_after = #vim.api.nvim_buf_get_extmarks(a, review.ns, 0, -1, {})
