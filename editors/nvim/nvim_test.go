@@ -62,6 +62,7 @@ type world struct {
 	t    *testing.T
 	nvim string
 	root string
+	conf string // XDG_CONFIG_HOME: the user settings are conf/eukhe/settings.json
 	env  []string
 }
 
@@ -70,7 +71,7 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{t: t, nvim: nvimBin(t), root: root}
+	w := &world{t: t, nvim: nvimBin(t), root: root, conf: t.TempDir()}
 	for _, n := range []string{"a", "b", "c"} {
 		w.put(n+".txt", fmt.Sprintf("%s one\n%s two\n%s three\n%s four\n", n, n, n, n))
 	}
@@ -114,7 +115,7 @@ func (w *world) run(script string) map[string]any {
 		"EUKHE_BIN="+binary, "EUKHE_ROOT="+w.root, "EUKHE_OUT="+out,
 		"EUKHE_HARNESS="+filepath.Join(tests, "harness.lua"),
 		"XDG_STATE_HOME="+w.t.TempDir(), "XDG_CACHE_HOME="+w.t.TempDir(),
-		"XDG_CONFIG_HOME="+w.t.TempDir(), "XDG_RUNTIME_DIR="+w.t.TempDir())
+		"XDG_CONFIG_HOME="+w.conf, "XDG_RUNTIME_DIR="+w.t.TempDir())
 	cmd.Env = append(cmd.Env, w.env...)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
@@ -301,5 +302,38 @@ func TestMissingBinaryIsReported(t *testing.T) {
 	}
 	if health := str(res, "health"); !strings.Contains(health, "ERROR") || !strings.Contains(health, "no/such/eukhe") {
 		t.Errorf(":checkhealth eukhe does not report the missing binary:\n%s", health)
+	}
+}
+
+// TestApprovalFromAnAgent: a shell step of an agent attached over eukhe
+// mcp is asked in Neovim; Allow runs it, <Esc> (confirm gives 0) denies it.
+func TestApprovalFromAnAgent(t *testing.T) {
+	for _, c := range []struct {
+		name, button string
+		runs         bool
+	}{{"allow", "2", true}, {"escape", "0", false}, {"enter", "1", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.env = []string{"EUKHE_BUTTON=" + c.button}
+			settings := filepath.Join(w.conf, "eukhe", "settings.json")
+			if err := os.MkdirAll(filepath.Dir(settings), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(settings, []byte(`{"shell.autoEffects": ["read"]}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			res := w.run("approve_agent.lua")
+			asked, _ := res["asked"].([]any)
+			if len(asked) != 1 {
+				t.Fatalf("the dialog was shown %d times, want 1; the agent got:\n%s\nnotes: %v", len(asked), str(res, "reply"), res["notes"])
+			}
+			if msg := asked[0].(map[string]any)["msg"].(string); !strings.Contains(msg, "echo made > made.txt") {
+				t.Errorf("the dialog does not show the step:\n%s", msg)
+			}
+			_, err := os.Stat(filepath.Join(w.root, "made.txt"))
+			if ran := err == nil; ran != c.runs {
+				t.Errorf("button %s: the step ran: %v, want %v; the agent got:\n%s", c.button, ran, c.runs, str(res, "reply"))
+			}
+		})
 	}
 }
