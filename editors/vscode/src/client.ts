@@ -3,13 +3,11 @@
 
 import * as vscode from "vscode";
 import { LanguageClient, StaticFeature, FeatureState } from "vscode-languageclient/node";
-import { registerApprovals } from "./approve";
 import { versionProblem } from "./binary";
 import { withEukhe } from "./caps";
 import { Conn } from "./conn";
-import { registerIssues } from "./issues";
 import { Review } from "./review";
-import { registerSave } from "./save";
+import { wire } from "./wire";
 
 // The eukhe block under capabilities.experimental, as a static feature.
 class EukheFeature implements StaticFeature {
@@ -27,14 +25,6 @@ export interface Folder {
 	client: LanguageClient;
 	review: Review;
 	dispose(): Promise<void>;
-}
-
-// wire hangs the eukhe/* handlers on a connection; the tests wire a
-// vscode-jsonrpc connection the same way.
-export function wire(conn: Conn, out: vscode.OutputChannel): { review: Review; disposable: vscode.Disposable } {
-	const review = new Review(conn, () => vscode.workspace.getConfiguration("eukhe").get<boolean>("review", true));
-	const subs = [registerSave(conn), registerApprovals(conn), registerIssues(conn, out), review.register()];
-	return { review, disposable: new vscode.Disposable(() => subs.forEach((s) => s.dispose())) };
 }
 
 export async function startFolder(folder: vscode.WorkspaceFolder, binary: string, out: vscode.LogOutputChannel): Promise<Folder> {

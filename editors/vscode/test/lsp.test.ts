@@ -1,0 +1,115 @@
+// The extension's glue against the real `eukhe lsp`, built from this
+// repository, with VS Code's side played by test/editor.ts.
+
+import "./fake-vscode";
+import { after, before, test } from "node:test";
+import * as assert from "node:assert/strict";
+import * as cp from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { versionProblem } from "../src/binary";
+import { Conn } from "../src/conn";
+import { Review } from "../src/review";
+import { registerReviewCommands } from "../src/commands";
+import { wire } from "../src/wire";
+import { Editor } from "./editor";
+import { commands, languages, user, window, workspace, Uri, FakeDocument } from "./fake-vscode";
+
+const repo = path.resolve(__dirname, "../../../..");
+const noGo = cp.spawnSync("go", ["version"]).error ? "go is not on PATH: the eukhe binary cannot be built" : false;
+
+let tmp = "";
+let ws = "";
+let ed: Editor;
+let review: Review;
+
+async function waitFor(what: string, cond: () => boolean, ms = 5000): Promise<void> {
+	const end = Date.now() + ms;
+	while (!cond()) {
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((r) => setTimeout(r, 10));
+	}
+}
+
+before(async () => {
+	if (noGo) return;
+	tmp = fs.mkdtempSync(path.join(os.tmpdir(), "eukhe-vscode-"));
+	const bin = path.join(tmp, "eukhe");
+	cp.execFileSync("go", ["build", "-o", bin, "./cmd/eukhe"], { cwd: repo, stdio: "inherit" });
+	ws = path.join(tmp, "ws");
+	fs.mkdirSync(ws);
+	fs.writeFileSync(path.join(ws, "a.txt"), "a1\na2\na3\n");
+	fs.writeFileSync(path.join(ws, "b.txt"), "b1\nb2\n");
+	fs.writeFileSync(path.join(ws, "c.txt"), "c1\nc2\n");
+	process.env.XDG_CONFIG_HOME = path.join(tmp, "config");
+	process.env.XDG_RUNTIME_DIR = tmp;
+	ed = new Editor(bin, ws);
+	workspace.workspaceFolders = [{ uri: Uri.file(ws), name: "ws", index: 0 }];
+	review = wire(ed.conn as unknown as Conn, window.createOutputChannel("eukhe") as never).review;
+	registerReviewCommands(() => [review]);
+});
+
+after(async () => {
+	await ed?.close();
+	if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test("the client starts eukhe lsp and initializes with VS Code's capabilities and the eukhe block", { skip: noGo }, async () => {
+	const r = await ed.initialize();
+	assert.equal(r.capabilities.experimental.eukhe.version, 1);
+	assert.equal(r.capabilities.positionEncoding, "utf-16");
+	assert.equal(versionProblem(r, "eukhe"), undefined);
+});
+
+async function tool(name: string, args: unknown): Promise<string> {
+	const r = (await ed.conn.sendRequest("eukhe/tool", { name, arguments: args, session: "s" })) as { text: string; isError: boolean };
+	assert.equal(r.isError, false, r.text);
+	return r.text;
+}
+
+const tag = (read: string) => read.split("\n")[0]; // "[a.txt#7f3a91c2]"
+const disk = (f: string) => fs.readFileSync(path.join(ws, f), "utf8");
+
+test("an agent's edit of two open documents and a closed file: saved, reviewed, one hunk undone through its CodeLens, the rest kept", { skip: noGo }, async () => {
+	const a = ed.open("a.txt");
+	const b = ed.open("b.txt");
+	const tags = await Promise.all(["a.txt", "b.txt", "c.txt"].map(async (f) => tag(await tool("read", { path: f }))));
+	const patch = `${tags[0]}\n@@ 2\n+A2\n${tags[1]}\n@@ 1\n+B1\n${tags[2]}\n@@ 2\n+C2\n`;
+	assert.match(await tool("edit", { patch }), /Applied to/);
+
+	// Landed in the documents; the clean ones saved through eukhe/saveDocuments.
+	assert.equal(a.text, "a1\nA2\na3\n");
+	assert.equal(b.text, "B1\nb2\n");
+	await waitFor("the documents saved", () => disk("a.txt") === a.text && disk("b.txt") === b.text);
+	assert.equal(disk("c.txt"), "c1\nC2\n");
+
+	// eukhe/review: a hunk per file, a Keep and an Undo lens over each.
+	await waitFor("eukhe/review", () => review.book.all().length === 3);
+	const lenses = languages.codeLensProviders[0].provideCodeLenses(a);
+	assert.deepEqual(lenses.map((l) => `${l.range.start.line}:${l.command!.title}`), ["0:Keep all", "0:Undo all", "1:Keep", "1:Undo"]);
+
+	const undo = lenses.find((l) => l.command!.title === "Undo")!.command!;
+	await commands.executeCommand(undo.command, ...undo.arguments!);
+	assert.equal(a.text, "a1\na2\na3\n");
+	await waitFor("a.txt saved after the undo", () => disk("a.txt") === "a1\na2\na3\n");
+	assert.deepEqual(review.book.hunks(a.uri.toString()), []);
+	assert.deepEqual(languages.codeLensProviders[0].provideCodeLenses(a), []);
+
+	await commands.executeCommand("eukhe.keepAll");
+	assert.deepEqual(review.book.all(), []);
+	assert.equal(b.text, "B1\nb2\n");
+	assert.equal(disk("c.txt"), "c1\nC2\n");
+	assert.deepEqual(user.shown.filter((s) => s.kind === "warning"), [], "no decision was refused");
+});
+
+test("hunks follow the user's typing above them before the decision", { skip: noGo }, async () => {
+	const b = workspace.textDocuments.find((d) => d.uri.toString().endsWith("/b.txt")) as FakeDocument;
+	const read = await tool("read", { path: "b.txt" });
+	assert.match(await tool("edit", { patch: `${tag(read)}\n@@ 2\n+B2\n` }), /Applied to/);
+	await waitFor("eukhe/review", () => review.book.hunks(b.uri.toString()).length === 1);
+	ed.applyEdit({ documentChanges: [{ textDocument: { uri: b.uri.toString(), version: b.version }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: "typed\n" }] }] });
+	assert.equal(review.book.hunks(b.uri.toString())[0].start, 2);
+	await commands.executeCommand("eukhe.keepAll");
+	assert.deepEqual(review.book.all(), []);
+});
