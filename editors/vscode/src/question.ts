@@ -31,10 +31,11 @@ export function effectsInWords(effects: string[]): string {
 	return effects.map((e) => effectWords[e] ?? e).join(", ");
 }
 
-// asker names who asks: the subagent by name, or the session's own agent.
+// asker names who asks: the subagent by name, or the session's own agent
+// (an agent attached without a name relays under its session id).
 export function asker(p: ApproveParams): string {
 	const session = p.session ? ` (session ${p.session})` : "";
-	return p.agent ? `Subagent "${p.agent}"${session}` : `The agent${session}`;
+	return p.agent && p.agent !== p.session ? `Subagent "${p.agent}"${session}` : `The agent${session}`;
 }
 
 export function dialogOf(p: ApproveParams): Dialog {

@@ -13,6 +13,7 @@ import { Conn } from "../src/conn";
 import { Review } from "../src/review";
 import { registerReviewCommands } from "../src/commands";
 import { wire } from "../src/wire";
+import { Agent } from "./agent";
 import { Editor } from "./editor";
 import { commands, languages, user, window, workspace, Uri, FakeDocument } from "./fake-vscode";
 
@@ -43,7 +44,10 @@ before(async () => {
 	fs.writeFileSync(path.join(ws, "b.txt"), "b1\nb2\n");
 	fs.writeFileSync(path.join(ws, "c.txt"), "c1\nc2\n");
 	process.env.XDG_CONFIG_HOME = path.join(tmp, "config");
-	process.env.XDG_RUNTIME_DIR = tmp;
+	fs.mkdirSync(path.join(tmp, "config", "eukhe"), { recursive: true });
+	fs.writeFileSync(path.join(tmp, "config", "eukhe", "settings.json"), '{"shell.autoEffects": ["read"]}');
+	process.env.XDG_RUNTIME_DIR = path.join(tmp, "run");
+	fs.mkdirSync(process.env.XDG_RUNTIME_DIR, { mode: 0o700 });
 	ed = new Editor(bin, ws);
 	workspace.workspaceFolders = [{ uri: Uri.file(ws), name: "ws", index: 0 }];
 	review = wire(ed.conn as unknown as Conn, window.createOutputChannel("eukhe") as never).review;
@@ -112,4 +116,30 @@ test("hunks follow the user's typing above them before the decision", { skip: no
 	assert.equal(review.book.hunks(b.uri.toString())[0].start, 2);
 	await commands.executeCommand("eukhe.keepAll");
 	assert.deepEqual(review.book.all(), []);
+});
+
+test("an agent's gated step is asked in a modal dialog; dismissing it denies, Allow runs it", { skip: noGo }, async () => {
+	const agent = new Agent(path.join(tmp, "eukhe"), ws);
+	try {
+		await agent.start();
+		const modals = () => user.shown.filter((s) => s.options?.modal);
+		user.answer = () => undefined; // Escape
+		const denied = await agent.call("bash", { script: "echo made > made.txt" });
+		assert.equal(modals().length, 1, `no dialog; the agent got: ${denied}\n${agent.stderr}\nserver: ${ed.stderr}`);
+		const d = modals()[0];
+		assert.equal(d.kind, "warning");
+		assert.match(d.message, /^eukhe: The agent \(session .+\) asks to run step 1 of its script:$/);
+		assert.match(d.options!.detail!, /^echo made > made\.txt\n/);
+		assert.match(d.options!.detail!, /Effects: .*writes files/);
+		assert.deepEqual(d.items.map((i) => i.title), ["Deny", "Allow", "Allow for this session"]);
+		assert.equal(fs.existsSync(path.join(ws, "made.txt")), false, denied);
+
+		user.answer = (s) => (s.options?.modal ? "Allow" : undefined);
+		const allowed = await agent.call("bash", { script: "echo made > made.txt" });
+		assert.equal(modals().length, 2);
+		assert.equal(fs.existsSync(path.join(ws, "made.txt")), true, allowed);
+	} finally {
+		agent.stop();
+		user.answer = () => undefined;
+	}
 });

@@ -14,6 +14,7 @@ test("the dialog shows the step exactly, names the asking agent, and says its ef
 	assert.equal(d.message, 'eukhe: Subagent "explore" (session s7) asks to run step 2 of its script:');
 	assert.equal(d.detail, "rm -rf build\\x1b\n\nIn: /ws\nEffects: writes files, runs programs");
 	assert.equal(dialogOf(q()).message, "eukhe: The agent (session s7) asks to run step 2 of its script:");
+	assert.equal(dialogOf(q({ agent: "s7" })).message, "eukhe: The agent (session s7) asks to run step 2 of its script:");
 	assert.match(dialogOf(q({ step: 0, text: "write /etc/hosts" })).message, /asks to access a document:$/);
 });
 
