@@ -1,11 +1,21 @@
 # The one test command CI runs (see README.md).
 # test-vscode: the VS Code extension's tests (node's test runner), against
 # the real eukhe binary.
-.PHONY: test test-vscode build bench fuzz
+# test-nvim-current: the Neovim end-to-end tests again on a current Neovim
+# when EUKHE_NVIM_CURRENT names one (.ci/run fetches 0.10 with
+# test/nvim/fetch-0.10.sh); the main run uses the machine's nvim.
+.PHONY: test test-vscode test-nvim-current build bench fuzz
 
 test: test-vscode
 	go vet ./...
 	go test -race -count=1 ./...
+	$(MAKE) test-nvim-current
+
+test-nvim-current:
+	@if [ -n "$$EUKHE_NVIM_CURRENT" ]; then \
+	  echo "Neovim end to end on $$($$EUKHE_NVIM_CURRENT --version | head -1)"; \
+	  EUKHE_NVIM="$$EUKHE_NVIM_CURRENT" go test -count=1 -run 'Neovim|Review|Approval|Health|Missing|StartOne' ./cmd/eukhe ./editors/nvim; \
+	fi
 
 test-vscode:
 	cd editors/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm test
