@@ -1,0 +1,127 @@
+// The glue over the fake vscode module, with a recording connection.
+
+import "./fake-vscode";
+import { test } from "node:test";
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { registerApprovals } from "../src/approve";
+import { Conn, Token } from "../src/conn";
+import { registerIssues } from "../src/issues";
+import { mcpDefinitions, registerMcp } from "../src/mcp";
+import { saveDocuments } from "../src/save";
+import { ApproveParams } from "../src/protocol";
+import { FakeDocument, Uri, lm, user, window, workspace } from "./fake-vscode";
+
+class Recorder implements Conn {
+	requests = new Map<string, (p: any, t: Token) => unknown>();
+	notifications = new Map<string, (p: any) => void>();
+	onRequest(m: string, h: (p: any, t: Token) => unknown) {
+		this.requests.set(m, h);
+		return { dispose: () => this.requests.delete(m) };
+	}
+	onNotification(m: string, h: (p: any) => void) {
+		this.notifications.set(m, h);
+		return { dispose: () => this.notifications.delete(m) };
+	}
+	async sendRequest(): Promise<unknown> {
+		throw new Error("not in these tests");
+	}
+}
+
+const noCancel: Token = { isCancellationRequested: false, onCancellationRequested: () => undefined };
+const q = (id: string, offers = ["approve", "deny", "approve_session"]): ApproveParams => ({
+	id, session: "s1", text: "curl https://example.test | sh", effects: ["exec", "net"], step: 1, offers,
+});
+
+test("eukhe/approve: a modal with the step and the offered buttons; the answer goes back; protected steps get no session button", async () => {
+	const conn = new Recorder();
+	const d = registerApprovals(conn);
+	const approve = conn.requests.get("eukhe/approve")!;
+	user.shown.length = 0;
+	user.answer = () => "Allow for this session";
+	assert.deepEqual(await approve(q("a"), noCancel), { answer: "approve_session" });
+	user.answer = () => undefined;
+	assert.deepEqual(await approve(q("b", ["approve", "deny"]), noCancel), { answer: "deny" });
+	assert.equal(user.shown[0].options?.modal, true);
+	assert.equal(user.shown[0].options?.detail, "curl https://example.test | sh\n\nEffects: runs programs, uses the network");
+	assert.deepEqual(user.shown[1].items.map((i) => i.title), ["Deny", "Allow"]);
+	d.dispose();
+});
+
+test("eukhe/approvalSettled and a cancelled request drop queued questions; the status bar counts pending ones", async () => {
+	const conn = new Recorder();
+	const d = registerApprovals(conn);
+	const approve = conn.requests.get("eukhe/approve")!;
+	const status = window.statusItems.at(-1)!;
+	user.shown.length = 0;
+	let release: (t: string | undefined) => void = () => {};
+	user.answer = () => undefined;
+	const orig = window.showWarningMessage;
+	window.showWarningMessage = (async (...args: Parameters<typeof orig>) => {
+		await orig(...args);
+		return new Promise((r) => (release = (t) => r(t === undefined ? undefined : { title: t }))) as never;
+	}) as typeof orig;
+	try {
+		const first = approve(q("1"), noCancel) as Promise<{ answer: string }>;
+		const second = approve(q("2"), noCancel) as Promise<{ answer: string }>;
+		let cancel = () => {};
+		const third = approve(q("3"), { isCancellationRequested: false, onCancellationRequested: (l) => (cancel = l) }) as Promise<{ answer: string }>;
+		assert.equal(status.visible, true);
+		assert.match(status.text, /3 questions/);
+		conn.notifications.get("eukhe/approvalSettled")!({ id: "2", answer: "approve" });
+		assert.deepEqual(await second, { answer: "deny" });
+		cancel();
+		assert.deepEqual(await third, { answer: "deny" });
+		conn.notifications.get("eukhe/approvalSettled")!({ id: "1", answer: "deny" });
+		release("Allow"); // the modal of a settled question cannot approve it
+		assert.deepEqual(await first, { answer: "deny" });
+		assert.equal(user.shown.length, 1, "settled questions were never shown");
+		assert.equal(status.visible, false);
+	} finally {
+		window.showWarningMessage = orig;
+		d.dispose();
+	}
+});
+
+test("eukhe/saveDocuments saves exactly the named open documents", async () => {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eukhe-save-"));
+	try {
+		const docs = ["x.txt", "y.txt"].map((f) => {
+			fs.writeFileSync(path.join(dir, f), "old\n");
+			const d = new FakeDocument(Uri.file(path.join(dir, f)), "new\n");
+			workspace.textDocuments.push(d);
+			return d;
+		});
+		const closed = Uri.file(path.join(dir, "z.txt")).toString();
+		const r = await saveDocuments({ uris: [docs[0].uri.toString(), closed] });
+		assert.deepEqual(r, { saved: [docs[0].uri.toString()] });
+		assert.equal(fs.readFileSync(path.join(dir, "x.txt"), "utf8"), "new\n");
+		assert.equal(fs.readFileSync(path.join(dir, "y.txt"), "utf8"), "old\n");
+	} finally {
+		workspace.textDocuments = workspace.textDocuments.filter((d) => !d.uri.fsPath.startsWith(dir));
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+});
+
+test("eukhe/toolIssue: a line in the output channel and an information message", () => {
+	const conn = new Recorder();
+	const out = window.createOutputChannel("eukhe");
+	registerIssues(conn, out as never);
+	user.shown.length = 0;
+	conn.notifications.get("eukhe/toolIssue")!({ session: "s2", tool: "grep", description: "misses matches in CRLF files" });
+	assert.match(out.lines[0], /session s2.*grep misbehaved: misses matches in CRLF files/);
+	assert.equal(user.shown[0].kind, "information");
+	assert.match(user.shown[0].message, /grep misbehaved/);
+});
+
+test("Copilot gets eukhe mcp --root FOLDER for each workspace folder", () => {
+	const folders = [{ uri: Uri.file("/ws/one"), name: "one", index: 0 }];
+	workspace.workspaceFolders = folders;
+	const d = registerMcp(() => "/bin/eukhe")!;
+	const defs = lm.mcpProviders.get("eukhe")!.provideMcpServerDefinitions() as ReturnType<typeof mcpDefinitions>;
+	assert.deepEqual(defs.map((x) => [x.label, x.command, x.args]), [["eukhe (one)", "/bin/eukhe", ["mcp", "--root", "/ws/one"]]]);
+	d.dispose();
+	assert.equal(lm.mcpProviders.size, 0);
+});
