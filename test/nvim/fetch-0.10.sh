@@ -19,7 +19,7 @@ if [ -x "$wrapper" ] && "$wrapper" --version >/dev/null 2>&1; then
 fi
 
 apt="$dir/apt"
-mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$dir/debs" "$dir/root"
+mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$dir/debs" "$dir/unpacked"
 # The machine's own Debian mirror, from its apt sources, for the trixie suite.
 mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
 if [ -z "$mirror" ]; then
@@ -43,15 +43,15 @@ apt-get "${opts[@]}" update >&2
   neovim neovim-runtime libc6 libgcc-s1 libluajit-5.1-2 libmsgpack-c2 \
   libtree-sitter0.22 libunibilium4 libuv1t64 libvterm0 lua-lpeg lua-luv >&2)
 for deb in "$dir"/debs/*.deb; do
-  dpkg-deb -x "$deb" "$dir/root"
+  dpkg-deb -x "$deb" "$dir/unpacked"
 done
 
-lib="$dir/root/usr/lib/x86_64-linux-gnu"
+lib="$dir/unpacked/usr/lib/x86_64-linux-gnu"
 cat >"$wrapper" <<WRAP
 #!/bin/sh
 # Neovim 0.10 from Debian trixie, through trixie's loader (fetch-0.10.sh).
-export VIMRUNTIME="$dir/root/usr/share/nvim/runtime"
-exec "$lib/ld-linux-x86-64.so.2" --library-path "$lib:$lib/lua/5.1" "$dir/root/usr/bin/nvim" "\$@"
+export VIMRUNTIME="$dir/unpacked/usr/share/nvim/runtime"
+exec "$lib/ld-linux-x86-64.so.2" --library-path "$lib:$lib/lua/5.1" "$dir/unpacked/usr/bin/nvim" "\$@"
 WRAP
 chmod +x "$wrapper"
 "$wrapper" --version | head -1 >&2
