@@ -10,6 +10,7 @@ export const clientMethods: string[] = [
 	Method.approve,
 	Method.approvalSettled,
 	Method.toolIssue,
+	Method.runTool,
 ];
 
 export function clientCapabilities(): ClientCapabilities {

@@ -7,6 +7,7 @@ import { versionProblem } from "./binary";
 import { withEukhe } from "./caps";
 import { Conn } from "./conn";
 import { Review } from "./review";
+import { joinEditorTools } from "./hosttools";
 import { wire } from "./wire";
 
 // The eukhe block under capabilities.experimental, as a static feature.
@@ -52,10 +53,17 @@ export async function startFolder(folder: vscode.WorkspaceFolder, binary: string
 		await client.stop();
 		throw new Error(problem);
 	}
+	let tools: vscode.Disposable | undefined;
+	try {
+		tools = await joinEditorTools(client as unknown as Conn, folder.uri.fsPath);
+	} catch (e) {
+		out.warn(`eukhe: the editor's tools were not lent to the agents: ${e instanceof Error ? e.message : String(e)}`);
+	}
 	return {
 		client,
 		review,
 		dispose: async () => {
+			tools?.dispose();
 			disposable.dispose();
 			await client.stop();
 		},

@@ -109,8 +109,14 @@ export class FakeDocument {
 	get isDirty(): boolean {
 		return fs.readFileSync(this.uri.fsPath, "utf8") !== this.text;
 	}
-	getText(): string {
-		return this.text;
+	getText(range?: Range): string {
+		if (!range) return this.text;
+		const at = (p: Position) => {
+			let i = 0;
+			for (let l = 0; l < p.line; l++) i = this.text.indexOf("\n", i) + 1;
+			return i + p.character;
+		};
+		return this.text.slice(at(range.start), at(range.end));
 	}
 	async save(): Promise<boolean> {
 		fs.writeFileSync(this.uri.fsPath, this.text);
@@ -183,7 +189,21 @@ export const workspace = {
 	onDidChangeWorkspaceFolders: new EventEmitter<unknown>().event,
 };
 
+export const DiagnosticSeverity = { Error: 0, Warning: 1, Information: 2, Hint: 3 };
+
+export interface FakeDiagnostic {
+	range: Range;
+	message: string;
+	severity: number;
+	source?: string;
+}
+
 export const languages = {
+	diagnostics: new Map<string, FakeDiagnostic[]>(),
+	getDiagnostics: (uri?: Uri): any => {
+		if (uri) return languages.diagnostics.get(uri.toString()) ?? [];
+		return [...languages.diagnostics].map(([u, ds]) => [Uri.parse(u), ds]);
+	},
 	codeLensProviders: [] as { provideCodeLenses(d: unknown): CodeLens[] }[],
 	registerCodeLensProvider: (_selector: unknown, p: { provideCodeLenses(d: unknown): CodeLens[] }) => {
 		languages.codeLensProviders.push(p);
@@ -215,7 +235,7 @@ export const lm = {
 
 const fake = {
 	EventEmitter, Disposable, Uri, Position, Range, Selection, CodeLens, ThemeColor, MarkdownString, McpStdioServerDefinition,
-	StatusBarAlignment, OverviewRulerLane, TextEditorRevealType, window, workspace, languages, commands, lm,
+	StatusBarAlignment, OverviewRulerLane, DiagnosticSeverity, TextEditorRevealType, window, workspace, languages, commands, lm,
 };
 
 const load = (Module as any)._load;

@@ -12,10 +12,11 @@ import { versionProblem } from "../src/binary";
 import { Conn } from "../src/conn";
 import { Review } from "../src/review";
 import { registerReviewCommands } from "../src/commands";
+import { joinEditorTools } from "../src/hosttools";
 import { wire } from "../src/wire";
 import { Agent } from "./agent";
 import { Editor } from "./editor";
-import { commands, languages, user, window, workspace, Uri, FakeDocument } from "./fake-vscode";
+import { commands, languages, user, window, workspace, Uri, FakeDocument, Range, Selection } from "./fake-vscode";
 
 const repo = path.resolve(__dirname, "../../../..");
 const noGo = cp.spawnSync("go", ["version"]).error ? "go is not on PATH: the eukhe binary cannot be built" : false;
@@ -141,5 +142,24 @@ test("an agent's gated step is asked in a modal dialog; dismissing it denies, Al
 	} finally {
 		agent.stop();
 		user.answer = () => undefined;
+	}
+});
+
+test("the editor's tools reach an agent through dyn: diagnostics, open editors, the selection", { skip: noGo }, async () => {
+	await joinEditorTools(ed.conn as unknown as Conn, ws);
+	const a = workspace.textDocuments.find((d) => d.uri.toString().endsWith("/a.txt"))!;
+	languages.diagnostics.set(a.uri.toString(), [{ range: new Range(1, 0, 1, 2), message: "not a word", severity: 1, source: "spell" }]);
+	window.activeTextEditor = { document: a, selection: new Selection(0, 0, 1, 2) };
+	const agent = new Agent(path.join(tmp, "eukhe"), ws);
+	try {
+		await agent.start();
+		const listed = await agent.call("dyn", {});
+		assert.match(listed, /vscode\/diagnostics/, listed);
+		assert.equal(await agent.call("dyn", { name: "vscode/diagnostics", arguments: {} }), "a.txt:2:1: warning: not a word [spell]");
+		assert.equal(await agent.call("dyn", { name: "vscode/diagnostics", arguments: { path: "b.txt" } }), "No problems in b.txt.");
+		assert.equal(await agent.call("dyn", { name: "vscode/editors", arguments: {} }), "a.txt\nb.txt (unsaved changes)");
+		assert.equal(await agent.call("dyn", { name: "vscode/selection", arguments: {} }), "a.txt:1:1-2:3\na1\na2");
+	} finally {
+		agent.stop();
 	}
 });
