@@ -83,7 +83,13 @@ func (h *host) Attach(s *agent.Session) gate.Chain {
 	for _, t := range a.tools {
 		_ = s.Surface().Join(a.bind(t, s.ID))
 	}
-	chain := gate.Chain{{Name: s.ID, Asker: gate.Headless{}}}
+	// A session with a parent is a subagent: its relayed questions name
+	// it. An agent of its own asks its own questions.
+	name := ""
+	if s.Parent != "" {
+		name = s.ID
+	}
+	chain := gate.Chain{{Name: name, Asker: gate.Headless{}}}
 	seen := map[string]bool{s.ID: true}
 	for p := s.Parent; p != "" && !seen[p]; {
 		seen[p] = true
