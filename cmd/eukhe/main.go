@@ -28,6 +28,12 @@ Usage:
       edits land in them as verified workspace edits. Configure it in the
       editor as a language server for every file type.
       Run "eukhe lsp --help" for more.
+  eukhe approvals [--gateway] [--root DIR]
+      Answer the agents' questions in this terminal: attach to the
+      editor's eukhe server for DIR, show each gated step (the asking
+      agent, the step as it would run, its effects) and read y or N
+      (Enter alone is no). With --gateway, ask nothing: the gateway rule
+      answers. Run "eukhe approvals --help" for more.
   eukhe check [--json] [--cwd DIR] SCRIPT
       Show how the gate reads a bash script, without running it: each
       step as it would run (invisible characters escaped), its effects,
@@ -55,6 +61,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runMCP(args[1:], stdin, stdout, stderr)
 	case "lsp":
 		return runLSP(args[1:], stdin, stdout, stderr)
+	case "approvals":
+		return runApprovals(args[1:], stdin, stdout, stderr)
 	case "check":
 		return runCheck(args[1:], stdin, stdout, stderr)
 	}
