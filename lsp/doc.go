@@ -53,9 +53,44 @@
 // core; an edit that lands in the editor and then fails on disk is put back
 // in the editor.
 //
-// Seams for later phases: approvals (an Asker over eukhe/approve or
-// window/showMessageRequest) and host tools hang off clientCaps.implements
-// and the Request switch in custom.go; discovery (a socket beside the
-// stdio connection) only needs Server.Store and Server.Root; settings
-// errors reach the editor through the same connection (Server.editor).
+// Agents attached to the editor (issue 7, phase 2):
+//
+//   - Discovery (attach.go, package lsp/discovery): after initialized the
+//     server listens on a socket in the per-user directory, with a JSON
+//     file naming it (Options.Discover). A connection's hello line makes
+//     it an agent's MCP session (agent.Serve over the connection) or an
+//     `eukhe approvals` terminal. The files go at shutdown and exit.
+//   - The agent.Host (agents.go): the editor Store, the watched settings,
+//     the path policy; Attach gives the G5 chain — the session's own link
+//     (no client of its own), its parents attached here, then the editor's
+//     session — and lends the session the editor's tools. Routing is
+//     gate.Chain's: no rule of G5 lives here.
+//   - The approval sink of the editor's session (approvals.go,
+//     approve_clients.go): its interactive clients are the editor
+//     (eukhe/approve when it implements it, else window/showMessageRequest
+//     with Allow / Deny, null denying) and the interactive terminals;
+//     gateways are only counted. Every interactive client is asked, the
+//     first answer wins, the others get eukhe/approvalSettled; the
+//     settings' approval timeout answers unanswered; shutdown or the
+//     editor's end ends its pending questions at once. approve_session is
+//     remembered per session by exact step text and cwd, and never offered
+//     (nor remembered) for protected or secret effects.
+//   - What reaches the editor unasked (notices.go): settings problems as
+//     window/showMessage (Error: the file is broken, the last good
+//     settings stay; Warning: a key ignored, such as a gate in a project
+//     file), report_issue rows as eukhe/toolIssue (else
+//     window/logMessage).
+//   - Host tools (hosttools.go): eukhe/joinTool and eukhe/quitTool join and
+//     quit a tool on every attached session's Surface (and sessions
+//     attached later); a call runs in the editor through eukhe/runTool.
+//
+// Choices where the issue is silent: a top-level agent's question names
+// no subagent (it is the session's own; a session attached with a parent
+// is named by its id when its question is relayed); a session attaches
+// on its own root (inside one of the editor's roots), so its paths and
+// shell start there; a parent not attached to this server is skipped (the
+// editor's session answers for it); the wire id of a question is the
+// server's (q1, q2, …); a terminal's end of input detaches it; a client
+// reached by showMessageRequest gets no approvalSettled (it cannot be
+// taken back).
 package lsp
