@@ -13,6 +13,12 @@ h.run(function()
   end
   require('eukhe').setup({ cmd = h.bin })
   h.client(h.open('a.txt'))
+  -- The server opens its discovery socket once the editor said
+  -- initialized; an agent started before that would run headless.
+  local sockets = os.getenv('XDG_RUNTIME_DIR') .. '/eukhe'
+  h.wait('the discovery socket', function()
+    return #vim.fn.glob(sockets .. '/*.json', false, true) > 0
+  end, 30000)
 
   local lines, buf = {}, ''
   local job = vim.fn.jobstart({ h.bin, 'mcp', '--root', h.root }, {
