@@ -34,8 +34,12 @@ func attachEnv(t *testing.T) []string {
 	if err := os.WriteFile(filepath.Join(cfg, "eukhe", "settings.json"), []byte(`{"shell.autoEffects": ["read"]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	run := filepath.Join(home, "run")
-	os.Mkdir(run, 0o700)
+	// A short directory: a socket's path has at most 107 bytes.
+	run, err := os.MkdirTemp("", "eu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(run) })
 	return []string{"HOME=" + home, "XDG_CONFIG_HOME=" + cfg, "XDG_STATE_HOME=" + filepath.Join(home, "state"),
 		"XDG_RUNTIME_DIR=" + run, "PATH=" + os.Getenv("PATH")}
 }

@@ -76,6 +76,9 @@ func Check(dir string) error {
 	return nil
 }
 
+// maxSocketPath is the longest path a Unix socket can have on Linux.
+const maxSocketPath = 107
+
 // Listener is one server's socket and JSON file.
 type Listener struct {
 	net.Listener
@@ -93,6 +96,9 @@ func Listen(dir string, roots []string, editor string) (*Listener, error) {
 	_, _ = rand.Read(b[:])
 	base := filepath.Join(dir, fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b[:])))
 	sock := base + ".sock"
+	if len(sock) > maxSocketPath {
+		return nil, fmt.Errorf("the socket path %s is longer than a Unix socket allows (%d bytes); set XDG_RUNTIME_DIR to a shorter directory", sock, maxSocketPath)
+	}
 	// The directory is 0700, so the moment before the chmod is not open
 	// to anyone else (a umask would be the whole process's).
 	ln, err := net.Listen("unix", sock)
