@@ -519,3 +519,25 @@ func TestAJoinedHostToolIsReachedThroughDyn(t *testing.T) {
 		t.Fatalf("a quit tool ran: %s", text)
 	}
 }
+
+func TestASubagentsQuestionReachesTheEditorNamingIt(t *testing.T) {
+	d := &dialogs{answer: func(int) string { return "approve" }}
+	e := approvingEditor(t, d)
+	attachAgent(e, "")
+	e.srv.att.mu.Lock()
+	var parent string
+	for id := range e.srv.att.sessions {
+		parent = id
+	}
+	e.srv.att.mu.Unlock()
+	child := attachAgent(e, parent)
+	if text, failed := child.call("bash", map[string]any{"script": "echo c > f"}); failed {
+		t.Fatal(text)
+	}
+	d.mu.Lock()
+	q := d.asked[0]
+	d.mu.Unlock()
+	if q.Agent == "" || q.Agent != q.Session || q.Session == parent {
+		t.Fatalf("a subagent's question: %+v (parent %s)", q, parent)
+	}
+}
