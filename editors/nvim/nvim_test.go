@@ -337,3 +337,25 @@ func TestApprovalFromAnAgent(t *testing.T) {
 		})
 	}
 }
+
+// TestEditorToolsForAgents: the plugin lends nvim/buffers, nvim/selection
+// and nvim/diagnostics (eukhe/joinTool); an agent over eukhe mcp calls
+// them through dyn and the plugin answers eukhe/runTool.
+func TestEditorToolsForAgents(t *testing.T) {
+	w := newWorld(t)
+	res := w.run("tools_agent.lua")
+	if l := str(res, "listed"); !strings.Contains(l, "nvim/buffers") || !strings.Contains(l, "nvim/diagnostics") {
+		t.Errorf("dyn does not list the editor's tools:\n%s", l)
+	}
+	buffers := str(res, "buffers")
+	if !strings.Contains(buffers, "b.txt [modified]") || strings.Contains(buffers, "a.txt [modified]") ||
+		!strings.Contains(buffers, "a.txt") {
+		t.Errorf("nvim/buffers:\n%s", buffers)
+	}
+	if s := str(res, "selection"); !strings.Contains(s, "b.txt lines 2-3") || !strings.Contains(s, "b two\nb three") {
+		t.Errorf("nvim/selection:\n%s", s)
+	}
+	if d := str(res, "diagnostics"); !strings.Contains(d, "a.txt:3:1: ERROR: bad three") {
+		t.Errorf("nvim/diagnostics:\n%s", d)
+	}
+}

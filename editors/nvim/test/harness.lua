@@ -53,6 +53,70 @@ function h.text(b)
   return table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, true), '\n') .. '\n'
 end
 
+-- socket waits for the discovery socket: the server opens it once the
+-- editor said initialized; an agent started before would run headless.
+function h.socket()
+  local sockets = os.getenv('XDG_RUNTIME_DIR') .. '/eukhe'
+  h.wait('the discovery socket', function()
+    return #vim.fn.glob(sockets .. '/*.json', false, true) > 0
+  end, 30000)
+end
+
+-- agent starts an agent over `eukhe mcp` attached to the server, and
+-- initializes it. agent.call(id, tool, args) gives the text of the reply.
+function h.agent()
+  local lines, buf = {}, ''
+  local job = vim.fn.jobstart({ h.bin, 'mcp', '--root', h.root }, {
+    cwd = h.root,
+    on_stdout = function(_, data)
+      buf = buf .. table.concat(data, '\n')
+      while true do
+        local nl = buf:find('\n', 1, true)
+        if not nl then break end
+        table.insert(lines, buf:sub(1, nl - 1))
+        buf = buf:sub(nl + 1)
+      end
+    end,
+  })
+  assert(job > 0, 'could not start eukhe mcp')
+  local a = { job = job }
+  local function send(msg)
+    vim.fn.chansend(job, vim.fn.json_encode(msg) .. '\n')
+  end
+  local function reply(id)
+    local got
+    h.wait('the MCP reply ' .. id, function()
+      for _, l in ipairs(lines) do
+        local ok, m = pcall(vim.fn.json_decode, l)
+        if ok and type(m) == 'table' and m.id == id then
+          got = m
+          return true
+        end
+      end
+      return false
+    end, 30000)
+    return got
+  end
+  send({ jsonrpc = '2.0', id = 1, method = 'initialize', params = {
+    protocolVersion = '2025-06-18', capabilities = vim.empty_dict(),
+    clientInfo = { name = 'nvim-test-agent', version = '1' } } })
+  reply(1)
+  send({ jsonrpc = '2.0', method = 'notifications/initialized' })
+  function a.call(id, name, args)
+    send({ jsonrpc = '2.0', id = id, method = 'tools/call', params = { name = name, arguments = args } })
+    local r = reply(id)
+    local text = {}
+    for _, c in ipairs(r.result and r.result.content or {}) do
+      table.insert(text, c.text or '')
+    end
+    return table.concat(text, '\n'), r.result and r.result.isError
+  end
+  function a.stop()
+    vim.fn.jobstop(job)
+  end
+  return a
+end
+
 function h.finish()
   local f = assert(io.open(out, 'w'))
   f:write(vim.fn.json_encode(h.results))

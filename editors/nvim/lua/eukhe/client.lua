@@ -164,6 +164,9 @@ function M.attach(bufnr)
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     capabilities = M.capabilities(),
     handlers = require('eukhe.handlers').table(),
+    on_init = function(c)
+      require('eukhe.tools').join(c)
+    end,
     on_exit = function(code, signal)
       if code ~= 0 and signal == 0 then
         vim.schedule(function()

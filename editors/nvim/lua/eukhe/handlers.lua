@@ -23,6 +23,10 @@ local handlers = {
   ['eukhe/toolIssue'] = function(_, params)
     require('eukhe.issues').show(params)
   end,
+  ['eukhe/runTool'] = function(_, params, ctx)
+    local c = client_of(ctx)
+    return require('eukhe.tools').run(params, c and c.config.root_dir)
+  end,
 }
 
 -- table gives the handlers for a client's config.
