@@ -165,6 +165,12 @@ func TestReviewShowsHunksAndUndoRevertsOne(t *testing.T) {
 		!strings.Contains(fmt.Sprint(adv["methods"]), "eukhe/approve") {
 		t.Errorf("experimental.eukhe = %v", adv)
 	}
+	// Neovim checks only the first document's version of an applyEdit:
+	// claiming transactional failureHandling would let stale buffers take
+	// a multi-file edit in one applyEdit.
+	if fh := str(res, "failure_handling"); fh == "transactional" || fh == "textOnlyTransactional" {
+		t.Errorf("the plugin claims workspaceEdit.failureHandling %q", fh)
+	}
 	edit := str(res, "edit")
 	if !strings.HasPrefix(edit, "Applied to a.txt#") || strings.Contains(edit, "NOT") {
 		t.Fatalf("reply:\n%s", edit)

@@ -11,6 +11,8 @@ h.run(function()
   local c = h.client(a)
   h.results.same_client = require('eukhe.client').for_buf(b).id == c.id
   h.results.advertised = c.config.capabilities.experimental.eukhe
+  local we = c.config.capabilities.workspace.workspaceEdit or {}
+  h.results.failure_handling = we.failureHandling or ''
   local patch = ''
   for _, n in ipairs({ 'a', 'b', 'c' }) do
     local r = h.tool('read', { path = n .. '.txt' }, a)

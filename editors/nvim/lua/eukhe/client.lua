@@ -99,7 +99,10 @@ function M.binary()
 end
 
 -- capabilities are Neovim's, plus experimental.eukhe naming the eukhe/*
--- methods this plugin implements.
+-- methods this plugin implements. They must not claim a transactional
+-- workspaceEdit.failureHandling: Neovim checks only the version of an
+-- edit's first document, so the server is left to send one
+-- workspace/applyEdit per document (each checked) and to verify landing.
 function M.capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.experimental = caps.experimental or {}
