@@ -365,3 +365,36 @@ func TestEditorToolsForAgents(t *testing.T) {
 		t.Errorf("nvim/diagnostics:\n%s", d)
 	}
 }
+
+// TestApprovalSettledByASecondClient: `eukhe approvals` answers y while
+// Neovim's dialog is open; the step runs, the plugin drops its question
+// and the Deny pressed in Neovim afterwards does not count.
+func TestApprovalSettledByASecondClient(t *testing.T) {
+	w := newWorld(t)
+	settings := filepath.Join(w.conf, "eukhe", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(`{"shell.autoEffects": ["read"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := w.run("approve_second.lua")
+	if n := num(res, "asked"); n != 1 {
+		t.Fatalf("Neovim's dialog was shown %d times, want 1; the agent got:\n%s\nterminal:\n%s", n, str(res, "reply"), str(res, "terminal"))
+	}
+	if _, err := os.Stat(filepath.Join(w.root, "made.txt")); err != nil {
+		t.Errorf("the step allowed in the terminal did not run; the agent got:\n%s\nterminal:\n%s", str(res, "reply"), str(res, "terminal"))
+	}
+	if r := str(res, "reply"); !strings.Contains(r, "echo made > made.txt") || !strings.Contains(r, "[exit 0]") {
+		t.Errorf("the agent's reply does not say the step ran:\n%s", r)
+	}
+	if a := str(res, "settled_answer"); a != "approve" {
+		t.Errorf("eukhe/approvalSettled answer %q, want approve", a)
+	}
+	if s := str(res, "status_after"); s != "" {
+		t.Errorf("the plugin still counts the question: statusline %q", s)
+	}
+	if notes := fmt.Sprint(res["notes"]); !strings.Contains(notes, "answered elsewhere") {
+		t.Errorf("the plugin did not say the question was answered elsewhere: %v", notes)
+	}
+}
