@@ -201,6 +201,21 @@ func TestReviewShowsHunksAndUndoRevertsOne(t *testing.T) {
 	if d := w.disk("a.txt"); d != "a one\na two\na three\na FOUR\n" {
 		t.Errorf("a.txt on disk after the undo = %q", d)
 	}
+	// The server's tag of a.txt moves with the undo: [a.txt#TAG] headers.
+	tagOf := func(text string) string {
+		head, _, _ := strings.Cut(text, "\n")
+		if !strings.HasPrefix(head, "[a.txt#") || !strings.HasSuffix(head, "]") {
+			t.Errorf("no [a.txt#TAG] header in a read:\n%s", text)
+		}
+		return head
+	}
+	before, after := str(res, "a_read_before_undo"), str(res, "a_read_after_undo")
+	if tb, ta := tagOf(before), tagOf(after); tb == ta {
+		t.Errorf("the server's tag of a.txt did not move with :EukheUndo: %s before and after\n%s", tb, after)
+	}
+	if !strings.Contains(before, "a TWO") || strings.Contains(after, "a TWO") {
+		t.Errorf("reads around the undo:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
 	qf, _ := res["qf"].([]any)
 	var rows []string
 	for _, it := range qf {

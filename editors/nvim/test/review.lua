@@ -33,8 +33,14 @@ h.run(function()
   vim.api.nvim_win_set_cursor(0, { 1, 0 })
   vim.cmd('normal ]r')
   h.results.jumped_to = vim.api.nvim_win_get_cursor(0)[1]
+  h.results.a_read_before_undo = h.tool('read', { path = 'a.txt' }, a).text
   vim.cmd('EukheUndo')
   h.wait('the undo of a.txt hunk 0', function() return #review.hunks() == 3 end)
+  -- The server's tag of a.txt moves with the undo (read before and after).
+  h.wait('the server to see the undo', function()
+    h.results.a_read_after_undo = h.tool('read', { path = 'a.txt' }, a).text
+    return not h.results.a_read_after_undo:find('a TWO', 1, true)
+  end)
   h.results.a_after_undo = h.text(a)
   h.results.a_modified_after_undo = vim.api.nvim_buf_get_option(a, 'modified')
 
