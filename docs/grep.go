@@ -210,7 +210,7 @@ func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilt
 		}
 		return class
 	}
-	tally := t.walkTree(root, a.NoIgnore, visit)
+	tally := t.walkTreeTold(root, a.NoIgnore, fmt.Sprintf("grep %s in %s", a.Pattern, t.Display(root)), visit)
 	slices.SortFunc(all, func(x, y *fileHit) int { return strings.Compare(x.shown, y.shown) })
 	w := PageWindow(len(all), sc.Skip, sc.Page)
 	var b strings.Builder

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Tools are the document tools of one session over one Store: the thin
@@ -18,6 +19,12 @@ type Tools struct {
 	// paths under the root (a name alone without '/') that grep and glob
 	// skip; nil skips nothing.
 	Excludes func() []string
+	// Progress, when set, is told how a long grep goes (WalkProgress):
+	// every ProgressEvery (0: DefaultProgressEvery) while it walks, from
+	// a goroutine of the walk's, then once with End. A grep over sooner
+	// tells nothing. It must not call back into these Tools.
+	Progress      func(WalkProgress)
+	ProgressEvery time.Duration
 }
 
 // allow asks the documents gate about one access of abs, once, as given:

@@ -145,7 +145,16 @@ type walker struct {
 
 // walkTree walks the directory start.
 func (t *Tools) walkTree(start string, noIgnore bool, visit visitor) *Tally {
+	return t.walkTreeTold(start, noIgnore, "", visit)
+}
+
+// walkTreeTold walks the directory start and, when what is not "", tells
+// t.Progress how the walk goes (progress.go).
+func (t *Tools) walkTreeTold(start string, noIgnore bool, what string, visit visitor) *Tally {
 	w := &walker{store: t.Store, noIgnore: noIgnore, visit: visit, tally: &Tally{}}
+	if what != "" {
+		defer t.watchProgress(what, w.tally)()
+	}
 	if t.Excludes != nil {
 		for _, p := range t.Excludes() {
 			if f, err := newPathFilter(p); err == nil && f != nil && !f.negate {

@@ -80,6 +80,7 @@ func (h *host) Attach(s *agent.Session) gate.Chain {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sessions[s.ID] = s
+	a.s.withProgress(s.DocTools())
 	for _, t := range a.tools {
 		_ = s.Surface().Join(a.bind(t, s.ID))
 	}

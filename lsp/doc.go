@@ -43,6 +43,12 @@
 //     hunks of each landed edit; eukhe/reviewDecision keeps or undoes a
 //     hunk, a file or an edit; an undo is the inverse edit through the same
 //     commit, refused when the file changed since.
+//   - Long greps (progress.go): when the editor supports work-done
+//     progress, a grep of an eukhe/tool session or an attached agent's
+//     session that walks longer than docs.DefaultProgressEvery gets a
+//     token (window/workDoneProgress/create) and $/progress begin, a
+//     report each interval with the files searched so far, and end, all
+//     before the reply. docs only tells the counts (docs.Tools.Progress).
 //   - eukhe/tool (tool.go, custom.go): a document tool call on a named
 //     session of the server, so an LSP client alone can drive edits end to
 //     end. The eukhe/* methods are documented in protocol/README.md.

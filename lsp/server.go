@@ -38,6 +38,9 @@ type Options struct {
 	// (DESIGN.md §7). SocketDir is its directory; "" is discovery.Dir's.
 	Discover  bool
 	SocketDir string
+	// ProgressEvery is how often a long grep reports $/progress (0:
+	// docs.DefaultProgressEvery); tests make it short.
+	ProgressEvery time.Duration
 }
 
 // Server is eukhe's LSP server for one editor connection: the overlay of

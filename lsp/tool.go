@@ -33,6 +33,7 @@ func (s *Server) session(name string) *toolSession {
 	t := ts.by[name]
 	if t == nil {
 		t = &toolSession{tools: &docs.Tools{Store: s.store, Session: docs.NewSession(), Root: s.Root()}}
+		s.withProgress(t.tools)
 		ts.by[name] = t
 	}
 	return t
