@@ -413,3 +413,27 @@ func TestApprovalSettledByASecondClient(t *testing.T) {
 		t.Errorf("the plugin did not say the question was answered elsewhere: %v", notes)
 	}
 }
+
+// TestHealthReportsABrokenSettingsFile: a user settings file that is not
+// JSON is an ERROR of :checkhealth eukhe, naming the file.
+func TestHealthReportsABrokenSettingsFile(t *testing.T) {
+	w := newWorld(t)
+	settings := filepath.Join(w.conf, "eukhe", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(`{"shell.autoEffects": ["read"`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := w.run("health_broken.lua")
+	health := str(res, "health")
+	var line string
+	for _, l := range strings.Split(health, "\n") {
+		if strings.Contains(l, "ERROR") && strings.Contains(l, settings) {
+			line = l
+		}
+	}
+	if line == "" || !strings.Contains(line, "not valid JSON") {
+		t.Errorf(":checkhealth eukhe does not report the broken %s:\n%s", settings, health)
+	}
+}

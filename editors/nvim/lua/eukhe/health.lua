@@ -1,5 +1,5 @@
 -- :checkhealth eukhe — the binary and its version, this Neovim's support,
--- the servers running and the discovery socket directory.
+-- the servers running, the settings files and the discovery socket directory.
 local M = {}
 
 local uv = vim.loop
@@ -29,6 +29,41 @@ local function socket_dir()
     return rt .. '/eukhe'
   end
   return '/tmp/eukhe-' .. uv.getuid()
+end
+
+-- settings_files are the user's settings file and the project file of
+-- each running server's root (where eukhe lsp reads them).
+local function settings_files(roots)
+  local cfg = os.getenv('XDG_CONFIG_HOME')
+  if not cfg or cfg:sub(1, 1) ~= '/' then
+    cfg = vim.fn.expand('~/.config')
+  end
+  local files = { cfg .. '/eukhe/settings.json' }
+  for root in pairs(roots) do
+    table.insert(files, root .. '/.eukhe/settings.json')
+  end
+  return files
+end
+
+-- check_settings reports whether each settings file present is JSON. The
+-- server validates the keys (and shows its errors when it loads a file);
+-- this only catches a file that does not parse at all.
+local function check_settings(r, roots)
+  local decode = vim.json and vim.json.decode or vim.fn.json_decode
+  for _, file in ipairs(settings_files(roots)) do
+    local f = io.open(file, 'r')
+    if f then
+      local text = f:read('*a')
+      f:close()
+      local ok, err = pcall(decode, text)
+      if ok then
+        r.ok(file .. ' is valid JSON')
+      else
+        r.error(string.format('%s is not valid JSON: %s; eukhe ignores it and keeps the last good settings',
+          file, tostring(err):gsub('^.-:%d+: ', '')))
+      end
+    end
+  end
 end
 
 function M.check()
@@ -90,6 +125,9 @@ function M.check()
   elseif not roots[cwd_root] then
     r.info('no server for the current directory ' .. cwd_root .. ' (open a file there to start one)')
   end
+
+  r.start('eukhe: settings')
+  check_settings(r, roots)
 
   r.start('eukhe: discovery socket')
   local dir = socket_dir()
