@@ -45,6 +45,11 @@ func (r *rpc) Request(ctx context.Context, method string, params any) (any, erro
 			return nil, err
 		}
 		return nil, r.s.joinTool(p)
+	case protocol.MethodSettingsStatus:
+		if err := r.decode([]byte("{}"), &struct{}{}); err != nil {
+			return nil, err
+		}
+		return r.s.settingsStatus(), nil
 	case protocol.MethodQuitTool:
 		var p protocol.QuitToolParams
 		if err := r.decode(raw, &p); err != nil {

@@ -64,7 +64,7 @@ func readCaps(p *lsproto.InitializeParams) clientCaps {
 }
 
 // serverMethods are the eukhe/* methods this server answers.
-var serverMethods = []string{protocol.MethodTool, protocol.MethodReviewDecision, protocol.MethodJoinTool, protocol.MethodQuitTool}
+var serverMethods = []string{protocol.MethodTool, protocol.MethodReviewDecision, protocol.MethodJoinTool, protocol.MethodQuitTool, protocol.MethodSettingsStatus}
 
 func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsproto.InitializeResult, error) {
 	s := r.s

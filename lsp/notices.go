@@ -17,6 +17,7 @@ import (
 // (a gate in a project file) or a removed file a Warning. A file that
 // loaded is only logged.
 func (s *Server) settingsEvent(e settings.Event) {
+	s.problems.note(e)
 	if e.Level == settings.Info {
 		s.logf("settings: %s", e)
 		return

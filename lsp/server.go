@@ -66,6 +66,7 @@ type Server struct {
 	sessions *toolSessions
 	folders  []string     // every workspace folder the editor named
 	att      *attachments // attached agents, approvals, settings, host tools
+	problems settingsProblems // the settings files' problems, for eukhe/settingsStatus
 }
 
 // New makes a Server; Serve runs it on a connection.

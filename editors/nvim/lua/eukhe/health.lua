@@ -45,9 +45,33 @@ local function settings_files(roots)
   return files
 end
 
--- check_settings reports whether each settings file present is JSON. The
--- server validates the keys (and shows its errors when it loads a file);
--- this only catches a file that does not parse at all.
+-- server_settings asks a running server (eukhe/settingsStatus) about the
+-- settings files it reads: its own verdict, keys and values included.
+-- It reports and returns true when a server answered.
+local function server_settings(r, roots)
+  for _, id in pairs(roots) do
+    local c = vim.lsp.get_client_by_id(id)
+    if c and not (c.is_stopped and c.is_stopped()) then
+      local res = c.request_sync('eukhe/settingsStatus', vim.empty_dict(), 3000)
+      if res and res.result and res.result.files then
+        for _, f in ipairs(res.result.files) do
+          if f.level == 'ok' then
+            r.ok(f.file .. ': in force')
+          else
+            local report = f.level == 'error' and r.error or r.warn
+            report(f.file .. ': ' .. table.concat(f.problems or {}, '; ')
+              .. (f.level == 'error' and ' (the last good settings stay in force)' or ''))
+          end
+        end
+        return true
+      end
+    end
+  end
+  return false
+end
+
+-- check_settings reports, without a server, whether each settings file
+-- present is JSON (the server validates keys and values: server_settings).
 local function check_settings(r, roots)
   local decode = vim.json and vim.json.decode or vim.fn.json_decode
   for _, file in ipairs(settings_files(roots)) do
@@ -127,7 +151,9 @@ function M.check()
   end
 
   r.start('eukhe: settings')
-  check_settings(r, roots)
+  if not server_settings(r, roots) then
+    check_settings(r, roots)
+  end
 
   r.start('eukhe: discovery socket')
   local dir = socket_dir()

@@ -1,0 +1,46 @@
+package lsp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/eukhe/eukhe/protocol"
+)
+
+// eukhe/settingsStatus lists the settings files with the problems of their
+// latest load, for a client's health check; a fixed file is ok again.
+func TestSettingsStatusNamesABrokenFile(t *testing.T) {
+	d := &dialogs{}
+	env := settingsEnv(t, `{"shell.autoEffects": ["read",]}`)
+	e := dialogEditor(t, d, editorOpts{env: env})
+	e.sync()
+	user := filepath.Join(env["XDG_CONFIG_HOME"], "eukhe", "settings.json")
+	status := func() protocol.SettingsStatusResult {
+		var raw jsonrpc2.RawMessage
+		if err := call(e.ctx(), e.conn, protocol.MethodSettingsStatus, struct{}{}, &raw); err != nil {
+			t.Fatalf("eukhe/settingsStatus: %v", err)
+		}
+		var res protocol.SettingsStatusResult
+		if err := json.Unmarshal(raw, &res); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := status()
+	if len(res.Files) < 2 || res.Files[0].File != user || res.Files[0].Level != "error" || !strings.Contains(strings.Join(res.Files[0].Problems, "\n"), user+":1:") {
+		t.Fatalf("a broken user file: %+v", res)
+	}
+	if res.Files[1].File != e.path(".eukhe/settings.json") || res.Files[1].Level != "ok" {
+		t.Fatalf("the project file: %+v", res.Files[1])
+	}
+	os.WriteFile(user, []byte(`{"shell.autoEffects": ["read"]}`), 0o600)
+	waitFor(t, "the fixed file is ok", func() bool {
+		r := status()
+		return len(r.Files) > 0 && r.Files[0].Level == "ok" && len(r.Files[0].Problems) == 0
+	})
+}
