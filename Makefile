@@ -1,5 +1,6 @@
 # The one test command CI runs (see README.md).
-# test-vscode: the VS Code extension's tests (node's test runner), against
+# test-vscode: the VS Code extension's tests (node's test runner, the
+# vsix package among them) and ESLint, against
 # the real eukhe binary.
 # test-nvim-current: the Neovim end-to-end tests again on a current Neovim
 # when EUKHE_NVIM_CURRENT names one (.ci/run fetches 0.10 with
@@ -18,7 +19,7 @@ test-nvim-current:
 	fi
 
 test-vscode:
-	cd editors/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm test
+	cd editors/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm test && npm run --silent lint
 
 build:
 	go build -o eukhe ./cmd/eukhe

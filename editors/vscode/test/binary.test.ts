@@ -17,7 +17,7 @@ test("a missing binary is an error that says how to fix it", () => {
 	assert.ok("error" in r);
 	assert.match(r.error, /no eukhe binary found/);
 	assert.match(r.error, /go install github.com\/eukhe\/eukhe\/cmd\/eukhe@latest/);
-	const bad = findBinary({ ...where, setting: "/nope/eukhe" }, () => true && false);
+	const bad = findBinary({ ...where, setting: "/nope/eukhe" }, () => false);
 	assert.ok("error" in bad);
 	assert.match(bad.error, /eukhe.path names \/nope\/eukhe/);
 });
