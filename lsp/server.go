@@ -64,8 +64,8 @@ type Server struct {
 	commitMu sync.Mutex // one commit at a time reaches the editor
 	review   *reviewBook
 	sessions *toolSessions
-	folders  []string     // every workspace folder the editor named
-	att      *attachments // attached agents, approvals, settings, host tools
+	folders  []string         // every workspace folder the editor named
+	att      *attachments     // attached agents, approvals, settings, host tools
 	problems settingsProblems // the settings files' problems, for eukhe/settingsStatus
 }
 
