@@ -8,8 +8,8 @@ import { ApprovalSettledParams, ApproveParams, ApproveResult, Method } from "./p
 import { answerOf, dialogOf } from "./question";
 import { ApprovalQueue } from "./queue";
 
-export async function showQuestion(p: ApproveParams): Promise<string> {
-	const d = dialogOf(p);
+export async function showQuestion(p: ApproveParams, deadline?: Date): Promise<string> {
+	const d = dialogOf(p, deadline);
 	const items: vscode.MessageItem[] = d.buttons.map((b) => ({ title: b.title }));
 	// modal: VS Code adds its own Cancel (Escape), which answers undefined:
 	// a denial. Deny comes first, so Enter alone denies too.
@@ -25,11 +25,20 @@ export function registerApprovals(conn: Conn): vscode.Disposable {
 		if (n > 0) status.show();
 		else status.hide();
 	};
-	const queue = new ApprovalQueue(showQuestion, changed);
+	// eukhe.approvalTimeoutDisplay: the server's timeout, for the dialog
+	// to say when it ends (0: not said); the server times out either way.
+	const deadlines = new Map<string, Date>();
+	const queue = new ApprovalQueue((p) => showQuestion(p, deadlines.get(p.id)), changed);
 	const subs = [
 		conn.onRequest(Method.approve, async (p: ApproveParams, token: Token): Promise<ApproveResult> => {
+			const seconds = vscode.workspace.getConfiguration("eukhe").get<number>("approvalTimeoutDisplay", 120);
+			if (seconds > 0) deadlines.set(p.id, new Date(Date.now() + seconds * 1000));
 			token?.onCancellationRequested(() => queue.settle(p.id));
-			return { answer: await queue.ask(p) };
+			try {
+				return { answer: await queue.ask(p) };
+			} finally {
+				deadlines.delete(p.id);
+			}
 		}),
 		conn.onNotification(Method.approvalSettled, (p: ApprovalSettledParams) => queue.settle(p.id)),
 	];

@@ -2,6 +2,7 @@
 // server whose review holds the hunk or file.
 
 import * as vscode from "vscode";
+import { changesText, pendingFiles } from "./pending";
 import { Decision } from "./protocol";
 import { Command, Review } from "./review";
 
@@ -30,7 +31,22 @@ export function registerReviewCommands(reviews: () => Review[]): vscode.Disposab
 			return;
 		}
 	};
+	// files: a quick pick of the files with changes to review; the pick
+	// opens the file at its first change.
+	const files = async () => {
+		const pending = pendingFiles(reviews().flatMap((r) => r.book.all()));
+		if (pending.length === 0) {
+			void vscode.window.showInformationMessage("eukhe: no changes of the agent wait for review.");
+			return;
+		}
+		const items = pending.map((f) => ({ label: vscode.workspace.asRelativePath(vscode.Uri.parse(f.uri)), description: changesText(f.changes), file: f }));
+		const picked = await vscode.window.showQuickPick(items, { placeHolder: "Files with changes of the agent to review" });
+		if (!picked) return;
+		const at = new vscode.Range(picked.file.first, 0, picked.file.first, 0);
+		await vscode.window.showTextDocument(vscode.Uri.parse(picked.file.uri), { selection: at });
+	};
 	const subs = [
+		vscode.commands.registerCommand(Command.reviewFiles, files),
 		vscode.commands.registerCommand(Command.keepHunk, hunk("keep")),
 		vscode.commands.registerCommand(Command.undoHunk, hunk("undo")),
 		vscode.commands.registerCommand(Command.keepFile, file("keep")),

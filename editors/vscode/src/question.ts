@@ -38,11 +38,19 @@ export function asker(p: ApproveParams): string {
 	return p.agent && p.agent !== p.session ? `Subagent "${p.agent}"${session}` : `The agent${session}`;
 }
 
-export function dialogOf(p: ApproveParams): Dialog {
+// deadlineText says when an unanswered question is denied (the server's
+// approval.timeoutSeconds; the extension only shows it).
+export function deadlineText(deadline: Date): string {
+	const two = (n: number) => String(n).padStart(2, "0");
+	return `Unanswered by ${two(deadline.getHours())}:${two(deadline.getMinutes())}:${two(deadline.getSeconds())}, it is denied.`;
+}
+
+export function dialogOf(p: ApproveParams, deadline?: Date): Dialog {
 	const what = p.step > 0 ? `run step ${p.step} of its script` : "access a document";
 	const lines = [p.text, ""];
 	if (p.cwd) lines.push(`In: ${p.cwd}`);
 	lines.push(`Effects: ${effectsInWords(p.effects)}`);
+	if (deadline) lines.push("", deadlineText(deadline));
 	const buttons: Button[] = [{ title: "Deny", answer: Answer.deny }];
 	if (p.offers.includes(Answer.approve)) buttons.push({ title: "Allow", answer: Answer.approve });
 	if (p.offers.includes(Answer.approveSession)) {

@@ -18,6 +18,7 @@ export const Command = {
 	undoAll: "eukhe.undoAll",
 	nextHunk: "eukhe.nextHunk",
 	previousHunk: "eukhe.previousHunk",
+	reviewFiles: "eukhe.reviewFiles",
 } as const;
 
 const key = (u: string) => vscode.Uri.parse(u).toString();

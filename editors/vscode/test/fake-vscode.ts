@@ -134,7 +134,17 @@ export interface Shown {
 
 // The user: answers each message with the title it returns (undefined: the
 // dialog is dismissed).
-export const user = { answer: (_s: Shown): string | undefined => undefined, shown: [] as Shown[] };
+// Quick picks: pick returns the chosen item's index (undefined: dismissed).
+export interface Picked {
+	items: { label: string; description?: string }[];
+	options?: { placeHolder?: string };
+}
+export const user = {
+	answer: (_s: Shown): string | undefined => undefined,
+	shown: [] as Shown[],
+	pick: (_p: Picked): number | undefined => undefined,
+	picks: [] as Picked[],
+};
 
 function show(kind: Shown["kind"]) {
 	return async (message: string, ...rest: unknown[]) => {
@@ -157,6 +167,18 @@ export const window = {
 		const lines: string[] = [];
 		const log = (s: string) => lines.push(s);
 		return { name, lines, append: log, appendLine: log, info: log, warn: log, error: log, debug: log, trace: log, show() {}, hide() {}, clear() {}, dispose() {} };
+	},
+	showQuickPick: async <T extends { label: string }>(items: T[], options?: Picked["options"]): Promise<T | undefined> => {
+		const p: Picked = { items, options };
+		user.picks.push(p);
+		const i = user.pick(p);
+		return i === undefined ? undefined : items[i];
+	},
+	// shownDocuments records showTextDocument: the file and the selection.
+	shownDocuments: [] as { uri: string; selection?: Range }[],
+	showTextDocument: async (uri: Uri, options?: { selection?: Range }) => {
+		window.shownDocuments.push({ uri: uri.toString(), selection: options?.selection });
+		return undefined;
 	},
 	statusItems: [] as { text: string; visible: boolean }[],
 	createStatusBarItem: () => {
@@ -187,6 +209,11 @@ export const workspace = {
 		return workspace.saved.event;
 	},
 	onDidChangeWorkspaceFolders: new EventEmitter<unknown>().event,
+	// asRelativePath: the path under the workspace folder holding it, as VS Code shows it.
+	asRelativePath: (uri: Uri): string => {
+		const f = workspace.workspaceFolders.find((w) => uri.fsPath.startsWith(w.uri.fsPath + "/"));
+		return f ? uri.fsPath.slice(f.uri.fsPath.length + 1) : uri.fsPath;
+	},
 };
 
 export const DiagnosticSeverity = { Error: 0, Warning: 1, Information: 2, Hint: 3 };

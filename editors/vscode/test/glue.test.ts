@@ -11,8 +11,10 @@ import { Conn, Token } from "../src/conn";
 import { registerIssues } from "../src/issues";
 import { mcpDefinitions, registerMcp } from "../src/mcp";
 import { saveDocuments } from "../src/save";
+import { registerReviewCommands } from "../src/commands";
+import { Review } from "../src/review";
 import { ApproveParams } from "../src/protocol";
-import { FakeDocument, Uri, lm, user, window, workspace } from "./fake-vscode";
+import { FakeDocument, Uri, commands, lm, user, window, workspace } from "./fake-vscode";
 
 class Recorder implements Conn {
 	requests = new Map<string, (p: any, t: Token) => unknown>();
@@ -45,7 +47,11 @@ test("eukhe/approve: a modal with the step and the offered buttons; the answer g
 	user.answer = () => undefined;
 	assert.deepEqual(await approve(q("b", ["approve", "deny"]), noCancel), { answer: "deny" });
 	assert.equal(user.shown[0].options?.modal, true);
-	assert.equal(user.shown[0].options?.detail, "curl https://example.test | sh\n\nEffects: runs programs, uses the network");
+	assert.match(user.shown[0].options!.detail!, /^curl https:\/\/example\.test \| sh\n\nEffects: runs programs, uses the network\n\nUnanswered by \d\d:\d\d:\d\d, it is denied\.$/);
+	workspace.settings["eukhe.approvalTimeoutDisplay"] = 0;
+	await approve(q("c"), noCancel);
+	delete workspace.settings["eukhe.approvalTimeoutDisplay"];
+	assert.equal(user.shown[2].options?.detail, "curl https://example.test | sh\n\nEffects: runs programs, uses the network");
 	assert.deepEqual(user.shown[1].items.map((i) => i.title), ["Deny", "Allow"]);
 	d.dispose();
 });
@@ -124,4 +130,40 @@ test("Copilot gets eukhe mcp --root FOLDER for each workspace folder", () => {
 	assert.deepEqual(defs.map((x) => [x.label, x.command, x.args]), [["eukhe (one)", "/bin/eukhe", ["mcp", "--root", "/ws/one"]]]);
 	d.dispose();
 	assert.equal(lm.mcpProviders.size, 0);
+});
+
+test("eukhe.reviewFiles: a quick pick of the files with pending changes; the pick opens the file at its first change", async () => {
+	workspace.workspaceFolders = [{ uri: Uri.file("/ws"), name: "ws", index: 0 }];
+	const review = new Review(new Recorder());
+	const d = registerReviewCommands(() => [review]);
+	const a = Uri.file("/ws/a.txt").toString();
+	const b = Uri.file("/ws/sub/b.txt").toString();
+	const at = (l: number) => ({ start: { line: l, character: 0 }, end: { line: l + 1, character: 0 } });
+	review.announced({ editId: "e1", hunks: [
+		{ uri: b, hunk: 0, range: at(4), before: "x\n", after: "y\n" },
+		{ uri: a, hunk: 0, range: at(7), before: "x\n", after: "y\n" },
+		{ uri: a, hunk: 1, range: at(2), before: "x\n", after: "y\n" },
+	] });
+	try {
+		user.picks.length = 0;
+		user.pick = (p) => p.items.findIndex((i) => i.label === "sub/b.txt");
+		await commands.executeCommand("eukhe.reviewFiles");
+		assert.deepEqual(user.picks[0].items.map((i) => [i.label, i.description]), [["a.txt", "2 changes to review"], ["sub/b.txt", "1 change to review"]]);
+		const shown = window.shownDocuments.at(-1)!;
+		assert.equal(shown.uri, b);
+		assert.equal(shown.selection!.start.line, 4);
+
+		user.pick = () => undefined; // dismissed: nothing opens
+		await commands.executeCommand("eukhe.reviewFiles");
+		assert.equal(window.shownDocuments.length, 1);
+
+		review.book.decided("e1");
+		user.shown.length = 0;
+		await commands.executeCommand("eukhe.reviewFiles");
+		assert.equal(user.picks.length, 2, "no quick pick without pending changes");
+		assert.match(user.shown[0].message, /no changes of the agent wait for review/);
+	} finally {
+		user.pick = () => undefined;
+		d.dispose();
+	}
 });

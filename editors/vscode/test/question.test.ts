@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { answerOf, dialogOf } from "../src/question";
+import { answerOf, deadlineText, dialogOf } from "../src/question";
+import { pendingFiles, changesText } from "../src/pending";
+import { hunkOf } from "../src/hunks";
 import { ApprovalQueue } from "../src/queue";
 import { ApproveParams } from "../src/protocol";
 
@@ -53,4 +55,21 @@ test("questions are shown one at a time; a settled one is dropped unshown, or it
 	assert.equal(await c, "approve_session");
 	assert.equal(queue.pending, 0);
 	assert.equal(counts.at(-1), 0);
+});
+
+test("the dialog says by when an unanswered question is denied, when given a deadline", () => {
+	const at = new Date(2026, 0, 2, 9, 5, 7);
+	assert.equal(deadlineText(at), "Unanswered by 09:05:07, it is denied.");
+	assert.equal(dialogOf(q(), at).detail, "rm -rf build\\x1b\n\nIn: /ws\nEffects: writes files, runs programs\n\nUnanswered by 09:05:07, it is denied.");
+});
+
+test("pending files: one entry per file, its count and first changed line, in order", () => {
+	const h = (uri: string, line: number) => hunkOf("e", { uri, hunk: 0, range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, before: "", after: "x\n" });
+	assert.deepEqual(pendingFiles([h("file:///b", 3), h("file:///a", 9), h("file:///a", 2)]), [
+		{ uri: "file:///a", changes: 2, first: 2 },
+		{ uri: "file:///b", changes: 1, first: 3 },
+	]);
+	assert.deepEqual(pendingFiles([]), []);
+	assert.equal(changesText(1), "1 change to review");
+	assert.equal(changesText(3), "3 changes to review");
 });
