@@ -41,7 +41,7 @@ func TestInitializeAnswersTheServerCapabilities(t *testing.T) {
 		t.Errorf("text sync: %#v", caps.TextDocumentSync)
 	}
 	var ex map[string]protocol.ServerCapabilities
-	if err := json.Unmarshal(caps.Experimental, &ex); err != nil || ex["eukhe"].Version != 1 || len(ex["eukhe"].Methods) != 4 {
+	if err := json.Unmarshal(caps.Experimental, &ex); err != nil || ex["eukhe"].Version != 1 || len(ex["eukhe"].Methods) != 5 {
 		t.Errorf("experimental.eukhe: %s", caps.Experimental)
 	}
 }

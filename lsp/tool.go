@@ -1,8 +1,8 @@
 package lsp
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -51,50 +51,11 @@ func (s *Server) runTool(p protocol.ToolParams) protocol.ToolResult {
 	return protocol.ToolResult{Text: res.Text, IsError: res.Failed}
 }
 
-// callTool decodes a tool's arguments strictly and runs it.
+// callTool runs a document tool for eukhe/tool.
 func callTool(t *docs.Tools, name string, args json.RawMessage) (docs.Result, error) {
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
+	res, err := docs.Call(t, name, args)
+	if errors.Is(err, docs.ErrUnknownTool) {
+		return res, fmt.Errorf("unknown tool %q: eukhe/tool runs read, edit, write, grep or glob", name)
 	}
-	dec := func(v any) error {
-		d := json.NewDecoder(bytes.NewReader(args))
-		d.DisallowUnknownFields()
-		if err := d.Decode(v); err != nil {
-			return fmt.Errorf("%s arguments: %v", name, err)
-		}
-		return nil
-	}
-	switch name {
-	case "read":
-		var a docs.ReadArgs
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
-		}
-		return t.Read(a), nil
-	case "edit":
-		var a docs.EditArgs
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
-		}
-		return t.Edit(a), nil
-	case "write":
-		var a docs.WriteArgs
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
-		}
-		return t.Write(a), nil
-	case "grep":
-		var a docs.GrepArgs
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
-		}
-		return t.Grep(a), nil
-	case "glob":
-		var a docs.GlobArgs
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
-		}
-		return t.Glob(a), nil
-	}
-	return docs.Result{}, fmt.Errorf("unknown tool %q: eukhe/tool runs read, edit, write, grep or glob", name)
+	return res, err
 }

@@ -144,63 +144,34 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// call decodes the arguments strictly and runs one tool.
+// call runs one tool: bash here, the document tools through docs.Call;
+// the arguments are decoded strictly.
 func call(t *docs.Tools, name, argText string) (docs.Result, error) {
-	dec := func(v any) error {
-		d := json.NewDecoder(strings.NewReader(argText))
-		d.DisallowUnknownFields()
-		if err := d.Decode(v); err != nil {
-			return fmt.Errorf("%s arguments: %v (run eukhe tool --help for each tool's arguments)", name, err)
-		}
-		return nil
-	}
-	switch name {
-	case "read":
-		var a docs.ReadArgs
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
-		}
-		return t.Read(a), nil
-	case "edit":
-		var a docs.EditArgs
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
-		}
-		return t.Edit(a), nil
-	case "write":
-		var a docs.WriteArgs
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
-		}
-		return t.Write(a), nil
-	case "grep":
-		var a docs.GrepArgs
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
-		}
-		return t.Grep(a), nil
-	case "glob":
-		var a docs.GlobArgs
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
-		}
-		return t.Glob(a), nil
-	case "bash":
+	if name == "bash" {
 		var a struct {
 			I          string   `json:"i"`
 			Script     string   `json:"script"`
 			Timeout    *float64 `json:"timeout"`
 			FullOutput bool     `json:"full_output"`
 		}
-		if err := dec(&a); err != nil {
-			return docs.Result{}, err
+		d := json.NewDecoder(strings.NewReader(argText))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&a); err != nil {
+			return docs.Result{}, fmt.Errorf("bash arguments: %v (run eukhe tool --help for each tool's arguments)", err)
 		}
 		if a.Script == "" {
 			return docs.Result{}, fmt.Errorf("bash needs a script: {\"script\": \"ls\"}")
 		}
 		return runBash(t.Root, a.Script, a.Timeout, a.FullOutput), nil
 	}
-	return docs.Result{}, fmt.Errorf("unknown tool %q: read, edit, write, grep, glob or bash", name)
+	res, err := docs.Call(t, name, []byte(argText))
+	switch {
+	case errors.Is(err, docs.ErrUnknownTool):
+		return res, fmt.Errorf("unknown tool %q: read, edit, write, grep, glob or bash", name)
+	case err != nil:
+		return res, fmt.Errorf("%v (run eukhe tool --help for each tool's arguments)", err)
+	}
+	return res, nil
 }
 
 // sessionSaver holds the session file locked for the call, so concurrent
