@@ -40,24 +40,15 @@ func runApprovals(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "eukhe approvals: "+format+"\n\n%s", append(a, approvalsUsage)...)
 		return 2
 	}
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "-h" || a == "--help":
-			fmt.Fprint(stdout, approvalsUsage)
-			return 0
-		case a == "--gateway":
-			gateway = true
-		case a == "--root":
-			if i+1 >= len(args) {
-				return bad("--root needs a value")
-			}
-			i++
-			root = args[i]
-		case strings.HasPrefix(a, "--root="):
-			root = strings.TrimPrefix(a, "--root=")
-		default:
-			return bad("unknown argument %q", a)
-		}
+	words, err := flags{values: map[string]*string{"--root": &root}, bools: map[string]*bool{"--gateway": &gateway}}.parse(args)
+	switch {
+	case err == errHelp:
+		fmt.Fprint(stdout, approvalsUsage)
+		return 0
+	case err != nil:
+		return bad("%v", err)
+	case len(words) > 0:
+		return bad("unknown argument %q", words[0])
 	}
 	abs, err := absDir(root)
 	if err != nil {

@@ -52,29 +52,17 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "eukhe check: "+format+"\n\n%s", append(a, checkUsage)...)
 		return 2
 	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-h" || a == "--help":
-			fmt.Fprint(stdout, checkUsage)
-			return 0
-		case a == "--json":
-			asJSON = true
-		case a == "--cwd":
-			if i+1 >= len(args) {
-				return bad("--cwd needs a directory")
-			}
-			i++
-			dir = args[i]
-		case strings.HasPrefix(a, "--cwd="):
-			dir = strings.TrimPrefix(a, "--cwd=")
-		case strings.HasPrefix(a, "--") && a != "--":
-			return bad("unknown flag %s", a)
-		case !haveScript:
-			script, haveScript = a, true
-		default:
-			return bad("one SCRIPT only; quote it as one argument (got another: %q)", a)
-		}
+	words, err := flags{values: map[string]*string{"--cwd": &dir}, bools: map[string]*bool{"--json": &asJSON}}.parse(args)
+	switch {
+	case err == errHelp:
+		fmt.Fprint(stdout, checkUsage)
+		return 0
+	case err != nil:
+		return bad("%v", err)
+	case len(words) > 1:
+		return bad("one SCRIPT only; quote it as one argument (got another: %q)", words[1])
+	case len(words) == 1:
+		script, haveScript = words[0], true
 	}
 	if !haveScript {
 		return bad("no SCRIPT; give it as one argument, or - to read it from standard input")

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/eukhe/eukhe/lsp"
@@ -39,35 +36,20 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "eukhe lsp: "+format+"\n\n%s", append(a, lspUsage)...)
 		return 2
 	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-h" || a == "--help":
-			fmt.Fprint(stdout, lspUsage)
-			return 0
-		case a == "--root":
-			if i+1 >= len(args) {
-				return bad("--root needs a value")
-			}
-			i++
-			root = args[i]
-		case strings.HasPrefix(a, "--root="):
-			root = strings.TrimPrefix(a, "--root=")
-		case a == "--stdio":
-			// what many editors add by habit; stdio is the only transport
-		default:
-			return bad("unknown argument %q", a)
-		}
+	viaStdio := false // what many editors add by habit; stdio is the only transport
+	words, err := flags{values: map[string]*string{"--root": &root}, bools: map[string]*bool{"--stdio": &viaStdio}}.parse(args)
+	switch {
+	case err == errHelp:
+		fmt.Fprint(stdout, lspUsage)
+		return 0
+	case err != nil:
+		return bad("%v", err)
+	case len(words) > 0:
+		return bad("unknown argument %q", words[0])
 	}
-	absRoot, err := filepath.Abs(root)
-	if err == nil {
-		var fi os.FileInfo
-		if fi, err = os.Stat(absRoot); err == nil && !fi.IsDir() {
-			err = errors.New("not a directory")
-		}
-	}
+	absRoot, err := directory("--root", root)
 	if err != nil {
-		return bad("--root %s: %v; give a directory that exists", root, err)
+		return bad("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -19,7 +19,7 @@ func TestLSPUsage(t *testing.T) {
 	if r := eukhe(t, "", "lsp", "--help"); r.code != 0 || !strings.Contains(r.stdout, "Usage: eukhe lsp") {
 		t.Errorf("eukhe lsp --help: %+v", r)
 	}
-	if r := eukhe(t, "", "lsp", "--bogus"); r.code != 2 || !strings.Contains(r.stderr, `unknown argument "--bogus"`) {
+	if r := eukhe(t, "", "lsp", "--bogus"); r.code != 2 || !strings.Contains(r.stderr, "unknown option --bogus") {
 		t.Errorf("eukhe lsp --bogus: %+v", r)
 	}
 	if r := eukhe(t, "", "lsp", "--root", "/no/such/dir"); r.code != 2 || !strings.Contains(r.stderr, "give a directory that exists") {

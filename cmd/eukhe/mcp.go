@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"syscall"
 
 	"github.com/eukhe/eukhe/agent"
@@ -45,39 +44,19 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "eukhe mcp: "+format+"\n\n%s", append(a, mcpUsage)...)
 		return 2
 	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-h" || a == "--help":
-			fmt.Fprint(stdout, mcpUsage)
-			return 0
-		case a == "--root" || a == "--parent":
-			if i+1 >= len(args) {
-				return bad("%s needs a value", a)
-			}
-			i++
-			if a == "--root" {
-				root = args[i]
-			} else {
-				parent = args[i]
-			}
-		case strings.HasPrefix(a, "--root="):
-			root = strings.TrimPrefix(a, "--root=")
-		case strings.HasPrefix(a, "--parent="):
-			parent = strings.TrimPrefix(a, "--parent=")
-		default:
-			return bad("unknown argument %q", a)
-		}
+	words, err := flags{values: map[string]*string{"--root": &root, "--parent": &parent}}.parse(args)
+	switch {
+	case err == errHelp:
+		fmt.Fprint(stdout, mcpUsage)
+		return 0
+	case err != nil:
+		return bad("%v", err)
+	case len(words) > 0:
+		return bad("unknown argument %q", words[0])
 	}
-	absRoot, err := filepath.Abs(root)
-	if err == nil {
-		var fi os.FileInfo
-		if fi, err = os.Stat(absRoot); err == nil && !fi.IsDir() {
-			err = fmt.Errorf("not a directory")
-		}
-	}
+	absRoot, err := directory("--root", root)
 	if err != nil {
-		return bad("--root %s: %v; give a directory that exists", root, err)
+		return bad("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -71,35 +70,21 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "eukhe tool: "+format+"\n\n%s", append(a, toolUsage)...)
 		return 2
 	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-h" || a == "--help":
-			fmt.Fprint(stdout, toolUsage)
-			return 0
-		case a == "--root" || a == "--session":
-			if i+1 >= len(args) {
-				return bad("%s needs a value", a)
-			}
-			i++
-			if a == "--root" {
-				root = args[i]
-			} else {
-				sessionFile = args[i]
-			}
-		case strings.HasPrefix(a, "--root="):
-			root = strings.TrimPrefix(a, "--root=")
-		case strings.HasPrefix(a, "--session="):
-			sessionFile = strings.TrimPrefix(a, "--session=")
-		case strings.HasPrefix(a, "--"):
-			return bad("unknown flag %s", a)
-		case name == "":
-			name = a
-		case !haveArgs:
-			argText, haveArgs = a, true
-		default:
-			return bad("one ARGS-JSON only; got another: %q", a)
-		}
+	words, err := flags{values: map[string]*string{"--root": &root, "--session": &sessionFile}}.parse(args)
+	switch {
+	case err == errHelp:
+		fmt.Fprint(stdout, toolUsage)
+		return 0
+	case err != nil:
+		return bad("%v", err)
+	case len(words) > 2:
+		return bad("one ARGS-JSON only; got another: %q", words[2])
+	}
+	if len(words) > 0 {
+		name = words[0]
+	}
+	if len(words) > 1 {
+		argText, haveArgs = words[1], true
 	}
 	if name == "" {
 		return bad("which tool? read, edit, write, grep, glob or bash")
@@ -114,12 +99,9 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !haveArgs {
 		argText = "{}"
 	}
-	absRoot, err := filepath.Abs(root)
+	absRoot, err := directory("--root", root)
 	if err != nil {
-		return bad("--root %s: %v", root, err)
-	}
-	if fi, err := os.Stat(absRoot); err != nil || !fi.IsDir() {
-		return bad("--root %s is not a directory", root)
+		return bad("%v", err)
 	}
 	sess, save, err := openSession(sessionFile)
 	if err != nil {

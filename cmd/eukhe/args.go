@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// flags are a subcommand's options: those that take a value (--root DIR
+// or --root=DIR) and switches (--json).
+type flags struct {
+	values map[string]*string
+	bools  map[string]*bool
+}
+
+// errHelp is parse's answer to -h or --help.
+var errHelp = errors.New("help")
+
+// parse reads args: the options it knows, the other words in order (a
+// word "-" is a word); after "--" every argument is a word. An unknown
+// option or a missing value is an error that says so.
+func (f flags) parse(args []string) (words []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(words, args[i+1:]...), nil
+		case a == "-h" || a == "--help":
+			return nil, errHelp
+		case !strings.HasPrefix(a, "-") || a == "-":
+			words = append(words, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(a, "=")
+		if p, ok := f.values[name]; ok {
+			if !hasValue {
+				if i+1 >= len(args) {
+					return nil, fmt.Errorf("%s needs a value", name)
+				}
+				i++
+				value = args[i]
+			}
+			*p = value
+			continue
+		}
+		if p, ok := f.bools[name]; ok && !hasValue {
+			*p = true
+			continue
+		}
+		return nil, fmt.Errorf("unknown option %s", a)
+	}
+	return words, nil
+}
+
+// directory is dir made absolute, when it is a directory that exists.
+func directory(flag, dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(abs); err == nil && !fi.IsDir() {
+			err = errors.New("not a directory")
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %v; give a directory that exists", flag, dir, err)
+	}
+	return abs, nil
+}
