@@ -16,6 +16,7 @@ import { joinEditorTools } from "../src/hosttools";
 import { wire } from "../src/wire";
 import { Agent } from "./agent";
 import { Editor } from "./editor";
+import { Terminal } from "./terminal";
 import { commands, languages, user, window, workspace, Uri, FakeDocument, Range, Selection } from "./fake-vscode";
 
 const repo = path.resolve(__dirname, "../../../..");
@@ -142,6 +143,54 @@ test("an agent's gated step is asked in a modal dialog; dismissing it denies, Al
 	} finally {
 		agent.stop();
 		user.answer = () => undefined;
+	}
+});
+
+test("a second client's answers settle the editor's questions: the shown one's answer is ignored, the queued one dropped unshown", { skip: noGo }, async () => {
+	const bin = path.join(tmp, "eukhe");
+	const term = new Terminal(bin, ws);
+	const agents = [new Agent(bin, ws), new Agent(bin, ws)];
+	const status = window.statusItems.find((i) => i.text.startsWith("$(shield)"))!;
+	const modals = () => user.shown.filter((s) => s.options?.modal);
+	const before = modals().length;
+	// The modal stays up until released, as VS Code's does while the user looks.
+	let release: (title: string | undefined) => void = () => {};
+	const orig = window.showWarningMessage;
+	window.showWarningMessage = (async (...args: Parameters<typeof orig>) => {
+		await orig(...args);
+		return new Promise((r) => (release = (t) => r(t === undefined ? undefined : { title: t }))) as never;
+	}) as typeof orig;
+	try {
+		await waitFor("eukhe approvals attached", () => term.count("Attached to") === 1, 10000).catch((e) => {
+			throw new Error(`${e.message}\nterminal: ${term.stdout}${term.stderr}`);
+		});
+		await Promise.all(agents.map((a) => a.start()));
+		const runs = agents.map((a, i) => a.call("bash", { script: `echo ${i} > second${i}.txt` }));
+		await waitFor("both questions at the editor", () => /2 questions/.test(status.text) && status.visible);
+		assert.equal(modals().length, before + 1, "one dialog at a time");
+		await waitFor("the terminal's first question", () => term.count("Allow? [y/N]") === 1);
+		term.answer("y");
+		await waitFor("the terminal's second question", () => term.count("Allow? [y/N]") === 2);
+		term.answer("y");
+		const outs = await Promise.all(runs);
+		for (const i of [0, 1]) assert.equal(fs.existsSync(path.join(ws, `second${i}.txt`)), true, `${outs[i]}\nterminal: ${term.stdout}`);
+		await waitFor("the terminal's two answers", () => term.count("Allowed.") === 2);
+
+		// Both settled at the editor: the queued question is dropped, only the
+		// dialog still up counts (an extension cannot close a modal), and its
+		// answer no longer counts.
+		await waitFor("the queued question dropped", () => /: 1 question$/.test(status.text), 5000).catch((e) => {
+			throw new Error(`${e.message}: status ${status.text}`);
+		});
+		release("Deny");
+		await new Promise((r) => setTimeout(r, 50));
+		assert.equal(modals().length, before + 1, "the settled queued question was dropped unshown");
+		assert.equal(status.visible, false);
+	} finally {
+		window.showWarningMessage = orig;
+		release(undefined);
+		agents.forEach((a) => a.stop());
+		term.stop();
 	}
 });
 
