@@ -125,6 +125,26 @@ export class FakeDocument {
 	}
 }
 
+// FakeEditor is a visible editor of a document: it keeps the last
+// decorations set per decoration type, as VS Code replaces them.
+export interface FakeDecorationType {
+	key: string;
+	options: any;
+	dispose(): void;
+}
+
+export class FakeEditor {
+	decorations = new Map<FakeDecorationType, any[]>();
+	constructor(readonly document: FakeDocument, public selection = new Selection(0, 0, 0, 0)) {}
+	setDecorations(type: FakeDecorationType, options: any[]): void {
+		this.decorations.set(type, options);
+	}
+	// decorated gives the decorations of the types whose options pass is.
+	decorated(is: (options: any) => boolean): any[] {
+		return [...this.decorations].filter(([t]) => is(t.options)).flatMap(([, o]) => o);
+	}
+}
+
 export interface Shown {
 	kind: "warning" | "information" | "error";
 	message: string;
@@ -186,7 +206,7 @@ export const window = {
 		window.statusItems.push(item);
 		return item;
 	},
-	createTextEditorDecorationType: (options: unknown) => ({ key: `deco${++decorations}`, options, dispose() {} }),
+	createTextEditorDecorationType: (options: unknown): FakeDecorationType => ({ key: `deco${++decorations}`, options, dispose() {} }),
 	visibleTextEditors: [] as unknown[],
 	activeTextEditor: undefined as unknown,
 	onDidChangeVisibleTextEditors: new EventEmitter<unknown>().event,

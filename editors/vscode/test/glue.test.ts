@@ -14,7 +14,7 @@ import { saveDocuments } from "../src/save";
 import { registerReviewCommands } from "../src/commands";
 import { Review } from "../src/review";
 import { ApproveParams } from "../src/protocol";
-import { FakeDocument, Uri, commands, lm, user, window, workspace } from "./fake-vscode";
+import { FakeDocument, FakeEditor, Range, Uri, commands, lm, user, window, workspace } from "./fake-vscode";
 
 class Recorder implements Conn {
 	requests = new Map<string, (p: any, t: Token) => unknown>();
@@ -27,7 +27,7 @@ class Recorder implements Conn {
 		this.notifications.set(m, h);
 		return { dispose: () => this.notifications.delete(m) };
 	}
-	async sendRequest(): Promise<unknown> {
+	async sendRequest(_m: string, _p: unknown): Promise<unknown> {
 		throw new Error("not in these tests");
 	}
 }
@@ -164,6 +164,56 @@ test("eukhe.reviewFiles: a quick pick of the files with pending changes; the pic
 		assert.match(user.shown[0].message, /no changes of the agent wait for review/);
 	} finally {
 		user.pick = () => undefined;
+		d.dispose();
+	}
+});
+
+test("review decorations: set on the visible editor, following typing, cleared as hunks are decided", async () => {
+	const sent: [string, any][] = [];
+	const conn = new Recorder();
+	conn.sendRequest = async (m: string, p: unknown) => {
+		sent.push([m, p]);
+		return { applied: true, message: "" };
+	};
+	const review = new Review(conn);
+	const d = review.register();
+	const doc = new FakeDocument(Uri.file("/ws/d.txt"), "new0\nnew1\nl2\nl3\n");
+	const ed = new FakeEditor(doc);
+	window.visibleTextEditors = [ed];
+	const uri = doc.uri.toString();
+	const added = () => ed.decorated((o) => o.backgroundColor !== undefined).map((x) => [x.range.start.line, x.range.end.line]);
+	const removed = () => ed.decorated((o) => o.after !== undefined).map((x) => [x.range.start.line, x.renderOptions.after.contentText]);
+	const at = (a: number, b: number) => ({ start: { line: a, character: 0 }, end: { line: b, character: 0 } });
+	try {
+		conn.notifications.get("eukhe/review")!({ editId: "e1", hunks: [
+			{ uri, hunk: 0, range: at(0, 2), before: "old0\n", after: "new0\nnew1\n" },
+			{ uri, hunk: 1, range: at(3, 3), before: "gone\n", after: "" },
+		] });
+		assert.deepEqual(added(), [[0, 1]]);
+		assert.deepEqual(removed(), [[3, "  − 1 line removed by the agent"]]);
+		assert.match(ed.decorated((o) => o.backgroundColor !== undefined)[0].hoverMessage.value, /The agent replaced:[\s\S]*old0/);
+
+		// The user types a line above: the marks move with the text.
+		doc.text = "typed\n" + doc.text;
+		workspace.changed.fire({ document: doc, contentChanges: [{ range: new Range(0, 0, 0, 0), text: "typed\n" }] });
+		assert.deepEqual(added(), [[1, 2]]);
+		assert.deepEqual(removed(), [[4, "  − 1 line removed by the agent"]]);
+
+		await review.decide("keep", "e1", uri, 0);
+		assert.deepEqual(sent.at(-1), ["eukhe/reviewDecision", { editId: "e1", decision: "keep", uri, hunk: 0 }]);
+		assert.deepEqual(added(), []);
+		assert.deepEqual(removed(), [[4, "  − 1 line removed by the agent"]]);
+		await review.decide("undo", "e1", uri, 1);
+		assert.deepEqual(added(), []);
+		assert.deepEqual(removed(), []);
+
+		// With eukhe.review off, an announced edit gets no marks.
+		const off = new Review(conn, () => false);
+		off.announced({ editId: "e2", hunks: [{ uri, hunk: 0, range: at(0, 1), before: "", after: "typed\n" }] });
+		assert.deepEqual(off.book.all(), []);
+		assert.deepEqual(added(), []);
+	} finally {
+		window.visibleTextEditors = [];
 		d.dispose();
 	}
 });
