@@ -33,12 +33,35 @@ func textEdits(from, to []byte, enc encoding) []lsproto.TextDocumentEditElement 
 	t := newText(from)
 	out := make([]lsproto.TextDocumentEditElement, len(hs))
 	for i, h := range hs {
+		at, end, text := inside(from, h.oldAt, h.oldEnd, to[h.newAt:h.newEnd])
 		out[i] = &lsproto.TextEdit{
-			Range:   lsproto.Range{Start: t.position(h.oldAt, enc), End: t.position(h.oldEnd, enc)},
-			NewText: string(to[h.newAt:h.newEnd]),
+			Range:   lsproto.Range{Start: t.position(at, enc), End: t.position(end, enc)},
+			NewText: string(text),
 		}
 	}
 	return out
+}
+
+// inside moves a hunk that reaches the end of a text ending in a newline
+// so that it ends before that newline, with the same result: Neovim
+// applies an edit that ends past the last line as two buffer changes (a
+// line added, then the extra line removed), and the second waits out its
+// didChange debounce before the edit can be seen to land.
+func inside(from []byte, at, end int, text []byte) (int, int, []byte) {
+	n := len(from)
+	if end != n || n == 0 || from[n-1] != '\n' {
+		return at, end, text
+	}
+	switch {
+	case len(text) > 0 && text[len(text)-1] == '\n':
+		if at == end { // an append: after the last line's text
+			return n - 1, n - 1, append([]byte{'\n'}, text[:len(text)-1]...)
+		}
+		return at, n - 1, text[:len(text)-1]
+	case len(text) == 0 && at > 0 && at < end: // the last lines go, with the newline before them
+		return at - 1, n - 1, text
+	}
+	return at, end, text
 }
 
 // changes are a document's entries of a workspace edit: its text edits at
