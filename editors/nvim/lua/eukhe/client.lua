@@ -167,6 +167,10 @@ function M.attach(bufnr)
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     capabilities = M.capabilities(),
     handlers = require('eukhe.handlers').table(),
+    -- The server sees an agent's edit land through the didChange that
+    -- follows it: Neovim's default 150 ms debounce would hold every edit
+    -- that long (opts.debounce overrides; incremental changes are cheap).
+    flags = { debounce_text_changes = config().debounce or 0 },
     on_init = function(c)
       require('eukhe.tools').join(c)
     end,
