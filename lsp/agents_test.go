@@ -49,8 +49,11 @@ func attachAgent(e *fakeEditor, parent string) *agentConn {
 	t.Cleanup(func() { cancel(); b.Close(); <-done })
 	hello(t, b, Hello{Eukhe: "attach", Root: e.root, Parent: parent})
 	ac := &agentConn{t: t, c: b, lines: make(chan []byte, 64)}
+	br := bufio.NewReader(b)
+	if ack, err := br.ReadBytes('\n'); err != nil || !strings.Contains(string(ack), `"eukhe":"attached"`) {
+		t.Fatalf("the attach hello was answered %q (%v)", ack, err)
+	}
 	go func() {
-		br := bufio.NewReader(b)
 		for {
 			line, err := br.ReadBytes('\n')
 			if err != nil {

@@ -128,6 +128,10 @@ func (s *Server) ServeConn(ctx context.Context, c net.Conn) {
 		}
 		o := s.att.sessionOptions(hst, h.Parent)
 		s.logf("session %s attached on %s", o.ID, hst.root)
+		// The answer to the hello: the session is served from the next line.
+		if _, err := fmt.Fprintf(c, "{\"eukhe\":\"attached\",\"session\":%q}\n", o.ID); err != nil {
+			return
+		}
 		in := struct {
 			io.Reader
 			io.Closer

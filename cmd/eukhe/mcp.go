@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,7 +63,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 
 	if conn, ok := editorFor(absRoot); ok {
-		return attach(ctx, conn, absRoot, parent, stdin, stdout, stderr)
+		if code, attached := attach(ctx, conn, absRoot, parent, stdin, stdout, stderr); attached {
+			return code
+		}
 	}
 
 	env := gate.EnvFromList(os.Environ())
@@ -136,14 +139,28 @@ var editorFor = func(root string) (io.ReadWriteCloser, bool) {
 // attach pipes this process's stdio to the editor's server. At the end of
 // standard input the socket's write side is closed and the server's last
 // answers are still copied out.
-func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) int {
+func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) (code int, attached bool) {
 	defer conn.Close()
 	hello, _ := json.Marshal(map[string]string{"eukhe": "attach", "root": root, "parent": parent})
-	if _, err := conn.Write(append(hello, '\n')); err != nil {
-		fmt.Fprintf(stderr, "eukhe mcp: the editor's server did not take the session: %v\n", err)
-		return 1
+	var ack struct {
+		Eukhe, Session, Error string
 	}
-	fmt.Fprintf(stderr, "eukhe mcp: attached to the editor's server for %s\n", root)
+	br := bufio.NewReader(conn)
+	_, err := conn.Write(append(hello, '\n'))
+	if err == nil {
+		var line []byte
+		if line, err = br.ReadBytes('\n'); err == nil {
+			err = json.Unmarshal(line, &ack)
+		}
+	}
+	if err == nil && ack.Eukhe != "attached" {
+		err = fmt.Errorf("%s", ack.Error)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "eukhe mcp: the editor's server did not take the session (%v); running headless\n", err)
+		return 0, false
+	}
+	fmt.Fprintf(stderr, "eukhe mcp: session %s attached to the editor's server for %s\n", ack.Session, root)
 	out := make(chan error, 1)
 	go func() {
 		_, err := io.Copy(conn, stdin)
@@ -153,12 +170,12 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 		}
 		conn.Close()
 	}()
-	go func() { _, err := io.Copy(stdout, conn); out <- err }()
+	go func() { _, err := io.Copy(stdout, br); out <- err }()
 	select {
 	case <-out:
 	case <-ctx.Done():
 	}
-	return 0
+	return 0, true
 }
 
 // pollableStdin is standard input read through the runtime's poller when
