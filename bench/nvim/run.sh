@@ -14,11 +14,11 @@ nvim=${EUKHE_NVIM:-nvim}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/eukhe" ./cmd/eukhe
-mkdir "$work/root"
+mkdir "$work/ws"
 for i in $(seq 0 9); do
-  for l in $(seq 1 100); do echo "f$i line $l"; done >"$work/root/f$i.txt"
+  for l in $(seq 1 100); do echo "f$i line $l"; done >"$work/ws/f$i.txt"
 done
-EUKHE_BIN="$work/eukhe" EUKHE_ROOT="$work/root" EUKHE_OUT="$work/out.json" \
+EUKHE_BIN="$work/eukhe" EUKHE_ROOT="$work/ws" EUKHE_OUT="$work/out.json" \
   BENCH_EDITS="$edits" BENCH_WARMUP="${BENCH_WARMUP:-10}" BENCH_PAUSE="${BENCH_PAUSE:-0}" \
   XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" XDG_DATA_HOME="$work/data" \
   timeout 1800 "$nvim" --headless --clean -n -i NONE -c "luafile bench/nvim/edit10.lua" </dev/null >"$work/nvim.log" 2>&1 \
