@@ -25,9 +25,11 @@ build:
 	go build -o eukhe ./cmd/eukhe
 
 bench:
-	go test -run '^$$' -bench . -benchmem ./docs
+	go test -run '^$$' -bench . -benchmem ./docs ./lsp ./agent/shell
 	bash bench/commit.sh
+	bash bench/search.sh
 	bash bench/mcp/run.sh
+	bash bench/nvim/run.sh
 
 # A short run of every fuzz target; the seed corpora run in `make test`.
 fuzz:
