@@ -38,7 +38,23 @@ func (e *environ) clone() *environ {
 	return &environ{vars: maps.Clone(e.vars)}
 }
 
-func (e *environ) Get(name string) expand.Variable { return e.vars[name] }
+// Get is a variable's value. A parameter whose value only the run knows
+// ($?, $$, $!, $RANDOM, …) stands as itself, so the step the user is
+// shown keeps it ("echo $?", not "echo"); the shell's runtime check then
+// compares the argv that really runs.
+func (e *environ) Get(name string) expand.Variable {
+	if v, ok := e.vars[name]; ok {
+		return v
+	}
+	if runtimeOnly[name] {
+		return expand.Variable{Set: true, Kind: expand.String, Str: "$" + name}
+	}
+	return expand.Variable{}
+}
+
+// runtimeOnly are the parameters whose value is known only as the script runs.
+var runtimeOnly = map[string]bool{"?": true, "$": true, "!": true, "RANDOM": true, "SRANDOM": true,
+	"SECONDS": true, "EPOCHSECONDS": true, "EPOCHREALTIME": true, "LINENO": true, "BASHPID": true}
 
 func (e *environ) Each(f func(string, expand.Variable) bool) {
 	for k, v := range e.vars {
