@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/eukhe/eukhe/internal/testkit"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -17,24 +18,7 @@ import (
 
 var binary string // the eukhe binary TestMain builds
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "eukhe-cli-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "eukhe")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building eukhe:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.RunWithEukhe(m, ".", &binary) }
 
 // ran is one run of the binary.
 type ran struct {

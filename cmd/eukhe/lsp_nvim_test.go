@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/eukhe/eukhe/internal/testkit"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // eukhe lsp with real Neovim as the editor: headless, no plugin, no user
@@ -20,17 +16,7 @@ import (
 // to run (test/nvim/fetch-0.10.sh makes one for Neovim 0.10).
 
 // nvimBin is the Neovim to test with, or a skip saying how to get one.
-func nvimBin(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("EUKHE_NVIM"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("nvim")
-	if err != nil {
-		t.Skip("nvim is not installed: the Neovim end-to-end tests need it (apt-get install neovim; .ci/run does)")
-	}
-	return p
-}
+func nvimBin(t *testing.T) string { return testkit.Nvim(t) }
 
 // nvimWorld is a workspace with three files, a.txt, b.txt, c.txt.
 type nvimWorld struct {
@@ -69,41 +55,15 @@ func (w *nvimWorld) run(script string, methods ...string) map[string]any {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	out := filepath.Join(w.t.TempDir(), "results.json")
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, w.nvim, "--headless", "--clean", "-n", "-i", "NONE",
-		"-c", "luafile "+filepath.Join(dir, script))
-	cmd.Dir = w.root
-	cmd.Env = append(os.Environ(),
-		"EUKHE_BIN="+binary, "EUKHE_ROOT="+w.root, "EUKHE_OUT="+out,
-		"EUKHE_HARNESS="+filepath.Join(dir, "harness.lua"),
-		"EUKHE_METHODS="+strings.Join(methods, ","),
-		"XDG_STATE_HOME="+w.t.TempDir(), "XDG_CACHE_HOME="+w.t.TempDir())
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	if err := cmd.Run(); err != nil {
-		w.t.Fatalf("nvim %s: %v\n%s", script, err, stderr.String())
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		w.t.Fatalf("nvim %s wrote no results: %v\n%s", script, err, stderr.String())
-	}
-	var res map[string]any
-	if err := json.Unmarshal(b, &res); err != nil {
-		w.t.Fatalf("results of %s: %v\n%s", script, err, b)
-	}
+	res := testkit.Scenario(w.t, w.nvim, w.root, nil, filepath.Join(dir, script), []string{
+		"EUKHE_BIN=" + binary, "EUKHE_ROOT=" + w.root,
+		"EUKHE_HARNESS=" + filepath.Join(dir, "harness.lua"),
+		"EUKHE_METHODS=" + strings.Join(methods, ",")})
 	w.t.Logf("Neovim %s", str(res, "nvim"))
-	if e, ok := res["error"]; ok {
-		w.t.Fatalf("%s failed in Neovim: %v\n%s", script, e, stderr.String())
-	}
 	return res
 }
 
-func str(res map[string]any, key string) string {
-	s, _ := res[key].(string)
-	return s
-}
+func str(res map[string]any, key string) string { return testkit.Str(res, key) }
 
 func TestLSPWithNeovimReadSeesUnsavedBufferText(t *testing.T) {
 	w := newNvimWorld(t)

@@ -1,16 +1,12 @@
 package nvim_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/eukhe/eukhe/internal/testkit"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // The Neovim plugin in real headless Neovim: `--clean` with the plugin on
@@ -22,40 +18,9 @@ import (
 
 var binary string // the eukhe binary TestMain builds
 
-func TestMain(m *testing.M) {
-	if p := os.Getenv("EUKHE_TEST_BIN"); p != "" { // a prebuilt eukhe
-		binary = p
-		os.Exit(m.Run())
-	}
-	dir, err := os.MkdirTemp("", "eukhe-nvim-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "eukhe")
-	build := exec.Command("go", "build", "-o", binary, "../../cmd/eukhe")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building eukhe:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.RunWithEukhe(m, "../../cmd/eukhe", &binary) }
 
-func nvimBin(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("EUKHE_NVIM"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("nvim")
-	if err != nil {
-		t.Skip("nvim is not installed: the plugin's tests need Neovim 0.7 or later (apt-get install neovim; .ci/run does)")
-	}
-	return p
-}
+func nvimBin(t *testing.T) string { return testkit.Nvim(t) }
 
 // world is a workspace with a.txt, b.txt and c.txt of four lines each.
 type world struct {
@@ -104,42 +69,13 @@ func (w *world) run(script string) map[string]any {
 		w.t.Fatal(err)
 	}
 	tests := filepath.Join(plugin, "test")
-	out := filepath.Join(w.t.TempDir(), "results.json")
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, w.nvim, "--headless", "--clean", "-n", "-i", "NONE",
-		"--cmd", "set rtp+="+plugin,
-		"-c", "luafile "+filepath.Join(tests, script))
-	cmd.Dir = w.root
-	cmd.Env = append(os.Environ(),
-		"EUKHE_BIN="+binary, "EUKHE_ROOT="+w.root, "EUKHE_OUT="+out,
-		"EUKHE_HARNESS="+filepath.Join(tests, "harness.lua"),
-		"XDG_STATE_HOME="+w.t.TempDir(), "XDG_CACHE_HOME="+w.t.TempDir(),
-		"XDG_CONFIG_HOME="+w.conf, "XDG_RUNTIME_DIR="+w.t.TempDir())
-	cmd.Env = append(cmd.Env, w.env...)
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	if err := cmd.Run(); err != nil {
-		w.t.Fatalf("nvim %s: %v\n%s", script, err, stderr.String())
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		w.t.Fatalf("nvim %s wrote no results: %v\n%s", script, err, stderr.String())
-	}
-	var res map[string]any
-	if err := json.Unmarshal(b, &res); err != nil {
-		w.t.Fatalf("results of %s: %v\n%s", script, err, b)
-	}
-	if e, ok := res["error"]; ok {
-		w.t.Fatalf("%s failed in Neovim: %v\nnotes: %v\n%s", script, e, res["notes"], stderr.String())
-	}
-	return res
+	env := append([]string{"EUKHE_BIN=" + binary, "EUKHE_ROOT=" + w.root,
+		"EUKHE_HARNESS=" + filepath.Join(tests, "harness.lua"),
+		"XDG_CONFIG_HOME=" + w.conf, "XDG_RUNTIME_DIR=" + w.t.TempDir()}, w.env...)
+	return testkit.Scenario(w.t, w.nvim, w.root, []string{"--cmd", "set rtp+=" + plugin}, filepath.Join(tests, script), env)
 }
 
-func str(res map[string]any, key string) string {
-	s, _ := res[key].(string)
-	return s
-}
+func str(res map[string]any, key string) string { return testkit.Str(res, key) }
 
 func flag(res map[string]any, key string) bool {
 	b, _ := res[key].(bool)

@@ -1,0 +1,98 @@
+// Package testkit holds what the end-to-end tests of several packages
+// share: the eukhe binary built from this repository, and the Neovim to
+// drive. It keeps no rule of the product; only tests import it.
+package testkit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// RunWithEukhe builds the eukhe command (pkg: its package directory,
+// relative to the test's) into a temp directory, sets *bin to it, runs the
+// tests and exits with their status. EUKHE_TEST_BIN names a prebuilt
+// binary to test instead.
+func RunWithEukhe(m *testing.M, pkg string, bin *string) {
+	if p := os.Getenv("EUKHE_TEST_BIN"); p != "" {
+		*bin = p
+		os.Exit(m.Run())
+	}
+	dir, err := os.MkdirTemp("", "eukhe-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	*bin = filepath.Join(dir, "eukhe")
+	build := exec.Command("go", "build", "-o", *bin, pkg)
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building eukhe:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Nvim is the Neovim to test with: EUKHE_NVIM, else nvim on PATH (Debian
+// bookworm's 0.7.2, which .ci/run installs); without one the test is
+// skipped with how to get it (test/nvim/fetch-0.10.sh makes a 0.10).
+func Nvim(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("EUKHE_NVIM"); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Skip("nvim is not installed: the Neovim end-to-end tests need Neovim 0.7 or later (apt-get install neovim; .ci/run does)")
+	}
+	return p
+}
+
+// Scenario runs a Lua scenario in headless Neovim (--clean, no shada):
+// args come before the script (e.g. --cmd "set rtp+=PLUGIN"), env is
+// added to the environment, and the scenario writes what it saw as JSON to
+// $EUKHE_OUT. A run that fails, writes nothing, or records an "error"
+// fails the test with Neovim's output.
+func Scenario(t testing.TB, nvim, dir string, args []string, script string, env []string) map[string]any {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "results.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	argv := append([]string{"--headless", "--clean", "-n", "-i", "NONE"}, args...)
+	cmd := exec.CommandContext(ctx, nvim, append(argv, "-c", "luafile "+script)...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "EUKHE_OUT="+out,
+		"XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir()), env...)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("nvim %s: %v\n%s", filepath.Base(script), err, stderr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("nvim %s wrote no results: %v\n%s", filepath.Base(script), err, stderr.String())
+	}
+	var res map[string]any
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatalf("results of %s: %v\n%s", filepath.Base(script), err, b)
+	}
+	if e, ok := res["error"]; ok {
+		t.Fatalf("%s failed in Neovim: %v\nnotes: %v\n%s", filepath.Base(script), e, res["notes"], stderr.String())
+	}
+	return res
+}
+
+// Str is a string a scenario recorded, "" when it is not one.
+func Str(res map[string]any, key string) string {
+	s, _ := res[key].(string)
+	return s
+}
