@@ -105,7 +105,7 @@ func (t *Tools) grepFile(m *LineMatcher, abs, shown string, src []byte, ranges [
 		}
 		in = set.Has
 	}
-	hit := collectHit(m, src, p, sc.PerFile, context, in)
+	hit := collectHit(m, src, sc.PerFile, context, in)
 	if hit.matches == 0 {
 		return Result{Text: fmt.Sprintf("[no matches in %s]\n", shown)}
 	}
@@ -121,7 +121,9 @@ func (t *Tools) grepFile(m *LineMatcher, abs, shown string, src []byte, ranges [
 
 // collectHit finds a file's matching lines: all are counted, the first
 // limit are kept (as lines of the hit's seen set, for now).
-func collectHit(m *LineMatcher, src []byte, p Projection, limit, context int, in func(int) bool) fileHit {
+// Context past the last line is clipped when the hit is rendered, so a file
+// without a match is never scanned into lines.
+func collectHit(m *LineMatcher, src []byte, limit, context int, in func(int) bool) fileHit {
 	var h fileHit
 	m.Each(src, func(line int, _ []byte) bool {
 		if in != nil && !in(line) {
@@ -131,7 +133,7 @@ func collectHit(m *LineMatcher, src []byte, p Projection, limit, context int, in
 		if h.kept < limit {
 			h.kept++
 			h.lastKept = line
-			h.seen.AddRange(line-context, min(line+context, len(p.Lines)))
+			h.seen.AddRange(line-context, line+context)
 		}
 		return true
 	})
@@ -144,6 +146,7 @@ func collectHit(m *LineMatcher, src []byte, p Projection, limit, context int, in
 func renderHit(h *fileHit, shown string, p Projection, tag string, context, bound int) string {
 	var spans []Range
 	h.seen.Each(func(a, b int) { spans = append(spans, Range{a, b}) })
+	spans, _ = MergeRanges(spans, len(p.Lines))
 	v := Render(ViewRequest{Path: shown, P: p, Tag: tag, Ranges: spans, Bound: bound, NoTail: true})
 	h.seen = v.Shown
 	return v.Text
@@ -183,11 +186,11 @@ func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilt
 		if class != Searched && class != Part {
 			return class
 		}
-		if !m.Any(src) {
+		h := collectHit(m, src, sc.PerFile, a.Context, nil)
+		if h.matches == 0 {
 			return class
 		}
 		p := Scan(src)
-		h := collectHit(m, src, p, sc.PerFile, a.Context, nil)
 		h.abs, h.shown, h.part = abs, shown, class == Part
 		mu.Lock()
 		defer mu.Unlock()
@@ -264,13 +267,6 @@ func classify(src []byte) (WalkClass, []byte) {
 		return OtherEncoding, nil
 	}
 	return class, src
-}
-
-// Any tells whether any line of src matches.
-func (m *LineMatcher) Any(src []byte) bool {
-	found := false
-	m.Each(src, func(int, []byte) bool { found = true; return false })
-	return found
 }
 
 // pathFilter is grep's glob argument: a doublestar pattern over the path
