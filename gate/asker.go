@@ -14,7 +14,8 @@ type Question struct {
 	// What is the step exactly as it runs, invisible characters escaped,
 	// or "write /real/path" for a document access.
 	What string
-	// Effects are the effects that did not lie in the auto set.
+	// Effects are all the step's effects, not only those outside the auto
+	// set: the dialog shows them, and the gateway rule (Fate) judges them.
 	Effects Effects
 	// Step is the step's number in its script, from 1; 0 for an access or
 	// a cell.
