@@ -178,6 +178,7 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 			parts = append(parts, NewPart(Of(Exec), false, "an assignment before the command can change what it runs"))
 		}
 	}
+	nAssigned := len(named)
 	if len(argv) > 1 && !fc.namesNothing {
 		named = append(named, argv[1:]...)
 	}
@@ -207,8 +208,20 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 		}
 	}
 	wordDirs := append(append([]string(nil), r.cwds...), cwdDirs...)
-	for _, w := range named {
-		parts = append(parts, r.judgeWord(w, fc.writes(), wordDirs)...)
+	options := fc.notPaths(argv, r.env.str("POSIXLY_CORRECT") != "")
+	for i, w := range named {
+		option := i >= nAssigned && options[i-nAssigned+1]
+		parts = append(parts, r.judgeWord(w, option, fc.writes(), wordDirs)...)
+	}
+	for _, u := range fc.unseen {
+		parts = append(parts, unseenPart(u))
+	}
+	if fc.follows {
+		var cwdRead []string
+		if fc.readsCwd {
+			cwdRead = cwdDirs
+		}
+		parts = append(parts, r.walkParts(argv[1:], options[1:], wordDirs, cwdRead, fc.writes())...)
 	}
 	if fc.readsCwd {
 		for _, d := range cwdDirs {
