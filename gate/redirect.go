@@ -30,11 +30,11 @@ func (r *run) redirect(rd *syntax.Redirect, dirs []string) ([]Part, string) {
 	if !ok || len(fs) != 1 {
 		parts = append(parts, NewPart(Of(Exec), false, "a redirection whose target is not one word"))
 	}
-	text := n + op + " " + Visible(target)
+	text := n + op + " " + shownWord(target, ok)
 	read, write := false, false
 	switch rd.Op {
 	case syntax.DplIn, syntax.DplOut:
-		text = n + op + Visible(target)
+		text = n + op + shownWord(target, ok)
 		if target == "-" || isDigits(target) {
 			return parts, text
 		}

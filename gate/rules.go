@@ -13,13 +13,13 @@ func cwdReader(s optSpec, args []string) facts {
 
 func cdFacts(args []string) facts {
 	f := facts{own: Of(Read), namesNothing: true}
-	var ops []string
-	for _, a := range args {
-		if a == "-L" || a == "-P" || a == "-e" || a == "-@" {
-			continue
-		}
-		ops = append(ops, a)
+	i := 0
+	for ; i < len(args) && CdOption(args[i]); i++ {
 	}
+	if i < len(args) && args[i] == "--" {
+		i++
+	}
+	ops := args[i:]
 	switch {
 	case len(ops) == 0:
 		f.cd = "~"
@@ -30,6 +30,20 @@ func cdFacts(args []string) facts {
 		f.state = true
 	}
 	return f
+}
+
+// CdOption reports whether a word is one of bash's cd options, alone or
+// grouped: -L, -P, -e, -@ (-LP, -Pe).
+func CdOption(w string) bool {
+	if len(w) < 2 || w[0] != '-' {
+		return false
+	}
+	for _, c := range w[1:] {
+		if c != 'L' && c != 'P' && c != 'e' && c != '@' {
+			return false
+		}
+	}
+	return true
 }
 
 // operandWriter is uniq or xxd: with two operands the second is a file it

@@ -74,6 +74,9 @@ func (x *run) call(ctx context.Context, args []string) ([]string, error) {
 		x.started[step] = true
 	}
 	x.mu.Unlock()
+	if args[0] == "cd" {
+		args = cdArgs(args, func(target string) string { return x.policy.Resolve(hc.Dir, target).Path })
+	}
 	if x.sc.Grammar && interp.IsBuiltin(args[0]) {
 		return append([]string{builtinMarker}, args...), nil
 	}
