@@ -224,8 +224,8 @@ var attacks = []struct {
 	{script: "cp ~root/.aws/credentials x", has: Of(Secret)},
 	{script: "grep --file=~/.ssh/id_ed25519 x a.txt", has: Of(Secret)},
 	{script: "grep --file=~alice/.ssh/x x a.txt", runs: true}, // the program gets ~alice/.ssh/x, relative
-	{script: "cat ~+/a.txt ~-/a.txt", runs: true},                   // the interpreter keeps both as written
-	{script: "cd ..; cat ~+/.ssh/id_ed25519", runs: true},          // ~+ is not $PWD to the interpreter
+	{script: "cat ~+/a.txt ~-/a.txt", runs: true},             // the interpreter keeps both as written
+	{script: "cd ..; cat ~+/.ssh/id_ed25519", runs: true},     // ~+ is not $PWD to the interpreter
 
 	// 9. eukhe's own records.
 	{script: "cat ~/.local/state/eukhe/sessions/s1.jsonl", has: Of(Secret)},
