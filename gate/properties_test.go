@@ -19,15 +19,17 @@ var procParts = []string{"self", "thread-self", "1", "2", fmt.Sprint(os.Getpid()
 	"fd", "0", "1", "2", "3", "environ", "task", "..", ".", "", "x", "cpuinfo", "proc", "home",
 	"exe", "mem", "maps"}
 
-// A path through a process's link (self, thread-self, a pid) is Secret,
+// A path through a process's link (self, thread-self, a pid's cwd or
+// root, /dev/fd) is Secret,
 // whatever follows it, unless it is exactly a standard stream's alias; it
 // never resolves outside /proc, so no "/.." can walk it back to a file
 // the gate would judge as eukhe's.
 func TestProperty_proc_link_is_secret(t *testing.T) {
 	w := newWorld(t)
 	rapid.Check(t, func(t *rapid.T) {
-		head := rapid.SampledFrom([]string{"/proc/self", "/proc/thread-self", "/proc/1",
-			"/proc/" + fmt.Sprint(os.Getpid()), "/dev/fd", "/dev/stdin", "/dev/stdout"}).Draw(t, "head")
+		head := rapid.SampledFrom([]string{"/proc/self", "/proc/thread-self", "/proc/1/cwd",
+			"/proc/" + fmt.Sprint(os.Getpid()) + "/root", "/proc/self/cwd", "/dev/fd", "/dev/stdin",
+			"/dev/stdout"}).Draw(t, "head")
 		rest := rapid.SliceOfN(rapid.SampledFrom(procParts), 0, 6).Draw(t, "rest")
 		p := head + "/" + strings.Join(rest, "/")
 		rp := w.policy.Resolve(w.root, p)

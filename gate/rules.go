@@ -434,3 +434,45 @@ func shortLetter(args []string, c byte) bool {
 	}
 	return false
 }
+
+var lnOpts = optSpec{
+	valueShort: "St",
+	valueLong:  []string{"backup", "suffix", "target-directory"},
+	known: []string{"directory", "force", "interactive", "logical", "no-dereference", "physical",
+		"relative", "symbolic", "no-target-directory", "verbose", "help", "version"},
+}
+
+// lnSymbolic is what ln -s makes: the targets it writes into links, and
+// where the links go (dest: a directory when into, else the link's own
+// path). A relative target is read by the kernel from the link's
+// directory, not from ln's. ok is false for a hard link.
+func lnSymbolic(args []string) (targets []string, dest string, into, ok bool) {
+	a := lnOpts.read(args)
+	if !a.hasShort("s") && !a.hasLong(lnOpts, "symbolic") {
+		return nil, "", false, false
+	}
+	dirs := append(a.shortValues(lnOpts, 't'), a.longValues(lnOpts, "target-directory")...)
+	if len(dirs) > 0 {
+		return a.operands, dirs[len(dirs)-1], true, true
+	}
+	if len(a.operands) < 2 {
+		return nil, "", false, true
+	}
+	n := len(a.operands)
+	return a.operands[:n-1], a.operands[n-1], n > 2, true
+}
+
+// linkDirs are the directories ln -s puts its links in, from each
+// directory the step may run in.
+func (r *run) linkDirs(dest string, into bool, dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		rp := r.sh.Policy.Resolve(d, dest)
+		if into || r.sh.Policy.fs.Kind(rp.Path) == KindDir {
+			out = appendNew(out, rp.Path)
+		} else {
+			out = appendNew(out, parentOf(rp.Path))
+		}
+	}
+	return out
+}
