@@ -229,7 +229,7 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 	for _, u := range fc.unseen {
 		parts = append(parts, unseenPart(u))
 	}
-	if fc.follows {
+	if fc.follows && len(argv) > 0 {
 		var cwdRead []string
 		if fc.readsCwd {
 			cwdRead = cwdDirs
