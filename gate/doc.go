@@ -56,8 +56,9 @@
 //   - The refusal text of S7.8: answer.go.
 //
 // Each law has a property test named after it (laws_*_test.go); the shell
-// classifier has a table of command lines (corpus_test.go) and a fuzz
-// target (fuzz_test.go, seeds in testdata/fuzz). Issue 12's rules have a
+// classifier has a table of command lines (corpus_test.go) and fuzz
+// targets (fuzz_test.go, seeds in testdata/fuzz; the laws' world has a
+// /proc whose links lead into the project, fakefs_test.go). Issue 12's rules have a
 // table of attacks, each rule with three and more ways around it and the
 // benign neighbours that must still run (attacks_test.go), the option
 // audit (audit_test.go), and property tests where a rule is a law
