@@ -117,7 +117,10 @@
 //     config or program read from a file — makes its step exec and
 //     secret, always: what the file says at run time can name any path,
 //     and every machine holds a secret (/proc/*/environ at least). The
-//     part counts as naming the paths its file lists (G2).
+//     part counts as naming the paths its file lists (G2). We did not
+//     read the file at gate time to call it secret only when it names
+//     one now: a stage of the same pipeline can write it after the gate
+//     (and the runtime check) read it, since stages start together.
 //   - A step that follows links under a tree: the gate walks the trees
 //     it names (or its working directory, when it reads it) as the
 //     command will, up to 10,000 entries (maxWalk), judging each link's
