@@ -23,7 +23,9 @@
 //     secrets_need_yes): documents.go — DocumentsGate.Judge, Allow and
 //     SameReal are the hook docs is handed through an interface of its own.
 //   - S7.8 effects and the command table: effects.go, commands.go (the
-//     table), rules.go (grep, rg, sort, uniq, xxd, find, less, curl, cd),
+//     table), rules.go (grep, rg, sort, uniq, xxd, find, less, curl, cd, cp,
+//     chmod/chown/chgrp, diff, ln -s, and tar, rsync, zip, scp following
+//     links), unseen.go (wc, the checksum tools, jq, wget),
 //     git.go, sed.go, options.go (getopt_long prefixes, short groups); the
 //     step grammar and what lies outside it: grammar.go; steps, the
 //     environment and cd: steps.go, expand.go, env.go; redirections:
