@@ -141,10 +141,8 @@ func call(t *docs.Tools, name, argText string) (docs.Result, error) {
 			Timeout    *float64 `json:"timeout"`
 			FullOutput bool     `json:"full_output"`
 		}
-		d := json.NewDecoder(strings.NewReader(argText))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&a); err != nil {
-			return docs.Result{}, fmt.Errorf("bash arguments: %v (run eukhe tool --help for each tool's arguments)", err)
+		if err := docs.DecodeArgs("bash", nil, []byte(argText), &a); err != nil {
+			return docs.Result{}, fmt.Errorf("%v (run eukhe tool --help for each tool's arguments)", err)
 		}
 		if a.Script == "" {
 			return docs.Result{}, fmt.Errorf("bash needs a script: {\"script\": \"ls\"}")
