@@ -246,3 +246,54 @@ func TestCLI_check_ends_with_the_auto_set_and_its_source(t *testing.T) {
 		t.Errorf("check --json is not one JSON document: %v\n%s", err, r.stdout)
 	}
 }
+
+func TestCLI_binary_files_are_binary_raw_or_not(t *testing.T) {
+	w := newWS(t)
+	// An executable's start: not UTF-8 and with NUL bytes.
+	w.put("a.out", []byte("\x7fELF\x02\x01\x01\x00\x00\xff\xfe\x00text"), 0o755)
+	for _, raw := range []bool{false, true} {
+		r := w.tool("read", map[string]any{"path": "a.out", "raw": raw})
+		if r.code != 1 || !strings.Contains(r.stdout, "a.out is a binary file") || strings.Contains(r.stdout, "iconv") ||
+			strings.ContainsRune(r.stdout, 0) || !strings.Contains(r.stdout, "7f 45 4c 46") {
+			t.Errorf("read raw=%v: exit %d\n%q", raw, r.code, r.stdout)
+		}
+	}
+	// grep counts it the same way.
+	r := w.tool("grep", map[string]any{"pattern": "text", "path": "."})
+	if !strings.Contains(r.stdout, "1 binary file not searched") {
+		t.Errorf("grep over a binary file:\n%s", r.stdout)
+	}
+}
+
+func TestMCP_argument_errors_and_counts_in_the_users_terms(t *testing.T) {
+	_, env := homeEnv(t)
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "one.txt"), []byte("needle\n"), 0o644)
+	p := startMCP(t, env, root)
+	for _, c := range []struct {
+		tool string
+		args any
+		want string
+	}{
+		{"read", map[string]any{"path": 5}, `read: "path" must be a string, not a number`},
+		{"read", map[string]any{"path": "one.txt", "raw": "yes"}, `read: "raw" must be true or false, not a string`},
+		{"grep", map[string]any{"pattern": "x", "context": 1.5}, `grep: "context" must be a whole number, not 1.5`},
+		{"read", map[string]any{"file": "one.txt"}, `read has no argument "file"; it takes "i", "path", "raw"`},
+	} {
+		text, isErr := p.call(c.tool, c.args)
+		if !isErr || text != c.want {
+			t.Errorf("%s %v: %v %q, want %q", c.tool, c.args, isErr, text, c.want)
+		}
+		if strings.Contains(text, "unmarshal") || strings.Contains(text, "Go struct") {
+			t.Errorf("Go's decoder text reached the agent: %q", text)
+		}
+	}
+	text, _ := p.call("grep", map[string]any{"pattern": "needle"})
+	if !strings.Contains(text, "[1 match in 1 file; 1 file searched under .]") {
+		t.Errorf("grep counts:\n%s", text)
+	}
+	text, _ = p.call("read", map[string]any{"path": "."})
+	if !strings.Contains(text, "directory: 1 entry]") {
+		t.Errorf("read of a directory:\n%s", text)
+	}
+}
