@@ -279,3 +279,33 @@ func TestREADME_effect_examples_are_what_check_says(t *testing.T) {
 		}
 	}
 }
+
+// make test's go vet ./... walks the module only: npm's package trees
+// (editors/vscode/node_modules, test/mcp-peers/node_modules) are ignored
+// even when a package there ships a Go file.
+func TestGoPackagesLeaveNodeModulesOut(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A Go file in a node_modules directory, as the flatted package ships one.
+	modules := filepath.Join(repo, "test", "mcp-peers", "node_modules")
+	dir := filepath.Join(modules, "eukhe-test-go-file")
+	remove := dir
+	if _, err := os.Stat(modules); err != nil {
+		remove = modules // not installed: leave no node_modules behind (make test would skip npm ci)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(remove) })
+	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n\nfunc broken( {\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "list", "./...")
+	cmd.Dir = repo
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(out), "node_modules") {
+		t.Errorf("go list ./... reaches into node_modules: %v\n%s", err, out)
+	}
+}
