@@ -220,7 +220,7 @@ func TestMCPInspectorReadEditGrep(t *testing.T) {
 		t.Fatalf("log %q", b)
 	}
 	text, isErr = w.call("read", map[string]any{"path": 7})
-	if !isErr || !strings.Contains(text, "path must be a string") {
+	if !isErr || !strings.Contains(text, `"path" must be a string, not a number`) {
 		t.Fatalf("wrong type: %v %q", isErr, text)
 	}
 }
