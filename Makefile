@@ -5,9 +5,14 @@
 # test-nvim-current: the Neovim end-to-end tests again on a current Neovim
 # when EUKHE_NVIM_CURRENT names one (.ci/run fetches 0.10 with
 # test/nvim/fetch-0.10.sh); the main run uses the machine's nvim.
-.PHONY: test test-vscode test-nvim-current build bench fuzz
+# mcp-peers: the npm packages the MCP peer tests of cmd/eukhe drive
+# (test/mcp-peers), installed from their lock as the extension's are.
+# EUKHE_REQUIRE_TOOLS=1 (.ci/run sets it; CI=true does the same) makes
+# every test whose tool is missing (git, rg, nvim, node, the peers) fail
+# instead of skip.
+.PHONY: test test-vscode test-nvim-current mcp-peers build bench fuzz
 
-test: test-vscode
+test: test-vscode mcp-peers
 	go vet ./...
 	go test -race -count=1 ./...
 	$(MAKE) test-nvim-current
@@ -17,6 +22,9 @@ test-nvim-current:
 	  echo "Neovim end to end on $$($$EUKHE_NVIM_CURRENT --version | head -1)"; \
 	  EUKHE_NVIM="$$EUKHE_NVIM_CURRENT" go test -count=1 -run 'Neovim|Review|Approval|Health|Missing|StartOne' ./cmd/eukhe ./editors/nvim; \
 	fi
+
+mcp-peers:
+	cd test/mcp-peers && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; }
 
 test-vscode:
 	cd editors/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm test && npm run --silent lint

@@ -2,6 +2,10 @@ module github.com/eukhe/eukhe
 
 go 1.26.0
 
+// npm's package trees (editors/vscode, test/mcp-peers) are no part of the
+// module: a Go file a package ships there must not be built or vetted.
+ignore node_modules
+
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/cespare/xxhash/v2 v2.3.0

@@ -72,17 +72,17 @@ func TestBadArgumentsSayWhatWasWrong(t *testing.T) {
 		args any
 		want string
 	}{
-		{"read", map[string]any{"path": 5}, "read: path must be a string, not a number"},
-		{"read", map[string]any{"path": "x", "nope": 1}, `read has no parameter "nope"; it takes i, path, raw`},
-		{"grep", map[string]any{"pattern": "x", "context": "2"}, "grep: context must be an integer, not a string"},
-		{"edit", json.RawMessage(`"a patch"`), "edit takes a JSON object of arguments (i, patch), not a string"},
+		{"read", map[string]any{"path": 5}, `read: "path" must be a string, not a number`},
+		{"read", map[string]any{"path": "x", "nope": 1}, `read has no argument "nope"; it takes "i", "path", "raw"`},
+		{"grep", map[string]any{"pattern": "x", "context": "2"}, `grep: "context" must be a whole number, not a string`},
+		{"edit", json.RawMessage(`"a patch"`), `edit takes a JSON object of arguments ("i", "patch"), not a string`},
 		{"dyn", map[string]any{"name": "report_issue", "arguments": []int{1}}, "dyn: arguments must be a JSON object"},
 		{"dyn", map[string]any{"name": "nothing"}, `dyn has no tool "nothing" now`},
 		{"glob", map[string]any{"pattern": "repo://x"}, "takes no URL"},
 		{"read", map[string]any{"path": strings.Repeat("x", 70<<10)}, "over this tool's limit"},
 		{"bash", map[string]any{"script": "ls", "job": "j1"}, "bash takes one of"},
 		{"bash", map[string]any{"timeout": 3}, "bash takes one of"},
-		{"bash", map[string]any{"script": 7}, "bash: script must be a string"},
+		{"bash", map[string]any{"script": 7}, `bash: "script" must be a string, not a number`},
 	} {
 		text, isErr := w.call(c.tool, c.args)
 		if !isErr || !strings.Contains(text, c.want) {

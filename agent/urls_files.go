@@ -70,7 +70,7 @@ func (r *URLReader) listSkills(raw string) (string, error) {
 	if len(seen) == 0 {
 		return fmt.Sprintf("[skill://: no skills in %s]\n", strings.Join(r.SkillDirs, " or ")), nil
 	}
-	return fmt.Sprintf("[skill://: %d skills; read skill://<name> for one's SKILL.md]\n", len(seen)) + b.String(), nil
+	return fmt.Sprintf("[skill://: %s; read skill://<name> for one's SKILL.md]\n", docs.Count(len(seen), "skill")) + b.String(), nil
 }
 
 // readUnder reads path under root as a normal file read: the lexical walk,

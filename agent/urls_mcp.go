@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/eukhe/eukhe/docs"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -43,7 +44,7 @@ func (r *URLReader) readMCP(ctx context.Context, raw, rest string, bound int) (s
 // name and MIME type separated by tabs ("-" for a missing one).
 func ResourceList(server string, list []*mcp.Resource) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[mcp://%s: %d resources; read mcp://%s/<uri> for one]\n", server, len(list), server)
+	fmt.Fprintf(&b, "[mcp://%s: %s; read mcp://%s/<uri> for one]\n", server, docs.Count(len(list), "resource"), server)
 	for _, res := range list {
 		if res == nil {
 			continue
@@ -73,7 +74,7 @@ func ResourceText(raw string, res *mcp.ReadResourceResult, bound int) string {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s: an MCP resource, %d parts; its lines are not edit anchors]\n", raw, len(parts))
+	fmt.Fprintf(&b, "[%s: an MCP resource, %s; its lines are not edit anchors]\n", raw, docs.Count(len(parts), "part"))
 	for i, c := range parts {
 		mime := c.MIMEType
 		if mime == "" {
@@ -131,8 +132,8 @@ func CutMiddleText(text string, bound int) string {
 	if head > 0 && text[head-1] != '\n' {
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "[cut: %d bytes (%d lines) from the middle not shown, over the output bound of %d bytes]\n",
-		len(mid), strings.Count(mid, "\n"), bound)
+	fmt.Fprintf(&b, "[cut: %s (%s) from the middle not shown, over the output bound of %d bytes]\n",
+		docs.Count(len(mid), "byte"), docs.Count(strings.Count(mid, "\n"), "line"), bound)
 	b.WriteString(text[tail:])
 	return b.String()
 }

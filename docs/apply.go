@@ -60,7 +60,7 @@ func CheckOps(ops []Op, n int) error {
 	for _, o := range ops {
 		if o.Kind == OpReplace || o.Kind == OpInsertAfter || o.Kind == OpInsertBefore {
 			if o.B > n || o.A > n {
-				return &OpError{o.At, fmt.Sprintf("line %d is past the end: the file has %d lines", max(o.A, o.B), n)}
+				return &OpError{o.At, fmt.Sprintf("line %d is past the end: the file has %s", max(o.A, o.B), Count(n, "line"))}
 			}
 		}
 		if o.Kind == OpReplace {

@@ -1,8 +1,6 @@
 package docs
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -14,22 +12,11 @@ var ErrUnknownTool = errors.New("not a document tool")
 var ToolNames = []string{"read", "edit", "write", "grep", "glob"}
 
 // Call runs one document tool by name with its JSON arguments, decoded
-// strictly (an unknown field is an error that names it). A name that is
+// strictly by DecodeArgs (an unknown field is an error that names it). A name that is
 // not a document tool is ErrUnknownTool.
 func Call(t *Tools, name string, args []byte) (Result, error) {
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = []byte("{}")
-	}
-	dec := func(v any) error {
-		d := json.NewDecoder(bytes.NewReader(args))
-		d.DisallowUnknownFields()
-		if err := d.Decode(v); err != nil {
-			return fmt.Errorf("%s arguments: %v", name, err)
-		}
-		return nil
-	}
 	run := func(v any, f func() Result) (Result, error) {
-		if err := dec(v); err != nil {
+		if err := DecodeArgs(name, nil, args, v); err != nil {
 			return Result{}, err
 		}
 		return f(), nil

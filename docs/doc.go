@@ -44,4 +44,18 @@
 // landed, the disk Store restores those files from their previous bytes, so
 // an edit is a true transaction; the reply keeps the seed's wording for what
 // ends up on disk and says what was restored.
+//
+// Where the seed is silent we chose:
+//   - One strict decoder of tool arguments, DecodeArgs (args.go), for
+//     Call, the agent's tools and eukhe tool: its errors name the argument
+//     and the type expected in JSON's words (`"path" must be a string, not
+//     a number`), never the Go decoder's text; text after the object is an
+//     error too.
+//   - A file with a NUL byte that no UTF-16/32 BOM explains is binary for
+//     read as for grep (view.go, BinaryNote): the read gate names it binary
+//     even when its other bytes are not UTF-8 (not an 8-bit encoding to
+//     convert), and a raw read of it refuses with its size, the first NUL
+//     and its first 16 bytes in hex instead of sending bytes as text.
+//   - Every count in a message takes its noun's number (Count, plural.go):
+//     1 line, 2 lines, 1 match in 1 file, 1 entry.
 package docs

@@ -108,9 +108,13 @@ func (t *Tools) Glob(a GlobArgs) Result {
 	case total == 0:
 		fmt.Fprintf(&b, "[no files match %s under %s]\n", a.Pattern, t.Display(root))
 	default:
-		fmt.Fprintf(&b, "[%d files match %s under %s, newest first]\n", total, a.Pattern, t.Display(root))
+		verb := "match"
+		if total == 1 {
+			verb = "matches"
+		}
+		fmt.Fprintf(&b, "[%s %s %s under %s, newest first]\n", Count(total, "file"), verb, a.Pattern, t.Display(root))
 	}
-	if n := pageNotice(w, "paths", "glob"); n != "" {
+	if n := pageNotice(w, "path", "glob"); n != "" {
 		b.WriteString(n + "\n")
 	}
 	for _, n := range tally.Notices() {

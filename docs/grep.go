@@ -237,11 +237,11 @@ func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilt
 	}
 	searched := tally.Count[Searched] + tally.Count[Part]
 	if len(all) == 0 {
-		fmt.Fprintf(&b, "[no matches in %d files searched under %s]\n", searched, t.Display(root))
+		fmt.Fprintf(&b, "[no matches in %s searched under %s]\n", Count(searched, "file"), t.Display(root))
 	} else {
-		fmt.Fprintf(&b, "[%d matches in %d files; %d files searched under %s]\n", matches, len(all), searched, t.Display(root))
+		fmt.Fprintf(&b, "[%s in %s; %s searched under %s]\n", Count(matches, "match"), Count(len(all), "file"), Count(searched, "file"), t.Display(root))
 	}
-	if n := pageNotice(w, "files with matches", "grep"); n != "" {
+	if n := pageNotice(w, "file with matches", "grep"); n != "" {
 		b.WriteString(n + "\n")
 	}
 	for _, n := range tally.Notices() {

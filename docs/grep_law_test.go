@@ -112,9 +112,9 @@ func TestLaw_grep_notes_every_gap(t *testing.T) {
 			if !c.skipped() {
 				continue
 			}
-			has := strings.Contains(out, "] "+c.what()) || strings.Contains(out, fmt.Sprintf("[%d %s", tally.Count[c], c.what()))
+			has := strings.Contains(out, "["+c.what(tally.Count[c]))
 			if has != (tally.Count[c] > 0) {
-				rt.Fatalf("class %q: count %d, notice shown %v\n%s", c.what(), tally.Count[c], has, out)
+				rt.Fatalf("class %q: count %d, notice shown %v\n%s", c.what(tally.Count[c]), tally.Count[c], has, out)
 			}
 		}
 		if strings.Contains(out, TempPrefix) {
@@ -330,7 +330,7 @@ func TestGlobHidesTempFilesAndHonoursIgnore(t *testing.T) {
 	if !strings.HasPrefix(out, "sub/b_test.go\na_test.go\n[2 files match") {
 		t.Fatalf("glob gave:\n%s", out)
 	}
-	if strings.Contains(out, TempPrefix) || !strings.Contains(out, "[1 entries ignored by .gitignore") {
+	if strings.Contains(out, TempPrefix) || !strings.Contains(out, "[1 entry ignored by .gitignore") {
 		t.Fatalf("glob showed a temp name or hid the ignore count:\n%s", out)
 	}
 	all := tools.Glob(GlobArgs{Pattern: "**/*_test.go", NoIgnore: true}).Text

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // oracleTree writes a workspace with the text grep must get right:
@@ -121,7 +123,7 @@ var oracleCases = []oracleCase{
 func TestGrepMatchesRipgrep(t *testing.T) {
 	rg, err := exec.LookPath("rg")
 	if err != nil {
-		t.Skip("rg (ripgrep) is not installed: the oracle cannot run here (CI installs it)")
+		testkit.Missing(t, "rg (ripgrep) is not installed: the oracle cannot run here (CI installs it)")
 	}
 	if len(oracleCases) < 30 {
 		t.Fatalf("the oracle needs at least 30 patterns, has %d", len(oracleCases))

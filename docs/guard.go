@@ -37,7 +37,7 @@ type Rejection struct {
 func Reveal(unseen []Anchor) Rejection {
 	r := Rejection{Unseen: unseen, Whole: len(unseen) <= RevealAnchors}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Edit NOT applied: it stands on %d line(s) this session has not seen: %s. Nothing was written.\n", len(unseen), nameAnchors(unseen))
+	fmt.Fprintf(&b, "Edit NOT applied: it stands on %s this session has not seen: %s. Nothing was written.\n", Count(len(unseen), "line"), nameAnchors(unseen))
 	header := ""
 	for i, a := range unseen {
 		if i == RevealAnchors {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/eukhe/eukhe/internal/testkit"
+
 	"pgregory.net/rapid"
 )
 
@@ -34,7 +36,7 @@ var ignoreDirs = []string{"build", "cache", "docs", "sub", "deep", "x", "y", "im
 // trees with nested .gitignore files and .git/info/exclude.
 func TestIgnoreMatchesGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed: the oracle cannot run (CI installs it)")
+		testkit.Missing(t, "git is not installed: the oracle cannot run (CI installs it)")
 	}
 	root := t.TempDir()
 	rapid.Check(t, func(rt *rapid.T) {

@@ -50,11 +50,17 @@ func PageWindow(total, skip, page int) Window {
 }
 
 // pageNotice says where a page is in its list and how to get the next one
-// (continuation_progresses: the next page starts right after this one).
-func pageNotice(w Window, noun, call string) string {
+// (continuation_progresses: the next page starts right after this one);
+// one names one item ("path").
+func pageNotice(w Window, one, call string) string {
+	noun := Plural(2, one)
 	switch {
 	case w.Past:
-		return fmt.Sprintf("[skip=%d is past the end: there are %d %s]", w.Skip, w.Total, noun)
+		is := "are"
+		if w.Total == 1 {
+			is = "is"
+		}
+		return fmt.Sprintf("[skip=%d is past the end: there %s %s]", w.Skip, is, Count(w.Total, one))
 	case w.More() > 0:
 		return fmt.Sprintf("[%s %d-%d of %d shown; %d more: %s with skip=%d for the next]", noun, w.From+1, w.To, w.Total, w.More(), call, w.To)
 	case w.From > 0:

@@ -273,7 +273,7 @@ func TestLaw_reject_names_unseen(t *testing.T) {
 			t.Fatalf("Unseen %v, want %v", rej.Unseen, as)
 		}
 		first, _, _ := strings.Cut(rej.Text, "\n")
-		head := fmt.Sprintf("Edit NOT applied: it stands on %d line(s) this session has not seen: ", len(as))
+		head := fmt.Sprintf("Edit NOT applied: it stands on %s this session has not seen: ", docs.Count(len(as), "line"))
 		names, ok := strings.CutPrefix(first, head)
 		if !ok || !strings.HasSuffix(names, ". Nothing was written.") {
 			t.Fatalf("first line %q", first)

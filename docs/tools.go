@@ -123,7 +123,7 @@ func (t *Tools) Read(a ReadArgs) Result {
 	if ranges != nil {
 		merged, past := MergeRanges(ranges, len(p.Lines))
 		if len(past) > 0 {
-			notices = append(notices, fmt.Sprintf("[%s has %d lines: %s past the end]", shown, len(p.Lines), spellRangesPlain(past)))
+			notices = append(notices, fmt.Sprintf("[%s has %s: %s past the end]", shown, Count(len(p.Lines), "line"), spellRangesPlain(past)))
 		}
 		if len(merged) == 0 {
 			return Result{Text: Header(shown, "", false) + strings.Join(notices, "\n") + "\n"}
@@ -140,6 +140,9 @@ func (t *Tools) Read(a ReadArgs) Result {
 			lines = Projection{}
 		}
 		t.Session.Saw(abs, lines, DigestOf(snap.Data))
+		if note := BinaryNote(shown, snap.Data); note != "" {
+			return failed("%s", note)
+		}
 		req.Raw = true
 		return Result{Text: Render(req).Text}
 	}
@@ -151,7 +154,7 @@ func (t *Tools) Read(a ReadArgs) Result {
 		over := fmt.Sprintf("[%s is %.1f MiB, over the 4 MiB limit: it has no tag, and its rows are not edit anchors. Read it in ranges (%s:1-400) and change it with write or bash.]",
 			shown, float64(len(snap.Data))/(1<<20), shown)
 		if ranges == nil {
-			return failed("%s\n[%d lines in all]", over, len(p.Lines))
+			return failed("%s\n[%s in all]", over, Count(len(p.Lines), "line"))
 		}
 		t.Session.Saw(abs, Projection{}, d) // a write may replace what was read
 		req.Notices = append([]string{over}, req.Notices...)
@@ -193,10 +196,10 @@ func (t *Tools) list(abs, shown string) Result {
 			kept = append(kept, e)
 		}
 	}
-	fmt.Fprintf(&b, "[%s/ directory: %d entries]\n", strings.TrimSuffix(shown, "/"), len(kept))
+	fmt.Fprintf(&b, "[%s/ directory: %s]\n", strings.TrimSuffix(shown, "/"), Count(len(kept), "entry"))
 	for i, e := range kept {
 		if i == maxListed {
-			fmt.Fprintf(&b, "[%d more entries not shown; use glob to narrow]\n", len(kept)-maxListed)
+			fmt.Fprintf(&b, "[%s more not shown; use glob to narrow]\n", Count(len(kept)-maxListed, "entry"))
 			break
 		}
 		b.WriteString(e.Name)

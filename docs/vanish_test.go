@@ -26,7 +26,7 @@ func TestGrepCountsAFileGoneMidWalk(t *testing.T) {
 	mustWrite(t, filepath.Join(root, "b.txt"), "needle\n")
 	tools := &Tools{Store: vanishingStore{NewDisk(), "b.txt"}, Session: NewSession(), Root: root}
 	out := tools.Grep(GrepArgs{Pattern: "needle"}).Text
-	if !strings.Contains(out, "[1 walk error(s): b.txt]") || !strings.Contains(out, "[a.txt#") {
+	if !strings.Contains(out, "[1 walk error: b.txt]") || !strings.Contains(out, "[a.txt#") {
 		t.Fatalf("grep over a vanished file:\n%s", out)
 	}
 }

@@ -13,16 +13,42 @@ import (
 const DefaultReadBound = 64 << 10
 
 // ReadGate is the refusal of a read that is not raw (rows_gate_refuses):
-// a non-UTF-8 file first, then a binary one. "" lets the read go on.
+// a non-UTF-8 file first, then a binary one. "" lets the read go on. A
+// file with a NUL byte and no UTF-16/32 BOM is binary, as grep counts it,
+// whether or not its other bytes are UTF-8: it is named binary, never an
+// 8-bit encoding to convert.
 func ReadGate(path string, src []byte) string {
+	if note := BinaryNote(path, src); note != "" {
+		return note
+	}
 	if enc := Encoding(src); enc != "" {
 		return fmt.Sprintf("[%s is %s, not UTF-8: it has no rows or tag. Read it raw, or convert it with bash (iconv -f %s -t UTF-8).]",
 			path, enc, iconvName(enc))
 	}
-	if bytes.IndexByte(src, 0) >= 0 {
-		return fmt.Sprintf("[%s is a binary file (it holds NUL bytes): it has no rows or tag. Inspect it with bash (xxd, file).]", path)
-	}
 	return ""
+}
+
+// BinaryNote is what read says of a binary file — one with a NUL byte
+// that no UTF-16/32 BOM explains — raw or not: its size, where the first
+// NUL is, its first bytes in hex, and how to look inside; "" for a file
+// that is not binary. A raw read of a binary file refuses with it rather
+// than send the model bytes as text.
+func BinaryNote(path string, src []byte) string {
+	nul := bytes.IndexByte(src, 0)
+	if nul < 0 || strings.HasPrefix(Encoding(src), "UTF-") {
+		return ""
+	}
+	head := src[:min(len(src), 16)]
+	hex := make([]string, len(head))
+	for i, c := range head {
+		hex[i] = fmt.Sprintf("%02x", c)
+	}
+	more := ""
+	if len(src) > len(head) {
+		more = " …"
+	}
+	return fmt.Sprintf("[%s is a binary file, not UTF-8 text: %s, a NUL byte at byte %d; it has no rows or tag, and read shows no text of it, raw or not. First bytes: %s%s. Inspect it with bash (file %s; xxd %s | head).]",
+		path, Count(len(src), "byte"), nul, strings.Join(hex, " "), more, path, path)
 }
 
 // Encoding names the encoding of bytes that are not UTF-8; "" for UTF-8.
@@ -134,7 +160,7 @@ func Render(r ViewRequest) View {
 		}
 	}
 	if last := spans[len(spans)-1].To; last < n && !r.NoTail {
-		fmt.Fprintf(&out, "[%d lines in all; read %s:%d- for the rest]\n", n, r.Path, last+1)
+		fmt.Fprintf(&out, "[%s in all; read %s:%d- for the rest]\n", Count(n, "line"), r.Path, last+1)
 	}
 	v.Text = out.String()
 	return v

@@ -36,32 +36,32 @@ const (
 // left out by the caller's own glob.
 func (c WalkClass) skipped() bool { return c > Filtered }
 
-// what says, for a notice, what a class's entries are and why they were
-// skipped; the count goes in front.
-func (c WalkClass) what() string {
+// what says, for a notice, how many of a class's entries there are, what
+// they are and why they were skipped.
+func (c WalkClass) what(n int) string {
 	switch c {
 	case Binary:
-		return "binary file(s) not searched (a NUL byte in the first 8 KiB)"
+		return Count(n, "binary file") + " not searched (a NUL byte in the first 8 KiB)"
 	case Part:
-		return "file(s) searched only in part, up to a NUL byte; their rows have no tag"
+		return Count(n, "file") + " searched only in part, up to a NUL byte; their rows have no tag"
 	case OtherEncoding:
-		return "file(s) not UTF-8, not searched (read names the encoding)"
+		return Count(n, "file") + " not UTF-8, not searched (read names the encoding)"
 	case OverLimit:
-		return "file(s) over the 4 MiB limit, not searched (read them in ranges, or grep with bash)"
+		return Count(n, "file") + " over the 4 MiB limit, not searched (read in ranges, or grep with bash)"
 	case Unreadable:
-		return "file(s) that could not be read"
+		return Count(n, "file") + " that could not be read"
 	case Ignored:
-		return "entries ignored by .gitignore (grep or glob with noIgnore to include them)"
+		return Count(n, "entry") + " ignored by .gitignore (grep or glob with noIgnore to include them)"
 	case Excluded:
-		return "entries excluded by the grep.excludes setting"
+		return Count(n, "entry") + " excluded by the grep.excludes setting"
 	case GitDir:
-		return ".git director(ies) not walked"
+		return Count(n, ".git directory") + " not walked"
 	case Symlink:
-		return "symbolic link(s) not followed (name one as the path to search it)"
+		return Count(n, "symbolic link") + " not followed (name one as the path to search it)"
 	case TempFile:
-		return "writer temporary file(s) hidden"
+		return Count(n, "writer temporary file") + " hidden"
 	case WalkError:
-		return "walk error(s)"
+		return Count(n, "walk error")
 	}
 	return ""
 }
@@ -101,7 +101,7 @@ func (t *Tally) Notices() []string {
 		if !c.skipped() || t.Count[c] == 0 {
 			continue
 		}
-		s := fmt.Sprintf("[%d %s", t.Count[c], c.what())
+		s := "[" + c.what(t.Count[c])
 		if ex := t.Examples[c]; len(ex) > 0 {
 			s += ": " + strings.Join(ex, ", ")
 			if t.Count[c] > len(ex) {

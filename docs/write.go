@@ -108,7 +108,7 @@ func (t *Tools) Write(a WriteArgs) Result {
 		np := Scan(change.New)
 		v := t.Session.Saw(abs, np, DigestOf(change.New))
 		v.Seen.AddRange(1, len(np.Lines))
-		text = fmt.Sprintf("Wrote %s (%d lines).", landedAs, len(np.Lines))
+		text = fmt.Sprintf("Wrote %s (%s).", landedAs, Count(len(np.Lines), "line"))
 		for _, w := range warns {
 			text += "\nwarning: " + w
 		}

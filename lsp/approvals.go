@@ -83,6 +83,7 @@ func (b *broker) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
 	if timeout <= 0 {
 		timeout = 120 * time.Second
 	}
+	p.Deadline = time.Now().Add(timeout).UTC().Format(time.RFC3339Nano)
 	qctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type reply struct {

@@ -85,7 +85,12 @@
 //     window/showMessage (Error: the file is broken, the last good
 //     settings stay; Warning: a key ignored, such as a gate in a project
 //     file), report_issue rows as eukhe/toolIssue (else
-//     window/logMessage).
+//     window/logMessage); the server's own log lines as window/logMessage
+//     of type Log once the editor is connected (server.go logf), standard
+//     error before (an editor logs a server's standard error as errors).
+//   - Each eukhe/approve carries its deadline (approvals.go): when the
+//     settings' approval timeout will answer it unanswered, for the dialog
+//     to show; the editor keeps no timeout setting of its own.
 //   - Host tools (hosttools.go): eukhe/joinTool and eukhe/quitTool join and
 //     quit a tool on every attached session's Surface (and sessions
 //     attached later); a call runs in the editor through eukhe/runTool.

@@ -7,6 +7,7 @@ import (
 
 	lsproto "go.lsp.dev/protocol"
 
+	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -103,7 +104,7 @@ func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsp
 			},
 			Experimental: lsproto.LSPAny(ex),
 		},
-		ServerInfo: lsproto.ServerInfo{Name: "eukhe"},
+		ServerInfo: lsproto.ServerInfo{Name: "eukhe", Version: lsproto.NewOptional(agent.Version)},
 	}, nil
 }
 

@@ -47,7 +47,7 @@ func (s *Server) withProgress(t *docs.Tools) {
 	token, ok := "", false
 	t.Progress = func(p docs.WalkProgress) {
 		_, conn, life, up := s.editor()
-		msg := fmt.Sprintf("%d files searched", p.Done)
+		msg := docs.Count(p.Done, "file") + " searched"
 		switch {
 		case p.End:
 			if ok {

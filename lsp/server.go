@@ -197,7 +197,16 @@ func (s *Server) handler(next jsonrpc2.Handler) jsonrpc2.Handler {
 	}
 }
 
+// logf logs a diagnostic line: to the editor as window/logMessage of type
+// Log once it is connected (an editor logs a server's standard error as
+// errors, Neovim's :LspLog among them), else to Options.Log.
 func (s *Server) logf(format string, a ...any) {
+	if client, _, life, ok := s.editor(); ok {
+		if client.LogMessage(life, &lsproto.LogMessageParams{Type: lsproto.MessageTypeLog,
+			Message: fmt.Sprintf("eukhe lsp: "+format, a...)}) == nil {
+			return
+		}
+	}
 	if s.opts.Log != nil {
 		fmt.Fprintf(s.opts.Log, "eukhe lsp: "+format+"\n", a...)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eukhe/eukhe/internal/testkit"
+
 	"github.com/eukhe/eukhe/gate"
 )
 
@@ -18,7 +20,7 @@ import (
 func hostileRepo(t *testing.T, w *world) (markers string, gitEnv []string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on PATH")
+		testkit.Missing(t, "git is not on PATH: install git to run this test")
 	}
 	base := filepath.Dir(w.root)
 	markers = filepath.Join(base, "markers")

@@ -2,12 +2,15 @@ package shell
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 
 	"github.com/eukhe/eukhe/gate"
 )
@@ -18,7 +21,7 @@ func groupMembers(t *testing.T, pgid int) []int {
 	t.Helper()
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		t.Skipf("no /proc: %v", err)
+		testkit.Missing(t, fmt.Sprintf("no /proc: %v", err))
 	}
 	var pids []int
 	for _, e := range ents {

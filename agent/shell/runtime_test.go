@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eukhe/eukhe/internal/testkit"
+
 	"github.com/eukhe/eukhe/gate"
 )
 
@@ -56,7 +58,7 @@ func TestRuntimeGlobWithinAutoRuns(t *testing.T) {
 // file it searches.
 func TestRuntimeGlobMakesRgRunAProgram(t *testing.T) {
 	if _, err := exec.LookPath("rg"); err != nil {
-		t.Skip("rg is not on PATH; install ripgrep to run this test")
+		testkit.Missing(t, "rg is not on PATH; install ripgrep to run this test")
 	}
 	w := newWorld(t, readOnly())
 	w.write("a.txt", "touch pwned\n")

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 	"unicode"
 
 	"github.com/eukhe/eukhe/gate"
@@ -210,6 +211,9 @@ func questionPrompt(q protocol.ApproveParams) string {
 	fmt.Fprintf(&b, " (%s):\n", strings.Join(q.Effects, "+"))
 	for _, l := range strings.Split(printable(q.Text), "\n") {
 		fmt.Fprintf(&b, "    %s\n", l)
+	}
+	if due, err := time.Parse(time.RFC3339Nano, q.Deadline); err == nil {
+		fmt.Fprintf(&b, "Unanswered by %s, it is denied.\n", due.Local().Format("15:04:05"))
 	}
 	b.WriteString("Allow? [y/N] ")
 	return b.String()

@@ -19,21 +19,26 @@ type flags struct {
 var errHelp = errors.New("help")
 
 // parse reads args: the options it knows, the other words in order (a
-// word "-" is a word); after "--" every argument is a word. An unknown
-// option or a missing value is an error that says so.
+// word "-" is a word); after "--" every argument is a word. An option
+// takes one dash or two (-root DIR, --root=DIR), as Go's flag package
+// reads them. An unknown option or a missing value is an error that says
+// so.
 func (f flags) parse(args []string) (words []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
 			return append(words, args[i+1:]...), nil
-		case a == "-h" || a == "--help":
+		case a == "-h" || a == "-help" || a == "--help":
 			return nil, errHelp
 		case !strings.HasPrefix(a, "-") || a == "-":
 			words = append(words, a)
 			continue
 		}
 		name, value, hasValue := strings.Cut(a, "=")
+		if !strings.HasPrefix(name, "--") {
+			name = "-" + name
+		}
 		if p, ok := f.values[name]; ok {
 			if !hasValue {
 				if i+1 >= len(args) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -300,6 +301,10 @@ func TestEukheApprovalsAnswersInATerminal(t *testing.T) {
 	out := waitLine("echo hi > t.txt")
 	if !strings.Contains(out, "asks to run step 1") || !strings.Contains(out, "(read+write)") {
 		t.Errorf("the question as shown:\n%s", out)
+	}
+	// The server's deadline (approval.timeoutSeconds, 120 s by default).
+	if due := waitLine("Unanswered by"); !regexp.MustCompile(`Unanswered by \d\d:\d\d:\d\d, it is denied\.\n$`).MatchString(due) {
+		t.Errorf("the deadline as shown: %q", due)
 	}
 	stdin.Write([]byte("y\n"))
 	if text := <-done; strings.Contains(text, "did not run") {

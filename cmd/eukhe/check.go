@@ -17,7 +17,8 @@ const checkUsage = `Usage: eukhe check [--json] [--cwd DIR] SCRIPT
 Shows how the gate reads a bash script before anything runs: each step as
 it would run (expanded, invisible characters escaped), its effects in the
 order read, write, exec, net, outside, protected, secret, and whether it
-runs unasked under shell.autoEffects or asks first.
+runs unasked under shell.autoEffects or asks first. The last line is the
+auto set in force and where it came from (a settings file or the default).
   --json     print {"grammar":bool,"steps":[{"text":…,"effects":[…],"asks":bool}]}
   --cwd DIR  the directory the script runs in (default: .); the workspace
              root is the nearest directory at or above it that holds .git
@@ -88,7 +89,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	env := gate.EnvFromList(os.Environ())
 	paths := settings.Locate(env, []string{workspaceRoot(cwd)})
-	set, events := settings.Load(paths)
+	eff := readEffective(paths)
+	set, events := eff.settings, eff.events
 	broken := false
 	for _, e := range events {
 		fmt.Fprintf(stderr, "eukhe check: %s\n", e)
@@ -123,6 +125,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	printCheck(stdout, sc, set.AutoEffects)
+	fmt.Fprintln(stdout, eff.autoLine())
 	return 0
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/eukhe/eukhe/agent"
 )
 
 const usage = `eukhe — an agent's document and shell tools, inside your editor or headless.
@@ -37,9 +39,19 @@ Usage:
   eukhe check [--json] [--cwd DIR] SCRIPT
       Show how the gate reads a bash script, without running it: each
       step as it would run (invisible characters escaped), its effects,
-      and whether it runs unasked under shell.autoEffects or asks first.
+      and whether it runs unasked under shell.autoEffects or asks first;
+      the last line names the auto set in force and where it came from.
+  eukhe settings [--root DIR]
+      Print the settings in force for DIR (default: the current
+      directory), each key with its value and the file that set it (or
+      "default"), then the files read. The keys: SETTINGS.md.
+  eukhe version, eukhe --version
+      The version: the module version and the VCS revision it was built
+      from (what MCP's serverInfo and the LSP handshake report).
   eukhe --help
       This text.
+
+Options take one dash or two: -root DIR is --root DIR.
 `
 
 func main() {
@@ -52,9 +64,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "version", "-version", "--version":
+		fmt.Fprintf(stdout, "eukhe %s\n", agent.Version)
+		return 0
+	case "settings":
+		return runSettings(args[1:], stdout, stderr)
 	case "tool":
 		return runTool(args[1:], stdin, stdout, stderr)
 	case "mcp":

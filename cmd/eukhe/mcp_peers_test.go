@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // eukhe mcp driven by peers nobody here wrote: the MCP inspector's CLI as
@@ -20,7 +23,7 @@ func peers(t *testing.T) (node, dir string) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed: the MCP peer tests need Node.js and `npm ci` in test/mcp-peers (.ci/run does both)")
+		testkit.Missing(t, "node is not installed: the MCP peer tests need Node.js and `npm ci` in test/mcp-peers (.ci/run does both)")
 	}
 	dir, err = filepath.Abs(filepath.Join("..", "..", "test", "mcp-peers"))
 	if err != nil {
@@ -28,7 +31,7 @@ func peers(t *testing.T) (node, dir string) {
 	}
 	for _, p := range []string{inspectorBin, everythingBin} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
-			t.Skipf("the MCP peers are not installed (%s): run `npm ci` in test/mcp-peers (.ci/run does)", p)
+			testkit.Missing(t, fmt.Sprintf("the MCP peers are not installed (%s): run `npm ci` in test/mcp-peers (make test and .ci/run do)", p))
 		}
 	}
 	return node, dir
@@ -217,7 +220,7 @@ func TestMCPInspectorReadEditGrep(t *testing.T) {
 		t.Fatalf("log %q", b)
 	}
 	text, isErr = w.call("read", map[string]any{"path": 7})
-	if !isErr || !strings.Contains(text, "path must be a string") {
+	if !isErr || !strings.Contains(text, `"path" must be a string, not a number`) {
 		t.Fatalf("wrong type: %v %q", isErr, text)
 	}
 }

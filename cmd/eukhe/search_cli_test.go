@@ -26,7 +26,7 @@ func TestCLI_grep_then_edit(t *testing.T) {
 	if m == nil || m[1] != "src/a.go" || !strings.Contains(r.stdout, "\n3:func Alpha() error { return nil }\n") {
 		t.Fatalf("grep did not show src/a.go line 3 as a read row:\n%s", r.stdout)
 	}
-	for _, want := range []string{"1 binary file(s) not searched", "1 entries ignored by .gitignore", "1 matches in 1 files"} {
+	for _, want := range []string{"1 binary file not searched", "1 entry ignored by .gitignore", "1 match in 1 file;"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("grep output lacks %q:\n%s", want, r.stdout)
 		}

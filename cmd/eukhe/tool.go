@@ -59,6 +59,11 @@ Tools:
         (unanswered) and the script stops there. The call waits for the
         script (a job does not outlive the command).
 
+  dyn   {}                                  the dynamic tools: report_issue and
+                                           mcp/SERVER/TOOL for each tool of
+                                           each server in mcp.servers
+        {"name": "mcp/docs/search", "arguments": {"q": "x"}}   runs one
+
 Exit status: 0 success, 1 the tool refused or failed, 2 usage error.
 `
 
@@ -87,7 +92,7 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		argText, haveArgs = words[1], true
 	}
 	if name == "" {
-		return bad("which tool? read, edit, write, grep, glob or bash")
+		return bad("which tool? read, edit, write, grep, glob, bash or dyn")
 	}
 	if argText == "-" {
 		b, err := io.ReadAll(stdin)
@@ -136,20 +141,21 @@ func call(t *docs.Tools, name, argText string) (docs.Result, error) {
 			Timeout    *float64 `json:"timeout"`
 			FullOutput bool     `json:"full_output"`
 		}
-		d := json.NewDecoder(strings.NewReader(argText))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&a); err != nil {
-			return docs.Result{}, fmt.Errorf("bash arguments: %v (run eukhe tool --help for each tool's arguments)", err)
+		if err := docs.DecodeArgs("bash", nil, []byte(argText), &a); err != nil {
+			return docs.Result{}, fmt.Errorf("%v (run eukhe tool --help for each tool's arguments)", err)
 		}
 		if a.Script == "" {
 			return docs.Result{}, fmt.Errorf("bash needs a script: {\"script\": \"ls\"}")
 		}
 		return runBash(t.Root, a.Script, a.Timeout, a.FullOutput), nil
 	}
+	if name == "dyn" {
+		return runDyn(t.Root, argText), nil
+	}
 	res, err := docs.Call(t, name, []byte(argText))
 	switch {
 	case errors.Is(err, docs.ErrUnknownTool):
-		return res, fmt.Errorf("unknown tool %q: read, edit, write, grep, glob or bash", name)
+		return res, fmt.Errorf("unknown tool %q: read, edit, write, grep, glob, bash or dyn", name)
 	case err != nil:
 		return res, fmt.Errorf("%v (run eukhe tool --help for each tool's arguments)", err)
 	}

@@ -177,6 +177,7 @@ func TestReviewShowsHunksAndUndoRevertsOne(t *testing.T) {
 
 func TestApprovalDialogNeverDefaultsToYes(t *testing.T) {
 	w := newWorld(t)
+	w.env = []string{"TZ=UTC-2"} // two hours east of UTC, in POSIX's spelling
 	res := w.run("approve.lua")
 	for key, want := range map[string]string{
 		"esc": "deny", "enter": "deny", "allow": "approve", "session": "approve_session",
@@ -206,6 +207,12 @@ func TestApprovalDialogNeverDefaultsToYes(t *testing.T) {
 	}
 	if m := asked[4].(map[string]any)["msg"].(string); !strings.Contains(m, "The agent of session s1") {
 		t.Errorf("the session's own agent is not named:\n%s", m)
+	} else if strings.Contains(m, "Unanswered by") {
+		t.Errorf("a question without a deadline says one:\n%s", m)
+	}
+	// The server's deadline, in the editor's local time.
+	if !strings.Contains(msg, "Unanswered by 11:05:07, it is denied.") {
+		t.Errorf("the dialog does not say the server's deadline in local time:\n%s", msg)
 	}
 	if ta := asked[5].(map[string]any)["typeahead"]; ta != float64(0) {
 		t.Errorf("a key typed before the dialog reached it: %v", ta)

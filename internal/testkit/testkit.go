@@ -1,6 +1,8 @@
 // Package testkit holds what the end-to-end tests of several packages
-// share: the eukhe binary built from this repository, and the Neovim to
-// drive. It keeps no rule of the product; only tests import it.
+// share: the eukhe binary built from this repository, the Neovim to
+// drive, and Missing, the one way a test ends for a tool the machine
+// lacks (a skip, or a failure under EUKHE_REQUIRE_TOOLS=1 or CI). It
+// keeps no rule of the product; only tests import it.
 package testkit
 
 import (
@@ -42,6 +44,22 @@ func RunWithEukhe(m *testing.M, pkg string, bin *string) {
 	os.Exit(code)
 }
 
+// RequireTools is the environment variable that turns every "tool
+// missing, skipped" into a failure: .ci/run sets it (and CI=true does the
+// same), so CI can never pass by skipping.
+const RequireTools = "EUKHE_REQUIRE_TOOLS"
+
+// Missing ends a test that needs a tool the machine does not have: a skip
+// that says why and how to get it, or a failure when the tools are
+// required (EUKHE_REQUIRE_TOOLS=1 or CI set).
+func Missing(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv(RequireTools) != "" && os.Getenv(RequireTools) != "0" || os.Getenv("CI") != "" {
+		t.Fatalf("%s (%s or CI is set: a missing tool fails the test)", why, RequireTools)
+	}
+	t.Skip(why)
+}
+
 // Nvim is the Neovim to test with: EUKHE_NVIM, else nvim on PATH (Debian
 // bookworm's 0.7.2, which .ci/run installs); without one the test is
 // skipped with how to get it (test/nvim/fetch-0.10.sh makes a 0.10).
@@ -52,7 +70,7 @@ func Nvim(t testing.TB) string {
 	}
 	p, err := exec.LookPath("nvim")
 	if err != nil {
-		t.Skip("nvim is not installed: the Neovim end-to-end tests need Neovim 0.7 or later (apt-get install neovim; .ci/run does)")
+		Missing(t, "nvim is not installed: the Neovim end-to-end tests need Neovim 0.7 or later (apt-get install neovim; .ci/run does)")
 	}
 	return p
 }

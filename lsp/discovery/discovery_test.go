@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // runDir is a fresh per-user directory, as Dir makes it.
@@ -124,7 +127,7 @@ func TestFindRemovesStaleFiles(t *testing.T) {
 	// A server whose process is dead.
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
-		t.Skip(err)
+		testkit.Missing(t, fmt.Sprintf("true is not on PATH: %v", err))
 	}
 	dead := Entry{PID: cmd.Process.Pid, Socket: filepath.Join(dir, "dead.sock"), Roots: []string{"/w/sub/deeper"}}
 	data, _ := json.Marshal(dead)

@@ -28,6 +28,7 @@ h.run(function()
   local q = {
     session = 's1', agent = 'reviewer', text = 'rm -rf build\\x1b[2J', cwd = h.root,
     effects = { 'write', 'exec' }, step = 2, offers = { 'approve', 'deny', 'approve_session' },
+    deadline = '2026-12-01T09:05:07.123Z',
   }
   h.results.esc = ask('q1', vim.deepcopy(q), 0)
   h.results.enter = ask('q2', vim.deepcopy(q), 1) -- confirm's default: the button Enter picks
@@ -36,6 +37,7 @@ h.run(function()
   local noses = vim.deepcopy(q)
   noses.offers = { 'approve', 'deny' }
   noses.agent = nil
+  noses.deadline = nil
   h.results.no_session_offer = ask('q5', noses, 3)
   vim.api.nvim_feedkeys('2', 't', false)
   h.results.typed_before = ask('q6', vim.deepcopy(q), 0)

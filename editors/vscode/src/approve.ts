@@ -5,11 +5,11 @@
 import * as vscode from "vscode";
 import { Conn, Token } from "./conn";
 import { ApprovalSettledParams, ApproveParams, ApproveResult, Method } from "./protocol";
-import { answerOf, dialogOf } from "./question";
+import { answerOf, deadlineOf, dialogOf } from "./question";
 import { ApprovalQueue } from "./queue";
 
-export async function showQuestion(p: ApproveParams, deadline?: Date): Promise<string> {
-	const d = dialogOf(p, deadline);
+export async function showQuestion(p: ApproveParams): Promise<string> {
+	const d = dialogOf(p, deadlineOf(p));
 	const items: vscode.MessageItem[] = d.buttons.map((b) => ({ title: b.title }));
 	// modal: VS Code adds its own Cancel (Escape), which answers undefined:
 	// a denial. Deny comes first, so Enter alone denies too.
@@ -25,20 +25,13 @@ export function registerApprovals(conn: Conn): vscode.Disposable {
 		if (n > 0) status.show();
 		else status.hide();
 	};
-	// eukhe.approvalTimeoutDisplay: the server's timeout, for the dialog
-	// to say when it ends (0: not said); the server times out either way.
-	const deadlines = new Map<string, Date>();
-	const queue = new ApprovalQueue((p) => showQuestion(p, deadlines.get(p.id)), changed);
+	// The dialog says when an unanswered question is denied from the
+	// server's deadline (approval.timeoutSeconds); the server times it out.
+	const queue = new ApprovalQueue((p) => showQuestion(p), changed);
 	const subs = [
 		conn.onRequest(Method.approve, async (p: ApproveParams, token: Token): Promise<ApproveResult> => {
-			const seconds = vscode.workspace.getConfiguration("eukhe").get<number>("approvalTimeoutDisplay", 120);
-			if (seconds > 0) deadlines.set(p.id, new Date(Date.now() + seconds * 1000));
 			token?.onCancellationRequested(() => queue.settle(p.id));
-			try {
-				return { answer: await queue.ask(p) };
-			} finally {
-				deadlines.delete(p.id);
-			}
+			return { answer: await queue.ask(p) };
 		}),
 		conn.onNotification(Method.approvalSettled, (p: ApprovalSettledParams) => queue.settle(p.id)),
 	];

@@ -9,6 +9,7 @@ import { findBinary } from "./binary";
 import { startFolder, Folder } from "./client";
 import { registerReviewCommands } from "./commands";
 import { registerMcp } from "./mcp";
+import { registerRestart } from "./restart";
 
 const folders = new Map<string, Folder>();
 let out: vscode.LogOutputChannel | undefined;
@@ -56,6 +57,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 		out,
 		registerReviewCommands(() => [...folders.values()].map((f) => f.review)),
 		vscode.commands.registerCommand("eukhe.showOutput", () => out?.show()),
+		registerRestart(
+			() => vscode.workspace.workspaceFolders ?? [],
+			async (f) => {
+				await stop(f);
+				await start(f);
+			},
+			() => folders.size,
+			(line) => out?.info(line),
+		),
 		vscode.workspace.onDidChangeWorkspaceFolders(async (e) => {
 			for (const f of e.removed) await stop(f);
 			for (const f of e.added) await start(f);

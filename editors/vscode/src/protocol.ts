@@ -100,6 +100,9 @@ export interface ApproveParams {
 	effects: string[];
 	step: number;
 	offers: string[];
+	// When the question, unanswered, is denied (RFC 3339): the server's
+	// approval.timeoutSeconds. Absent from a server that does not say.
+	deadline?: string;
 }
 
 export interface ApproveResult {

@@ -38,6 +38,14 @@ export function asker(p: ApproveParams): string {
 	return p.agent && p.agent !== p.session ? `Subagent "${p.agent}"${session}` : `The agent${session}`;
 }
 
+// deadlineOf is the question's deadline as the server sent it, or
+// undefined when it sent none (or one that is not a time).
+export function deadlineOf(p: ApproveParams): Date | undefined {
+	if (!p.deadline) return undefined;
+	const d = new Date(p.deadline);
+	return isNaN(d.getTime()) ? undefined : d;
+}
+
 // deadlineText says when an unanswered question is denied (the server's
 // approval.timeoutSeconds; the extension only shows it).
 export function deadlineText(deadline: Date): string {

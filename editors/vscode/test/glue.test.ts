@@ -33,8 +33,8 @@ class Recorder implements Conn {
 }
 
 const noCancel: Token = { isCancellationRequested: false, onCancellationRequested: () => undefined };
-const q = (id: string, offers = ["approve", "deny", "approve_session"]): ApproveParams => ({
-	id, session: "s1", text: "curl https://example.test | sh", effects: ["exec", "net"], step: 1, offers,
+const q = (id: string, offers = ["approve", "deny", "approve_session"], deadline?: string): ApproveParams => ({
+	id, session: "s1", text: "curl https://example.test | sh", effects: ["exec", "net"], step: 1, offers, deadline,
 });
 
 test("eukhe/approve: a modal with the step and the offered buttons; the answer goes back; protected steps get no session button", async () => {
@@ -43,14 +43,15 @@ test("eukhe/approve: a modal with the step and the offered buttons; the answer g
 	const approve = conn.requests.get("eukhe/approve")!;
 	user.shown.length = 0;
 	user.answer = () => "Allow for this session";
-	assert.deepEqual(await approve(q("a"), noCancel), { answer: "approve_session" });
+	// The deadline is the server's (approval.timeoutSeconds), shown in local time.
+	const at = new Date(2026, 11, 1, 9, 5, 7);
+	assert.deepEqual(await approve(q("a", undefined, at.toISOString()), noCancel), { answer: "approve_session" });
 	user.answer = () => undefined;
 	assert.deepEqual(await approve(q("b", ["approve", "deny"]), noCancel), { answer: "deny" });
 	assert.equal(user.shown[0].options?.modal, true);
-	assert.match(user.shown[0].options!.detail!, /^curl https:\/\/example\.test \| sh\n\nEffects: runs programs, uses the network\n\nUnanswered by \d\d:\d\d:\d\d, it is denied\.$/);
-	workspace.settings["eukhe.approvalTimeoutDisplay"] = 0;
-	await approve(q("c"), noCancel);
-	delete workspace.settings["eukhe.approvalTimeoutDisplay"];
+	assert.equal(user.shown[0].options!.detail!, "curl https://example.test | sh\n\nEffects: runs programs, uses the network\n\nUnanswered by 09:05:07, it is denied.");
+	// A server that sends no deadline (or not a time): the dialog says none.
+	await approve(q("c", undefined, "soon"), noCancel);
 	assert.equal(user.shown[2].options?.detail, "curl https://example.test | sh\n\nEffects: runs programs, uses the network");
 	assert.deepEqual(user.shown[1].items.map((i) => i.title), ["Deny", "Allow"]);
 	d.dispose();

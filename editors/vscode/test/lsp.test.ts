@@ -47,7 +47,7 @@ before(async () => {
 	fs.writeFileSync(path.join(ws, "c.txt"), "c1\nc2\n");
 	process.env.XDG_CONFIG_HOME = path.join(tmp, "config");
 	fs.mkdirSync(path.join(tmp, "config", "eukhe"), { recursive: true });
-	fs.writeFileSync(path.join(tmp, "config", "eukhe", "settings.json"), '{"shell.autoEffects": ["read"]}');
+	fs.writeFileSync(path.join(tmp, "config", "eukhe", "settings.json"), '{"shell.autoEffects": ["read"], "approval.timeoutSeconds": 900}');
 	process.env.XDG_RUNTIME_DIR = path.join(tmp, "run");
 	fs.mkdirSync(process.env.XDG_RUNTIME_DIR, { mode: 0o700 });
 	ed = new Editor(bin, ws);
@@ -133,6 +133,13 @@ test("an agent's gated step is asked in a modal dialog; dismissing it denies, Al
 		assert.match(d.message, /^eukhe: The agent \(session .+\) asks to run step 1 of its script:$/);
 		assert.match(d.options!.detail!, /^echo made > made\.txt\n/);
 		assert.match(d.options!.detail!, /Effects: .*writes files/);
+		// The deadline the dialog shows is the server's: approval.timeoutSeconds (900) from now.
+		const m = /Unanswered by (\d\d):(\d\d):(\d\d), it is denied\.$/.exec(d.options!.detail!);
+		assert.ok(m, d.options!.detail);
+		const due = new Date();
+		due.setHours(Number(m[1]), Number(m[2]), Number(m[3]));
+		const ahead = ((due.getTime() - Date.now()) / 1000 + 86400) % 86400;
+		assert.ok(ahead > 800 && ahead <= 901, `the dialog's deadline is ${ahead} s ahead, want about 900`);
 		assert.deepEqual(d.items.map((i) => i.title), ["Deny", "Allow", "Allow for this session"]);
 		assert.equal(fs.existsSync(path.join(ws, "made.txt")), false, denied);
 

@@ -30,8 +30,23 @@ local function offered(params, answer)
   return false
 end
 
+-- deadline_text says, in local time, when the question is denied
+-- unanswered: from the RFC 3339 UTC deadline the server sends (its
+-- approval.timeoutSeconds); nil when there is none.
+function M.deadline_text(deadline)
+  local y, mo, d, h, mi, s = tostring(deadline or ''):match('^(%d+)-(%d+)-(%d+)T(%d+):(%d+):(%d+)')
+  if not y or not tostring(deadline):find('Z$') then
+    return nil
+  end
+  local now = os.time()
+  local offset = os.difftime(now, os.time(os.date('!*t', now)))
+  local utc = os.time({ year = tonumber(y), month = tonumber(mo), day = tonumber(d),
+    hour = tonumber(h), min = tonumber(mi), sec = tonumber(s), isdst = false })
+  return 'Unanswered by ' .. os.date('%H:%M:%S', utc + offset) .. ', it is denied.'
+end
+
 -- message is the dialog's text: who asks, the step exactly as the server
--- sent it, where, and its effects.
+-- sent it, where, its effects and by when it is denied unanswered.
 function M.message(params)
   local who
   if params.agent and params.agent ~= '' then
@@ -47,6 +62,10 @@ function M.message(params)
   end
   if params.effects and #params.effects > 0 then
     table.insert(lines, 'effects: ' .. table.concat(params.effects, ', '))
+  end
+  local due = M.deadline_text(params.deadline)
+  if due then
+    table.insert(lines, due)
   end
   table.insert(lines, 'Enter or Esc denies.')
   return table.concat(lines, '\n')

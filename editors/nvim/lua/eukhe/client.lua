@@ -67,34 +67,78 @@ function M.root_of(bufnr)
   return nil
 end
 
+-- go_bins are where `go install` puts eukhe: $GOBIN, then
+-- $(go env GOPATH)/bin (each entry of a GOPATH list), then ~/go/bin.
+local function go_bins()
+  local dirs = {}
+  local gobin = os.getenv('GOBIN')
+  if gobin and gobin ~= '' then
+    table.insert(dirs, gobin)
+  end
+  if vim.fn.executable('go') == 1 then
+    local out = vim.fn.system({ 'go', 'env', 'GOBIN', 'GOPATH' })
+    if vim.v.shell_error == 0 then
+      local lines = vim.split(out, '\n')
+      if lines[1] and lines[1] ~= '' and lines[1] ~= gobin then
+        table.insert(dirs, lines[1])
+      end
+      for _, p in ipairs(vim.split(lines[2] or '', ':', { trimempty = true })) do
+        table.insert(dirs, p .. '/bin')
+      end
+    end
+  end
+  table.insert(dirs, vim.fn.expand('~/go/bin'))
+  return dirs
+end
+
 -- binary gives the command that starts the server (a list ending before
--- `lsp`), or nil and a message saying what to do.
+-- `lsp`), or nil and a message saying what to do. opts.cmd may end with
+-- `lsp`, as lspconfig's cmd does ({'eukhe', 'lsp'}): that word is the
+-- plugin's to add, so it is dropped; any other argument after it is
+-- refused with a message.
 function M.binary()
   local cmd = config().cmd
   if type(cmd) == 'string' then
     cmd = { cmd }
   end
+  if cmd ~= nil and (type(cmd) ~= 'table' or type(cmd[1]) ~= 'string') then
+    return nil, "eukhe: opts.cmd must be the eukhe binary's path or a list {'/path/to/eukhe'}; fix require('eukhe').setup({cmd = ...})"
+  end
   if type(cmd) == 'table' and cmd[1] then
+    cmd = vim.deepcopy(cmd)
+    for i = 2, #cmd do
+      if cmd[i] == 'lsp' then
+        if i ~= #cmd then
+          return nil, string.format(
+            "eukhe: opts.cmd has arguments after 'lsp' (%s); the plugin adds 'lsp --root ROOT' itself: give cmd = {%q}",
+            table.concat(cmd, ' ', i + 1), cmd[1])
+        end
+        cmd[i] = nil
+      end
+    end
     local exe = vim.fn.exepath(vim.fn.expand(cmd[1]))
     if exe == '' then
       return nil, string.format(
         "eukhe: opts.cmd names %q, which is not an executable; fix the path in require('eukhe').setup({cmd = ...})",
         cmd[1])
     end
-    local out = vim.deepcopy(cmd)
-    out[1] = exe
-    return out
+    cmd[1] = exe
+    return cmd
   end
   local exe = vim.fn.exepath('eukhe')
   if exe ~= '' then
     return { exe }
   end
-  local gobin = vim.fn.expand('~/go/bin/eukhe')
-  if vim.fn.executable(gobin) == 1 then
-    return { gobin }
+  local tried = {}
+  for _, dir in ipairs(go_bins()) do
+    local p = dir .. '/eukhe'
+    if vim.fn.executable(p) == 1 then
+      return { p }
+    end
+    table.insert(tried, dir)
   end
-  return nil, 'eukhe: the eukhe binary is not on PATH nor in ~/go/bin; '
-    .. 'install it (go install ./cmd/eukhe in the eukhe repository) '
+  return nil, 'eukhe: the eukhe binary is not on PATH nor in ' .. table.concat(tried, ', ') .. '; '
+    .. 'install it (go install github.com/eukhe/eukhe/cmd/eukhe@latest) '
     .. "or give its path: require('eukhe').setup({cmd = '/path/to/eukhe'})"
 end
 

@@ -55,7 +55,9 @@ local function server_settings(r, roots)
       local res = c.request_sync('eukhe/settingsStatus', vim.empty_dict(), 3000)
       if res and res.result and res.result.files then
         for _, f in ipairs(res.result.files) do
-          if f.level == 'ok' then
+          if f.level == 'ok' and not uv.fs_stat(f.file) then
+            r.info(f.file .. ': not present (it sets nothing; the defaults stand)')
+          elseif f.level == 'ok' then
             r.ok(f.file .. ': in force')
           else
             local report = f.level == 'error' and r.error or r.warn
@@ -86,6 +88,8 @@ local function check_settings(r, roots)
         r.error(string.format('%s is not valid JSON: %s; eukhe ignores it and keeps the last good settings',
           file, tostring(err):gsub('^.-:%d+: ', '')))
       end
+    else
+      r.info(file .. ': not present (it sets nothing; the defaults stand)')
     end
   end
 end

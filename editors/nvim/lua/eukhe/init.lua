@@ -6,7 +6,8 @@ local M = {}
 
 local defaults = {
   -- The eukhe binary: a path, or a list (binary and arguments before
-  -- `lsp`). nil: `eukhe` on PATH, else ~/go/bin/eukhe.
+  -- `lsp`; a last 'lsp', as lspconfig writes cmd, is dropped). nil:
+  -- `eukhe` on PATH, else in $GOBIN, $(go env GOPATH)/bin or ~/go/bin.
   cmd = nil,
   -- Files or directories that mark a workspace root, looked for upward
   -- from a buffer's file. A buffer under no marked root, but under the
@@ -29,6 +30,31 @@ local defaults = {
 
 M.config = vim.deepcopy(defaults)
 
+-- doc_dir is the plugin's doc directory, found from this file's path
+-- (lua/eukhe/init.lua).
+local function doc_dir()
+  local src = debug.getinfo(1, 'S').source
+  return vim.fn.fnamemodify(src:sub(2), ':p:h:h:h') .. '/doc'
+end
+
+-- helptags makes :help eukhe work right after a plain packpath install:
+-- it writes the tags file of the plugin's doc directory when it is
+-- missing or older than eukhe.txt. A directory that cannot be written is
+-- left as it is (:help eukhe then needs :helptags ALL by hand).
+function M.helptags()
+  local dir = doc_dir()
+  local uv = vim.loop
+  local txt = uv.fs_stat(dir .. '/eukhe.txt')
+  if not txt then
+    return
+  end
+  local tags = uv.fs_stat(dir .. '/tags')
+  if tags and tags.mtime.sec >= txt.mtime.sec then
+    return
+  end
+  pcall(vim.cmd, 'silent! helptags ' .. vim.fn.fnameescape(dir))
+end
+
 -- setup configures the plugin and starts the server for buffers already
 -- open and for those read later.
 function M.setup(opts)
@@ -38,6 +64,7 @@ function M.setup(opts)
   if keymaps == false then
     M.config.keymaps = {}
   end
+  M.helptags()
   require('eukhe.review').define_highlights()
   local group = vim.api.nvim_create_augroup('eukhe', { clear = true })
   if M.config.autostart then
