@@ -61,7 +61,9 @@
 //     both at each session; Decide: the auto set first). Their tests run
 //     Chain.Ask and Decide over generated chains of one to eight sessions
 //     whose clients answer, leave or are the phone gateway, each client
-//     on its own goroutine (laws_route_test.go, clients_test.go).
+//     on its own goroutine (laws_route_test.go, clients_test.go); lsp's
+//     route_test.go runs the same route end to end on the editor's
+//     broker with real terminals and attached subagents.
 //   - The refusal text of S7.8: answer.go.
 //
 // Each law has a property test named after it (laws_*_test.go, and for
