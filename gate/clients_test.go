@@ -124,7 +124,7 @@ func (s *clientSet) Ask(ctx context.Context, q Question) (Answer, bool) {
 				return r.a, true
 			}
 			left++
-		case <-ctx.Done():
+		case <-ctx.Done(): // a question that ends waiting is unanswered
 			return Unanswered, true
 		}
 	}
@@ -153,7 +153,7 @@ func (h *headless) ask(_ context.Context, q Question) Answer {
 	return h.answer
 }
 
-// Shape is what a session's clients are, as the laws see them.
+// shape is what a session's clients are, as the laws see them.
 type shape uint8
 
 const (
@@ -213,8 +213,8 @@ func (n node) frames() []Question {
 	return fs
 }
 
-// shownTo reports whether every interactive client of the session was
-// shown exactly one frame.
+// shownToAll reports whether every interactive client of the session was
+// shown exactly one frame, and no gateway any.
 func (n node) shownToAll() bool {
 	if n.headless != nil {
 		return len(n.frames()) == 1
