@@ -43,7 +43,10 @@
 //     JoinParts in script.go; (auto_needs_every_effect,
 //     auto_never_sensitive, default_auto_is_grantable): autoset.go;
 //     (auto_runs_within, held_needs_a_yes) and S7.8 (gate_prefix,
-//     gate_needs_yes, gate_deny_stops, gate_finish_runs_all): scriptgate.go.
+//     gate_needs_yes, gate_deny_stops, gate_finish_runs_all): AskPipeline
+//     in pipeline.go, called by the shell's runner before each pipeline
+//     runs (agent/shell run.go); their tests run that runner on real
+//     steps (agent/shell laws_test.go).
 //   - G4 (gate_covers_every_runner, ipython_gated_each_call,
 //     cell_runs_only_within_or_approved, cell_within_runs_unasked,
 //     cell_approved_runs, cell_no_yes_stops, cell_exec_asks): runner.go.
@@ -53,11 +56,19 @@
 //     gateway_runs_the_rest, left_to_the_gateway, gateway_rules_a_subagent,
 //     never_auto_is_routed, never_auto_asks_the_client,
 //     outside_runs_only_by_the_gateway, guarded_refused_from_the_phone):
-//     route.go (Next, Fate, Route: the model), asker.go (Asker, Chain.Ask:
-//     the router, which follows the model; Decide: the auto set first).
+//     route.go (Next: what a session does with a question; Fate: the
+//     gateway rule), asker.go (Asker, Chain.Ask: the router, which calls
+//     both at each session; Decide: the auto set first). Their tests run
+//     Chain.Ask and Decide over generated chains of one to eight sessions
+//     whose clients answer, leave or are the phone gateway, each client
+//     on its own goroutine (laws_route_test.go, clients_test.go); lsp's
+//     route_test.go runs the same route end to end on the editor's
+//     broker with real terminals and attached subagents.
 //   - The refusal text of S7.8: answer.go.
 //
-// Each law has a property test named after it (laws_*_test.go); the shell
+// Each law has a property test named after it (laws_*_test.go, and for
+// the gate over a script agent/shell laws_test.go), run on the code that
+// decides, not on a model of it; the shell
 // classifier has a table of command lines (corpus_test.go) and fuzz
 // targets (fuzz_test.go, seeds in testdata/fuzz; the laws' world has a
 // /proc whose links lead into the project, fakefs_test.go). Issue 12's rules have a

@@ -2,73 +2,98 @@ package gate
 
 import (
 	"context"
-	"fmt"
-	"reflect"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
 )
 
 // G5: a child's question reaches its root's user; the phone never waits.
+// Every law runs the real router, Chain.Ask (and Decide, the auto set
+// before it), over chains of one to eight sessions whose clients answer,
+// leave or are the phone gateway (clients_test.go).
 
-func genHop(t *rapid.T) Hop {
-	return Hop{
-		Clients: Clients(rapid.IntRange(0, int(numClients)-1).Draw(t, "clients")),
-		Answer:  rapid.SampledFrom([]Answer{Approve, Deny}).Draw(t, "their answer"),
+// firstDecider is the first session up the chain whose clients answer or
+// whose gateway rules, or -1 when every session is quiet.
+func firstDecider(nodes []node) int {
+	for i, n := range nodes {
+		if n.shape() != quiet {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkRelayed fails unless each frame below the session at decided (all
+// sessions when it is -1) reached every interactive client of its
+// session once, each frame after the first session's names the asking
+// subagent, and no session above decided was shown anything.
+func checkRelayed(t *rapid.T, nodes []node, decided int) {
+	for i, n := range nodes {
+		fs := n.frames()
+		switch {
+		case decided >= 0 && i > decided:
+			if len(fs) != 0 {
+				t.Fatalf("session %d above the one that answered (%d) was shown %+v", i, decided, fs)
+			}
+			continue
+		case (decided < 0 || i < decided) && !n.shownToAll():
+			t.Fatalf("quiet session %d: its clients were not each shown the question once: %+v", i, fs)
+		}
+		want := ""
+		if i > 0 {
+			want = nodes[0].link.Name
+		}
+		for _, f := range fs {
+			if f.Agent != want {
+				t.Fatalf("the frame at session %d names %q, want %q", i, f.Agent, want)
+			}
+		}
 	}
 }
 
-func genChain(t *rapid.T) []Hop { return rapid.SliceOfN(rapid.Custom(genHop), 1, 5).Draw(t, "chain") }
-
-// decides reports whether a session with these clients ends a question
-// that reaches it: its interactive clients answer, or the gateway rule.
-func decides(c Clients) bool { return c != NoClients && c != Leaving }
-
 func TestLaw_child_answered_by_root(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		chain := genChain(t)
-		for i := range chain[:len(chain)-1] {
-			chain[i].Clients = rapid.SampledFrom([]Clients{NoClients, Leaving}).Draw(t, "quiet")
+		nodes := genChainOf(t, genQuiet)
+		root := len(nodes) - 1
+		nodes[root] = genAnswering(t)
+		nodes[root].link.Name = "root"
+		got := ask(nodes, genEffects(t, "effects"))
+		if !slices.Contains(nodes[root].answers(), got) {
+			t.Fatalf("the root's clients answer %v; the verdict is %s", nodes[root].answers(), got)
 		}
-		root := len(chain) - 1
-		chain[root].Clients = rapid.SampledFrom([]Clients{Answering, AnsweringBesideGateway}).Draw(t, "root")
-		r := Route(chain, genEffects(t, "effects"))
-		if r.DecidedBy != root || r.Answer != chain[root].Answer || r.Shown[len(r.Shown)-1] != root {
-			t.Fatalf("root's clients answered %s; route %+v", chain[root].Answer, r)
+		if len(nodes[root].frames()) == 0 {
+			t.Fatal("the root's clients were not shown the question")
 		}
+		checkRelayed(t, nodes, root)
 	})
 }
 
 func TestLaw_nearest_answer_wins(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		chain, effs := genChain(t), genEffects(t, "effects")
-		r := Route(chain, effs)
-		for i, h := range chain {
-			if !decides(h.Clients) {
-				continue
-			}
-			want := h.Answer
-			if h.Clients == GatewayAlone || h.Clients == LeavingBesideGateway {
-				want = Fate(effs)
-			}
-			if r.DecidedBy != i || r.Answer != want || r.Reached[len(r.Reached)-1] != i {
-				t.Fatalf("session %d answers first (%s), route %+v", i, want, r)
-			}
+		nodes, effs := genChainOf(t, genNode), genEffects(t, "effects")
+		got := ask(nodes, effs)
+		k := firstDecider(nodes)
+		if k < 0 {
 			return
 		}
+		want := nodes[k].answers()
+		if nodes[k].shape() == gatewayRuled {
+			want = []Answer{gatewayRule(effs)}
+		}
+		if !slices.Contains(want, got) {
+			t.Fatalf("session %d answers first (%v); the verdict is %s", k, want, got)
+		}
+		checkRelayed(t, nodes, k)
 	})
 }
 
 func TestLaw_unanswered_only_when_quiet(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		chain := genChain(t)
-		r := Route(chain, genEffects(t, "effects"))
-		if r.Answer != Unanswered {
-			return
-		}
-		for i, h := range chain {
-			if decides(h.Clients) {
-				t.Fatalf("unanswered, but session %d answers (%v)", i, h.Clients)
+		nodes := genChainOf(t, genNode)
+		if got := ask(nodes, genEffects(t, "effects")); got == Unanswered {
+			if k := firstDecider(nodes); k >= 0 {
+				t.Fatalf("unanswered, but session %d answers", k)
 			}
 		}
 	})
@@ -76,95 +101,101 @@ func TestLaw_unanswered_only_when_quiet(t *testing.T) {
 
 func TestLaw_quiet_is_unanswered(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		chain := genChain(t)
-		for i := range chain {
-			chain[i].Clients = rapid.SampledFrom([]Clients{NoClients, Leaving}).Draw(t, "quiet")
+		nodes := genChainOf(t, genQuiet)
+		if got := ask(nodes, genEffects(t, "effects")); got != Unanswered {
+			t.Fatalf("a quiet chain gave %s", got)
 		}
-		if r := Route(chain, genEffects(t, "effects")); r.Answer != Unanswered || r.DecidedBy != -1 {
-			t.Fatalf("a quiet chain gave %+v", r)
-		}
+		checkRelayed(t, nodes, -1)
 	})
+}
+
+// genToGateway is a chain whose quiet sessions lead to a session whose
+// clients are the gateway alone, with any sessions above it.
+func genToGateway(t *rapid.T) ([]node, int) {
+	nodes := genChainOf(t, genNode)
+	k := rapid.IntRange(0, len(nodes)-1).Draw(t, "gateway at")
+	for i := 0; i < k; i++ {
+		nodes[i] = genQuiet(t)
+	}
+	nodes[k] = genGatewayOnly(t)
+	return nodes, k
 }
 
 func TestLaw_gateway_never_waits(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		chain, effs := genChain(t), genEffects(t, "effects")
-		k := rapid.IntRange(0, len(chain)-1).Draw(t, "gateway at")
-		chain[k].Clients = GatewayAlone
-		r := Route(chain, effs)
-		if r.Reached[len(r.Reached)-1] < k {
-			return // an answer came before the gateway session
-		}
-		for _, s := range r.Shown {
-			if s == k {
-				t.Fatalf("the gateway-only session %d showed a frame", k)
-			}
-		}
-		if r.DecidedBy != k || r.Answer != Fate(effs) || r.Reached[len(r.Reached)-1] != k {
-			t.Fatalf("gateway-only session %d did not answer at once: %+v", k, r)
-		}
-	})
-	// And the real router asks no client and no parent.
-	rapid.Check(t, func(t *rapid.T) {
+		nodes, k := genToGateway(t)
 		effs := genEffects(t, "effects")
-		phone := &Recorder{Clients: Attached{Gateway: 1}}
-		parent := &Recorder{Clients: Attached{Interactive: 1}, Answers: []Answer{Approve}}
-		a := Chain{{Name: "child", Asker: phone}, {Asker: parent}}.Ask(context.Background(), Question{Effects: effs})
-		if a != Fate(effs) || len(phone.Frames) != 0 || len(parent.Frames) != 0 {
-			t.Fatalf("gateway session: %s, frames %v %v", a, phone.Frames, parent.Frames)
+		if got := ask(nodes, effs); got != gatewayRule(effs) {
+			t.Fatalf("the gateway-only session %d gave %s on %s", k, got, effs)
 		}
+		if fs := nodes[k].frames(); len(fs) != 0 {
+			t.Fatalf("the gateway was shown %+v", fs)
+		}
+		checkRelayed(t, nodes, k)
 	})
 }
 
 func TestLaw_gateway_refuses_protected(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		if a := Fate(genEffects(t, "effects").With(Write, Protected)); a != GatewayRefused {
-			t.Fatalf("a protected write fares %s", a)
+		nodes, _ := genToGateway(t)
+		effs := genEffects(t, "effects").With(Write, Protected)
+		if got := ask(nodes, effs); got != GatewayRefused {
+			t.Fatalf("a protected write from the phone: %s", got)
 		}
 	})
 }
 
 func TestLaw_gateway_refuses_secret(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
+		nodes, _ := genToGateway(t)
 		effs := genEffects(t, "effects").With(rapid.SampledFrom([]Effect{Read, Write}).Draw(t, "rw"), Secret)
-		if a := Fate(effs); a != GatewayRefused {
-			t.Fatalf("%s fares %s", effs, a)
+		if got := ask(nodes, effs); got != GatewayRefused {
+			t.Fatalf("%s from the phone: %s", effs, got)
 		}
 	})
 }
 
 func TestLaw_gateway_runs_the_rest(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
+		nodes, _ := genToGateway(t)
 		effs := genEffects(t, "effects").Without(Protected, Secret)
-		if a := Fate(effs); a != Approve {
-			t.Fatalf("%s fares %s", effs, a)
+		if got := ask(nodes, effs); got != Approve {
+			t.Fatalf("%s from the phone: %s", effs, got)
 		}
 	})
 }
 
 func TestLaw_left_to_the_gateway(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		chain, effs := genChain(t), genEffects(t, "effects")
-		chain[0].Clients = LeavingBesideGateway
-		r := Route(chain, effs)
-		if !reflect.DeepEqual(r.Shown, []int{0}) || r.DecidedBy != 0 || r.Answer != Fate(effs) ||
-			!reflect.DeepEqual(r.Reached, []int{0}) {
-			t.Fatalf("clients left beside the gateway: %+v", r)
+		nodes, effs := genChainOf(t, genNode), genEffects(t, "effects")
+		k := rapid.IntRange(0, len(nodes)-1).Draw(t, "left at")
+		for i := 0; i < k; i++ {
+			nodes[i] = genQuiet(t)
 		}
+		nodes[k] = genLeftToGateway(t)
+		for i := k + 1; i < len(nodes); i++ {
+			nodes[i] = genAnswering(t) // a parent that would answer is never reached
+		}
+		if got := ask(nodes, effs); got != gatewayRule(effs) {
+			t.Fatalf("clients left beside the gateway at %d: %s on %s", k, got, effs)
+		}
+		if !nodes[k].shownToAll() {
+			t.Fatalf("the clients that left were not each shown the question: %+v", nodes[k].frames())
+		}
+		if n := nodes[k].link.Asker.Attached(); n.Interactive != 0 || n.Gateway == 0 {
+			t.Fatalf("after they left, attached %+v", n)
+		}
+		checkRelayed(t, nodes, k)
 	})
 }
 
 func TestLaw_gateway_rules_a_subagent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		chain, effs := genChain(t), genEffects(t, "effects")
-		for i := range chain {
-			chain[i].Clients = NoClients
-		}
-		k := len(chain) - 1
-		chain[k].Clients = GatewayAlone
-		own := Route([]Hop{chain[k]}, effs)
-		if r := Route(chain, effs); r.Answer != own.Answer || r.DecidedBy != k {
-			t.Fatalf("a subagent's question fared %+v, the session's own %+v", r, own)
+		nodes, k := genToGateway(t)
+		effs := genEffects(t, "effects")
+		own := Chain{nodes[k].link}.Ask(context.Background(), Question{What: "own", Effects: effs})
+		if got := ask(nodes, effs); got != own {
+			t.Fatalf("a subagent's question fared %s, the session's own %s", got, own)
 		}
 	})
 }
@@ -189,13 +220,14 @@ func TestLaw_default_auto_is_grantable(t *testing.T) {
 func TestLaw_never_auto_is_routed(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		auto, effs := genAuto(t), genEffects(t, "effects").With(Secret)
-		a := genAnswer(t, "root's answer")
-		root := &Recorder{Clients: Attached{Interactive: 1}, Answers: []Answer{a}}
-		got, asked := Decide(context.Background(), auto, effs,
-			Chain{{Name: "sub", Asker: &Recorder{}}, {Asker: root}}, Question{})
-		if !asked || got != a || len(root.Frames) != 1 || root.Frames[0].Agent != "sub" {
-			t.Fatalf("secret step under %s: %s asked=%v frames %+v", auto, got, asked, root.Frames)
+		nodes := genChainOf(t, genQuiet)
+		root := len(nodes) - 1
+		nodes[root] = genAnswering(t)
+		got, asked := Decide(context.Background(), auto, effs, chainOf(nodes), Question{What: "step"})
+		if !asked || !slices.Contains(nodes[root].answers(), got) {
+			t.Fatalf("a secret step under %s: %s asked=%v, the root answers %v", auto, got, asked, nodes[root].answers())
 		}
+		checkRelayed(t, nodes, root)
 	})
 }
 
@@ -205,11 +237,11 @@ func TestLaw_never_auto_asks_the_client(t *testing.T) {
 		if auto.Holds(effs) {
 			return
 		}
-		a := rapid.SampledFrom([]Answer{Approve, Deny}).Draw(t, "answer")
-		client := &Recorder{Clients: Attached{Interactive: 1, Gateway: rapid.IntRange(0, 1).Draw(t, "gw")}, Answers: []Answer{a}}
-		got, asked := Decide(context.Background(), auto, effs, Chain{{Asker: client}}, Question{What: "x"})
-		if !asked || got != a || len(client.Frames) != 1 || client.Frames[0].Effects != effs {
-			t.Fatalf("step %s under %s: %s, frames %+v", effs, auto, got, client.Frames)
+		n := genAnswering(t)
+		got, asked := Decide(context.Background(), auto, effs, Chain{n.link}, Question{What: "x"})
+		fs := n.frames()
+		if !asked || !slices.Contains(n.answers(), got) || len(fs) == 0 || fs[0].Effects != effs {
+			t.Fatalf("step %s under %s: %s asked=%v, frames %+v", effs, auto, got, asked, fs)
 		}
 	})
 }
@@ -218,13 +250,18 @@ func TestLaw_outside_runs_only_by_the_gateway(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		auto := AutoOf(genAuto(t).Effects().Without(Outside))
 		effs := Of(Write, Outside).Union(genEffects(t, "more").Without(Protected, Secret))
-		phone := &Recorder{Clients: Attached{Gateway: 1}}
-		got, asked := Decide(context.Background(), auto, effs, Chain{{Asker: phone}}, Question{})
-		if got != Approve || !asked || len(phone.Frames) != 0 {
-			t.Fatalf("outside write from the phone under %s: %s asked=%v", auto, got, asked)
+		nodes, k := genToGateway(t)
+		got, asked := Decide(context.Background(), auto, effs, chainOf(nodes), Question{What: "step"})
+		if got != Approve || !asked || len(nodes[k].frames()) != 0 {
+			t.Fatalf("an outside write from the phone under %s: %s asked=%v", auto, got, asked)
 		}
-		if r := Route([]Hop{{Clients: GatewayAlone}}, effs); r.Answer != Approve || r.DecidedBy != 0 {
-			t.Fatalf("route %+v", r)
+		// Only by the gateway: the same chain without it does not run it.
+		nodes[k] = nobody(t)
+		for i := k + 1; i < len(nodes); i++ {
+			nodes[i] = genQuiet(t)
+		}
+		if got, _ := Decide(context.Background(), auto, effs, chainOf(nodes), Question{What: "step"}); got.Runs() {
+			t.Fatalf("an outside write ran with no gateway and no answer: %s", got)
 		}
 	})
 }
@@ -232,42 +269,10 @@ func TestLaw_outside_runs_only_by_the_gateway(t *testing.T) {
 func TestLaw_guarded_refused_from_the_phone(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		auto, effs := genAuto(t), genEffects(t, "effects").With(Secret)
-		phone := &Recorder{Clients: Attached{Gateway: 1}}
-		if got, _ := Decide(context.Background(), auto, effs, Chain{{Asker: phone}}, Question{}); got != GatewayRefused || len(phone.Frames) != 0 {
-			t.Fatalf("secret from the phone under %s: %s", auto, got)
-		}
-	})
-}
-
-// The real router follows the model: for any chain, the same answer, the
-// same sessions shown the question, and every relayed frame names the
-// asking subagent.
-func TestChainAskIsItsModel(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		hops, effs := genChain(t), genEffects(t, "effects")
-		var chain Chain
-		var recs []*Recorder
-		for i, h := range hops {
-			rec := &Recorder{Clients: h.Attached()}
-			if h.Clients == Answering || h.Clients == AnsweringBesideGateway {
-				rec.Answers = []Answer{h.Answer}
-			}
-			recs = append(recs, rec)
-			chain = append(chain, Link{Name: fmt.Sprintf("s%d", i), Asker: rec})
-		}
-		model := Route(hops, effs)
-		got := chain.Ask(context.Background(), Question{Effects: effs, What: "step"})
-		var shown []int
-		for i, rec := range recs {
-			if len(rec.Frames) > 0 {
-				shown = append(shown, i)
-				if want := map[bool]string{true: "", false: "s0"}[i == 0]; rec.Frames[0].Agent != want {
-					t.Fatalf("frame at %d names %q, want %q", i, rec.Frames[0].Agent, want)
-				}
-			}
-		}
-		if got != model.Answer || !reflect.DeepEqual(shown, model.Shown) {
-			t.Fatalf("router %s shown %v; model %+v", got, shown, model)
+		nodes, k := genToGateway(t)
+		got, asked := Decide(context.Background(), auto, effs, chainOf(nodes), Question{What: "step"})
+		if got != GatewayRefused || !asked || len(nodes[k].frames()) != 0 {
+			t.Fatalf("a secret from the phone under %s: %s", auto, got)
 		}
 	})
 }

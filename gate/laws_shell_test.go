@@ -7,7 +7,10 @@ import (
 	"pgregory.net/rapid"
 )
 
-// G2 and S7.8: a step's effects, the auto set, and the gate over a script.
+// G2 and S7.8: a step's effects and the auto set. The gate over a script
+// (gate_prefix, gate_needs_yes, gate_deny_stops, gate_finish_runs_all,
+// auto_runs_within, held_needs_a_yes) is tested on the shell's runner
+// running real steps: agent/shell/laws_test.go.
 
 func genPart(t *rapid.T) Part {
 	return Part{Own: genEffects(t, "own"), NamesSecret: rapid.Bool().Draw(t, "secret")}
@@ -125,147 +128,6 @@ func TestLaw_composed_needs_every_part(t *testing.T) {
 			if !auto.Holds(p.Effects()) {
 				t.Fatalf("step runs unasked under %s with part %s outside it", auto, p.Effects())
 			}
-		}
-	})
-}
-
-// genSteps draws the steps of a script: effects and pipelines.
-func genSteps(t *rapid.T) []Step {
-	n := rapid.IntRange(0, 8).Draw(t, "steps")
-	steps := make([]Step, n)
-	group := 0
-	for i := range steps {
-		if i > 0 && !rapid.Bool().Draw(t, "piped") {
-			group++
-		}
-		steps[i] = Step{Effects: genEffects(t, "effects"), Pipeline: group}
-	}
-	return steps
-}
-
-// gateRun runs GateSteps with answers drawn for each question, recording
-// the questions.
-func gateRun(t *rapid.T, steps []Step, auto AutoSet) (Ending, []int, []Answer) {
-	var asked []int
-	var answers []Answer
-	end := GateSteps(steps, auto, func(i int, st Step) Answer {
-		a := genAnswer(t, "answer")
-		asked = append(asked, i)
-		answers = append(answers, a)
-		return a
-	})
-	return end, asked, answers
-}
-
-func TestLaw_auto_runs_within(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		steps, auto := genSteps(t), genAuto(t)
-		end, asked, _ := gateRun(t, steps, auto)
-		for _, i := range asked {
-			if auto.Holds(steps[i].Effects) {
-				t.Fatalf("step %d within %s was asked about", i, auto)
-			}
-		}
-		all := true
-		for _, st := range steps {
-			all = all && auto.Holds(st.Effects)
-		}
-		if all && (!end.Finished || end.Asked != 0) {
-			t.Fatalf("steps all within %s did not all run unasked: %+v", auto, end)
-		}
-	})
-}
-
-func TestLaw_held_needs_a_yes(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		steps, auto := genSteps(t), genAuto(t)
-		end, asked, answers := gateRun(t, steps, auto)
-		for k, i := range asked {
-			if answers[k] != Approve && (end.Finished || end.RefusedAt != i) {
-				t.Fatalf("step %d answered %s, but the script went on: %+v", i, answers[k], end)
-			}
-		}
-		for i := 0; i < end.Ran; i++ {
-			if auto.Holds(steps[i].Effects) {
-				continue
-			}
-			yes := false
-			for k, j := range asked {
-				yes = yes || (j == i && answers[k] == Approve)
-			}
-			if !yes {
-				t.Fatalf("step %d outside %s ran without a yes", i, auto)
-			}
-		}
-	})
-}
-
-func TestLaw_gate_prefix(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		steps, auto := genSteps(t), genAuto(t)
-		end, asked, _ := gateRun(t, steps, auto)
-		if end.Ran < 0 || end.Ran > len(steps) {
-			t.Fatalf("ran %d of %d steps", end.Ran, len(steps))
-		}
-		if end.Ran > 0 && end.Ran < len(steps) && steps[end.Ran].Pipeline == steps[end.Ran-1].Pipeline {
-			t.Fatalf("ran part of a pipeline: %d steps of %+v", end.Ran, steps)
-		}
-		for k := 1; k < len(asked); k++ {
-			if asked[k] <= asked[k-1] {
-				t.Fatalf("asked out of order: %v", asked)
-			}
-		}
-	})
-}
-
-func TestLaw_gate_needs_yes(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		steps, auto := genSteps(t), genAuto(t)
-		end, _, answers := gateRun(t, steps, auto)
-		gated, yes := 0, 0
-		for i := 0; i < end.Ran; i++ {
-			if !auto.Holds(steps[i].Effects) {
-				gated++
-			}
-		}
-		for _, a := range answers {
-			if a == Approve {
-				yes++
-			}
-		}
-		if gated > yes {
-			t.Fatalf("%d gated steps ran on %d approvals", gated, yes)
-		}
-	})
-}
-
-func TestLaw_gate_deny_stops(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		steps, auto := genSteps(t), genAuto(t)
-		end, asked, answers := gateRun(t, steps, auto)
-		if end.Finished {
-			return
-		}
-		r := end.RefusedAt
-		if end.Answer == Approve || len(asked) == 0 || asked[len(asked)-1] != r || answers[len(answers)-1] != end.Answer {
-			t.Fatalf("refused at %d with %s after %v %v", r, end.Answer, asked, answers)
-		}
-		start := r
-		for start > 0 && steps[start-1].Pipeline == steps[r].Pipeline {
-			start--
-		}
-		if end.Ran != start {
-			t.Fatalf("refused at %d (pipeline from %d), yet %d steps ran", r, start, end.Ran)
-		}
-	})
-}
-
-func TestLaw_gate_finish_runs_all(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		steps, auto := genSteps(t), genAuto(t)
-		end, _, _ := gateRun(t, steps, auto)
-		if end.Finished != (end.Ran == len(steps)) {
-			t.Fatalf("finished=%v with %d of %d run", end.Finished, end.Ran, len(steps))
 		}
 	})
 }

@@ -70,7 +70,10 @@
 //     the path policy; Attach gives the G5 chain — the session's own link
 //     (no client of its own), its parents attached here, then the editor's
 //     session — and lends the session the editor's tools. Routing is
-//     gate.Chain's: no rule of G5 lives here.
+//     gate.Chain's: no rule of G5 lives here. route_test.go runs that
+//     route end to end over generated chains of one to four attached
+//     subagents, the editor and terminals that answer, leave or attach as
+//     the gateway, and a bash step that writes a file or a protected one.
 //   - The approval sink of the editor's session (approvals.go,
 //     approve_clients.go): its interactive clients are the editor
 //     (eukhe/approve when it implements it, else window/showMessageRequest

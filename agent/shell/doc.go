@@ -23,9 +23,11 @@
 //     || itself, and run.pipeline asks about every step of a pipeline
 //     with gate.AskPipeline right before that pipeline runs, since its
 //     stages start together. A refusal ends the script there; a pipeline
-//     that && or || skips is never asked about. Property tests:
-//     laws_test.go, over generated scripts of real steps and random
-//     answers.
+//     that && or || skips is never asked about. Property tests (the
+//     only tests of these six laws): laws_test.go, TestLaw_<law>, over
+//     generated scripts of real steps (reads, writes, writes outside,
+//     secret reads, pipelines), generated auto sets and random answers,
+//     checked against what the steps left behind.
 //   - S7.8 the refusal text and its next step: gate.RefusalText, in
 //     run.pipeline; the endings (finished, exited, refused at step N with
 //     denied, unanswered, gateway_refused): result.go.

@@ -127,9 +127,21 @@ func (c lawCase) prefix() int {
 	return k
 }
 
-// TestGatePrefix: the steps that ran are the first steps of the script,
-// in order (law gate_prefix), and the result lists exactly them.
-func TestGatePrefix(t *testing.T) {
+// pipelineStart is the index of the first step of the pipeline that
+// holds step i (from 0).
+func (c lawCase) pipelineStart(i int) int {
+	start := 0
+	for _, s := range c.starts {
+		if s <= i {
+			start = s
+		}
+	}
+	return start
+}
+
+// TestLaw_gate_prefix: the steps that ran are the first steps of the
+// script, in order, and the result lists exactly them.
+func TestLaw_gate_prefix(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		c := drawCase(t, rt)
 		k := c.prefix()
@@ -147,18 +159,28 @@ func TestGatePrefix(t *testing.T) {
 	})
 }
 
-// TestGateNeedsYes: a step the auto set does not hold runs only after its
-// question was approved, so the gated steps that ran are at most the
-// approvals given (law gate_needs_yes).
-func TestGateNeedsYes(t *testing.T) {
+// classify is the gate's judgement of the script, as the runner makes it:
+// its steps, in order, with their effects.
+func (c lawCase) classify(rt *rapid.T) []gate.Step {
+	judge := &gate.Shell{Policy: c.w.runner.Gate.Policy, Dir: c.w.root,
+		Env: gate.EnvFromList(scriptEnv(c.w.runner.Env, nil)), ReadDir: os.ReadDir}
+	sc, err := judge.Classify(c.script)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	if len(sc.Steps) != c.steps {
+		c.fatalf(rt, "the gate sees %d steps, the script has %d", len(sc.Steps), c.steps)
+	}
+	return sc.Steps
+}
+
+// TestLaw_gate_needs_yes: a step the auto set does not hold runs only
+// after its question was approved, so the gated steps that ran are at
+// most the approvals given.
+func TestLaw_gate_needs_yes(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		c := drawCase(t, rt)
-		judge := &gate.Shell{Policy: c.w.runner.Gate.Policy, Dir: c.w.root,
-			Env: gate.EnvFromList(scriptEnv(c.w.runner.Env, nil)), ReadDir: os.ReadDir}
-		sc, err := judge.Classify(c.script)
-		if err != nil {
-			rt.Fatal(err)
-		}
+		steps := c.classify(rt)
 		auto := c.w.runner.Gate.Auto()
 		gatedRan, approvals := 0, 0
 		for _, a := range c.answers {
@@ -166,7 +188,7 @@ func TestGateNeedsYes(t *testing.T) {
 				approvals++
 			}
 		}
-		for i, st := range sc.Steps {
+		for i, st := range steps {
 			if !c.ran[i] || auto.Holds(st.Effects) {
 				continue
 			}
@@ -181,10 +203,74 @@ func TestGateNeedsYes(t *testing.T) {
 	})
 }
 
-// TestGateDenyStops: on a refusal, the steps before the refused step's
-// pipeline ran, and it, the rest of its pipeline and every later step did
-// not (law gate_deny_stops).
-func TestGateDenyStops(t *testing.T) {
+// TestLaw_auto_runs_within: a step the auto set holds is never asked
+// about, and runs when the script reaches it; a script whose steps it all
+// holds runs every step and asks nothing.
+func TestLaw_auto_runs_within(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := drawCase(t, rt)
+		steps := c.classify(rt)
+		auto := c.w.runner.Gate.Auto()
+		all := true
+		for i, st := range steps {
+			within := auto.Holds(st.Effects)
+			all = all && within
+			if _, asked := c.answers[i+1]; within && asked {
+				c.fatalf(rt, "step %d (%s) is within %s, yet it was asked about", i+1, st.Effects, auto)
+			}
+		}
+		stop := len(steps) // the first step of the refused pipeline
+		if c.res.Ending == Refused {
+			stop = c.pipelineStart(c.res.RefusedAt - 1)
+		}
+		for i, st := range steps[:stop] {
+			if auto.Holds(st.Effects) && !c.ran[i] {
+				c.fatalf(rt, "step %d (%s) is within %s and was reached, yet did not run", i+1, st.Effects, auto)
+			}
+		}
+		if all && (c.res.Ending != Finished || len(c.answers) != 0) {
+			c.fatalf(rt, "every step is within %s, yet the script ended %s after %d questions",
+				auto, c.res.Ending, len(c.answers))
+		}
+	})
+}
+
+// TestLaw_held_needs_a_yes: a step the auto set does not hold runs only
+// on a yes; any other answer stops the script at that step: it, the rest
+// of its pipeline and every later step do not run.
+func TestLaw_held_needs_a_yes(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := drawCase(t, rt)
+		steps := c.classify(rt)
+		auto := c.w.runner.Gate.Auto()
+		for i, st := range steps {
+			if auto.Holds(st.Effects) {
+				continue
+			}
+			a, asked := c.answers[i+1]
+			if c.ran[i] && (!asked || a != gate.Approve) {
+				c.fatalf(rt, "step %d (%s) outside %s ran on %v (asked %v)", i+1, st.Effects, auto, a, asked)
+			}
+			if !asked || a == gate.Approve {
+				continue
+			}
+			if c.res.Ending != Refused || c.res.RefusedAt != i+1 {
+				c.fatalf(rt, "step %d was answered %v, yet the script ended %s at %d",
+					i+1, a, c.res.Ending, c.res.RefusedAt)
+			}
+			for j := c.pipelineStart(i); j < len(c.ran); j++ {
+				if c.ran[j] {
+					c.fatalf(rt, "step %d was answered %v, yet step %d ran", i+1, a, j+1)
+				}
+			}
+		}
+	})
+}
+
+// TestLaw_gate_deny_stops: on a refusal, the steps before the refused
+// step's pipeline ran, and it, the rest of its pipeline and every later
+// step did not.
+func TestLaw_gate_deny_stops(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		c := drawCase(t, rt)
 		if c.res.Ending != Refused {
@@ -198,12 +284,7 @@ func TestGateDenyStops(t *testing.T) {
 		if c.res.Reason != reasonOf(a) {
 			c.fatalf(rt, "refused as %q, answered %v", c.res.Reason, a)
 		}
-		start := 0
-		for _, s := range c.starts {
-			if s <= m-1 {
-				start = s
-			}
-		}
+		start := c.pipelineStart(m - 1)
 		for i, r := range c.ran {
 			if r != (i < start) {
 				c.fatalf(rt, "refused at step %d (pipeline from step %d): step %d ran=%v", m, start+1, i+1, r)
@@ -215,9 +296,8 @@ func TestGateDenyStops(t *testing.T) {
 	})
 }
 
-// TestGateFinishRunsAll: a finished script ran every step (law
-// gate_finish_runs_all).
-func TestGateFinishRunsAll(t *testing.T) {
+// TestLaw_gate_finish_runs_all: a finished script ran every step.
+func TestLaw_gate_finish_runs_all(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		c := drawCase(t, rt)
 		if c.res.Ending != Finished {
