@@ -76,7 +76,11 @@ func textResult(text string, failed bool) *mcp.CallToolResult {
 // initialized takes the parent from initialize (a client that cannot pass
 // --parent): _meta "eukhe/parent", or capabilities.experimental.eukhe.parent.
 func (s *Session) initialized(ctx context.Context, req *mcp.InitializedRequest) {
-	if s.Parent != "" || req == nil || req.Session == nil {
+	if req == nil || req.Session == nil {
+		return
+	}
+	s.useClient(req.Session)
+	if s.Parent != "" {
 		return
 	}
 	if p := ParentFrom(req.Session.InitializeParams()); p != "" {
@@ -110,6 +114,7 @@ func Serve(ctx context.Context, t mcp.Transport, o Options) error {
 		return err
 	}
 	defer s.Close()
+	defer s.dropClient()
 	ss, err := s.Server().Connect(ctx, t, nil)
 	if err != nil {
 		return fmt.Errorf("eukhe mcp: connecting: %v", err)

@@ -106,7 +106,7 @@ func Open(o Options) (*Session, error) {
 		Excludes: func() []string { return h.Settings().GrepExcludes }}
 	s.clients = &Clients{Servers: func() map[string]settings.MCPServer { return h.Settings().MCPServers },
 		Timeout: o.CallTimeout, Dir: h.Root()}
-	s.chain = h.Attach(s)
+	s.chain = s.withClients(h.Attach(s))
 	skills := o.SkillDirs
 	if skills == nil {
 		// The project's skills first, then the user's (S7.5).
@@ -168,7 +168,7 @@ func (s *Session) SetParent(parent string) {
 	}
 	s.host.Detach(s)
 	s.Parent = parent
-	s.chain = s.host.Attach(s)
+	s.chain = s.withClients(s.host.Attach(s))
 	if s.guard != nil {
 		s.guard.Gate.Chain = s.chain
 	}
