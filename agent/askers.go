@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
@@ -101,7 +102,8 @@ func (c *clientLink) Ask(ctx context.Context, q gate.Question) (gate.Answer, boo
 	if c.timeout != nil && c.timeout() > 0 {
 		timeout = c.timeout()
 	}
-	return FirstAnswer(ctx, timeout, askers)
+	a, _, ok := FirstAnswer(ctx, timeout, askers)
+	return a, ok
 }
 
 // AnswerHint is what the model is told to ask of the user when no one
@@ -130,21 +132,24 @@ func AnswerHint(root string, elicits, off bool) string {
 	return "Ask the user " + term + " (your MCP client does not support elicitation, so it cannot ask them), then try again"
 }
 
-// FirstAnswer asks every asker at once and gives the first answer; the
-// others' contexts are then cancelled. ok is false when every asker left
-// without answering. No answer within timeout is Unanswered.
-func FirstAnswer(ctx context.Context, timeout time.Duration, askers []func(context.Context) (gate.Answer, bool)) (gate.Answer, bool) {
-	qctx, cancel := context.WithCancel(ctx)
+// FirstAnswer asks every asker at once and gives the first answer and
+// which asker gave it (-1: none); the others' contexts are then cancelled.
+// ok is false when every asker left without answering. No answer within
+// timeout is Unanswered.
+func FirstAnswer(ctx context.Context, timeout time.Duration, askers []func(context.Context) (gate.Answer, bool)) (a gate.Answer, winner int, ok bool) {
+	won := &settled{}
+	qctx, cancel := context.WithCancel(context.WithValue(ctx, settledKey{}, won))
 	defer cancel()
 	type reply struct {
 		a  gate.Answer
+		i  int
 		ok bool
 	}
 	replies := make(chan reply, len(askers))
-	for _, ask := range askers {
+	for i, ask := range askers {
 		go func() {
 			a, ok := ask(qctx)
-			replies <- reply{a, ok}
+			replies <- reply{a, i, ok}
 		}()
 	}
 	timer := time.NewTimer(timeout)
@@ -153,16 +158,17 @@ func FirstAnswer(ctx context.Context, timeout time.Duration, askers []func(conte
 		select {
 		case r := <-replies:
 			if r.ok {
-				return r.a, true
+				won.set(r.a)
+				return r.a, r.i, true
 			}
 			left++
 		case <-timer.C:
-			return gate.Unanswered, true
+			return gate.Unanswered, -1, true
 		case <-ctx.Done():
-			return gate.Unanswered, true
+			return gate.Unanswered, -1, true
 		}
 	}
-	return gate.Unanswered, false
+	return gate.Unanswered, -1, false
 }
 
 // withClients is the host's chain with the agent clients joined.
@@ -172,4 +178,32 @@ func (s *Session) withClients(chain gate.Chain) gate.Chain {
 		root = s.host.Root()
 	}
 	return withClients(chain, s.ID, func() time.Duration { return s.host.Settings().ApprovalTimeout }, root)
+}
+
+// settled is the answer that won a FirstAnswer, for the askers that lost:
+// their clients are told how it was settled.
+type settled struct {
+	mu sync.Mutex
+	a  gate.Answer
+	ok bool
+}
+
+type settledKey struct{}
+
+func (s *settled) set(a gate.Answer) {
+	s.mu.Lock()
+	s.a, s.ok = a, true
+	s.mu.Unlock()
+}
+
+// SettledAnswer is the answer another client gave to the question whose
+// asking ctx was cancelled, when one did.
+func SettledAnswer(ctx context.Context) (gate.Answer, bool) {
+	s, _ := ctx.Value(settledKey{}).(*settled)
+	if s == nil {
+		return 0, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.a, s.ok
 }

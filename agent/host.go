@@ -44,6 +44,10 @@ type Headless struct {
 	// Client answers the questions of sessions opened on this host; nil:
 	// no one is attached.
 	Client func(ctx context.Context, q gate.Question) gate.Answer
+	// Sink, when set, is the sessions' own approval sink in place of
+	// Client: the session's approvals endpoint (Terminals), which `eukhe
+	// approvals` attaches to.
+	Sink gate.Asker
 	// OnIssue sees each report_issue row; nil drops it (the session log
 	// keeps it).
 	OnIssue func(Issue)
@@ -79,7 +83,10 @@ func (h *Headless) Attach(s *Session) gate.Chain {
 		h.sessions = map[string]*Session{}
 	}
 	h.sessions[s.ID] = s
-	sink := gate.Headless{Client: h.Client}
+	var sink gate.Asker = gate.Headless{Client: h.Client}
+	if h.Sink != nil {
+		sink = h.Sink
+	}
 	chain := gate.Chain{{Name: s.ID, Asker: sink}}
 	seen := map[string]bool{s.ID: true}
 	for p := s.Parent; p != "" && !seen[p]; {

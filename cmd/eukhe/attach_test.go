@@ -137,8 +137,9 @@ type mcpProc struct {
 	t      *testing.T
 	in     io.WriteCloser
 	out    *bufio.Reader
-	stderr *strings.Builder
-	id     int
+	stderr  *strings.Builder
+	stderrW *lockedWriter
+	id      int
 }
 
 func startMCP(t *testing.T, env []string, dir string) *mcpProc {
@@ -147,7 +148,8 @@ func startMCP(t *testing.T, env []string, dir string) *mcpProc {
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	p := &mcpProc{t: t, in: in, out: bufio.NewReader(out), stderr: &strings.Builder{}}
-	cmd.Stderr = &lockedWriter{w: p.stderr}
+	p.stderrW = &lockedWriter{w: p.stderr}
+	cmd.Stderr = p.stderrW
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
