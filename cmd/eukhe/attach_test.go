@@ -134,9 +134,9 @@ func (e *editor) open(name, text string) {
 
 // mcpProc is a real eukhe mcp process.
 type mcpProc struct {
-	t      *testing.T
-	in     io.WriteCloser
-	out    *bufio.Reader
+	t       *testing.T
+	in      io.WriteCloser
+	out     *bufio.Reader
 	stderr  *strings.Builder
 	stderrW *lockedWriter
 	id      int
