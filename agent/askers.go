@@ -81,6 +81,14 @@ func (c *clientLink) Attached() gate.Attached {
 // first answer wins and the others are cancelled (an elicitation request
 // gets notifications/cancelled, the host's clients a settle notice).
 func (c *clientLink) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
+	a, ok := c.ask(ctx, q)
+	if ok && a == gate.Approve && q.Effects.Has(gate.Secret) {
+		markSecret(ctx) // the call's result is not kept (memory://)
+	}
+	return a, ok
+}
+
+func (c *clientLink) ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
 	base := c.bases[c.i]
 	es := c.extras()
 	if len(es) == 0 {

@@ -64,8 +64,9 @@ func (s *Session) handler(t *Tool) mcp.ToolHandler {
 		if len(args) > max {
 			return textResult(fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), true), nil
 		}
+		id, mark, ctx := s.beginCall(ctx)
 		r := t.Handler(ctx, s, args)
-		return textResult(r.Text, r.Failed), nil
+		return textResult(s.endCall(id, mark, t.Name, args, r), r.Failed), nil
 	}
 }
 
@@ -85,6 +86,11 @@ func (s *Session) initialized(ctx context.Context, req *mcp.InitializedRequest) 
 	}
 	if p := ParentFrom(req.Session.InitializeParams()); p != "" {
 		s.SetParent(p)
+		if s.memory != nil {
+			if err := s.memory.SetParent(s.Parent); err != nil {
+				s.logf("the transcript of session %s: %v", s.ID, err)
+			}
+		}
 	}
 }
 

@@ -299,6 +299,12 @@ func (x *run) result() Result {
 		text += "\n"
 	}
 	res.Text = text + endLine(res, x.refusal, x.timeout.String())
+	if whole, ok := x.out.Whole(); ok {
+		if !strings.HasSuffix(whole, "\n") {
+			whole += "\n"
+		}
+		res.Whole = whole + endLine(res, x.refusal, x.timeout.String())
+	}
 	return res
 }
 
@@ -313,6 +319,12 @@ func (x *run) snapshot(id string) Result {
 	x.mu.Unlock()
 	res := Result{Ending: Detached, Job: id, Steps: steps, Dropped: x.out.Dropped()}
 	res.Text = text + endLine(res, "", "")
+	if whole, ok := x.out.Whole(); ok {
+		if !strings.HasSuffix(whole, "\n") {
+			whole += "\n"
+		}
+		res.Whole = whole + endLine(res, "", "")
+	}
 	return res
 }
 
