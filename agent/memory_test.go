@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"pgregory.net/rapid"
 
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
@@ -214,6 +215,14 @@ func TestAgentURLReadsASubagentForItsParentChainOnly(t *testing.T) {
 		{root, "memory://c1/../../c1", KindEscapes},
 		{root, "memory://c1/x", KindNotFound},
 		{root, "notascheme://x", KindScheme},
+		// Other spellings of the same call or session do not alias it.
+		{root, "memory://C1", KindNotFound},
+		{root, "memory://c01", KindNotFound},
+		{root, "agent://LEAF/c1", KindNotFound},
+		{root, "agent://leaf%2F..%2Fother", KindNotFound},
+		// A walk that lands on another session is judged as that session.
+		{mid, "agent://leaf/../root", KindNotAllowed},
+		{other, "agent://x/../leaf", KindNotAllowed},
 	} {
 		text, failed := c.m.read(c.url)
 		if !failed || !strings.Contains(text, ": "+c.kind+": ") {
@@ -271,4 +280,85 @@ func TestMemoryNeverKeepsASecret(t *testing.T) {
 	if list, _ := m.read("memory://"); !strings.Contains(list, "(not kept: a secret)") {
 		t.Fatalf("list: %s", list)
 	}
+}
+
+// transcriptReader is a URLReader over a real transcript "me" holding c1,
+// beside a subagent "kid" of "me" holding c1.
+func transcriptReader(t interface {
+	Fatal(...any)
+	TempDir() string
+}) *URLReader {
+	sessions := t.TempDir()
+	me, err := OpenTranscript(filepath.Join(sessions, "me"), "me", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kid, err := OpenTranscript(filepath.Join(sessions, "kid"), "kid", "me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range []*Transcript{me, kid} {
+		tr.Begin()
+		if err := tr.Keep(CallRow{ID: "c1", Tool: "bash"}, "one\ntwo\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &URLReader{Memory: me}
+}
+
+// TestLaw_path_rejects_escape_memory_agent: a memory:// or agent:// path
+// that climbs above its root at any point is the rejection escapes, never
+// clamped to a call or a session (S7.6).
+func TestLaw_path_rejects_escape_memory_agent(t *testing.T) {
+	r := transcriptReader(t)
+	rapid.Check(t, func(t *rapid.T) {
+		segs := rapid.SliceOfN(rapid.SampledFrom([]string{"..", ".", "", "c1", "kid", "me", "2", "c1:1-2", "x"}), 0, 8).Draw(t, "segs")
+		_, escaped := walkModel(segs)
+		for _, scheme := range []string{"memory://", "agent://"} {
+			raw := scheme + strings.Join(segs, "/")
+			_, err := r.Read(context.Background(), raw, 0)
+			if escaped != (urlKind(err) == KindEscapes) {
+				t.Fatalf("%s: %v (the walk escapes: %v)", raw, err, escaped)
+			}
+		}
+	})
+}
+
+// TestLaw_path_resolves_inside_memory_agent: a path that stays under its
+// root reads what the walk names: the same text as the path written
+// without moves.
+func TestLaw_path_resolves_inside_memory_agent(t *testing.T) {
+	r := transcriptReader(t)
+	rapid.Check(t, func(t *rapid.T) {
+		segs := rapid.SliceOfN(rapid.SampledFrom([]string{"..", ".", "", "c1", "kid", "2", "x"}), 0, 8).Draw(t, "segs")
+		names, escaped := walkModel(segs)
+		if escaped {
+			return
+		}
+		for _, scheme := range []string{"memory://", "agent://"} {
+			got, gerr := r.Read(context.Background(), scheme+strings.Join(segs, "/"), 0)
+			want, werr := r.Read(context.Background(), scheme+strings.Join(names, "/"), 0)
+			if urlKind(gerr) == KindEscapes || urlKind(gerr) != urlKind(werr) || (gerr == nil && got != want) {
+				t.Fatalf("%s%s = %q, %v; %s%s = %q, %v", scheme, strings.Join(segs, "/"), got, gerr, scheme, strings.Join(names, "/"), want, werr)
+			}
+		}
+	})
+}
+
+// FuzzTranscriptURL: no path panics, and the escapes rejection is exactly
+// the walk's.
+func FuzzTranscriptURL(f *testing.F) {
+	for _, s := range []string{"", "c1", "c1:1-2", "c1/2", "../c1", "kid/c1", "kid/c1/1", "c01", "c1:0-", "c1/../../x", "kid/../me/c1"} {
+		f.Add(s)
+	}
+	r := transcriptReader(f)
+	f.Fuzz(func(t *testing.T, rest string) {
+		_, walked := WalkURLPath(rest)
+		for _, scheme := range []string{"memory://", "agent://"} {
+			_, err := r.Read(context.Background(), scheme+rest, 0)
+			if (urlKind(err) == KindEscapes) == walked {
+				t.Fatalf("%s%s: %v (walk ok: %v)", scheme, rest, err, walked)
+			}
+		}
+	})
 }
