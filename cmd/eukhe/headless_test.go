@@ -397,3 +397,48 @@ func TestElicitationWithTheTypeScriptClient(t *testing.T) {
 		t.Fatalf("t.txt %q", b)
 	}
 }
+
+// Under an editor: the agent's client is asked beside the editor; the
+// first answer wins either way.
+func TestElicitationRacesTheEditor(t *testing.T) {
+	env := attachEnv(t)
+	entered := make(chan struct{}, 4)
+	e := startEditor(t, env, func(n int) string {
+		if n == 1 {
+			return "" // the editor never answers the first
+		}
+		<-entered // the second: the editor answers once the client shows it too
+		return "approve"
+	})
+	g := startGoClient(t, env, e.root)
+	g.reply(answerWith("allow"))
+	if text, failed := g.bash(t, "echo a > a.txt"); failed {
+		t.Fatalf("allowed in the client while the editor's dialog is up: %s", text)
+	}
+	cancelled := make(chan struct{})
+	g.reply(func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		entered <- struct{}{}
+		<-ctx.Done()
+		close(cancelled)
+		return nil, ctx.Err()
+	})
+	if text, failed := g.bash(t, "echo b > b.txt"); failed {
+		t.Fatalf("allowed in the editor: %s", text)
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the client's elicitation was not cancelled when the editor answered")
+	}
+	e.mu.Lock()
+	n := len(e.asked)
+	e.mu.Unlock()
+	if n != 2 {
+		t.Fatalf("the editor was asked %d times, want 2", n)
+	}
+	for _, f := range []string{"a.txt", "b.txt"} {
+		if _, err := os.Stat(filepath.Join(e.root, f)); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+}
