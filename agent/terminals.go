@@ -19,7 +19,8 @@ import (
 // terminal is asked, the first answer wins, the others are told it
 // settled; terminals attached as gateways are only counted (G5). The wire
 // is the editor server's: a hello line {"eukhe":"approvals","gateway":b},
-// then eukhe/approve and eukhe/approvalSettled lines out and
+// answered {"eukhe":"attached"} once the terminal is counted, then
+// eukhe/approve and eukhe/approvalSettled lines out and
 // {"id","answer"} lines in.
 type Terminals struct {
 	// Timeout is the approval timeout in force; nil or 0 is
@@ -81,6 +82,10 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 		t.terms[tm] = true
 	}
 	t.mu.Unlock()
+	// Attached from here on: the terminal says so only once it is.
+	if tm.sendLine(map[string]string{"eukhe": "attached"}) != nil {
+		return
+	}
 	defer func() {
 		t.mu.Lock()
 		if h.Gateway {
@@ -190,10 +195,14 @@ type terminal struct {
 }
 
 func (tm *terminal) send(method string, params any) error {
-	b, _ := json.Marshal(struct {
+	return tm.sendLine(struct {
 		Method string `json:"method"`
 		Params any    `json:"params"`
 	}{method, params})
+}
+
+func (tm *terminal) sendLine(v any) error {
+	b, _ := json.Marshal(v)
 	tm.wmu.Lock()
 	defer tm.wmu.Unlock()
 	_, err := tm.c.Write(append(b, '\n'))

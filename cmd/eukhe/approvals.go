@@ -72,7 +72,7 @@ func runApprovals(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		if editor == "" {
 			editor = "the editor"
 		}
-		a.add(ctx, conn, fmt.Sprintf("%s's eukhe server (pid %d)", editor, entry.PID), entry.Socket)
+		a.add(ctx, conn, fmt.Sprintf("%s's eukhe server (pid %d)", editor, entry.PID), entry.Socket, false)
 	}
 	if err := a.scan(ctx, dir, abs); err != nil {
 		fmt.Fprintf(stderr, "eukhe approvals: %v\n", err)
@@ -133,10 +133,26 @@ type termMsg struct {
 	Params json.RawMessage `json:"params"`
 }
 
-// add attaches to one source: the hello, then its lines into a.msgs.
-func (a *answering) add(ctx context.Context, conn net.Conn, name, socket string) {
+// add attaches to one source: the hello (and, from a headless session,
+// its answer: the terminal is counted once it comes), then its lines into
+// a.msgs.
+func (a *answering) add(ctx context.Context, conn net.Conn, name, socket string, ack bool) {
 	hello, _ := json.Marshal(lsp.Hello{Eukhe: "approvals", Gateway: a.gateway})
-	if _, err := conn.Write(append(hello, '\n')); err != nil {
+	sc := bufio.NewScanner(conn)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	_, err := conn.Write(append(hello, '\n'))
+	if err == nil && ack {
+		var r struct{ Eukhe, Error string }
+		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if !sc.Scan() || json.Unmarshal(sc.Bytes(), &r) != nil || r.Eukhe != "attached" {
+			err = fmt.Errorf("no answer to the hello %s", r.Error)
+		}
+		conn.SetReadDeadline(time.Time{})
+	}
+	if err != nil {
+		a.mu.Lock()
+		a.known[socket] = true // not again
+		a.mu.Unlock()
 		conn.Close()
 		return
 	}
@@ -148,8 +164,6 @@ func (a *answering) add(ctx context.Context, conn net.Conn, name, socket string)
 	fmt.Fprintf(a.out, "Attached to %s.\n", name)
 	go func() { <-ctx.Done(); conn.Close() }()
 	go func() {
-		sc := bufio.NewScanner(conn)
-		sc.Buffer(make([]byte, 64<<10), 16<<20)
 		for sc.Scan() {
 			var m termMsg
 			if json.Unmarshal(sc.Bytes(), &m) == nil {
@@ -182,7 +196,7 @@ func (a *answering) scan(ctx context.Context, dir, root string) error {
 			name += " (subagent of " + printable(ep.Entry.Parent) + ")"
 		}
 		name += fmt.Sprintf(" on %s (pid %d)", printable(strings.Join(ep.Entry.Roots, ", ")), ep.Entry.PID)
-		a.add(ctx, ep.Conn, name, ep.Entry.Socket)
+		a.add(ctx, ep.Conn, name, ep.Entry.Socket, true)
 	}
 	return err
 }

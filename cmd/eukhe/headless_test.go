@@ -442,3 +442,29 @@ func TestElicitationRacesTheEditor(t *testing.T) {
 		}
 	}
 }
+
+// eukhe approvals --gateway on a headless session: no question is shown;
+// the gateway rule runs a write and refuses a protected one (G5).
+func TestEukheApprovalsGatewayOnAHeadlessSession(t *testing.T) {
+	env := attachEnv(t)
+	root := headlessRoot(t)
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	p := startMCP(t, env, root)
+	sessionOf(t, p)
+	ap := exec.Command(binary, "approvals", "--gateway", "--root", root)
+	ap.Env = env
+	stdin, _ := ap.StdinPipe()
+	stdout, _ := ap.StdoutPipe()
+	if err := ap.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); ap.Process.Kill(); ap.Wait() })
+	readLines(t, stdout).wait("As a gateway")
+	if text, failed := p.call("bash", map[string]any{"script": "echo w > w.txt"}); failed {
+		t.Fatalf("a write by the gateway rule: %s", text)
+	}
+	text, failed := p.call("bash", map[string]any{"script": "echo x > .git/config"})
+	if !failed || !strings.Contains(text, "gateway") {
+		t.Fatalf("a protected write by the gateway rule: %s", text)
+	}
+}
