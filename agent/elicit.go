@@ -80,11 +80,11 @@ func ElicitMessage(q gate.Question, auto gate.AutoSet) string {
 	if q.Session != "" {
 		who += " (session " + Shown(q.Session) + ")"
 	}
-	what := "an access"
 	if q.Step > 0 {
-		what = fmt.Sprintf("step %d", q.Step)
+		fmt.Fprintf(&b, "eukhe: %s asks to run step %d", who, q.Step)
+	} else {
+		fmt.Fprintf(&b, "eukhe: %s asks for this access", who)
 	}
-	fmt.Fprintf(&b, "eukhe: %s asks to run %s", who, what)
 	if q.Cwd != "" {
 		fmt.Fprintf(&b, " in %s", Shown(q.Cwd))
 	}

@@ -24,6 +24,7 @@ import (
 type elicitWorld struct {
 	t    *testing.T
 	dir  string
+	home string
 	sess *Session
 	cs   *mcp.ClientSession
 
@@ -39,7 +40,8 @@ func newElicitWorld(t *testing.T, elicits bool, terminal bool) *elicitWorld {
 	t.Helper()
 	w := &elicitWorld{t: t, dir: t.TempDir(), set: settings.Defaults()}
 	w.set.AutoEffects = gate.AutoOf(gate.Of(gate.Read))
-	env := map[string]string{"HOME": t.TempDir()}
+	w.home = t.TempDir()
+	env := map[string]string{"HOME": w.home}
 	paths := settings.Locate(env, []string{w.dir})
 	host := &Headless{RootDir: w.dir, Disk: docs.NewDisk(), Paths: paths.Places(env).Policy(gate.OS),
 		Current: func() settings.Settings { w.mu.Lock(); defer w.mu.Unlock(); return w.set }}
@@ -330,4 +332,29 @@ func enumOf(t *testing.T, p *mcp.ElicitParams) []any {
 		t.Fatalf("default %v, want deny", f.Default)
 	}
 	return f.Enum
+}
+
+// A document access asks the client too: a secret read runs on allow
+// (G5: an interactive client may allow a secret), never "for the session".
+func TestElicitADocumentAccess(t *testing.T) {
+	w := newElicitWorld(t, true, false)
+	w.reply(accept(ElicitAllow))
+	secret := filepath.Join(w.home, ".ssh", "id_ed25519")
+	os.MkdirAll(filepath.Dir(secret), 0o700)
+	os.WriteFile(secret, []byte("KEY\n"), 0o600)
+	res, err := w.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": secret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || !strings.Contains(text, "1:KEY") {
+		t.Fatalf("allowed secret read: %s", text)
+	}
+	p := w.asked[0]
+	if !strings.Contains(p.Message, "asks for this access") || !strings.Contains(p.Message, "read "+secret) ||
+		!strings.Contains(p.Message, "secret, which always asks") {
+		t.Fatalf("message %q", p.Message)
+	}
+	if enum := enumOf(t, p); len(enum) != 2 {
+		t.Fatalf("a secret offers %v", enum)
+	}
 }
