@@ -116,13 +116,17 @@ func readTranscript(raw, base, dir, whose string, names []string, bound int) (st
 		}
 	}
 	data, ferr := os.ReadFile(filepath.Join(dir, name))
+	first, last := keptRange(dir, rows)
+	dropped := fmt.Sprintf("call %s was dropped from the transcript of %s: it keeps the last %d calls or %d MiB, the oldest going first; read %s for the calls still kept", name, whose, DefaultMaxCalls, DefaultMaxBytes>>20, base)
 	switch {
-	case row == nil && (len(rows) == 0 || n > lastCall(rows)):
+	case row == nil && n > last:
 		return "", urlErr(KindNotFound, raw, "%s has no call %s (yet); read %s for the calls it kept", whose, name, base)
+	case row == nil && n < first:
+		return "", urlErr(KindNotFound, raw, "%s", dropped)
 	case row == nil:
 		return "", urlErr(KindNotFound, raw, "call %s of %s has not ended yet, or was not kept; read %s for the calls it kept", name, whose, base)
 	case errors.Is(ferr, os.ErrNotExist):
-		return "", urlErr(KindNotFound, raw, "call %s was dropped from the transcript of %s: it keeps the last %d calls or %d MiB, the oldest going first; read %s for the calls still kept", name, whose, DefaultMaxCalls, DefaultMaxBytes>>20, base)
+		return "", urlErr(KindNotFound, raw, "%s", dropped)
 	case ferr != nil:
 		return "", urlErr(KindIO, raw, "call %s of %s cannot be read: %v", name, whose, ferr)
 	}
@@ -153,26 +157,35 @@ func readTranscript(raw, base, dir, whose string, names []string, bound int) (st
 	return docs.Render(req).Text, nil
 }
 
-func lastCall(rows []CallRow) int {
-	n, _ := callNumber(rows[len(rows)-1].ID)
-	return n
+// keptRange is the first call still kept (its file there) and the last
+// call in the index; 0, 0 for none.
+func keptRange(dir string, rows []CallRow) (first, last int) {
+	for _, r := range rows {
+		n, _ := callNumber(r.ID)
+		if _, err := os.Stat(filepath.Join(dir, r.ID)); err == nil && first == 0 {
+			first = n
+		}
+		last = n
+	}
+	return first, last
 }
 
 // listCalls is the list of a transcript's kept calls.
 func listCalls(base, dir, whose string, rows []CallRow) string {
 	var b strings.Builder
 	var kept []CallRow
-	dropped := 0
 	for _, r := range rows {
 		if _, err := os.Stat(filepath.Join(dir, r.ID)); err == nil {
 			kept = append(kept, r)
-		} else {
-			dropped++
 		}
 	}
-	fmt.Fprintf(&b, "[%s: the calls of %s: %d kept", strings.TrimSuffix(base, "/"), whose, len(kept))
-	if dropped > 0 {
-		fmt.Fprintf(&b, ", %d older ones dropped (the last %d calls or %d MiB are kept)", dropped, DefaultMaxCalls, DefaultMaxBytes>>20)
+	label := base
+	if strings.HasPrefix(base, "agent://") {
+		label = strings.TrimSuffix(base, "/")
+	}
+	fmt.Fprintf(&b, "[%s: the calls of %s: %d kept", label, whose, len(kept))
+	if first, _ := keptRange(dir, rows); first > 1 {
+		fmt.Fprintf(&b, ", c1-c%d dropped (the last %d calls or %d MiB are kept)", first-1, DefaultMaxCalls, DefaultMaxBytes>>20)
 	}
 	b.WriteString("]\n")
 	for _, r := range kept {

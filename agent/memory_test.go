@@ -168,8 +168,18 @@ func TestMemoryEvictsAndKeepsSessionsApart(t *testing.T) {
 		t.Fatalf("kept c5: %s", text)
 	}
 	list, _ := a.read("memory://")
-	if !strings.Contains(list, "older ones dropped") || strings.Contains(list, "\nc1 ") {
+	if !strings.HasPrefix(list, "[memory://: the calls of this session: 3 kept, c1-c4 dropped") || strings.Contains(list, "\nc1 ") {
 		t.Fatalf("list after eviction:\n%s", list)
+	}
+	// The index is compacted to the kept calls; dropped ids still say so.
+	for i := 0; i < 80; i++ {
+		a.call("bash", map[string]any{"script": "echo more"})
+	}
+	if idx, _ := os.ReadFile(filepath.Join(a.s.memory.Dir, "index.jsonl")); strings.Count(string(idx), "\n") > 2*3+64 {
+		t.Fatalf("the index has %d rows", strings.Count(string(idx), "\n"))
+	}
+	if text, _ := a.read("memory://c2"); !strings.Contains(text, "was dropped") {
+		t.Fatalf("c2 after compaction: %s", text)
 	}
 	b := w.open("b1", "")
 	if text, failed := b.read("memory://c5"); !failed || !strings.Contains(text, "has no call c5") {

@@ -42,6 +42,7 @@ type Transcript struct {
 	next   int
 	kept   []keptCall // in order
 	bytes  int64
+	rows   int // rows in index.jsonl: compacted past twice the kept calls
 	// secretLater is set when a secret was allowed in a job after its
 	// call returned: later job results are not kept.
 	secretLater bool
@@ -50,6 +51,7 @@ type Transcript struct {
 type keptCall struct {
 	n    int
 	size int64
+	row  CallRow
 }
 
 // CallRow is one call in the index.
@@ -148,7 +150,8 @@ func (t *Transcript) Keep(row CallRow, whole string) error {
 	for i > 0 && t.kept[i-1].n > n {
 		i--
 	}
-	t.kept = append(t.kept[:i], append([]keptCall{{n, int64(len(whole))}}, t.kept[i:]...)...)
+	t.kept = append(t.kept[:i], append([]keptCall{{n, int64(len(whole)), row}}, t.kept[i:]...)...)
+	t.rows++
 	t.bytes += int64(len(whole))
 	maxCalls, maxBytes := t.MaxCalls, t.MaxBytes
 	if maxCalls <= 0 {
@@ -163,6 +166,17 @@ func (t *Transcript) Keep(row CallRow, whole string) error {
 		t.bytes -= old.size
 		if rerr := os.Remove(filepath.Join(t.Dir, "c"+strconv.Itoa(old.n))); rerr != nil && err == nil && !errors.Is(rerr, os.ErrNotExist) {
 			err = rerr
+		}
+	}
+	if t.rows > 2*len(t.kept)+64 && err == nil {
+		// The index keeps the rows of the kept calls only.
+		var b []byte
+		for _, k := range t.kept {
+			line, _ := json.Marshal(k.row)
+			b = append(append(b, line...), '\n')
+		}
+		if err = writeWhole(filepath.Join(t.Dir, "index.jsonl"), b); err == nil {
+			t.rows = len(t.kept)
 		}
 	}
 	return err
