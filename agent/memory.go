@@ -276,3 +276,10 @@ func (s *Session) openTranscript(logPath string) {
 		u.Memory = t
 	}
 }
+
+// closeTranscript closes the transcript's index when the session ends.
+func (s *Session) closeTranscript() {
+	if s.memory != nil {
+		s.memory.Close()
+	}
+}

@@ -20,14 +20,14 @@ import (
 // memWorld is sessions on one workspace and one state directory, each
 // served to a go-sdk client.
 type memWorld struct {
-	t     *testing.T
+	t     testing.TB
 	dir   string
 	home  string
 	state string
 	host  *Headless
 }
 
-func newMemWorld(t *testing.T, client func(context.Context, gate.Question) gate.Answer) *memWorld {
+func newMemWorld(t testing.TB, client func(context.Context, gate.Question) gate.Answer) *memWorld {
 	w := &memWorld{t: t, dir: t.TempDir(), home: t.TempDir(), state: t.TempDir()}
 	env := map[string]string{"HOME": w.home}
 	paths := settings.Locate(env, []string{w.dir})
@@ -36,7 +36,7 @@ func newMemWorld(t *testing.T, client func(context.Context, gate.Question) gate.
 }
 
 type memSession struct {
-	t  *testing.T
+	t  testing.TB
 	s  *Session
 	cs *mcp.ClientSession
 }

@@ -121,6 +121,7 @@ func Serve(ctx context.Context, t mcp.Transport, o Options) error {
 	}
 	defer s.Close()
 	defer s.dropClient()
+	defer s.closeTranscript()
 	ss, err := s.Server().Connect(ctx, t, nil)
 	if err != nil {
 		return fmt.Errorf("eukhe mcp: connecting: %v", err)

@@ -42,7 +42,8 @@ type Transcript struct {
 	next   int
 	kept   []keptCall // in order
 	bytes  int64
-	rows   int // rows in index.jsonl: compacted past twice the kept calls
+	rows   int      // rows in index.jsonl: compacted past twice the kept calls
+	index  *os.File // index.jsonl, open for appending
 	// secretLater is set when a secret was allowed in a job after its
 	// call returned: later job results are not kept.
 	secretLater bool
@@ -132,20 +133,22 @@ func (t *Transcript) Keep(row CallRow, whole string) error {
 		return fmt.Errorf("call id %q", row.ID)
 	}
 	row.Size = len(whole)
-	if err := writeWhole(filepath.Join(t.Dir, row.ID), []byte(whole)); err != nil {
-		return err
+	// A call's file is new (its id is), and its row is written only once
+	// the file is whole: a reader finds no row, or the whole result.
+	if err := os.WriteFile(filepath.Join(t.Dir, row.ID), []byte(whole), 0o600); err != nil {
+		return fmt.Errorf("the transcript of session %s: %v", t.Session, err)
 	}
 	line, _ := json.Marshal(row)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	f, err := os.OpenFile(filepath.Join(t.Dir, "index.jsonl"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
+	if t.index == nil {
+		f, err := os.OpenFile(filepath.Join(t.Dir, "index.jsonl"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		t.index = f
 	}
-	_, err = f.Write(append(line, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	_, err := t.index.Write(append(line, '\n'))
 	i := len(t.kept)
 	for i > 0 && t.kept[i-1].n > n {
 		i--
@@ -177,13 +180,23 @@ func (t *Transcript) Keep(row CallRow, whole string) error {
 		}
 		if err = writeWhole(filepath.Join(t.Dir, "index.jsonl"), b); err == nil {
 			t.rows = len(t.kept)
+			t.index.Close() // the renamed file is the index now
+			t.index = nil
 		}
 	}
 	return err
 }
 
-// Close removes nothing: a parent may still read a subagent's
-// transcript after it ended. The state directory is the user's.
+// Close closes the index; it removes nothing: a parent may still read a
+// subagent's transcript after it ended.
+func (t *Transcript) Close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.index != nil {
+		t.index.Close()
+		t.index = nil
+	}
+}
 
 // callNumber is N of "cN".
 func callNumber(id string) (int, bool) {
