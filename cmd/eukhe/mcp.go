@@ -35,9 +35,11 @@ supports MCP elicitation; approval.elicitation: false turns that off) and
 every eukhe approvals started in the root; unanswered, it is refused
 with a message saying why.
 Settings: $XDG_CONFIG_HOME/eukhe/settings.json (default ~/.config/eukhe):
-shell.autoEffects, mcp.servers (the tools behind dyn), ssh.hosts. The
-session's log (report_issue rows) is $XDG_STATE_HOME/eukhe/sessions/ID.jsonl
-(default ~/.local/state). Diagnostics go to standard error.
+shell.autoEffects, mcp.servers (the tools behind dyn), ssh.hosts,
+approval.elicitation. The session's log (report_issue rows) is
+$XDG_STATE_HOME/eukhe/sessions/ID.jsonl (default ~/.local/state), and its
+transcript (every call's whole result, for read memory://) is
+$XDG_STATE_HOME/eukhe/sessions/ID/. Diagnostics go to standard error.
 
 Use it from an agent:  claude mcp add eukhe -- eukhe mcp
 `
