@@ -358,3 +358,26 @@ func TestElicitADocumentAccess(t *testing.T) {
 		t.Fatalf("a secret offers %v", enum)
 	}
 }
+
+// A subagent's question reaches its parent's client (G5), which names
+// the subagent.
+func TestElicitASubagentAsksThroughItsParentsClient(t *testing.T) {
+	w := newElicitWorld(t, true, false)
+	w.reply(accept(ElicitAllow))
+	child, err := Open(Options{Host: w.sess.host, ID: "helper-1", Parent: w.sess.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer child.Close()
+	cs := connect(t, child) // the subagent's own client does not elicit
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"script": "echo sub > sub.txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || !w.exists("sub.txt") {
+		t.Fatalf("the subagent's step allowed in the parent's client: %s", text)
+	}
+	if len(w.asked) != 1 || !strings.Contains(w.asked[0].Message, "Subagent helper-1 (session helper-1) asks to run step 1") {
+		t.Fatalf("asked %d: %v", len(w.asked), w.asked)
+	}
+}
