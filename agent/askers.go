@@ -13,8 +13,9 @@ import (
 // question (DESIGN §5): the host's chain is kept as it is (G5 routing is
 // gate.Chain's), and each link is wrapped so that the elicitors of the
 // sessions at or below it count as interactive clients of that link —
-// unless a link above has interactive clients of its own (the editor,
-// `eukhe approvals`), in which case they join that one. So a question is
+// unless the link has no interactive client of its own and a link above
+// has (the editor, `eukhe approvals`, a parent in another process), in
+// which case they join that one. So a question is
 // asked of the editor, the terminals and the agent's own window at once,
 // and the first answer wins.
 
@@ -52,11 +53,15 @@ func withClients(chain gate.Chain, self string, timeout func() time.Duration, ro
 	return out
 }
 
-// extras are the elicitors that join this link now.
+// extras are the elicitors that join this link now: those of the
+// sessions at or below it, unless this link has no interactive client of
+// its own and a link above has (they join there).
 func (c *clientLink) extras() []*Elicitor {
-	for _, b := range c.bases[c.i+1:] {
-		if b.Attached().Interactive > 0 {
-			return nil // a link above shows it: they join there
+	if c.bases[c.i].Attached().Interactive == 0 {
+		for _, b := range c.bases[c.i+1:] {
+			if b.Attached().Interactive > 0 {
+				return nil
+			}
 		}
 	}
 	var es []*Elicitor

@@ -31,7 +31,11 @@
 //     is its approvals endpoint (terminals.go, Terminals): `eukhe
 //     approvals` terminals on the session's discovery socket, every one
 //     asked, the first answer wins, the others get eukhe/approvalSettled;
-//     gateways are counted (the gateway rule). Unanswered, the model gets
+//     gateways are counted (the gateway rule). A parent session running
+//     headless in another process is reached through its endpoint
+//     (Headless.Remote; the endpoint's Relay asks that session's chain,
+//     Headless.RelayTo), so a subagent's question reaches its root's
+//     clients there too. Unanswered, the model gets
 //     gate.RefusalHinted with what works now (askers.go AnswerHint: the
 //     client's window, else `eukhe approvals` in a terminal in the root).
 //   - The agent's own MCP client (elicit.go, askers.go): when it declared

@@ -48,6 +48,10 @@ type Headless struct {
 	// Client: the session's approvals endpoint (Terminals), which `eukhe
 	// approvals` attaches to.
 	Sink gate.Asker
+	// Remote, when set, is the sink of a parent session open in another
+	// process (its approvals endpoint, G5 relay); nil: a link no one
+	// answers.
+	Remote func(parent string) gate.Asker
 	// OnIssue sees each report_issue row; nil drops it (the session log
 	// keeps it).
 	OnIssue func(Issue)
@@ -93,13 +97,31 @@ func (h *Headless) Attach(s *Session) gate.Chain {
 		seen[p] = true
 		ps, ok := h.sessions[p]
 		if !ok {
-			chain = append(chain, gate.Link{Name: p, Asker: gate.Headless{}})
+			var remote gate.Asker = gate.Headless{}
+			if h.Remote != nil {
+				remote = h.Remote(p)
+			}
+			chain = append(chain, gate.Link{Name: p, Asker: remote})
 			break
 		}
 		chain = append(chain, gate.Link{Name: p, Asker: sink})
 		p = ps.Parent
 	}
 	return chain
+}
+
+// RelayTo asks session id's chain a question relayed to it from a
+// subagent in another process (G5): its frame names the subagent.
+func (h *Headless) RelayTo(id string) func(ctx context.Context, q gate.Question) gate.Answer {
+	return func(ctx context.Context, q gate.Question) gate.Answer {
+		h.mu.Lock()
+		s := h.sessions[id]
+		h.mu.Unlock()
+		if s == nil {
+			return gate.Unanswered
+		}
+		return s.Chain().Ask(ctx, q)
+	}
 }
 
 // Detach unregisters s.

@@ -26,6 +26,10 @@ type Terminals struct {
 	// Timeout is the approval timeout in force; nil or 0 is
 	// DefaultApprovalTimeout.
 	Timeout func() time.Duration
+	// Relay, when set, answers a subagent's question relayed from another
+	// process (G5): the hello {"eukhe":"relay","question":{…}} gets one
+	// line {"answer": …} once this session's chain answered it.
+	Relay func(ctx context.Context, q gate.Question) gate.Answer
 
 	mu       sync.Mutex
 	seq      int
@@ -49,10 +53,16 @@ func (t *Terminals) Serve(ctx context.Context, ln net.Listener) {
 	}
 }
 
-// termHello is a terminal's first line.
+// termHello is a terminal's first line, or a relayed question.
 type termHello struct {
-	Eukhe   string `json:"eukhe"`
-	Gateway bool   `json:"gateway,omitempty"`
+	Eukhe    string         `json:"eukhe"`
+	Gateway  bool           `json:"gateway,omitempty"`
+	Question *gate.Question `json:"question,omitempty"`
+}
+
+// RelayAnswer is the line that answers a relayed question.
+type RelayAnswer struct {
+	Answer gate.Answer `json:"answer"`
 }
 
 // termAnswer is a terminal's answer to a question.
@@ -66,6 +76,10 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 	br := bufio.NewReaderSize(c, 4<<10)
 	line, long, err := readLine(br, maxTermLine)
 	var h termHello
+	if err == nil && !long && json.Unmarshal(line, &h) == nil && h.Eukhe == "relay" && h.Question != nil && t.Relay != nil {
+		t.relay(ctx, c, br, *h.Question)
+		return
+	}
 	if err != nil || long || json.Unmarshal(line, &h) != nil || h.Eukhe != "approvals" {
 		b, _ := json.Marshal(map[string]string{"error": "this is a headless eukhe mcp session's approvals endpoint: only `eukhe approvals` attaches here"})
 		c.Write(append(b, '\n'))
@@ -107,6 +121,19 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 		}
 		tm.answer(a)
 	}
+}
+
+// relay asks this session's chain a subagent's question; the asker
+// leaving (its connection closing) ends the question.
+func (t *Terminals) relay(ctx context.Context, c net.Conn, br *bufio.Reader, q gate.Question) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		_, _ = br.ReadByte() // the asker sends nothing more: EOF means it left
+		cancel()
+	}()
+	b, _ := json.Marshal(RelayAnswer{Answer: t.Relay(ctx, q)})
+	c.Write(append(b, '\n'))
 }
 
 // Attached counts the terminals.

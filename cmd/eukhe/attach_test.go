@@ -142,8 +142,8 @@ type mcpProc struct {
 	id      int
 }
 
-func startMCP(t *testing.T, env []string, dir string) *mcpProc {
-	cmd := exec.Command(binary, "mcp")
+func startMCP(t *testing.T, env []string, dir string, args ...string) *mcpProc {
+	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
 	cmd.Dir, cmd.Env = dir, env
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()

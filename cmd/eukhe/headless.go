@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -32,4 +34,54 @@ func publishSession(ctx context.Context, root, id, parent string, current func()
 	}
 	fmt.Fprintf(stderr, "eukhe mcp: no approvals endpoint for `eukhe approvals` (%v); questions go to the agent's client only when it supports elicitation\n", err)
 	return terms, func() {}
+}
+
+// remoteParents gives the sink of a parent session that runs headless in
+// another process: its approvals endpoint, which asks the parent's chain
+// (its client, its terminals, its own parents) and answers (G5 relay).
+func remoteParents() func(parent string) gate.Asker {
+	return func(parent string) gate.Asker { return remoteParent{id: parent} }
+}
+
+type remoteParent struct{ id string }
+
+func (r remoteParent) dir() (string, error) { return discovery.Dir(gate.EnvFromList(os.Environ())) }
+
+// Attached is one interactive client while the parent's endpoint lives:
+// what answers there is the parent's to say.
+func (r remoteParent) Attached() gate.Attached {
+	dir, err := r.dir()
+	if err != nil {
+		return gate.Attached{}
+	}
+	if _, _, ok := discovery.LookupSession(dir, r.id); ok {
+		return gate.Attached{Interactive: 1}
+	}
+	return gate.Attached{}
+}
+
+// Ask relays q to the parent and waits for its answer; ok is false when
+// the parent cannot be reached.
+func (r remoteParent) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
+	dir, err := r.dir()
+	if err != nil {
+		return gate.Unanswered, false
+	}
+	conn, _, err := discovery.FindSession(dir, r.id)
+	if err != nil {
+		return gate.Unanswered, false
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	hello, _ := json.Marshal(map[string]any{"eukhe": "relay", "question": q})
+	if _, err := conn.Write(append(hello, '\n')); err != nil {
+		return gate.Unanswered, false
+	}
+	line, err := bufio.NewReader(conn).ReadBytes('\n')
+	var a agent.RelayAnswer
+	if err != nil || json.Unmarshal(line, &a) != nil {
+		return gate.Unanswered, false
+	}
+	return a.Answer, true
 }

@@ -184,15 +184,16 @@ func TestEukheApprovalsPicksUpALaterSession(t *testing.T) {
 // declaring elicitation; answer answers each request.
 type goClient struct {
 	cs     *mcp.ClientSession
+	stderr *lockedWriter
 	mu     sync.Mutex
 	answer func(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
 	asked  int
 }
 
 func startGoClient(t *testing.T, env []string, root string) *goClient {
-	g := &goClient{}
+	g := &goClient{stderr: &lockedWriter{w: &strings.Builder{}}}
 	cmd := exec.Command(binary, "mcp")
-	cmd.Dir, cmd.Env, cmd.Stderr = root, env, os.Stderr
+	cmd.Dir, cmd.Env, cmd.Stderr = root, env, g.stderr
 	c := mcp.NewClient(&mcp.Implementation{Name: "go-elicit", Version: "1"}, &mcp.ClientOptions{
 		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			g.mu.Lock()
@@ -466,5 +467,58 @@ func TestEukheApprovalsGatewayOnAHeadlessSession(t *testing.T) {
 	text, failed := p.call("bash", map[string]any{"script": "echo x > .git/config"})
 	if !failed || !strings.Contains(text, "gateway") {
 		t.Fatalf("a protected write by the gateway rule: %s", text)
+	}
+}
+
+// session is the go client's eukhe mcp session id.
+func (g *goClient) session(t *testing.T) string {
+	t.Helper()
+	for i := 0; i < 3000; i++ {
+		g.stderr.mu.Lock()
+		m := sessionLine.FindStringSubmatch(g.stderr.w.(*strings.Builder).String())
+		g.stderr.mu.Unlock()
+		if m != nil {
+			return m[1]
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no session line from eukhe mcp")
+	return ""
+}
+
+// A headless subagent in another process (eukhe mcp --parent) relays its
+// question to its parent's session (G5): the parent's client is asked,
+// naming the subagent, and its answer decides.
+func TestHeadlessSubagentAsksThroughItsParentsClient(t *testing.T) {
+	env := attachEnv(t)
+	root := headlessRoot(t)
+	parent := startGoClient(t, env, root)
+	var mu sync.Mutex
+	var asked []string
+	answer := "allow"
+	parent.reply(func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, p.Message)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": answer}}, nil
+	})
+	child := startMCP(t, env, root, "--parent", parent.session(t))
+	childID := sessionOf(t, child)
+	if text, failed := child.call("bash", map[string]any{"script": "echo sub > sub.txt"}); failed {
+		t.Fatalf("the subagent's step allowed in the parent's client: %s", text)
+	}
+	mu.Lock()
+	answer = "deny"
+	mu.Unlock()
+	if text, _ := child.call("bash", map[string]any{"script": "echo no > no.txt"}); !strings.Contains(text, "the user denied it") {
+		t.Fatalf("denied in the parent's client: %s", text)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 2 || !strings.Contains(asked[0], "Subagent "+childID) {
+		t.Fatalf("the parent's client was asked %q", asked)
+	}
+	if _, err := os.Stat(filepath.Join(root, "no.txt")); err == nil {
+		t.Fatal("a denied step ran")
 	}
 }

@@ -90,6 +90,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer unpublish()
 	host := &agent.Headless{
 		Sink:    terms,
+		Remote:  remoteParents(),
 		RootDir: absRoot,
 		Disk:    docs.NewDisk(),
 		Current: w.Current,
@@ -98,6 +99,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "eukhe mcp: report_issue on %s: %s\n", is.Tool, is.Description)
 		},
 	}
+	terms.Relay = host.RelayTo(id)
 	fmt.Fprintf(stderr, "eukhe mcp: session %s on %s (headless: no editor serves this root)\n", id, absRoot)
 	if os.Getenv("GOGC") == "" {
 		// A call allocates tens of KiB in the SDK and the heap stays small:

@@ -16,7 +16,9 @@
 //   - A headless `eukhe mcp` publishes its session as an approvals
 //     endpoint (Kind "approvals", with its session and parent): Find never
 //     returns one (it is no document store); FindApprovals dials every one
-//     whose root holds a directory, for `eukhe approvals`.
+//     whose root holds a directory, for `eukhe approvals`; FindSession
+//     dials one session's, where a subagent in another process relays its
+//     questions (G5).
 //
 // Only the standard library: the CLI's start-up path imports it.
 package discovery
@@ -194,6 +196,38 @@ func FindApprovals(dir, path string, skip map[string]bool) ([]Endpoint, error) {
 		}
 	}
 	return out, nil
+}
+
+// LookupSession finds the live approvals endpoint of headless session id
+// without dialling it.
+func LookupSession(dir, id string) (Entry, string, bool) {
+	if Check(dir) != nil {
+		return Entry{}, "", false
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range names {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var e Entry
+		if json.Unmarshal(data, &e) == nil && e.Kind == KindApprovals && e.Session == id && alive(e.PID) {
+			return e, f, true
+		}
+	}
+	return Entry{}, "", false
+}
+
+// FindSession dials the approvals endpoint of headless session id.
+func FindSession(dir, id string) (net.Conn, Entry, error) {
+	e, f, ok := LookupSession(dir, id)
+	if !ok {
+		return nil, Entry{}, ErrNone
+	}
+	if conn, ok := dial(cand{e: e, file: f}); ok {
+		return conn, e, nil
+	}
+	return nil, Entry{}, ErrNone
 }
 
 type cand struct {
