@@ -117,8 +117,8 @@ func (h *Headless) RelayTo(id string) func(ctx context.Context, q gate.Question)
 		h.mu.Lock()
 		s := h.sessions[id]
 		h.mu.Unlock()
-		if s == nil {
-			return gate.Unanswered
+		if s == nil || q.Session == id || RelayHops(ctx) >= MaxRelayHops {
+			return gate.Unanswered // gone, or a loop of --parent
 		}
 		return s.Chain().Ask(ctx, q)
 	}

@@ -58,6 +58,20 @@ type termHello struct {
 	Eukhe    string         `json:"eukhe"`
 	Gateway  bool           `json:"gateway,omitempty"`
 	Question *gate.Question `json:"question,omitempty"`
+	// Hops counts the relays a question took: a chain of --parent that
+	// loops through processes ends at MaxRelayHops.
+	Hops int `json:"hops,omitempty"`
+}
+
+// MaxRelayHops is how many processes a relayed question may cross.
+const MaxRelayHops = 16
+
+type relayHopsKey struct{}
+
+// RelayHops is how many relays brought the question asked under ctx.
+func RelayHops(ctx context.Context) int {
+	n, _ := ctx.Value(relayHopsKey{}).(int)
+	return n
 }
 
 // RelayAnswer is the line that answers a relayed question.
@@ -77,7 +91,7 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 	line, long, err := readLine(br, maxTermLine)
 	var h termHello
 	if err == nil && !long && json.Unmarshal(line, &h) == nil && h.Eukhe == "relay" && h.Question != nil && t.Relay != nil {
-		t.relay(ctx, c, br, *h.Question)
+		t.relay(context.WithValue(ctx, relayHopsKey{}, h.Hops), c, br, *h.Question)
 		return
 	}
 	if err != nil || long || json.Unmarshal(line, &h) != nil || h.Eukhe != "approvals" {

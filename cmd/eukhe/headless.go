@@ -74,7 +74,7 @@ func (r remoteParent) Ask(ctx context.Context, q gate.Question) (gate.Answer, bo
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
-	hello, _ := json.Marshal(map[string]any{"eukhe": "relay", "question": q})
+	hello, _ := json.Marshal(map[string]any{"eukhe": "relay", "question": q, "hops": agent.RelayHops(ctx) + 1})
 	if _, err := conn.Write(append(hello, '\n')); err != nil {
 		return gate.Unanswered, false
 	}

@@ -522,3 +522,21 @@ func TestHeadlessSubagentAsksThroughItsParentsClient(t *testing.T) {
 		t.Fatal("a denied step ran")
 	}
 }
+
+// Two headless sessions that name each other as parent (b by --parent,
+// a by initialize's _meta): a question goes round once and ends
+// unanswered, not forever.
+func TestHeadlessParentLoopEnds(t *testing.T) {
+	env := attachEnv(t)
+	root := headlessRoot(t)
+	a := startMCPUninitialized(t, env, root)
+	aID := sessionOf(t, a)
+	b := startMCP(t, env, root, "--parent", aID)
+	a.initialize(map[string]any{"eukhe/parent": sessionOf(t, b)})
+	for _, p := range []*mcpProc{a, b} {
+		text, failed := p.call("bash", map[string]any{"script": "echo x > x.txt"})
+		if !failed || !strings.Contains(text, "no one answered") {
+			t.Fatalf("a question in a loop of parents: %s", text)
+		}
+	}
+}
