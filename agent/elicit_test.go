@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -379,5 +380,45 @@ func TestElicitASubagentAsksThroughItsParentsClient(t *testing.T) {
 	}
 	if len(w.asked) != 1 || !strings.Contains(w.asked[0].Message, "Subagent helper-1 (session helper-1) asks to run step 1") {
 		t.Fatalf("asked %d: %v", len(w.asked), w.asked)
+	}
+}
+
+// A raw client that declares elicitation and answers off the form: the
+// server's own check of the content against the form denies, whatever the
+// client's SDK did not check.
+func TestElicitOffTheFormDeniesOnTheServer(t *testing.T) {
+	w := newElicitWorld(t, false, false) // the go client is not used
+	r := rawConnect(t, w.sess)
+	r.rpc(0, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}`)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for i := 0; elicitorOf(w.sess.ID) == nil && i < 500; i++ {
+		time.Sleep(2 * time.Millisecond)
+	}
+	for n, content := range []string{
+		`{"answer":"ALLOW"}`,
+		`{"answer":"allow for this session"}`, // not offered for a protected step
+		`{"answer":["allow"]}`,
+		`{"answer":"allow","other":1}`,
+	} {
+		id := 100 + n
+		r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"bash","arguments":{"script":"echo x > .git/config%d"}}}`, id, n))
+		for {
+			m := r.recv()
+			if method, _ := m.Get("method"); method == "elicitation/create" {
+				reqID, _ := m.Get("id")
+				r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":{"action":"accept","content":%s}}`, reqID, content))
+				continue
+			}
+			if got, ok := m.Get("id"); ok && fmt.Sprint(got) == fmt.Sprint(id) {
+				text := fmt.Sprint(path(m, "result", "content"))
+				if !strings.Contains(text, "denied") && content != `{"answer":"allow","other":1}` {
+					t.Fatalf("%s: %s", content, text)
+				}
+				break
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(w.dir, ".git", "config0")); err == nil {
+		t.Fatal("a step ran on an answer off the form")
 	}
 }
