@@ -69,7 +69,7 @@ func handleBash(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 		}
 		res = r.Run(ctx, req)
 	}
-	return docs.Result{Text: res.Text, Failed: res.Failed}
+	return docs.Result{Text: res.Text, Failed: res.Failed, Whole: res.Whole}
 }
 
 // jobSettled is the row a settled job sends (S7.7).

@@ -27,8 +27,45 @@
 //     holding "://" to the session's URLReader; Clients is its
 //     ResourceSource.
 //   - G5 routing: a session's chain is its own sink, then its parent's up
-//     to the root (host.go, Host.Attach); headless, no client is attached,
-//     so a question is unanswered and the model gets gate.RefusalText.
+//     to the root (host.go, Host.Attach). Headless, the session's own sink
+//     is its approvals endpoint (terminals.go, Terminals): `eukhe
+//     approvals` terminals on the session's discovery socket, every one
+//     asked, the first answer wins, the others get eukhe/approvalSettled;
+//     gateways are counted (the gateway rule). A parent session running
+//     headless in another process is reached through its endpoint
+//     (Headless.Remote; the endpoint's Relay asks that session's chain,
+//     Headless.RelayTo), so a subagent's question reaches its root's
+//     clients there too. Unanswered, the model gets
+//     gate.RefusalHinted with what works now (askers.go AnswerHint: the
+//     client's window, else `eukhe approvals` in a terminal in the root).
+//   - The agent's own MCP client (elicit.go, askers.go): when it declared
+//     elicitation, a question also goes to it as elicitation/create
+//     (ElicitForm: the step escaped, its effects, why it asks, the asking
+//     agent; one enum field whose first value, deny, is also its default;
+//     "allow for this session" only where Grantable). accept with allow
+//     runs; decline, cancel, an error, any other content and the approval
+//     timeout deny (ElicitVerdict). Each link of the host's chain is
+//     wrapped (withClients): the elicitors of the sessions at or below a
+//     link join its clients unless a link above has interactive clients
+//     (the editor, terminals), where they join instead; FirstAnswer asks
+//     all at once, the first answer wins and the losers' contexts are
+//     cancelled (the SDK sends notifications/cancelled; SettledAnswer
+//     tells a losing terminal how it was settled). approval.elicitation
+//     false never sends one.
+//   - DESIGN §11 memory:// and agent:// (transcript.go, memory.go): each
+//     call gets an id (cN) and its whole result (docs.Result.Whole when a
+//     bound cut it) is kept in <state>/eukhe/sessions/<id>/ beside the
+//     session's log: the last 200 calls or 64 MiB. A cut bash output
+//     names memory://cN at its cut (the shell writes a random token there
+//     that the session replaces with the id); a cut read gets a notice
+//     naming it. memory://cN is rendered as rows like a read (selectors
+//     page it, cN/K is one line; rows are not edit anchors). agent://S is
+//     S's transcript when this session is on S's parent chain (each
+//     transcript's meta.json names its parent). Both walk with
+//     WalkURLPath (S7.6). A call in which the user allowed a secret keeps
+//     a note instead of its result (the link that gave the answer marks
+//     the call's context; a secret allowed in a job after its call
+//     returned withholds later job results too).
 //
 // Sessions: each MCP connection is one Session (session.go) with its own
 // docs.Session (seen lines), its own docs.Tools over the host's store, its
@@ -57,4 +94,17 @@
 //     already joined replaces it.
 //   - The parent session comes from --parent, or from initialize's _meta
 //     "eukhe/parent" (or capabilities.experimental.eukhe.parent).
+//   - Elicitation is sent only to a client that completed the initialize
+//     handshake with the capability (protocol up to 2025-11-25, which
+//     every client that elicits speaks today). A client on the stateless
+//     2026-07-28 protocol is never sent one: there a question would be an
+//     input request of the call (SEP-2322), not built yet.
+//   - The agent's client, under an editor, is asked beside the editor and
+//     the terminals (not before them, as the nearest session would be):
+//     the user answers wherever they look.
+//   - A transcript directory left by an earlier session of the same id is
+//     emptied when the session opens; transcripts are not removed when a
+//     session ends (a parent may read a subagent's after it ended).
+//   - memory:// and agent:// of a session opened without a log path is
+//     the rejection scheme, saying that it keeps no transcript.
 package agent

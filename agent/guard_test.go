@@ -71,7 +71,8 @@ func TestGuardLetsAnInsideAccessRunUnasked(t *testing.T) {
 }
 
 // Headless with no client: a secret read is unanswered and the error is
-// the seed's refusal text (G5).
+// the seed's refusal text (G5), whose next step is what works now headless:
+// `eukhe approvals` in a terminal in the root (the client does not elicit).
 func TestGuardHeadlessSecretIsUnansweredWithTheRefusalText(t *testing.T) {
 	g := newGuardWorld(t, nil)
 	s := g.open(t, "")
@@ -80,8 +81,8 @@ func TestGuardHeadlessSecretIsUnansweredWithTheRefusalText(t *testing.T) {
 	if !errors.As(err, &ref) || ref.Answer != gate.Unanswered {
 		t.Fatalf("secret read: %v", err)
 	}
-	want := gate.RefusalText("read "+g.secret, ref.Effects, gate.Unanswered)
-	if err.Error() != want || !strings.Contains(want, "no one answered") {
+	want := gate.RefusalHinted("read "+g.secret, ref.Effects, gate.Unanswered, AnswerHint(g.root, false, false))
+	if err.Error() != want || !strings.Contains(want, "no one answered") || !strings.Contains(want, "`eukhe approvals` in a terminal in "+g.root) {
 		t.Fatalf("text %q, want %q", err.Error(), want)
 	}
 }

@@ -44,6 +44,14 @@ type Headless struct {
 	// Client answers the questions of sessions opened on this host; nil:
 	// no one is attached.
 	Client func(ctx context.Context, q gate.Question) gate.Answer
+	// Sink, when set, is the sessions' own approval sink in place of
+	// Client: the session's approvals endpoint (Terminals), which `eukhe
+	// approvals` attaches to.
+	Sink gate.Asker
+	// Remote, when set, is the sink of a parent session open in another
+	// process (its approvals endpoint, G5 relay); nil: a link no one
+	// answers.
+	Remote func(parent string) gate.Asker
 	// OnIssue sees each report_issue row; nil drops it (the session log
 	// keeps it).
 	OnIssue func(Issue)
@@ -79,20 +87,41 @@ func (h *Headless) Attach(s *Session) gate.Chain {
 		h.sessions = map[string]*Session{}
 	}
 	h.sessions[s.ID] = s
-	sink := gate.Headless{Client: h.Client}
+	var sink gate.Asker = gate.Headless{Client: h.Client}
+	if h.Sink != nil {
+		sink = h.Sink
+	}
 	chain := gate.Chain{{Name: s.ID, Asker: sink}}
 	seen := map[string]bool{s.ID: true}
 	for p := s.Parent; p != "" && !seen[p]; {
 		seen[p] = true
 		ps, ok := h.sessions[p]
 		if !ok {
-			chain = append(chain, gate.Link{Name: p, Asker: gate.Headless{}})
+			var remote gate.Asker = gate.Headless{}
+			if h.Remote != nil {
+				remote = h.Remote(p)
+			}
+			chain = append(chain, gate.Link{Name: p, Asker: remote})
 			break
 		}
 		chain = append(chain, gate.Link{Name: p, Asker: sink})
 		p = ps.Parent
 	}
 	return chain
+}
+
+// RelayTo asks session id's chain a question relayed to it from a
+// subagent in another process (G5): its frame names the subagent.
+func (h *Headless) RelayTo(id string) func(ctx context.Context, q gate.Question) gate.Answer {
+	return func(ctx context.Context, q gate.Question) gate.Answer {
+		h.mu.Lock()
+		s := h.sessions[id]
+		h.mu.Unlock()
+		if s == nil || q.Session == id || RelayHops(ctx) >= MaxRelayHops {
+			return gate.Unanswered // gone, or a loop of --parent
+		}
+		return s.Chain().Ask(ctx, q)
+	}
 }
 
 // Detach unregisters s.

@@ -64,8 +64,9 @@ func (s *Session) handler(t *Tool) mcp.ToolHandler {
 		if len(args) > max {
 			return textResult(fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), true), nil
 		}
+		id, mark, ctx := s.beginCall(ctx)
 		r := t.Handler(ctx, s, args)
-		return textResult(r.Text, r.Failed), nil
+		return textResult(s.endCall(id, mark, t.Name, args, r), r.Failed), nil
 	}
 }
 
@@ -76,11 +77,20 @@ func textResult(text string, failed bool) *mcp.CallToolResult {
 // initialized takes the parent from initialize (a client that cannot pass
 // --parent): _meta "eukhe/parent", or capabilities.experimental.eukhe.parent.
 func (s *Session) initialized(ctx context.Context, req *mcp.InitializedRequest) {
-	if s.Parent != "" || req == nil || req.Session == nil {
+	if req == nil || req.Session == nil {
+		return
+	}
+	s.useClient(req.Session)
+	if s.Parent != "" {
 		return
 	}
 	if p := ParentFrom(req.Session.InitializeParams()); p != "" {
 		s.SetParent(p)
+		if s.memory != nil {
+			if err := s.memory.SetParent(s.Parent); err != nil {
+				s.logf("the transcript of session %s: %v", s.ID, err)
+			}
+		}
 	}
 }
 
@@ -110,6 +120,8 @@ func Serve(ctx context.Context, t mcp.Transport, o Options) error {
 		return err
 	}
 	defer s.Close()
+	defer s.dropClient()
+	defer s.closeTranscript()
 	ss, err := s.Server().Connect(ctx, t, nil)
 	if err != nil {
 		return fmt.Errorf("eukhe mcp: connecting: %v", err)

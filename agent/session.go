@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -62,6 +63,8 @@ type Session struct {
 
 	shell  *shell.Runner // the bash tool's runner and job table
 	notify func(text string)
+	memory *Transcript // the calls it served (memory://); nil without a state directory
+	recall string      // the shell's marker token for a cut output's call id
 
 	mu    sync.Mutex // one document call at a time: docs.Session is one agent's state
 	tools *docs.Tools
@@ -106,7 +109,7 @@ func Open(o Options) (*Session, error) {
 		Excludes: func() []string { return h.Settings().GrepExcludes }}
 	s.clients = &Clients{Servers: func() map[string]settings.MCPServer { return h.Settings().MCPServers },
 		Timeout: o.CallTimeout, Dir: h.Root()}
-	s.chain = h.Attach(s)
+	s.chain = s.withClients(h.Attach(s))
 	skills := o.SkillDirs
 	if skills == nil {
 		// The project's skills first, then the user's (S7.5).
@@ -128,6 +131,7 @@ func Open(o Options) (*Session, error) {
 			Chain: s.chain, Session: s.ID},
 		Jobs: &shell.Jobs{OnSettle: func(id, status, output string) { s.Notify(jobSettled(id, status, output)) }},
 	}
+	s.openTranscript(o.LogPath)
 	return s, nil
 }
 
@@ -151,6 +155,9 @@ func (s *Session) Notify(text string) {
 	s.mu.Lock()
 	f := s.notify
 	s.mu.Unlock()
+	if s.recall != "" {
+		text = strings.ReplaceAll(text, s.recall, "ID-of-your-bash-job-call")
+	}
 	if f != nil {
 		f(text)
 	} else if s.logf != nil {
@@ -168,7 +175,7 @@ func (s *Session) SetParent(parent string) {
 	}
 	s.host.Detach(s)
 	s.Parent = parent
-	s.chain = s.host.Attach(s)
+	s.chain = s.withClients(s.host.Attach(s))
 	if s.guard != nil {
 		s.guard.Gate.Chain = s.chain
 	}

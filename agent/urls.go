@@ -23,11 +23,11 @@
 // text after "scheme://" is taken as written: no percent-decoding, so a
 // space or a quote is itself.
 //
-// agent:// and memory:// name a subagent's chat and the chat view (S7.5).
-// They belong to a chat store, and eukhe serves tools to an agent whose
-// chat lives in its own client (Claude Code, Codex, an editor), so this
-// server keeps no chat store: both schemes are rejected with the rejection
-// scheme and a message that says so. Any other scheme is scheme as well.
+// agent:// and memory:// (S7.5) name a subagent's chat and the chat view.
+// eukhe's view of a session is the transcript of the tool calls it served
+// (DESIGN §11), so memory:// reads this session's calls and agent://SESSION
+// a subagent's, for its parent chain only: memory.go, transcript.go. Any
+// other scheme is the rejection scheme.
 //
 // Every failure is a *URLError whose Kind is one of the seed's rejections
 // and whose text says what to do next.
@@ -67,6 +67,9 @@ type URLReader struct {
 	Resources ResourceSource  // may be nil: no MCP servers
 	Tools     *docs.Tools     // repo:// and skill:// are normal reads through it
 	SSH       string          // the ssh program; "" means "ssh" from PATH
+	// Memory is the session's transcript (memory://, and where agent://
+	// finds its subagents'); nil: the session keeps none.
+	Memory *Transcript
 }
 
 // The rejections of S7.5, S7.6 and S7.9: a URLError's Kind.
@@ -136,7 +139,7 @@ func (r *URLReader) Read(ctx context.Context, raw string, bound int) (text strin
 	}
 	scheme, rest, ok := SplitURL(raw)
 	if !ok {
-		return "", urlErr(KindScheme, raw, "not a URL; read takes repo://, skill://, mcp:// or ssh:// URLs, or a plain file path")
+		return "", urlErr(KindScheme, raw, "not a URL; read takes repo://, skill://, mcp://, ssh://, memory:// or agent:// URLs, or a plain file path")
 	}
 	switch scheme {
 	case "repo":
@@ -147,8 +150,10 @@ func (r *URLReader) Read(ctx context.Context, raw string, bound int) (text strin
 		return r.readMCP(ctx, raw, rest, bound)
 	case "ssh":
 		return r.readSSH(ctx, raw, rest, bound)
-	case "agent", "memory":
-		return "", urlErr(KindScheme, raw, "%s:// reads a chat store, and this server keeps no chat store: your chat lives in your own client. Read files with repo://, skills with skill://, or ask the user for what you need from the chat", scheme)
+	case "memory":
+		return r.readMemory(raw, rest, bound)
+	case "agent":
+		return r.readAgent(raw, rest, bound)
 	}
-	return "", urlErr(KindScheme, raw, "unknown scheme %q; read takes repo://, skill://, mcp:// or ssh:// URLs, or a plain file path", scheme)
+	return "", urlErr(KindScheme, raw, "unknown scheme %q; read takes repo://, skill://, mcp://, ssh://, memory:// or agent:// URLs, or a plain file path", scheme)
 }

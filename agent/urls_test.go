@@ -366,13 +366,13 @@ func TestURLMCP(t *testing.T) {
 	}
 }
 
-// TestURLChatSchemes: agent:// and memory:// are chat stores this server
-// does not hold; any other unknown scheme is scheme too.
+// TestURLChatSchemes: without a transcript, agent:// and memory:// are
+// the rejection scheme saying so; any other unknown scheme is scheme too.
 func TestURLChatSchemes(t *testing.T) {
 	r := &URLReader{}
 	for _, u := range []string{"agent://sub-1", "memory://", "memory://m1", "memory://m1/3", "MEMORY://m1"} {
 		_, err := r.Read(context.Background(), u, 0)
-		if urlKind(err) != KindScheme || !strings.Contains(err.Error(), "keeps no chat store") {
+		if urlKind(err) != KindScheme || !strings.Contains(err.Error(), "keeps no transcript") {
 			t.Errorf("%s: %v", u, err)
 		}
 	}

@@ -50,7 +50,7 @@ func newWorld(t *testing.T) *world {
 }
 
 // connect serves s over in-memory transports and returns the client side.
-func connect(t *testing.T, s *Session) *mcp.ClientSession {
+func connect(t testing.TB, s *Session) *mcp.ClientSession {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()

@@ -65,6 +65,10 @@ func (t *Tools) named(arg string) (string, []Range) {
 type Result struct {
 	Text   string
 	Failed bool
+	// Whole is the result with nothing cut, when the output bound cut
+	// Text (a read past its bound, a bash output cut in the middle); ""
+	// otherwise. The session's transcript keeps it (memory://).
+	Whole string
 }
 
 func failed(format string, a ...any) Result {
@@ -144,7 +148,8 @@ func (t *Tools) Read(a ReadArgs) Result {
 			return failed("%s", note)
 		}
 		req.Raw = true
-		return Result{Text: Render(req).Text}
+		view := Render(req)
+		return Result{Text: view.Text, Whole: Whole(req, view)}
 	}
 	if gate := ReadGate(shown, snap.Data); gate != "" {
 		return failed("%s", gate)
@@ -158,13 +163,14 @@ func (t *Tools) Read(a ReadArgs) Result {
 		}
 		t.Session.Saw(abs, Projection{}, d) // a write may replace what was read
 		req.Notices = append([]string{over}, req.Notices...)
-		return Result{Text: Render(req).Text}
+		view := Render(req)
+		return Result{Text: view.Text, Whole: Whole(req, view)}
 	}
 	req.Tag = d.Tag().String()
 	v := t.Session.Saw(abs, p, d)
 	view := Render(req)
 	view.Shown.Each(v.Seen.AddRange)
-	return Result{Text: view.Text}
+	return Result{Text: view.Text, Whole: Whole(req, view)}
 }
 
 func spellRangesPlain(rs []Range) string {

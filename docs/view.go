@@ -108,6 +108,8 @@ type ViewRequest struct {
 type View struct {
 	Text  string
 	Shown LineSet
+	// Cut tells that the bound cut the middle of the rows.
+	Cut bool
 }
 
 type item struct {
@@ -151,8 +153,9 @@ func Render(r ViewRequest) View {
 			items = append(items, it)
 		}
 	}
+	cut := rowBytes > bound
 	items = cutMiddle(items, rowBytes, bound, r.Path)
-	var v View
+	v := View{Cut: cut}
 	for _, it := range items {
 		out.WriteString(it.text)
 		if it.line > 0 && !r.Raw {
@@ -164,6 +167,21 @@ func Render(r ViewRequest) View {
 	}
 	v.Text = out.String()
 	return v
+}
+
+// WholeBound is the bound of a read's whole view (Result.Whole): every row
+// of a file the session can read.
+const WholeBound = 1 << 30
+
+// Whole is the view of r with no cut, when v (its view) was cut; "" when
+// nothing was cut. It marks nothing seen: the session keeps it so that the
+// agent can read the cut rows back exactly as they were.
+func Whole(r ViewRequest, v View) string {
+	if !v.Cut {
+		return ""
+	}
+	r.Bound = WholeBound
+	return Render(r).Text
 }
 
 // Header is a read's first line: [path#TAG], [path] without a tag.

@@ -56,12 +56,22 @@ type Refusal struct {
 	Verb    string
 	Effects Effects
 	Answer  Answer
+	// Hint is how the user can answer now (Chain.Hint); "" is the
+	// general sentence.
+	Hint string
 }
 
-func (r *Refusal) Error() string { return RefusalText(r.Verb, r.Effects, r.Answer) }
+func (r *Refusal) Error() string { return RefusalHinted(r.Verb, r.Effects, r.Answer, r.Hint) }
 
 // RefusalText is the text the model gets when something did not run.
 func RefusalText(verb string, effs Effects, a Answer) string {
+	return RefusalHinted(verb, effs, a, "")
+}
+
+// RefusalHinted is RefusalText whose next step for an unanswered question
+// is hint (what works now for this session: its client's own window, or
+// `eukhe approvals` in a terminal in its directory) when hint is not "".
+func RefusalHinted(verb string, effs Effects, a Answer, hint string) string {
 	var reason, next string
 	switch a {
 	case Deny:
@@ -76,6 +86,9 @@ func RefusalText(verb string, effs Effects, a Answer) string {
 	default:
 		reason = "it needs the user's approval, and no one answered"
 		next = "Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal)"
+		if hint != "" {
+			next = hint
+		}
 		if !effs.Has(Secret) {
 			next += fmt.Sprintf(", or to allow %s in shell.autoEffects", effs)
 		}

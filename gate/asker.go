@@ -71,6 +71,28 @@ type Link struct {
 	Asker Asker
 }
 
+// Hinter is an Asker that can tell how its session's user can answer a
+// question now (Chain.Hint).
+type Hinter interface {
+	AnswerHint() string
+}
+
+// Hint is the first session's hint, when its sink has one: the next step
+// an unanswered refusal gives the model.
+func (c Chain) Hint() string {
+	if len(c) > 0 {
+		if h, ok := c[0].Asker.(Hinter); ok {
+			return h.AnswerHint()
+		}
+	}
+	return ""
+}
+
+// RefusalText is the refusal text with the chain's hint (RefusalHinted).
+func (c Chain) RefusalText(verb string, effs Effects, a Answer) string {
+	return RefusalHinted(verb, effs, a, c.Hint())
+}
+
 // Ask routes q up the chain (G5) with Next and Fate, and returns the
 // answer. A frame at the first session is its own question; a relayed one
 // names the first session as Agent.

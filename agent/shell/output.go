@@ -22,7 +22,18 @@ type output struct {
 	tail  []byte // a ring once full: the oldest byte is at start
 	start int
 	total int64
+	// whole is every byte, kept while keepWhole and within MaxWhole, for
+	// Result.Whole (the session's transcript); over is set past MaxWhole.
+	keepWhole bool
+	whole     []byte
+	over      bool
+	// recall, when set, is the token the marker names where the whole
+	// output can be read (Runner.RecallToken).
+	recall string
 }
+
+// MaxWhole bounds the whole output a result keeps beside its cut text.
+const MaxWhole = 64 << 20
 
 func newOutput(capacity int) *output { return &output{cap: capacity} }
 
@@ -32,6 +43,13 @@ func (o *output) Write(p []byte) (int, error) {
 	defer o.mu.Unlock()
 	n := len(p)
 	o.total += int64(n)
+	if o.keepWhole && !o.over && o.cap > 0 {
+		if len(o.whole)+n > MaxWhole {
+			o.over, o.whole = true, nil
+		} else {
+			o.whole = append(o.whole, p...)
+		}
+	}
 	if o.cap <= 0 {
 		o.head = append(o.head, p...)
 		return n, nil
@@ -125,9 +143,41 @@ func (o *output) render() (string, int64) {
 	if len(head) > 0 && head[len(head)-1] != '\n' {
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "[… %d bytes of output cut here; full_output: true keeps them …]\n", dropped)
+	if o.recall != "" && !o.over {
+		fmt.Fprintf(&b, "[… %s bytes not shown; read memory://%s for the whole output]\n", Thousands(dropped), o.recall)
+	} else {
+		b.WriteString(CutMarker(dropped))
+	}
 	b.Write(tail)
 	return b.String(), dropped
+}
+
+// CutMarker is the line that stands for the cut middle of an output.
+func CutMarker(dropped int64) string {
+	return fmt.Sprintf("[… %d bytes of output cut here; full_output: true keeps them …]\n", dropped)
+}
+
+// Thousands is n with a comma every three digits: 48,213.
+func Thousands(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// Whole is all the output when the cap cut some and every byte was kept;
+// ok is false otherwise.
+func (o *output) Whole() (string, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.keepWhole || o.over || int64(len(o.head)+len(o.tail)) == o.total {
+		return "", false
+	}
+	return string(o.whole), true
 }
 
 // lastRuneStart is the index of the last byte of b that starts a rune,

@@ -75,6 +75,10 @@ type Result struct {
 	Job string
 	// Dropped counts the output bytes the cap cut (output_bounded).
 	Dropped int64
+	// Whole is the result with no output cut, when the cap cut some and
+	// the runner keeps whole outputs (Runner.KeepWhole, up to MaxWhole);
+	// "" otherwise.
+	Whole string
 }
 
 // reasonOf is an answer as the result names it.

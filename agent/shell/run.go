@@ -138,7 +138,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		n := p.start + refused + 1
 		st := x.sc.Steps[n-1]
 		x.res.Ending, x.res.RefusedAt, x.res.Reason = Refused, n, reasonOf(answer)
-		x.refusal = gate.RefusalText(fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, answer)
+		x.refusal = x.gate.Chain.RefusalText(fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, answer)
 		return false
 	}
 	x.mu.Lock()
@@ -299,6 +299,12 @@ func (x *run) result() Result {
 		text += "\n"
 	}
 	res.Text = text + endLine(res, x.refusal, x.timeout.String())
+	if whole, ok := x.out.Whole(); ok {
+		if !strings.HasSuffix(whole, "\n") {
+			whole += "\n"
+		}
+		res.Whole = whole + endLine(res, x.refusal, x.timeout.String())
+	}
 	return res
 }
 
@@ -313,6 +319,12 @@ func (x *run) snapshot(id string) Result {
 	x.mu.Unlock()
 	res := Result{Ending: Detached, Job: id, Steps: steps, Dropped: x.out.Dropped()}
 	res.Text = text + endLine(res, "", "")
+	if whole, ok := x.out.Whole(); ok {
+		if !strings.HasSuffix(whole, "\n") {
+			whole += "\n"
+		}
+		res.Whole = whole + endLine(res, "", "")
+	}
 	return res
 }
 

@@ -55,6 +55,13 @@ type Runner struct {
 	Budget time.Duration
 	// Cap bounds a result's output in bytes (DefaultCap when 0).
 	Cap int
+	// KeepWhole keeps every output byte (up to MaxWhole) beside the cut
+	// text, for Result.Whole: the session's transcript (memory://).
+	KeepWhole bool
+	// RecallToken, with KeepWhole, is what the marker of a cut output
+	// names after memory:// (the session puts the call's id in its
+	// place): a random token no script can print by chance.
+	RecallToken string
 	// KillGrace is the time between TERM and KILL (DefaultKillGrace when 0).
 	KillGrace time.Duration
 	// Jobs is the session's job table; nil makes one on first use.
@@ -183,7 +190,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 	}
 	x = &run{
 		gate: r.Gate, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,
-		out: newOutput(capacity), grace: r.grace(), id: newID(), timeout: req.Timeout,
+		out: &output{cap: capacity, keepWhole: r.KeepWhole, recall: map[bool]string{true: r.RecallToken}[r.KeepWhole]}, grace: r.grace(), id: newID(), timeout: req.Timeout,
 		done: make(chan struct{}), groups: map[int]bool{},
 	}
 	if sc.Grammar {

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode"
@@ -23,16 +24,19 @@ import (
 
 const approvalsUsage = `Usage: eukhe approvals [--gateway] [--root DIR]
 
-Answers the questions of the agents attached to the editor's eukhe server
-that serves DIR (default: the current directory), in this terminal: each
-question shows the asking agent, the step exactly as it would run
-(invisible characters escaped) and its effects, and reads y or N (Enter
-alone is no). The editor is asked too; the first answer wins, and a
-question answered elsewhere is shown as dropped.
+Answers, in this terminal, the questions of the agents working in DIR
+(default: the current directory): those attached to the editor's eukhe
+server that serves DIR, and every headless eukhe mcp session whose root
+holds DIR (each named by its session; sessions that start later are
+picked up). Each question shows the asking agent, the step exactly as it
+would run (invisible characters escaped) and its effects, and reads y or
+N (Enter alone is no). The editor and the agent's own client may be asked
+too; the first answer wins, and a question answered elsewhere is shown as
+dropped.
   --gateway   attach as a gateway: no question is shown, and the gateway
               rule answers at once (a protected or secret step is refused,
               any other runs) while no interactive client is attached
-  --root DIR  find the server of DIR instead of the current directory
+  --root DIR  answer for DIR instead of the current directory
 `
 
 func runApprovals(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -60,65 +64,152 @@ func runApprovals(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "eukhe approvals: %v\n", err)
 		return 1
 	}
-	conn, entry, err := discovery.Find(dir, abs)
-	if err != nil {
-		fmt.Fprintf(stderr, "eukhe approvals: %v (%s); open the project in an editor that runs eukhe lsp\n", err, abs)
-		return 1
-	}
-	defer conn.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	go func() { <-ctx.Done(); conn.Close() }()
-	hello, _ := json.Marshal(lsp.Hello{Eukhe: "approvals", Gateway: gateway})
-	if _, err := conn.Write(append(hello, '\n')); err != nil {
+	a := &answering{out: stdout, gateway: gateway, msgs: make(chan sourced), known: map[string]bool{}}
+	if conn, entry, err := discovery.Find(dir, abs); err == nil {
+		editor := entry.Editor
+		if editor == "" {
+			editor = "the editor"
+		}
+		a.add(ctx, conn, fmt.Sprintf("%s's eukhe server (pid %d)", editor, entry.PID), entry.Socket, false)
+	}
+	if err := a.scan(ctx, dir, abs); err != nil {
 		fmt.Fprintf(stderr, "eukhe approvals: %v\n", err)
 		return 1
 	}
-	editor := entry.Editor
-	if editor == "" {
-		editor = "the editor"
+	if len(a.srcs) == 0 {
+		fmt.Fprintf(stderr, "eukhe approvals: no editor's eukhe server and no headless eukhe mcp session serves %s; open the project in an editor that runs eukhe lsp, or start the agent (eukhe mcp) in it first\n", abs)
+		return 1
 	}
 	if gateway {
-		fmt.Fprintf(stdout, "Attached to %s's eukhe server (pid %d) as a gateway: no question is shown here. Ctrl-C detaches.\n", editor, entry.PID)
-		io.Copy(io.Discard, conn)
-		return 0
+		fmt.Fprintln(stdout, "As a gateway: no question is shown here. Ctrl-C detaches.")
+	} else {
+		fmt.Fprintln(stdout, "Questions appear here; Ctrl-C detaches.")
 	}
-	fmt.Fprintf(stdout, "Attached to %s's eukhe server (pid %d). Questions appear here; Ctrl-C detaches.\n", editor, entry.PID)
-	return answerQuestions(conn, stdin, stdout)
-}
-
-// absDir is dir made absolute, when it is a directory.
-func absDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	fi, err := os.Stat(abs)
-	if err == nil && !fi.IsDir() {
-		err = fmt.Errorf("not a directory")
-	}
-	return abs, err
-}
-
-// answerQuestions shows the server's questions one at a time, oldest
-// first, and sends each y / N; a question settled elsewhere is dropped.
-func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
-	type msg struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	msgs := make(chan msg)
 	go func() {
-		defer close(msgs)
-		sc := bufio.NewScanner(conn)
-		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		for sc.Scan() {
-			var m msg
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				msgs <- m
+		// Headless sessions that start later join.
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				a.scan(ctx, dir, abs)
 			}
 		}
 	}()
+	return a.run(ctx, stdin)
+}
+
+// answering is one `eukhe approvals`: its sources (the editor's server,
+// headless sessions) and their questions.
+type answering struct {
+	out     io.Writer
+	gateway bool
+	msgs    chan sourced
+
+	mu    sync.Mutex
+	srcs  []*source
+	known map[string]bool // sockets dialled
+}
+
+// source is one server or session this terminal is attached to.
+type source struct {
+	name string
+	conn net.Conn
+	wmu  sync.Mutex
+}
+
+// sourced is one line from a source; a nil msg says the source went away.
+type sourced struct {
+	src *source
+	msg *termMsg
+}
+
+type termMsg struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// add attaches to one source: the hello (and, from a headless session,
+// its answer: the terminal is counted once it comes), then its lines into
+// a.msgs.
+func (a *answering) add(ctx context.Context, conn net.Conn, name, socket string, ack bool) {
+	hello, _ := json.Marshal(lsp.Hello{Eukhe: "approvals", Gateway: a.gateway})
+	sc := bufio.NewScanner(conn)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	_, err := conn.Write(append(hello, '\n'))
+	if err == nil && ack {
+		var r struct{ Eukhe, Error string }
+		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if !sc.Scan() || json.Unmarshal(sc.Bytes(), &r) != nil || r.Eukhe != "attached" {
+			err = fmt.Errorf("no answer to the hello %s", r.Error)
+		}
+		conn.SetReadDeadline(time.Time{})
+	}
+	if err != nil {
+		a.mu.Lock()
+		a.known[socket] = true // not again
+		a.mu.Unlock()
+		conn.Close()
+		return
+	}
+	src := &source{name: name, conn: conn}
+	a.mu.Lock()
+	a.srcs = append(a.srcs, src)
+	a.known[socket] = true
+	a.mu.Unlock()
+	fmt.Fprintf(a.out, "Attached to %s.\n", name)
+	go func() { <-ctx.Done(); conn.Close() }()
+	go func() {
+		for sc.Scan() {
+			var m termMsg
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				select {
+				case a.msgs <- sourced{src, &m}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+		select {
+		case a.msgs <- sourced{src, nil}:
+		case <-ctx.Done():
+		}
+	}()
+}
+
+// scan attaches to the headless sessions of root not attached yet.
+func (a *answering) scan(ctx context.Context, dir, root string) error {
+	a.mu.Lock()
+	skip := map[string]bool{}
+	for k := range a.known {
+		skip[k] = true
+	}
+	a.mu.Unlock()
+	eps, err := discovery.FindApprovals(dir, root, skip)
+	for _, ep := range eps {
+		name := "headless eukhe mcp session " + printable(ep.Entry.Session)
+		if ep.Entry.Parent != "" {
+			name += " (subagent of " + printable(ep.Entry.Parent) + ")"
+		}
+		name += fmt.Sprintf(" on %s (pid %d)", printable(strings.Join(ep.Entry.Roots, ", ")), ep.Entry.PID)
+		a.add(ctx, ep.Conn, name, ep.Entry.Socket, true)
+	}
+	return err
+}
+
+// pending is a question shown or queued: its source and its params.
+type pending struct {
+	src *source
+	q   protocol.ApproveParams
+}
+
+// run shows the questions one at a time, oldest first, and sends each
+// y / N to the source that asked; a question settled elsewhere is dropped.
+func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 	lines := make(chan string)
 	go func() {
 		defer close(lines)
@@ -127,34 +218,62 @@ func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
 			lines <- sc.Text()
 		}
 	}()
-	var queue []protocol.ApproveParams
+	if a.gateway {
+		lines = nil
+	}
+	var queue []pending
 	show := func() {
 		if len(queue) > 0 {
-			fmt.Fprint(stdout, questionPrompt(queue[0]))
+			fmt.Fprint(a.out, questionPrompt(queue[0].q))
 		}
 	}
 	for {
 		select {
-		case m, ok := <-msgs:
-			if !ok {
-				fmt.Fprintln(stdout, "The editor's eukhe server went away.")
-				return 0
+		case <-ctx.Done():
+			return 0
+		case m := <-a.msgs:
+			if m.msg == nil {
+				fmt.Fprintf(a.out, "%s went away.\n", m.src.name)
+				kept := queue[:0]
+				for _, p := range queue {
+					if p.src != m.src {
+						kept = append(kept, p)
+					}
+				}
+				head := len(queue) > 0 && queue[0].src == m.src
+				queue = kept
+				if head {
+					show()
+				}
+				a.mu.Lock()
+				for i, s := range a.srcs {
+					if s == m.src {
+						a.srcs = append(a.srcs[:i], a.srcs[i+1:]...)
+						break
+					}
+				}
+				left := len(a.srcs)
+				a.mu.Unlock()
+				if left == 0 {
+					return 0
+				}
+				continue
 			}
-			switch m.Method {
+			switch m.msg.Method {
 			case protocol.MethodApprove:
 				var q protocol.ApproveParams
-				if json.Unmarshal(m.Params, &q) != nil {
+				if json.Unmarshal(m.msg.Params, &q) != nil {
 					continue
 				}
-				queue = append(queue, q)
+				queue = append(queue, pending{m.src, q})
 				if len(queue) == 1 {
 					show()
 				}
 			case protocol.MethodApprovalSettled:
 				var s protocol.ApprovalSettledParams
-				json.Unmarshal(m.Params, &s)
-				for i, q := range queue {
-					if q.ID != s.ID {
+				json.Unmarshal(m.msg.Params, &s)
+				for i, p := range queue {
+					if p.src != m.src || p.q.ID != s.ID {
 						continue
 					}
 					queue = append(queue[:i], queue[i+1:]...)
@@ -162,7 +281,7 @@ func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
 					if s.Answer != "" {
 						how = "settled elsewhere: " + s.Answer
 					}
-					fmt.Fprintf(stdout, "\n(dropped: %s — %s)\n", printable(q.Text), how)
+					fmt.Fprintf(a.out, "\n(dropped: %s — %s)\n", printable(p.q.Text), how)
 					if i == 0 {
 						show()
 					}
@@ -176,21 +295,37 @@ func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
 			if len(queue) == 0 {
 				continue
 			}
-			q := queue[0]
+			p := queue[0]
 			queue = queue[1:]
 			answer := protocol.AnswerDeny
 			if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
 				answer = protocol.AnswerApprove
 			}
-			b, _ := json.Marshal(lsp.TermAnswer{ID: q.ID, Answer: answer})
-			if _, err := conn.Write(append(b, '\n')); err != nil {
-				fmt.Fprintln(stdout, "The editor's eukhe server went away.")
-				return 0
+			b, _ := json.Marshal(lsp.TermAnswer{ID: p.q.ID, Answer: answer})
+			p.src.wmu.Lock()
+			_, err := p.src.conn.Write(append(b, '\n'))
+			p.src.wmu.Unlock()
+			if err != nil {
+				fmt.Fprintf(a.out, "%s went away.\n", p.src.name)
+			} else {
+				fmt.Fprintf(a.out, "%s.\n", map[string]string{protocol.AnswerApprove: "Allowed", protocol.AnswerDeny: "Denied"}[answer])
 			}
-			fmt.Fprintf(stdout, "%s.\n", map[string]string{protocol.AnswerApprove: "Allowed", protocol.AnswerDeny: "Denied"}[answer])
 			show()
 		}
 	}
+}
+
+// absDir is dir made absolute, when it is a directory.
+func absDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	if err == nil && !fi.IsDir() {
+		err = fmt.Errorf("not a directory")
+	}
+	return abs, err
 }
 
 // questionPrompt is one question as the terminal shows it.

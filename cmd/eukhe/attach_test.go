@@ -135,20 +135,26 @@ func (e *editor) open(name, text string) {
 
 // mcpProc is a real eukhe mcp process.
 type mcpProc struct {
-	t      *testing.T
-	in     io.WriteCloser
-	out    *bufio.Reader
-	stderr *strings.Builder
-	id     int
+	t       *testing.T
+	in      io.WriteCloser
+	out     *bufio.Reader
+	stderr  *strings.Builder
+	stderrW *lockedWriter
+	id      int
 }
 
-func startMCP(t *testing.T, env []string, dir string) *mcpProc {
-	cmd := exec.Command(binary, "mcp")
+func startMCP(t *testing.T, env []string, dir string, args ...string) *mcpProc {
+	return startMCPWith(t, env, dir, true, args...)
+}
+
+func startMCPWith(t *testing.T, env []string, dir string, initialize bool, args ...string) *mcpProc {
+	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
 	cmd.Dir, cmd.Env = dir, env
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	p := &mcpProc{t: t, in: in, out: bufio.NewReader(out), stderr: &strings.Builder{}}
-	cmd.Stderr = &lockedWriter{w: p.stderr}
+	p.stderrW = &lockedWriter{w: p.stderr}
+	cmd.Stderr = p.stderrW
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -163,10 +169,26 @@ func startMCP(t *testing.T, env []string, dir string) *mcpProc {
 			t.Error("eukhe mcp did not end at the end of its input")
 		}
 	})
-	p.rpc("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "test", "version": "1"}})
-	p.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	if initialize {
+		p.initialize(nil)
+	}
 	return p
+}
+
+// startMCPUninitialized is startMCP before initialize: the caller sends it
+// (p.initialize) with the _meta it needs.
+func startMCPUninitialized(t *testing.T, env []string, dir string, args ...string) *mcpProc {
+	return startMCPWith(t, env, dir, false, args...)
+}
+
+func (p *mcpProc) initialize(meta map[string]any) {
+	params := map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "test", "version": "1"}}
+	if meta != nil {
+		params["_meta"] = meta
+	}
+	p.rpc("initialize", params)
+	p.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 }
 
 type lockedWriter struct {

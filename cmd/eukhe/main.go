@@ -32,10 +32,11 @@ Usage:
       Run "eukhe lsp --help" for more.
   eukhe approvals [--gateway] [--root DIR]
       Answer the agents' questions in this terminal: attach to the
-      editor's eukhe server for DIR, show each gated step (the asking
-      agent, the step as it would run, its effects) and read y or N
-      (Enter alone is no). With --gateway, ask nothing: the gateway rule
-      answers. Run "eukhe approvals --help" for more.
+      editor's eukhe server for DIR and to every headless eukhe mcp
+      session there, show each gated step (the asking agent, the step as
+      it would run, its effects) and read y or N (Enter alone is no).
+      With --gateway, ask nothing: the gateway rule answers.
+      Run "eukhe approvals --help" for more.
   eukhe check [--json] [--cwd DIR] SCRIPT
       Show how the gate reads a bash script, without running it: each
       step as it would run (invisible characters escaped), its effects,

@@ -30,11 +30,16 @@ JSON-RPC message a line): read, edit, write, grep, glob, bash and dyn.
 
 When an editor's eukhe server serves the root, the tools reach its buffers
 and dialogs; otherwise they run headless on the disk, and a step or access
-that needs the user's approval is refused with a message saying why.
+that needs the user's approval asks the agent's own client (when it
+supports MCP elicitation; approval.elicitation: false turns that off) and
+every eukhe approvals started in the root; unanswered, it is refused
+with a message saying why.
 Settings: $XDG_CONFIG_HOME/eukhe/settings.json (default ~/.config/eukhe):
-shell.autoEffects, mcp.servers (the tools behind dyn), ssh.hosts. The
-session's log (report_issue rows) is $XDG_STATE_HOME/eukhe/sessions/ID.jsonl
-(default ~/.local/state). Diagnostics go to standard error.
+shell.autoEffects, mcp.servers (the tools behind dyn), ssh.hosts,
+approval.elicitation. The session's log (report_issue rows) is
+$XDG_STATE_HOME/eukhe/sessions/ID.jsonl (default ~/.local/state), and its
+transcript (every call's whole result, for read memory://) is
+$XDG_STATE_HOME/eukhe/sessions/ID/. Diagnostics go to standard error.
 
 Use it from an agent:  claude mcp add eukhe -- eukhe mcp
 `
@@ -80,7 +85,12 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer w.Close()
+	id := agent.NewID()
+	terms, unpublish := publishSession(ctx, absRoot, id, parent, w.Current, stderr)
+	defer unpublish()
 	host := &agent.Headless{
+		Sink:    terms,
+		Remote:  remoteParents(),
 		RootDir: absRoot,
 		Disk:    docs.NewDisk(),
 		Current: w.Current,
@@ -89,7 +99,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "eukhe mcp: report_issue on %s: %s\n", is.Tool, is.Description)
 		},
 	}
-	id := agent.NewID()
+	terms.Relay = host.RelayTo(id)
 	fmt.Fprintf(stderr, "eukhe mcp: session %s on %s (headless: no editor serves this root)\n", id, absRoot)
 	if os.Getenv("GOGC") == "" {
 		// A call allocates tens of KiB in the SDK and the heap stays small:

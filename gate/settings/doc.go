@@ -10,6 +10,7 @@
 //	  "ssh.hosts": ["box", "me@build"],
 //	  "mcp.servers": {"docs": {"command": "docs-mcp", "args": ["--stdio"]}},
 //	  "approval.timeoutSeconds": 120,
+//	  "approval.elicitation": true,
 //	  "review.style": "inline",
 //	  "edit.save": "clean",
 //	  "grep.excludes": ["vendor/**", "*.min.js"],
@@ -23,7 +24,8 @@
 //     other name, secret included, is a typed error, gate.AutoEffectError);
 //     ssh.hosts only hosts of letters, digits, '.', '-', '_' and '@' not
 //     starting with '-' (S7.9).
-//   - Execution gates (shell.autoEffects, ssh.hosts, mcp.servers) come from
+//   - Execution gates (shell.autoEffects, ssh.hosts, mcp.servers,
+//     approval.elicitation: where questions go is the user's to say) come from
 //     the user file only: in a project file they are ignored with a Warning
 //     event (parse.go); Merge (settings.go) layers defaults, user, projects.
 //   - A file that does not parse or validate gives an Error event naming the
@@ -45,7 +47,8 @@
 // a moment); a key set twice is an error; a removed file stops applying
 // (with a Warning); grep.excludes of the user and the projects add up,
 // other project keys override the user's; approval.timeoutSeconds defaults
-// to 120; shell.blockingBudgetSeconds (how long a bash call blocks before
+// to 120; approval.elicitation (the agent's own MCP client is asked too,
+// when it declared elicitation) defaults to true; shell.blockingBudgetSeconds (how long a bash call blocks before
 // its script becomes a job) defaults to 30 and grants nothing, so a project
 // may set it; edit.save "clean" saves a document an edit changed only when it
 // had no unsaved changes before.

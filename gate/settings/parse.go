@@ -85,6 +85,16 @@ var keys = []key{
 		f.ApprovalTimeout = &d
 		return nil
 	}},
+	// Where questions go is the user's to say: a project file cannot
+	// turn the agent's own window on or off.
+	{name: "approval.elicitation", gate: true, apply: func(f *File, raw json.RawMessage) error {
+		var on bool
+		if err := strictJSON(raw, &on); err != nil {
+			return err
+		}
+		f.Elicitation = &on
+		return nil
+	}},
 	{name: "shell.blockingBudgetSeconds", apply: func(f *File, raw json.RawMessage) error {
 		var n int
 		if err := strictJSON(raw, &n); err != nil {

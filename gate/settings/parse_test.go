@@ -133,3 +133,22 @@ func TestEveryLoaderFileIsProtected(t *testing.T) {
 		t.Errorf("auth.json is %s", c)
 	}
 }
+
+// approval.elicitation is on by default; the user file turns it off; a
+// project file cannot (where questions go is the user's to say).
+func TestElicitationSetting(t *testing.T) {
+	if !Defaults().Elicitation {
+		t.Fatal("approval.elicitation is off by default")
+	}
+	u, evs := Parse("u.json", []byte(`{"approval.elicitation": false}`), UserScope)
+	if len(evs) != 0 || Merge(u).Elicitation {
+		t.Fatalf("user file: events %v, settings %+v", evs, Merge(u))
+	}
+	p, evs := Parse("p.json", []byte(`{"approval.elicitation": false}`), ProjectScope)
+	if len(evs) != 1 || !Merge(nil, p).Elicitation {
+		t.Fatalf("project file: events %v, settings %+v", evs, Merge(nil, p))
+	}
+	if _, evs := Parse("u.json", []byte(`{"approval.elicitation": "no"}`), UserScope); len(evs) != 1 || evs[0].Level != Error {
+		t.Fatalf("a string: events %v", evs)
+	}
+}

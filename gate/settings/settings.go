@@ -21,6 +21,10 @@ type Settings struct {
 	// ApprovalTimeout is approval.timeoutSeconds: how long a question waits
 	// for an answer before it is unanswered (a denial).
 	ApprovalTimeout time.Duration
+	// Elicitation is approval.elicitation: whether a session's questions
+	// also go to the agent's own MCP client when it declared the
+	// elicitation capability (default true). User file only.
+	Elicitation bool
 	// ReviewStyle is review.style: "inline" (keep or undo each hunk that
 	// landed) or "off".
 	ReviewStyle string
@@ -54,6 +58,7 @@ func Defaults() Settings {
 		SSHHosts:        []string{},
 		MCPServers:      map[string]MCPServer{},
 		ApprovalTimeout: 2 * time.Minute,
+		Elicitation:     true,
 		ReviewStyle:     "inline",
 		EditSave:        "clean",
 		GrepExcludes:    []string{},
@@ -67,6 +72,7 @@ type File struct {
 	SSHHosts        []string
 	MCPServers      map[string]MCPServer
 	ApprovalTimeout *time.Duration
+	Elicitation     *bool
 	ReviewStyle     *string
 	EditSave        *string
 	GrepExcludes    []string
@@ -96,6 +102,9 @@ func Merge(user *File, projects ...*File) Settings {
 		}
 		if f.ApprovalTimeout != nil {
 			s.ApprovalTimeout = *f.ApprovalTimeout
+		}
+		if f.Elicitation != nil {
+			s.Elicitation = *f.Elicitation
 		}
 		if f.ReviewStyle != nil {
 			s.ReviewStyle = *f.ReviewStyle

@@ -10,9 +10,15 @@
 //     is refused: another user could plant a server there.
 //   - Listen: a socket of mode 0600 and its JSON file, written whole
 //     (temp + rename) once the socket listens; Close removes both.
-//   - Find: the live server whose root holds a directory, the deepest root
-//     winning. A file whose pid is dead or whose socket refuses is stale:
-//     it and its socket are removed.
+//   - Find: the live editor's server whose root holds a directory, the
+//     deepest root winning. A file whose pid is dead or whose socket
+//     refuses is stale: it and its socket are removed.
+//   - A headless `eukhe mcp` publishes its session as an approvals
+//     endpoint (Kind "approvals", with its session and parent): Find never
+//     returns one (it is no document store); FindApprovals dials every one
+//     whose root holds a directory, for `eukhe approvals`; FindSession
+//     dials one session's, where a subagent in another process relays its
+//     questions (G5).
 //
 // Only the standard library: the CLI's start-up path imports it.
 package discovery
@@ -38,7 +44,17 @@ type Entry struct {
 	Socket string   `json:"socket"`
 	Roots  []string `json:"roots"`
 	Editor string   `json:"editor"`
+	// Kind is "" for an editor's server (a document store that agents
+	// attach to) and KindApprovals for a headless `eukhe mcp` session,
+	// which only `eukhe approvals` attaches to.
+	Kind string `json:"kind,omitempty"`
+	// Session and Parent name a headless session and its parent.
+	Session string `json:"session,omitempty"`
+	Parent  string `json:"parent,omitempty"`
 }
+
+// KindApprovals marks the approvals endpoint of a headless session.
+const KindApprovals = "approvals"
 
 // ErrNone is Find's error when no live server serves the directory.
 var ErrNone = errors.New("no editor's eukhe server serves this directory")
@@ -89,6 +105,12 @@ type Listener struct {
 // Listen makes a socket in dir (which Dir gave) and, once it listens, the
 // JSON file naming it.
 func Listen(dir string, roots []string, editor string) (*Listener, error) {
+	return ListenEntry(dir, Entry{Roots: roots, Editor: editor})
+}
+
+// ListenEntry is Listen for any entry (a headless session's approvals
+// endpoint): its PID and Socket are set here.
+func ListenEntry(dir string, e Entry) (*Listener, error) {
 	if err := Check(dir); err != nil {
 		return nil, err
 	}
@@ -109,7 +131,8 @@ func Listen(dir string, roots []string, editor string) (*Listener, error) {
 		ln.Close()
 		return nil, fmt.Errorf("the socket %s: %v", sock, err)
 	}
-	l := &Listener{Listener: ln, Entry: Entry{PID: os.Getpid(), Socket: sock, Roots: roots, Editor: editor}, file: base + ".json"}
+	e.PID, e.Socket = os.Getpid(), sock
+	l := &Listener{Listener: ln, Entry: e, file: base + ".json"}
 	data, _ := json.Marshal(l.Entry)
 	tmp := base + ".json.tmp"
 	if err := os.WriteFile(tmp, data, 0o600); err != nil {
@@ -132,18 +155,95 @@ func (l *Listener) Close() error {
 	return err
 }
 
-// Find dials the live server in dir (which Dir gave) whose root holds path
-// (absolute), the deepest root first. Stale files are removed on the way.
+// Find dials the live editor's server in dir (which Dir gave) whose root
+// holds path (absolute), the deepest root first. A headless session's
+// approvals endpoint is never found here: it is no document store. Stale
+// files are removed on the way.
 func Find(dir, path string) (net.Conn, Entry, error) {
-	if err := Check(dir); err != nil {
+	cs, err := live(dir, path, "")
+	if err != nil {
 		return nil, Entry{}, err
 	}
-	names, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	type cand struct {
-		e     Entry
-		file  string
-		depth int
+	for _, c := range cs {
+		if conn, ok := dial(c); ok {
+			return conn, c.e, nil
+		}
 	}
+	return nil, Entry{}, ErrNone
+}
+
+// Endpoint is one dialled approvals endpoint.
+type Endpoint struct {
+	Conn  net.Conn
+	Entry Entry
+}
+
+// FindApprovals dials every live headless session's approvals endpoint in
+// dir whose root holds path, oldest file first; skip names sockets
+// already dialled. None is an empty list.
+func FindApprovals(dir, path string, skip map[string]bool) ([]Endpoint, error) {
+	cs, err := live(dir, path, KindApprovals)
+	if err != nil {
+		return nil, err
+	}
+	var out []Endpoint
+	for _, c := range cs {
+		if skip[c.e.Socket] {
+			continue
+		}
+		if conn, ok := dial(c); ok {
+			out = append(out, Endpoint{conn, c.e})
+		}
+	}
+	return out, nil
+}
+
+// LookupSession finds the live approvals endpoint of headless session id
+// without dialling it.
+func LookupSession(dir, id string) (Entry, string, bool) {
+	if Check(dir) != nil {
+		return Entry{}, "", false
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range names {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var e Entry
+		if json.Unmarshal(data, &e) == nil && e.Kind == KindApprovals && e.Session == id && alive(e.PID) {
+			return e, f, true
+		}
+	}
+	return Entry{}, "", false
+}
+
+// FindSession dials the approvals endpoint of headless session id.
+func FindSession(dir, id string) (net.Conn, Entry, error) {
+	e, f, ok := LookupSession(dir, id)
+	if !ok {
+		return nil, Entry{}, ErrNone
+	}
+	if conn, ok := dial(cand{e: e, file: f}); ok {
+		return conn, e, nil
+	}
+	return nil, Entry{}, ErrNone
+}
+
+type cand struct {
+	e     Entry
+	file  string
+	depth int
+	mod   time.Time
+}
+
+// live are the entries of this kind whose pid lives and whose root holds
+// path, deepest root first, then oldest.
+func live(dir, path, kind string) ([]cand, error) {
+	if err := Check(dir); err != nil {
+		return nil, err
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	var cs []cand
 	for _, f := range names {
 		data, err := os.ReadFile(f)
@@ -159,6 +259,9 @@ func Find(dir, path string) (net.Conn, Entry, error) {
 			removeStale(f, e)
 			continue
 		}
+		if e.Kind != kind {
+			continue
+		}
 		best := -1
 		for _, r := range e.Roots {
 			if holds(r, path) && len(r) > best {
@@ -166,21 +269,32 @@ func Find(dir, path string) (net.Conn, Entry, error) {
 			}
 		}
 		if best >= 0 {
-			cs = append(cs, cand{e, f, best})
-		}
-	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].depth > cs[j].depth })
-	for _, c := range cs {
-		conn, err := net.DialTimeout("unix", c.e.Socket, 5*time.Second)
-		if err != nil {
-			if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, os.ErrNotExist) {
-				removeStale(c.file, c.e)
+			var mod time.Time
+			if fi, err := os.Stat(f); err == nil {
+				mod = fi.ModTime()
 			}
-			continue
+			cs = append(cs, cand{e, f, best, mod})
 		}
-		return conn, c.e, nil
 	}
-	return nil, Entry{}, ErrNone
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].depth != cs[j].depth {
+			return cs[i].depth > cs[j].depth
+		}
+		return cs[i].mod.Before(cs[j].mod)
+	})
+	return cs, nil
+}
+
+// dial connects to a candidate; a socket that refuses is stale and goes.
+func dial(c cand) (net.Conn, bool) {
+	conn, err := net.DialTimeout("unix", c.e.Socket, 5*time.Second)
+	if err != nil {
+		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, os.ErrNotExist) {
+			removeStale(c.file, c.e)
+		}
+		return nil, false
+	}
+	return conn, true
 }
 
 // removeStale removes a dead server's file, and its socket when the socket

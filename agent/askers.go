@@ -1,0 +1,222 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// The agent's MCP client joins the clients of the session that shows a
+// question (DESIGN §5): the host's chain is kept as it is (G5 routing is
+// gate.Chain's), and each link is wrapped so that the elicitors of the
+// sessions at or below it count as interactive clients of that link —
+// unless the link has no interactive client of its own and a link above
+// has (the editor, `eukhe approvals`, a parent in another process), in
+// which case they join that one. So a question is
+// asked of the editor, the terminals and the agent's own window at once,
+// and the first answer wins.
+
+// DefaultApprovalTimeout is how long a question waits when the settings
+// give no timeout.
+const DefaultApprovalTimeout = 2 * time.Minute
+
+// clientLink is one link of a session's chain with the agent clients that
+// join it.
+type clientLink struct {
+	i      int
+	bases  []gate.Asker // every link's own sink, as the host gave them
+	owners []string     // the session each link is ("" for the editor's)
+	// timeout is the approval timeout in force.
+	timeout func() time.Duration
+	// root is the headless session's root, for the hint; "" under an
+	// editor.
+	root string
+}
+
+// withClients wraps the host's chain of session self.
+func withClients(chain gate.Chain, self string, timeout func() time.Duration, root string) gate.Chain {
+	bases := make([]gate.Asker, len(chain))
+	owners := make([]string, len(chain))
+	for i, l := range chain {
+		bases[i], owners[i] = l.Asker, l.Name
+	}
+	if len(owners) > 0 {
+		owners[0] = self
+	}
+	out := make(gate.Chain, len(chain))
+	for i, l := range chain {
+		out[i] = gate.Link{Name: l.Name, Asker: &clientLink{i: i, bases: bases, owners: owners, timeout: timeout, root: root}}
+	}
+	return out
+}
+
+// extras are the elicitors that join this link now: those of the
+// sessions at or below it, unless this link has no interactive client of
+// its own and a link above has (they join there).
+func (c *clientLink) extras() []*Elicitor {
+	if c.bases[c.i].Attached().Interactive == 0 {
+		for _, b := range c.bases[c.i+1:] {
+			if b.Attached().Interactive > 0 {
+				return nil
+			}
+		}
+	}
+	var es []*Elicitor
+	seen := map[*Elicitor]bool{}
+	for _, o := range c.owners[:c.i+1] {
+		if e := elicitorOf(o); e != nil && !seen[e] && e.on() {
+			seen[e] = true
+			es = append(es, e)
+		}
+	}
+	return es
+}
+
+// Attached is the link's own clients and the elicitors that join it.
+func (c *clientLink) Attached() gate.Attached {
+	a := c.bases[c.i].Attached()
+	a.Interactive += len(c.extras())
+	return a
+}
+
+// Ask asks the link's own clients and the joining elicitors at once; the
+// first answer wins and the others are cancelled (an elicitation request
+// gets notifications/cancelled, the host's clients a settle notice).
+func (c *clientLink) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
+	a, ok := c.ask(ctx, q)
+	if ok && a == gate.Approve && q.Effects.Has(gate.Secret) {
+		markSecret(ctx) // the call's result is not kept (memory://)
+	}
+	return a, ok
+}
+
+func (c *clientLink) ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
+	base := c.bases[c.i]
+	es := c.extras()
+	if len(es) == 0 {
+		return base.Ask(ctx, q)
+	}
+	for _, e := range es {
+		if e.grantedFor(q) {
+			return gate.Approve, true
+		}
+	}
+	var askers []func(context.Context) (gate.Answer, bool)
+	if base.Attached().Interactive > 0 {
+		askers = append(askers, func(ctx context.Context) (gate.Answer, bool) { return base.Ask(ctx, q) })
+	}
+	for _, e := range es {
+		askers = append(askers, func(ctx context.Context) (gate.Answer, bool) { return e.ask(ctx, q) })
+	}
+	timeout := DefaultApprovalTimeout
+	if c.timeout != nil && c.timeout() > 0 {
+		timeout = c.timeout()
+	}
+	a, _, ok := FirstAnswer(ctx, timeout, askers)
+	return a, ok
+}
+
+// AnswerHint is what the model is told to ask of the user when no one
+// answered (gate.Hinter): the agent's own window when its client elicits,
+// else `eukhe approvals` in a terminal in the session's directory. Under
+// an editor the general sentence stands.
+func (c *clientLink) AnswerHint() string {
+	if c.root == "" {
+		return ""
+	}
+	e := elicitorOf(c.owners[0])
+	return AnswerHint(c.root, e != nil, e != nil && e.On != nil && !e.On())
+}
+
+// AnswerHint is the next step of an unanswered refusal in a headless
+// session on root: elicits tells whether the agent's client declared
+// elicitation, off whether approval.elicitation turned it off.
+func AnswerHint(root string, elicits, off bool) string {
+	term := fmt.Sprintf("to run `eukhe approvals` in a terminal in %s", root)
+	switch {
+	case elicits && off:
+		return "Ask the user " + term + ", or to set approval.elicitation to true so that your client's window asks them"
+	case elicits:
+		return "Ask the user to answer eukhe's question in your client's window when it appears (it was not answered in time), or " + term
+	}
+	return "Ask the user " + term + " (your MCP client does not support elicitation, so it cannot ask them), then try again"
+}
+
+// FirstAnswer asks every asker at once and gives the first answer and
+// which asker gave it (-1: none); the others' contexts are then cancelled.
+// ok is false when every asker left without answering. No answer within
+// timeout is Unanswered.
+func FirstAnswer(ctx context.Context, timeout time.Duration, askers []func(context.Context) (gate.Answer, bool)) (a gate.Answer, winner int, ok bool) {
+	won := &settled{}
+	qctx, cancel := context.WithCancel(context.WithValue(ctx, settledKey{}, won))
+	defer cancel()
+	type reply struct {
+		a  gate.Answer
+		i  int
+		ok bool
+	}
+	replies := make(chan reply, len(askers))
+	for i, ask := range askers {
+		go func() {
+			a, ok := ask(qctx)
+			replies <- reply{a, i, ok}
+		}()
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for left := 0; left < len(askers); {
+		select {
+		case r := <-replies:
+			if r.ok {
+				won.set(r.a)
+				return r.a, r.i, true
+			}
+			left++
+		case <-timer.C:
+			return gate.Unanswered, -1, true
+		case <-ctx.Done():
+			return gate.Unanswered, -1, true
+		}
+	}
+	return gate.Unanswered, -1, false
+}
+
+// withClients is the host's chain with the agent clients joined.
+func (s *Session) withClients(chain gate.Chain) gate.Chain {
+	root := ""
+	if _, ok := s.host.(*Headless); ok {
+		root = s.host.Root()
+	}
+	return withClients(chain, s.ID, func() time.Duration { return s.host.Settings().ApprovalTimeout }, root)
+}
+
+// settled is the answer that won a FirstAnswer, for the askers that lost:
+// their clients are told how it was settled.
+type settled struct {
+	mu sync.Mutex
+	a  gate.Answer
+	ok bool
+}
+
+type settledKey struct{}
+
+func (s *settled) set(a gate.Answer) {
+	s.mu.Lock()
+	s.a, s.ok = a, true
+	s.mu.Unlock()
+}
+
+// SettledAnswer is the answer another client gave to the question whose
+// asking ctx was cancelled, when one did.
+func SettledAnswer(ctx context.Context) (gate.Answer, bool) {
+	s, _ := ctx.Value(settledKey{}).(*settled)
+	if s == nil {
+		return 0, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.a, s.ok
+}

@@ -1,0 +1,239 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// The agent's own MCP client as a client of the session's questions (DESIGN
+// §5, issue 14): when it declared the elicitation capability, a question
+// also goes to it as elicitation/create, a form of one enum field whose
+// first value denies.
+
+// The values of the form's one field, in the order offered: the first
+// denies, since some clients pre-select it.
+const (
+	ElicitDeny         = "deny"
+	ElicitAllow        = "allow"
+	ElicitAllowSession = "allow for this session"
+)
+
+// ElicitField is the name of the form's one field.
+const ElicitField = "answer"
+
+// ElicitOffers are the values a question offers: deny, allow, and allow
+// for this session only when G5 lets a client grant it (never for a
+// protected or secret step).
+func ElicitOffers(effs gate.Effects) []string {
+	o := []string{ElicitDeny, ElicitAllow}
+	if Grantable(effs) {
+		o = append(o, ElicitAllowSession)
+	}
+	return o
+}
+
+// Grantable tells whether "allow for this session" may be offered.
+func Grantable(effs gate.Effects) bool {
+	return !effs.Has(gate.Protected) && !effs.Has(gate.Secret)
+}
+
+// ElicitForm is the elicitation/create request of a question: a message
+// with the asking agent, what would run (each character a terminal hides
+// or acts on escaped), its effects and why it asks under the auto set,
+// and a form of one enum field whose first value denies.
+func ElicitForm(q gate.Question, auto gate.AutoSet) *mcp.ElicitParams {
+	offers := ElicitOffers(q.Effects)
+	return &mcp.ElicitParams{
+		Mode:    "form",
+		Message: ElicitMessage(q, auto),
+		RequestedSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				ElicitField: map[string]any{
+					"type":        "string",
+					"title":       "Run it?",
+					"description": "deny stops it; allow runs it once" + map[bool]string{true: "; allow for this session runs this exact step here again unasked", false: ""}[len(offers) > 2],
+					"enum":        offers,
+					"default":     ElicitDeny,
+				},
+			},
+			"required": []string{ElicitField},
+		},
+	}
+}
+
+// ElicitMessage is the question in words.
+func ElicitMessage(q gate.Question, auto gate.AutoSet) string {
+	var b strings.Builder
+	who := "The agent"
+	if q.Agent != "" {
+		who = "Subagent " + Shown(q.Agent)
+	}
+	if q.Session != "" {
+		who += " (session " + Shown(q.Session) + ")"
+	}
+	if q.Step > 0 {
+		fmt.Fprintf(&b, "eukhe: %s asks to run step %d", who, q.Step)
+	} else {
+		fmt.Fprintf(&b, "eukhe: %s asks for this access", who)
+	}
+	if q.Cwd != "" {
+		fmt.Fprintf(&b, " in %s", Shown(q.Cwd))
+	}
+	b.WriteString(":\n\n")
+	for _, l := range strings.Split(Shown(q.What), "\n") {
+		fmt.Fprintf(&b, "    %s\n", l)
+	}
+	fmt.Fprintf(&b, "\nEffects: %s. It asks because %s.", q.Effects, whyAsks(q.Effects, auto))
+	return b.String()
+}
+
+// whyAsks names what the auto set does not hold.
+func whyAsks(effs gate.Effects, auto gate.AutoSet) string {
+	if effs.Has(gate.Secret) {
+		return "it reads or writes a secret, which always asks"
+	}
+	missing := effs &^ auto.Effects()
+	if missing.Empty() {
+		return "your settings ask about it"
+	}
+	verb := "is"
+	if len(missing.List()) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("%s %s not in shell.autoEffects", strings.Join(missing.Names(), " and "), verb)
+}
+
+// Shown is s with every character that does not print, but newline and
+// tab, written as \u{…}: a step the gate escaped stays as it is, and any
+// text a client shows cannot hide or reorder what it says.
+func Shown(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '\n' || r == '\t' || (r != unicode.ReplacementChar && unicode.IsPrint(r)) {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "\\u{%x}", r)
+		}
+	}
+	return b.String()
+}
+
+// ElicitVerdict is what an elicitation's outcome makes of the question:
+// accept with allow runs it (forSession when the user allowed it for the
+// session and it was offered); decline, cancel, an error and any other or
+// malformed content deny.
+func ElicitVerdict(res *mcp.ElicitResult, err error, offers []string) (a gate.Answer, forSession bool) {
+	if err != nil || res == nil || res.Action != "accept" {
+		return gate.Deny, false
+	}
+	v, _ := res.Content[ElicitField].(string)
+	switch {
+	case v == ElicitAllow:
+		return gate.Approve, false
+	case v == ElicitAllowSession && len(offers) > 2:
+		return gate.Approve, true
+	}
+	return gate.Deny, false
+}
+
+// Elicitor is one session's MCP client that declared elicitation.
+type Elicitor struct {
+	// Elicit sends one elicitation/create (ServerSession.Elicit);
+	// cancelling ctx cancels the request (notifications/cancelled).
+	Elicit func(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
+	// On is approval.elicitation in force; nil is on.
+	On func() bool
+	// Auto is the auto set in force, for the message's why.
+	Auto func() gate.AutoSet
+
+	mu      sync.Mutex
+	granted map[string]bool // "allow for this session": session, what, cwd
+	gone    bool
+}
+
+func (e *Elicitor) on() bool {
+	e.mu.Lock()
+	gone := e.gone
+	e.mu.Unlock()
+	return !gone && (e.On == nil || e.On())
+}
+
+func grantKey(q gate.Question) string { return q.Session + "\x00" + q.What + "\x00" + q.Cwd }
+
+// granted tells whether the user allowed this exact question for the
+// session in this client.
+func (e *Elicitor) grantedFor(q gate.Question) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.granted[grantKey(q)]
+}
+
+// ask sends q and waits for the user's answer. ok is false when the
+// client's connection is gone.
+func (e *Elicitor) ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
+	auto := gate.DefaultAuto()
+	if e.Auto != nil {
+		auto = e.Auto()
+	}
+	offers := ElicitOffers(q.Effects)
+	res, err := e.Elicit(ctx, ElicitForm(q, auto))
+	if ctx.Err() != nil {
+		return gate.Unanswered, false // answered elsewhere, or the step ended
+	}
+	if errors.Is(err, mcp.ErrConnectionClosed) {
+		e.mu.Lock()
+		e.gone = true
+		e.mu.Unlock()
+		return gate.Unanswered, false
+	}
+	a, session := ElicitVerdict(res, err, offers)
+	if session {
+		e.mu.Lock()
+		if e.granted == nil {
+			e.granted = map[string]bool{}
+		}
+		e.granted[grantKey(q)] = true
+		e.mu.Unlock()
+	}
+	return a, true
+}
+
+// elicitors are this process's sessions whose MCP client declared
+// elicitation, by session id.
+var elicitors sync.Map
+
+// elicitorOf is session id's Elicitor while its client elicits.
+func elicitorOf(id string) *Elicitor {
+	if id == "" {
+		return nil
+	}
+	if v, ok := elicitors.Load(id); ok {
+		return v.(*Elicitor)
+	}
+	return nil
+}
+
+// useClient registers the session's MCP client as one that elicits, when
+// it declared the capability; a client without it is never sent one.
+func (s *Session) useClient(ss *mcp.ServerSession) {
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil {
+		return
+	}
+	e := &Elicitor{Elicit: ss.Elicit,
+		On:   func() bool { return s.host.Settings().Elicitation },
+		Auto: func() gate.AutoSet { return s.host.Settings().AutoEffects }}
+	elicitors.Store(s.ID, e)
+}
+
+// dropClient forgets the session's client when its connection ends.
+func (s *Session) dropClient() { elicitors.Delete(s.ID) }

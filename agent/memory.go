@@ -1,0 +1,285 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/eukhe/eukhe/agent/shell"
+	"github.com/eukhe/eukhe/docs"
+)
+
+// memory:// and agent:// (DESIGN §11, S7.5, S7.6): reads of a session's
+// transcript.
+//
+//   - memory:// lists this session's kept calls (id, tool, size, summary);
+//     memory://cN gives call N's whole result as rows (N:text, not edit
+//     anchors), bounded and cut like any read, so memory://cN:200-400
+//     pages; memory://cN/K gives its line K.
+//   - agent://SESSION reads the transcript of a subagent session whose
+//     parent chain holds this session (its meta.json names its parent, and
+//     so on up), as memory:// reads this one's: agent://SESSION/cN,
+//     agent://SESSION/cN:A-B, agent://SESSION/cN/K.
+//
+// The path after the scheme is walked by WalkURLPath: above the root is
+// escapes, never clamped (memory://../x, memory://c1/../../x).
+
+// readMemory reads memory://rest.
+func (r *URLReader) readMemory(raw, rest string, bound int) (string, error) {
+	if r.Memory == nil {
+		return "", urlErr(KindScheme, raw, "this session keeps no transcript (it was opened without a state directory), so memory:// has nothing to read")
+	}
+	names, ok := WalkURLPath(rest)
+	if !ok {
+		return "", urlErr(KindEscapes, raw, "the path climbs above memory://; name a call as memory://c7")
+	}
+	return readTranscript(raw, "memory://", r.Memory.Dir, "this session", names, bound)
+}
+
+// readAgent reads agent://rest.
+func (r *URLReader) readAgent(raw, rest string, bound int) (string, error) {
+	if r.Memory == nil {
+		return "", urlErr(KindScheme, raw, "this session keeps no transcript (it was opened without a state directory), so it cannot find its subagents' either")
+	}
+	names, ok := WalkURLPath(rest)
+	if !ok {
+		return "", urlErr(KindEscapes, raw, "the path climbs above agent://; name a subagent session as agent://SESSION")
+	}
+	if len(names) == 0 {
+		return "", urlErr(KindArguments, raw, "name a subagent session: agent://SESSION lists its calls, agent://SESSION/c3 gives one")
+	}
+	id := names[0]
+	sessions := filepath.Dir(r.Memory.Dir)
+	switch {
+	case id == r.Memory.Session:
+		return "", urlErr(KindNotAllowed, raw, "that is this session; read memory:// for its own calls")
+	case !ValidSessionID(id):
+		return "", urlErr(KindNotFound, raw, "%q is not a session id (letters, digits, '-' and '_')", Shown(id))
+	}
+	if err := parentChainHolds(sessions, id, r.Memory.Session); err != nil {
+		return "", urlErr(err.kind, raw, "%s", err.msg)
+	}
+	return readTranscript(raw, "agent://"+id+"/", filepath.Join(sessions, id), "subagent session "+id, names[1:], bound)
+}
+
+type chainError struct{ kind, msg string }
+
+// parentChainHolds tells whether reader is on the parent chain of session
+// id (its parent, its parent's parent, …), from the transcripts' meta.
+func parentChainHolds(sessions, id, reader string) *chainError {
+	m, err := storedMeta(filepath.Join(sessions, id))
+	if err != nil {
+		return &chainError{KindNotFound, fmt.Sprintf("no session %s has a transcript here; agent:// reads the subagents this session started (eukhe mcp --parent %s)", id, reader)}
+	}
+	seen := map[string]bool{id: true}
+	for p := m.Parent; p != "" && !seen[p] && len(seen) < 64; {
+		if p == reader {
+			return nil
+		}
+		seen[p] = true
+		pm, err := storedMeta(filepath.Join(sessions, p))
+		if err != nil {
+			break
+		}
+		p = pm.Parent
+	}
+	return &chainError{KindNotAllowed, fmt.Sprintf("session %s is not a subagent of this session (its parent chain does not hold %s); only its parent chain may read it", id, reader)}
+}
+
+// readTranscript reads names (none: the list; cN with an optional
+// selector; cN and a line number) from the transcript in dir.
+func readTranscript(raw, base, dir, whose string, names []string, bound int) (string, error) {
+	rows, err := storedIndex(dir)
+	if err != nil {
+		return "", urlErr(KindIO, raw, "the transcript of %s cannot be read: %v", whose, err)
+	}
+	if len(names) == 0 {
+		return listCalls(base, dir, whose, rows), nil
+	}
+	name, ranges, _ := docs.SplitSelector(names[0])
+	if len(names) > 2 || (len(names) == 2 && ranges != nil) {
+		return "", urlErr(KindNotFound, raw, "%s%s names one line of a call; nothing is below it", base, strings.Join(names[:2], "/"))
+	}
+	n, ok := callNumber(name)
+	if !ok {
+		return "", urlErr(KindNotFound, raw, "%q is not a call id; calls are c1, c2, …: read %s for the list", Shown(name), base)
+	}
+	var row *CallRow
+	for i := range rows {
+		if rows[i].ID == name {
+			row = &rows[i]
+		}
+	}
+	data, ferr := os.ReadFile(filepath.Join(dir, name))
+	first, last := keptRange(dir, rows)
+	dropped := fmt.Sprintf("call %s was dropped from the transcript of %s: it keeps the last %d calls or %d MiB, the oldest going first; read %s for the calls still kept", name, whose, DefaultMaxCalls, DefaultMaxBytes>>20, base)
+	switch {
+	case row == nil && n > last:
+		return "", urlErr(KindNotFound, raw, "%s has no call %s (yet); read %s for the calls it kept", whose, name, base)
+	case row == nil && n < first:
+		return "", urlErr(KindNotFound, raw, "%s", dropped)
+	case row == nil:
+		return "", urlErr(KindNotFound, raw, "call %s of %s has not ended yet, or was not kept; read %s for the calls it kept", name, whose, base)
+	case errors.Is(ferr, os.ErrNotExist):
+		return "", urlErr(KindNotFound, raw, "%s", dropped)
+	case ferr != nil:
+		return "", urlErr(KindIO, raw, "call %s of %s cannot be read: %v", name, whose, ferr)
+	}
+	p := docs.Scan(data)
+	path := base + name
+	if base == "memory://" {
+		path = "memory://" + name
+	}
+	note := fmt.Sprintf("[%s: %s call, %s bytes, %d lines, as it was given whole; rows are not edit anchors]", path, row.Tool, shell.Thousands(int64(len(data))), len(p.Lines))
+	req := docs.ViewRequest{Path: path, P: p, Bound: bound, Notices: []string{note}}
+	if len(names) == 2 {
+		k, err := strconv.Atoi(names[1])
+		if err != nil || k < 1 {
+			return "", urlErr(KindNotFound, raw, "%s/%s: a call's line is a number from 1", path, Shown(names[1]))
+		}
+		if k > len(p.Lines) {
+			return "", urlErr(KindNotFound, raw, "%s has %d lines; there is no line %d", path, len(p.Lines), k)
+		}
+		req.Ranges = []docs.Range{{From: k, To: k}}
+	} else if ranges != nil {
+		merged, past := docs.MergeRanges(ranges, len(p.Lines))
+		if len(merged) == 0 {
+			return "", urlErr(KindNotFound, raw, "%s has %d lines; %s is past its end", path, len(p.Lines), Shown(names[0]))
+		}
+		_ = past
+		req.Ranges = merged
+	}
+	return docs.Render(req).Text, nil
+}
+
+// keptRange is the first call still kept (its file there) and the last
+// call in the index; 0, 0 for none.
+func keptRange(dir string, rows []CallRow) (first, last int) {
+	for _, r := range rows {
+		n, _ := callNumber(r.ID)
+		if _, err := os.Stat(filepath.Join(dir, r.ID)); err == nil && first == 0 {
+			first = n
+		}
+		last = n
+	}
+	return first, last
+}
+
+// listCalls is the list of a transcript's kept calls.
+func listCalls(base, dir, whose string, rows []CallRow) string {
+	var b strings.Builder
+	var kept []CallRow
+	for _, r := range rows {
+		if _, err := os.Stat(filepath.Join(dir, r.ID)); err == nil {
+			kept = append(kept, r)
+		}
+	}
+	label := base
+	if strings.HasPrefix(base, "agent://") {
+		label = strings.TrimSuffix(base, "/")
+	}
+	fmt.Fprintf(&b, "[%s: the calls of %s: %d kept", label, whose, len(kept))
+	if first, _ := keptRange(dir, rows); first > 1 {
+		fmt.Fprintf(&b, ", c1-c%d dropped (the last %d calls or %d MiB are kept)", first-1, DefaultMaxCalls, DefaultMaxBytes>>20)
+	}
+	b.WriteString("]\n")
+	for _, r := range kept {
+		state := ""
+		switch {
+		case r.Withheld:
+			state = " (not kept: a secret)"
+		case r.Failed:
+			state = " (error)"
+		}
+		fmt.Fprintf(&b, "%s %s %s bytes%s: %s\n", r.ID, r.Tool, shell.Thousands(int64(r.Size)), state, r.Summary)
+	}
+	if len(kept) > 0 {
+		fmt.Fprintf(&b, "[read %sc3 for a call's whole result, %sc3:200-400 for its lines 200-400, %sc3/7 for its line 7]\n", base, base, base)
+	}
+	return b.String()
+}
+
+// beginCall gives the call its id in the transcript and marks its
+// context so that the gate can tell when it allowed a secret.
+func (s *Session) beginCall(ctx context.Context) (string, *callMark, context.Context) {
+	if s.memory == nil {
+		return "", nil, ctx
+	}
+	m := &callMark{t: s.memory}
+	return s.memory.Begin(), m, context.WithValue(ctx, callMarkKey{}, m)
+}
+
+// endCall keeps the call's whole result in the transcript and gives the
+// reply's text: a cut bash output names memory://cN at its cut, a cut
+// read gets a last notice naming it.
+func (s *Session) endCall(id string, m *callMark, tool string, args json.RawMessage, r docs.Result) string {
+	if id == "" {
+		return r.Text
+	}
+	m.mu.Lock()
+	secret := m.secret
+	m.done = true
+	m.mu.Unlock()
+	s.memory.mu.Lock()
+	later := s.memory.secretLater
+	s.memory.mu.Unlock()
+	text := r.Text
+	if s.recall != "" {
+		text = strings.ReplaceAll(text, s.recall, id)
+	}
+	whole := r.Whole
+	if whole == "" {
+		whole = text
+	} else if tool == "read" {
+		text += fmt.Sprintf("[the cut rows are kept: read memory://%s for the whole result, exactly as read]\n", id)
+	}
+	row := CallRow{ID: id, Tool: tool, Summary: Summary(tool, args), Failed: r.Failed}
+	if secret || (later && tool == "bash" && jobCall(args)) {
+		row.Withheld = true
+		whole = fmt.Sprintf("[%s: the user allowed a secret in this call; eukhe keeps no copy of its result]\n", id)
+	}
+	if err := s.memory.Keep(row, whole); err != nil {
+		s.logf("the transcript of session %s: %v", s.ID, err)
+	}
+	return text
+}
+
+// jobCall tells whether bash's arguments wait on or kill a job.
+func jobCall(args json.RawMessage) bool {
+	var a struct{ Job, Kill string }
+	_ = json.Unmarshal(args, &a)
+	return a.Job != "" || a.Kill != ""
+}
+
+// openTranscript opens the session's transcript beside its log, and has
+// the shell keep whole outputs for it.
+func (s *Session) openTranscript(logPath string) {
+	if logPath == "" || !ValidSessionID(s.ID) {
+		return
+	}
+	t, err := OpenTranscript(TranscriptDir(logPath, s.ID), s.ID, s.Parent)
+	if err != nil {
+		s.logf("no transcript for session %s (memory:// will say so): %v", s.ID, err)
+		return
+	}
+	s.memory = t
+	s.recall = "\x00" + NewID() + "\x00"
+	if s.shell != nil {
+		s.shell.KeepWhole, s.shell.RecallToken = true, s.recall
+	}
+	if u, ok := s.URLs.(*URLReader); ok {
+		u.Memory = t
+	}
+}
+
+// closeTranscript closes the transcript's index when the session ends.
+func (s *Session) closeTranscript() {
+	if s.memory != nil {
+		s.memory.Close()
+	}
+}

@@ -1,0 +1,289 @@
+package agent
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/protocol"
+)
+
+// Terminals is the approvals endpoint of a headless session (issue 14):
+// the `eukhe approvals` terminals attached to it over its discovery
+// socket. It is the session's own sink (a gate.Asker): every interactive
+// terminal is asked, the first answer wins, the others are told it
+// settled; terminals attached as gateways are only counted (G5). The wire
+// is the editor server's: a hello line {"eukhe":"approvals","gateway":b},
+// answered {"eukhe":"attached"} once the terminal is counted, then
+// eukhe/approve and eukhe/approvalSettled lines out and
+// {"id","answer"} lines in.
+type Terminals struct {
+	// Timeout is the approval timeout in force; nil or 0 is
+	// DefaultApprovalTimeout.
+	Timeout func() time.Duration
+	// Relay, when set, answers a subagent's question relayed from another
+	// process (G5): the hello {"eukhe":"relay","question":{…}} gets one
+	// line {"answer": …} once this session's chain answered it.
+	Relay func(ctx context.Context, q gate.Question) gate.Answer
+
+	mu       sync.Mutex
+	seq      int
+	terms    map[*terminal]bool
+	gateways int
+	granted  map[string]bool // approve_session: session, what, cwd
+}
+
+// maxTermLine bounds one line from a terminal.
+const maxTermLine = 64 << 10
+
+// Serve accepts terminals on ln until it closes or ctx ends.
+func (t *Terminals) Serve(ctx context.Context, ln net.Listener) {
+	go func() { <-ctx.Done(); ln.Close() }()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go t.serve(ctx, c)
+	}
+}
+
+// termHello is a terminal's first line, or a relayed question.
+type termHello struct {
+	Eukhe    string         `json:"eukhe"`
+	Gateway  bool           `json:"gateway,omitempty"`
+	Question *gate.Question `json:"question,omitempty"`
+	// Hops counts the relays a question took: a chain of --parent that
+	// loops through processes ends at MaxRelayHops.
+	Hops int `json:"hops,omitempty"`
+}
+
+// MaxRelayHops is how many processes a relayed question may cross.
+const MaxRelayHops = 16
+
+type relayHopsKey struct{}
+
+// RelayHops is how many relays brought the question asked under ctx.
+func RelayHops(ctx context.Context) int {
+	n, _ := ctx.Value(relayHopsKey{}).(int)
+	return n
+}
+
+// RelayAnswer is the line that answers a relayed question.
+type RelayAnswer struct {
+	Answer gate.Answer `json:"answer"`
+}
+
+// termAnswer is a terminal's answer to a question.
+type termAnswer struct {
+	ID     string `json:"id"`
+	Answer string `json:"answer"`
+}
+
+func (t *Terminals) serve(ctx context.Context, c net.Conn) {
+	defer c.Close()
+	br := bufio.NewReaderSize(c, 4<<10)
+	line, long, err := readLine(br, maxTermLine)
+	var h termHello
+	if err == nil && !long && json.Unmarshal(line, &h) == nil && h.Eukhe == "relay" && h.Question != nil && t.Relay != nil {
+		t.relay(context.WithValue(ctx, relayHopsKey{}, h.Hops), c, br, *h.Question)
+		return
+	}
+	if err != nil || long || json.Unmarshal(line, &h) != nil || h.Eukhe != "approvals" {
+		b, _ := json.Marshal(map[string]string{"error": "this is a headless eukhe mcp session's approvals endpoint: only `eukhe approvals` attaches here"})
+		c.Write(append(b, '\n'))
+		return
+	}
+	tm := &terminal{c: c, wait: map[string]chan string{}, gone: make(chan struct{})}
+	t.mu.Lock()
+	if h.Gateway {
+		t.gateways++
+	} else {
+		if t.terms == nil {
+			t.terms = map[*terminal]bool{}
+		}
+		t.terms[tm] = true
+	}
+	t.mu.Unlock()
+	// Attached from here on: the terminal says so only once it is.
+	if tm.sendLine(map[string]string{"eukhe": "attached"}) != nil {
+		return
+	}
+	defer func() {
+		t.mu.Lock()
+		if h.Gateway {
+			t.gateways--
+		} else {
+			delete(t.terms, tm)
+		}
+		t.mu.Unlock()
+		close(tm.gone)
+	}()
+	for ctx.Err() == nil {
+		line, long, err := readLine(br, maxTermLine)
+		if err != nil {
+			return
+		}
+		var a termAnswer
+		if long || json.Unmarshal(line, &a) != nil {
+			continue
+		}
+		tm.answer(a)
+	}
+}
+
+// relay asks this session's chain a subagent's question; the asker
+// leaving (its connection closing) ends the question.
+func (t *Terminals) relay(ctx context.Context, c net.Conn, br *bufio.Reader, q gate.Question) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		_, _ = br.ReadByte() // the asker sends nothing more: EOF means it left
+		cancel()
+	}()
+	b, _ := json.Marshal(RelayAnswer{Answer: t.Relay(ctx, q)})
+	c.Write(append(b, '\n'))
+}
+
+// Attached counts the terminals.
+func (t *Terminals) Attached() gate.Attached {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return gate.Attached{Interactive: len(t.terms), Gateway: t.gateways}
+}
+
+// Ask shows q to every interactive terminal; the first answer wins and the
+// others get eukhe/approvalSettled. No answer within the timeout is
+// unanswered; ok is false when every terminal left without answering.
+func (t *Terminals) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
+	key := grantKey(q)
+	t.mu.Lock()
+	if t.granted[key] {
+		t.mu.Unlock()
+		return gate.Approve, true
+	}
+	t.seq++
+	p := protocol.ApproveParams{ID: fmt.Sprintf("q%d", t.seq), Session: q.Session, Agent: q.Agent,
+		Text: q.What, Cwd: q.Cwd, Effects: append([]string{}, q.Effects.Names()...), Step: q.Step,
+		Offers: []string{protocol.AnswerDeny, protocol.AnswerApprove}}
+	if Grantable(q.Effects) {
+		p.Offers = append(p.Offers, protocol.AnswerApproveSession)
+	}
+	var terms []*terminal
+	for tm := range t.terms {
+		terms = append(terms, tm)
+	}
+	t.mu.Unlock()
+	if len(terms) == 0 {
+		return gate.Unanswered, false
+	}
+	answers := make([]string, len(terms))
+	askers := make([]func(context.Context) (gate.Answer, bool), len(terms))
+	for i, tm := range terms {
+		askers[i] = func(ctx context.Context) (gate.Answer, bool) {
+			wire, ok := tm.ask(ctx, p)
+			answers[i] = wire
+			switch {
+			case !ok:
+				return gate.Unanswered, false
+			case wire == protocol.AnswerApprove || wire == protocol.AnswerApproveSession:
+				return gate.Approve, true
+			}
+			return gate.Deny, true
+		}
+	}
+	timeout := DefaultApprovalTimeout
+	if t.Timeout != nil && t.Timeout() > 0 {
+		timeout = t.Timeout()
+	}
+	a, winner, ok := FirstAnswer(ctx, timeout, askers)
+	wire := ""
+	if winner >= 0 {
+		wire = a.String()
+		if answers[winner] == protocol.AnswerApproveSession && Grantable(q.Effects) {
+			t.mu.Lock()
+			if t.granted == nil {
+				t.granted = map[string]bool{}
+			}
+			t.granted[key] = true
+			t.mu.Unlock()
+		}
+	} else if won, ok := SettledAnswer(ctx); ok && ctx.Err() != nil {
+		wire = won.String() // another client of the session answered
+	} else if ctx.Err() == nil && ok {
+		wire = gate.Unanswered.String()
+	}
+	for i, tm := range terms {
+		if i != winner {
+			tm.settled(protocol.ApprovalSettledParams{ID: p.ID, Answer: wire})
+		}
+	}
+	return a, ok
+}
+
+// terminal is one `eukhe approvals` on the endpoint.
+type terminal struct {
+	c    net.Conn
+	wmu  sync.Mutex
+	mu   sync.Mutex
+	wait map[string]chan string
+	gone chan struct{}
+}
+
+func (tm *terminal) send(method string, params any) error {
+	return tm.sendLine(struct {
+		Method string `json:"method"`
+		Params any    `json:"params"`
+	}{method, params})
+}
+
+func (tm *terminal) sendLine(v any) error {
+	b, _ := json.Marshal(v)
+	tm.wmu.Lock()
+	defer tm.wmu.Unlock()
+	_, err := tm.c.Write(append(b, '\n'))
+	return err
+}
+
+func (tm *terminal) ask(ctx context.Context, p protocol.ApproveParams) (string, bool) {
+	ch := make(chan string, 1)
+	tm.mu.Lock()
+	tm.wait[p.ID] = ch
+	tm.mu.Unlock()
+	defer func() {
+		tm.mu.Lock()
+		delete(tm.wait, p.ID)
+		tm.mu.Unlock()
+	}()
+	if tm.send(protocol.MethodApprove, p) != nil {
+		return "", false
+	}
+	select {
+	case a := <-ch:
+		return a, true
+	case <-tm.gone:
+	case <-ctx.Done():
+	}
+	return "", false
+}
+
+func (tm *terminal) answer(a termAnswer) {
+	tm.mu.Lock()
+	ch := tm.wait[a.ID]
+	tm.mu.Unlock()
+	if ch != nil {
+		select {
+		case ch <- a.Answer:
+		default:
+		}
+	}
+}
+
+func (tm *terminal) settled(p protocol.ApprovalSettledParams) {
+	_ = tm.send(protocol.MethodApprovalSettled, p)
+}

@@ -1,0 +1,340 @@
+package agent
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// The session's transcript (DESIGN §11): every tool call it served, with
+// its whole result, in the session's state directory, so that memory://
+// (and agent:// from a parent) can give back what a reply cut. Bounded:
+// the last MaxCalls calls or MaxBytes bytes, the oldest dropped. Never a
+// secret: a call in which the user allowed a secret step or access keeps
+// a note instead of its result.
+
+// The transcript's bounds when a Transcript sets none.
+const (
+	DefaultMaxCalls = 200
+	DefaultMaxBytes = 64 << 20
+)
+
+// Transcript is one session's kept calls: Dir/meta.json names the session
+// and its parent, Dir/index.jsonl has a CallRow per call, Dir/cN holds
+// call N's whole result (gone once dropped).
+type Transcript struct {
+	Dir      string
+	Session  string
+	MaxCalls int
+	MaxBytes int64
+
+	mu     sync.Mutex
+	parent string
+	next   int
+	kept   []keptCall // in order
+	bytes  int64
+	rows   int      // rows in index.jsonl: compacted past twice the kept calls
+	index  *os.File // index.jsonl, open for appending
+	// secretLater is set when a secret was allowed in a job after its
+	// call returned: later job results are not kept.
+	secretLater bool
+}
+
+type keptCall struct {
+	n    int
+	size int64
+	row  CallRow
+}
+
+// CallRow is one call in the index.
+type CallRow struct {
+	ID       string `json:"id"`
+	Tool     string `json:"tool"`
+	Summary  string `json:"summary"`
+	Size     int    `json:"size"`
+	Failed   bool   `json:"failed,omitempty"`
+	Withheld bool   `json:"withheld,omitempty"`
+}
+
+// transcriptMeta is Dir/meta.json.
+type transcriptMeta struct {
+	Session string `json:"session"`
+	Parent  string `json:"parent,omitempty"`
+}
+
+// TranscriptDir is where session id's transcript lives beside its log
+// (SessionLogPath): <state>/eukhe/sessions/<id>/.
+func TranscriptDir(logPath, id string) string {
+	return filepath.Join(filepath.Dir(logPath), id)
+}
+
+// OpenTranscript makes the directory of a new transcript (0700) and its
+// meta.json. A directory left by an earlier session of the same id is
+// emptied first: a transcript is never shared.
+func OpenTranscript(dir, session, parent string) (*Transcript, error) {
+	if !ValidSessionID(session) {
+		return nil, fmt.Errorf("session id %q cannot name a transcript directory", session)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, fmt.Errorf("the transcript directory %s: %v", dir, err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("the transcript directory %s: %v", dir, err)
+	}
+	t := &Transcript{Dir: dir, Session: session}
+	return t, t.SetParent(parent)
+}
+
+// SetParent records the session's parent, for agent:// (only the parent
+// chain may read a subagent's transcript).
+func (t *Transcript) SetParent(parent string) error {
+	t.mu.Lock()
+	t.parent = parent
+	t.mu.Unlock()
+	b, _ := json.Marshal(transcriptMeta{Session: t.Session, Parent: parent})
+	return writeWhole(filepath.Join(t.Dir, "meta.json"), b)
+}
+
+// writeWhole writes a file whole: a temp file, then a rename.
+func writeWhole(name string, data []byte) error {
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return nil
+}
+
+// Begin gives the next call its id: c1, c2, …
+func (t *Transcript) Begin() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.next++
+	return "c" + strconv.Itoa(t.next)
+}
+
+// Keep stores a call's whole result and drops the oldest calls past the
+// bounds.
+func (t *Transcript) Keep(row CallRow, whole string) error {
+	n, ok := callNumber(row.ID)
+	if !ok {
+		return fmt.Errorf("call id %q", row.ID)
+	}
+	row.Size = len(whole)
+	// A call's file is new (its id is), and its row is written only once
+	// the file is whole: a reader finds no row, or the whole result.
+	if err := os.WriteFile(filepath.Join(t.Dir, row.ID), []byte(whole), 0o600); err != nil {
+		return fmt.Errorf("the transcript of session %s: %v", t.Session, err)
+	}
+	line, _ := json.Marshal(row)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.index == nil {
+		f, err := os.OpenFile(filepath.Join(t.Dir, "index.jsonl"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		t.index = f
+	}
+	_, err := t.index.Write(append(line, '\n'))
+	i := len(t.kept)
+	for i > 0 && t.kept[i-1].n > n {
+		i--
+	}
+	t.kept = append(t.kept[:i], append([]keptCall{{n, int64(len(whole)), row}}, t.kept[i:]...)...)
+	t.rows++
+	t.bytes += int64(len(whole))
+	maxCalls, maxBytes := t.MaxCalls, t.MaxBytes
+	if maxCalls <= 0 {
+		maxCalls = DefaultMaxCalls
+	}
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	for len(t.kept) > 0 && (len(t.kept) > maxCalls || t.bytes > maxBytes) {
+		old := t.kept[0]
+		t.kept = t.kept[1:]
+		t.bytes -= old.size
+		if rerr := os.Remove(filepath.Join(t.Dir, "c"+strconv.Itoa(old.n))); rerr != nil && err == nil && !errors.Is(rerr, os.ErrNotExist) {
+			err = rerr
+		}
+	}
+	if t.rows > 2*len(t.kept)+64 && err == nil {
+		// The index keeps the rows of the kept calls only.
+		var b []byte
+		for _, k := range t.kept {
+			line, _ := json.Marshal(k.row)
+			b = append(append(b, line...), '\n')
+		}
+		if err = writeWhole(filepath.Join(t.Dir, "index.jsonl"), b); err == nil {
+			t.rows = len(t.kept)
+			t.index.Close() // the renamed file is the index now
+			t.index = nil
+		}
+	}
+	return err
+}
+
+// Close closes the index; it removes nothing: a parent may still read a
+// subagent's transcript after it ended.
+func (t *Transcript) Close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.index != nil {
+		t.index.Close()
+		t.index = nil
+	}
+}
+
+// callNumber is N of "cN".
+func callNumber(id string) (int, bool) {
+	rest, ok := strings.CutPrefix(id, "c")
+	if !ok || rest == "" || rest[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n > 0
+}
+
+// ValidSessionID tells whether id can name a session's directory: letters,
+// digits, '-' and '_', at most 64.
+func ValidSessionID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// storedIndex is a transcript's index as on disk: the rows in id order
+// (the last row of an id wins), and the highest id begun that is known.
+func storedIndex(dir string) ([]CallRow, error) {
+	f, err := os.Open(filepath.Join(dir, "index.jsonl"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	byN := map[int]CallRow{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var r CallRow
+		if json.Unmarshal(sc.Bytes(), &r) != nil {
+			continue
+		}
+		if n, ok := callNumber(r.ID); ok {
+			byN[n] = r
+		}
+	}
+	ns := make([]int, 0, len(byN))
+	for n := range byN {
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	rows := make([]CallRow, len(ns))
+	for i, n := range ns {
+		rows[i] = byN[n]
+	}
+	return rows, sc.Err()
+}
+
+// storedMeta is a transcript's meta.json.
+func storedMeta(dir string) (transcriptMeta, error) {
+	var m transcriptMeta
+	b, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	if err != nil {
+		return m, err
+	}
+	return m, json.Unmarshal(b, &m)
+}
+
+// Summary is a call's one-line summary: what it named (a path, a
+// pattern, a script's first line, a tool), escaped and at most 80
+// characters.
+func Summary(tool string, args json.RawMessage) string {
+	var a map[string]any
+	_ = json.Unmarshal(args, &a)
+	pick := func(keys ...string) string {
+		for _, k := range keys {
+			if v, ok := a[k].(string); ok && v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	var s string
+	switch tool {
+	case "bash":
+		if j := pick("job"); j != "" {
+			s = "job " + j
+		} else if k := pick("kill"); k != "" {
+			s = "kill " + k
+		} else {
+			s = pick("script")
+		}
+	case "edit":
+		s = pick("patch")
+	case "dyn":
+		s = pick("name")
+		if s == "" {
+			s = "(list)"
+		}
+	default:
+		s = pick("path", "pattern")
+	}
+	s, _, _ = strings.Cut(s, "\n")
+	s = Shown(s)
+	if utf8.RuneCountInString(s) > 80 {
+		r := []rune(s)
+		s = string(r[:79]) + "…"
+	}
+	return s
+}
+
+// callMark is one call's state the gate marks: whether the user allowed
+// a secret in it (its result is then not kept).
+type callMark struct {
+	mu     sync.Mutex
+	secret bool
+	done   bool
+	t      *Transcript
+}
+
+type callMarkKey struct{}
+
+// markSecret notes that the user allowed a step or access with a secret
+// in the call of ctx; after the call returned (a job), later job results
+// are not kept either.
+func markSecret(ctx context.Context) {
+	m, _ := ctx.Value(callMarkKey{}).(*callMark)
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.secret = true
+	if m.done && m.t != nil {
+		m.t.mu.Lock()
+		m.t.secretLater = true
+		m.t.mu.Unlock()
+	}
+}

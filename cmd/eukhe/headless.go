@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/eukhe/eukhe/agent"
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
+	"github.com/eukhe/eukhe/lsp/discovery"
+)
+
+// publishSession makes a headless session's approvals endpoint and
+// publishes it on the discovery socket (issue 14), so that `eukhe
+// approvals` in the root lists and answers its questions. The endpoint is
+// the session's own approval sink. When the socket cannot be made, the
+// session runs without it and stderr says why.
+func publishSession(ctx context.Context, root, id, parent string, current func() settings.Settings, stderr io.Writer) (*agent.Terminals, func()) {
+	terms := &agent.Terminals{Timeout: func() time.Duration { return current().ApprovalTimeout }}
+	dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+	if err == nil {
+		var l *discovery.Listener
+		l, err = discovery.ListenEntry(dir, discovery.Entry{Kind: discovery.KindApprovals, Roots: []string{root}, Session: id, Parent: parent})
+		if err == nil {
+			ctx, cancel := context.WithCancel(ctx)
+			go terms.Serve(ctx, l)
+			return terms, func() { cancel(); l.Close() }
+		}
+	}
+	fmt.Fprintf(stderr, "eukhe mcp: no approvals endpoint for `eukhe approvals` (%v); questions go to the agent's client only when it supports elicitation\n", err)
+	return terms, func() {}
+}
+
+// remoteParents gives the sink of a parent session that runs headless in
+// another process: its approvals endpoint, which asks the parent's chain
+// (its client, its terminals, its own parents) and answers (G5 relay).
+func remoteParents() func(parent string) gate.Asker {
+	return func(parent string) gate.Asker { return remoteParent{id: parent} }
+}
+
+type remoteParent struct{ id string }
+
+func (r remoteParent) dir() (string, error) { return discovery.Dir(gate.EnvFromList(os.Environ())) }
+
+// Attached is one interactive client while the parent's endpoint lives:
+// what answers there is the parent's to say.
+func (r remoteParent) Attached() gate.Attached {
+	dir, err := r.dir()
+	if err != nil {
+		return gate.Attached{}
+	}
+	if _, _, ok := discovery.LookupSession(dir, r.id); ok {
+		return gate.Attached{Interactive: 1}
+	}
+	return gate.Attached{}
+}
+
+// Ask relays q to the parent and waits for its answer; ok is false when
+// the parent cannot be reached.
+func (r remoteParent) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
+	dir, err := r.dir()
+	if err != nil {
+		return gate.Unanswered, false
+	}
+	conn, _, err := discovery.FindSession(dir, r.id)
+	if err != nil {
+		return gate.Unanswered, false
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	hello, _ := json.Marshal(map[string]any{"eukhe": "relay", "question": q, "hops": agent.RelayHops(ctx) + 1})
+	if _, err := conn.Write(append(hello, '\n')); err != nil {
+		return gate.Unanswered, false
+	}
+	line, err := bufio.NewReader(conn).ReadBytes('\n')
+	var a agent.RelayAnswer
+	if err != nil || json.Unmarshal(line, &a) != nil {
+		return gate.Unanswered, false
+	}
+	return a.Answer, true
+}
