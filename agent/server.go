@@ -110,6 +110,12 @@ func Serve(ctx context.Context, t mcp.Transport, o Options) error {
 		return err
 	}
 	defer s.Close()
+	return s.Serve(ctx, t)
+}
+
+// Serve runs this open session over a transport until the peer leaves or
+// ctx ends; the caller closes the session.
+func (s *Session) Serve(ctx context.Context, t mcp.Transport) error {
 	ss, err := s.Server().Connect(ctx, t, nil)
 	if err != nil {
 		return fmt.Errorf("eukhe mcp: connecting: %v", err)

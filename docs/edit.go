@@ -65,13 +65,13 @@ func (t *Tools) Edit(a EditArgs) Result {
 				return failed("%v", err)
 			}
 		}
-		real, err := t.allow(s.abs, true)
+		real, err := t.allow(s.abs, WriteAccess)
 		if err != nil {
 			return failed("NOT applied: %v", err)
 		}
 		checks := []func() error{t.still(s.abs, real)}
 		if s.dest != "" {
-			realDest, err := t.allow(s.dest, true)
+			realDest, err := t.allow(s.dest, WriteAccess)
 			if err != nil {
 				return failed("NOT applied: %v", err)
 			}

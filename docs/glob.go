@@ -72,7 +72,7 @@ func (t *Tools) Glob(a GlobArgs) Result {
 	if name == "" {
 		name = "."
 	}
-	root, err := t.allow(t.Abs(name), false)
+	root, err := t.allow(t.Abs(name), SearchAccess)
 	if err != nil {
 		return failed("%v", err)
 	}

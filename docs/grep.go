@@ -64,7 +64,7 @@ func (t *Tools) Grep(a GrepArgs) Result {
 	name, ranges := t.named(name)
 	abs := t.Abs(name)
 	shown := t.Display(abs)
-	real, err := t.allow(abs, false)
+	real, err := t.allow(abs, SearchAccess)
 	if err != nil {
 		return failed("%v", err)
 	}

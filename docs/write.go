@@ -64,7 +64,7 @@ func (t *Tools) Write(a WriteArgs) Result {
 	}
 	abs := t.Abs(a.Path)
 	shown := t.Display(abs)
-	real, err := t.allow(abs, true)
+	real, err := t.allow(abs, WriteAccess)
 	if err != nil {
 		return failed("NOT written: %v", err)
 	}

@@ -1,0 +1,59 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/eukhe/eukhe/docs"
+)
+
+// ErrUnknownTool is Call's error for a name the roster does not hold.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// ArgsError is a call whose arguments are not a JSON object of the tool's
+// parameters: nothing ran.
+type ArgsError struct{ Msg string }
+
+func (e *ArgsError) Error() string { return e.Msg }
+
+// Call runs one roster tool by name, as the MCP binding does: the same
+// handler, the same documents gate and shell gate, the same bounds. An
+// unknown tool is ErrUnknownTool; arguments that are not JSON, not an
+// object, or name a parameter the tool does not take are an *ArgsError
+// (a wrong type is the tool's own failed result, as over MCP).
+func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (docs.Result, error) {
+	t, ok := s.roster.Lookup(name)
+	if !ok {
+		return docs.Result{}, fmt.Errorf("%w %q: the tools are %s", ErrUnknownTool, name, strings.Join(s.roster.Names(), ", "))
+	}
+	if err := checkArgs(name, s.params(name), args); err != nil {
+		return docs.Result{}, err
+	}
+	max := t.MaxArgs
+	if max <= 0 {
+		max = DefaultMaxArgs
+	}
+	if len(args) > max {
+		return docs.Result{Text: fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", name, len(args), max), Failed: true}, nil
+	}
+	return t.Handler(ctx, s, args), nil
+}
+
+// checkArgs is the shape check of Call: a JSON object whose keys are
+// parameters of the tool.
+func checkArgs(tool string, params []string, raw json.RawMessage) error {
+	var keys map[string]json.RawMessage
+	if err := DecodeArgs(tool, params, raw, &keys); err != nil {
+		return &ArgsError{Msg: err.Error()}
+	}
+	for k := range keys {
+		if !slices.Contains(params, k) {
+			return &ArgsError{Msg: fmt.Sprintf("%s has no parameter %q; it takes %s", tool, k, strings.Join(params, ", "))}
+		}
+	}
+	return nil
+}
