@@ -37,8 +37,21 @@
 //     Patterns are Go RE2: matching is linear in the text, so no pattern
 //     can take unbounded time; \w, \d, \s and \b are ASCII.
 //
+//   - G1.5, G1.6 the documents gate: every access asks the PathGuard
+//     (pathguard.go) once, with its Access, before anything is read or
+//     written, and then uses the real path it gives. grep (of a file or a
+//     tree) and glob ask SearchAccess for their root, so a search of a path
+//     that is or holds a secret is read and secret (issue 12 class 8); the
+//     walk never follows a symbolic link under the root (walk.go: counted
+//     in a notice), so what it reads is below the judged real root.
+//
 // Decisions are pure functions over bytes, lines and outcomes; the disk
 // Store and the tool entry points (tools.go) are the thin I/O edges.
+//
+// Where the seed is silent we chose: a leading "~" of a tool path is
+// expanded as the shell expands it in a word ("~", "~/x", "~+", "~NAME";
+// tilde.go) before the gate judges it, so "~/.ssh/id_rsa" is the key and
+// is judged as one.
 //
 // Beyond the seed: when a publish fails after other files of the same call
 // landed, the disk Store restores those files from their previous bytes, so
