@@ -37,13 +37,13 @@
 //     Patterns are Go RE2: matching is linear in the text, so no pattern
 //     can take unbounded time; \w, \d, \s and \b are ASCII.
 //
-//   - G1.5, G1.6 the documents gate: every access asks the PathGuard
-//     (pathguard.go) once, with its Access, before anything is read or
-//     written, and then uses the real path it gives. grep (of a file or a
-//     tree) and glob ask SearchAccess for their root, so a search of a path
-//     that is or holds a secret is read and secret (issue 12 class 8); the
-//     walk never follows a symbolic link under the root (walk.go: counted
-//     in a notice), so what it reads is below the judged real root.
+// The documents gate (G1.5, G1.6): every access asks the PathGuard
+// (pathguard.go) once, with its Access, before anything is read or
+// written, and then uses the real path it gives. grep (of a file or a
+// tree) and glob ask SearchAccess for their root, so a search of a path
+// that is or holds a secret is read and secret (issue 12 class 8); the
+// walk never follows a symbolic link under the root (walk.go: counted in
+// a notice), so what it reads is below the judged real root.
 //
 // Decisions are pure functions over bytes, lines and outcomes; the disk
 // Store and the tool entry points (tools.go) are the thin I/O edges.
