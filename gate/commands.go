@@ -27,6 +27,46 @@ type facts struct {
 	// namesNothing: the command's words are not paths it reads or writes
 	// (cd: the steps after it are judged in the directory it moves to).
 	namesNothing bool
+	// getopt: the command is in the table and reads its options as getopt
+	// does, so an option word is not a path (only the values in it are).
+	getopt bool
+	// literals are indexes in args of words that are not paths (jq's
+	// filter).
+	literals []int
+	// unseen are option values the gate cannot see into: a list of paths,
+	// a config or a program read from a file (--files0-from=F, curl -K F,
+	// jq import). Each makes the step exec and secret (unseen.go).
+	unseen []string
+	// follows: the command walks the trees it names (or its working
+	// directory) following every symlink under them; the gate walks them
+	// too (walk.go).
+	follows bool
+}
+
+// notPaths tells, for each word of argv, whether it is not itself a path:
+// an option word of a getopt command before "--" (unless POSIXLY_CORRECT
+// makes options stop at the first operand: then every word counts), or a
+// literal.
+func (f facts) notPaths(argv []string, posix bool) []bool {
+	out := make([]bool, len(argv))
+	for _, i := range f.literals {
+		if i+1 < len(out) {
+			out[i+1] = true
+		}
+	}
+	if !f.getopt || posix {
+		return out
+	}
+	for i := 1; i < len(argv); i++ {
+		w := argv[i]
+		if w == "--" {
+			break
+		}
+		if len(w) > 1 && w[0] == '-' {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // writes reports whether the command counts as one that writes: its words
@@ -73,7 +113,36 @@ func setOf(names ...string) map[string]bool {
 // commandFacts is the command table (S7.8). name has no "/"; args are the
 // expanded fields after it. A command not in the table is exec.
 func commandFacts(name string, args []string) facts {
+	f, known := tableFacts(name, args)
+	f.getopt = known
+	return f
+}
+
+// tableFacts is commandFacts; known is false for a command not in the
+// table.
+func tableFacts(name string, args []string) (facts, bool) {
+	f := knownFacts(name, args)
+	if f.own.Empty() {
+		return otherFacts(name, args), false
+	}
+	return f, true
+}
+
+// knownFacts is the table itself; a command not in it has no effects.
+func knownFacts(name string, args []string) facts {
 	switch {
+	case checksums[name]:
+		return checksumFacts(args)
+	case name == "wc":
+		return facts{own: Of(Read), unseen: files0From(args)}
+	case name == "jq":
+		return jqFacts(args)
+	case name == "diff":
+		return diffFacts(args)
+	case name == "cp":
+		return cpFacts(args)
+	case name == "chmod" || name == "chown" || name == "chgrp":
+		return modeFacts(args)
 	case readOnly[name]:
 		return facts{own: Of(Read)}
 	case writers[name]:
@@ -81,9 +150,17 @@ func commandFacts(name string, args []string) facts {
 	}
 	switch name {
 	case "ls":
-		return cwdReader(lsOpts, args)
+		f := cwdReader(lsOpts, args)
+		a := lsOpts.read(args)
+		f.follows = (a.hasShort("L") || a.hasLong(lsOpts, "dereference")) &&
+			(a.hasShort("R") || a.hasLong(lsOpts, "recursive"))
+		return f
 	case "du":
-		return cwdReader(duOpts, args)
+		f := cwdReader(duOpts, args)
+		a := duOpts.read(args)
+		f.follows = a.hasShort("L") || a.hasLong(duOpts, "dereference")
+		f.unseen = files0From(args)
+		return f
 	case "cd":
 		return cdFacts(args)
 	case "pushd", "popd":
@@ -131,30 +208,41 @@ func commandFacts(name string, args []string) facts {
 	case "sort":
 		return sortFacts(args)
 	case "uniq":
-		return operandWriter(uniqOpts.read(args).operands)
+		return operandWriter(uniqOpts.read(args).operands, false)
 	case "xxd":
-		return operandWriter(xxdOperands(args))
+		return operandWriter(xxdOperands(args), true)
 	case "find":
 		return findFacts(args)
 	case "less":
 		return lessFacts(args)
 	case "file":
 		a := fileOpts.read(args)
+		f := facts{own: Of(Read)}
 		if a.hasShort("C") || a.hasLong(fileOpts, "compile") {
-			return facts{own: Of(Read, Write)}
+			f.own = Of(Read, Write)
 		}
-		return facts{own: Of(Read)}
+		if a.given(fileOpts, "f", "files-from") {
+			f.unseen = []string{"the paths listed by -f"}
+		}
+		return f
 	case "curl":
 		return curlFacts(args)
 	case "wget":
-		return facts{own: Of(Net, Write)}
+		return wgetFacts(args)
 	case "git":
 		return gitFacts(args)
 	}
+	return facts{}
+}
+
+// otherFacts is a command the table does not know: exec, the shell code
+// it runs, and the trees it walks following links (tar -h, rsync -L).
+func otherFacts(name string, args []string) facts {
 	f := facts{own: Of(Exec), scripts: subScripts(append([]string{name}, args...))}
 	if shellState[name] {
 		f.state = true
 	}
+	f.follows = followsOther(name, args)
 	return f
 }
 
@@ -163,11 +251,20 @@ var (
 		valueShort: "ITw",
 		valueLong: []string{"ignore", "tabsize", "width", "block-size", "format", "hide",
 			"indicator-style", "quoting-style", "sort", "time", "time-style"},
+		known: []string{"all", "almost-all", "author", "escape", "directory", "dired", "classify",
+			"file-type", "full-time", "group-directories-first", "no-group", "human-readable", "si",
+			"dereference-command-line", "dereference-command-line-symlink-to-dir", "hyperlink",
+			"ignore-backups", "inode", "kibibytes", "literal", "numeric-uid-gid", "hide-control-chars",
+			"show-control-chars", "quote-name", "reverse", "recursive", "size", "context", "zero",
+			"dereference", "color", "help", "version"},
 	}
 	duOpts = optSpec{
 		valueShort: "BdtX",
 		valueLong: []string{"block-size", "max-depth", "threshold", "exclude-from", "exclude",
-			"files0-from", "time-style"},
+			"files0-from", "time-style", "time"},
+		known: []string{"all", "apparent-size", "bytes", "total", "dereference-args", "dereference",
+			"human-readable", "inodes", "count-links", "no-dereference", "separate-dirs", "si",
+			"summarize", "one-file-system", "null", "help", "version"},
 	}
 	dateOpts   = optSpec{valueShort: "dfrsI", valueLong: []string{"date", "file", "reference", "set"}}
 	printfOpts = optSpec{valueShort: "v"}

@@ -2,6 +2,8 @@ package gate
 
 import (
 	"maps"
+	"os"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -38,23 +40,82 @@ func (e *environ) clone() *environ {
 	return &environ{vars: maps.Clone(e.vars)}
 }
 
-// Get is a variable's value. A parameter whose value only the run knows
-// ($?, $$, $!, $RANDOM, …) stands as itself, so the step the user is
-// shown keeps it ("echo $?", not "echo"); the shell's runtime check then
-// compares the argv that really runs.
+// Get is a variable's value, as mvdan's interpreter gives it (its
+// lookupVar): the special parameters first — $# is 0, $@ and $* are
+// empty, $0 is gosh, $1 to $9 are unset, $$ and $PPID are this process's
+// pid and parent pid, as the run will see them — then the variables. A
+// parameter whose value only the run knows ($?, $!, $-, $RANDOM,
+// $SRANDOM) expands to a marker (runtimeMarker), so the step the user is
+// shown keeps it as written ("echo $?", not "echo" nor "echo '$?'"); the
+// shell's runtime check then judges the argv that really runs.
 func (e *environ) Get(name string) expand.Variable {
-	if v, ok := e.vars[name]; ok {
-		return v
+	str := func(v string) expand.Variable { return expand.Variable{Set: true, Kind: expand.String, Str: v} }
+	switch name {
+	case "#":
+		return str("0")
+	case "@", "*":
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{}}
+	case "$":
+		return str(strconv.Itoa(os.Getpid()))
+	case "PPID":
+		return str(strconv.Itoa(os.Getppid()))
+	case "0":
+		return str("gosh")
+	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
+		return expand.Variable{}
 	}
 	if runtimeOnly[name] {
-		return expand.Variable{Set: true, Kind: expand.String, Str: "$" + name}
+		return str(runtimeMarker(name))
+	}
+	if v, ok := e.vars[name]; ok {
+		return v
 	}
 	return expand.Variable{}
 }
 
-// runtimeOnly are the parameters whose value is known only as the script runs.
-var runtimeOnly = map[string]bool{"?": true, "$": true, "!": true, "RANDOM": true, "SRANDOM": true,
-	"SECONDS": true, "EPOCHSECONDS": true, "EPOCHREALTIME": true, "LINENO": true, "BASHPID": true}
+// runtimeOnly are the parameters whose value is known only as the script
+// runs.
+var runtimeOnly = map[string]bool{"?": true, "!": true, "-": true, "RANDOM": true, "SRANDOM": true}
+
+// runtimeMarker stands for a runtime-only parameter in an expanded word:
+// its name between NUL bytes, which no real value holds. Visible shows it
+// as $NAME; a word whose markers an expansion cut apart is not expanded
+// at all (brokenMarker).
+func runtimeMarker(name string) string { return "\x00" + name + "\x00" }
+
+// brokenMarker reports whether a word holds a NUL that is not part of a
+// whole runtime marker.
+func brokenMarker(w string) bool {
+	parts := strings.Split(w, "\x00")
+	if len(parts)%2 == 0 {
+		return true
+	}
+	for i := 1; i < len(parts); i += 2 {
+		if !runtimeOnly[parts[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// asTheInterpreter sets what mvdan's interpreter sets before a script runs
+// (interp.Runner.Reset), so the gate expands words as the run will: HOME
+// when unset (the user's home), UID, EUID and GID when unset, IFS and
+// OPTIND always.
+func (e *environ) asTheInterpreter() {
+	if _, ok := e.vars["HOME"]; !ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			e.setString("HOME", home)
+		}
+	}
+	for name, id := range map[string]int{"UID": os.Getuid(), "EUID": os.Geteuid(), "GID": os.Getgid()} {
+		if _, ok := e.vars[name]; !ok {
+			e.setString(name, strconv.Itoa(id))
+		}
+	}
+	e.setString("IFS", " \t\n")
+	e.setString("OPTIND", "1")
+}
 
 func (e *environ) Each(f func(string, expand.Variable) bool) {
 	for k, v := range e.vars {

@@ -35,8 +35,14 @@ func (r *run) fields(words ...*syntax.Word) (out []string, ok bool) {
 			return printedWords(words), false
 		}
 		if len(out) == maxFields {
-			// More words than anyone reads: the step is exec.
-			return out, false
+			// More words than anyone reads: the step is exec, shown as
+			// written.
+			return printedWords(words), false
+		}
+		if brokenMarker(f) {
+			// An expansion cut a runtime-only parameter apart
+			// (${RANDOM:0:1}): the gate cannot tell the word.
+			return printedWords(words), false
 		}
 		out = append(out, f)
 	}
@@ -54,7 +60,7 @@ func (r *run) literal(w *syntax.Word) (out string, ok bool) {
 		}
 	}()
 	s, err := expand.Literal(r.cfg(), w)
-	if err != nil {
+	if err != nil || brokenMarker(s) {
 		return printedWords([]*syntax.Word{w})[0], false
 	}
 	return s, true

@@ -76,6 +76,13 @@ func gitFacts(args []string) facts {
 		if strings.HasPrefix(w, "-") {
 			// -c, --config-env, --exec-path, --git-dir, -p, …
 			f.own = Of(Exec)
+			for _, later := range args[i+1:] {
+				if later == "init" || later == "clone" {
+					// -c init.templateDir=T init: a repository made
+					// from a template.
+					f.own = f.own.With(Write, Protected)
+				}
+			}
 			return f
 		}
 		break
@@ -87,6 +94,10 @@ func gitFacts(args []string) facts {
 	sub, rest := args[i], args[i+1:]
 	a := gitOpts.read(rest)
 	switch {
+	case sub == "clone":
+		// It makes a repository, as init does (gitInit), and fetches.
+		f.own = Of(Net, Exec, Write, Protected)
+		return f
 	case gitNet[sub]:
 		f.own = Of(Net, Exec)
 		return f
@@ -97,7 +108,10 @@ func gitFacts(args []string) facts {
 		if len(a.operands) > 1 || a.given(gitOpts, "dm", "delete") {
 			f.own = Of(Write)
 		}
-	case sub == "update-ref" || sub == "init":
+	case sub == "init":
+		f.own = gitInit(rest)
+		return f
+	case sub == "update-ref":
 		f.own = Of(Write)
 		return f
 	case sub == "diff":
@@ -220,4 +234,15 @@ func GitSafeArgv(argv []string) []string {
 		out = append(out, "--no-ext-diff", "--no-textconv")
 	}
 	return append(out, argv[i+1:]...)
+}
+
+// gitInit is init: it writes a .git whose config and hooks git later runs,
+// wherever it is made, so it is write and protected always; a template
+// (--template, copied into the new .git, hooks included) makes it exec.
+// (-c init.templateDir and --config-env are global options: exec already.)
+func gitInit(args []string) Effects {
+	if longPrefix(args, "template") {
+		return Of(Write, Exec, Protected)
+	}
+	return Of(Write, Protected)
 }

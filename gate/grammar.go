@@ -61,7 +61,7 @@ func (r *run) whole(f *syntax.File) Step {
 			if !hdocs[n] {
 				fs, _ := r.fields(n)
 				for _, f := range fs {
-					parts = append(parts, r.judgeWord(f, false, r.cwds)...)
+					parts = append(parts, r.judgeWord(f, false, false, r.cwds)...)
 				}
 			}
 		}

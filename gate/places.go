@@ -11,6 +11,13 @@ import (
 type Places struct {
 	// Home is the user's home directory.
 	Home string
+	// OtherHomes are the other home directories a script can name with
+	// ~user (the interpreter looks them up in the user database): the
+	// credential stores in each are secrets too.
+	OtherHomes []string
+	// StateDir is eukhe's state directory, $XDG_STATE_HOME/eukhe: the
+	// session logs and their report_issue rows (S7.4: never the model's).
+	StateDir string
 	// UserDir is eukhe's user config dir, $XDG_CONFIG_HOME/eukhe.
 	UserDir string
 	// Roots are the workspace roots.
@@ -41,16 +48,24 @@ var SecretEnv = []string{"AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "CLOU
 var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc"}
 
 // Secrets are the secret entries of these places: the user's auth.json in
-// eukhe's config dir, the home credential stores and the env-named files.
+// eukhe's config dir, the home credential stores (in every home a script
+// can name) and the env-named files, and, beyond the seed, eukhe's state
+// directory.
 func (pl Places) Secrets() []string {
 	var s []string
 	if pl.UserDir != "" {
 		s = append(s, filepath.Join(pl.UserDir, "auth.json"))
 	}
-	if pl.Home != "" {
-		for _, h := range HomeSecrets {
-			s = append(s, filepath.Join(pl.Home, h))
+	for _, home := range append([]string{pl.Home}, pl.OtherHomes...) {
+		if home == "" || home == "/" {
+			continue
 		}
+		for _, h := range HomeSecrets {
+			s = append(s, filepath.Join(home, h))
+		}
+	}
+	if pl.StateDir != "" {
+		s = append(s, pl.StateDir)
 	}
 	for _, k := range SecretEnv {
 		v := pl.Env[k]

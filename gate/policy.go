@@ -55,7 +55,8 @@ type Rule struct {
 }
 
 // Policy judges real paths: the workspace roots, the secret entries and the
-// protected rules, all made real when the policy starts (G1.2-G1.4). It is
+// protected rules, all made real when the policy starts (G1.2-G1.4), and
+// the process entries every policy holds (proc.go). It is
 // pure once built; Resolve is the one place it touches a filesystem.
 type Policy struct {
 	fs      FS
@@ -85,7 +86,7 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 		// would make the link's other side Inside.
 		p.roots = appendNew(p.roots, Resolve(fsys, "/", cleanAbs("/", r)).Path)
 	}
-	for _, s := range secrets {
+	for _, s := range append(append([]string(nil), procEntries...), secrets...) {
 		for _, e := range both(s) {
 			p.secrets = appendNew(p.secrets, e)
 			p.entries = appendNew(p.entries, e)
@@ -123,6 +124,9 @@ func (p *Policy) Resolve(dir, path string) RealPath { return Resolve(p.fs, dir, 
 // Inside.
 func (p *Policy) Class(r RealPath) Class {
 	path := r.Path
+	if procExempt(path) {
+		return ClassOutside
+	}
 	for _, s := range p.secrets {
 		if under(path, s) {
 			return ClassSecret
@@ -144,6 +148,9 @@ func (p *Policy) Class(r RealPath) Class {
 // HoldsSecret reports whether the path is a secret entry, is under one, or
 // holds one below it (a search or listing of it can reach a secret).
 func (p *Policy) HoldsSecret(r RealPath) bool {
+	if procExempt(r.Path) {
+		return false
+	}
 	for _, s := range p.secrets {
 		if under(r.Path, s) || under(s, r.Path) {
 			return true

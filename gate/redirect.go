@@ -30,11 +30,11 @@ func (r *run) redirect(rd *syntax.Redirect, dirs []string) ([]Part, string) {
 	if !ok || len(fs) != 1 {
 		parts = append(parts, NewPart(Of(Exec), false, "a redirection whose target is not one word"))
 	}
-	text := n + op + " " + Visible(target)
+	text := n + op + " " + shownWord(target, ok)
 	read, write := false, false
 	switch rd.Op {
 	case syntax.DplIn, syntax.DplOut:
-		text = n + op + Visible(target)
+		text = n + op + shownWord(target, ok)
 		if target == "-" || isDigits(target) {
 			return parts, text
 		}
@@ -51,6 +51,10 @@ func (r *run) redirect(rd *syntax.Redirect, dirs []string) ([]Part, string) {
 	}
 	for _, d := range dirs {
 		rp := r.sh.Policy.Resolve(d, target)
+		if _, ok := StreamFD(rp.Path); ok {
+			// The step's own stream, under another name (proc.go).
+			continue
+		}
 		cl := r.sh.Policy.Class(rp)
 		why := "redirection " + op + " " + Visible(rp.Path)
 		// A target that is or holds a secret gives secret (G2), whether

@@ -65,7 +65,8 @@ var errNoTarget = errors.New("unreadable link")
 // dangling ones too; "." does not move; ".." goes up from the real
 // directory, and ".." of "/" is "/"; a part that does not exist stays as
 // written. After MaxLinks links the path is looped: no further link is
-// followed and the rest is taken as written.
+// followed and the rest is taken as written. A link under /proc is never
+// followed (proc.go): the path stops there, the rest as written.
 func Resolve(fsys FS, dir, path string) RealPath {
 	if !strings.HasPrefix(path, "/") {
 		path = dir + "/" + path
@@ -87,6 +88,19 @@ func Resolve(fsys FS, dir, path string) RealPath {
 			continue
 		}
 		next := joinPath(append(real, c))
+		if underProc(real) && fsys.Kind(next) == KindLink {
+			// A link under /proc means another file in each process that
+			// opens it (proc.go): it is not followed, and the rest of the
+			// path stays as written, ".." too.
+			real = append(real, c)
+			for _, t := range todo {
+				if t != "" && t != "." {
+					real = append(real, t)
+				}
+			}
+			todo = nil
+			continue
+		}
 		if !looped && fsys.Kind(next) == KindLink {
 			if links == MaxLinks {
 				looped = true

@@ -13,13 +13,13 @@ func cwdReader(s optSpec, args []string) facts {
 
 func cdFacts(args []string) facts {
 	f := facts{own: Of(Read), namesNothing: true}
-	var ops []string
-	for _, a := range args {
-		if a == "-L" || a == "-P" || a == "-e" || a == "-@" {
-			continue
-		}
-		ops = append(ops, a)
+	i := 0
+	for ; i < len(args) && CdOption(args[i]); i++ {
 	}
+	if i < len(args) && args[i] == "--" {
+		i++
+	}
+	ops := args[i:]
 	switch {
 	case len(ops) == 0:
 		f.cd = "~"
@@ -32,10 +32,24 @@ func cdFacts(args []string) facts {
 	return f
 }
 
+// CdOption reports whether a word is one of bash's cd options, alone or
+// grouped: -L, -P, -e, -@ (-LP, -Pe).
+func CdOption(w string) bool {
+	if len(w) < 2 || w[0] != '-' {
+		return false
+	}
+	for _, c := range w[1:] {
+		if c != 'L' && c != 'P' && c != 'e' && c != '@' {
+			return false
+		}
+	}
+	return true
+}
+
 // operandWriter is uniq or xxd: with two operands the second is a file it
-// writes.
-func operandWriter(operands []string) facts {
-	if len(operands) >= 2 {
+// writes ("-" is standard output to xxd).
+func operandWriter(operands []string, dashIsStdout bool) facts {
+	if len(operands) >= 2 && !(dashIsStdout && operands[1] == "-") {
 		return facts{own: Of(Read, Write)}
 	}
 	return facts{own: Of(Read)}
@@ -127,6 +141,8 @@ func grepFacts(args []string) facts {
 	if recursive {
 		f.readsCwd = len(pathOperands(a, a.given(grepOpts, "ef", "regexp", "file"))) == 0
 	}
+	// -R follows every link under the trees; -r only those it is named.
+	f.follows = a.hasShort("R") || a.hasLong(grepOpts, "dereference-recursive")
 	return f
 }
 
@@ -166,7 +182,8 @@ func rgFacts(args []string) facts {
 		return facts{own: Of(Exec)}
 	}
 	given := a.given(rgOpts, "ef", "regexp", "file", "files")
-	return facts{own: Of(Read), readsCwd: len(pathOperands(a, given)) == 0}
+	return facts{own: Of(Read), readsCwd: len(pathOperands(a, given)) == 0,
+		follows: a.hasShort("L") || a.hasLong(rgOpts, "follow")}
 }
 
 var sortOpts = optSpec{
@@ -179,20 +196,25 @@ var sortOpts = optSpec{
 		"unique", "zero-terminated", "help", "version"},
 }
 
-// sortFacts: sort reads; --compress-program runs a program; -o writes.
+// sortFacts: sort reads; --compress-program runs a program; -o writes,
+// and so does -T (its temporary files go in that directory);
+// --files0-from reads a list of paths.
 func sortFacts(args []string) facts {
 	a := sortOpts.read(args)
+	f := facts{own: Of(Read), unseen: files0From(args)}
 	if a.hasLong(sortOpts, "compress-program") {
-		return facts{own: Of(Exec)}
+		f.own = Of(Exec)
+		return f
 	}
-	if a.hasShort("o") || a.hasLong(sortOpts, "output") {
-		return facts{own: Of(Read, Write)}
+	if a.hasShort("oT") || a.hasLong(sortOpts, "output", "temporary-directory") {
+		f.own = Of(Read, Write)
 	}
-	return facts{own: Of(Read)}
+	return f
 }
 
 // findFacts: find reads; -exec, -execdir, -ok and -okdir run programs;
-// -delete and -fls, -fprint, -fprint0, -fprintf write; with no starting
+// -delete and -fls, -fprint, -fprint0, -fprintf write; -L and -follow
+// follow links; -files0-from reads a list of paths; with no starting
 // point it reads its working directory.
 func findFacts(args []string) facts {
 	f := facts{own: Of(Read)}
@@ -202,6 +224,10 @@ func findFacts(args []string) facts {
 			f.own = f.own.With(Exec)
 		case "-delete", "-fls", "-fprint", "-fprint0", "-fprintf":
 			f.own = f.own.With(Write)
+		case "-L", "-follow":
+			f.follows = true
+		case "-files0-from":
+			f.unseen = []string{"the starting points listed by -files0-from"}
 		}
 	}
 	i := 0
@@ -236,21 +262,35 @@ start:
 
 var lessOpts = optSpec{
 	valueShort: "bhjkoOpPtTxyz#D",
-	valueLong:  []string{"log-file", "LOG-FILE"},
+	valueLong: []string{"log-file", "LOG-FILE", "lesskey-file", "lesskey-src", "lesskey-content",
+		"tag", "tag-file"},
 }
 
-// lessFacts: less reads; a + command with ! or | runs a program; -o, -O,
-// --log-file and --LOG-FILE write.
+// lessFacts: less reads; a + command with ! or | runs a program, and one
+// with : may open another file; -o, -O, --log-file and --LOG-FILE write;
+// -k, --lesskey-file, --lesskey-src and --lesskey-content read key
+// bindings and variables (LESSOPEN runs a program); -t (--tag) opens the
+// file a tags file names.
 func lessFacts(args []string) facts {
 	f := facts{own: Of(Read)}
 	for _, w := range args {
 		if strings.HasPrefix(w, "+") && strings.ContainsAny(w, "!|") {
 			f.own = f.own.With(Exec)
 		}
+		if strings.HasPrefix(w, "+") && strings.Contains(w, ":") {
+			f.unseen = append(f.unseen, "a file a + command examines")
+		}
 	}
 	a := lessOpts.read(args)
 	if a.hasShort("oO") || a.hasLong(lessOpts, "log-file", "LOG-FILE") {
 		f.own = f.own.With(Write)
+	}
+	if a.given(lessOpts, "k", "lesskey-file", "lesskey-src", "lesskey-content") ||
+		a.hasLong(lessOpts, "lesskey-file", "lesskey-src", "lesskey-content") {
+		f.unseen = append(f.unseen, "a lesskey file (it can set LESSOPEN)")
+	}
+	if a.given(lessOpts, "t", "tag") {
+		f.unseen = append(f.unseen, "the file a tags file names")
 	}
 	return f
 }
@@ -268,13 +308,121 @@ var curlOpts = optSpec{
 }
 
 // curlFacts: curl talks to the network; an option that writes a file adds
-// write.
+// write; -K (--config) reads options, which can name any file to read or
+// write, from a file; a file: URL with a {…} or […] pattern (curl's own
+// globbing, unless -g) names paths the gate does not expand.
 func curlFacts(args []string) facts {
 	a := curlOpts.read(args)
+	f := facts{own: Of(Net)}
 	if a.hasShort("oODcK") || a.hasLong(curlOpts, "output", "remote-name", "remote-name-all",
 		"dump-header", "cookie-jar", "config", "output-dir", "create-dirs", "trace", "trace-ascii",
 		"stderr", "etag-save", "hsts", "alt-svc", "libcurl", "remote-header-name") {
-		return facts{own: Of(Net, Write)}
+		f.own = Of(Net, Write)
 	}
-	return facts{own: Of(Net)}
+	if a.given(curlOpts, "K", "config") || a.hasLong(curlOpts, "config") {
+		f.unseen = append(f.unseen, "options from a -K config")
+	}
+	if !a.hasShort("g") && !a.hasLong(curlOpts, "globoff") {
+		for _, w := range args {
+			for _, c := range candidates(w, "", false) {
+				if fileURLPaths(c) != nil && strings.ContainsAny(c, "{[") {
+					f.unseen = append(f.unseen, "the files a file: URL pattern matches")
+				}
+			}
+		}
+	}
+	return f
+}
+
+var cpOpts = optSpec{
+	valueShort: "StZ",
+	valueLong: []string{"backup", "suffix", "target-directory", "preserve", "no-preserve",
+		"reflink", "sparse", "update", "context"},
+	known: []string{"archive", "attributes-only", "copy-contents", "no-dereference", "force",
+		"interactive", "link", "dereference", "no-clobber", "parents", "recursive", "remove-destination",
+		"strip-trailing-slashes", "symbolic-link", "no-target-directory", "verbose", "one-file-system",
+		"keep-directory-symlink", "debug", "help", "version"},
+}
+
+// cpFacts: cp writes; with -L (--dereference) and a recursive copy it
+// copies what each link under its sources resolves to.
+func cpFacts(args []string) facts {
+	a := cpOpts.read(args)
+	recursive := a.hasShort("rRa") || a.hasLong(cpOpts, "recursive", "archive")
+	deref := a.hasShort("L") || a.hasLong(cpOpts, "dereference")
+	return facts{own: Of(Write), follows: recursive && deref}
+}
+
+var modeOpts = optSpec{
+	valueLong: []string{"reference", "from"},
+	known: []string{"changes", "no-dereference", "dereference", "quiet", "silent", "verbose",
+		"no-preserve-root", "preserve-root", "recursive", "help", "version"},
+}
+
+// modeFacts is chmod, chown and chgrp: they write (the modes and owners
+// of what they name); with -R and -L they change what each link under
+// the trees resolves to.
+func modeFacts(args []string) facts {
+	a := modeOpts.read(args)
+	recursive := a.hasShort("R") || a.hasLong(modeOpts, "recursive")
+	return facts{own: Of(Write), follows: recursive && a.hasShort("L")}
+}
+
+var diffOpts = optSpec{
+	valueShort: "CDFILSUWxX",
+	valueLong: []string{"context", "unified", "ifdef", "show-function-line", "label", "width",
+		"exclude", "exclude-from", "starting-file", "from-file", "to-file", "horizon-lines",
+		"line-format", "old-line-format", "new-line-format", "unchanged-line-format",
+		"old-group-format", "new-group-format", "unchanged-group-format",
+		"changed-group-format", "tabsize", "color", "palette", "ignore-matching-lines"},
+	known: []string{"recursive", "no-dereference", "new-file", "unidirectional-new-file", "brief",
+		"report-identical-files", "text", "normal", "ignore-case", "ignore-tab-expansion",
+		"ignore-trailing-space", "ignore-space-change", "ignore-all-space", "ignore-blank-lines",
+		"side-by-side", "left-column", "suppress-common-lines", "expand-tabs", "initial-tab",
+		"suppress-blank-empty", "minimal", "speed-large-files", "strip-trailing-cr",
+		"ignore-file-name-case", "no-ignore-file-name-case", "help", "version"},
+}
+
+// diffFacts: diff reads; -r compares trees and follows the links under
+// them unless --no-dereference.
+func diffFacts(args []string) facts {
+	a := diffOpts.read(args)
+	recursive := a.hasShort("r") || a.hasLong(diffOpts, "recursive")
+	return facts{own: Of(Read), follows: recursive && !a.hasLong(diffOpts, "no-dereference")}
+}
+
+// followsOther reports whether a command the table does not know walks
+// trees following links: tar -h (--dereference), rsync -L (--copy-links).
+func followsOther(name string, args []string) bool {
+	switch name {
+	case "tar":
+		for _, w := range args {
+			if w == "--" {
+				break
+			}
+			if longPrefix([]string{w}, "dereference") ||
+				(!strings.HasPrefix(w, "--") && strings.HasPrefix(w, "-") && strings.Contains(w, "h")) {
+				return true
+			}
+		}
+		// tar's first word may be a group of letters with no dash: chf.
+		return len(args) > 0 && !strings.HasPrefix(args[0], "-") && strings.Contains(args[0], "h")
+	case "rsync":
+		return longPrefix(args, "copy-links") || longPrefix(args, "copy-unsafe-links") ||
+			shortLetter(args, 'L')
+	}
+	return false
+}
+
+// shortLetter reports whether a short option group before "--" holds c.
+func shortLetter(args []string, c byte) bool {
+	for _, w := range args {
+		if w == "--" {
+			return false
+		}
+		if len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.IndexByte(w, c) >= 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -14,9 +14,13 @@ import (
 // zero-width and other non-printing character as a $'…' escape. Bash reads
 // the shown word back as the same bytes.
 func Visible(word string) string {
+	if strings.IndexByte(word, 0) >= 0 && !brokenMarker(word) {
+		return visibleWithParams(word)
+	}
 	q, err := syntax.Quote(word, syntax.LangBash)
 	if err != nil {
-		// Only a NUL gets here; scripts with one are refused before this.
+		// Only a NUL gets here; scripts with one are refused before
+		// this, and a runtime marker is shown above.
 		return "$" + strconv.Quote(word)
 	}
 	return q
@@ -37,4 +41,44 @@ func visibleText(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// visibleWithParams shows a word holding runtime markers (env.go): each
+// parameter unquoted as $NAME (${NAME} before a letter, digit or _), each
+// literal piece between them as Visible shows it. Bash reads the shown
+// word back as the word that runs: the parameters' values are digits and
+// flags, which neither split nor glob.
+func visibleWithParams(word string) string {
+	parts := strings.Split(word, "\x00")
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 0 {
+			if p != "" {
+				b.WriteString(Visible(p))
+			}
+			continue
+		}
+		next := ""
+		if i+1 < len(parts) {
+			next = parts[i+1]
+		}
+		if len(p) > 1 && next != "" && isOptLetter(next[0]) || next != "" && next[0] == '_' {
+			b.WriteString("${" + p + "}")
+		} else {
+			b.WriteString("$" + p)
+		}
+	}
+	return b.String()
+}
+
+// shownWord is one word of a step as the user is shown it: an expanded
+// word by Visible; a word the gate could not expand as it is written (the
+// parser's print of it, which bash reads back as the same code), each
+// non-printing character escaped — never quoted, which would show code
+// as a literal.
+func shownWord(w string, expanded bool) string {
+	if expanded {
+		return Visible(w)
+	}
+	return visibleText(w)
 }

@@ -29,6 +29,7 @@ type run struct {
 func (sh *Shell) newRun() *run {
 	dir := sh.Policy.Resolve("/", sh.Dir).Path
 	r := &run{sh: sh, env: newEnviron(sh.Env), cwds: []string{dir}}
+	r.env.asTheInterpreter()
 	r.env.setString("PWD", dir)
 	return r
 }
@@ -105,7 +106,7 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 			if a.Value != nil {
 				v, ok := r.literal(a.Value)
 				unreadable = unreadable || !ok
-				text = append(text, Visible(v))
+				text = append(text, shownWord(v, ok))
 				named = append(named, v)
 			}
 		case a.Naked:
@@ -119,15 +120,14 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 				fs, ok := r.fields(e.Value)
 				unreadable = unreadable || !ok
 				for _, f := range fs {
-					elems = append(elems, Visible(f))
+					elems = append(elems, shownWord(f, ok))
 					named = append(named, f)
 				}
 			}
 			text = append(text, a.Name.Value+"=("+strings.Join(elems, " ")+")")
 		default:
-			v := ""
+			v, ok := "", true
 			if a.Value != nil {
-				var ok bool
 				v, ok = r.literal(a.Value)
 				unreadable = unreadable || !ok
 			}
@@ -135,7 +135,7 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 			if a.Append {
 				op = "+="
 			}
-			text = append(text, a.Name.Value+op+Visible(v))
+			text = append(text, a.Name.Value+op+shownWord(v, ok))
 			named = append(named, v)
 			if a.Index == nil && !a.Append {
 				sets = append(sets, varSet{a.Name.Value, v})
@@ -148,7 +148,7 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 		text = append([]string{decl}, text...)
 	}
 	for _, f := range argv {
-		text = append(text, Visible(f))
+		text = append(text, shownWord(f, ok))
 	}
 	st.Argv = argv
 
@@ -178,6 +178,7 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 			parts = append(parts, NewPart(Of(Exec), false, "an assignment before the command can change what it runs"))
 		}
 	}
+	nAssigned := len(named)
 	if len(argv) > 1 && !fc.namesNothing {
 		named = append(named, argv[1:]...)
 	}
@@ -207,8 +208,20 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 		}
 	}
 	wordDirs := append(append([]string(nil), r.cwds...), cwdDirs...)
-	for _, w := range named {
-		parts = append(parts, r.judgeWord(w, fc.writes(), wordDirs)...)
+	options := fc.notPaths(argv, r.env.str("POSIXLY_CORRECT") != "")
+	for i, w := range named {
+		option := i >= nAssigned && options[i-nAssigned+1]
+		parts = append(parts, r.judgeWord(w, option, fc.writes(), wordDirs)...)
+	}
+	for _, u := range fc.unseen {
+		parts = append(parts, unseenPart(u))
+	}
+	if fc.follows {
+		var cwdRead []string
+		if fc.readsCwd {
+			cwdRead = cwdDirs
+		}
+		parts = append(parts, r.walkParts(argv[1:], options[1:], wordDirs, cwdRead, fc.writes())...)
 	}
 	if fc.readsCwd {
 		for _, d := range cwdDirs {

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"net/url"
 	"strings"
 )
 
@@ -8,12 +9,17 @@ import (
 // it is or holds a secret; for a command that writes, outside and
 // protected by its class. A word counts as a path relative to each
 // directory the step may run in, and so do the paths inside it: an
-// option's value (--file=P, -fP), a curl @P, a file:// URL.
-func (r *run) judgeWord(w string, writes bool, dirs []string) []Part {
+// option's value (--file=P, -fP, -uoP), a curl @P or <P, a file: URL. An
+// option word of a command the table knows (option) is not itself a
+// path: only the values in it are.
+func (r *run) judgeWord(w string, option, writes bool, dirs []string) []Part {
 	var parts []Part
-	for _, c := range candidates(w, r.home()) {
+	for _, c := range candidates(w, r.home(), option) {
 		for _, d := range dirs {
 			rp := r.sh.Policy.Resolve(d, c)
+			if _, ok := StreamFD(rp.Path); ok {
+				continue
+			}
 			cl := r.sh.Policy.Class(rp)
 			secret := cl == ClassSecret || r.sh.Policy.HoldsSecret(rp)
 			var own Effects
@@ -33,47 +39,98 @@ func (r *run) judgeWord(w string, writes bool, dirs []string) []Part {
 	return parts
 }
 
-// candidates are the paths a word may name: the word; an option's value
-// (--file=P, -fP) or a NAME=P value; and from each of those, a curl @P, a
-// file:// URL, and the part before a ';' (curl's @P;type=…). A derived
-// path's leading ~ is the home, as bash expands it after '='.
-func candidates(w, home string) []string {
+// candidates are the paths a word may name: the word itself unless it is
+// an option word; an option's value (--file=P; in a group of short
+// options each tail after a letter: -uo/tmp/x gives o/tmp/x and /tmp/x)
+// or a NAME=P value; and from each of those, a curl @P, NAME@P or <P, a
+// file: URL in any letter case, with or without a host, percent-decoded,
+// and the part before a ';' (curl's @P;type=…). A derived path's leading
+// ~ is judged both as the program gets it (a relative path) and as the
+// home, since some programs expand it themselves.
+func candidates(w, home string, option bool) []string {
 	var cs []string
 	add := func(c string, derived bool) {
 		if c == "" {
 			return
 		}
 		if derived && home != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
-			c = home + c[1:]
+			cs = appendNew(cs, home+c[1:])
 		}
-		for _, x := range cs {
-			if x == c {
-				return
-			}
-		}
-		cs = append(cs, c)
+		cs = appendNew(cs, c)
 	}
-	add(w, false)
-	if strings.HasPrefix(w, "-") {
+	if !option {
+		add(w, false)
+	}
+	switch {
+	case strings.HasPrefix(w, "--"):
 		if _, v, ok := strings.Cut(w, "="); ok {
 			add(v, true)
-		} else if !strings.HasPrefix(w, "--") && len(w) > 2 {
-			add(w[2:], true)
 		}
-	} else if _, v, ok := strings.Cut(w, "="); ok {
-		add(v, true)
+	case strings.HasPrefix(w, "-"):
+		if _, v, ok := strings.Cut(w, "="); ok {
+			add(v, true)
+		}
+		for i := 2; i <= len(w) && isOptLetter(w[i-1]); i++ {
+			add(w[i:], true)
+		}
+	default:
+		if _, v, ok := strings.Cut(w, "="); ok {
+			add(v, true)
+		}
 	}
 	for i := 0; i < len(cs); i++ {
 		c := cs[i]
 		if rest, ok := strings.CutPrefix(c, "@"); ok {
 			add(rest, true)
-		}
-		if rest, ok := strings.CutPrefix(c, "file://"); ok {
+		} else if _, rest, ok := strings.Cut(c, "@"); ok {
 			add(rest, true)
+		}
+		if rest, ok := strings.CutPrefix(c, "<"); ok {
+			add(rest, true)
+		}
+		for _, p := range fileURLPaths(c) {
+			add(p, true)
 		}
 		if before, _, ok := strings.Cut(c, ";"); ok {
 			add(before, true)
 		}
 	}
 	return cs
+}
+
+func isOptLetter(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// fileURLPaths are the paths a file: URL names, as curl reads it: the
+// scheme in any letter case, an optional //host, the path as written and
+// percent-decoded, with and without a ?query or #fragment. Any other word
+// gives none.
+func fileURLPaths(w string) []string {
+	if len(w) < 5 || !strings.EqualFold(w[:5], "file:") {
+		return nil
+	}
+	rest := w[5:]
+	if after, ok := strings.CutPrefix(rest, "//"); ok {
+		i := strings.IndexByte(after, '/')
+		if i < 0 {
+			return nil
+		}
+		rest = after[i:]
+	}
+	var out []string
+	for _, p := range []string{rest, cutAny(rest, "?#")} {
+		out = appendNew(out, p)
+		if d, err := url.PathUnescape(p); err == nil {
+			out = appendNew(out, d)
+		}
+	}
+	return out
+}
+
+func cutAny(s, chars string) string {
+	if i := strings.IndexAny(s, chars); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

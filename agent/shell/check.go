@@ -74,6 +74,9 @@ func (x *run) call(ctx context.Context, args []string) ([]string, error) {
 		x.started[step] = true
 	}
 	x.mu.Unlock()
+	if args[0] == "cd" {
+		args = cdArgs(args, func(target string) string { return x.policy.Resolve(hc.Dir, target).Path })
+	}
 	if x.sc.Grammar && interp.IsBuiltin(args[0]) {
 		return append([]string{builtinMarker}, args...), nil
 	}
@@ -158,6 +161,11 @@ func (x *run) open(ctx context.Context, path string, flag int, perm os.FileMode)
 		return f, err
 	}
 	rp := x.policy.Resolve(hc.Dir, path)
+	if f, err, ok := x.openStd(hc, rp.Path, flag); ok {
+		// A link to a stream's alias (/proc/self/fd/0): opened in this
+		// process it would be the server's own stream.
+		return f, err
+	}
 	a := gate.ReadAccess
 	if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0 {
 		a = gate.WriteAccess

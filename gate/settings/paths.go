@@ -19,18 +19,25 @@ type Paths struct {
 	Roots []string
 	// ProjectFiles are <root>/.eukhe/settings.json, one per root.
 	ProjectFiles []string
+	// StateDir is $XDG_STATE_HOME/eukhe (default ~/.local/state/eukhe):
+	// the session logs.
+	StateDir string
 }
 
 // Locate finds the settings files for these roots in this environment
-// ("NAME" → value). A relative XDG_CONFIG_HOME is ignored, as the XDG
-// spec says.
+// ("NAME" → value), and eukhe's state directory. A relative
+// XDG_CONFIG_HOME or XDG_STATE_HOME is ignored, as the XDG spec says.
 func Locate(env map[string]string, roots []string) Paths {
 	home := env["HOME"]
 	cfg := env["XDG_CONFIG_HOME"]
 	if !filepath.IsAbs(cfg) {
 		cfg = filepath.Join(home, ".config")
 	}
-	p := Paths{Home: home, UserDir: filepath.Join(cfg, "eukhe")}
+	state := env["XDG_STATE_HOME"]
+	if !filepath.IsAbs(state) {
+		state = filepath.Join(home, ".local", "state")
+	}
+	p := Paths{Home: home, UserDir: filepath.Join(cfg, "eukhe"), StateDir: filepath.Join(state, "eukhe")}
 	p.UserFile = filepath.Join(p.UserDir, "settings.json")
 	for _, r := range roots {
 		p.Roots = append(p.Roots, r)
@@ -48,6 +55,8 @@ func (p Paths) Files() []string { return append([]string{p.UserFile}, p.ProjectF
 func (p Paths) Places(env map[string]string) gate.Places {
 	return gate.Places{
 		Home:          p.Home,
+		OtherHomes:    UserHomes(),
+		StateDir:      p.StateDir,
 		UserDir:       p.UserDir,
 		Roots:         p.Roots,
 		SettingsFiles: p.Files(),
