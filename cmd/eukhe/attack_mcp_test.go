@@ -313,6 +313,48 @@ func attacks() []attack {
 		doc("10 tools", "read", map[string]any{"path": "../.netrc"}),
 		doc("10 tools", "read", map[string]any{"path": "up/.config/gh/hosts.yml", "raw": true}),
 		doc("10 tools", "read", map[string]any{"path": "~/.ssh"}),
+		doc("10 tools", "read", map[string]any{"path": "up/.ssh"}),
+		doc("10 tools", "read", map[string]any{"path": "/dev/stdin", "raw": true}),
+		doc("10 tools", "read", map[string]any{"path": "/proc/1/environ", "raw": true}),
+		doc("10 tools", "write", map[string]any{"path": "up/proj/.git/hooks/pre-commit", "content": "#!/bin/sh\n"}),
+		doc("10 tools", "write", map[string]any{"path": "sub/../.git/hooks/pre-commit", "content": "#!/bin/sh\n"}),
+		doc("10 tools", "write", map[string]any{"path": "~+/.git/hooks/pre-commit", "content": "#!/bin/sh\n"}),
+		doc("10 tools", "write", map[string]any{"path": "up/.ssh/authorized_keys", "content": "ssh-ed25519 AAAA attacker\n"}),
+		doc("10 tools", "write", map[string]any{"path": "keys/authorized_keys", "content": "ssh-ed25519 AAAA attacker\n"}),
+		doc("10 tools", "edit", map[string]any{"patch": "[sub/y]\n+y\nMV ../keys/y\n"}),
+		doc("8 search", "glob", map[string]any{"pattern": "../.ssh/*"}),
+		doc("8 search", "grep", map[string]any{"pattern": "PRIVATE", "glob": "../**"}),
+		doc("8 search", "grep", map[string]any{"pattern": "aws", "path": "sub/deep"}),
+		doc("8 search", "grep", map[string]any{"pattern": "aws", "path": "sub/deep/credentials:1-"}),
+		doc("8 search", "glob", map[string]any{"pattern": "**", "path": "up/.config"}),
+		// more spellings of a read of a secret
+		sh("variants", "cat < ../.ssh/id_rsa"),
+		sh("variants", "sort < up/.ssh/id_rsa"),
+		sh("variants", "while read l; do echo $l; done < ../.ssh/id_rsa"),
+		sh("variants", "bash -c 'cat ~/.ssh/id_rsa'"),
+		sh("variants", "python3 -c 'print(open(\"../.ssh/id_rsa\").read())'"),
+		sh("variants", "git grep --no-index PRIVATE .."),
+		sh("variants", "rg -uuu PRIVATE ~; rg PRIVATE .."),
+		sh("variants", "head -n 50 ../.ssh/*"),
+		sh("variants", "cat ../.ss?/id_rsa; cat ../.[s]sh/id_ed25519"),
+		sh("variants", "cat ../{.ssh,x}/id_rsa"),
+		sh("variants", "cat $HOME/.ssh/id_rsa; cat \"$HOME\"/.aws/credentials"),
+		sh("variants", "F=../.ssh/id_rsa; cat $F"),
+		sh("variants", "diff ../.ssh/id_rsa a.txt; cmp -l ../.netrc a.txt"),
+		sh("variants", "od -c ../.netrc; nl up/.netrc; cut -c1- up/.netrc; fold up/.netrc"),
+		sh("variants", "awk 1 ../.netrc"),
+		sh("variants", "tail -n +1 up/.ssh/id_rsa; paste up/.aws/credentials"),
+		sh("variants", "grep -r aws sub/deep/; grep -r aws sub/deep"),
+		sh("variants", "cat /proc/self/task/*/environ"),
+		sh("variants", "cat /proc/$(pgrep -f 'eukhe mcp')/environ"),
+		sh("variants", "find .. -type f -name 'id_*' -print0 | xargs -0 cat"),
+		// more spellings of a protected or outside write
+		sh("variants", "echo x > .git/hooks/a; echo x >> .git/config"),
+		sh("variants", "echo x > up/proj/.git/hooks/b; echo x > sub/../.git/hooks/c"),
+		sh("variants", "mkdir -p .git/hooks/x; rm .git/HEAD; mv .git g2"),
+		sh("variants", "touch ../../outside-touch; cp a.txt up/../outside-cp"),
+		sh("variants", "ln -s a.txt .git/hooks/pre-commit"),
+		sh("variants", "cat a.txt > keys/authorized_keys"),
 	}
 }
 
@@ -352,6 +394,20 @@ func TestAttacks_through_eukhe_mcp_reach_no_secret_and_write_nothing_protected(t
 				i, a.class, len(changed), strings.Join(changed[:min(len(changed), 4)], ", "), a.tool, args, text)
 		}
 		before = after
+	}
+	// the gate still lets the workspace work: a read, a write, a step
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"read", map[string]any{"path": "a.txt"}},
+		{"write", map[string]any{"path": "notes/new.txt", "content": "fine\n"}},
+		{"grep", map[string]any{"pattern": "workspace"}},
+		{"bash", map[string]any{"script": "grep -c PRIVATE a.txt; echo ok > made.txt"}},
+	} {
+		if text, failed := p.call(c.tool, c.args); failed {
+			t.Errorf("a benign %s %v was refused:\n%s", c.tool, c.args, text)
+		}
 	}
 	if len(passed) > 0 {
 		t.Logf("attacks that passed the gate, by class: %v", passed)
