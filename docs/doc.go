@@ -41,9 +41,14 @@
 // (pathguard.go) once, with its Access, before anything is read or
 // written, and then uses the real path it gives. grep (of a file or a
 // tree) and glob ask SearchAccess for their root, so a search of a path
-// that is or holds a secret is read and secret (issue 12 class 8); the
+// that is or holds a secret is read and secret (issue 12 class 8). The
 // walk never follows a symbolic link under the root (walk.go: counted in
-// a notice), so what it reads is below the judged real root.
+// a notice), and on disk it reads through a Tree (below.go,
+// disk_tree_linux.go: openat2 from the root's descriptor with
+// RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS), so a directory or file
+// swapped for a link while the walk runs is refused by the kernel and
+// counted, never read: what a walk reads is below the judged real root.
+// A Store without trees (the editor's) is walked by path.
 //
 // Decisions are pure functions over bytes, lines and outcomes; the disk
 // Store and the tool entry points (tools.go) are the thin I/O edges.
