@@ -30,7 +30,7 @@ type TreeOpener interface {
 
 // ErrLinkBelow is a path below a Tree's directory that goes through a
 // symbolic link: it was not followed.
-var ErrLinkBelow = errors.New("a symbolic link below the walked directory, not followed")
+var ErrLinkBelow = errors.New("a symbolic link on the way (made since the gate judged the path?) was not followed")
 
 // below is what a walk reads through: its Tree when the Store has one,
 // else the Store by absolute path.
@@ -90,4 +90,31 @@ func relOS(rel string) string {
 		return "."
 	}
 	return filepath.FromSlash(rel)
+}
+
+// NoLinkReader is a Store that can read a path none of whose parts may be
+// a symbolic link (Disk on Linux: openat2 with RESOLVE_NO_SYMLINKS). The
+// gate gives a real path, which has no link; reading it so makes the read
+// land on exactly the file judged, even when a part was swapped for a link
+// since (ErrLinkBelow).
+type NoLinkReader interface {
+	ReadNoLinks(path string) (Snapshot, error)
+	ListNoLinks(dir string) ([]Entry, error)
+}
+
+// readReal reads the real path the gate gave: without following a link
+// when the Store can, by path otherwise (or when no gate judged it).
+func (t *Tools) readReal(real string) (Snapshot, error) {
+	if r, ok := t.Store.(NoLinkReader); ok && t.Guard != nil {
+		return r.ReadNoLinks(real)
+	}
+	return t.Store.Read(real)
+}
+
+// listReal lists the real directory the gate gave, as readReal reads.
+func (t *Tools) listReal(real string) ([]Entry, error) {
+	if r, ok := t.Store.(NoLinkReader); ok && t.Guard != nil {
+		return r.ListNoLinks(real)
+	}
+	return t.Store.List(real)
 }

@@ -128,3 +128,51 @@ func TestDiskTreeRefusesLinks(t *testing.T) {
 		t.Errorf("list d: %+v %v", es, err)
 	}
 }
+
+// swapGuard judges a path, then (the attacker's race) swaps it for a link
+// into the secret before the tool reads it.
+type swapGuard struct{ swap func(path string) }
+
+func (g *swapGuard) Allow(path string, _ Access) (string, error) {
+	g.swap(path)
+	return path, nil
+}
+
+func (g *swapGuard) SameReal(path, real string) bool { return true }
+
+// A read, a listing and a grep of a file land on the path the gate judged
+// or nowhere: never through a link made after the judgement.
+func TestReadsNeverFollowALinkMadeAfterTheGate(t *testing.T) {
+	if _, err := NewDisk().OpenTree(t.TempDir(), true); err != nil {
+		t.Skipf("this kernel has no openat2: %v", err)
+	}
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	secret := filepath.Join(base, "secret")
+	mustWrite(t, filepath.Join(secret, "key"), "KEY-CANARY one\nKEY-CANARY two\n")
+	mustWrite(t, filepath.Join(root, "a.txt"), "one\ntwo\n")
+	must(t, os.Mkdir(filepath.Join(root, "d"), 0o755))
+	g := &swapGuard{swap: func(path string) {
+		if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink == 0 {
+			must(t, os.RemoveAll(path))
+			target := filepath.Join(secret, "key")
+			if filepath.Base(path) == "d" {
+				target = secret
+			}
+			must(t, os.Symlink(target, path))
+		}
+	}}
+	tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root, Guard: g}
+	for _, r := range []Result{
+		tools.Read(ReadArgs{Path: "a.txt"}),
+		tools.Read(ReadArgs{Path: "d"}),
+	} {
+		if !r.Failed || strings.Contains(r.Text, "CANARY") || strings.Contains(r.Text, "key") {
+			t.Errorf("read through a swap:\n%s", r.Text)
+		}
+	}
+	mustWrite(t, filepath.Join(root, "c.txt"), "x\n")
+	if r := tools.Grep(GrepArgs{Pattern: "CANARY", Path: "c.txt"}); strings.Contains(r.Text, "KEY-CANARY") {
+		t.Errorf("grep of a file through a swap:\n%s", r.Text)
+	}
+}

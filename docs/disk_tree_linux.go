@@ -95,7 +95,12 @@ func (t *diskTree) List(rel string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := os.NewFile(uintptr(fd), t.abs(rel))
+	return listFD(fd, t.abs(rel))
+}
+
+// listFD lists an open directory as Disk.List does, and closes it.
+func listFD(fd int, dir string) ([]Entry, error) {
+	f := os.NewFile(uintptr(fd), dir)
 	defer f.Close()
 	des, err := f.ReadDir(-1)
 	if err != nil {
@@ -105,7 +110,7 @@ func (t *diskTree) List(rel string) ([]Entry, error) {
 	for _, de := range des {
 		e := Entry{Name: de.Name(), Dir: de.IsDir(), Link: de.Type()&fs.ModeSymlink != 0}
 		if e.Link {
-			if fi, err := os.Stat(filepath.Join(t.abs(rel), de.Name())); err == nil {
+			if fi, err := os.Stat(filepath.Join(dir, de.Name())); err == nil {
 				e.Dir = fi.IsDir()
 			}
 		}
@@ -116,3 +121,45 @@ func (t *diskTree) List(rel string) ([]Entry, error) {
 }
 
 func (t *diskTree) Close() error { return syscall.Close(t.fd) }
+
+// noLinks opens path with no symbolic link on any part of it; a kernel
+// without openat2 opens it as written.
+func noLinks(path string, flags int) (int, error) {
+	how := unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+	for {
+		fd, err := unix.Openat2(unix.AT_FDCWD, path, &how)
+		switch {
+		case err == unix.EINTR || err == unix.EAGAIN:
+			continue
+		case err == unix.ENOSYS:
+			return syscall.Open(path, flags|syscall.O_CLOEXEC, 0)
+		case err == unix.ELOOP:
+			return -1, &fs.PathError{Op: "open", Path: path, Err: ErrLinkBelow}
+		case err != nil:
+			return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+		}
+		return fd, nil
+	}
+}
+
+// ReadNoLinks is Read of a path none of whose parts is a link.
+func (d *Disk) ReadNoLinks(path string) (Snapshot, error) {
+	fd, err := noLinks(path, unix.O_RDONLY|unix.O_NONBLOCK)
+	if err != nil {
+		if isNotExist(err) {
+			return Snapshot{}, nil
+		}
+		return Snapshot{}, err
+	}
+	defer syscall.Close(fd)
+	return readFD(fd, path)
+}
+
+// ListNoLinks is List of a directory none of whose parts is a link.
+func (d *Disk) ListNoLinks(dir string) ([]Entry, error) {
+	fd, err := noLinks(dir, unix.O_RDONLY|unix.O_DIRECTORY)
+	if err != nil {
+		return nil, err
+	}
+	return listFD(fd, dir)
+}

@@ -48,7 +48,10 @@
 // RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS), so a directory or file
 // swapped for a link while the walk runs is refused by the kernel and
 // counted, never read: what a walk reads is below the judged real root.
-// A Store without trees (the editor's) is walked by path.
+// A Store without trees (the editor's) is walked by path. Likewise read,
+// edit, write and grep of a file read the real path the gate gave with no
+// link on any part of it (NoLinkReader), so a swap after the judgement
+// reads nothing.
 //
 // Decisions are pure functions over bytes, lines and outcomes; the disk
 // Store and the tool entry points (tools.go) are the thin I/O edges.

@@ -77,7 +77,7 @@ func (t *Tools) Edit(a EditArgs) Result {
 			}
 			checks = append(checks, t.still(s.dest, realDest))
 		}
-		snap, err := t.Store.Read(real)
+		snap, err := t.readReal(real)
 		if err != nil {
 			return failed("NOT applied: %s cannot be read: %v. Nothing was written.", s.name, err)
 		}

@@ -69,7 +69,7 @@ func (t *Tools) Grep(a GrepArgs) Result {
 	if err != nil {
 		return failed("%v", err)
 	}
-	snap, err := t.Store.Read(real)
+	snap, err := t.readReal(real)
 	switch {
 	case err != nil:
 		return failed("[%s cannot be read: %v]", shown, err)

@@ -113,7 +113,7 @@ func (t *Tools) Read(a ReadArgs) Result {
 	if err != nil {
 		return failed("%v", err)
 	}
-	snap, err := t.Store.Read(real)
+	snap, err := t.readReal(real)
 	defer snap.Release()
 	switch {
 	case err != nil:
@@ -187,7 +187,7 @@ const maxListed = 2000
 // list is a directory read: its entries, directories with a trailing '/',
 // temporary files hidden.
 func (t *Tools) list(abs, shown string) Result {
-	es, err := t.Store.List(abs)
+	es, err := t.listReal(abs)
 	if err != nil {
 		return failed("[%s cannot be listed: %v]", shown, err)
 	}

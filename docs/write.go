@@ -68,7 +68,7 @@ func (t *Tools) Write(a WriteArgs) Result {
 	if err != nil {
 		return failed("NOT written: %v", err)
 	}
-	snap, err := t.Store.Read(real)
+	snap, err := t.readReal(real)
 	defer snap.Release()
 	if err != nil {
 		return failed("NOT written: %s cannot be read to check it: %v", shown, err)
