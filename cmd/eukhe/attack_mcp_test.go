@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -360,8 +361,35 @@ func attacks() []attack {
 
 func TestAttacks_through_eukhe_mcp_reach_no_secret_and_write_nothing_protected(t *testing.T) {
 	w := newAttackWorld(t)
-	before := w.snapshot(t)
 	p := startMCP(t, w.env, w.root)
+	w.run(t, p.call)
+	if c := leaked(p.stderr.String()); c != "" {
+		t.Errorf("eukhe mcp's standard error shows %s", c)
+	}
+}
+
+// The same corpus through the one-shot CLI (class 10): eukhe tool builds
+// the session eukhe mcp builds.
+func TestAttacks_through_eukhe_tool_reach_no_secret_and_write_nothing_protected(t *testing.T) {
+	w := newAttackWorld(t)
+	w.run(t, func(name string, args any) (string, bool) {
+		t.Helper()
+		b, _ := json.Marshal(args)
+		cmd := exec.Command(binary, "tool", name, "--root", w.root, string(b))
+		cmd.Dir, cmd.Env = w.root, w.env
+		out, err := cmd.CombinedOutput()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatalf("eukhe tool %s: %v", name, err)
+		}
+		return string(out), err != nil
+	})
+}
+
+// run drives the corpus through call, then a few benign calls that must
+// still run.
+func (w *attackWorld) run(t *testing.T, call func(name string, args any) (string, bool)) {
+	t.Helper()
+	before := w.snapshot(t)
 	passed := map[string][]string{}
 	for i, a := range attacks() {
 		args := a.args
@@ -370,7 +398,7 @@ func TestAttacks_through_eukhe_mcp_reach_no_secret_and_write_nothing_protected(t
 				args = map[string]any{"path": strings.Replace(s, "/HOME", w.home, 1)}
 			}
 		}
-		text, _ := p.call(a.tool, args)
+		text, _ := call(a.tool, args)
 		if c := leaked(text); c != "" {
 			passed[a.class] = append(passed[a.class], a.tool+" "+describe(args))
 			t.Errorf("attack %d (class %s) leaked %s: %s %v\n%.1500s", i, a.class, c, a.tool, args, text)
@@ -405,15 +433,12 @@ func TestAttacks_through_eukhe_mcp_reach_no_secret_and_write_nothing_protected(t
 		{"grep", map[string]any{"pattern": "workspace"}},
 		{"bash", map[string]any{"script": "grep -c PRIVATE a.txt; echo ok > made.txt"}},
 	} {
-		if text, failed := p.call(c.tool, c.args); failed {
+		if text, failed := call(c.tool, c.args); failed {
 			t.Errorf("a benign %s %v was refused:\n%s", c.tool, c.args, text)
 		}
 	}
 	if len(passed) > 0 {
 		t.Logf("attacks that passed the gate, by class: %v", passed)
-	}
-	if c := leaked(p.stderr.String()); c != "" {
-		t.Errorf("eukhe mcp's standard error shows %s", c)
 	}
 }
 
