@@ -67,6 +67,18 @@ var attacks = []struct {
 	has         Effects
 	runs        bool
 }{
+	// The interpreter's cd is lexical: plain/notes is a link to ~/notes,
+	// so the kernel's plain/notes/../../.. is above the home, the
+	// interpreter's is the home.
+	{script: "cd plain/notes/../../..; cat .ssh/id_ed25519", has: Of(Secret)},
+
+	// A relative link target is read from the link's directory.
+	{script: "ln -s ../../.ssh vendor/k2", has: Of(Secret)},
+	{script: "ln -s ../../../.netrc vendor/a/k2", has: Of(Secret)},
+	{script: "ln -st vendor/a ../../../.netrc", has: Of(Secret)},
+	{script: "ln --symbolic --target-directory=vendor ../../.ssh", has: Of(Secret)},
+	{script: "ln -s a.txt k3; ln -s lib.go vendor/a/b/k4", runs: true},
+
 	// 1. /proc paths are judged as no process's: secret, whatever the link.
 	{dir: "home", script: "sort /proc/self/cwd/.ssh/id_ed25519", has: Of(Secret)},
 	{script: "cd ..; sort /proc/self/cwd/.ssh/id_ed25519", has: Of(Secret)},
@@ -183,6 +195,9 @@ var attacks = []struct {
 	{script: "tar chf /tmp/x.tar vendor", has: Of(Exec, Secret)},
 	{script: "rsync -aL vendor /tmp/out", has: Of(Exec, Secret)},
 	{script: "rsync --copy-links -a vendor /tmp/out", has: Of(Exec, Secret)},
+	{script: "rsync -rk vendor /tmp/out", has: Of(Exec, Secret)},
+	{script: "zip -r /tmp/x.zip vendor", has: Of(Exec, Secret)},
+	{script: "scp -r vendor host:x", has: Of(Exec, Secret)},
 	{script: "grep -R x tree", runs: true}, // a loop ends the walk
 	{script: "grep -r PRIVATE vendor; rg PRIVATE vendor; find vendor; ls -R vendor; du vendor", runs: true},
 	{script: "grep -R x src; rg -L x src; find -L src; ls -LR src; du -L src; cp -rL src out", runs: true},

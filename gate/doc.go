@@ -8,10 +8,15 @@
 //
 // Where each law lives:
 //
-//   - G1.1 resolve, MAX_LINKS (path_real_has_no_link): resolve.go.
+//   - G1.1 resolve, MAX_LINKS (path_real_has_no_link): resolve.go; but a
+//     link under /proc is never followed (proc.go, below), so a path
+//     through one keeps that link and the policy judges it Secret whole.
 //   - G1.2 classes (path_secret_wins, path_inside_is_safe,
 //     path_ancestor_guarded): policy.go; G1.3/G1.4 the protected and secret
-//     sets, built from the settings loaders' places: places.go.
+//     sets, built from the settings loaders' places: places.go (the
+//     homes a script can name, the state directory: gate/settings
+//     paths.go and homes.go); the process entries every policy holds:
+//     proc.go.
 //   - G1.5 access effects: access.go. G1.6 the documents gate and G1.7 the
 //     writer's re-resolution (gate_write_auto_never_secret,
 //     gate_secret_read_needs_yes, gate_yes_runs, gate_inside_write_runs,
@@ -23,7 +28,14 @@
 //     step grammar and what lies outside it: grammar.go; steps, the
 //     environment and cd: steps.go, expand.go, env.go; redirections:
 //     redirect.go; the paths a step names and its working directory:
-//     words.go; what the user is shown: shown.go.
+//     words.go; what the user is shown: shown.go. Issue 12's rules:
+//     option values a step reads but the gate cannot see into
+//     (--files0-from, sha256sum -c, file -f, jq -L/-f/import, less
+//     --lesskey-*/-t, curl -K, wget -i/-e/--config): unseen.go and the
+//     command's rule; recursion that follows links (grep -R, rg -L, find
+//     -L, ls -LR, du -L, cp -rL, chmod/chown/chgrp -RL, diff -r, tar -h,
+//     rsync -L): walk.go, each command's rule setting facts.follows; the
+//     option audit of every command: audit_test.go.
 //   - G2 (step_holds_every_part, secret_needs_a_secret_path,
 //     secret_path_gives_secret, composed_needs_every_part): Part and
 //     JoinParts in script.go; (auto_needs_every_effect,
@@ -45,7 +57,11 @@
 //
 // Each law has a property test named after it (laws_*_test.go); the shell
 // classifier has a table of command lines (corpus_test.go) and a fuzz
-// target (fuzz_test.go, seeds in testdata/fuzz).
+// target (fuzz_test.go, seeds in testdata/fuzz). Issue 12's rules have a
+// table of attacks, each rule with three and more ways around it and the
+// benign neighbours that must still run (attacks_test.go), the option
+// audit (audit_test.go), and property tests where a rule is a law
+// (properties_test.go).
 //
 // Where the seed is silent, this package chose:
 //
@@ -78,4 +94,62 @@
 //     printed it, each non-printing character replaced by its syntax.Quote
 //     escape ($'\u202e').
 //   - curl with no writing option is net only.
+//   - /proc (issue 12, classes 1 and 2): the gate runs in eukhe's
+//     process, and a /proc link (/proc/self, /proc/<pid>/cwd, fd/N, root)
+//     means another file in each process that opens it, so judging it as
+//     the process that opens it would need to know that process's
+//     directory and descriptors as it runs. We chose the simpler rule that
+//     cannot be wrong: Resolve never follows a link under /proc, and
+//     /proc and /dev/fd are secret entries of every policy (NewPolicy),
+//     so every path under them is Secret — any /proc/*/environ included,
+//     for the shell and the document tools alike — and / and /dev are
+//     Protected and hold a secret. Two exceptions, by exact path: a
+//     short list of harmless read-only files (/proc/cpuinfo, meminfo,
+//     loadavg, version, uptime, stat, …) is Outside, and a standard
+//     stream's alias (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/0-2,
+//     /proc/self/fd/0-2, /proc/thread-self/fd/0-2) adds nothing: to the
+//     process that opens it, it is its own stream, which the gate judged
+//     as the step's pipe or redirection (StreamFD). In process, the shell
+//     opens such an alias, also when a link resolves to one, as the
+//     script's stream, never the server's.
+//   - A value the gate cannot see into (unseen.go) — a list of paths, a
+//     config or program read from a file — makes its step exec and
+//     secret, always: what the file says at run time can name any path,
+//     and every machine holds a secret (/proc/*/environ at least). The
+//     part counts as naming the paths its file lists (G2).
+//   - A step that follows links under a tree: the gate walks the trees
+//     it names (or its working directory, when it reads it) as the
+//     command will, up to 10,000 entries (maxWalk), judging each link's
+//     real path as a word of the step; a root that is or holds a secret
+//     already is not walked. Past the bound, or with no ReadDir: exec and
+//     secret. The shell's runtime check walks again as the step runs, so
+//     a link an earlier step made is seen.
+//   - An option word (a word before "--" that starts with "-") of a
+//     command the table knows is not itself a path, only the values in
+//     it are: tee -a X names X. In a group of short options each tail
+//     after a letter is a value (-uo/tmp/x gives o/tmp/x and /tmp/x).
+//     With POSIXLY_CORRECT set, every word counts again. jq's filter is
+//     not a path. A file: URL is a path in any letter case, with or
+//     without a host, percent-decoded; curl's NAME@P and <P are paths; a
+//     derived value's leading ~ is judged both as the home and as
+//     written (the program gets it as written).
+//   - git init (any directory) and clone make a .git whose config and
+//     hooks git runs later: write and protected always; a template
+//     (--template, -c init.templateDir) makes it exec. sort -T writes
+//     (its temporary files); xxd's "-" output is standard output.
+//   - ~user expands as the interpreter does (its environment's
+//     "HOME user", then the user database), so the credential stores of
+//     every home a script can name are secrets: $HOME's, the current
+//     user's and each login user's in /etc/passwd (Places.OtherHomes). ~+
+//     and ~- the interpreter keeps as written: relative paths, judged so.
+//   - eukhe's state directory ($XDG_STATE_HOME/eukhe: session logs,
+//     report_issue rows) is a secret entry (issue 12, class 9).
+//   - Words expand as mvdan's interpreter expands them (environ.Get and
+//     asTheInterpreter): $$ and $PPID are this process's, $# is 0, $0 is
+//     gosh, IFS and OPTIND are reset, HOME, UID, EUID and GID set when
+//     unset. A parameter only the run knows ($?, $!, $-, $RANDOM,
+//     $SRANDOM) expands to a marker the user is shown unquoted as $NAME;
+//     a word whose marker an expansion cut apart is not expanded, exec,
+//     and shown as written. The shown step is never a form that means
+//     something else ('$$' for $$).
 package gate

@@ -392,7 +392,9 @@ func diffFacts(args []string) facts {
 }
 
 // followsOther reports whether a command the table does not know walks
-// trees following links: tar -h (--dereference), rsync -L (--copy-links).
+// trees following links: tar -h (--dereference), rsync -L, -k
+// (--copy-links, --copy-dirlinks), zip -r without -y, scp -r. They are
+// exec, so they ask anyway; the walk makes the question say secret.
 func followsOther(name string, args []string) bool {
 	switch name {
 	case "tar":
@@ -409,7 +411,13 @@ func followsOther(name string, args []string) bool {
 		return len(args) > 0 && !strings.HasPrefix(args[0], "-") && strings.Contains(args[0], "h")
 	case "rsync":
 		return longPrefix(args, "copy-links") || longPrefix(args, "copy-unsafe-links") ||
-			shortLetter(args, 'L')
+			longPrefix(args, "copy-dirlinks") || shortLetter(args, 'L') || shortLetter(args, 'k')
+	case "zip":
+		// zip -r stores what each link resolves to unless -y (--symlinks).
+		return (shortLetter(args, 'r') || shortLetter(args, 'R') || longPrefix(args, "recurse-paths")) &&
+			!shortLetter(args, 'y') && !longPrefix(args, "symlinks")
+	case "scp":
+		return shortLetter(args, 'r')
 	}
 	return false
 }
@@ -425,4 +433,46 @@ func shortLetter(args []string, c byte) bool {
 		}
 	}
 	return false
+}
+
+var lnOpts = optSpec{
+	valueShort: "St",
+	valueLong:  []string{"backup", "suffix", "target-directory"},
+	known: []string{"directory", "force", "interactive", "logical", "no-dereference", "physical",
+		"relative", "symbolic", "no-target-directory", "verbose", "help", "version"},
+}
+
+// lnSymbolic is what ln -s makes: the targets it writes into links, and
+// where the links go (dest: a directory when into, else the link's own
+// path). A relative target is read by the kernel from the link's
+// directory, not from ln's. ok is false for a hard link.
+func lnSymbolic(args []string) (targets []string, dest string, into, ok bool) {
+	a := lnOpts.read(args)
+	if !a.hasShort("s") && !a.hasLong(lnOpts, "symbolic") {
+		return nil, "", false, false
+	}
+	dirs := append(a.shortValues(lnOpts, 't'), a.longValues(lnOpts, "target-directory")...)
+	if len(dirs) > 0 {
+		return a.operands, dirs[len(dirs)-1], true, true
+	}
+	if len(a.operands) < 2 {
+		return nil, "", false, true
+	}
+	n := len(a.operands)
+	return a.operands[:n-1], a.operands[n-1], n > 2, true
+}
+
+// linkDirs are the directories ln -s puts its links in, from each
+// directory the step may run in.
+func (r *run) linkDirs(dest string, into bool, dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		rp := r.sh.Policy.Resolve(d, dest)
+		if into || r.sh.Policy.fs.Kind(rp.Path) == KindDir {
+			out = appendNew(out, rp.Path)
+		} else {
+			out = appendNew(out, parentOf(rp.Path))
+		}
+	}
+	return out
 }

@@ -19,6 +19,9 @@ type run struct {
 	// variable, an alias, an option, a descriptor); every later step is
 	// exec, since it may no longer mean what it says.
 	tainted string
+	// lex are the directories the interpreter may stand in, as it names
+	// them: its cd is lexical (cd).
+	lex []string
 	// lost: more cd targets than maxDirs; relative words may be anywhere.
 	lost   bool
 	depth  int
@@ -28,7 +31,7 @@ type run struct {
 
 func (sh *Shell) newRun() *run {
 	dir := sh.Policy.Resolve("/", sh.Dir).Path
-	r := &run{sh: sh, env: newEnviron(sh.Env), cwds: []string{dir}}
+	r := &run{sh: sh, env: newEnviron(sh.Env), cwds: []string{dir}, lex: []string{cleanAbs("/", sh.Dir)}}
 	r.env.asTheInterpreter()
 	r.env.setString("PWD", dir)
 	return r
@@ -36,7 +39,7 @@ func (sh *Shell) newRun() *run {
 
 func (r *run) child() *run {
 	c := &run{sh: r.sh, env: r.env.clone(), cwds: append([]string(nil), r.cwds...),
-		tainted: r.tainted, lost: r.lost, depth: r.depth + 1}
+		lex: append([]string(nil), r.lex...), tainted: r.tainted, lost: r.lost, depth: r.depth + 1}
 	return c
 }
 
@@ -213,10 +216,20 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 		option := i >= nAssigned && options[i-nAssigned+1]
 		parts = append(parts, r.judgeWord(w, option, fc.writes(), wordDirs)...)
 	}
+	if name == "ln" {
+		// A relative target of ln -s is read from the link's directory.
+		if targets, dest, into, ok := lnSymbolic(argv[1:]); ok && dest != "" {
+			for _, t := range targets {
+				if !strings.HasPrefix(t, "/") {
+					parts = append(parts, r.judgeWord(t, false, true, r.linkDirs(dest, into, wordDirs))...)
+				}
+			}
+		}
+	}
 	for _, u := range fc.unseen {
 		parts = append(parts, unseenPart(u))
 	}
-	if fc.follows {
+	if fc.follows && len(argv) > 0 {
 		var cwdRead []string
 		if fc.readsCwd {
 			cwdRead = cwdDirs
@@ -303,9 +316,41 @@ func (r *run) cd(target string) {
 		}
 		r.cwds = appendNew(r.cwds, next)
 	}
+	// The interpreter's cd is lexical: it cleans "link/.." to where it
+	// stands, where the kernel would go up from the link's target. Each
+	// directory it may reach so is judged too.
+	var lex []string
+	for _, l := range r.lex {
+		nl := cleanAbs(l, target)
+		lex = appendNew(lex, nl)
+		real := r.sh.Policy.Resolve("/", nl).Path
+		if !contains(r.cwds, real) {
+			if len(r.cwds) >= maxDirs {
+				r.lost = true
+				return
+			}
+			r.cwds = append(r.cwds, real)
+		}
+	}
+	for _, l := range lex {
+		if len(r.lex) >= maxDirs {
+			r.lost = true
+			return
+		}
+		r.lex = appendNew(r.lex, l)
+	}
 	// The newest goes last: globbing takes it.
 	r.cwds = append(removeString(r.cwds, next), next)
 	r.env.setString("PWD", next)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func removeString(list []string, s string) []string {

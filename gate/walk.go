@@ -89,6 +89,9 @@ func (w *walker) tree(dir string) {
 		if link || w.writes {
 			w.judge(rp)
 		}
+		if link && (pol.Class(rp) == ClassSecret || pol.HoldsSecret(rp)) {
+			continue // secret already; what lies below adds nothing
+		}
 		if !rp.Looped && pol.fs.Kind(rp.Path) == KindDir {
 			w.tree(rp.Path)
 		}

@@ -135,7 +135,9 @@ func (x *run) judge(args []string, dir string, env expand.Environ) gate.Step {
 		}
 		words[i] = q
 	}
-	sh := gate.Shell{Policy: x.policy, Dir: dir, Env: envMap(env)}
+	// ReadDir: a step that follows links under a tree is walked again as
+	// it runs (the words are quoted, so nothing globs).
+	sh := gate.Shell{Policy: x.policy, Dir: dir, Env: envMap(env), ReadDir: os.ReadDir}
 	sc, err := sh.Classify(strings.Join(words, " "))
 	if err != nil || len(sc.Steps) != 1 {
 		return everything(strings.Join(words, " "))

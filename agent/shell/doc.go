@@ -70,8 +70,17 @@
 //     runs on the script's goroutine, and may run before the detached
 //     call's result is sent.
 //   - /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/0-2 are the
-//     script's own streams; the server's other descriptors (/dev/fd/N,
-//     /proc/self/fd/N) are refused; /dev/tty is no terminal.
+//     script's own streams, also when a link resolves to one; the
+//     server's other descriptors (/dev/fd/N, /proc/self/fd/N) are
+//     refused; /dev/tty is no terminal. Any other /proc path is Secret
+//     (gate/proc.go): a redirection from /proc/self/environ or through
+//     /proc/self/cwd runs only when the user approved secret (check.go).
+//   - The runtime judge walks a step that follows links under a tree
+//     (grep -R, rg -L, …) again as it runs, so a link an earlier step
+//     made or copied in is judged (check.go).
+//   - cd takes bash's -L, -P, -e, -@ and "--" (the interpreter's cd takes
+//     no option): -P moves to the physical directory, resolved by the
+//     gate's Resolve (cd.go).
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
 //     would run unasked); `exec >file` lasts for its statement only, since
 //     each pipeline gets its own output pipe; a builtin writing to a closed

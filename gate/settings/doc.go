@@ -32,7 +32,12 @@
 //     key, a gate in a project file, a removed file: a Warning event. No
 //     rule is dropped without an event.
 //   - Every settings file the loader reads is a protected path (G1.3):
-//     Paths.Places hands them to the gate's policy.
+//     Paths.Places hands them to the gate's policy, with eukhe's state
+//     directory ($XDG_STATE_HOME/eukhe, default ~/.local/state/eukhe:
+//     session logs and report_issue rows; a secret entry, issue 12) and
+//     the homes a script can name with ~user (homes.go: the current
+//     user's and each login user's in /etc/passwd; their credential
+//     stores are secrets).
 //
 // Chosen where the design is silent: keys are flat and dotted, as in VS
 // Code's settings.json; an empty file is an error, not "no settings" (an
