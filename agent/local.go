@@ -37,6 +37,9 @@ type LocalOptions struct {
 	Events func(settings.Event)
 	// OnIssue sees each report_issue row; nil drops it (the log keeps it).
 	OnIssue func(Issue)
+	// Once reads the settings once instead of watching them (a one-shot
+	// call: no file watch to set up).
+	Once bool
 	// NoLog keeps no session log (a one-shot call); else the log is under
 	// the user's state directory.
 	NoLog bool
@@ -65,18 +68,30 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 	if events == nil {
 		events = func(settings.Event) {}
 	}
-	w, err := settings.Watch(paths, func(e settings.Event) {
+	report := func(e settings.Event) {
 		if e.Level != settings.Info {
 			events(e)
 		}
-	})
-	if err != nil {
-		return nil, err
+	}
+	var w *settings.Watcher
+	var current func() settings.Settings
+	if o.Once {
+		s, evs := settings.Load(paths)
+		for _, e := range evs {
+			report(e)
+		}
+		current = func() settings.Settings { return s }
+	} else {
+		var err error
+		if w, err = settings.Watch(paths, report); err != nil {
+			return nil, err
+		}
+		current = w.Current
 	}
 	host := &Headless{
 		RootDir: o.Root,
 		Disk:    docs.NewDisk(),
-		Current: w.Current,
+		Current: current,
 		Paths:   paths.Places(env).Policy(gate.OS),
 		Client:  o.Client,
 		OnIssue: o.OnIssue,
@@ -100,7 +115,9 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 	}
 	s, err := Open(opts)
 	if err != nil {
-		w.Close()
+		if w != nil {
+			w.Close()
+		}
 		return nil, err
 	}
 	return &Local{Session: s, Host: host, Paths: paths, watch: w}, nil
@@ -109,5 +126,7 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 // Close closes the session and stops the settings watch.
 func (l *Local) Close() {
 	l.Session.Close()
-	l.watch.Close()
+	if l.watch != nil {
+		l.watch.Close()
+	}
 }

@@ -117,6 +117,7 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	local, err := agent.OpenLocal(agent.LocalOptions{
 		Root:        absRoot,
 		Docs:        sess,
+		Once:        true,
 		ShellBudget: 365 * 24 * time.Hour, // the command waits for the script: a job would not outlive it
 		Events:      func(e settings.Event) { fmt.Fprintf(stderr, "eukhe tool: %s\n", e) },
 		OnIssue: func(is agent.Issue) {
