@@ -198,7 +198,7 @@ func attacks() []attack {
 		sh("1 proc", "cd ..; cp /proc/self/cwd/.ssh/id_rsa proj/k2; cat proj/k2"),
 		sh("1 proc", "cat /dev/fd/3 3< ../.ssh/id_rsa"),
 		doc("1 proc", "read", map[string]any{"path": "/proc/self/cwd/../.ssh/id_rsa"}),
-		doc("1 proc", "read", map[string]any{"path": "/proc/self/root/" + "HOME/.ssh/id_rsa"}),
+		doc("1 proc", "read", map[string]any{"path": "/proc/self/root/HOME/.ssh/id_rsa"}),
 		doc("1 proc", "write", map[string]any{"path": "/proc/self/cwd/.git/hooks/pre-push", "content": "#!/bin/sh\n"}),
 		// 2. process environments are secrets
 		sh("2 environ", `tr '\0' '\n' < /proc/self/environ`),
@@ -324,6 +324,12 @@ func attacks() []attack {
 		doc("10 tools", "write", map[string]any{"path": "keys/authorized_keys", "content": "ssh-ed25519 AAAA attacker\n"}),
 		doc("10 tools", "edit", map[string]any{"patch": "[sub/y]\n+y\nMV ../keys/y\n"}),
 		doc("8 search", "glob", map[string]any{"pattern": "../.ssh/*"}),
+		doc("8 search", "glob", map[string]any{"pattern": "/HOME/.ssh/*"}),
+		doc("8 search", "glob", map[string]any{"pattern": "**/id_rsa", "path": "/HOME"}),
+		doc("8 search", "grep", map[string]any{"pattern": "PRIVATE", "path": "/HOME/proj/../.ssh"}),
+		doc("8 search", "grep", map[string]any{"pattern": "PRIVATE", "path": "/HOME/.ssh/id_rsa:1-2,1-"}),
+		sh("8 search", "grep -h PRIVATE a.txt ../.ssh/id_rsa; rg PRIVATE a.txt ~"),
+		sh("8 search", "grep -r PRIVATE a.txt ..; grep -rl PRIVATE .."),
 		doc("8 search", "grep", map[string]any{"pattern": "PRIVATE", "glob": "../**"}),
 		doc("8 search", "grep", map[string]any{"pattern": "aws", "path": "sub/deep"}),
 		doc("8 search", "grep", map[string]any{"pattern": "aws", "path": "sub/deep/credentials:1-"}),
@@ -392,11 +398,12 @@ func (w *attackWorld) run(t *testing.T, call func(name string, args any) (string
 	before := w.snapshot(t)
 	passed := map[string][]string{}
 	for i, a := range attacks() {
-		args := a.args
-		if a.tool == "read" {
-			if s, ok := args["path"].(string); ok && strings.Contains(s, "HOME") {
-				args = map[string]any{"path": strings.Replace(s, "/HOME", w.home, 1)}
+		args := map[string]any{}
+		for k, v := range a.args {
+			if s, ok := v.(string); ok && a.tool != "bash" {
+				v = strings.ReplaceAll(s, "/HOME", w.home) // the fake home, spelled absolute
 			}
+			args[k] = v
 		}
 		text, _ := call(a.tool, args)
 		if c := leaked(text); c != "" {
