@@ -367,11 +367,16 @@ func attacks() []attack {
 
 func TestAttacks_through_eukhe_mcp_reach_no_secret_and_write_nothing_protected(t *testing.T) {
 	w := newAttackWorld(t)
-	p := startMCP(t, w.env, w.root)
+	var p *mcpProc
+	// registered first, so it runs last: after eukhe mcp has ended and
+	// written all of its standard error
+	t.Cleanup(func() {
+		if c := leaked(p.stderr.String()); c != "" {
+			t.Errorf("eukhe mcp's standard error shows %s", c)
+		}
+	})
+	p = startMCP(t, w.env, w.root)
 	w.run(t, p.call)
-	if c := leaked(p.stderr.String()); c != "" {
-		t.Errorf("eukhe mcp's standard error shows %s", c)
-	}
 }
 
 // The same corpus through the one-shot CLI (class 10): eukhe tool builds
