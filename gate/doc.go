@@ -23,7 +23,9 @@
 //     secrets_need_yes): documents.go — DocumentsGate.Judge, Allow and
 //     SameReal are the hook docs is handed through an interface of its own.
 //   - S7.8 effects and the command table: effects.go, commands.go (the
-//     table), rules.go (grep, rg, sort, uniq, xxd, find, less, curl, cd),
+//     table), rules.go (grep, rg, sort, uniq, xxd, find, less, curl, cd, cp,
+//     chmod/chown/chgrp, diff, ln -s, and tar, rsync, zip, scp following
+//     links), unseen.go (wc, the checksum tools, jq, wget),
 //     git.go, sed.go, options.go (getopt_long prefixes, short groups); the
 //     step grammar and what lies outside it: grammar.go; steps, the
 //     environment and cd: steps.go, expand.go, env.go; redirections:
@@ -56,8 +58,9 @@
 //   - The refusal text of S7.8: answer.go.
 //
 // Each law has a property test named after it (laws_*_test.go); the shell
-// classifier has a table of command lines (corpus_test.go) and a fuzz
-// target (fuzz_test.go, seeds in testdata/fuzz). Issue 12's rules have a
+// classifier has a table of command lines (corpus_test.go) and fuzz
+// targets (fuzz_test.go, seeds in testdata/fuzz; the laws' world has a
+// /proc whose links lead into the project, fakefs_test.go). Issue 12's rules have a
 // table of attacks, each rule with three and more ways around it and the
 // benign neighbours that must still run (attacks_test.go), the option
 // audit (audit_test.go), and property tests where a rule is a law
@@ -116,7 +119,10 @@
 //     config or program read from a file — makes its step exec and
 //     secret, always: what the file says at run time can name any path,
 //     and every machine holds a secret (/proc/*/environ at least). The
-//     part counts as naming the paths its file lists (G2).
+//     part counts as naming the paths its file lists (G2). We did not
+//     read the file at gate time to call it secret only when it names
+//     one now: a stage of the same pipeline can write it after the gate
+//     (and the runtime check) read it, since stages start together.
 //   - A step that follows links under a tree: the gate walks the trees
 //     it names (or its working directory, when it reads it) as the
 //     command will, up to 10,000 entries (maxWalk), judging each link's

@@ -35,7 +35,7 @@ func (f fakeFS) Readlink(p string) (string, error) {
 }
 
 // The places of the laws' world: a home with ssh keys and eukhe's config,
-// and a project root.
+// a project root, and a /proc whose links lead into the project.
 const (
 	lawHome    = "/home/u"
 	lawRoot    = "/home/u/proj"
@@ -44,7 +44,7 @@ const (
 
 // lawNames are the names the generators build paths from.
 var lawNames = []string{"a", "b", ".ssh", ".git", ".eukhe", "proj", "home", "u", ".config",
-	"eukhe", "id_ed25519", "settings.json", "hooks", "proj_extra", "x"}
+	"eukhe", "id_ed25519", "settings.json", "hooks", "proj_extra", "x", "proc", "self", "cwd"}
 
 // genFS draws a filesystem: the fixed places, then random directories,
 // files and links (to absolute or relative targets, dangling, looping)
@@ -56,6 +56,11 @@ func genFS(t *rapid.T) fakeFS {
 		f[d] = fakeNode{kind: KindDir}
 	}
 	f[lawHome+"/.ssh/id_ed25519"] = fakeNode{kind: KindFile}
+	// A process filesystem: /proc/self and a process's cwd are links.
+	f["/proc"] = fakeNode{kind: KindDir}
+	f["/proc/1"] = fakeNode{kind: KindDir}
+	f["/proc/self"] = fakeNode{kind: KindLink, target: "1"}
+	f["/proc/1/cwd"] = fakeNode{kind: KindLink, target: lawRoot}
 	n := rapid.IntRange(0, 12).Draw(t, "nodes")
 	for i := 0; i < n; i++ {
 		var dirs []string

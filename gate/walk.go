@@ -1,5 +1,7 @@
 package gate
 
+import "io/fs"
+
 // Recursion that follows links (issue 12, class 4): grep -R, rg -L, find
 // -L, ls -LR, du -L, cp -rL, chmod -RL, diff -r, tar -h read (or change)
 // what each symlink under the trees they name resolves to. The gate walks
@@ -82,7 +84,8 @@ func (w *walker) tree(dir string) {
 			p = "/" + e.Name()
 		}
 		rp := RealPath{Path: p}
-		link := pol.fs.Kind(p) == KindLink
+		// The entry's type as the listing gives it spares a stat.
+		link := e.Type()&fs.ModeSymlink != 0
 		if link {
 			rp = pol.Resolve(dir, e.Name())
 		}
@@ -92,7 +95,7 @@ func (w *walker) tree(dir string) {
 		if link && (pol.Class(rp) == ClassSecret || pol.HoldsSecret(rp)) {
 			continue // secret already; what lies below adds nothing
 		}
-		if !rp.Looped && pol.fs.Kind(rp.Path) == KindDir {
+		if (!link && e.IsDir()) || (link && !rp.Looped && pol.fs.Kind(rp.Path) == KindDir) {
 			w.tree(rp.Path)
 		}
 	}
