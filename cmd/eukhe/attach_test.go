@@ -66,6 +66,11 @@ type editor struct {
 
 func startEditor(t *testing.T, env []string, answer func(n int) string) *editor {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
+	return startEditorAt(t, env, root, answer)
+}
+
+// startEditorAt is startEditor on a root of the caller's.
+func startEditorAt(t *testing.T, env []string, root string, answer func(n int) string) *editor {
 	e := &editor{t: t, root: root, answer: answer}
 	srv := lsp.New(lsp.Options{Root: root, Env: envMap(env), Discover: true})
 	a, b := net.Pipe()
@@ -138,7 +143,15 @@ type mcpProc struct {
 	in     io.WriteCloser
 	out    *bufio.Reader
 	stderr *strings.Builder
+	errw   *lockedWriter
 	id     int
+}
+
+// stderrText is what eukhe mcp wrote to its standard error so far.
+func (p *mcpProc) stderrText() string {
+	p.errw.mu.Lock()
+	defer p.errw.mu.Unlock()
+	return p.stderr.String()
 }
 
 func startMCP(t *testing.T, env []string, dir string) *mcpProc {
@@ -147,7 +160,8 @@ func startMCP(t *testing.T, env []string, dir string) *mcpProc {
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	p := &mcpProc{t: t, in: in, out: bufio.NewReader(out), stderr: &strings.Builder{}}
-	cmd.Stderr = &lockedWriter{w: p.stderr}
+	p.errw = &lockedWriter{w: p.stderr}
+	cmd.Stderr = p.errw
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

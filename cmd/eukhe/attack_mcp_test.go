@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The gate holds against an attacker (issue 12): the real `eukhe mcp`,
@@ -371,12 +372,39 @@ func TestAttacks_through_eukhe_mcp_reach_no_secret_and_write_nothing_protected(t
 	// registered first, so it runs last: after eukhe mcp has ended and
 	// written all of its standard error
 	t.Cleanup(func() {
-		if c := leaked(p.stderr.String()); c != "" {
+		if c := leaked(p.stderrText()); c != "" {
 			t.Errorf("eukhe mcp's standard error shows %s", c)
 		}
 	})
 	p = startMCP(t, w.env, w.root)
-	w.run(t, p.call)
+	p.waitStderr("headless")
+	w.run(t, p.call, benign)
+}
+
+// The same corpus through an editor's server (class 10): eukhe mcp
+// attaches to the eukhe lsp that serves the workspace, whose sessions are
+// built by the same builder over the editor's host; the user denies every
+// question the editor shows.
+func TestAttacks_through_an_editor_reach_no_secret_and_write_nothing_protected(t *testing.T) {
+	w := newAttackWorld(t)
+	e := startEditorAt(t, w.env, w.root, func(int) string { return "deny" })
+	var p *mcpProc
+	t.Cleanup(func() {
+		if c := leaked(p.stderrText()); c != "" {
+			t.Errorf("eukhe mcp's standard error shows %s", c)
+		}
+	})
+	p = startMCP(t, w.env, w.root)
+	p.waitStderr("attached to the editor")
+	// this test editor applies no workspace edit: the benign write is left
+	// out
+	w.run(t, p.call, benign[:3])
+	e.mu.Lock()
+	asked := len(e.asked)
+	e.mu.Unlock()
+	if asked == 0 {
+		t.Error("the editor was never asked")
+	}
 }
 
 // The same corpus through the one-shot CLI (class 10): eukhe tool builds
@@ -393,12 +421,34 @@ func TestAttacks_through_eukhe_tool_reach_no_secret_and_write_nothing_protected(
 			t.Fatalf("eukhe tool %s: %v", name, err)
 		}
 		return string(out), err != nil
-	})
+	}, benign)
 }
 
-// run drives the corpus through call, then a few benign calls that must
-// still run.
-func (w *attackWorld) run(t *testing.T, call func(name string, args any) (string, bool)) {
+// waitStderr waits until eukhe mcp's standard error says want (it comes
+// through a pipe, after the answer to initialize).
+func (p *mcpProc) waitStderr(want string) {
+	p.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(p.stderrText(), want) {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("eukhe mcp never said %q:\n%s", want, p.stderrText())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// benign are calls the gate must still let run in the workspace under
+// {read, write}: a read, a grep, a step, a write.
+var benign = []attack{
+	doc("benign", "read", map[string]any{"path": "a.txt"}),
+	doc("benign", "grep", map[string]any{"pattern": "workspace"}),
+	sh("benign", "grep -c PRIVATE a.txt; echo ok > made.txt"),
+	doc("benign", "write", map[string]any{"path": "notes/new.txt", "content": "fine\n"}),
+}
+
+// run drives the corpus through call, then the calls ok that must still
+// run.
+func (w *attackWorld) run(t *testing.T, call func(name string, args any) (string, bool), ok []attack) {
 	t.Helper()
 	before := w.snapshot(t)
 	passed := map[string][]string{}
@@ -435,16 +485,8 @@ func (w *attackWorld) run(t *testing.T, call func(name string, args any) (string
 		}
 		before = after
 	}
-	// the gate still lets the workspace work: a read, a write, a step
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"read", map[string]any{"path": "a.txt"}},
-		{"write", map[string]any{"path": "notes/new.txt", "content": "fine\n"}},
-		{"grep", map[string]any{"pattern": "workspace"}},
-		{"bash", map[string]any{"script": "grep -c PRIVATE a.txt; echo ok > made.txt"}},
-	} {
+	// the gate still lets the workspace work
+	for _, c := range ok {
 		if text, failed := call(c.tool, c.args); failed {
 			t.Errorf("a benign %s %v was refused:\n%s", c.tool, c.args, text)
 		}
