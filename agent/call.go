@@ -33,14 +33,20 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (
 	if err := checkArgs(name, s.params(name), args); err != nil {
 		return docs.Result{}, err
 	}
+	return s.run(ctx, t, args), nil
+}
+
+// run runs a roster tool within its bound on the arguments' size: the one
+// path of an MCP call and of Call.
+func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) docs.Result {
 	max := t.MaxArgs
 	if max <= 0 {
 		max = DefaultMaxArgs
 	}
 	if len(args) > max {
-		return docs.Result{Text: fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", name, len(args), max), Failed: true}, nil
+		return docs.Result{Text: fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), Failed: true}
 	}
-	return t.Handler(ctx, s, args), nil
+	return t.Handler(ctx, s, args)
 }
 
 // checkArgs is the shape check of Call: a JSON object whose keys are

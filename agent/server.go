@@ -55,16 +55,8 @@ func (s *Session) Server() *mcp.Server {
 // schema validation on the hot path: the handler decodes strictly), the
 // result as one text part.
 func (s *Session) handler(t *Tool) mcp.ToolHandler {
-	max := t.MaxArgs
-	if max <= 0 {
-		max = DefaultMaxArgs
-	}
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args := req.Params.Arguments
-		if len(args) > max {
-			return textResult(fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), true), nil
-		}
-		r := t.Handler(ctx, s, args)
+		r := s.run(ctx, t, req.Params.Arguments)
 		return textResult(r.Text, r.Failed), nil
 	}
 }
