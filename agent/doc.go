@@ -67,6 +67,14 @@
 //     the call's context; a secret allowed in a job after its call
 //     returned withholds later job results too).
 //
+// One session builder (issue 12 class 10): every way of running a tool is
+// an agent Session with the documents gate and the shell gate over the
+// host's policy and the user's settings. OpenLocal (local.go) builds the
+// host of a root no editor serves, for `eukhe mcp` and `eukhe tool`; the
+// editor's server opens its sessions on its own Host, `eukhe/tool` too;
+// Session.Call (call.go) runs a roster tool by name with the handler MCP
+// runs. Headless no client answers: a question is unanswered, refused.
+//
 // Sessions: each MCP connection is one Session (session.go) with its own
 // docs.Session (seen lines), its own docs.Tools over the host's store, its
 // gate chain and its MCP clients. Document calls of one session run one at

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 )
 
@@ -38,8 +39,8 @@ func (d *DocGuard) context() context.Context {
 // Allow judges path once, asks when the gate must, and gives the real path
 // the access then uses. The error is a *gate.Refusal: the seed's refusal
 // text.
-func (d *DocGuard) Allow(path string, write bool) (string, error) {
-	v := d.Gate.Judge(path, write)
+func (d *DocGuard) Allow(path string, a docs.Access) (string, error) {
+	v := d.Gate.JudgeAccess(path, gateAccess(a))
 	if err := d.Gate.Allow(d.context(), v); err != nil {
 		return "", err
 	}
@@ -48,3 +49,15 @@ func (d *DocGuard) Allow(path string, write bool) (string, error) {
 
 // SameReal is the writer's re-check under its lock (G1.7).
 func (d *DocGuard) SameReal(path, real string) bool { return d.Gate.SameReal(path, real) }
+
+// gateAccess is docs' access as the gate names it (G1.5): a search of a
+// path that is or holds a secret is read and secret.
+func gateAccess(a docs.Access) gate.Access {
+	switch a {
+	case docs.SearchAccess:
+		return gate.SearchAccess
+	case docs.WriteAccess:
+		return gate.WriteAccess
+	}
+	return gate.ReadAccess
+}

@@ -55,18 +55,9 @@ func (s *Session) Server() *mcp.Server {
 // schema validation on the hot path: the handler decodes strictly), the
 // result as one text part.
 func (s *Session) handler(t *Tool) mcp.ToolHandler {
-	max := t.MaxArgs
-	if max <= 0 {
-		max = DefaultMaxArgs
-	}
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args := req.Params.Arguments
-		if len(args) > max {
-			return textResult(fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), true), nil
-		}
-		id, mark, ctx := s.beginCall(ctx)
-		r := t.Handler(ctx, s, args)
-		return textResult(s.endCall(id, mark, t.Name, args, r), r.Failed), nil
+		r := s.run(ctx, t, req.Params.Arguments)
+		return textResult(r.Text, r.Failed), nil
 	}
 }
 
@@ -120,6 +111,12 @@ func Serve(ctx context.Context, t mcp.Transport, o Options) error {
 		return err
 	}
 	defer s.Close()
+	return s.Serve(ctx, t)
+}
+
+// Serve runs this open session over a transport until the peer leaves or
+// ctx ends; the caller closes the session.
+func (s *Session) Serve(ctx context.Context, t mcp.Transport) error {
 	defer s.dropClient()
 	defer s.closeTranscript()
 	ss, err := s.Server().Connect(ctx, t, nil)

@@ -40,6 +40,12 @@ type Options struct {
 	// Logf reports what the session cannot tell the model (a log that
 	// cannot be written); nil drops it.
 	Logf func(format string, a ...any)
+	// Env is the process's environment ("NAME" → value): HOME is where a
+	// tool path's leading "~" points. nil is this process's own.
+	Env map[string]string
+	// Docs is the document session to continue (the versions and lines
+	// seen; `eukhe tool --session`); nil starts a new one.
+	Docs *docs.Session
 }
 
 // Session is one agent's connection: its own seen lines (docs.Session), its
@@ -105,7 +111,15 @@ func Open(o Options) (*Session, error) {
 	if o.LogPath != "" {
 		s.log = &SessionLog{Path: o.LogPath}
 	}
-	s.tools = &docs.Tools{Store: h.Store(), Session: docs.NewSession(), Root: h.Root(),
+	env := o.Env
+	if env == nil {
+		env = gate.EnvFromList(os.Environ())
+	}
+	ds := o.Docs
+	if ds == nil {
+		ds = docs.NewSession()
+	}
+	s.tools = &docs.Tools{Store: h.Store(), Session: ds, Root: h.Root(), Home: env["HOME"],
 		Excludes: func() []string { return h.Settings().GrepExcludes }}
 	s.clients = &Clients{Servers: func() map[string]settings.MCPServer { return h.Settings().MCPServers },
 		Timeout: o.CallTimeout, Dir: h.Root()}
@@ -113,7 +127,7 @@ func Open(o Options) (*Session, error) {
 	skills := o.SkillDirs
 	if skills == nil {
 		// The project's skills first, then the user's (S7.5).
-		user := settings.Locate(gate.EnvFromList(os.Environ()), nil).UserDir
+		user := settings.Locate(env, nil).UserDir
 		skills = []string{filepath.Join(h.Root(), ".eukhe", "skills"), filepath.Join(user, "skills")}
 	}
 	s.URLs = &URLReader{Root: h.Root(), SkillDirs: skills, Resources: s.clients, Tools: s.tools,

@@ -11,7 +11,7 @@ A file comes as a header [path#TAG] and rows N:text (N counts from 1; text is th
 Selectors after the path: "src/app.go:5-9", "src/app.go:5-9,40-60", "src/app.go:120-" (to the end). A long file is cut at the output bound; the notice says which selector reads on. Only rows you were shown count as seen; edit may touch only seen lines.
 A directory lists its entries, directories ending in "/".
 "raw": true gives the text without row numbers (for files that are not plain UTF-8 text; raw rows are not edit anchors).
-Paths are relative to the workspace root, or absolute.
+Paths are relative to the workspace root, or absolute; a leading ~ is the user's home. Reading a credential store (~/.ssh, ~/.aws, ...) or a path outside the user's auto set waits for the user's approval.
 URLs: repo://PATH (under the workspace root; a normal read with a tag), skill://NAME (the skill's SKILL.md), skill://NAME/PATH, mcp://SERVER (its resources), mcp://SERVER/URI (one resource), ssh://HOST/PATH (one remote text file; HOST must be in ssh.hosts; ssh://HOST/~/PATH is under the remote home).`
 
 const readSchema = `{
@@ -68,7 +68,7 @@ const writeSchema = `{
 const grepDescription = `Find lines matching a Go RE2 regular expression (linear time; no backreferences or lookaround; \w \d \s \b are ASCII).
 Matches come as read rows, N:text, under the header [path#TAG] of the bytes searched, so you can edit straight from a grep. "context": N shows N lines around each match.
 Over a directory: at most 20 matches a file and 20 files a page; "skip": N continues after N files. Over one file (a selector like "src/app.go:100-" narrows it): 200 matches, then a notice gives the selector that continues.
-.gitignore is honoured unless "noIgnore": true. Every file skipped or cut (binary, not UTF-8, over 4 MiB, ignored, match caps) is counted in a [notice].`
+.gitignore is honoured unless "noIgnore": true. Every file skipped or cut (binary, not UTF-8, over 4 MiB, ignored, match caps, symbolic links, which are never followed) is counted in a [notice]. Searching a directory that is or holds a credential store (the home, ~/.ssh) waits for the user's approval: search the workspace or a directory below it.`
 
 const grepSchema = `{
   "type": "object",
@@ -86,7 +86,7 @@ const grepSchema = `{
   "additionalProperties": false
 }`
 
-const globDescription = `List files whose path matches a glob pattern, newest first. Patterns: * (within a name), ** (any depth), ?, [abc], {a,b}; a pattern without "/" matches names at any depth ("*_test.go"). .gitignore is honoured unless "noIgnore": true. At most 200 paths a page; "skip": N continues. Takes workspace paths only, no URLs.`
+const globDescription = `List files whose path matches a glob pattern, newest first. Patterns: * (within a name), ** (any depth), ?, [abc], {a,b}; a pattern without "/" matches names at any depth ("*_test.go"). .gitignore is honoured unless "noIgnore": true. At most 200 paths a page; "skip": N continues. Takes workspace paths only, no URLs. Listing a directory that is or holds a credential store (the home, ~/.ssh) waits for the user's approval.`
 
 const globSchema = `{
   "type": "object",

@@ -184,7 +184,7 @@ type urlGuard struct {
 	refuse string
 }
 
-func (g *urlGuard) Allow(path string, write bool) (string, error) {
+func (g *urlGuard) Allow(path string, _ docs.Access) (string, error) {
 	g.asked = append(g.asked, path)
 	if strings.HasSuffix(path, g.refuse) {
 		return "", errors.New("read did not run (read, secret): the user denied it. Do not try it again unless the user asks for it.")

@@ -47,6 +47,11 @@ func (d *Disk) Read(path string) (Snapshot, error) {
 		return Snapshot{}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
+	return readFD(fd, path)
+}
+
+// readFD reads an open file into a pooled buffer; path names it in errors.
+func readFD(fd int, path string) (Snapshot, error) {
 	var sys syscall.Stat_t
 	if err := syscall.Fstat(fd, &sys); err != nil {
 		return Snapshot{}, &fs.PathError{Op: "stat", Path: path, Err: err}

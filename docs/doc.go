@@ -37,8 +37,29 @@
 //     Patterns are Go RE2: matching is linear in the text, so no pattern
 //     can take unbounded time; \w, \d, \s and \b are ASCII.
 //
+// The documents gate (G1.5, G1.6): every access asks the PathGuard
+// (pathguard.go) once, with its Access, before anything is read or
+// written, and then uses the real path it gives. grep (of a file or a
+// tree) and glob ask SearchAccess for their root, so a search of a path
+// that is or holds a secret is read and secret (issue 12 class 8). The
+// walk never follows a symbolic link under the root (walk.go: counted in
+// a notice), and on disk it reads through a Tree (below.go,
+// disk_tree_linux.go: openat2 from the root's descriptor with
+// RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS), so a directory or file
+// swapped for a link while the walk runs is refused by the kernel and
+// counted, never read: what a walk reads is below the judged real root.
+// A Store without trees (the editor's) is walked by path. Likewise read,
+// edit, write and grep of a file read the real path the gate gave with no
+// link on any part of it (NoLinkReader), so a swap after the judgement
+// reads nothing.
+//
 // Decisions are pure functions over bytes, lines and outcomes; the disk
 // Store and the tool entry points (tools.go) are the thin I/O edges.
+//
+// Where the seed is silent we chose: a leading "~" of a tool path is
+// expanded as the shell expands it in a word ("~", "~/x", "~+", "~NAME";
+// tilde.go) before the gate judges it, so "~/.ssh/id_rsa" is the key and
+// is judged as one.
 //
 // Beyond the seed: when a publish fails after other files of the same call
 // landed, the disk Store restores those files from their previous bytes, so

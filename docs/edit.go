@@ -65,19 +65,19 @@ func (t *Tools) Edit(a EditArgs) Result {
 				return failed("%v", err)
 			}
 		}
-		real, err := t.allow(s.abs, true)
+		real, err := t.allow(s.abs, WriteAccess)
 		if err != nil {
 			return failed("NOT applied: %v", err)
 		}
 		checks := []func() error{t.still(s.abs, real)}
 		if s.dest != "" {
-			realDest, err := t.allow(s.dest, true)
+			realDest, err := t.allow(s.dest, WriteAccess)
 			if err != nil {
 				return failed("NOT applied: %v", err)
 			}
 			checks = append(checks, t.still(s.dest, realDest))
 		}
-		snap, err := t.Store.Read(real)
+		snap, err := t.readReal(real)
 		if err != nil {
 			return failed("NOT applied: %s cannot be read: %v. Nothing was written.", s.name, err)
 		}

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -72,7 +73,7 @@ func (t *Tools) Glob(a GlobArgs) Result {
 	if name == "" {
 		name = "."
 	}
-	root, err := t.allow(t.Abs(name), false)
+	root, err := t.allow(t.Abs(name), SearchAccess)
 	if err != nil {
 		return failed("%v", err)
 	}
@@ -85,11 +86,19 @@ func (t *Tools) Glob(a GlobArgs) Result {
 	}
 	var mu sync.Mutex
 	var items []GlobItem
-	tally := t.walkTree(root, a.NoIgnore, func(abs, rel, shown string) WalkClass {
+	src, err := openBelow(t.Store, root, t.Guard != nil)
+	if err != nil {
+		return failed("[%s became a symbolic link after the gate judged it; nothing was listed: glob again]", t.Display(root))
+	}
+	defer src.close()
+	tally := t.walkBelow(src, root, a.NoIgnore, "", func(abs, rel, shown string) WalkClass {
 		if !f.match(rel) {
 			return Filtered
 		}
-		st, err := t.Store.Stat(abs)
+		st, err := src.stat(abs, rel)
+		if errors.Is(err, ErrLinkBelow) {
+			return Symlink
+		}
 		if err != nil || !st.Exists {
 			return WalkError
 		}

@@ -3,6 +3,7 @@ package docs
 import (
 	"bytes"
 	"container/heap"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -64,11 +65,11 @@ func (t *Tools) Grep(a GrepArgs) Result {
 	name, ranges := t.named(name)
 	abs := t.Abs(name)
 	shown := t.Display(abs)
-	real, err := t.allow(abs, false)
+	real, err := t.allow(abs, SearchAccess)
 	if err != nil {
 		return failed("%v", err)
 	}
-	snap, err := t.Store.Read(real)
+	snap, err := t.readReal(real)
 	switch {
 	case err != nil:
 		return failed("[%s cannot be read: %v]", shown, err)
@@ -170,11 +171,19 @@ func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilt
 	var mu sync.Mutex
 	var all []*fileHit // every file with matches: path and counts
 	kept := &hitHeap{}
+	src, err := openBelow(t.Store, root, t.Guard != nil)
+	if err != nil {
+		return failed("[%s became a symbolic link after the gate judged it; nothing was searched: search again]", t.Display(root)), nil
+	}
+	defer src.close()
 	visit := func(abs, rel, shown string) WalkClass {
 		if !glob.match(rel) {
 			return Filtered
 		}
-		snap, err := t.Store.Read(abs)
+		snap, err := src.read(abs, rel)
+		if errors.Is(err, ErrLinkBelow) {
+			return Symlink // made a link since it was listed: never followed
+		}
 		if err != nil {
 			return Unreadable
 		}
@@ -213,7 +222,7 @@ func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilt
 		}
 		return class
 	}
-	tally := t.walkTreeTold(root, a.NoIgnore, fmt.Sprintf("grep %s in %s", a.Pattern, t.Display(root)), visit)
+	tally := t.walkBelow(src, root, a.NoIgnore, fmt.Sprintf("grep %s in %s", a.Pattern, t.Display(root)), visit)
 	slices.SortFunc(all, func(x, y *fileHit) int { return strings.Compare(x.shown, y.shown) })
 	w := PageWindow(len(all), sc.Skip, sc.Page)
 	var b strings.Builder

@@ -18,10 +18,10 @@ type fakeGuard struct {
 	moved  bool
 }
 
-func (g *fakeGuard) Allow(path string, write bool) (string, error) {
+func (g *fakeGuard) Allow(path string, a Access) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.judged = append(g.judged, fmt.Sprintf("%s %v", filepath.Base(path), write))
+	g.judged = append(g.judged, fmt.Sprintf("%s %v", filepath.Base(path), a))
 	if strings.Contains(path, "secret") {
 		return "", errors.New("read " + path + " did not run (read, secret): unanswered. Ask the user.")
 	}
@@ -58,7 +58,7 @@ func TestGuard_judges_every_access(t *testing.T) {
 	if e := tools.Edit(EditArgs{Patch: fmt.Sprintf("[a.txt#%s]\n@@ 1\n+ONE\nMV b.txt\n", tag)}); e.Failed {
 		t.Fatal(e.Text)
 	}
-	want := []string{"secret.txt false", "secret.txt true", "secret.txt false", "a.txt false", "a.txt true", "b.txt true"}
+	want := []string{"secret.txt read", "secret.txt write", "secret.txt search", "a.txt read", "a.txt write", "b.txt write"}
 	if strings.Join(g.judged, ",") != strings.Join(want, ",") {
 		t.Fatalf("judged %v, want %v", g.judged, want)
 	}

@@ -15,6 +15,9 @@ type Tools struct {
 	Root    string    // the workspace root; relative paths are under it
 	Bound   int       // the read output bound; 0 is DefaultReadBound
 	Guard   PathGuard // the documents gate (G1.6, G1.7); nil judges nothing
+	// Home is where a leading "~" of a path points (ExpandTilde); "" leaves
+	// "~" and "~/x" as written.
+	Home string
 	// Excludes are the grep.excludes setting: doublestar patterns over
 	// paths under the root (a name alone without '/') that grep and glob
 	// skip; nil skips nothing.
@@ -29,11 +32,11 @@ type Tools struct {
 
 // allow asks the documents gate about one access of abs, once, as given:
 // it gives the real path the access then uses (G1.6).
-func (t *Tools) allow(abs string, write bool) (string, error) {
+func (t *Tools) allow(abs string, a Access) (string, error) {
 	if t.Guard == nil {
 		return abs, nil
 	}
-	return t.Guard.Allow(abs, write)
+	return t.Guard.Allow(abs, a)
 }
 
 // still is the writer's re-resolution under its lock (G1.7): abs must
@@ -75,9 +78,11 @@ func failed(format string, a ...any) Result {
 	return Result{Text: fmt.Sprintf(format, a...), Failed: true}
 }
 
-// Abs resolves a path the model named: absolute paths as they are,
-// relative ones under the root.
+// Abs resolves a path the model named: a leading tilde expanded as the
+// shell does, then absolute paths as they are, relative ones under the
+// root.
 func (t *Tools) Abs(p string) string {
+	p = ExpandTilde(p, t.Home, t.Root, LookupHome)
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
@@ -108,11 +113,11 @@ func (t *Tools) Read(a ReadArgs) Result {
 	name, ranges := t.named(a.Path)
 	abs := t.Abs(name)
 	shown := t.Display(abs)
-	real, err := t.allow(abs, false)
+	real, err := t.allow(abs, ReadAccess)
 	if err != nil {
 		return failed("%v", err)
 	}
-	snap, err := t.Store.Read(real)
+	snap, err := t.readReal(real)
 	defer snap.Release()
 	switch {
 	case err != nil:
@@ -191,7 +196,7 @@ const maxListed = 2000
 // list is a directory read: its entries, directories with a trailing '/',
 // temporary files hidden.
 func (t *Tools) list(abs, shown string) Result {
-	es, err := t.Store.List(abs)
+	es, err := t.listReal(abs)
 	if err != nil {
 		return failed("[%s cannot be listed: %v]", shown, err)
 	}

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -132,6 +133,7 @@ type visitor func(abs, rel, shown string) WalkClass
 // listed, ignore files read on the way down, and each file handed to visit.
 type walker struct {
 	store    Store
+	src      *below
 	excludes []*pathFilter
 	noIgnore bool
 	visit    visitor
@@ -145,13 +147,22 @@ type walker struct {
 
 // walkTree walks the directory start.
 func (t *Tools) walkTree(start string, noIgnore bool, visit visitor) *Tally {
-	return t.walkTreeTold(start, noIgnore, "", visit)
+	src, err := openBelow(t.Store, start, false)
+	if err != nil {
+		tally := &Tally{}
+		tally.add(Symlink, t.Display(start))
+		return tally
+	}
+	defer src.close()
+	return t.walkBelow(src, start, noIgnore, "", visit)
 }
 
-// walkTreeTold walks the directory start and, when what is not "", tells
-// t.Progress how the walk goes (progress.go).
-func (t *Tools) walkTreeTold(start string, noIgnore bool, what string, visit visitor) *Tally {
-	w := &walker{store: t.Store, noIgnore: noIgnore, visit: visit, tally: &Tally{}}
+// walkBelow walks the directory start, listing through src (so no link
+// below start is followed, below.go) and, when what is not "", tells
+// t.Progress how the walk goes (progress.go). The visitor reads each file
+// through the same src.
+func (t *Tools) walkBelow(src *below, start string, noIgnore bool, what string, visit visitor) *Tally {
+	w := &walker{store: t.Store, src: src, noIgnore: noIgnore, visit: visit, tally: &Tally{}}
 	if what != "" {
 		defer t.watchProgress(what, w.tally)()
 	}
@@ -208,6 +219,17 @@ func (w *walker) loadIgnore(node *ignoreNode, dir string, parts []string) *ignor
 	return node.child(snap.Data, append([]string(nil), parts...))
 }
 
+// loadIgnoreBelow loads the .gitignore of a walked directory through the
+// walk's src: a link is never followed, even one made since the listing.
+func (w *walker) loadIgnoreBelow(node *ignoreNode, it walkItem) *ignoreNode {
+	snap, err := w.src.read(filepath.Join(it.abs, ".gitignore"), joinSlash(it.rel, ".gitignore"))
+	if err != nil || !snap.Stat.Exists || snap.Stat.Dir {
+		return node
+	}
+	defer snap.Release()
+	return node.child(snap.Data, append([]string(nil), it.parts...))
+}
+
 func (w *walker) push(items ...walkItem) {
 	w.mu.Lock()
 	w.queue = append(w.queue, items...)
@@ -248,7 +270,11 @@ func (w *walker) work() {
 
 func (w *walker) walkDir(it walkItem) {
 	shown := it.shown
-	es, err := w.store.List(it.abs)
+	es, err := w.src.list(it.abs, it.rel)
+	if errors.Is(err, ErrLinkBelow) {
+		w.tally.add(Symlink, shown) // made a link since it was listed
+		return
+	}
 	if err != nil {
 		w.tally.add(WalkError, shown)
 		w.tally.mu.Lock()
@@ -260,8 +286,8 @@ func (w *walker) walkDir(it walkItem) {
 	node := it.node
 	if !w.noIgnore {
 		for _, e := range es {
-			if e.Name == ".gitignore" && !e.Dir {
-				node = w.loadIgnore(node, it.abs, it.parts)
+			if e.Name == ".gitignore" && !e.Dir && !e.Link {
+				node = w.loadIgnoreBelow(node, it)
 				break
 			}
 		}

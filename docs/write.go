@@ -64,11 +64,11 @@ func (t *Tools) Write(a WriteArgs) Result {
 	}
 	abs := t.Abs(a.Path)
 	shown := t.Display(abs)
-	real, err := t.allow(abs, true)
+	real, err := t.allow(abs, WriteAccess)
 	if err != nil {
 		return failed("NOT written: %v", err)
 	}
-	snap, err := t.Store.Read(real)
+	snap, err := t.readReal(real)
 	defer snap.Release()
 	if err != nil {
 		return failed("NOT written: %s cannot be read to check it: %v", shown, err)

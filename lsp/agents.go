@@ -139,6 +139,7 @@ func (a *attachments) sessionOptions(h *host, parent string) agent.Options {
 		ID:        id,
 		Parent:    parent,
 		LogPath:   agent.SessionLogPath(a.env, id),
+		Env:       a.env,
 		SkillDirs: []string{filepath.Join(h.root, ".eukhe", "skills"), filepath.Join(a.paths.UserDir, "skills")},
 		Logf:      func(format string, args ...any) { a.s.logf("session %s: "+format, append([]any{id}, args...)...) },
 	}

@@ -51,7 +51,11 @@
 //     before the reply. docs only tells the counts (docs.Tools.Progress).
 //   - eukhe/tool (tool.go, custom.go): a document tool call on a named
 //     session of the server, so an LSP client alone can drive edits end to
-//     end. The eukhe/* methods are documented in protocol/README.md.
+//     end. Each named session is an agent session opened as an attached
+//     agent's is (agent.Open over this server's host), so its accesses go
+//     through the documents gate with the user's settings and ask in the
+//     editor (issue 12 class 10). The eukhe/* methods are documented in
+//     protocol/README.md.
 //
 // Choices where the design is silent: whether an open document has unsaved
 // changes is decided by comparing its text with the disk's (not by

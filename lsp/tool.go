@@ -1,61 +1,58 @@
 package lsp
 
 import (
-	"encoding/json"
-	"errors"
+	"context"
 	"fmt"
 	"sync"
 
-	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/protocol"
 )
 
-// toolSessions are the document sessions eukhe/tool runs on, by name: an
-// LSP client alone can read and edit through the editor Store, as an
-// agent will (phase 2 attaches agents' sessions here).
+// toolSessions are the sessions eukhe/tool runs on, by name: an LSP client
+// alone can read and edit through the editor Store. Each is an agent
+// session built as every attached agent's is (agent.Open over this
+// server's host), so eukhe/tool runs the same documents gate, with the
+// user's settings, asking through the editor's dialogs.
 type toolSessions struct {
 	mu sync.Mutex
-	by map[string]*toolSession
+	by map[string]*agent.Session
 }
 
-type toolSession struct {
-	mu    sync.Mutex // one call at a time: docs.Tools is not concurrent
-	tools *docs.Tools
-}
+func newToolSessions() *toolSessions { return &toolSessions{by: map[string]*agent.Session{}} }
 
-func newToolSessions() *toolSessions { return &toolSessions{by: map[string]*toolSession{}} }
-
-// session is the named session, made on first use over the editor Store.
-func (s *Server) session(name string) *toolSession {
+// session is the named session, opened on first use over the editor Store.
+func (s *Server) session(name string) (*agent.Session, error) {
 	ts := s.sessions
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	t := ts.by[name]
-	if t == nil {
-		t = &toolSession{tools: &docs.Tools{Store: s.store, Session: docs.NewSession(), Root: s.Root()}}
-		s.withProgress(t.tools)
-		ts.by[name] = t
+	if t := ts.by[name]; t != nil {
+		return t, nil
 	}
-	return t
+	a := s.att
+	t, err := agent.Open(a.sessionOptions(&host{a: a, root: s.Root()}, ""))
+	if err != nil {
+		return nil, err
+	}
+	ts.by[name] = t
+	return t, nil
 }
+
+// documentTools are the tools eukhe/tool runs.
+var documentTools = map[string]bool{"read": true, "edit": true, "write": true, "grep": true, "glob": true}
 
 // runTool runs one document tool call on a session.
 func (s *Server) runTool(p protocol.ToolParams) protocol.ToolResult {
-	t := s.session(p.Session)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	res, err := callTool(t.tools, p.Name, p.Arguments)
+	if !documentTools[p.Name] {
+		return protocol.ToolResult{Text: fmt.Sprintf("unknown tool %q: eukhe/tool runs read, edit, write, grep or glob", p.Name), IsError: true}
+	}
+	t, err := s.session(p.Session)
+	if err != nil {
+		return protocol.ToolResult{Text: err.Error(), IsError: true}
+	}
+	res, err := t.Call(context.Background(), p.Name, p.Arguments)
 	if err != nil {
 		return protocol.ToolResult{Text: err.Error(), IsError: true}
 	}
 	return protocol.ToolResult{Text: res.Text, IsError: res.Failed}
-}
-
-// callTool runs a document tool for eukhe/tool.
-func callTool(t *docs.Tools, name string, args json.RawMessage) (docs.Result, error) {
-	res, err := docs.Call(t, name, args)
-	if errors.Is(err, docs.ErrUnknownTool) {
-		return res, fmt.Errorf("unknown tool %q: eukhe/tool runs read, edit, write, grep or glob", name)
-	}
-	return res, err
 }

@@ -67,6 +67,11 @@ type editor struct {
 
 func startEditor(t *testing.T, env []string, answer func(n int) string) *editor {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
+	return startEditorAt(t, env, root, answer)
+}
+
+// startEditorAt is startEditor on a root of the caller's.
+func startEditorAt(t *testing.T, env []string, root string, answer func(n int) string) *editor {
 	e := &editor{t: t, root: root, answer: answer}
 	srv := lsp.New(lsp.Options{Root: root, Env: envMap(env), Discover: true})
 	a, b := net.Pipe()

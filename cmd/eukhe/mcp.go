@@ -8,12 +8,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"syscall"
 
 	"github.com/eukhe/eukhe/agent"
-	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/lsp/discovery"
@@ -73,34 +71,30 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
-	env := gate.EnvFromList(os.Environ())
-	paths := settings.Locate(env, []string{absRoot})
-	w, err := settings.Watch(paths, func(e settings.Event) {
-		if e.Level != settings.Info {
-			fmt.Fprintf(stderr, "eukhe mcp: %s\n", e)
-		}
-	})
-	if err != nil {
-		fmt.Fprintf(stderr, "eukhe mcp: %v\n", err)
-		return 1
-	}
-	defer w.Close()
-	id := agent.NewID()
-	terms, unpublish := publishSession(ctx, absRoot, id, parent, w.Current, stderr)
-	defer unpublish()
-	host := &agent.Headless{
-		Sink:    terms,
-		Remote:  remoteParents(),
-		RootDir: absRoot,
-		Disk:    docs.NewDisk(),
-		Current: w.Current,
-		Paths:   paths.Places(env).Policy(gate.OS),
+	terms, unpublish := (*agent.Terminals)(nil), func() {}
+	local, err := agent.OpenLocal(agent.LocalOptions{
+		Root:   absRoot,
+		Parent: parent,
+		Sink: func(id string, current func() settings.Settings) gate.Asker {
+			terms, unpublish = publishSession(ctx, absRoot, id, parent, current, stderr)
+			return terms
+		},
+		Remote: remoteParents(),
+		Events: func(e settings.Event) { fmt.Fprintf(stderr, "eukhe mcp: %s\n", e) },
 		OnIssue: func(is agent.Issue) {
 			fmt.Fprintf(stderr, "eukhe mcp: report_issue on %s: %s\n", is.Tool, is.Description)
 		},
+		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, "eukhe mcp: "+format+"\n", a...) },
+	})
+	if err != nil {
+		unpublish()
+		fmt.Fprintf(stderr, "eukhe mcp: %v\n", err)
+		return 1
 	}
-	terms.Relay = host.RelayTo(id)
-	fmt.Fprintf(stderr, "eukhe mcp: session %s on %s (headless: no editor serves this root)\n", id, absRoot)
+	defer local.Close()
+	defer unpublish()
+	terms.Relay = local.Host.RelayTo(local.ID)
+	fmt.Fprintf(stderr, "eukhe mcp: session %s on %s (headless: no editor serves this root)\n", local.ID, absRoot)
 	if os.Getenv("GOGC") == "" {
 		// A call allocates tens of KiB in the SDK and the heap stays small:
 		// at the default target the collector would run every few dozen
@@ -110,14 +104,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if stdin == os.Stdin {
 		stdin = pollableStdin()
 	}
-	err = agent.Serve(ctx, &agent.LineTransport{In: stdin, Out: stdout}, agent.Options{
-		Host:      host,
-		ID:        id,
-		Parent:    parent,
-		LogPath:   agent.SessionLogPath(env, id),
-		SkillDirs: []string{filepath.Join(absRoot, ".eukhe", "skills"), filepath.Join(paths.UserDir, "skills")},
-		Logf:      func(format string, a ...any) { fmt.Fprintf(stderr, "eukhe mcp: "+format+"\n", a...) },
-	})
+	err = local.Serve(ctx, &agent.LineTransport{In: stdin, Out: stdout})
 	if err != nil && err != io.EOF {
 		fmt.Fprintf(stderr, "eukhe mcp: %v\n", err)
 		return 1

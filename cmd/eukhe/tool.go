@@ -13,15 +13,19 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/eukhe/eukhe/agent/shell"
+	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/docs"
-	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 )
 
 const toolUsage = `Usage: eukhe tool NAME [--root DIR] [--session FILE] [ARGS-JSON | -]
 
-Runs one tool call headless and prints its text result.
+Runs one tool call headless and prints its text result. The call runs in
+the same session as eukhe mcp builds it: behind the approval gate, with
+your settings (shell.autoEffects). Headless no one answers a question, so
+a read of a secret (~/.ssh, ~/.aws, ...), a search of a directory that
+holds one, and any access or step outside your auto set is refused
+(unanswered) and the command exits 1. A leading ~ in a path is your home.
   --root DIR       the workspace root; relative paths are under it (default: .)
   --session FILE   keep the session's state (the versions and lines it has
                    seen) in FILE across calls, so read then edit works from a
@@ -58,6 +62,8 @@ Tools:
         shell.autoEffects); headless, a step that must ask is refused
         (unanswered) and the script stops there. The call waits for the
         script (a job does not outlive the command).
+  dyn   {} lists the tools behind dyn (your mcp.servers, report_issue);
+        {"name": "mcp/SERVER/TOOL", "arguments": {...}} runs one
 
   dyn   {}                                  the dynamic tools: report_issue and
                                            mcp/SERVER/TOOL for each tool of
@@ -113,10 +119,32 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	defer save.close()
-	tools := &docs.Tools{Store: docs.NewDisk(), Session: sess, Root: absRoot}
-	res, usageErr := call(tools, name, argText)
-	if usageErr != nil {
-		return bad("%v", usageErr)
+	local, err := agent.OpenLocal(agent.LocalOptions{
+		Root:        absRoot,
+		Docs:        sess,
+		Once:        true,
+		ShellBudget: 365 * 24 * time.Hour, // the command waits for the script: a job would not outlive it
+		Events:      func(e settings.Event) { fmt.Fprintf(stderr, "eukhe tool: %s\n", e) },
+		OnIssue: func(is agent.Issue) {
+			fmt.Fprintf(stderr, "eukhe tool: report_issue on %s: %s\n", is.Tool, is.Description)
+		},
+		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, "eukhe tool: "+format+"\n", a...) },
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "eukhe tool: %v\n", err)
+		return 1
+	}
+	defer local.Close()
+	res, err := local.Call(context.Background(), name, json.RawMessage(argText))
+	var argsErr *agent.ArgsError
+	switch {
+	case errors.Is(err, agent.ErrUnknownTool):
+		return bad("%v", err)
+	case errors.As(err, &argsErr):
+		return bad("%v (run eukhe tool --help for each tool's arguments)", err)
+	case err != nil:
+		fmt.Fprintf(stderr, "eukhe tool: %v\n", err)
+		return 1
 	}
 	if err := save.save(sess); err != nil {
 		fmt.Fprintf(stderr, "eukhe tool: the call ran, but saving the session to %s failed: %v\n", sessionFile, err)
@@ -129,37 +157,6 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// call runs one tool: bash here, the document tools through docs.Call;
-// the arguments are decoded strictly.
-func call(t *docs.Tools, name, argText string) (docs.Result, error) {
-	if name == "bash" {
-		var a struct {
-			I          string   `json:"i"`
-			Script     string   `json:"script"`
-			Timeout    *float64 `json:"timeout"`
-			FullOutput bool     `json:"full_output"`
-		}
-		if err := docs.DecodeArgs("bash", nil, []byte(argText), &a); err != nil {
-			return docs.Result{}, fmt.Errorf("%v (run eukhe tool --help for each tool's arguments)", err)
-		}
-		if a.Script == "" {
-			return docs.Result{}, fmt.Errorf("bash needs a script: {\"script\": \"ls\"}")
-		}
-		return runBash(t.Root, a.Script, a.Timeout, a.FullOutput), nil
-	}
-	if name == "dyn" {
-		return runDyn(t.Root, argText), nil
-	}
-	res, err := docs.Call(t, name, []byte(argText))
-	switch {
-	case errors.Is(err, docs.ErrUnknownTool):
-		return res, fmt.Errorf("unknown tool %q: read, edit, write, grep, glob, bash or dyn", name)
-	case err != nil:
-		return res, fmt.Errorf("%v (run eukhe tool --help for each tool's arguments)", err)
-	}
-	return res, nil
 }
 
 // sessionSaver holds the session file locked for the call, so concurrent
@@ -219,30 +216,4 @@ func (sv *sessionSaver) close() {
 		sv.lock.Close()
 		sv.lock = nil
 	}
-}
-
-// runBash runs one script headless: the gate with the user's settings, no
-// client attached, so a step that must ask is unanswered. The command
-// waits for the script to end: a job would not outlive it.
-func runBash(root, script string, timeout *float64, full bool) docs.Result {
-	env := gate.EnvFromList(os.Environ())
-	paths := settings.Locate(env, []string{root})
-	current, events := settings.Load(paths)
-	for _, e := range events {
-		if e.Level != settings.Info {
-			fmt.Fprintf(os.Stderr, "eukhe tool: %s\n", e)
-		}
-	}
-	r := &shell.Runner{
-		Root:   root,
-		Budget: 365 * 24 * time.Hour,
-		Gate: shell.Gate{Policy: paths.Places(env).Policy(gate.OS),
-			Auto: func() gate.AutoSet { return current.AutoEffects }, Chain: gate.Chain{}},
-	}
-	req := shell.Request{Script: script, FullOutput: full}
-	if timeout != nil && *timeout > 0 {
-		req.Timeout = time.Duration(*timeout * float64(time.Second))
-	}
-	res := r.Run(context.Background(), req)
-	return docs.Result{Text: res.Text, Failed: res.Failed}
 }

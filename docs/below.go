@@ -1,0 +1,120 @@
+package docs
+
+import (
+	"errors"
+	"path/filepath"
+)
+
+// Tree reads below one directory without following any symbolic link on
+// the way (issue 12 class 8, G1.5 during a walk): the gate judged the
+// directory's real path, so whatever a walk reads must lie below it, even
+// when a directory or file of the tree is swapped for a link while the walk
+// runs. An entry reached through a link is ErrLinkBelow. rel is a slash
+// path under the directory; "" is the directory itself.
+type Tree interface {
+	Read(rel string) (Snapshot, error)
+	List(rel string) ([]Entry, error)
+	Stat(rel string) (Stat, error)
+	Close() error
+}
+
+// TreeOpener is a Store that can open a Tree (Disk on Linux); a walk over
+// a Store that cannot reads by path, where a link is still never followed
+// as it is listed, but a swap between the listing and the read is not
+// seen.
+type TreeOpener interface {
+	// OpenTree opens dir; with real set, dir is a real path the gate
+	// judged, and a link on it (made since) is ErrLinkBelow.
+	OpenTree(dir string, real bool) (Tree, error)
+}
+
+// ErrLinkBelow is a path below a Tree's directory that goes through a
+// symbolic link: it was not followed.
+var ErrLinkBelow = errors.New("a symbolic link on the way (made since the gate judged the path?) was not followed")
+
+// below is what a walk reads through: its Tree when the Store has one,
+// else the Store by absolute path.
+type below struct {
+	store Store
+	tree  Tree
+}
+
+// openBelow opens the reader of a walk of dir; with real set (the gate
+// gave dir as the real path it judged), a link on dir itself made since
+// is ErrLinkBelow. A Store that has trees but cannot open this one
+// otherwise (dir is gone, or the kernel lacks openat2) is read by path.
+func openBelow(s Store, dir string, real bool) (*below, error) {
+	b := &below{store: s}
+	if o, ok := s.(TreeOpener); ok {
+		t, err := o.OpenTree(dir, real)
+		if errors.Is(err, ErrLinkBelow) {
+			return nil, err
+		}
+		if err == nil {
+			b.tree = t
+		}
+	}
+	return b, nil
+}
+
+func (b *below) close() {
+	if b.tree != nil {
+		b.tree.Close()
+	}
+}
+
+func (b *below) read(abs, rel string) (Snapshot, error) {
+	if b.tree != nil {
+		return b.tree.Read(rel)
+	}
+	return b.store.Read(abs)
+}
+
+func (b *below) list(abs, rel string) ([]Entry, error) {
+	if b.tree != nil {
+		return b.tree.List(rel)
+	}
+	return b.store.List(abs)
+}
+
+func (b *below) stat(abs, rel string) (Stat, error) {
+	if b.tree != nil {
+		return b.tree.Stat(rel)
+	}
+	return b.store.Stat(abs)
+}
+
+// relOS is a rel path as the OS takes it under the tree's directory.
+func relOS(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return filepath.FromSlash(rel)
+}
+
+// NoLinkReader is a Store that can read a path none of whose parts may be
+// a symbolic link (Disk on Linux: openat2 with RESOLVE_NO_SYMLINKS). The
+// gate gives a real path, which has no link; reading it so makes the read
+// land on exactly the file judged, even when a part was swapped for a link
+// since (ErrLinkBelow).
+type NoLinkReader interface {
+	ReadNoLinks(path string) (Snapshot, error)
+	ListNoLinks(dir string) ([]Entry, error)
+}
+
+// readReal reads the real path the gate gave: without following a link
+// when the Store can, by path otherwise (or when no gate judged it).
+func (t *Tools) readReal(real string) (Snapshot, error) {
+	if r, ok := t.Store.(NoLinkReader); ok && t.Guard != nil {
+		return r.ReadNoLinks(real)
+	}
+	return t.Store.Read(real)
+}
+
+// listReal lists the real directory the gate gave, as readReal reads.
+func (t *Tools) listReal(real string) ([]Entry, error) {
+	if r, ok := t.Store.(NoLinkReader); ok && t.Guard != nil {
+		return r.ListNoLinks(real)
+	}
+	return t.Store.List(real)
+}

@@ -1,0 +1,165 @@
+package docs
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// diskTree is a Tree on disk: a descriptor of the directory, and every
+// open below it through openat2 with RESOLVE_BENEATH and
+// RESOLVE_NO_SYMLINKS, so the kernel refuses any symbolic link (and any
+// /proc magic link) on the way, atomically with the open.
+type diskTree struct {
+	fd  int
+	dir string
+}
+
+// OpenTree opens dir for reads below it that never follow a link. It
+// fails when the kernel has no openat2 (before Linux 5.6): the walk then
+// reads by path.
+func (d *Disk) OpenTree(dir string, real bool) (Tree, error) {
+	how := unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC}
+	if real {
+		how.Resolve = unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS
+	}
+	fd, err := unix.Openat2(unix.AT_FDCWD, dir, &how)
+	switch {
+	case err == unix.ELOOP:
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: ErrLinkBelow}
+	case err != nil:
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	return &diskTree{fd: fd, dir: dir}, nil
+}
+
+func (t *diskTree) open(rel string, flags int) (int, error) {
+	how := unix.OpenHow{
+		Flags:   uint64(flags | unix.O_CLOEXEC),
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	for {
+		fd, err := unix.Openat2(t.fd, relOS(rel), &how)
+		switch {
+		case err == unix.EINTR || err == unix.EAGAIN:
+			continue
+		case err == unix.ELOOP || err == unix.EXDEV:
+			return -1, &fs.PathError{Op: "open", Path: t.abs(rel), Err: ErrLinkBelow}
+		case err != nil:
+			return -1, &fs.PathError{Op: "open", Path: t.abs(rel), Err: err}
+		}
+		return fd, nil
+	}
+}
+
+func (t *diskTree) abs(rel string) string { return filepath.Join(t.dir, relOS(rel)) }
+
+// Read is Disk.Read below the tree; a missing path is not an error.
+func (t *diskTree) Read(rel string) (Snapshot, error) {
+	fd, err := t.open(rel, unix.O_RDONLY|unix.O_NONBLOCK)
+	if err != nil {
+		if isNotExist(err) {
+			return Snapshot{}, nil
+		}
+		return Snapshot{}, err
+	}
+	defer syscall.Close(fd)
+	return readFD(fd, t.abs(rel))
+}
+
+// Stat stats a path below the tree; a missing path has Exists false.
+func (t *diskTree) Stat(rel string) (Stat, error) {
+	fd, err := t.open(rel, unix.O_PATH)
+	if err != nil {
+		if isNotExist(err) {
+			return Stat{}, nil
+		}
+		return Stat{}, err
+	}
+	defer syscall.Close(fd)
+	var sys syscall.Stat_t
+	if err := syscall.Fstat(fd, &sys); err != nil {
+		return Stat{}, &fs.PathError{Op: "stat", Path: t.abs(rel), Err: err}
+	}
+	return statOf(&sys), nil
+}
+
+// List lists a directory below the tree, as Disk.List does.
+func (t *diskTree) List(rel string) ([]Entry, error) {
+	fd, err := t.open(rel, unix.O_RDONLY|unix.O_DIRECTORY)
+	if err != nil {
+		return nil, err
+	}
+	return listFD(fd, t.abs(rel))
+}
+
+// listFD lists an open directory as Disk.List does, and closes it.
+func listFD(fd int, dir string) ([]Entry, error) {
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	des, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, 0, len(des))
+	for _, de := range des {
+		e := Entry{Name: de.Name(), Dir: de.IsDir(), Link: de.Type()&fs.ModeSymlink != 0}
+		if e.Link {
+			if fi, err := os.Stat(filepath.Join(dir, de.Name())); err == nil {
+				e.Dir = fi.IsDir()
+			}
+		}
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+func (t *diskTree) Close() error { return syscall.Close(t.fd) }
+
+// noLinks opens path with no symbolic link on any part of it; a kernel
+// without openat2 opens it as written.
+func noLinks(path string, flags int) (int, error) {
+	how := unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+	for {
+		fd, err := unix.Openat2(unix.AT_FDCWD, path, &how)
+		switch {
+		case err == unix.EINTR || err == unix.EAGAIN:
+			continue
+		case err == unix.ENOSYS:
+			return syscall.Open(path, flags|syscall.O_CLOEXEC, 0)
+		case err == unix.ELOOP:
+			return -1, &fs.PathError{Op: "open", Path: path, Err: ErrLinkBelow}
+		case err != nil:
+			return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+		}
+		return fd, nil
+	}
+}
+
+// ReadNoLinks is Read of a path none of whose parts is a link.
+func (d *Disk) ReadNoLinks(path string) (Snapshot, error) {
+	fd, err := noLinks(path, unix.O_RDONLY|unix.O_NONBLOCK)
+	if err != nil {
+		if isNotExist(err) {
+			return Snapshot{}, nil
+		}
+		return Snapshot{}, err
+	}
+	defer syscall.Close(fd)
+	return readFD(fd, path)
+}
+
+// ListNoLinks is List of a directory none of whose parts is a link.
+func (d *Disk) ListNoLinks(dir string) ([]Entry, error) {
+	fd, err := noLinks(dir, unix.O_RDONLY|unix.O_DIRECTORY)
+	if err != nil {
+		return nil, err
+	}
+	return listFD(fd, dir)
+}
