@@ -87,6 +87,8 @@ func (s *Server) check(cs []docs.Change) ([]*planned, *docs.Conflict) {
 			continue
 		}
 		switch {
+		case p.v.lost != nil:
+			return fail("%v", p.v.lost)
 		case c.Create:
 			return fail("%s exists now (open in the editor); read it and edit it with its tag, or create another name", c.Path)
 		case !bytes.Equal(p.v.data, c.Old):
@@ -215,6 +217,9 @@ func (s *Server) restore(ps []*planned, res *docs.Committed) {
 		switch {
 		case !open:
 			res.Outcomes[p.i].Err = fmt.Errorf("it is not open in the editor under %s any more", e.target())
+			continue
+		case cur.lost != nil:
+			res.Outcomes[p.i].Err = cur.lost
 			continue
 		case !bytes.Equal(cur.data, e.to):
 			res.Outcomes[p.i].Err = errors.New("it changed in the editor after the edit landed")

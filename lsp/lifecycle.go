@@ -88,6 +88,7 @@ func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsp
 	s.ready = true
 	s.mu.Unlock()
 	s.ov.setEncoding(caps.enc)
+	s.ov.setOrder(orderOf(caps.name, caps.eukhe.Kind))
 	sync := lsproto.TextDocumentSyncKindIncremental
 	yes := true
 	ex, _ := json.Marshal(map[string]protocol.ServerCapabilities{

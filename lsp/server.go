@@ -123,8 +123,9 @@ func (s *Server) life() context.Context {
 	return s.ctx
 }
 
-// closeWait bounds how long Serve waits for the connection to close.
-const closeWait = 3 * time.Second
+// closeWait bounds how long Serve waits for the connection to close when
+// the stream ended or ctx did (a variable so a test can make it long).
+var closeWait = 3 * time.Second
 
 // ErrNoShutdown is Serve's error when the editor sent exit without
 // shutdown, or went away without either (LSP: exit code 1).
@@ -148,9 +149,12 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	cancel() // ends every wait on the editor
 	s.att.stop()
 	s.ov.clear()
-	// Close drains the handlers and waits for the reader; a reader blocked
-	// on a stream that ignores Close (a terminal's stdin) must not hold
-	// exit for long.
+	// Close drains the handlers and waits for the reader. After exit
+	// nothing is left to say and the editor may kill a process that
+	// lingers (Eglot: after 0.1 s), so Serve returns at once, leaving the
+	// close to the process's end: the reader may be blocked on standard
+	// input, which Close does not interrupt. Otherwise a reader blocked on
+	// a stream that ignores Close must not hold the end for long.
 	closed := make(chan struct{})
 	go func() {
 		_ = rwc.Close()
@@ -158,6 +162,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 		close(closed)
 	}()
 	select {
+	case <-s.exit:
 	case <-closed:
 	case <-time.After(closeWait):
 	}
