@@ -20,7 +20,7 @@ type overlay struct {
 	mu      sync.Mutex
 	enc     encoding
 	order   versionOrder
-	gapWait time.Duration // how long a notification that skips ahead is held
+	gapWait time.Duration        // how long a notification that skips ahead is held
 	byPath  map[string]*document // by the path the editor named, and by its real path
 	watches map[*watch]struct{}
 }
