@@ -158,6 +158,11 @@ func (o *overlay) clear() {
 
 func (o *overlay) drop(path string) {
 	if d := o.byPath[path]; d != nil && d.path == path {
+		for w := range o.watches {
+			if w.onReach != nil && (w.path == d.path || w.path == d.real) {
+				delete(o.watches, w) // an unconfirmed edit of a closed document is not followed further
+			}
+		}
 		d.seq.settle()
 		delete(o.byPath, path)
 		if d.real != "" && o.byPath[d.real] == d {

@@ -21,9 +21,14 @@ type Options struct {
 	// (default: the working directory).
 	Root string
 	// LandingWait bounds how long a commit waits for the editor's didChange
-	// that shows an edit landed (default 2s). Past it, the document did not
-	// land.
+	// that shows an edit landed while the document is quiet (default 2s).
 	LandingWait time.Duration
+	// TypingWait bounds the wait while the document keeps changing without
+	// showing the edit: each change gives LandingWait more, up to this in
+	// all (default 10s: Eglot tells its changes only after 0.5 s without
+	// typing, Neovim after its debounce). Past it the edit is "not
+	// confirmed yet", and followed until it shows.
+	TypingWait time.Duration
 	// CallTimeout bounds a request to the editor: an applyEdit or a save
 	// (default 60s; VS Code may hold an applyEdit while it shows a preview).
 	CallTimeout time.Duration
@@ -74,6 +79,10 @@ func New(opts Options) *Server {
 	if opts.LandingWait <= 0 {
 		opts.LandingWait = 2 * time.Second
 	}
+	if opts.TypingWait <= 0 {
+		opts.TypingWait = max(opts.LandingWait, 10*time.Second)
+	}
+	opts.TypingWait = max(opts.TypingWait, opts.LandingWait)
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 60 * time.Second
 	}
