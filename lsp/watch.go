@@ -10,14 +10,14 @@ import (
 // learns that its edit landed. applied: true proves nothing (Neovim answers
 // it for a buffer it skipped); the didChange that follows the edit does.
 type watch struct {
-	path     string
-	from     []byte
-	want     []byte
-	reached  chan struct{} // closed when the document held the edit
-	hit      bool
-	sig      chan<- struct{} // poked (never blocking) at every change; may be nil
-	onReach  func()          // runs once when reached, outside o.mu; set by track
-	}
+	path    string
+	from    []byte
+	want    []byte
+	reached chan struct{} // closed when the document held the edit
+	hit     bool
+	sig     chan<- struct{} // poked (never blocking) at every change; may be nil
+	onReach func()          // runs once when reached, outside o.mu; set by track
+}
 
 // watch starts watching path for the edit from → want; it may be reached
 // at once.
