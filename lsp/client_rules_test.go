@@ -206,3 +206,36 @@ func TestTypingWhileATwoFileEditLandsLosesNoKeystroke(t *testing.T) {
 		t.Errorf("buffer b.txt = %q", b)
 	}
 }
+
+// Neovim without the plugin applies an edit at version 0 unchecked, and a
+// buffer stays at version 0 while its first change is held in the
+// debounce. The edit is preceded by a probe that makes Neovim tell what
+// it held: a keystroke on the edit's own line is never overwritten (the
+// edit is refused); without typing the edit lands, checked at its version.
+func TestAnEditAtVersionZeroNeverOverwritesUnseenTyping(t *testing.T) {
+	for _, typed := range []bool{true, false} {
+		e := newEditor(t, editorOpts{debounce: true, zero: true, wait: 300 * time.Millisecond})
+		e.put("a.txt", "one\ntwo\nthree\n")
+		e.open("a.txt")
+		tag := tagOf(t, e.tool("read", map[string]any{"path": "a.txt"}).Text)
+		if typed {
+			e.typeAt("a.txt", 1, 3, "X") // held: the server still has version 0
+		}
+		got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 2\n+TWO\n"})
+		e.flush("a.txt")
+		b := e.buf("a.txt")
+		switch {
+		case typed && (b != "one\ntwoX\nthree\n" || !got.IsError || !strings.Contains(got.Text, "nothing was sent")):
+			t.Errorf("typed: buffer %q, reply:\n%s", b, got.Text)
+		case !typed && (b != "one\nTWO\nthree\n" || got.IsError):
+			t.Errorf("not typed: buffer %q, reply:\n%s", b, got.Text)
+		}
+		e.mu.Lock()
+		for _, ed := range e.edits[1:] {
+			if v := ed.DocumentChanges[0].(*lsproto.TextDocumentEdit).TextDocument.Version; v == nil || *v == 0 {
+				t.Errorf("typed %v: an edit was sent at version 0 after the probe", typed)
+			}
+		}
+		e.mu.Unlock()
+	}
+}

@@ -34,6 +34,7 @@ type editorOpts struct {
 	noRename      bool          // advertise no rename resource operation
 	plain         bool          // no documentChanges announced: refuses them, applies changes (a strict client)
 	debounce      bool          // hold every change until flush, as Neovim's debounce does (versions counted at once)
+	zero          bool          // open documents at version 0, as Neovim does
 	wait          time.Duration // the server's LandingWait (default 2s)
 	methods       []string      // more eukhe/* methods the editor says it implements
 	env           map[string]string
@@ -235,9 +236,13 @@ func (e *fakeEditor) openText(name, text string) {
 	p := e.path(name)
 	u := uri.File(p)
 	e.mu.Lock()
-	e.bufs[p] = &fakeBuf{uri: u, text: text, version: 1, tick: 1}
+	v := int32(1)
+	if e.opts.zero {
+		v = 0
+	}
+	e.bufs[p] = &fakeBuf{uri: u, text: text, version: v, tick: v}
 	e.mu.Unlock()
-	err := e.server.DidOpen(e.ctx(), &lsproto.DidOpenTextDocumentParams{TextDocument: lsproto.TextDocumentItem{URI: u, LanguageID: "plaintext", Version: 1, Text: text}})
+	err := e.server.DidOpen(e.ctx(), &lsproto.DidOpenTextDocumentParams{TextDocument: lsproto.TextDocumentItem{URI: u, LanguageID: "plaintext", Version: v, Text: text}})
 	if err != nil {
 		e.t.Fatal(err)
 	}

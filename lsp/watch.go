@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"time"
 )
 
 // watch waits for an open document to hold an edit from → want (exactly
@@ -121,4 +122,21 @@ func (o *overlay) track(w *watch, f func()) bool {
 	w.sig = nil
 	w.onReach = f
 	return true
+}
+
+// waitChange waits for a change of an open document, at most d; it tells
+// whether one came.
+func (o *overlay) waitChange(ctx context.Context, path string, d time.Duration) bool {
+	sig := make(chan struct{}, 1)
+	w := o.watch(path, nil, nil, sig)
+	defer o.unwatch(w)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-sig:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
 }
