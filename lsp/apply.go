@@ -114,6 +114,13 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		Edit:  edit,
 	})
 	cancel()
+	var after []int32 // the versions at the answer, for a client that tells in order
+	if err == nil && s.ov.ordered() {
+		after = make([]int32, len(es))
+		for i, e := range es {
+			after[i] = s.ov.version(e.path)
+		}
+	}
 	var why error
 	switch {
 	case err != nil:
@@ -125,14 +132,14 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		}
 		why = fmt.Errorf("the editor refused the edit (%s)", reason)
 	}
-	var reached []bool
+	var reached, skipped []bool
 	if why != nil && (caps.checksEveryVersion() || len(es) == 1) {
 		// A refusal is known: a transactional client applied nothing, and a
 		// single document has nothing else to wait for (issue 15, item 8).
 		// It is still looked at once: applied: false is not proof either.
 		reached = await(doneCtx(), ws)
 	} else {
-		reached = s.awaitLanding(life, es, ws, sig)
+		reached, skipped = s.awaitLanding(life, es, ws, sig, after)
 	}
 	for i, e := range es {
 		switch {
@@ -140,6 +147,8 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 			out[i].landed = true
 		case why != nil:
 			out[i].err = why
+		case skipped != nil && skipped[i]:
+			out[i].err = errors.New("its buffer changed in the editor (someone typed?) before the edit reached it, and the editor skipped it: it did not land")
 		default:
 			out[i].unconfirmed = true
 			out[i].err = s.notLanded(e)

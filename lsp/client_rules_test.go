@@ -111,7 +111,9 @@ func TestAClientWithoutDocumentChangesGetsChanges(t *testing.T) {
 // which it tells every 30 ms meanwhile. The wait grows while the document
 // changes, the edit is confirmed, and every keystroke is in the buffer.
 func TestALateDidChangeUnderTypingIsWaitedForAndConfirmed(t *testing.T) {
-	e := newEditor(t, editorOpts{debounce: true, wait: 100 * time.Millisecond})
+	// an editor that answers before it applies (not Neovim: it applies
+	// first), its versions one more per didChange
+	e := newEditor(t, editorOpts{debounce: true, gapless: true, wait: 100 * time.Millisecond})
 	e.put("a.txt", "one\ntwo\nthree\nfour\n")
 	e.open("a.txt")
 	tag := tagOf(t, e.tool("read", map[string]any{"path": "a.txt"}).Text)
@@ -143,7 +145,7 @@ func TestALateDidChangeUnderTypingIsWaitedForAndConfirmed(t *testing.T) {
 // never "NOT applied"; when the didChange comes after the reply, the edit
 // is followed: it is reviewed then.
 func TestAppliedWithoutDidChangeIsNotConfirmedAndFollowed(t *testing.T) {
-	e := newEditor(t, editorOpts{debounce: true, reviews: true, wait: 50 * time.Millisecond})
+	e := newEditor(t, editorOpts{debounce: true, gapless: true, reviews: true, wait: 50 * time.Millisecond})
 	e.put("a.txt", "one\ntwo\n")
 	e.open("a.txt")
 	tag := tagOf(t, e.tool("read", map[string]any{"path": "a.txt"}).Text)
@@ -237,5 +239,29 @@ func TestAnEditAtVersionZeroNeverOverwritesUnseenTyping(t *testing.T) {
 			}
 		}
 		e.mu.Unlock()
+	}
+}
+
+// Neovim applies an edit before it answers and tells its changes in
+// order: a didChange after its answer that holds the old text and not the
+// edit means it skipped the edit (a buffer newer than the edit): the reply
+// says NOT applied at once, truthfully, and the user's typing stays.
+func TestNeovimSkippingAStaleEditIsKnownNotApplied(t *testing.T) {
+	e := newEditor(t, editorOpts{debounce: true, wait: 30 * time.Second})
+	e.put("a.txt", "one\ntwo\nthree\n")
+	e.open("a.txt")
+	tag := tagOf(t, e.tool("read", map[string]any{"path": "a.txt"}).Text)
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(int) {
+			e.typeAt("a.txt", 2, 0, "typed ") // held: the edit is stale, Neovim skips it
+			go func() { time.Sleep(10 * time.Millisecond); e.flush("a.txt") }()
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 1\n+ONE\n"})
+	if !got.IsError || !strings.HasPrefix(got.Text, "NOT applied to a.txt") || !strings.Contains(got.Text, "skipped it") {
+		t.Fatalf("reply:\n%s", got.Text)
+	}
+	if b := e.buf("a.txt"); b != "one\ntwo\ntyped three\n" {
+		t.Fatalf("buffer %q", b)
 	}
 }

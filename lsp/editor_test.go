@@ -35,6 +35,7 @@ type editorOpts struct {
 	plain         bool          // no documentChanges announced: refuses them, applies changes (a strict client)
 	debounce      bool          // hold every change until flush, as Neovim's debounce does (versions counted at once)
 	zero          bool          // open documents at version 0, as Neovim does
+	gapless       bool          // with debounce: number each didChange one more than the last (not Neovim)
 	wait          time.Duration // the server's LandingWait (default 2s)
 	methods       []string      // more eukhe/* methods the editor says it implements
 	env           map[string]string
@@ -77,6 +78,7 @@ type fakeBuf struct {
 	text    string
 	version int32 // the version of the last didChange sent
 	tick    int32 // the version the buffer is at (ahead of version while changes are held)
+	gapless bool  // its didChange versions go up by one
 	pending []lsproto.TextDocumentContentChangeEvent
 }
 
@@ -146,7 +148,7 @@ func (e *fakeEditor) initialize() {
 	caps.Experimental = lsproto.LSPAny(ex)
 	root := uri.File(e.root)
 	name := "fake"
-	if e.opts.debounce {
+	if e.opts.debounce && !e.opts.gapless {
 		name = "Neovim" // versions by changedtick: they skip what the debounce merged
 	}
 	res, err := e.server.Initialize(e.ctx(), &lsproto.InitializeParams{
@@ -240,7 +242,7 @@ func (e *fakeEditor) openText(name, text string) {
 	if e.opts.zero {
 		v = 0
 	}
-	e.bufs[p] = &fakeBuf{uri: u, text: text, version: v, tick: v}
+	e.bufs[p] = &fakeBuf{uri: u, text: text, version: v, tick: v, gapless: e.opts.gapless}
 	e.mu.Unlock()
 	err := e.server.DidOpen(e.ctx(), &lsproto.DidOpenTextDocumentParams{TextDocument: lsproto.TextDocumentItem{URI: u, LanguageID: "plaintext", Version: v, Text: text}})
 	if err != nil {
@@ -308,7 +310,11 @@ func (e *fakeEditor) flushPath(path string) {
 // notification takes a buffer's held changes as one didChange; the caller
 // holds mu.
 func (b *fakeBuf) notification() *lsproto.DidChangeTextDocumentParams {
-	b.version = b.tick
+	if b.gapless {
+		b.version++
+	} else {
+		b.version = b.tick
+	}
 	params := &lsproto.DidChangeTextDocumentParams{
 		TextDocument:   lsproto.VersionedTextDocumentIdentifier{TextDocumentIdentifier: lsproto.TextDocumentIdentifier{URI: b.uri}, Version: b.version},
 		ContentChanges: b.pending,

@@ -79,13 +79,43 @@ func touch(a0, a1, b0, b1 int) bool {
 // typing), each change gives LandingWait more, up to TypingWait in all.
 // The watches were made with sig, which every change of their documents
 // pokes.
-func (s *Server) awaitLanding(life context.Context, es []docEdit, ws []*watch, sig <-chan struct{}) []bool {
+//
+// A client that applies an edit before it answers and tells its changes in
+// order (ordered: Neovim, Eglot) has told, in any didChange that comes
+// after its answer, a buffer that already had the edit if it was applied.
+// after[i] is document i's version at the answer: a later version that
+// holds the old text (with the user's changes elsewhere) and not the edit
+// means the editor skipped it (Neovim does, silently, for a buffer newer
+// than the edit): skipped[i], known at once.
+func (s *Server) awaitLanding(life context.Context, es []docEdit, ws []*watch, sig <-chan struct{}, after []int32) (reached, skipped []bool) {
 	start := time.Now()
 	ctx, cancel := context.WithCancel(life)
 	defer cancel()
 	s.landed(ctx, es, ws)
+	skipped = make([]bool, len(es))
+	settled := func() bool {
+		reached := await(doneCtx(), ws)
+		all := true
+		for i, e := range es {
+			if reached[i] || skipped[i] {
+				continue
+			}
+			if after != nil && e.moveTo == "" {
+				if v, open := s.ov.get(e.path); open && v.lost == nil && v.version > after[i] && holds(e.to, e.from, v.data) {
+					select {
+					case <-ws[i].reached: // it showed meanwhile
+					default:
+						skipped[i] = true
+						continue
+					}
+				}
+			}
+			all = false
+		}
+		return all
+	}
 	deadline := start.Add(s.opts.LandingWait)
-	for !allReached(ws) {
+	for !settled() {
 		wait := time.Until(deadline)
 		if wait <= 0 {
 			break
@@ -107,7 +137,11 @@ func (s *Server) awaitLanding(life context.Context, es []docEdit, ws []*watch, s
 			break
 		}
 	}
-	return await(doneCtx(), ws)
+	reached = await(doneCtx(), ws)
+	for i := range skipped {
+		skipped[i] = skipped[i] && !reached[i]
+	}
+	return reached, skipped
 }
 
 func allReached(ws []*watch) bool {

@@ -240,6 +240,25 @@ func (o *overlay) size(path string) (int, bool, error) {
 	return len(d.text.b), true, nil
 }
 
+// version is an open document's version, without waiting on a hold (-1
+// when it is not open).
+func (o *overlay) version(path string) int32 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if d := o.byPath[path]; d != nil {
+		return d.version
+	}
+	return -1
+}
+
+// ordered tells whether the client tells its changes in order, versions
+// with gaps (Neovim, Eglot).
+func (o *overlay) ordered() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.order == increasing
+}
+
 // isOpen tells whether path is an open document.
 func (o *overlay) isOpen(path string) bool {
 	o.mu.Lock()
