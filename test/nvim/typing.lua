@@ -1,5 +1,6 @@
 -- A user types continuously near the lines an agent edits (issue 15,
--- item 5): bursts of keystrokes at the end of line 10, with short pauses,
+-- item 5): bursts of eight keystrokes 30 ms apart at the end of line 10,
+-- each followed by a pause of 240 ms,
 -- while an agent outside Neovim (its requests flush nothing) reads a.txt
 -- and replaces line 9 or 11, again and again. Neovim keeps its default
 -- debounce (its first change report is held while the user types). No
@@ -11,13 +12,13 @@ h.run(function()
   local typed, typing = 0, true
   local timer = vim.loop.new_timer()
   local tick = 0
-  timer:start(15, 15, vim.schedule_wrap(function()
+  timer:start(30, 30, vim.schedule_wrap(function()
     if not typing then
       return
     end
     tick = tick + 1
-    if tick % 14 >= 10 then
-      return -- a pause of about 60 ms after ten keystrokes
+    if tick % 16 >= 8 then
+      return -- a pause after eight keystrokes
     end
     local line = vim.api.nvim_buf_get_lines(a, 9, 10, true)[1]
     vim.api.nvim_buf_set_text(a, 9, #line, 9, #line, { 'k' })
@@ -25,7 +26,7 @@ h.run(function()
   end))
   local replies = {}
   local wrong = {}
-  for n = 1, 24 do
+  for n = 1, 16 do
     local target = (n % 2 == 0) and 9 or 11
     local r = h.agent('read', { path = 'a.txt' })
     local tag = r.text:match('^%[[^\n]-#(%x+)%]')
