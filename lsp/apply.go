@@ -109,10 +109,11 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		return out
 	}
 	ctx, cancel := context.WithTimeout(life, s.opts.CallTimeout)
-	res, err := client.ApplyEdit(ctx, &lsproto.ApplyWorkspaceEditParams{
-		Label: ptr("eukhe: the agent's edit"),
-		Edit:  edit,
-	})
+	params := &lsproto.ApplyWorkspaceEditParams{Edit: edit}
+	if !caps.printsLabel() {
+		params.Label = ptr("eukhe: the agent's edit")
+	}
+	res, err := client.ApplyEdit(ctx, params)
 	cancel()
 	var after []int32 // the versions at the answer, for a client that tells in order
 	if err == nil && s.ov.ordered() {

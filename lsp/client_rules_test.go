@@ -265,3 +265,21 @@ func TestNeovimSkippingAStaleEditIsKnownNotApplied(t *testing.T) {
 		t.Fatalf("buffer %q", b)
 	}
 }
+
+// A refusal is known at once: the server does not wait out the landing
+// time (an hour here: a wait would not end within the test) for the
+// refused document, and sends the rest no more (issue 15, item 8).
+func TestARefusalEndsTheWaitAtOnce(t *testing.T) {
+	e := newEditor(t, editorOpts{wait: time.Hour})
+	patch := threeFiles(t, e)
+	e.set(func(e *fakeEditor) { e.refuse = true })
+	got := e.tool("edit", map[string]any{"patch": patch})
+	if !got.IsError || !strings.HasPrefix(got.Text, "NOT applied to a.txt, b.txt, c.txt") || !strings.Contains(got.Text, "the user said no") {
+		t.Fatalf("reply:\n%s", got.Text)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.applyCalls != 1 {
+		t.Fatalf("%d applyEdit requests after the first was refused", e.applyCalls)
+	}
+}

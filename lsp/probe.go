@@ -70,3 +70,11 @@ func (s *Server) probe(life context.Context, client lsproto.Client, e docEdit) (
 		}
 	}
 }
+
+// printsLabel tells whether the client prints a workspace edit's label as
+// a message (Neovim 0.7 does, for every edit: with its own "newer than
+// edits" message, two lines that can raise a hit-enter prompt, which
+// takes the user's next keystroke). Such a client gets no label.
+func (c clientCaps) printsLabel() bool {
+	return c.name == "Neovim" || c.eukhe.Kind == "nvim"
+}
