@@ -85,7 +85,11 @@ func Reply(names []string, landedAs []string, res Committed) (text string, isErr
 		fmt.Fprintf(&b, "\n%s had landed and %s restored to the previous bytes.", strings.Join(restored, ", "), isAre(len(restored)))
 	}
 	if len(untried) > 0 {
-		fmt.Fprintf(&b, "\n%s not tried: %s failed first.", strings.Join(untried, ", "), names[cause])
+		if cause == failed {
+			fmt.Fprintf(&b, "\n%s not tried: %s failed first.", strings.Join(untried, ", "), names[cause])
+		} else {
+			fmt.Fprintf(&b, "\n%s not tried: %s is not confirmed first.", strings.Join(untried, ", "), names[cause])
+		}
 	}
 	if failed >= 0 && len(landed) == 0 && len(unconfirmed) == 0 {
 		b.WriteString("\nNothing of this edit is on disk; fix the cause and retry the same edit.")
