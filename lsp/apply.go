@@ -115,11 +115,18 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 	}
 	res, err := client.ApplyEdit(ctx, params)
 	cancel()
-	var after []int32 // the versions at the answer, for a client that tells in order
+	// The versions from which a didChange tells a buffer that has the edit
+	// if it was applied: for a client that applies before it answers and
+	// tells in order, those after its answer; for Neovim, which skips an
+	// edit whose buffer is newer (above version 0), any after the edit's.
+	var after []int32
 	if err == nil && s.ov.ordered() {
 		after = make([]int32, len(es))
 		for i, e := range es {
 			after[i] = s.ov.version(e.path)
+			if caps.name == "Neovim" && e.version > 0 {
+				after[i] = e.version
+			}
 		}
 	}
 	var why error

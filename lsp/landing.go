@@ -82,11 +82,12 @@ func touch(a0, a1, b0, b1 int) bool {
 //
 // A client that applies an edit before it answers and tells its changes in
 // order (ordered: Neovim, Eglot) has told, in any didChange that comes
-// after its answer, a buffer that already had the edit if it was applied.
-// after[i] is document i's version at the answer: a later version that
-// holds the old text (with the user's changes elsewhere) and not the edit
-// means the editor skipped it (Neovim does, silently, for a buffer newer
-// than the edit): skipped[i], known at once.
+// after its answer, a buffer that already had the edit if it was applied;
+// Neovim skips an edit whose buffer is newer, so for it any version above
+// the edit's tells as much. after[i] is that version for document i: a
+// later version that holds the old text (with the user's changes
+// elsewhere) and not the edit means the editor skipped it: skipped[i],
+// known at once.
 func (s *Server) awaitLanding(life context.Context, es []docEdit, ws []*watch, sig <-chan struct{}, after []int32) (reached, skipped []bool) {
 	start := time.Now()
 	ctx, cancel := context.WithCancel(life)
