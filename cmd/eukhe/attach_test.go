@@ -138,7 +138,15 @@ type mcpProc struct {
 	in     io.WriteCloser
 	out    *bufio.Reader
 	stderr *strings.Builder
+	errw   *lockedWriter // writes stderr: read it with errText while the process runs
 	id     int
+}
+
+// errText is the process's standard error so far.
+func (p *mcpProc) errText() string {
+	p.errw.mu.Lock()
+	defer p.errw.mu.Unlock()
+	return p.stderr.String()
 }
 
 func startMCP(t *testing.T, env []string, dir string) *mcpProc {
@@ -147,7 +155,8 @@ func startMCP(t *testing.T, env []string, dir string) *mcpProc {
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	p := &mcpProc{t: t, in: in, out: bufio.NewReader(out), stderr: &strings.Builder{}}
-	cmd.Stderr = &lockedWriter{w: p.stderr}
+	p.errw = &lockedWriter{w: p.stderr}
+	cmd.Stderr = p.errw
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

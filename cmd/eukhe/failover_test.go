@@ -67,18 +67,18 @@ func TestTheEditorDyingLeavesTheAgentItsToolsHeadless(t *testing.T) {
 	}()
 	text, failed := ag.call("bash", map[string]any{"script": "echo hi > x.txt"})
 	if !failed || !strings.Contains(text, "went away") || !strings.Contains(text, "headless") {
-		t.Fatalf("the call in flight when the editor died:\n%s\n%s", text, ag.stderr)
+		t.Fatalf("the call in flight when the editor died:\n%s\n%s", text, ag.errText())
 	}
 	if text, failed := ag.call("read", map[string]any{"path": "a.txt"}); failed || !strings.Contains(text, "1:on disk") {
-		t.Fatalf("a read after the editor died:\n%s\n%s", text, ag.stderr)
+		t.Fatalf("a read after the editor died:\n%s\n%s", text, ag.errText())
 	}
 	// the settings auto-run only reads: a write now needs an approval no
 	// one can give, and is refused saying so
 	if text, failed := ag.call("edit", map[string]any{"patch": "[a.txt#" + tagOfRead(t, ag) + "]\n@@ 1\n+edited\n"}); !failed || !strings.Contains(text, "approval") {
-		t.Fatalf("an edit after the editor died:\n%s\n%s", text, ag.stderr)
+		t.Fatalf("an edit after the editor died:\n%s\n%s", text, ag.errText())
 	}
-	if n := strings.Count(ag.stderr.String(), "went away"); n != 1 {
-		t.Fatalf("standard error says %d times that the editor went away:\n%s", n, ag.stderr)
+	if n := strings.Count(ag.errText(), "went away"); n != 1 {
+		t.Fatalf("standard error says %d times that the editor went away:\n%s", n, ag.errText())
 	}
 }
 
