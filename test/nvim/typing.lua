@@ -6,6 +6,7 @@
 -- debounce (its first change report is held while the user types). No
 -- keystroke may be lost, and no reply may say an edit did not land when
 -- its text is in the buffer (or that it did when it is not).
+-- EUKHE_TYPING_EDITS: how many edits (default 16).
 local h = dofile(os.getenv('EUKHE_HARNESS'))
 h.run(function()
   local a = h.open('a.txt')
@@ -26,7 +27,7 @@ h.run(function()
   end))
   local replies = {}
   local wrong = {}
-  for n = 1, 16 do
+  for n = 1, tonumber(os.getenv('EUKHE_TYPING_EDITS') or '16') do
     local target = (n % 2 == 0) and 9 or 11
     local r = h.agent('read', { path = 'a.txt' })
     local tag = r.text:match('^%[[^\n]-#(%x+)%]')
