@@ -29,7 +29,7 @@ type lines struct {
 	seen string
 }
 
-func readLines(t *testing.T, r io.Reader) *lines {
+func readTestLines(t *testing.T, r io.Reader) *lines {
 	l := &lines{t: t, ch: make(chan string, 256)}
 	go func() {
 		br := bufio.NewReader(r)
@@ -83,7 +83,7 @@ func startApprovals(t *testing.T, env []string, dir string) *approvalsTerm {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { stdin.Close(); ap.Wait() })
-	return &approvalsTerm{lines: readLines(t, stdout), in: stdin}
+	return &approvalsTerm{lines: readTestLines(t, stdout), in: stdin}
 }
 
 func (a *approvalsTerm) say(s string) { a.in.Write([]byte(s + "\n")) }
@@ -319,7 +319,7 @@ func startTSClient(t *testing.T, env []string, root string) *tsClient {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { in.Close(); cmd.Wait() })
-	c := &tsClient{lines: readLines(t, out), in: in}
+	c := &tsClient{lines: readTestLines(t, out), in: in}
 	c.wait(`"ready"`)
 	return c
 }
@@ -460,7 +460,7 @@ func TestEukheApprovalsGatewayOnAHeadlessSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { stdin.Close(); ap.Process.Kill(); ap.Wait() })
-	readLines(t, stdout).wait("As a gateway")
+	readTestLines(t, stdout).wait("As a gateway")
 	if text, failed := p.call("bash", map[string]any{"script": "echo w > w.txt"}); failed {
 		t.Fatalf("a write by the gateway rule: %s", text)
 	}

@@ -51,14 +51,20 @@ func (w *nvimWorld) disk(name string) string {
 // what it recorded.
 func (w *nvimWorld) run(script string, methods ...string) map[string]any {
 	w.t.Helper()
+	return w.runEnv(script, nil, methods...)
+}
+
+// runEnv is run with more environment.
+func (w *nvimWorld) runEnv(script string, env []string, methods ...string) map[string]any {
+	w.t.Helper()
 	dir, err := filepath.Abs(filepath.Join("..", "..", "test", "nvim"))
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	res := testkit.Scenario(w.t, w.nvim, w.root, nil, filepath.Join(dir, script), []string{
+	res := testkit.Scenario(w.t, w.nvim, w.root, nil, filepath.Join(dir, script), append([]string{
 		"EUKHE_BIN=" + binary, "EUKHE_ROOT=" + w.root,
 		"EUKHE_HARNESS=" + filepath.Join(dir, "harness.lua"),
-		"EUKHE_METHODS=" + strings.Join(methods, ",")})
+		"EUKHE_METHODS=" + strings.Join(methods, ",")}, env...))
 	w.t.Logf("Neovim %s", str(res, "nvim"))
 	return res
 }
@@ -155,5 +161,38 @@ func TestLSPWithNeovimSavesCleanBuffersThroughSaveDocuments(t *testing.T) {
 	}
 	if !strings.Contains(edit, "warning: b.txt: it had unsaved changes in the editor before this edit") {
 		t.Errorf("the reply does not say b.txt was left unsaved:\n%s", edit)
+	}
+}
+
+// A user typing continuously near the agent's lines, with Neovim's
+// default debounce, with and without the plugin's applyEdit check: every
+// keystroke stays, and every reply is true to the buffer (issue 15).
+func TestLSPWithNeovimTypingNearTheAgentsLinesLosesNoKeystroke(t *testing.T) {
+	plugin, _ := filepath.Abs(filepath.Join("..", "..", "editors", "nvim"))
+	for _, withPlugin := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain Neovim", true: "with the plugin"}[withPlugin], func(t *testing.T) {
+			w := newNvimWorld(t)
+			var b strings.Builder
+			for l := 1; l <= 20; l++ {
+				fmt.Fprintf(&b, "a line %d\n", l)
+			}
+			w.put("a.txt", b.String())
+			var env []string
+			if withPlugin {
+				env = append(env, "EUKHE_PLUGIN="+plugin)
+			}
+			res := w.runEnv("typing.lua", env)
+			typed, _ := res["typed"].(float64)
+			if want := "a line 10" + strings.Repeat("k", int(typed)); str(res, "line10") != want || typed == 0 {
+				t.Errorf("line 10 is %q after %v keystrokes: a keystroke was lost", str(res, "line10"), typed)
+			}
+			if n, _ := res["lines"].(float64); n != 20 {
+				t.Errorf("the buffer has %v lines, not 20", n)
+			}
+			if wrong, _ := res["wrong"].([]any); len(wrong) > 0 {
+				t.Errorf("replies not true to the buffer:\n%v", wrong)
+			}
+			t.Logf("%v keystrokes; replies: %v", typed, res["replies"])
+		})
 	}
 }

@@ -8,7 +8,9 @@
 --
 -- Environment: EUKHE_BIN (the eukhe binary), EUKHE_ROOT (the workspace),
 -- EUKHE_OUT (the results file), EUKHE_METHODS (comma-separated eukhe/*
--- methods this client implements: eukhe/saveDocuments is handled here).
+-- methods this client implements: eukhe/saveDocuments is handled here),
+-- EUKHE_PLUGIN (the plugin's directory: its workspace/applyEdit check and
+-- LuaJIT fix are used, and checksVersions announced; unset: plain Neovim).
 
 local h = { results = {} }
 local root = assert(os.getenv('EUKHE_ROOT'), 'EUKHE_ROOT is not set')
@@ -29,6 +31,13 @@ end
 
 local caps = vim.lsp.protocol.make_client_capabilities()
 caps.experimental = { eukhe = { kind = 'nvim', methods = methods } }
+local plugin = os.getenv('EUKHE_PLUGIN')
+if plugin and plugin ~= '' then
+  vim.opt.runtimepath:append(plugin)
+  require('eukhe.jitfix').apply()
+  handlers['workspace/applyEdit'] = require('eukhe.applyedit').handler
+  caps.experimental.eukhe.checksVersions = true
+end
 
 local client_id = vim.lsp.start_client({
   name = 'eukhe',
@@ -64,6 +73,18 @@ function h.tool(name, args)
   assert(r, 'eukhe/tool ' .. name .. ' timed out')
   assert(not r.err, vim.inspect(r.err))
   return r.result
+end
+
+-- agent runs one document tool as an agent outside Neovim does: the
+-- request goes without flushing Neovim's pending didChange first (the
+-- server may not have seen the latest typing). It gives {text, isError}.
+function h.agent(name, args)
+  local reply
+  h.client().rpc.request('eukhe/tool', { name = name, arguments = args }, function(err, r)
+    reply = err and { text = 'error: ' .. vim.inspect(err), isError = true } or r
+  end)
+  assert(vim.wait(60000, function() return reply ~= nil end, 5), 'eukhe/tool ' .. name .. ' timed out')
+  return reply
 end
 
 -- tag is the tag in a read's header.

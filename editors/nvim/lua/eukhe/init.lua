@@ -65,6 +65,7 @@ function M.setup(opts)
     M.config.keymaps = {}
   end
   M.helptags()
+  require('eukhe.jitfix').apply()
   require('eukhe.review').define_highlights()
   local group = vim.api.nvim_create_augroup('eukhe', { clear = true })
   if M.config.autostart then
