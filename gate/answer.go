@@ -56,12 +56,23 @@ type Refusal struct {
 	Verb    string
 	Effects Effects
 	Answer  Answer
+	// Unheard says which attached client could not be asked (Chain.Unheard),
+	// "" when none.
+	Unheard string
 }
 
-func (r *Refusal) Error() string { return RefusalText(r.Verb, r.Effects, r.Answer) }
+func (r *Refusal) Error() string { return UnheardRefusalText(r.Verb, r.Effects, r.Answer, r.Unheard) }
 
 // RefusalText is the text the model gets when something did not run.
 func RefusalText(verb string, effs Effects, a Answer) string {
+	return UnheardRefusalText(verb, effs, a, "")
+}
+
+// UnheardRefusalText is RefusalText when an attached client could not be
+// asked (unheard, from Chain.Unheard: "the editor (helix) cannot show
+// questions"): an unanswered question says so, and asks for a client that
+// can answer instead of one to attach.
+func UnheardRefusalText(verb string, effs Effects, a Answer, unheard string) string {
 	var reason, next string
 	switch a {
 	case Deny:
@@ -76,6 +87,10 @@ func RefusalText(verb string, effs Effects, a Answer) string {
 	default:
 		reason = "it needs the user's approval, and no one answered"
 		next = "Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal)"
+		if unheard != "" {
+			reason += ": " + unheard
+			next = "Ask the user to answer it with `eukhe approvals` in a terminal"
+		}
 		if !effs.Has(Secret) {
 			next += fmt.Sprintf(", or to allow %s in shell.autoEffects", effs)
 		}

@@ -138,7 +138,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		n := p.start + refused + 1
 		st := x.sc.Steps[n-1]
 		x.res.Ending, x.res.RefusedAt, x.res.Reason = Refused, n, reasonOf(answer)
-		x.refusal = gate.RefusalText(fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, answer)
+		x.refusal = gate.UnheardRefusalText(fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, answer, x.gate.Chain.Unheard())
 		return false
 	}
 	x.mu.Lock()

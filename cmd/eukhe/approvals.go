@@ -100,7 +100,10 @@ func absDir(dir string) (string, error) {
 }
 
 // answerQuestions shows the server's questions one at a time, oldest
-// first, and sends each y / N; a question settled elsewhere is dropped.
+// first, and sends each y / N (Enter alone, or anything but y or yes, is
+// N); a question settled elsewhere is dropped. When the question on screen
+// is dropped, the next one waits for an Enter before it is shown: a y
+// typed for the dropped one must not answer the next.
 func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
 	type msg struct {
 		Method string          `json:"method"`
@@ -127,6 +130,9 @@ func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
 		}
 	}()
 	var queue []protocol.ApproveParams
+	// held: the question on screen was dropped; the next is shown at the
+	// next line read, which answers nothing.
+	held := false
 	show := func() {
 		if len(queue) > 0 {
 			fmt.Fprint(stdout, questionPrompt(queue[0]))
@@ -147,6 +153,7 @@ func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
 				}
 				queue = append(queue, q)
 				if len(queue) == 1 {
+					held = false
 					show()
 				}
 			case protocol.MethodApprovalSettled:
@@ -163,7 +170,9 @@ func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
 					}
 					fmt.Fprintf(stdout, "\n(dropped: %s — %s)\n", printable(q.Text), how)
 					if i == 0 {
-						show()
+						if held = len(queue) > 0; held {
+							fmt.Fprint(stdout, "Another question waits: press Enter to see it. ")
+						}
 					}
 					break
 				}
@@ -173,6 +182,12 @@ func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
 				return 0 // end of input: detach; pending questions go to the other clients
 			}
 			if len(queue) == 0 {
+				held = false
+				continue
+			}
+			if held {
+				held = false
+				show()
 				continue
 			}
 			q := queue[0]
