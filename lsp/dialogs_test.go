@@ -117,7 +117,10 @@ func TestAQuestionTheEditorCannotShowGoesToTheTerminal(t *testing.T) {
 	ag := attachAgent(e, "")
 	for i, want := range []string{"a\n", "b\n"} {
 		done := make(chan string)
-		go func() { text, _ := ag.call("bash", map[string]any{"script": "echo " + want[:1] + " > f"}); done <- text }()
+		go func() {
+			text, _ := ag.call("bash", map[string]any{"script": "echo " + want[:1] + " > f"})
+			done <- text
+		}()
 		method, params := term.next(t)
 		var q protocol.ApproveParams
 		if json.Unmarshal(params, &q); method != protocol.MethodApprove || q.Offers[0] != protocol.AnswerDeny {
