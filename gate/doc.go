@@ -41,7 +41,11 @@
 //     outside_runs_only_by_the_gateway, guarded_refused_from_the_phone):
 //     route.go (Next, Fate, Route: the model), asker.go (Asker, Chain.Ask:
 //     the router, which follows the model; Decide: the auto set first).
-//   - The refusal text of S7.8: answer.go.
+//   - The refusal text of S7.8: answer.go. Where the seed is silent: when
+//     a sink of the chain has a client attached that cannot be asked (an
+//     editor without dialogs: the Unheard interface, Chain.Unheard in
+//     asker.go), an unanswered refusal says so and asks for `eukhe
+//     approvals` instead of a client to attach.
 //
 // Each law has a property test named after it (laws_*_test.go); the shell
 // classifier has a table of command lines (corpus_test.go) and a fuzz
