@@ -188,15 +188,15 @@ func questionText(p protocol.ApproveParams) string {
 	if p.Agent != "" {
 		who = "Agent " + p.Agent
 	}
-	what := "this access"
+	what := "asks for a document access"
 	if p.Step > 0 {
-		what = fmt.Sprintf("step %d", p.Step)
+		what = fmt.Sprintf("asks to run step %d", p.Step)
 	}
 	where := ""
 	if p.Cwd != "" {
 		where = " in " + p.Cwd
 	}
-	return fmt.Sprintf("eukhe: %s asks to run %s%s (%s):\n%s", who, what, where, joinEffects(p.Effects), p.Text)
+	return fmt.Sprintf("eukhe: %s %s%s (%s):\n%s", who, what, where, joinEffects(p.Effects), p.Text)
 }
 
 func joinEffects(names []string) string {

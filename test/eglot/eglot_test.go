@@ -1,0 +1,158 @@
+// Package eglot tests eukhe lsp with a client nobody here wrote: Emacs's
+// own LSP client, Eglot, in batch mode (scenario.el), with an agent
+// attached through eukhe mcp. .ci/run installs Emacs 30 (Eglot is part of
+// it); without Emacs the test fails under CI and is skipped elsewhere.
+package eglot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eukhe/eukhe/internal/testkit"
+)
+
+var binary string
+
+func TestMain(m *testing.M) { testkit.RunWithEukhe(m, "../../cmd/eukhe", &binary) }
+
+// emacs is the Emacs to test with: EUKHE_EMACS, else emacs on PATH.
+func emacs(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("EUKHE_EMACS"); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("emacs")
+	if err != nil {
+		const why = "emacs is not installed: the Eglot end-to-end test needs Emacs 29 or later with its Eglot (.ci/run installs emacs-nox 30 from bookworm-backports)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(why)
+		}
+		t.Skip(why)
+	}
+	return p
+}
+
+// result is what scenario.el saw.
+type result struct {
+	Server    string `json:"server"`
+	Read      string `json:"read"`
+	Edit      string `json:"edit"`
+	A         string `json:"a"`
+	B         string `json:"b"`
+	Gated     string `json:"gated"`
+	ReadAfter string `json:"read_after"`
+	Asked     []struct {
+		Prompt  string   `json:"prompt"`
+		Choices []string `json:"choices"`
+	} `json:"asked"`
+	LspExit   *int   `json:"lsp_exit"`
+	Emacs     string `json:"emacs"`
+	Error     string `json:"error"`
+	McpStderr string `json:"mcp_stderr"`
+	Events    string `json:"events"`
+}
+
+// runScenario runs scenario.el in Emacs over a fresh workspace whose user
+// settings hold auto; it gives what the scenario saw and the workspace.
+func runScenario(t *testing.T, auto string) (result, string) {
+	em := emacs(t)
+	script, err := filepath.Abs("scenario.el")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	root, home, cfg := filepath.Join(base, "ws"), filepath.Join(base, "home"), filepath.Join(base, "config")
+	for _, d := range []string{root, home, filepath.Join(cfg, "eukhe")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, text := range map[string]string{"a.txt": "a one\na two\na three\n", "b.txt": "b one\nb two\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "eukhe", "settings.json"), []byte(`{"shell.autoEffects": `+auto+`}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A short directory: a socket's path has at most 107 bytes.
+	run, err := os.MkdirTemp("", "eu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(run) })
+	out := filepath.Join(base, "results.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, em, "--batch", "-Q", "-l", script)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+cfg, "XDG_STATE_HOME="+filepath.Join(home, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(home, "cache"), "XDG_RUNTIME_DIR="+run,
+		"EUKHE_ROOT="+root, "EUKHE_BIN="+binary, "EUKHE_OUT="+out)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("emacs: %v\n%s", err, stderr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("scenario.el wrote no results: %v\n%s", err, stderr.String())
+	}
+	var res result
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatalf("results: %v\n%s", err, b)
+	}
+	t.Logf("Emacs %s", res.Emacs)
+	if res.Error != "" {
+		t.Fatalf("the scenario failed in Emacs: %s\neukhe mcp:\n%s\nEmacs:\n%s\nEglot's events:\n%s", res.Error, res.McpStderr, stderr.String(), res.Events)
+	}
+	return res, root
+}
+
+// Eglot runs eukhe lsp; an attached agent reads the user's unsaved text,
+// its edit of two files lands in both buffers, and its gated step, shown
+// by Eglot with window/showMessageRequest and answered by Enter alone
+// (Eglot pre-fills the first action), is denied.
+func TestEglotReadsUnsavedTextLandsATwoFileEditAndEnterAloneDenies(t *testing.T) {
+	res, root := runScenario(t, `["read", "write"]`)
+	if res.Server != "eukhe" {
+		t.Errorf("Eglot's server is %q", res.Server)
+	}
+	if !strings.Contains(res.Read, "2:typed a two") {
+		t.Errorf("the agent's read of a buffer with unsaved typing:\n%s", res.Read)
+	}
+	if !regexp.MustCompile(`^Applied to a\.txt#[0-9a-f]+, b\.txt#[0-9a-f]+\.`).MatchString(res.Edit) {
+		t.Errorf("the two-file edit said:\n%s", res.Edit)
+	}
+	if res.A != "A ONE\ntyped a two\na three\n" || res.B != "B ONE\nb two\n" {
+		t.Errorf("the buffers after the edit:\na.txt %q\nb.txt %q", res.A, res.B)
+	}
+	if !strings.Contains(res.ReadAfter, "1:A ONE\n2:typed a two\n") {
+		t.Errorf("the read after the edit:\n%s", res.ReadAfter)
+	}
+	if len(res.Asked) != 1 || len(res.Asked[0].Choices) == 0 || res.Asked[0].Choices[0] != "Deny" ||
+		!strings.Contains(res.Asked[0].Prompt, "sh -c 'echo ran > gated.txt'") {
+		t.Errorf("Eglot asked %+v", res.Asked)
+	}
+	if _, err := os.Stat(filepath.Join(root, "gated.txt")); err == nil || !strings.Contains(res.Gated, "the user denied it") {
+		t.Errorf("Enter alone in Eglot's minibuffer ran the gated step or said:\n%s", res.Gated)
+	}
+	// After shutdown and exit eukhe lsp ends at once with status 0; Eglot
+	// kills a server still running shortly after exit (status 9).
+	if res.LspExit == nil || *res.LspExit != 0 {
+		status := "unknown"
+		if res.LspExit != nil {
+			status = strconv.Itoa(*res.LspExit)
+		}
+		t.Errorf("eukhe lsp ended with status %s after shutdown and exit from Eglot (9: killed, still running); want 0 at once", status)
+	}
+}
