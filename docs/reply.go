@@ -15,12 +15,14 @@ func Reply(names []string, landedAs []string, res Committed) (text string, isErr
 		fmt.Fprintf(&b, "NOT applied to %s: %s. Nothing was written.", strings.Join(names, ", "), res.Conflict.Why)
 		return b.String(), true
 	}
-	var landed, not, why []string
+	var landed, not, why, unconfirmed []string
 	failed := -1 // the first failure
 	for i, o := range res.Outcomes {
 		switch o.Fate {
 		case Landed:
 			landed = append(landed, landedAs[i])
+		case Unconfirmed:
+			unconfirmed = append(unconfirmed, names[i])
 		case Failed:
 			if failed < 0 {
 				failed = i
@@ -32,6 +34,19 @@ func Reply(names []string, landedAs []string, res Committed) (text string, isErr
 		}
 	}
 	switch {
+	case len(unconfirmed) > 0:
+		var parts []string
+		if len(landed) > 0 {
+			parts = append(parts, "Applied to "+strings.Join(landed, ", "))
+		}
+		parts = append(parts, "not confirmed yet in "+strings.Join(unconfirmed, ", "))
+		if len(not) > 0 {
+			parts = append(parts, "NOT applied to "+strings.Join(not, ", "))
+		}
+		b.WriteString(strings.Join(parts, "; "))
+		if failed < 0 {
+			b.WriteString(".")
+		}
 	case len(not) == 0:
 		fmt.Fprintf(&b, "Applied to %s.", strings.Join(landed, ", "))
 	case len(landed) == 0:
@@ -55,13 +70,18 @@ func Reply(names []string, landedAs []string, res Committed) (text string, isErr
 			fmt.Fprintf(&b, "\n%s landed before %s failed, and restoring its previous bytes failed (%v): it holds the edit.", names[i], names[failed], o.Err)
 		}
 	}
+	for i, o := range res.Outcomes {
+		if o.Fate == Unconfirmed {
+			fmt.Fprintf(&b, "\n%s: the editor took the edit, and it is not confirmed yet (%v): it may still land. Read %s again before editing it again.", names[i], o.Err, names[i])
+		}
+	}
 	if len(restored) > 0 {
 		fmt.Fprintf(&b, "\n%s had landed and %s restored to the previous bytes.", strings.Join(restored, ", "), isAre(len(restored)))
 	}
 	if len(untried) > 0 {
 		fmt.Fprintf(&b, "\n%s not tried: %s failed first.", strings.Join(untried, ", "), names[failed])
 	}
-	if failed >= 0 && len(landed) == 0 {
+	if failed >= 0 && len(landed) == 0 && len(unconfirmed) == 0 {
 		b.WriteString("\nNothing of this edit is on disk; fix the cause and retry the same edit.")
 	}
 	for i, o := range res.Outcomes {

@@ -70,6 +70,10 @@ const (
 	Landed               // its new content is on disk
 	Failed               // its publish failed; its old content is on disk
 	Restored             // it landed, then a later failure put its old bytes back
+	// Unconfirmed: an editor took it and has not shown it yet (the user
+	// typing over its didChange): it may land later. Never reported as
+	// not applied; the agent is told to read again before editing again.
+	Unconfirmed
 )
 
 // Outcome is one change's fate, with a warning for a landed write (a

@@ -13,15 +13,17 @@ import (
 
 // applied is what became of one docEdit.
 type applied struct {
-	sent   bool  // it went to the editor
-	landed bool  // the document reached its new text
-	err    error // why it did not land
+	sent        bool  // it went to the editor
+	landed      bool  // the document reached its new text
+	unconfirmed bool  // the editor took it, and its landing is not seen yet
+	err         error // why it did not land (or is not confirmed)
+	watch       *watch
 }
 
 // apply sends edits to the editor and verifies each: a document landed iff
 // the overlay reaches its new text through the didChange that follows
-// (bounded by LandingWait); a move landed iff its destination holds the new
-// text, in the editor or on disk.
+// (landing.go); a move landed iff its destination holds the new text, in
+// the editor or on disk.
 //
 // A client that checks every version of a workspace edit before applying
 // any (VS Code) gets one applyEdit with all of them. Any other client
@@ -70,18 +72,29 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 	client, _, life, ok := s.editor()
 	if !ok {
 		for i := range out {
-			out[i] = applied{sent: true, err: fmt.Errorf("%w (it went away during the edit)", errEditorGone)}
+			out[i] = applied{err: fmt.Errorf("%w (it went away during the edit)", errEditorGone)}
 		}
 		return out
 	}
-	ws := make([]*watch, len(es))
+	// Right before sending: every document still holds the text the edit
+	// was made on, at its version. A client sent edits without versions
+	// checks nothing itself, and Neovim checks no version 0.
 	for i, e := range es {
-		ws[i] = s.ov.watch(e.target(), e.to)
-		out[i].sent = true
+		if why := s.moved(e); why != nil {
+			out[i].err = why
+			return out // nothing of this batch is sent
+		}
 	}
-	defer s.ov.unwatch(ws...)
-	edit := workspaceEdit(es, enc)
-	if len(edit.DocumentChanges) == 0 {
+	ws := make([]*watch, len(es))
+	sig := make(chan struct{}, 1)
+	for i, e := range es {
+		ws[i] = s.ov.watch(e.target(), e.from, e.to, sig)
+		out[i].sent = true
+		out[i].watch = ws[i]
+	}
+	edit := workspaceEdit(es, enc, caps.versioned())
+	if empty(edit) {
+		s.ov.unwatch(ws...)
 		for i := range out {
 			out[i].landed = true // nothing to change: the text is already the new one
 		}
@@ -104,13 +117,15 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		}
 		why = fmt.Errorf("the editor refused the edit (%s)", reason)
 	}
-	wait := s.opts.LandingWait
-	if why != nil && caps.checksEveryVersion() {
-		wait = 0 // a transactional refusal applied nothing
+	var reached []bool
+	if why != nil && (caps.checksEveryVersion() || len(es) == 1) {
+		// A refusal is known: a transactional client applied nothing, and a
+		// single document has nothing else to wait for (issue 15, item 8).
+		// It is still looked at once: applied: false is not proof either.
+		reached = await(doneCtx(), ws)
+	} else {
+		reached = s.awaitLanding(life, es, ws, sig)
 	}
-	wctx, wcancel := context.WithTimeout(life, wait)
-	reached := await(wctx, s.landed(wctx, es, ws))
-	wcancel()
 	for i, e := range es {
 		switch {
 		case reached[i]:
@@ -118,10 +133,32 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		case why != nil:
 			out[i].err = why
 		default:
+			out[i].unconfirmed = true
 			out[i].err = s.notLanded(e)
 		}
 	}
+	for i := range out {
+		if !out[i].unconfirmed {
+			s.ov.unwatch(ws[i])
+			out[i].watch = nil
+		}
+	}
 	return out
+}
+
+// moved says why an open document no longer holds the text an edit was
+// made on, or nil when it does.
+func (s *Server) moved(e docEdit) error {
+	v, open := s.ov.get(e.path)
+	switch {
+	case !open:
+		return fmt.Errorf("it was closed in the editor before the edit was sent; nothing was sent to it")
+	case v.lost != nil:
+		return v.lost
+	case v.version != e.version || !bytes.Equal(v.data, e.from):
+		return fmt.Errorf("its buffer changed in the editor (version %d → %d: someone typed?) before the edit was sent, so nothing was sent to it: read it again and redo the edit", e.version, v.version)
+	}
+	return nil
 }
 
 // landed adds to the overlay watches the disk's view of moves: Neovim
@@ -156,20 +193,22 @@ func (s *Server) landed(ctx context.Context, es []docEdit, ws []*watch) []*watch
 	return ws
 }
 
-// notLanded says why a document the editor was sent did not reach its new
-// text.
+// notLanded says why the landing of a document the editor took is not
+// confirmed: the editor may still apply it, or may have skipped it; the
+// agent is never told it did not land.
 func (s *Server) notLanded(e docEdit) error {
 	v, open := s.ov.get(e.path)
-	wait := s.opts.LandingWait
 	switch {
 	case e.moveTo != "":
-		return fmt.Errorf("the editor did not move it within %v (is the destination taken, or the file not writable?)", wait)
+		return errors.New("the editor took the move, and the moved file is not seen yet (is the destination taken, or the file not writable?)")
 	case !open:
 		return errors.New("it was closed in the editor while the edit was on its way")
+	case v.lost != nil:
+		return v.lost
 	case v.version != e.version:
-		return fmt.Errorf("its buffer changed in the editor (version %d → %d: someone typed?) while the edit was on its way, so the edit did not land there", e.version, v.version)
+		return fmt.Errorf("its buffer kept changing in the editor (version %d → %d: someone is typing?), and the edit is not seen in it yet", e.version, v.version)
 	}
-	return fmt.Errorf("the editor said it applied the edit, but its buffer did not change to the edited text within %v", wait)
+	return errors.New("the editor took the edit, and its buffer has not shown it yet")
 }
 
 func ptr[T any](v T) *T { return &v }

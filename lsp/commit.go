@@ -38,7 +38,7 @@ func (s *Server) commit(cs []docs.Change, review bool) docs.Committed {
 			closed = append(closed, p)
 		}
 	}
-	if !s.publishOpen(open, &res) {
+	if !s.publishOpen(open, &res, len(closed) == 0) {
 		return res // closed files stay Untried
 	}
 	if !s.publishClosed(closed, &res) {
@@ -87,6 +87,8 @@ func (s *Server) check(cs []docs.Change) ([]*planned, *docs.Conflict) {
 			continue
 		}
 		switch {
+		case p.v.lost != nil:
+			return fail("%v", p.v.lost)
 		case c.Create:
 			return fail("%s exists now (open in the editor); read it and edit it with its tag, or create another name", c.Path)
 		case !bytes.Equal(p.v.data, c.Old):
@@ -138,8 +140,12 @@ func checkDisk(c docs.Change) string {
 }
 
 // publishOpen sends the open documents' changes to the editor. When one
-// does not land, those that landed are put back, and it says false.
-func (s *Server) publishOpen(ps []*planned, res *docs.Committed) bool {
+// does not land, those that landed are put back, and it says false. A
+// document the editor took whose landing is not seen yet (the user typing
+// over it) is Unconfirmed and followed (follow): when it shows, a lone
+// document's edit is complete and reviewed; one of an edit that did not
+// land whole is put back.
+func (s *Server) publishOpen(ps []*planned, res *docs.Committed, alone bool) bool {
 	if len(ps) == 0 {
 		return true
 	}
@@ -149,11 +155,16 @@ func (s *Server) publishOpen(ps []*planned, res *docs.Committed) bool {
 	}
 	got := s.apply(es, false)
 	ok := true
+	var pending []int
 	for k, p := range ps {
 		switch {
 		case got[k].landed:
 			res.Outcomes[p.i] = docs.Outcome{Fate: docs.Landed}
-		case got[k].sent:
+		case got[k].unconfirmed:
+			res.Outcomes[p.i] = docs.Outcome{Fate: docs.Unconfirmed, Err: got[k].err}
+			pending = append(pending, k)
+			ok = false
+		case got[k].err != nil:
 			res.Outcomes[p.i] = docs.Outcome{Fate: docs.Failed, Err: got[k].err}
 			ok = false
 		default:
@@ -161,10 +172,62 @@ func (s *Server) publishOpen(ps []*planned, res *docs.Committed) bool {
 			ok = false
 		}
 	}
+	whole := alone && len(ps) == 1 && len(pending) == 1
+	for _, k := range pending {
+		s.follow(ps[k], es[k], got[k].watch, whole, res)
+	}
 	if !ok {
 		s.restore(ps, res)
 	}
 	return ok
+}
+
+// follow keeps watching an unconfirmed document: when its edit shows, the
+// edit is reviewed when it was the whole commit (whole), else put back,
+// the rest of its commit not having landed.
+func (s *Server) follow(p *planned, e docEdit, w *watch, whole bool, res *docs.Committed) {
+	if w == nil {
+		return
+	}
+	o := &res.Outcomes[p.i]
+	if !whole {
+		o.Err = fmt.Errorf("%v; the rest of the edit did not land, so if it shows, eukhe puts it back", o.Err)
+	}
+	s.ov.track(w, func() {
+		s.commitMu.Lock()
+		defer s.commitMu.Unlock()
+		if whole {
+			s.logf("the edit of %s, not confirmed when the agent was answered, landed", e.target())
+			landed := docs.Committed{Outcomes: make([]docs.Outcome, p.i+1)}
+			landed.Outcomes[p.i] = docs.Outcome{Fate: docs.Landed}
+			s.reviewLanded([]*planned{p}, &landed)
+			return
+		}
+		if err := s.putBack(e); err != nil {
+			s.logf("the edit of %s landed after its commit was given up, and putting it back failed: %v", e.target(), err)
+		}
+	})
+}
+
+// putBack takes a landed edit out of its document again, the user's other
+// changes kept (rebaseBack), verified like any edit.
+func (s *Server) putBack(e docEdit) error {
+	cur, open := s.ov.get(e.target())
+	switch {
+	case !open:
+		return fmt.Errorf("it is not open in the editor under %s any more", e.target())
+	case cur.lost != nil:
+		return cur.lost
+	}
+	back, ok := rebaseBack(e.from, e.to, cur.data)
+	if !ok {
+		return errors.New("it changed in the editor on the edit's own lines after the edit landed")
+	}
+	a := s.apply([]docEdit{{uri: cur.uri, path: cur.path, version: cur.version, from: cur.data, to: back, moveTo: moveBack(e)}}, true)[0]
+	if !a.landed {
+		return a.err
+	}
+	return nil
 }
 
 // edit is a planned open document's change for the editor.
@@ -201,7 +264,8 @@ func (s *Server) publishClosed(ps []*planned, res *docs.Committed) bool {
 }
 
 // restore puts back the open documents that landed, with the inverse edit
-// through the same path. One that changed since it landed is left as it
+// through the same path; changes the user made since on other lines stay
+// (rebaseBack). One the user changed on the edit's own lines is left as it
 // is: its outcome stays Landed, with the reason it was not put back.
 func (s *Server) restore(ps []*planned, res *docs.Committed) {
 	var back []docEdit
@@ -216,20 +280,28 @@ func (s *Server) restore(ps []*planned, res *docs.Committed) {
 		case !open:
 			res.Outcomes[p.i].Err = fmt.Errorf("it is not open in the editor under %s any more", e.target())
 			continue
-		case !bytes.Equal(cur.data, e.to):
-			res.Outcomes[p.i].Err = errors.New("it changed in the editor after the edit landed")
+		case cur.lost != nil:
+			res.Outcomes[p.i].Err = cur.lost
 			continue
 		}
-		back = append(back, docEdit{uri: cur.uri, path: cur.path, version: cur.version, from: e.to, to: e.from, moveTo: moveBack(e)})
+		to, ok := rebaseBack(e.from, e.to, cur.data)
+		if !ok {
+			res.Outcomes[p.i].Err = errors.New("it changed in the editor on the edit's own lines after the edit landed")
+			continue
+		}
+		back = append(back, docEdit{uri: cur.uri, path: cur.path, version: cur.version, from: cur.data, to: to, moveTo: moveBack(e)})
 		who = append(who, p)
 	}
 	if len(back) == 0 {
 		return
 	}
 	for k, a := range s.apply(back, true) {
-		if a.landed {
+		switch {
+		case a.landed:
 			res.Outcomes[who[k].i] = docs.Outcome{Fate: docs.Restored}
-		} else {
+		case a.unconfirmed:
+			res.Outcomes[who[k].i].Err = fmt.Errorf("putting it back is not confirmed yet (%v): read it again", a.err)
+		default:
 			res.Outcomes[who[k].i].Err = fmt.Errorf("putting it back failed: %v", a.err)
 		}
 	}

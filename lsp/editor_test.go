@@ -115,9 +115,8 @@ func (e *fakeEditor) initialize() {
 	if e.opts.noRename {
 		ops = ops[:1]
 	}
-	we := &lsproto.WorkspaceEditClientCapabilities{ResourceOperations: ops}
+	we := &lsproto.WorkspaceEditClientCapabilities{ResourceOperations: ops, DocumentChanges: &yes}
 	if e.opts.transactional {
-		we.DocumentChanges = &yes
 		we.FailureHandling = lsproto.FailureHandlingKindTextOnlyTransactional
 	}
 	caps := lsproto.ClientCapabilities{

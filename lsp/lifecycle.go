@@ -14,8 +14,8 @@ import (
 type clientCaps struct {
 	name             string // clientInfo.name
 	applyEdit        bool   // workspace/applyEdit
-	documentChanges  bool   // versioned edits advertised (Neovim uses them without saying so)
-	rename           bool   // the rename resource operation
+	documentChanges  bool   // versioned edits (documentChanges) advertised
+	rename           bool   // the rename resource operation (with documentChanges)
 	failureHandling  lsproto.FailureHandlingKind
 	showMessage      bool // window/showMessageRequest with actions (phase 2: approvals)
 	workDoneProgress bool // window/workDoneProgress/create (phase 2: long greps)
@@ -28,12 +28,19 @@ func (c clientCaps) implements(method string) bool {
 	return slices.Contains(c.eukhe.Methods, method)
 }
 
+// versioned tells whether the client takes versioned edits
+// (documentChanges): it said so, or it is Neovim, which takes them without
+// saying so (DESIGN.md §4) and checks no version in `changes`.
+func (c clientCaps) versioned() bool {
+	return c.documentChanges || c.name == "Neovim" || c.eukhe.Kind == "nvim"
+}
+
 // checksEveryVersion tells whether the client checks the version of every
 // document of a workspace edit before it applies any (VS Code:
 // textOnlyTransactional). Neovim checks only the first.
 func (c clientCaps) checksEveryVersion() bool {
-	return c.failureHandling == lsproto.FailureHandlingKindTransactional ||
-		c.failureHandling == lsproto.FailureHandlingKindTextOnlyTransactional
+	return c.versioned() && (c.failureHandling == lsproto.FailureHandlingKindTransactional ||
+		c.failureHandling == lsproto.FailureHandlingKindTextOnlyTransactional)
 }
 
 func readCaps(p *lsproto.InitializeParams) clientCaps {
@@ -59,6 +66,9 @@ func readCaps(p *lsproto.InitializeParams) clientCaps {
 		if json.Unmarshal(cc.Experimental, &ex) == nil && ex[protocol.Experimental] != nil {
 			_ = json.Unmarshal(ex[protocol.Experimental], &c.eukhe)
 		}
+	}
+	if !c.versioned() {
+		c.rename = false // resource operations travel only in documentChanges
 	}
 	return c
 }
@@ -88,6 +98,7 @@ func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsp
 	s.ready = true
 	s.mu.Unlock()
 	s.ov.setEncoding(caps.enc)
+	s.ov.setOrder(orderOf(caps.name, caps.eukhe.Kind))
 	sync := lsproto.TextDocumentSyncKindIncremental
 	yes := true
 	ex, _ := json.Marshal(map[string]protocol.ServerCapabilities{

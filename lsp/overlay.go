@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"time"
 
 	lsproto "go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -12,11 +13,14 @@ import (
 
 // overlay is the text of every document open in the editor, exactly as the
 // editor holds it (unsaved changes included), at the version the editor
-// gave it. It is fed by didOpen, didChange and didClose, in the order the
-// editor sent them.
+// gave it. It is fed by didOpen, didChange and didClose, and applies each
+// document's didChange strictly in version order (sequence.go): a copy
+// that cannot be known in order is unknown, never served.
 type overlay struct {
 	mu      sync.Mutex
 	enc     encoding
+	order   versionOrder
+	gapWait time.Duration        // how long a notification that skips ahead is held
 	byPath  map[string]*document // by the path the editor named, and by its real path
 	watches map[*watch]struct{}
 }
@@ -28,10 +32,11 @@ type document struct {
 	real    string  // the file with symlinks resolved, when that differs
 	version int32
 	text    text
+	seq     sequence // the notifications held back, and whether it is lost
 }
 
 func newOverlay() *overlay {
-	return &overlay{byPath: map[string]*document{}, watches: map[*watch]struct{}{}}
+	return &overlay{byPath: map[string]*document{}, watches: map[*watch]struct{}{}, gapWait: defaultGapWait}
 }
 
 // pathOf is the file of a file: URI; other schemes are not documents of
@@ -49,7 +54,15 @@ func (o *overlay) setEncoding(e encoding) {
 	o.mu.Unlock()
 }
 
-// open records a document the editor opened (or opened again).
+// setOrder says how the client numbers its versions (lifecycle.go).
+func (o *overlay) setOrder(v versionOrder) {
+	o.mu.Lock()
+	o.order = v
+	o.mu.Unlock()
+}
+
+// open records a document the editor opened (or opened again): a lost
+// document is known again from here.
 func (o *overlay) open(u uri.URI, version int32, s string) {
 	path, ok := pathOf(u)
 	if !ok {
@@ -69,8 +82,9 @@ func (o *overlay) open(u uri.URI, version int32, s string) {
 	o.changed(d)
 }
 
-// change applies one didChange: its changes in order, each on the text the
-// one before it left.
+// change takes one didChange: applied at once when it is the next
+// version, held back when it skips ahead (until the missing versions
+// come, within gapWait), and the document lost when it comes too late.
 func (o *overlay) change(u uri.URI, version int32, changes []lsproto.TextDocumentContentChangeEvent) error {
 	path, ok := pathOf(u)
 	if !ok {
@@ -82,7 +96,26 @@ func (o *overlay) change(u uri.URI, version int32, changes []lsproto.TextDocumen
 	if d == nil || d.path != path {
 		return fmt.Errorf("didChange for %s, which is not open (no didOpen came for it)", u)
 	}
-	for _, c := range changes {
+	wasLost := d.seq.lost != ""
+	ready, wasHeld := d.seq.arrive(d.version, notification{version: version, changes: changes}, o.order)
+	for _, n := range ready {
+		o.applyChanges(d, n)
+	}
+	if !wasHeld && d.seq.holding() {
+		d.seq.gen++
+		gen := d.seq.gen
+		time.AfterFunc(o.gapWait, func() { o.expire(d, gen) })
+	}
+	if !wasLost && d.seq.lost != "" {
+		return lostError(d) // logged once; reads and edits say it again
+	}
+	return nil
+}
+
+// applyChanges applies one notification's changes in order, each on the
+// text the one before it left; the caller holds o.mu.
+func (o *overlay) applyChanges(d *document, n notification) {
+	for _, c := range n.changes {
 		switch c := c.(type) {
 		case *lsproto.TextDocumentContentChangePartial:
 			from := d.text.offset(c.Range.Start, o.enc)
@@ -92,9 +125,16 @@ func (o *overlay) change(u uri.URI, version int32, changes []lsproto.TextDocumen
 			d.text = newText([]byte(c.Text))
 		}
 	}
-	d.version = version
+	d.version = n.version
 	o.changed(d)
-	return nil
+}
+
+// expire ends a hold that outlived gapWait: the missing versions did not
+// come, so the document's copy cannot be known in order.
+func (o *overlay) expire(d *document, gen uint64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	d.seq.expire(gen, d.version)
 }
 
 // close forgets a document the editor closed.
@@ -109,12 +149,21 @@ func (o *overlay) close(u uri.URI) {
 // clear forgets every document: the editor went away.
 func (o *overlay) clear() {
 	o.mu.Lock()
+	for _, d := range o.byPath {
+		d.seq.settle()
+	}
 	o.byPath = map[string]*document{}
 	o.mu.Unlock()
 }
 
 func (o *overlay) drop(path string) {
 	if d := o.byPath[path]; d != nil && d.path == path {
+		for w := range o.watches {
+			if w.onReach != nil && (w.path == d.path || w.path == d.real) {
+				delete(o.watches, w) // an unconfirmed edit of a closed document is not followed further
+			}
+		}
+		d.seq.settle()
 		delete(o.byPath, path)
 		if d.real != "" && o.byPath[d.real] == d {
 			delete(o.byPath, d.real)
@@ -128,28 +177,67 @@ type view struct {
 	path    string
 	version int32
 	data    []byte // a copy
+	lost    error  // the copy is not known (data is nil): why, and what to do
 }
 
 // get gives a copy of an open document's text, by its path or its real
-// path.
+// path. While notifications of it are held back it waits for them (at
+// most gapWait); a lost document's view has lost set and no text.
 func (o *overlay) get(path string) (view, bool) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	d := o.byPath[path]
-	if d == nil {
+	d, ok := o.settled(path)
+	if !ok {
 		return view{}, false
+	}
+	defer o.mu.Unlock()
+	if d.seq.lost != "" {
+		return view{uri: d.uri, path: d.path, version: d.version, lost: lostError(d)}, true
 	}
 	return view{uri: d.uri, path: d.path, version: d.version, data: bytes.Clone(d.text.b)}, true
 }
 
-// size is an open document's length, without copying it.
-func (o *overlay) size(path string) (int, bool) {
+// settled finds an open document with no notification held back (waiting
+// for the hold to end), and returns with o.mu held when it is found.
+func (o *overlay) settled(path string) (*document, bool) {
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	if d := o.byPath[path]; d != nil {
-		return len(d.text.b), true
+	for {
+		d := o.byPath[path]
+		if d == nil {
+			o.mu.Unlock()
+			return nil, false
+		}
+		wait := d.seq.waiting()
+		if wait == nil {
+			return d, true
+		}
+		o.mu.Unlock()
+		select {
+		case <-wait:
+		case <-time.After(2 * o.gapWait): // expire ends it; this only bounds a stuck timer
+			o.mu.Lock()
+			d.seq.expire(d.seq.gen, d.version)
+			o.mu.Unlock()
+		}
+		o.mu.Lock()
 	}
-	return 0, false
+}
+
+// lostError is what a read or an edit of a lost document is told.
+func lostError(d *document) error {
+	return fmt.Errorf("eukhe lost track of %s in the editor (%s), so its unsaved text is not known here: reads and edits of it are refused until it is saved and reopened in the editor (close it and open it again, or :e in Vim)", d.path, d.seq.lost)
+}
+
+// size is an open document's length, without copying it, or why its copy
+// is not known.
+func (o *overlay) size(path string) (int, bool, error) {
+	d, ok := o.settled(path)
+	if !ok {
+		return 0, false, nil
+	}
+	defer o.mu.Unlock()
+	if d.seq.lost != "" {
+		return 0, true, lostError(d)
+	}
+	return len(d.text.b), true, nil
 }
 
 // isOpen tells whether path is an open document.

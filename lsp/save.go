@@ -22,7 +22,7 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 	caps := s.capabilities()
 	var uris []string
 	for _, p := range ps {
-		if !p.dirty && caps.implements(protocol.MethodSaveDocuments) {
+		if res.Outcomes[p.i].Fate == docs.Landed && !p.dirty && caps.implements(protocol.MethodSaveDocuments) {
 			uris = append(uris, string(targetURI(p)))
 		}
 	}

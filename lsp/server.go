@@ -21,9 +21,14 @@ type Options struct {
 	// (default: the working directory).
 	Root string
 	// LandingWait bounds how long a commit waits for the editor's didChange
-	// that shows an edit landed (default 2s). Past it, the document did not
-	// land.
+	// that shows an edit landed while the document is quiet (default 2s).
 	LandingWait time.Duration
+	// TypingWait bounds the wait while the document keeps changing without
+	// showing the edit: each change gives LandingWait more, up to this in
+	// all (default 10s: Eglot tells its changes only after 0.5 s without
+	// typing, Neovim after its debounce). Past it the edit is "not
+	// confirmed yet", and followed until it shows.
+	TypingWait time.Duration
 	// CallTimeout bounds a request to the editor: an applyEdit or a save
 	// (default 60s; VS Code may hold an applyEdit while it shows a preview).
 	CallTimeout time.Duration
@@ -74,6 +79,10 @@ func New(opts Options) *Server {
 	if opts.LandingWait <= 0 {
 		opts.LandingWait = 2 * time.Second
 	}
+	if opts.TypingWait <= 0 {
+		opts.TypingWait = max(opts.LandingWait, 10*time.Second)
+	}
+	opts.TypingWait = max(opts.TypingWait, opts.LandingWait)
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 60 * time.Second
 	}
@@ -123,8 +132,9 @@ func (s *Server) life() context.Context {
 	return s.ctx
 }
 
-// closeWait bounds how long Serve waits for the connection to close.
-const closeWait = 3 * time.Second
+// closeWait bounds how long Serve waits for the connection to close when
+// the stream ended or ctx did (a variable so a test can make it long).
+var closeWait = 3 * time.Second
 
 // ErrNoShutdown is Serve's error when the editor sent exit without
 // shutdown, or went away without either (LSP: exit code 1).
@@ -148,9 +158,12 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	cancel() // ends every wait on the editor
 	s.att.stop()
 	s.ov.clear()
-	// Close drains the handlers and waits for the reader; a reader blocked
-	// on a stream that ignores Close (a terminal's stdin) must not hold
-	// exit for long.
+	// Close drains the handlers and waits for the reader. After exit
+	// nothing is left to say and the editor may kill a process that
+	// lingers (Eglot: after 0.1 s), so Serve returns at once, leaving the
+	// close to the process's end: the reader may be blocked on standard
+	// input, which Close does not interrupt. Otherwise a reader blocked on
+	// a stream that ignores Close must not hold the end for long.
 	closed := make(chan struct{})
 	go func() {
 		_ = rwc.Close()
@@ -158,6 +171,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 		close(closed)
 	}()
 	select {
+	case <-s.exit:
 	case <-closed:
 	case <-time.After(closeWait):
 	}

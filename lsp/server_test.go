@@ -167,3 +167,41 @@ func TestTheStoreWithoutAnEditorIsTheDisk(t *testing.T) {
 	}
 	_ = fmt.Sprint(io.EOF)
 }
+
+// blockedStdin is standard input as Go has it when it is a blocking pipe:
+// a Read that Close does not interrupt.
+type blockedStdin struct{ net.Conn }
+
+func (b blockedStdin) Close() error { return nil } // stdin's Close leaves a blocked Read blocked
+
+// After shutdown and exit, Serve returns at once even while its reader is
+// blocked on a stream that ignores Close (an editor kills a server that
+// lingers: Eglot after 0.1 s). closeWait is made an hour, so a Serve that
+// waited on the reader would not return within the test.
+func TestExitEndsServeWhileTheReaderIsBlocked(t *testing.T) {
+	defer func(w time.Duration) { closeWait = w }(closeWait)
+	closeWait = time.Hour
+	for _, shutdown := range []bool{true, false} {
+		srv := New(Options{Root: t.TempDir()})
+		a, b := net.Pipe()
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(context.Background(), blockedStdin{Conn: a}) }()
+		conn := jsonrpc2.NewConn(jsonrpc2.NewStream(b), jsonrpc2.WithCodec(codec{}))
+		conn.Go(context.Background(), jsonrpc2.MethodNotFoundHandler)
+		s := lsproto.ServerDispatcher(conn)
+		if _, err := s.Initialize(context.Background(), &lsproto.InitializeParams{}); err != nil {
+			t.Fatal(err)
+		}
+		if shutdown {
+			if err := s.Shutdown(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.Exit(context.Background())
+		err := <-served
+		if shutdown && err != nil || !shutdown && !errors.Is(err, ErrNoShutdown) {
+			t.Errorf("shutdown %v: Serve = %v", shutdown, err)
+		}
+		b.Close()
+	}
+}

@@ -18,6 +18,9 @@ func (st *store) Read(path string) (docs.Snapshot, error) {
 	if !ok {
 		return st.s.disk.Read(path)
 	}
+	if v.lost != nil {
+		return docs.Snapshot{}, v.lost
+	}
 	stat := st.openStat(path, len(v.data))
 	return docs.Snapshot{Data: v.data, Stat: stat}, nil
 }
@@ -25,7 +28,10 @@ func (st *store) Read(path string) (docs.Snapshot, error) {
 // Stat tells of an open document from its text (it exists, even unsaved),
 // else of the disk's file.
 func (st *store) Stat(path string) (docs.Stat, error) {
-	if n, ok := st.s.ov.size(filepath.Clean(path)); ok {
+	if n, ok, err := st.s.ov.size(filepath.Clean(path)); ok {
+		if err != nil {
+			return docs.Stat{}, err
+		}
 		return st.openStat(path, n), nil
 	}
 	return st.s.disk.Stat(path)

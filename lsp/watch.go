@@ -5,19 +5,24 @@ import (
 	"context"
 )
 
-// watch waits for an open document to hold exactly some text: how a commit
+// watch waits for an open document to hold an edit from → want (exactly
+// want, or want with changes of the user's elsewhere: holds): how a commit
 // learns that its edit landed. applied: true proves nothing (Neovim answers
 // it for a buffer it skipped); the didChange that follows the edit does.
 type watch struct {
-	path    string
-	want    []byte
-	reached chan struct{} // closed when the document held want
-	hit     bool
-}
+	path     string
+	from     []byte
+	want     []byte
+	reached  chan struct{} // closed when the document held the edit
+	hit      bool
+	sig      chan<- struct{} // poked (never blocking) at every change; may be nil
+	onReach  func()          // runs once when reached, outside o.mu; set by track
+	}
 
-// watch starts watching path for want; it may be reached at once.
-func (o *overlay) watch(path string, want []byte) *watch {
-	w := &watch{path: path, want: want, reached: make(chan struct{})}
+// watch starts watching path for the edit from → want; it may be reached
+// at once.
+func (o *overlay) watch(path string, from, want []byte, sig chan<- struct{}) *watch {
+	w := &watch{path: path, from: from, want: want, reached: make(chan struct{}), sig: sig}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.watches[w] = struct{}{}
@@ -47,9 +52,24 @@ func (o *overlay) changed(d *document) {
 }
 
 func (o *overlay) check(w *watch, d *document) {
-	if !w.hit && len(w.want) == len(d.text.b) && bytes.Equal(w.want, d.text.b) {
-		w.hit = true
-		close(w.reached)
+	if !w.hit && d.seq.lost == "" && (bytes.Equal(w.want, d.text.b) || w.from != nil && holds(w.from, w.want, d.text.b)) {
+		o.hit(w)
+	}
+	if w.sig != nil {
+		select {
+		case w.sig <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// hit marks w reached; the caller holds o.mu.
+func (o *overlay) hit(w *watch) {
+	w.hit = true
+	close(w.reached)
+	if w.onReach != nil {
+		go w.onReach()
+		delete(o.watches, w)
 	}
 }
 
@@ -79,7 +99,26 @@ func (o *overlay) reach(w *watch) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !w.hit {
-		w.hit = true
-		close(w.reached)
+		o.hit(w)
 	}
+	if w.sig != nil {
+		select {
+		case w.sig <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// track keeps an unconfirmed watch until it is reached (then f runs, once)
+// or the document is closed or opened again; it tells false when it was
+// reached already.
+func (o *overlay) track(w *watch, f func()) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if w.hit {
+		return false
+	}
+	w.sig = nil
+	w.onReach = f
+	return true
 }

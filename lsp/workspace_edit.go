@@ -90,10 +90,23 @@ func (e docEdit) changes(enc encoding) []lsproto.DocumentChange {
 	return out
 }
 
-// workspaceEdit is one applyEdit's edit: every text edit first, then every
-// move, so a client that checks the versions of a run of text edits
-// (VS Code) checks them all before anything moves.
-func workspaceEdit(es []docEdit, enc encoding) lsproto.WorkspaceEdit {
+// workspaceEdit is one applyEdit's edit, shaped by what the client
+// announced. With versioned edits: every text edit first, then every move,
+// so a client that checks the versions of a run of text edits (VS Code)
+// checks them all before anything moves. Without (no documentChanges):
+// the text edits by URI, with no version, the client checking none (the
+// server checks the version right before sending, and the text after);
+// such a client is never sent a move (check refuses it first).
+func workspaceEdit(es []docEdit, enc encoding, versioned bool) lsproto.WorkspaceEdit {
+	if !versioned {
+		changes := map[uri.URI][]lsproto.TextEdit{}
+		for _, e := range es {
+			for _, el := range textEdits(e.from, e.to, enc) {
+				changes[e.uri] = append(changes[e.uri], *el.(*lsproto.TextEdit))
+			}
+		}
+		return lsproto.WorkspaceEdit{Changes: changes}
+	}
 	var texts, moves []lsproto.DocumentChange
 	for _, e := range es {
 		for _, c := range e.changes(enc) {
@@ -105,4 +118,9 @@ func workspaceEdit(es []docEdit, enc encoding) lsproto.WorkspaceEdit {
 		}
 	}
 	return lsproto.WorkspaceEdit{DocumentChanges: append(texts, moves...)}
+}
+
+// empty tells whether a workspace edit changes nothing.
+func empty(w lsproto.WorkspaceEdit) bool {
+	return len(w.DocumentChanges) == 0 && len(w.Changes) == 0
 }
