@@ -54,6 +54,7 @@ type result struct {
 		Prompt  string   `json:"prompt"`
 		Choices []string `json:"choices"`
 	} `json:"asked"`
+	KeysLeft  int    `json:"keys_left_at_reply"`
 	LspExit   *int   `json:"lsp_exit"`
 	Emacs     string `json:"emacs"`
 	Error     string `json:"error"`
@@ -63,7 +64,7 @@ type result struct {
 
 // runScenario runs scenario.el in Emacs over a fresh workspace whose user
 // settings hold auto; it gives what the scenario saw and the workspace.
-func runScenario(t *testing.T, auto string) (result, string) {
+func runScenario(t *testing.T, auto string, env ...string) (result, string) {
 	em := emacs(t)
 	script, err := filepath.Abs("scenario.el")
 	if err != nil {
@@ -98,6 +99,7 @@ func runScenario(t *testing.T, auto string) (result, string) {
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+cfg, "XDG_STATE_HOME="+filepath.Join(home, "state"),
 		"XDG_CACHE_HOME="+filepath.Join(home, "cache"), "XDG_RUNTIME_DIR="+run,
 		"EUKHE_ROOT="+root, "EUKHE_BIN="+binary, "EUKHE_OUT="+out)
+	cmd.Env = append(cmd.Env, env...)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Run(); err != nil {
@@ -155,4 +157,39 @@ func TestEglotReadsUnsavedTextLandsATwoFileEditAndEnterAloneDenies(t *testing.T)
 		}
 		t.Errorf("eukhe lsp ended with status %s after shutdown and exit from Eglot (9: killed, still running); want 0 at once", status)
 	}
+}
+
+// The user types steadily in Eglot (a key every 0.1 s: Eglot sends
+// didChange only after 0.5 s without typing) while the agent edits
+// another line of the same buffer: no key is lost, the edit is in the
+// buffer, the reply never says it was not applied, and once the user
+// pauses eukhe's copy is the buffer.
+func TestEglotWhileTypingLosesNoKeyAndTheReplyIsTruthful(t *testing.T) {
+	const typed = " and the user keeps typing here"
+	res, _ := runScenario(t, `["read", "write"]`, "EUKHE_SCENARIO=typing", "EUKHE_TYPED="+typed)
+	want := "A ONE\na two\na three" + typed + "\n"
+	if res.A != want {
+		t.Errorf("the buffer after typing and the edit:\n%q\nwant\n%q", res.A, want)
+	}
+	if e := res.Edit; strings.Contains(strings.ToLower(e), "not applied") || !(strings.HasPrefix(e, "Applied to a.txt#") || strings.Contains(e, "not confirmed yet")) {
+		t.Errorf("the edit made while the user typed said:\n%s", e)
+	}
+	t.Logf("%d of %d keys were still to type when the reply came: %s", res.KeysLeft, len(typed), firstLine(res.Edit))
+	rows := ""
+	for i, l := range strings.SplitAfter(want, "\n") {
+		if l != "" {
+			rows += strconv.Itoa(i+1) + ":" + l
+		}
+	}
+	if !strings.HasSuffix(res.ReadAfter, "]\n"+rows) {
+		t.Errorf("the read once the user paused:\n%s\nwant the rows\n%s", res.ReadAfter, rows)
+	}
+	if res.LspExit == nil || *res.LspExit != 0 {
+		t.Errorf("eukhe lsp ended with status %v after shutdown and exit", res.LspExit)
+	}
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }

@@ -165,22 +165,70 @@
     (eu-note :gated (eu-call "bash" (list :script "sh -c 'echo ran > gated.txt'")))
     (eu-note :asked (vconcat (reverse eu-asked)))
     (eu-note :read_after (eu-call "read" (list :path "a.txt")))
-    (process-send-eof eu-mcp)
-    (eu-wait "eukhe mcp to end" (lambda () (not (process-live-p eu-mcp))) 20)
-    ;; Eglot shuts the server down and kills it if it has not exited
-    ;; shortly after `exit'.
-    (let* ((server (with-current-buffer a (eglot-current-server)))
-           (proc (jsonrpc--process server)))
-      (eglot-shutdown server)
-      (eu-wait "eukhe lsp to end" (lambda () (not (process-live-p proc))) 20)
-      (eu-note :lsp_exit (process-exit-status proc)))))
+    (eu-stop a)))
+
+(defun eu-start (a b)
+  "Start Eglot on buffers A and B and attach the agent."
+  (with-current-buffer a
+    (eglot '(text-mode) (cons 'transient eu-root) 'eglot-lsp-server (list eu-bin "lsp") '("plaintext")))
+  (eu-wait "Eglot to manage both buffers"
+           (lambda () (and (buffer-local-value 'eglot--managed-mode a)
+                           (buffer-local-value 'eglot--managed-mode b))))
+  (eu-mcp-start)
+  (eu-mcp-rpc "initialize" (list :protocolVersion "2025-06-18" :capabilities #s(hash-table)
+                                 :clientInfo (list :name "eglot-test" :version "1")))
+  (eu-mcp-send (list :jsonrpc "2.0" :method "notifications/initialized")))
+
+(defun eu-stop (a)
+  "Detach the agent and shut Eglot's server down; note its exit status.
+Eglot kills a server that has not exited shortly after `exit' (status 9)."
+  (process-send-eof eu-mcp)
+  (eu-wait "eukhe mcp to end" (lambda () (not (process-live-p eu-mcp))) 20)
+  (let* ((server (with-current-buffer a (eglot-current-server)))
+         (proc (jsonrpc--process server)))
+    ;; From a managed buffer, as a user runs it (Eglot 1.17 fails an
+    ;; assertion when it is run from another buffer).
+    (with-current-buffer a (eglot-shutdown server))
+    (eu-wait "eukhe lsp to end" (lambda () (not (process-live-p proc))) 20)
+    (eu-note :lsp_exit (process-exit-status proc))))
+
+(defun eu-scenario-typing ()
+  "The user types steadily on line 3 of a.txt (a key every 0.1 s, so
+Eglot's didChange waits for the pause) while the agent edits line 1."
+  (let* ((a (find-file-noselect (concat eu-root "a.txt")))
+         (b (find-file-noselect (concat eu-root "b.txt")))
+         (keys (string-to-list (getenv "EUKHE_TYPED")))
+         (at (with-current-buffer a
+               (goto-char (point-min)) (forward-line 2) (end-of-line)
+               (copy-marker (point) t)))
+         (typist nil))
+    (eu-start a b)
+    (setq typist
+          (run-with-timer
+           0 0.1
+           (lambda ()
+             (if (null keys)
+                 (cancel-timer typist)
+               (switch-to-buffer a)
+               (goto-char at)
+               (execute-kbd-macro (string (pop keys)))
+               (setq eu-last-key (current-time))))))
+    (eu-wait "the user to start typing" (lambda () (> (length (eu-buffer-text a)) 22)))
+    (let ((ra (eu-call "read" (list :path "a.txt"))))
+      (eu-note :edit (eu-call "edit" (list :patch (format "[a.txt#%s]\n@@ 1\n+A ONE\n" (eu-tag ra))))))
+    (eu-note :keys_left_at_reply (length keys))
+    (eu-wait "the user to stop typing" (lambda () (null keys)))
+    (eu-idle 1.5)
+    (eu-note :a (eu-buffer-text a))
+    (eu-note :read_after (eu-call "read" (list :path "a.txt")))
+    (eu-stop a)))
 
 (defun eu-write-results ()
   (with-temp-file eu-out
     (insert (json-serialize eu-results))))
 
 (condition-case err
-    (eu-scenario)
+    (if (equal (getenv "EUKHE_SCENARIO") "typing") (eu-scenario-typing) (eu-scenario))
   (error (eu-note :error (error-message-string err))))
 (eu-note :emacs emacs-version)
 (eu-note :mcp_stderr (with-current-buffer (get-buffer-create "*eukhe-mcp-stderr*") (buffer-string)))
