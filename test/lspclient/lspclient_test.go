@@ -202,6 +202,23 @@ func TestOutOfOrderDidChangeGivesTheInOrderTextOrUnknown(t *testing.T) {
 	check(str(res, "read_after"), str(res, "expected_after"), res["read_after_is_error"] == true)
 }
 
+// A didChange that never comes (versions 1, 2, 4): after the bound eukhe
+// holds a later version for, the document is unknown: its reads and edits
+// are refused saying to save or reopen it, and nothing is sent to it.
+func TestAMissingDidChangeMakesTheDocumentUnknownNeverAThirdText(t *testing.T) {
+	res := scenario(t, "gap")
+	read := str(res, "read")
+	if res["read_is_error"] != true {
+		t.Fatalf("a read of a document whose version 3 never came (the editor shows version 4):\n%s", read)
+	}
+	if !strings.Contains(read, "save") && !strings.Contains(read, "reopen") {
+		t.Errorf("the refused read says no way out:\n%s", read)
+	}
+	if n, _ := res["apply_requests"].(float64); n != 0 || res["edit_is_error"] != true {
+		t.Errorf("an edit of the unknown document: %v applyEdit requests, reply:\n%s", n, str(res, "edit"))
+	}
+}
+
 // An editor that cannot show questions (showMessageRequest answered
 // MethodNotFound): an attached agent's gated step is refused at once,
 // saying so; the editor is asked once and the user told once.

@@ -113,6 +113,25 @@ const scenarios = {
 		out.read_after_is_error = r2.isError;
 	},
 
+	// A didChange lost on the way (versions 1, 2, 4; 3 never comes): once
+	// eukhe stops waiting for it, the document is unknown: reads and
+	// edits of it are refused, saying to save or reopen it, never served
+	// from a copy that skipped a change.
+	async gap(c, out) {
+		await c.open("a.txt", "a one\na two\n");
+		const notes = [];
+		["h", "e", "l", "l"].forEach((key, i) => notes.push(c.change("a.txt", i, i, key)));
+		for (const v of [1, 2, 4]) await c.send(notes[v - 1]);
+		await sleep(Number(process.env.EUKHE_GAP_MS || 3000));
+		const r = await c.tool("read", { path: "a.txt" });
+		out.read = r.text;
+		out.read_is_error = r.isError;
+		const e = await c.tool("edit", { patch: "[a.txt#00000000]\n@@ 1\n+EDITED\n" });
+		out.edit = e.text;
+		out.edit_is_error = e.isError;
+		out.apply_requests = c.applyRequests.length;
+	},
+
 	// An editor that cannot show questions (showMessageRequest answered
 	// MethodNotFound, as Helix does): an attached agent's gated step is
 	// refused at once saying so, the editor is not asked again, and the
