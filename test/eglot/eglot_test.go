@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,19 +25,27 @@ var binary string
 
 func TestMain(m *testing.M) { testkit.RunWithEukhe(m, "../../cmd/eukhe", &binary) }
 
-// emacs is the Emacs to test with: EUKHE_EMACS, else emacs on PATH.
+// emacs is the Emacs to test with: EUKHE_EMACS, else emacs on PATH; it
+// must be 29 or later (Eglot is part of it).
 func emacs(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("EUKHE_EMACS"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("emacs")
-	if err != nil {
-		const why = "emacs is not installed: the Eglot end-to-end test needs Emacs 29 or later with its Eglot (.ci/run installs emacs-nox 30 from bookworm-backports)"
+	missing := func(why string) {
+		why += ": the Eglot end-to-end test needs Emacs 29 or later, which has Eglot (.ci/run installs emacs-nox 30 from bookworm-backports)"
 		if os.Getenv("CI") != "" {
 			t.Fatal(why)
 		}
 		t.Skip(why)
+	}
+	p := os.Getenv("EUKHE_EMACS")
+	if p == "" {
+		var err error
+		if p, err = exec.LookPath("emacs"); err != nil {
+			missing("emacs is not installed")
+		}
+	}
+	out, err := exec.Command(p, "--batch", "-Q", "--eval", "(princ emacs-major-version)").Output()
+	if v, _ := strconv.Atoi(strings.TrimSpace(string(out))); err != nil || v < 29 {
+		missing(fmt.Sprintf("%s is Emacs %q (%v)", p, strings.TrimSpace(string(out)), err))
 	}
 	return p
 }
