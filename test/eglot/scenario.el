@@ -81,6 +81,11 @@
 
 (advice-add 'completing-read :override #'eu-enter)
 
+;; The workspace edits eukhe sent, as Eglot received them.
+(defvar eu-edits nil)
+(advice-add 'eglot--apply-workspace-edit :before
+            (lambda (wedit &rest _) (push (json-serialize wedit) eu-edits)))
+
 ;;; The agent: eukhe mcp over stdio, line JSON-RPC.
 
 (defvar eu-mcp nil)
@@ -193,13 +198,15 @@ Eglot kills a server that has not exited shortly after `exit' (status 9)."
     (eu-note :lsp_exit (process-exit-status proc))))
 
 (defun eu-scenario-typing ()
-  "The user types steadily on line 3 of a.txt (a key every 0.1 s, so
-Eglot's didChange waits for the pause) while the agent edits line 1."
+  "The user types steadily at the end of line $EUKHE_TYPE_LINE (default 3)
+of a.txt (a key every 0.1 s, so Eglot's didChange waits for the pause)
+while the agent edits line 1."
   (let* ((a (find-file-noselect (concat eu-root "a.txt")))
          (b (find-file-noselect (concat eu-root "b.txt")))
          (keys (string-to-list (getenv "EUKHE_TYPED")))
+         (line (string-to-number (or (getenv "EUKHE_TYPE_LINE") "3")))
          (at (with-current-buffer a
-               (goto-char (point-min)) (forward-line 2) (end-of-line)
+               (goto-char (point-min)) (forward-line (1- line)) (end-of-line)
                (copy-marker (point) t)))
          (typist nil))
     (eu-start a b)
@@ -232,7 +239,6 @@ Eglot's didChange waits for the pause) while the agent edits line 1."
   (error (eu-note :error (error-message-string err))))
 (eu-note :emacs emacs-version)
 (eu-note :mcp_stderr (with-current-buffer (get-buffer-create "*eukhe-mcp-stderr*") (buffer-string)))
-(eu-note :events (let ((b (get-buffer (format "*EGLOT (%s/(text-mode)) events*" (file-name-nondirectory (directory-file-name eu-root))))))
-                   (if b (with-current-buffer b (buffer-string)) "")))
+(eu-note :edits (vconcat (reverse eu-edits)))
 (eu-write-results)
 (kill-emacs 0)
