@@ -59,15 +59,21 @@ func Reply(names []string, landedAs []string, res Committed) (text string, isErr
 		// several documents of one edit (each its own reason).
 		fmt.Fprintf(&b, ": %s.", strings.Join(why, "; "))
 	}
+	cause := failed // what stopped the edit: the first failure, else the first unconfirmed
+	for i, o := range res.Outcomes {
+		if cause < 0 && o.Fate == Unconfirmed {
+			cause = i
+		}
+	}
 	var restored, untried []string
 	for i, o := range res.Outcomes {
 		switch {
 		case o.Fate == Restored:
 			restored = append(restored, names[i])
-		case o.Fate == Untried && failed >= 0:
+		case o.Fate == Untried && cause >= 0:
 			untried = append(untried, names[i])
-		case o.Fate == Landed && o.Err != nil:
-			fmt.Fprintf(&b, "\n%s landed before %s failed, and restoring its previous bytes failed (%v): it holds the edit.", names[i], names[failed], o.Err)
+		case o.Fate == Landed && o.Err != nil && cause >= 0:
+			fmt.Fprintf(&b, "\n%s landed before %s failed, and restoring its previous bytes failed (%v): it holds the edit.", names[i], names[cause], o.Err)
 		}
 	}
 	for i, o := range res.Outcomes {
@@ -79,7 +85,7 @@ func Reply(names []string, landedAs []string, res Committed) (text string, isErr
 		fmt.Fprintf(&b, "\n%s had landed and %s restored to the previous bytes.", strings.Join(restored, ", "), isAre(len(restored)))
 	}
 	if len(untried) > 0 {
-		fmt.Fprintf(&b, "\n%s not tried: %s failed first.", strings.Join(untried, ", "), names[failed])
+		fmt.Fprintf(&b, "\n%s not tried: %s failed first.", strings.Join(untried, ", "), names[cause])
 	}
 	if failed >= 0 && len(landed) == 0 && len(unconfirmed) == 0 {
 		b.WriteString("\nNothing of this edit is on disk; fix the cause and retry the same edit.")

@@ -78,8 +78,16 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 	}
 	// Right before sending: every document still holds the text the edit
 	// was made on, at its version. A client sent edits without versions
-	// checks nothing itself, and Neovim checks no version 0.
+	// checks nothing itself, and Neovim checks no version 0 (probe.go).
 	for i, e := range es {
+		if e.version == 0 && caps.skipsVersionZero() {
+			var err error
+			if es[i], err = s.probe(life, client, e); err != nil {
+				out[i].err = err
+				return out
+			}
+			e = es[i]
+		}
 		if why := s.moved(e); why != nil {
 			out[i].err = why
 			return out // nothing of this batch is sent

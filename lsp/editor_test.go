@@ -32,6 +32,9 @@ type editorOpts struct {
 	saves         bool          // implements eukhe/saveDocuments
 	reviews       bool          // implements eukhe/review
 	noRename      bool          // advertise no rename resource operation
+	plain         bool          // no documentChanges announced: refuses them, applies changes (a strict client)
+	debounce      bool          // hold every change until flush, as Neovim's debounce does (versions counted at once)
+	zero          bool          // open documents at version 0, as Neovim does
 	wait          time.Duration // the server's LandingWait (default 2s)
 	methods       []string      // more eukhe/* methods the editor says it implements
 	env           map[string]string
@@ -58,6 +61,7 @@ type fakeEditor struct {
 	refuse      bool           // answer applied: false, apply nothing
 	lie         bool           // answer applied: true, apply nothing
 	late        bool           // send the didChange after the reply
+	applyAfter  time.Duration  // answer at once, apply this much later (held: debounce mode)
 	beforeApply func(call int) // runs before the editor applies an edit: a user typing
 	hold        chan struct{}  // when set, an applyEdit waits for it to close
 	saveLies    bool           // answer eukhe/saveDocuments as saved, save nothing
@@ -71,7 +75,9 @@ type fakeEditor struct {
 type fakeBuf struct {
 	uri     uri.URI
 	text    string
-	version int32
+	version int32 // the version of the last didChange sent
+	tick    int32 // the version the buffer is at (ahead of version while changes are held)
+	pending []lsproto.TextDocumentContentChangeEvent
 }
 
 func newEditor(t testing.TB, o editorOpts) *fakeEditor {
@@ -116,6 +122,9 @@ func (e *fakeEditor) initialize() {
 		ops = ops[:1]
 	}
 	we := &lsproto.WorkspaceEditClientCapabilities{ResourceOperations: ops, DocumentChanges: &yes}
+	if e.opts.plain {
+		we = &lsproto.WorkspaceEditClientCapabilities{}
+	}
 	if e.opts.transactional {
 		we.FailureHandling = lsproto.FailureHandlingKindTextOnlyTransactional
 	}
@@ -136,8 +145,12 @@ func (e *fakeEditor) initialize() {
 	ex, _ := json.Marshal(map[string]protocol.ClientCapabilities{"eukhe": {Kind: "test", Methods: methods}})
 	caps.Experimental = lsproto.LSPAny(ex)
 	root := uri.File(e.root)
+	name := "fake"
+	if e.opts.debounce {
+		name = "Neovim" // versions by changedtick: they skip what the debounce merged
+	}
 	res, err := e.server.Initialize(e.ctx(), &lsproto.InitializeParams{
-		ClientInfo:   lsproto.ClientInfo{Name: "fake"},
+		ClientInfo:   lsproto.ClientInfo{Name: name},
 		RootURI:      &root,
 		Capabilities: caps,
 	})
@@ -223,9 +236,13 @@ func (e *fakeEditor) openText(name, text string) {
 	p := e.path(name)
 	u := uri.File(p)
 	e.mu.Lock()
-	e.bufs[p] = &fakeBuf{uri: u, text: text, version: 1}
+	v := int32(1)
+	if e.opts.zero {
+		v = 0
+	}
+	e.bufs[p] = &fakeBuf{uri: u, text: text, version: v, tick: v}
 	e.mu.Unlock()
-	err := e.server.DidOpen(e.ctx(), &lsproto.DidOpenTextDocumentParams{TextDocument: lsproto.TextDocumentItem{URI: u, LanguageID: "plaintext", Version: 1, Text: text}})
+	err := e.server.DidOpen(e.ctx(), &lsproto.DidOpenTextDocumentParams{TextDocument: lsproto.TextDocumentItem{URI: u, LanguageID: "plaintext", Version: v, Text: text}})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -261,15 +278,43 @@ func (e *fakeEditor) typeAt(name string, line, char uint32, s string) {
 	b := e.bufs[p]
 	r := lsproto.Range{Start: lsproto.Position{Line: line, Character: char}, End: lsproto.Position{Line: line, Character: char}}
 	change := e.applyOne(b, r, s)
-	b.version++
+	b.tick++
+	b.pending = append(b.pending, change)
+	debounce := e.opts.debounce
+	e.mu.Unlock()
+	if !debounce {
+		e.flush(name)
+	}
+}
+
+// flush sends a buffer's held changes as one didChange, at the version the
+// buffer is at.
+func (e *fakeEditor) flush(name string) { e.flushPath(e.path(name)) }
+
+func (e *fakeEditor) flushPath(path string) {
+	e.mu.Lock()
+	b := e.bufs[path]
+	if b == nil || len(b.pending) == 0 {
+		e.mu.Unlock()
+		return
+	}
+	params := b.notification()
+	e.mu.Unlock()
+	if err := e.server.DidChange(context.Background(), params); err != nil {
+		e.t.Error(err)
+	}
+}
+
+// notification takes a buffer's held changes as one didChange; the caller
+// holds mu.
+func (b *fakeBuf) notification() *lsproto.DidChangeTextDocumentParams {
+	b.version = b.tick
 	params := &lsproto.DidChangeTextDocumentParams{
 		TextDocument:   lsproto.VersionedTextDocumentIdentifier{TextDocumentIdentifier: lsproto.TextDocumentIdentifier{URI: b.uri}, Version: b.version},
-		ContentChanges: []lsproto.TextDocumentContentChangeEvent{change},
+		ContentChanges: b.pending,
 	}
-	e.mu.Unlock()
-	if err := e.server.DidChange(e.ctx(), params); err != nil {
-		e.t.Fatal(err)
-	}
+	b.pending = nil
+	return params
 }
 
 // offset converts a position to a byte offset, its own way: split the text
@@ -388,12 +433,52 @@ func (c *fakeClient) ApplyEdit(_ context.Context, p *lsproto.ApplyWorkspaceEditP
 		e.mu.Unlock()
 		return &lsproto.ApplyWorkspaceEditResult{Applied: true}, nil
 	}
+	if d := e.applyAfter; d > 0 {
+		e.mu.Unlock()
+		go func() {
+			time.Sleep(d)
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			for _, dc := range p.Edit.DocumentChanges {
+				if td, ok := dc.(*lsproto.TextDocumentEdit); ok {
+					path, _ := pathOf(td.TextDocument.URI)
+					e.applyTextEdits(e.bufs[path], td.Edits)
+				}
+			}
+		}()
+		return &lsproto.ApplyWorkspaceEditResult{Applied: true}, nil
+	}
+	if e.opts.plain {
+		if len(p.Edit.DocumentChanges) > 0 {
+			e.mu.Unlock()
+			return &lsproto.ApplyWorkspaceEditResult{Applied: false, FailureReason: ptr("documentChanges: not announced, not supported")}, nil
+		}
+		var notes []func()
+		for u, edits := range p.Edit.Changes {
+			path, _ := pathOf(u)
+			b := e.bufs[path]
+			if b == nil {
+				e.mu.Unlock()
+				return &lsproto.ApplyWorkspaceEditResult{Applied: false, FailureReason: ptr("no buffer " + path)}, nil
+			}
+			var els []lsproto.TextDocumentEditElement
+			for _, x := range edits {
+				els = append(els, &x)
+			}
+			notes = append(notes, e.applyTextEdits(b, els))
+		}
+		e.mu.Unlock()
+		for _, f := range notes {
+			f()
+		}
+		return &lsproto.ApplyWorkspaceEditResult{Applied: true}, nil
+	}
 	if e.opts.transactional {
 		for _, dc := range p.Edit.DocumentChanges {
 			if td, ok := dc.(*lsproto.TextDocumentEdit); ok {
 				path, _ := pathOf(td.TextDocument.URI)
 				b := e.bufs[path]
-				if b == nil || td.TextDocument.Version == nil || *td.TextDocument.Version != b.version {
+				if b == nil || td.TextDocument.Version == nil || *td.TextDocument.Version != b.tick {
 					e.mu.Unlock()
 					return &lsproto.ApplyWorkspaceEditResult{Applied: false}, nil
 				}
@@ -411,7 +496,7 @@ func (c *fakeClient) ApplyEdit(_ context.Context, p *lsproto.ApplyWorkspaceEditP
 				return &lsproto.ApplyWorkspaceEditResult{Applied: false, FailureReason: ptr("no buffer " + path)}, nil
 			}
 			v := dc.TextDocument.Version
-			if i == 0 && v != nil && *v > 0 && b.version > *v {
+			if i == 0 && v != nil && *v > 0 && b.tick > *v {
 				continue // "Buffer newer than edits": skipped, silently
 			}
 			notes = append(notes, e.applyTextEdits(b, dc.Edits))
@@ -452,15 +537,18 @@ func (e *fakeEditor) applyTextEdits(b *fakeBuf, edits []lsproto.TextDocumentEdit
 		ts = append(ts, te{x.Range, x.NewText, e.offset(b.text, x.Range.Start)})
 	}
 	sort.SliceStable(ts, func(i, j int) bool { return ts[i].at > ts[j].at })
-	var changes []lsproto.TextDocumentContentChangeEvent
 	for _, x := range ts {
-		changes = append(changes, e.applyOne(b, x.r, x.text))
+		b.pending = append(b.pending, e.applyOne(b, x.r, x.text))
 	}
-	b.version++
-	params := &lsproto.DidChangeTextDocumentParams{
-		TextDocument:   lsproto.VersionedTextDocumentIdentifier{TextDocumentIdentifier: lsproto.TextDocumentIdentifier{URI: b.uri}, Version: b.version},
-		ContentChanges: changes,
+	b.tick++
+	if e.opts.debounce {
+		// sent with the next flush, or by the debounce's own timer
+		path, _ := pathOf(b.uri)
+		return func() {
+			go func() { time.Sleep(20 * time.Millisecond); e.flushPath(path) }()
+		}
 	}
+	params := b.notification()
 	return func() { _ = e.server.DidChange(context.Background(), params) }
 }
 
@@ -483,7 +571,7 @@ func (e *fakeEditor) rename(r *lsproto.RenameFile) []func() {
 		return nil
 	}
 	delete(e.bufs, from)
-	nb := &fakeBuf{uri: r.NewURI, text: b.text, version: 1}
+	nb := &fakeBuf{uri: r.NewURI, text: b.text, version: 1, tick: 1}
 	e.bufs[to] = nb
 	e.closedAfter = append(e.closedAfter, from)
 	return []func(){func() {

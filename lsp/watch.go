@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"time"
 )
 
 // watch waits for an open document to hold an edit from → want (exactly
@@ -10,14 +11,14 @@ import (
 // learns that its edit landed. applied: true proves nothing (Neovim answers
 // it for a buffer it skipped); the didChange that follows the edit does.
 type watch struct {
-	path     string
-	from     []byte
-	want     []byte
-	reached  chan struct{} // closed when the document held the edit
-	hit      bool
-	sig      chan<- struct{} // poked (never blocking) at every change; may be nil
-	onReach  func()          // runs once when reached, outside o.mu; set by track
-	}
+	path    string
+	from    []byte
+	want    []byte
+	reached chan struct{} // closed when the document held the edit
+	hit     bool
+	sig     chan<- struct{} // poked (never blocking) at every change; may be nil
+	onReach func()          // runs once when reached, outside o.mu; set by track
+}
 
 // watch starts watching path for the edit from → want; it may be reached
 // at once.
@@ -121,4 +122,21 @@ func (o *overlay) track(w *watch, f func()) bool {
 	w.sig = nil
 	w.onReach = f
 	return true
+}
+
+// waitChange waits for a change of an open document, at most d; it tells
+// whether one came.
+func (o *overlay) waitChange(ctx context.Context, path string, d time.Duration) bool {
+	sig := make(chan struct{}, 1)
+	w := o.watch(path, nil, nil, sig)
+	defer o.unwatch(w)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-sig:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
 }

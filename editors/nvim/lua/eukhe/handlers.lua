@@ -27,6 +27,10 @@ local handlers = {
     local c = client_of(ctx)
     return require('eukhe.tools').run(params, c and c.config.root_dir)
   end,
+  -- Neovim's own, with every document's version checked first
+  ['workspace/applyEdit'] = function(err, params, ctx, config)
+    return require('eukhe.applyedit').handler(err, params, ctx, config)
+  end,
 }
 
 -- table gives the handlers for a client's config.
@@ -37,7 +41,12 @@ end
 -- methods lists the server -> client eukhe/* methods handled here, for
 -- experimental.eukhe.methods.
 function M.methods()
-  local out = vim.tbl_keys(handlers)
+  local out = {}
+  for name in pairs(handlers) do
+    if name:sub(1, 6) == 'eukhe/' then
+      table.insert(out, name)
+    end
+  end
   table.sort(out)
   return out
 end

@@ -1,0 +1,72 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	lsproto "go.lsp.dev/protocol"
+)
+
+// Neovim applies a text edit at version 0 without any check (it checks
+// only versions above 0), and 0 is the version of a buffer whose first
+// change it has not told yet: its debounce holds the first report back
+// as long as the user keeps typing. An edit sent then overwrites text the
+// server has not seen. So an edit of a document still at version 0, to
+// Neovim without the eukhe plugin (whose applyEdit handler checks every
+// version, 0 included), is preceded by a probe: an empty edit (an empty
+// insert at the start, which changes no text) that makes Neovim count a
+// change and tell every change it held. Once the overlay is past version
+// 0, the document must still hold the edit's text, or nothing is sent.
+
+// skipsVersionZero tells whether the client applies an edit at version 0
+// unchecked: Neovim without the eukhe plugin.
+func (c clientCaps) skipsVersionZero() bool {
+	return c.name == "Neovim" && c.eukhe.Kind != "nvim"
+}
+
+// probe brings a document at version 0 past it, and gives the edit at the
+// version it then has; an error when the document moved (nothing of the
+// edit is sent then).
+func (s *Server) probe(life context.Context, client lsproto.Client, e docEdit) (docEdit, error) {
+	zero := int32(0)
+	ctx, cancel := context.WithTimeout(life, s.opts.CallTimeout)
+	res, err := client.ApplyEdit(ctx, &lsproto.ApplyWorkspaceEditParams{Edit: lsproto.WorkspaceEdit{
+		DocumentChanges: []lsproto.DocumentChange{&lsproto.TextDocumentEdit{
+			TextDocument: lsproto.OptionalVersionedTextDocumentIdentifier{
+				TextDocumentIdentifier: lsproto.TextDocumentIdentifier{URI: e.uri},
+				Version:                &zero,
+			},
+			Edits: []lsproto.TextDocumentEditElement{&lsproto.TextEdit{}},
+		}},
+	}})
+	cancel()
+	switch {
+	case err != nil:
+		return e, fmt.Errorf("the editor did not answer (%v); nothing of the edit was sent", err)
+	case !res.Applied:
+		return e, fmt.Errorf("the editor was asked to tell its pending changes first and refused; nothing of the edit was sent")
+	}
+	deadline := time.Now().Add(s.opts.TypingWait)
+	for {
+		v, open := s.ov.get(e.path)
+		switch {
+		case !open:
+			return e, fmt.Errorf("it was closed in the editor; nothing was sent to it")
+		case v.lost != nil:
+			return e, v.lost
+		case v.version > 0:
+			if !bytes.Equal(v.data, e.from) {
+				return e, fmt.Errorf("its buffer changed in the editor (someone typed?) before the edit was sent, so nothing was sent to it: read it again and redo the edit")
+			}
+			e.version = v.version
+			return e, nil
+		case time.Now().After(deadline):
+			return e, fmt.Errorf("the editor has not told its changes of it for %v (someone is typing?), so nothing was sent to it: read it again and redo the edit", s.opts.TypingWait)
+		}
+		if !s.ov.waitChange(life, e.path, time.Until(deadline)) {
+			continue
+		}
+	}
+}
