@@ -224,6 +224,7 @@ func TestAMissingDidChangeMakesTheDocumentUnknownNeverAThirdText(t *testing.T) {
 // saying so; the editor is asked once and the user told once.
 func TestAPlainClientThatCannotShowQuestions(t *testing.T) {
 	res := scenario(t, "noDialogs")
+	t.Logf("the gated steps were refused after %.0f ms and %.0f ms (the approval timeout is 120 s)", res["first_ms"], res["second_ms"])
 	for _, k := range []string{"first", "second"} {
 		if s := str(res, k); !strings.Contains(s, "the editor (plain) cannot show questions") || !strings.Contains(s, "eukhe approvals") {
 			t.Errorf("the %s gated step said:\n%s", k, s)

@@ -141,8 +141,12 @@ const scenarios = {
 		const ag = new Agent(bin, root);
 		try {
 			await ag.init();
+			let t0 = performance.now();
 			out.first = await ag.call("bash", { script: "sh -c 'echo ran > gated.txt'" });
+			out.first_ms = performance.now() - t0;
+			t0 = performance.now();
 			out.second = await ag.call("bash", { script: "sh -c 'echo ran > gated2.txt'" });
+			out.second_ms = performance.now() - t0;
 		} finally {
 			await ag.stop();
 			out.agent_stderr = ag.stderr;
