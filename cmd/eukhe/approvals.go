@@ -27,7 +27,8 @@ that serves DIR (default: the current directory), in this terminal: each
 question shows the asking agent, the step exactly as it would run
 (invisible characters escaped) and its effects, and reads y or N (Enter
 alone is no). The editor is asked too; the first answer wins, and a
-question answered elsewhere is shown as dropped.
+question answered elsewhere is shown as dropped (the next one is shown
+after an Enter, so a y typed for the dropped one answers nothing).
   --gateway   attach as a gateway: no question is shown, and the gateway
               rule answers at once (a protected or secret step is refused,
               any other runs) while no interactive client is attached
