@@ -1,9 +1,9 @@
 // A plain LSP client of eukhe lsp, built on a library nobody here wrote
 // (vscode-languageserver-protocol over vscode-jsonrpc), announcing modest
-// capabilities: no documentChanges, utf-16 positions only, no
-// window.showMessage, no experimental.eukhe. Its documents are JavaScript
-// strings, so an LSP character offset is a string index (UTF-16), as the
-// spec means it. How it answers workspace/applyEdit is the scenario's to
+// capabilities: no documentChanges, utf-16 positions only (or the
+// encodings Helix offers), no window.showMessage, no experimental.eukhe.
+// Its documents are JavaScript strings; positions are converted to and
+// from the encoding the server chose. How it answers workspace/applyEdit is the scenario's to
 // choose (applyMode).
 
 import { spawn } from "node:child_process";
@@ -14,40 +14,56 @@ import * as lsp from "vscode-languageserver-protocol/node";
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // modestCapabilities: what a small editor announces.
-export function modestCapabilities({ applyEdit = true } = {}) {
+export function modestCapabilities({ applyEdit = true, encodings = ["utf-16"] } = {}) {
 	return {
 		workspace: { applyEdit, workspaceEdit: { documentChanges: false }, workspaceFolders: true },
-		general: { positionEncodings: ["utf-16"] },
+		general: { positionEncodings: encodings },
 		textDocument: { synchronization: { dynamicRegistration: false, didSave: false } },
 	};
 }
 
-// offsetOf is the string index of an LSP position (utf-16).
-export function offsetOf(text, pos) {
+// units is the length of s in the position encoding enc: UTF-16 code
+// units, UTF-8 bytes or code points (utf-32).
+export function units(s, enc) {
+	if (enc === "utf-8") return Buffer.byteLength(s, "utf8");
+	if (enc === "utf-32") return [...s].length;
+	return s.length;
+}
+
+// offsetOf is the string index of an LSP position in encoding enc.
+export function offsetOf(text, pos, enc = "utf-16") {
 	let off = 0;
 	for (let line = 0; line < pos.line; line++) {
 		const nl = text.indexOf("\n", off);
 		if (nl < 0) return text.length;
 		off = nl + 1;
 	}
-	return Math.min(off + pos.character, text.length);
+	let end = text.indexOf("\n", off);
+	if (end < 0) end = text.length;
+	let n = 0;
+	for (const ch of text.slice(off, end)) {
+		if (n >= pos.character) break;
+		n += units(ch, enc);
+		off += ch.length;
+	}
+	return off;
 }
 
 // applyTextEdits applies LSP text edits (non-overlapping, against the
-// same text) to text.
-export function applyTextEdits(text, edits) {
+// same text, positions in encoding enc) to text.
+export function applyTextEdits(text, edits, enc = "utf-16") {
 	const spans = edits
-		.map((e) => ({ start: offsetOf(text, e.range.start), end: offsetOf(text, e.range.end), newText: e.newText }))
+		.map((e) => ({ start: offsetOf(text, e.range.start, enc), end: offsetOf(text, e.range.end, enc), newText: e.newText }))
 		.sort((a, b) => b.start - a.start);
 	for (const s of spans) text = text.slice(0, s.start) + s.newText + text.slice(s.end);
 	return text;
 }
 
-// positionOf is the LSP position (utf-16) of a string index.
-export function positionOf(text, off) {
+// positionOf is the LSP position in encoding enc of a string index.
+export function positionOf(text, off, enc = "utf-16") {
 	const before = text.slice(0, off);
 	const line = before.split("\n").length - 1;
-	return { line, character: off - (before.lastIndexOf("\n") + 1) };
+	return { line, character: units(before.slice(before.lastIndexOf("\n") + 1), enc) };
 }
 
 export class Client {
@@ -106,6 +122,8 @@ export class Client {
 			capabilities: this.capabilities,
 		});
 		await this.conn.sendNotification(lsp.InitializedNotification.type, {});
+		// The positions of every message from here on: the server's choice.
+		this.enc = this.init.capabilities.positionEncoding ?? "utf-16";
 	}
 
 	async open(name, text) {
@@ -120,7 +138,7 @@ export class Client {
 	// didChange notification's params, not sent (a scenario may reorder).
 	change(name, start, end, text) {
 		const d = this.docs.get(name);
-		const range = { start: positionOf(d.text, start), end: positionOf(d.text, end) };
+		const range = { start: positionOf(d.text, start, this.enc), end: positionOf(d.text, end, this.enc) };
 		d.text = d.text.slice(0, start) + text + d.text.slice(end);
 		d.version++;
 		return { textDocument: { uri: d.uri, version: d.version }, contentChanges: [{ range, text }] };
@@ -151,7 +169,7 @@ export class Client {
 			for (const [name, edits] of byName) {
 				const d = this.docs.get(name);
 				if (!d) continue;
-				d.text = applyTextEdits(d.text, edits);
+				d.text = applyTextEdits(d.text, edits, this.enc);
 				d.version++;
 				await this.send({ textDocument: { uri: d.uri, version: d.version }, contentChanges: [{ text: d.text }] });
 			}

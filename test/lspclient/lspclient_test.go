@@ -129,6 +129,23 @@ func TestAPlainClientWithoutDocumentChangesGetsChangesInUTF16(t *testing.T) {
 	}
 }
 
+// Helix offers utf-8, utf-32 and utf-16: eukhe picks utf-8, and the
+// byte columns of typing after astral characters and of the edit it sends
+// are right.
+func TestAClientOfferingHelixsEncodingsGetsUTF8(t *testing.T) {
+	res := scenario(t, "changes", "EUKHE_ENCODINGS=utf-8,utf-32,utf-16")
+	const face = "😀 é\u0301 ünï "
+	if e := str(res, "encoding"); e != "utf-8" {
+		t.Errorf("negotiated position encoding %q; want utf-8, the first offered", e)
+	}
+	if r := str(res, "read"); !strings.Contains(r, "1:"+face+"TYPED one\n") {
+		t.Errorf("the read of unsaved typing after astral characters:\n%s", r)
+	}
+	if a, b := str(res, "a"), str(res, "b"); a != face+"EDITED\ntwo\n" || b != "b one\nb TWO\n" {
+		t.Errorf("the buffers after the edit:\na.txt %q\nb.txt %q", a, b)
+	}
+}
+
 // workspace.applyEdit false: an open document is never sent an edit; the
 // agent is told why.
 func TestAPlainClientWithoutApplyEditIsNeverSentOne(t *testing.T) {

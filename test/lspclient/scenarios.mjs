@@ -22,6 +22,7 @@ const scenarios = {
 		const a = c.docs.get("a.txt");
 		await c.type("a.txt", a.text.indexOf("one"), "TYPED ");
 		out.encoding = c.init.capabilities.positionEncoding ?? "utf-16 (default)";
+		out.client_encoding = c.enc;
 		const ra = await c.tool("read", { path: "a.txt" });
 		const rb = await c.tool("read", { path: "b.txt" });
 		out.read = ra.text;
@@ -158,7 +159,10 @@ const scenarios = {
 
 const name = process.argv[2];
 const out = { scenario: name };
-const capabilities = name === "noApplyEdit" ? modestCapabilities({ applyEdit: false }) : modestCapabilities();
+const capabilities = modestCapabilities({
+	applyEdit: name !== "noApplyEdit",
+	encodings: (process.env.EUKHE_ENCODINGS || "utf-16").split(","),
+});
 const c = new Client({ bin, root, capabilities });
 let failed = false;
 try {
