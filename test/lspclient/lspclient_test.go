@@ -219,6 +219,22 @@ func TestOutOfOrderDidChangeGivesTheInOrderTextOrUnknown(t *testing.T) {
 	check(str(res, "read_after"), str(res, "expected_after"), res["read_after_is_error"] == true)
 }
 
+// Fast typing, in order, with reads in flight among the keys (keys of
+// one, two and four UTF-8 bytes, newlines, backspaces): every read is the
+// text of some version the client had, and the last is the buffer.
+func TestFastTypingReadsAreAlwaysAVersionTheClientHad(t *testing.T) {
+	res := scenario(t, "typingReads")
+	if n, _ := res["reads"].(float64); n != 20 {
+		t.Errorf("%v reads", n)
+	}
+	if third, _ := res["third"].([]any); len(third) > 0 {
+		t.Errorf("%d reads gave a text the client never had, the first:\n%v", len(third), third[0])
+	}
+	if f, r := str(res, "final"), str(res, "final_read"); f != r {
+		t.Errorf("the last read:\n%q\nthe buffer:\n%q", r, f)
+	}
+}
+
 // A didChange that never comes (versions 1, 2, 4): after the bound eukhe
 // holds a later version for, the document is unknown: its reads and edits
 // are refused saying to save or reopen it, and nothing is sent to it.

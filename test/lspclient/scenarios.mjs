@@ -114,6 +114,50 @@ const scenarios = {
 		out.read_after_is_error = r2.isError;
 	},
 
+	// Fast typing (200 keys, in order, each sent at once) with reads in
+	// flight among the keys: every read gives the text of some version
+	// the client had, never a third text.
+	async typingReads(c, out) {
+		await c.open("a.txt", `${face}one\ntwo\n`);
+		// A read shows a last line without its newline as if it had one.
+		const shown = (t) => (t === "" || t.endsWith("\n") ? t : t + "\n");
+		const versions = new Set([shown(c.docs.get("a.txt").text)]);
+		const reads = [];
+		// mulberry32: the same keys every run.
+		let seed = 7;
+		const rand = (n) => {
+			seed = (seed + 0x6d2b79f5) | 0;
+			let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+			x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+			return ((x ^ (x >>> 14)) >>> 0) % n;
+		};
+		for (let i = 0; i < 200; i++) {
+			const d = c.docs.get("a.txt");
+			const at = rand(d.text.length + 1);
+			// A key, a newline now and then, a backspace now and then, never
+			// splitting a surrogate pair.
+			const safe = (k) => k > 0 && k < d.text.length && /[\uDC00-\uDFFF]/.test(d.text[k]) ? k - 1 : k;
+			const k = safe(at);
+			const r = rand(10);
+			if (r === 0 && k > 0) {
+				const from = safe(k - 1);
+				c.send(c.change("a.txt", from, k, ""));
+			} else {
+				c.send(c.change("a.txt", k, k, r === 1 ? "\n" : ["é", "😀", "x", "a"][rand(4)]));
+			}
+			versions.add(shown(c.docs.get("a.txt").text));
+			if (i % 10 === 9) reads.push(c.tool("read", { path: "a.txt", raw: true }));
+		}
+		// A raw read is a header line, then the text.
+		const body = (g) => g.text.slice(g.text.indexOf("\n") + 1);
+		const got = await Promise.all(reads);
+		out.reads = got.length;
+		out.third = got.filter((g) => g.isError || !versions.has(body(g))).map((g) => g.text);
+		out.final = shown(c.docs.get("a.txt").text);
+		const last = await c.tool("read", { path: "a.txt", raw: true });
+		out.final_read = body(last);
+	},
+
 	// A didChange lost on the way (versions 1, 2, 4; 3 never comes): once
 	// eukhe stops waiting for it, the document is unknown: reads and
 	// edits of it are refused, saying to save or reopen it, never served
