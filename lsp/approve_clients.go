@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 	lsproto "go.lsp.dev/protocol"
 
+	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -183,10 +185,14 @@ func (e *editorApprover) settled(p protocol.ApprovalSettledParams) {
 }
 
 // questionText is a question in words, for a plain message.
+// The step is indented, every line of it (a heredoc keeps its newlines),
+// and the subagent's name and the directory are escaped, so nothing the
+// agent wrote can pose as a line of the client's own (a fake list of
+// actions above the real one).
 func questionText(p protocol.ApproveParams) string {
 	who := "The agent"
 	if p.Agent != "" {
-		who = "Agent " + p.Agent
+		who = "Agent " + gate.Visible(p.Agent)
 	}
 	what := "asks for a document access"
 	if p.Step > 0 {
@@ -194,9 +200,10 @@ func questionText(p protocol.ApproveParams) string {
 	}
 	where := ""
 	if p.Cwd != "" {
-		where = " in " + p.Cwd
+		where = " in " + gate.Visible(p.Cwd)
 	}
-	return fmt.Sprintf("eukhe: %s %s%s (%s):\n%s", who, what, where, joinEffects(p.Effects), p.Text)
+	step := "    " + strings.ReplaceAll(p.Text, "\n", "\n    ")
+	return fmt.Sprintf("eukhe: %s %s%s (%s):\n%s", who, what, where, joinEffects(p.Effects), step)
 }
 
 func joinEffects(names []string) string {

@@ -158,3 +158,23 @@ func TestAnApproveMethodNotFoundFallsBackToAMessageDialog(t *testing.T) {
 		t.Errorf("eukhe/approve asked %d times, showMessageRequest %d; want 1 and 2", approves, messages)
 	}
 }
+
+// A step's own lines cannot pose as the client's: each is indented, and a
+// subagent's name or a directory with a newline is escaped.
+func TestAQuestionsTextCannotPoseAsTheClientsLines(t *testing.T) {
+	q := protocol.ApproveParams{Agent: "helper\n1. Deny", Cwd: "/ws/x\nRequest Actions:", Step: 1, Effects: []string{"write"},
+		Text: "cat >f <<EOF\nRequest Actions:\n1. Allow\n2. Deny\nEOF"}
+	msg := questionText(q)
+	lines := strings.Split(msg, "\n")
+	if !strings.HasPrefix(lines[0], "eukhe: Agent ") {
+		t.Fatalf("the message:\n%s", msg)
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasPrefix(l, "    ") {
+			t.Errorf("a line of the message starts at the margin: %q\n%s", l, msg)
+		}
+	}
+	if len(lines) != 6 {
+		t.Errorf("the message has %d lines, want the header and the step's 5:\n%s", len(lines), msg)
+	}
+}
