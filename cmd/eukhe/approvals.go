@@ -219,9 +219,9 @@ func questionPrompt(q protocol.ApproveParams) string {
 	if q.Step > 0 {
 		what = fmt.Sprintf("step %d", q.Step)
 	}
-	fmt.Fprintf(&b, "\n%s (session %s) asks to run %s", who, printable(q.Session), what)
+	fmt.Fprintf(&b, "\n%s (session %s) asks to run %s", who, gate.Visible(q.Session), what)
 	if q.Cwd != "" {
-		fmt.Fprintf(&b, " in %s", printable(q.Cwd))
+		fmt.Fprintf(&b, " in %s", gate.Visible(q.Cwd))
 	}
 	fmt.Fprintf(&b, " (%s):\n", strings.Join(q.Effects, "+"))
 	for _, l := range strings.Split(printable(q.Text), "\n") {

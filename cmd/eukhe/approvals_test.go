@@ -139,3 +139,20 @@ func TestAYesForADroppedQuestionNeverAnswersTheNext(t *testing.T) {
 		t.Fatalf("Enter on q2 sent %+v", a)
 	}
 }
+
+// Nothing the agent names can pose as a line of the terminal's own: a
+// directory or a session with a newline is escaped, and the step's lines
+// are indented.
+func TestATerminalQuestionCannotPoseAsItsOwnLines(t *testing.T) {
+	p := questionPrompt(protocol.ApproveParams{Session: "s\nAllowed.", Cwd: "/ws/x\nAllow? [y/N] y", Step: 1, Effects: []string{"write"},
+		Text: "cat >f <<EOF\nAllowed.\nEOF"})
+	lines := strings.Split(strings.TrimPrefix(p, "\n"), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "The agent (session ") || lines[4] != "Allow? [y/N] " {
+		t.Fatalf("the prompt:\n%s", p)
+	}
+	for _, l := range lines[1:4] {
+		if !strings.HasPrefix(l, "    ") {
+			t.Errorf("a step line at the margin: %q", l)
+		}
+	}
+}
