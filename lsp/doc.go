@@ -11,30 +11,52 @@
 //     deadlocks and nothing waits behind it. A failing notification is
 //     logged, never allowed to end the connection.
 //   - Lifecycle (lifecycle.go): the client's capabilities (workspace edits,
-//     resource operations, failure handling, showMessage, work-done
-//     progress, position encodings, experimental.eukhe: its kind and the
-//     eukhe/* methods it implements); utf-8 positions when offered, else
-//     utf-16 (position.go); incremental sync; shutdown and exit.
+//     documentChanges, resource operations, failure handling, showMessage,
+//     work-done progress, position encodings, experimental.eukhe: its
+//     kind, the eukhe/* methods it implements, checksVersions); utf-8
+//     positions when offered, else utf-16 (position.go); incremental sync;
+//     shutdown and exit, after which Serve returns at once (a reader
+//     blocked on standard input is left to the process's end).
 //   - The overlay (overlay.go, text.go, textsync.go): each open document's
 //     exact text and version, from didOpen, didChange and didClose, with a
 //     line index so a didChange costs one copy of the text's tail.
+//     didChange applies strictly in version order (sequence.go): one that
+//     skips ahead is held for the missing versions (gapWait, 500 ms; a
+//     read waits meanwhile); past it, or when a version comes after a
+//     later one, the document is lost: reads and edits refused until it is
+//     reopened, never served from a copy the editor did not have.
 //   - The editor Store (store.go, commit.go): reads give an open document's
 //     text (unsaved changes included), else the disk's. A commit checks
 //     every change first (bytes as the edit saw them, move destinations
 //     free); then open documents get workspace edits with their exact
-//     versions and minimal line-range edits (workspace_edit.go, hunks.go),
+//     versions and minimal line-range edits (workspace_edit.go, hunks.go)
+//     as documentChanges, or as changes (no versions) to a client that did
+//     not announce documentChanges (Neovim takes them unannounced),
 //     files not open go to the disk writer (docs.Disk), moves of open
 //     documents are RenameFile with overwrite false, and no CreateFile is
 //     ever sent (a new file is not open: the disk writer creates it).
-//   - Landing (apply.go, watch.go): applied: true proves nothing, so a
-//     document landed iff the overlay reaches its new text through the
-//     didChange that follows, within Options.LandingWait. A client that
-//     checks every version before applying any (VS Code) gets one
-//     applyEdit; any other (Neovim checks only the first document's
-//     version) gets one per document, in order, stopping at the first that
-//     does not land. When one does not land, the documents that did are
-//     put back by the inverse edit, and the outcomes say exactly what
-//     landed, for docs.Reply.
+//   - Landing (apply.go, watch.go, landing.go): applied: true proves
+//     nothing, so a document landed iff the overlay, through the didChange
+//     that follows, holds the edit: its new text, or that with the user's
+//     changes on other lines (holds). The wait is Options.LandingWait while
+//     the document is quiet, growing while it changes up to TypingWait;
+//     past it the document is docs.Unconfirmed ("not confirmed yet: read
+//     it again"), never reported not applied, and followed: when it shows,
+//     a lone document's edit is reviewed, one of an edit that did not land
+//     whole is put back. Right before each applyEdit every document must
+//     still hold the edit's text at its version; a known refusal ends the
+//     wait at once. A client that checks every version before applying any
+//     (VS Code) gets one applyEdit; any other (Neovim checks only the
+//     first document's version) gets one per document, in order, stopping
+//     at the first that does not land. When one does not land, the
+//     documents that did are put back by the inverse edit, rebased over
+//     the user's changes elsewhere (rebaseBack), and the outcomes say
+//     exactly what landed, for docs.Reply.
+//   - Version 0 (probe.go): Neovim applies an edit at version 0 unchecked
+//     while its debounce may hold the buffer's first change; without the
+//     plugin (experimental.eukhe.checksVersions) an empty probe edit first
+//     makes it tell what it held, and the edit follows at the version then
+//     known, or is refused when the text moved.
 //   - Saving (save.go): documents that were clean before an edit are saved
 //     through eukhe/saveDocuments when the client implements it; a document
 //     with unsaved user changes is left unsaved; whenever the disk copy
@@ -53,7 +75,12 @@
 //     session of the server, so an LSP client alone can drive edits end to
 //     end. The eukhe/* methods are documented in protocol/README.md.
 //
-// Choices where the design is silent: whether an open document has unsaved
+// Choices where the design is silent: a client's version numbering is
+// known by its name (Neovim, Eglot, emacs leave gaps and send in order;
+// any other is taken to number each didChange one more than the last, so
+// one that leaves gaps unannounced has its documents lost, never served
+// wrong); an unconfirmed edit is followed until its document is closed;
+// whether an open document has unsaved
 // changes is decided by comparing its text with the disk's (not by
 // tracking didSave); a lone '\r' is text in positions, as in the document
 // core; an edit that lands in the editor and then fails on disk is put back

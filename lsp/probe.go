@@ -21,9 +21,9 @@ import (
 // 0, the document must still hold the edit's text, or nothing is sent.
 
 // skipsVersionZero tells whether the client applies an edit at version 0
-// unchecked: Neovim without the eukhe plugin.
+// unchecked: Neovim without the eukhe plugin (which says checksVersions).
 func (c clientCaps) skipsVersionZero() bool {
-	return c.name == "Neovim" && c.eukhe.Kind != "nvim"
+	return c.name == "Neovim" && !c.eukhe.ChecksVersions
 }
 
 // probe brings a document at version 0 past it, and gives the edit at the

@@ -26,6 +26,11 @@ type ClientCapabilities struct {
 	// implements ("eukhe/saveDocuments", "eukhe/review"). The server sends
 	// no other eukhe/* method to it.
 	Methods []string `json:"methods,omitempty"`
+	// ChecksVersions says the client checks the version of every document
+	// of a workspace edit against its buffer before it applies any, 0
+	// included (the Neovim plugin's workspace/applyEdit handler): the
+	// server then sends an edit at version 0 without a probe first.
+	ChecksVersions bool `json:"checksVersions,omitempty"`
 }
 
 // ServerCapabilities is what the server puts under the initialize result's

@@ -9,7 +9,9 @@
 -- Environment: EUKHE_BIN, EUKHE_ROOT (files f0.txt … f9.txt), EUKHE_OUT,
 -- BENCH_EDITS (measured edits), BENCH_WARMUP, BENCH_DEBOUNCE (the
 -- client's flags.debounce_text_changes in ms; unset: Neovim's default),
--- BENCH_PAUSE (ms to idle before each edit, untimed: an agent's pace).
+-- BENCH_PAUSE (ms to idle before each edit, untimed: an agent's pace),
+-- BENCH_PLUGIN (the plugin's directory: its LuaJIT fix and its applyEdit
+-- check are used, as with the plugin; unset: plain Neovim).
 
 local root = assert(os.getenv('EUKHE_ROOT'))
 local out = assert(os.getenv('EUKHE_OUT'))
@@ -30,14 +32,25 @@ local function finish()
   vim.cmd('qa!')
 end
 
+local plugin = os.getenv('BENCH_PLUGIN')
+if plugin and plugin ~= '' then
+  vim.opt.runtimepath:append(plugin)
+  require('eukhe.jitfix').apply()
+end
+
 local ok, err = xpcall(function()
   local caps = vim.lsp.protocol.make_client_capabilities()
-  caps.experimental = { eukhe = { kind = 'nvim', methods = {} } }
+  caps.experimental = { eukhe = { kind = 'nvim', methods = {}, checksVersions = plugin ~= nil and plugin ~= '' } }
+  local handlers = {}
+  if plugin and plugin ~= '' then
+    handlers['workspace/applyEdit'] = require('eukhe.applyedit').handler
+  end
   local id = assert(vim.lsp.start_client({
     name = 'eukhe',
     cmd = { assert(os.getenv('EUKHE_BIN')), 'lsp', '--root', root },
     root_dir = root,
     capabilities = caps,
+    handlers = handlers,
     flags = { debounce_text_changes = debounce },
   }))
   local client = function() return vim.lsp.get_client_by_id(id) end

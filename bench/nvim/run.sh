@@ -7,6 +7,7 @@
 #   EUKHE_NVIM=$(bash test/nvim/fetch-0.10.sh) bench/nvim/run.sh   (Neovim 0.10)
 #   BENCH_DEBOUNCE=0 bench/nvim/run.sh  (the client's debounce_text_changes, ms)
 #   BENCH_PAUSE=500 bench/nvim/run.sh    (idle ms before each edit, untimed)
+#   BENCH_PLUGIN=$PWD/editors/nvim bench/nvim/run.sh  (with the plugin's LuaJIT fix and applyEdit check)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 edits=${1:-200}

@@ -62,9 +62,14 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	headlessWhy := "no editor serves this root"
 	if conn, ok := editorFor(absRoot); ok {
-		if code, attached := attach(ctx, conn, absRoot, parent, stdin, stdout, stderr); attached {
+		code, attached, in, out := attach(ctx, conn, absRoot, parent, stdin, stdout, stderr)
+		if attached && in == nil {
 			return code
+		}
+		if attached { // the editor's server went away: go on headless
+			stdin, stdout, headlessWhy = in, out, "from here on, the same MCP session"
 		}
 	}
 
@@ -90,7 +95,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		},
 	}
 	id := agent.NewID()
-	fmt.Fprintf(stderr, "eukhe mcp: session %s on %s (headless: no editor serves this root)\n", id, absRoot)
+	fmt.Fprintf(stderr, "eukhe mcp: session %s on %s (headless: %s)\n", id, absRoot, headlessWhy)
 	if os.Getenv("GOGC") == "" {
 		// A call allocates tens of KiB in the SDK and the heap stays small:
 		// at the default target the collector would run every few dozen
@@ -138,8 +143,10 @@ var editorFor = func(root string) (io.ReadWriteCloser, bool) {
 
 // attach pipes this process's stdio to the editor's server. At the end of
 // standard input the socket's write side is closed and the server's last
-// answers are still copied out.
-func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) (code int, attached bool) {
+// answers are still copied out. When the server goes away first, in and
+// out are the headless session's input and output (failover.go): the
+// calls in flight were answered with an error saying so.
+func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) (code int, attached bool, in io.Reader, out io.Writer) {
 	defer conn.Close()
 	hello, _ := json.Marshal(map[string]string{"eukhe": "attach", "root": root, "parent": parent})
 	var ack struct {
@@ -158,24 +165,57 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "eukhe mcp: the editor's server did not take the session (%v); running headless\n", err)
-		return 0, false
+		return 0, false, nil, nil
 	}
 	fmt.Fprintf(stderr, "eukhe mcp: session %s attached to the editor's server for %s\n", ack.Session, root)
-	out := make(chan error, 1)
+	r := &relay{lines: readLines(stdin), stop: make(chan struct{}), inflight: map[string]string{}}
+	inputDone := make(chan struct{})
 	go func() {
-		_, err := io.Copy(conn, stdin)
-		if cw, ok := conn.(interface{ CloseWrite() error }); ok && err == nil {
+		defer close(inputDone)
+		if r.toEditor(conn) != nil {
+			return
+		}
+		if cw, ok := conn.(interface{ CloseWrite() error }); ok {
 			cw.CloseWrite()
 			return
 		}
 		conn.Close()
 	}()
-	go func() { _, err := io.Copy(stdout, br); out <- err }()
+	gone := make(chan struct{})
+	go func() {
+		defer close(gone)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				r.answered(line)
+				stdout.Write(line)
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	select {
-	case <-out:
+	case <-gone:
 	case <-ctx.Done():
+		return 0, true, nil, nil
 	}
-	return 0, true
+	select {
+	case <-inputDone:
+		r.mu.Lock()
+		clean := len(r.inflight) == 0 && r.held == nil
+		r.mu.Unlock()
+		if clean {
+			return 0, true, nil, nil // the agent's input ended, every call answered
+		}
+	default:
+	}
+	close(r.stop)
+	conn.Close() // ends a write to the dead server
+	<-inputDone  // no line is taken for the server from here
+	fmt.Fprintf(stderr, "eukhe mcp: %s\n", headlessNote(root))
+	in, out = r.failover(stdout)
+	return 0, true, in, out
 }
 
 // pollableStdin is standard input read through the runtime's poller when

@@ -99,14 +99,15 @@ function M.binary()
 end
 
 -- capabilities are Neovim's, plus experimental.eukhe naming the eukhe/*
--- methods this plugin implements. They must not claim a transactional
--- workspaceEdit.failureHandling: Neovim checks only the version of an
--- edit's first document, so the server is left to send one
--- workspace/applyEdit per document (each checked) and to verify landing.
+-- methods this plugin implements and that its workspace/applyEdit handler
+-- checks every document's version, 0 included (eukhe.applyedit). They
+-- must not claim a transactional workspaceEdit.failureHandling: Neovim
+-- does not roll back an edit that fails halfway, so the server is left to
+-- send one workspace/applyEdit per document and to verify landing.
 function M.capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.experimental = caps.experimental or {}
-  caps.experimental.eukhe = { kind = 'nvim', methods = require('eukhe.handlers').methods() }
+  caps.experimental.eukhe = { kind = 'nvim', methods = require('eukhe.handlers').methods(), checksVersions = true }
   return caps
 end
 

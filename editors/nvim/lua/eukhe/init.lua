@@ -38,6 +38,7 @@ function M.setup(opts)
   if keymaps == false then
     M.config.keymaps = {}
   end
+  require('eukhe.jitfix').apply()
   require('eukhe.review').define_highlights()
   local group = vim.api.nvim_create_augroup('eukhe', { clear = true })
   if M.config.autostart then

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// When the editor's server goes away (the editor closed or killed) while
+// an agent is attached, the agent keeps its tools (issue 15, item 9): each
+// call in flight gets a clear error, and the session goes on headless —
+// the same MCP session, now served by this process on the disk. The relay
+// between the agent and the socket keeps what that needs: the agent's
+// initialize request (replayed to the headless server, its answer
+// dropped) and the ids of the calls the editor has not answered.
+
+// failoverID is the id of the replayed initialize; its answer is dropped.
+const failoverID = `"eukhe-failover"`
+
+// goneText is what the agent is told, once per call in flight, and in one
+// notification when none was.
+const goneText = "the editor's eukhe server went away (the editor was closed or killed) while this call ran, so its result is unknown: " +
+	"read the files again before editing them. The session goes on headless from here: reads and writes on the disk, " +
+	"and a step that needs the user's approval is refused (no editor to ask)."
+
+// relay carries the agent's lines to the editor's server and its answers
+// back, keeping the calls in flight.
+type relay struct {
+	lines <-chan []byte // the agent's lines, in order; closed at the end of its input
+	stop  chan struct{} // closed when the server is gone: toEditor takes no more lines
+
+	mu       sync.Mutex
+	init     []byte            // the agent's initialize request
+	inflight map[string]string // id → method of the requests not answered
+	held     []byte            // a line taken from lines and not delivered
+}
+
+// readLines reads the agent's lines into a channel, closed at the end.
+func readLines(r io.Reader) <-chan []byte {
+	ch := make(chan []byte, 16)
+	go func() {
+		defer close(ch)
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				if line[len(line)-1] != '\n' {
+					line = append(line, '\n')
+				}
+				ch <- line
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// message is what the relay reads of a JSON-RPC line.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// toEditor copies the agent's lines to the server; it stops at the first
+// failed write, holding that line for the headless session.
+func (r *relay) toEditor(w io.Writer) error {
+	for {
+		var line []byte
+		select {
+		case l, ok := <-r.lines:
+			if !ok {
+				return nil
+			}
+			line = l
+		case <-r.stop:
+			return io.ErrClosedPipe
+		}
+		var m message
+		if json.Unmarshal(line, &m) == nil && m.Method != "" && len(m.ID) > 0 {
+			r.mu.Lock()
+			if m.Method == "initialize" {
+				r.init = bytes.Clone(line)
+			}
+			r.inflight[string(m.ID)] = m.Method
+			r.mu.Unlock()
+		}
+		if _, err := w.Write(line); err != nil {
+			r.mu.Lock()
+			r.held = line
+			r.mu.Unlock()
+			return err
+		}
+	}
+}
+
+// answered notes an answer from the server.
+func (r *relay) answered(line []byte) {
+	var m message
+	if json.Unmarshal(line, &m) == nil && m.Method == "" && len(m.ID) > 0 {
+		r.mu.Lock()
+		delete(r.inflight, string(m.ID))
+		r.mu.Unlock()
+	}
+}
+
+// failover answers every call in flight with goneText (or sends it once as
+// a notification when none was), and gives the headless session's input:
+// the agent's initialize again (under failoverID), then every line not
+// delivered, and its output, which drops the answer to that initialize.
+func (r *relay) failover(out io.Writer) (io.Reader, io.Writer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var tell bytes.Buffer
+	for id, method := range r.inflight {
+		if method == "initialize" {
+			continue // replayed below: its answer goes to the agent
+		}
+		var msg any = map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id),
+			"error": map[string]any{"code": -32603, "message": goneText}}
+		if method == "tools/call" {
+			msg = map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "result": map[string]any{
+				"content": []any{map[string]any{"type": "text", "text": goneText}}, "isError": true}}
+		}
+		b, _ := json.Marshal(msg)
+		tell.Write(append(b, '\n'))
+	}
+	if tell.Len() == 0 {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/message",
+			"params": map[string]any{"level": "warning", "logger": "eukhe", "data": goneText}})
+		tell.Write(append(b, '\n'))
+	}
+	out.Write(tell.Bytes())
+	var pre bytes.Buffer
+	drop := ""
+	_, initPending := r.inflight[idOf(r.init)]
+	if r.init != nil && !initPending {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(r.init, &m) == nil {
+			m["id"] = json.RawMessage(failoverID)
+			b, _ := json.Marshal(m)
+			pre.Write(append(b, '\n'))
+			pre.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+			drop = failoverID
+		}
+	} else if r.init != nil {
+		pre.Write(r.init) // the editor never answered it: the headless session does
+	}
+	pre.Write(r.held)
+	return io.MultiReader(&pre, &chanReader{lines: r.lines}), &dropWriter{w: out, id: drop}
+}
+
+func idOf(line []byte) string {
+	var m message
+	if json.Unmarshal(line, &m) != nil {
+		return ""
+	}
+	return string(m.ID)
+}
+
+// chanReader reads lines from a channel.
+type chanReader struct {
+	lines <-chan []byte
+	rest  []byte
+}
+
+func (c *chanReader) Read(p []byte) (int, error) {
+	for len(c.rest) == 0 {
+		line, ok := <-c.lines
+		if !ok {
+			return 0, io.EOF
+		}
+		c.rest = line
+	}
+	n := copy(p, c.rest)
+	c.rest = c.rest[n:]
+	return n, nil
+}
+
+// dropWriter writes lines through, but the answer to id.
+type dropWriter struct {
+	w    io.Writer
+	id   string
+	mu   sync.Mutex
+	part []byte
+}
+
+func (d *dropWriter) Write(p []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.part = append(d.part, p...)
+	for {
+		i := bytes.IndexByte(d.part, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := d.part[:i+1]
+		if d.id == "" || idOf(line) != d.id {
+			if _, err := d.w.Write(line); err != nil {
+				return 0, err
+			}
+		}
+		d.part = d.part[i+1:]
+	}
+}
+
+// headlessNote is said once on standard error when the session fails over.
+func headlessNote(root string) string {
+	return fmt.Sprintf("the editor's server for %s went away; the session goes on headless on the disk", root)
+}
