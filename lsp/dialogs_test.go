@@ -126,6 +126,9 @@ func TestAQuestionTheEditorCannotShowGoesToTheTerminal(t *testing.T) {
 		if json.Unmarshal(params, &q); method != protocol.MethodApprove || q.Offers[0] != protocol.AnswerDeny {
 			t.Fatalf("the terminal got %s %s", method, params)
 		}
+		// The editor's MethodNotFound is in before the terminal answers (an
+		// answer first would end the editor's question unlearned).
+		waitFor(t, "the editor to count as unable to ask", func() bool { return e.srv.att.broker.Attached().Interactive == 1 })
 		b, _ := json.Marshal(TermAnswer{ID: q.ID, Answer: protocol.AnswerApprove})
 		term.c.Write(append(b, '\n'))
 		if text := <-done; e.disk("f") != want {
