@@ -59,19 +59,39 @@ type Refusal struct {
 	// Hint is how the user can answer now (Chain.Hint); "" is the
 	// general sentence.
 	Hint string
+	// Unheard says which attached client could not be asked (Chain.Unheard),
+	// "" when none.
+	Unheard string
 }
 
-func (r *Refusal) Error() string { return RefusalHinted(r.Verb, r.Effects, r.Answer, r.Hint) }
+func (r *Refusal) Error() string {
+	return refusalText(r.Verb, r.Effects, r.Answer, r.Hint, r.Unheard)
+}
 
 // RefusalText is the text the model gets when something did not run.
 func RefusalText(verb string, effs Effects, a Answer) string {
-	return RefusalHinted(verb, effs, a, "")
+	return refusalText(verb, effs, a, "", "")
 }
 
 // RefusalHinted is RefusalText whose next step for an unanswered question
 // is hint (what works now for this session: its client's own window, or
 // `eukhe approvals` in a terminal in its directory) when hint is not "".
 func RefusalHinted(verb string, effs Effects, a Answer, hint string) string {
+	return refusalText(verb, effs, a, hint, "")
+}
+
+// UnheardRefusalText is RefusalText when an attached client could not be
+// asked (unheard, from Chain.Unheard: "the editor (helix) cannot show
+// questions"): an unanswered question says so, and asks for a client that
+// can answer instead of one to attach.
+func UnheardRefusalText(verb string, effs Effects, a Answer, unheard string) string {
+	return refusalText(verb, effs, a, "", unheard)
+}
+
+// refusalText is the one renderer of S7.8's refusal: the hint, when there
+// is one, is the next step of an unanswered question; an unheard client is
+// named in its reason.
+func refusalText(verb string, effs Effects, a Answer, hint, unheard string) string {
 	var reason, next string
 	switch a {
 	case Deny:
@@ -86,6 +106,10 @@ func RefusalHinted(verb string, effs Effects, a Answer, hint string) string {
 	default:
 		reason = "it needs the user's approval, and no one answered"
 		next = "Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal)"
+		if unheard != "" {
+			reason += ": " + unheard
+			next = "Ask the user to answer it with `eukhe approvals` in a terminal"
+		}
 		if hint != "" {
 			next = hint
 		}

@@ -10,16 +10,18 @@ import (
 // <reason>. <next step>."
 func TestRefusalText(t *testing.T) {
 	for _, c := range []struct {
-		effs Effects
-		a    Answer
-		want string
+		effs    Effects
+		a       Answer
+		unheard string
+		want    string
 	}{
-		{Of(Write, Outside), Unanswered, "write /x/y did not run (write+outside): it needs the user's approval, and no one answered. Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal), or to allow write+outside in shell.autoEffects; or use read-only steps."},
-		{Of(Read, Secret), Unanswered, "write /x/y did not run (read+secret): it needs the user's approval, and no one answered. Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal); or use read-only steps."},
-		{Of(Exec), Deny, "write /x/y did not run (exec): the user denied it. Do not try it again unless the user asks for it."},
-		{Of(Write, Protected), GatewayRefused, "write /x/y did not run (write+protected): it needs the user's approval, and this session runs only from the phone gateway"},
+		{Of(Write, Outside), Unanswered, "", "write /x/y did not run (write+outside): it needs the user's approval, and no one answered. Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal), or to allow write+outside in shell.autoEffects; or use read-only steps."},
+		{Of(Write), Unanswered, "the editor (helix) cannot show questions", "write /x/y did not run (write): it needs the user's approval, and no one answered: the editor (helix) cannot show questions. Ask the user to answer it with `eukhe approvals` in a terminal, or to allow write in shell.autoEffects; or use read-only steps."},
+		{Of(Read, Secret), Unanswered, "", "write /x/y did not run (read+secret): it needs the user's approval, and no one answered. Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal); or use read-only steps."},
+		{Of(Exec), Deny, "the editor (helix) cannot show questions", "write /x/y did not run (exec): the user denied it. Do not try it again unless the user asks for it."},
+		{Of(Write, Protected), GatewayRefused, "", "write /x/y did not run (write+protected): it needs the user's approval, and this session runs only from the phone gateway"},
 	} {
-		got := (&Refusal{Verb: "write /x/y", Effects: c.effs, Answer: c.a}).Error()
+		got := (&Refusal{Verb: "write /x/y", Effects: c.effs, Answer: c.a, Unheard: c.unheard}).Error()
 		if !strings.HasPrefix(got, c.want) {
 			t.Errorf("got  %s\nwant %s", got, c.want)
 		}

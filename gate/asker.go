@@ -38,6 +38,16 @@ type Asker interface {
 	Ask(ctx context.Context, q Question) (a Answer, ok bool)
 }
 
+// Unheard is an Asker with a client attached that cannot be asked (an
+// editor that cannot show dialogs). Such a client is not counted in
+// Attached, so a question goes to the other clients or ends at once; the
+// refusal text then says why no one answered.
+type Unheard interface {
+	// Unheard is "" when every attached client can be asked, else what
+	// cannot, in words: "the editor (helix) cannot show questions".
+	Unheard() string
+}
+
 // Headless is the sink of a session with no editor: a question is
 // unanswered unless a client is attached. Client, when set, is that client.
 type Headless struct {
@@ -88,9 +98,10 @@ func (c Chain) Hint() string {
 	return ""
 }
 
-// RefusalText is the refusal text with the chain's hint (RefusalHinted).
+// RefusalText is the refusal text with the chain's hint and the client it
+// could not ask, if any.
 func (c Chain) RefusalText(verb string, effs Effects, a Answer) string {
-	return RefusalHinted(verb, effs, a, c.Hint())
+	return refusalText(verb, effs, a, c.Hint(), c.Unheard())
 }
 
 // Ask routes q up the chain (G5) with Next and Fate, and returns the
@@ -124,6 +135,19 @@ func (c Chain) Ask(ctx context.Context, q Question) Answer {
 		}
 	}
 	return Unanswered
+}
+
+// Unheard is the first of the chain's sinks that has a client it cannot
+// ask, in words; "" when there is none.
+func (c Chain) Unheard() string {
+	for _, l := range c {
+		if u, ok := l.Asker.(Unheard); ok {
+			if s := u.Unheard(); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 // Decide is the gate of one step, cell or access (S7.8, G5): it runs

@@ -64,7 +64,12 @@
 //     on its own goroutine (laws_route_test.go, clients_test.go); lsp's
 //     route_test.go runs the same route end to end on the editor's
 //     broker with real terminals and attached subagents.
-//   - The refusal text of S7.8: answer.go.
+//   - The refusal text of S7.8: answer.go. Where the seed is silent: when
+//     a sink of the chain has a client attached that cannot be asked (an
+//     editor without dialogs: the Unheard interface, Chain.Unheard in
+//     asker.go), an unanswered refusal says so and asks for `eukhe
+//     approvals` instead of a client to attach; a sink with a Hinter
+//     (askers in agent) names what works now instead.
 //
 // Each law has a property test named after it (laws_*_test.go, and for
 // the gate over a script agent/shell laws_test.go), run on the code that

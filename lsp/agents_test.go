@@ -148,6 +148,13 @@ type dialogs struct {
 	answer func(n int) string
 	hold   chan struct{} // closed at the end of the test
 	action *string       // the showMessageRequest answer; nil answers null
+	// actions are the actions of each showMessageRequest, in order.
+	actions [][]string
+	// noMessages answers showMessageRequest with MethodNotFound (Helix).
+	noMessages bool
+	// enter answers showMessageRequest with its first action, as Enter
+	// alone does in Eglot's minibuffer (it pre-fills the first).
+	enter bool
 }
 
 func (d *dialogs) handle(ctx context.Context, req *jsonrpc2.Request) (any, error, bool) {
@@ -170,13 +177,29 @@ func (d *dialogs) handle(ctx context.Context, req *jsonrpc2.Request) (any, error
 			return nil, errors.New("the test ended"), true
 		case "!":
 			return nil, errors.New("no dialog here"), true
+		case "?":
+			return nil, jsonrpc2.ErrMethodNotFound, true
 		}
 		b, _ := json.Marshal(protocol.ApproveResult{Answer: a})
 		return jsonrpc2.RawMessage(b), nil, true
 	case "window/showMessageRequest":
-		var p struct{ Message string }
+		var p struct {
+			Message string
+			Actions []struct{ Title string }
+		}
 		json.Unmarshal(raw, &p)
 		d.messages = append(d.messages, p.Message)
+		var titles []string
+		for _, a := range p.Actions {
+			titles = append(titles, a.Title)
+		}
+		d.actions = append(d.actions, titles)
+		if d.noMessages {
+			return nil, jsonrpc2.ErrMethodNotFound, true
+		}
+		if d.enter && len(titles) > 0 {
+			return map[string]string{"title": titles[0]}, nil, true
+		}
 		if d.action == nil {
 			return nil, nil, true
 		}
@@ -270,7 +293,7 @@ func TestAGatedStepAsksTheEditorApproveRunsDenyStops(t *testing.T) {
 	q := d.asked[0]
 	d.mu.Unlock()
 	if q.Text != "echo one > out.txt" || !strings.Contains(strings.Join(q.Effects, ","), "write") || q.Agent != "" || q.Step != 1 ||
-		q.Cwd != e.root || strings.Join(q.Offers, ",") != "approve,deny,approve_session" || q.Session == "" {
+		q.Cwd != e.root || strings.Join(q.Offers, ",") != "deny,approve,approve_session" || q.Session == "" {
 		t.Errorf("the question: %+v", q)
 	}
 	text, _ = ag.call("bash", map[string]any{"script": "echo two > out.txt"})

@@ -54,6 +54,18 @@ func (b *broker) Attached() gate.Attached {
 	return att
 }
 
+// Unheard says, while the editor is connected but cannot show questions,
+// that it cannot (gate.Unheard: the agent's refusal text says so).
+func (b *broker) Unheard() string {
+	b.mu.Lock()
+	e := b.editor
+	b.mu.Unlock()
+	if e == nil {
+		return ""
+	}
+	return e.unheard()
+}
+
 // Ask shows q to every interactive client; the first answer wins and the
 // others are told it settled. A question no one answers within the
 // settings' approval timeout is unanswered; ok is false when every client
@@ -178,9 +190,10 @@ func grantable(effs gate.Effects) bool {
 	return !effs.Has(gate.Protected) && !effs.Has(gate.Secret)
 }
 
-// offers are the answers a dialog may offer for these effects.
+// offers are the answers a dialog may offer for these effects, deny first:
+// a client that pre-selects the first one denies on Enter alone.
 func offers(effs gate.Effects) []string {
-	o := []string{protocol.AnswerApprove, protocol.AnswerDeny}
+	o := []string{protocol.AnswerDeny, protocol.AnswerApprove}
 	if grantable(effs) {
 		o = append(o, protocol.AnswerApproveSession)
 	}

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 	lsproto "go.lsp.dev/protocol"
 
+	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -23,9 +25,15 @@ type editorApprover struct {
 	s    *Server
 	once sync.Once
 	gone chan struct{} // closed at shutdown or when the editor leaves
+
+	mu     sync.Mutex
+	form   dialog // how it is asked; meaningful once known is set
+	known  bool
+	warned bool // the user was told the editor cannot show questions
 }
 
-func (e *editorApprover) up() bool {
+// connected tells whether the editor is still there.
+func (e *editorApprover) connected() bool {
 	select {
 	case <-e.gone:
 		return false
@@ -35,14 +43,63 @@ func (e *editorApprover) up() bool {
 	return ok
 }
 
-func (e *editorApprover) close() { e.once.Do(func() { close(e.gone) }) }
+// up tells whether the editor can be asked: connected, and not known to
+// be unable to show a question.
+func (e *editorApprover) up() bool {
+	return e.connected() && e.dialog() != noDialog
+}
 
-// The actions of the showMessageRequest fallback; anything else (null: a
-// dismissed message) is a denial.
-const (
-	actionAllow = "Allow"
-	actionDeny  = "Deny"
-)
+// dialog is the form the editor's next question takes.
+func (e *editorApprover) dialog() dialog {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.known {
+		e.form, e.known = firstDialog(e.s.capabilities().implements(protocol.MethodApprove)), true
+	}
+	return e.form
+}
+
+// failed records that a question in form d failed with err, and gives the
+// form to ask in now (noDialog: none).
+func (e *editorApprover) failed(d dialog, err error) dialog {
+	e.mu.Lock()
+	next := afterFailure(d, err)
+	if e.form == d {
+		e.form = next
+	}
+	tell := e.form == noDialog && !e.warned
+	if tell {
+		e.warned = true
+	}
+	now := e.form
+	e.mu.Unlock()
+	if tell {
+		e.tellCannotAsk()
+	}
+	return now
+}
+
+// unheard is gate.Unheard's text while the editor is connected and
+// cannot show questions.
+func (e *editorApprover) unheard() string {
+	if !e.connected() || e.dialog() != noDialog {
+		return ""
+	}
+	return unheardText(e.s.capabilities().name)
+}
+
+// tellCannotAsk tells the user, once, where the questions go instead.
+func (e *editorApprover) tellCannotAsk() {
+	client, _, life, ok := e.s.editor()
+	if !ok {
+		return
+	}
+	msg := "eukhe: " + unheardText(e.s.capabilities().name) + " (it answered window/showMessageRequest with \"method not found\"). " +
+		"Agents' questions go to `eukhe approvals` run in a terminal in the project; while none is attached they are denied at once."
+	_ = client.ShowMessage(life, &lsproto.ShowMessageParams{Type: lsproto.MessageTypeWarning, Message: msg})
+}
+
+func (e *editorApprover) close() { e.once.Do(func() { close(e.gone) }) }
 
 func (e *editorApprover) ask(ctx context.Context, p protocol.ApproveParams) (string, bool) {
 	client, conn, life, ok := e.s.editor()
@@ -59,33 +116,66 @@ func (e *editorApprover) ask(ctx context.Context, p protocol.ApproveParams) (str
 		}
 		cancel()
 	}()
-	if e.s.capabilities().implements(protocol.MethodApprove) {
-		var raw jsonrpc2.RawMessage
-		if err := call(ctx, conn, protocol.MethodApprove, p, &raw); err != nil {
+	for d := e.dialog(); ; {
+		var (
+			answer string
+			err    error
+		)
+		switch d {
+		case approveDialog:
+			answer, err = askApprove(ctx, conn, p)
+		case messageDialog:
+			answer, err = askMessage(ctx, client, p)
+		default:
 			return "", false
 		}
-		var res protocol.ApproveResult
-		if json.Unmarshal(raw, &res) != nil {
-			return protocol.AnswerDeny, true
+		if err == nil {
+			return answer, true
 		}
-		return res.Answer, true
+		next := e.failed(d, err)
+		if next == d || ctx.Err() != nil {
+			return "", false
+		}
+		d = next
+	}
+}
+
+// askApprove asks with eukhe/approve; a result that is not an
+// ApproveResult is a denial.
+func askApprove(ctx context.Context, conn jsonrpc2.Conn, p protocol.ApproveParams) (string, error) {
+	var raw jsonrpc2.RawMessage
+	if err := call(ctx, conn, protocol.MethodApprove, p, &raw); err != nil {
+		return "", err
+	}
+	var res protocol.ApproveResult
+	if json.Unmarshal(raw, &res) != nil {
+		return protocol.AnswerDeny, nil
+	}
+	return res.Answer, nil
+}
+
+// askMessage asks with window/showMessageRequest, Deny first.
+func askMessage(ctx context.Context, client lsproto.Client, p protocol.ApproveParams) (string, error) {
+	actions := make([]lsproto.MessageActionItem, len(dialogActions))
+	for i, a := range dialogActions {
+		actions[i] = lsproto.MessageActionItem{Title: a}
 	}
 	item, err := client.ShowMessageRequest(ctx, &lsproto.ShowMessageRequestParams{
 		Type:    lsproto.MessageTypeWarning,
 		Message: questionText(p),
-		Actions: []lsproto.MessageActionItem{{Title: actionAllow}, {Title: actionDeny}},
+		Actions: actions,
 	})
 	if err != nil {
-		return "", false
+		return "", err
 	}
-	if item != nil && item.Title == actionAllow {
-		return protocol.AnswerApprove, true
+	if item == nil {
+		return protocol.AnswerDeny, nil
 	}
-	return protocol.AnswerDeny, true
+	return answerOfAction(item.Title), nil
 }
 
 func (e *editorApprover) settled(p protocol.ApprovalSettledParams) {
-	if !e.up() || !e.s.capabilities().implements(protocol.MethodApprove) {
+	if !e.connected() || e.dialog() != approveDialog {
 		return // a showMessageRequest cannot be taken back
 	}
 	_, conn, life, ok := e.s.editor()
@@ -95,20 +185,25 @@ func (e *editorApprover) settled(p protocol.ApprovalSettledParams) {
 }
 
 // questionText is a question in words, for a plain message.
+// The step is indented, every line of it (a heredoc keeps its newlines),
+// and the subagent's name and the directory are escaped, so nothing the
+// agent wrote can pose as a line of the client's own (a fake list of
+// actions above the real one).
 func questionText(p protocol.ApproveParams) string {
 	who := "The agent"
 	if p.Agent != "" {
-		who = "Agent " + p.Agent
+		who = "Agent " + gate.Visible(p.Agent)
 	}
-	what := "this access"
+	what := "asks for a document access"
 	if p.Step > 0 {
-		what = fmt.Sprintf("step %d", p.Step)
+		what = fmt.Sprintf("asks to run step %d", p.Step)
 	}
 	where := ""
 	if p.Cwd != "" {
-		where = " in " + p.Cwd
+		where = " in " + gate.Visible(p.Cwd)
 	}
-	return fmt.Sprintf("eukhe: %s asks to run %s%s (%s):\n%s", who, what, where, joinEffects(p.Effects), p.Text)
+	step := "    " + strings.ReplaceAll(p.Text, "\n", "\n    ")
+	return fmt.Sprintf("eukhe: %s %s%s (%s):\n%s", who, what, where, joinEffects(p.Effects), step)
 }
 
 func joinEffects(names []string) string {

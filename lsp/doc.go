@@ -106,15 +106,24 @@
 //     subagents, the editor and terminals that answer, leave or attach as
 //     the gateway, and a bash step that writes a file or a protected one.
 //   - The approval sink of the editor's session (approvals.go,
-//     approve_clients.go): its interactive clients are the editor
-//     (eukhe/approve when it implements it, else window/showMessageRequest
-//     with Allow / Deny, null denying) and the interactive terminals;
-//     gateways are only counted. Every interactive client is asked, the
-//     first answer wins, the others get eukhe/approvalSettled; the
-//     settings' approval timeout answers unanswered; shutdown or the
-//     editor's end ends its pending questions at once. approve_session is
-//     remembered per session by exact step text and cwd, and never offered
-//     (nor remembered) for protected or secret effects.
+//     approve_clients.go, dialogs.go): its interactive clients are the
+//     editor (eukhe/approve when it implements it, else
+//     window/showMessageRequest with Deny / Allow, null denying) and the
+//     interactive terminals; gateways are only counted. The first action
+//     of every form denies (offers start with deny; the actions with Deny):
+//     Eglot pre-fills the first in its minibuffer. An editor that answers a
+//     form with MethodNotFound falls to the next (eukhe/approve, then
+//     showMessageRequest, then none) for the rest of the connection; one
+//     that can show none (Helix) is not counted as interactive, so its
+//     questions go to the terminals or end unanswered at once, the user is
+//     told once (window/showMessage), and the agent's refusal says the
+//     editor cannot show questions (gate.Unheard). Every interactive
+//     client is asked, the first answer wins, the others get
+//     eukhe/approvalSettled; the settings' approval timeout answers
+//     unanswered; shutdown or the editor's end ends its pending questions
+//     at once. approve_session is remembered per session by exact step
+//     text and cwd, and never offered (nor remembered) for protected or
+//     secret effects.
 //   - What reaches the editor unasked (notices.go): settings problems as
 //     window/showMessage (Error: the file is broken, the last good
 //     settings stay; Warning: a key ignored, such as a gate in a project
@@ -137,5 +146,6 @@
 // editor's session answers for it); the wire id of a question is the
 // server's (q1, q2, …); a terminal's end of input detaches it; a client
 // reached by showMessageRequest gets no approvalSettled (it cannot be
-// taken back).
+// taken back); only MethodNotFound shows that a client lacks a form (any
+// other error ends that question for that client only).
 package lsp

@@ -42,7 +42,7 @@ type ApproveParams struct {
 	Cwd     string   `json:"cwd,omitempty"`
 	Effects []string `json:"effects"` // in the order read, write, exec, net, outside, protected, secret
 	Step    int      `json:"step"`    // the step's number in its script, 0 for a document access
-	Offers  []string `json:"offers"`  // the answers the dialog may offer: approve, deny, and approve_session unless protected or secret
+	Offers  []string `json:"offers"`  // the answers the dialog may offer, deny first (the one a client pre-selects): deny, approve, and approve_session unless protected or secret
 	// Deadline is when the question, unanswered, is denied (the server's
 	// approval.timeoutSeconds from when it asked), RFC 3339; "" when the
 	// server does not say. A dialog shows it; it never decides.

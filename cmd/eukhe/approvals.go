@@ -32,7 +32,8 @@ picked up). Each question shows the asking agent, the step exactly as it
 would run (invisible characters escaped) and its effects, and reads y or
 N (Enter alone is no). The editor and the agent's own client may be asked
 too; the first answer wins, and a question answered elsewhere is shown as
-dropped.
+dropped (the next one is shown after an Enter, so a y typed for the
+dropped one answers nothing).
   --gateway   attach as a gateway: no question is shown, and the gateway
               rule answers at once (a protected or secret step is refused,
               any other runs) while no interactive client is attached
@@ -156,6 +157,12 @@ func (a *answering) add(ctx context.Context, conn net.Conn, name, socket string,
 		conn.Close()
 		return
 	}
+	a.follow(ctx, conn, sc, name, socket)
+}
+
+// follow counts an attached source and sends its lines into a.msgs, then
+// a nil msg when it goes away.
+func (a *answering) follow(ctx context.Context, conn net.Conn, sc *bufio.Scanner, name, socket string) {
 	src := &source{name: name, conn: conn}
 	a.mu.Lock()
 	a.srcs = append(a.srcs, src)
@@ -222,9 +229,17 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 		lines = nil
 	}
 	var queue []pending
+	// held: the question on screen went away unanswered here; the next is
+	// shown at the next line read, which answers nothing.
+	held := false
 	show := func() {
 		if len(queue) > 0 {
 			fmt.Fprint(a.out, questionPrompt(queue[0].q))
+		}
+	}
+	hold := func() {
+		if held = len(queue) > 0; held {
+			fmt.Fprint(a.out, "Another question waits: press Enter to see it. ")
 		}
 	}
 	for {
@@ -243,7 +258,7 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 				head := len(queue) > 0 && queue[0].src == m.src
 				queue = kept
 				if head {
-					show()
+					hold()
 				}
 				a.mu.Lock()
 				for i, s := range a.srcs {
@@ -267,6 +282,7 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 				}
 				queue = append(queue, pending{m.src, q})
 				if len(queue) == 1 {
+					held = false
 					show()
 				}
 			case protocol.MethodApprovalSettled:
@@ -283,7 +299,7 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 					}
 					fmt.Fprintf(a.out, "\n(dropped: %s — %s)\n", printable(p.q.Text), how)
 					if i == 0 {
-						show()
+						hold()
 					}
 					break
 				}
@@ -293,6 +309,12 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 				return 0 // end of input: detach; pending questions go to the other clients
 			}
 			if len(queue) == 0 {
+				held = false
+				continue
+			}
+			if held {
+				held = false
+				show()
 				continue
 			}
 			p := queue[0]
@@ -339,9 +361,9 @@ func questionPrompt(q protocol.ApproveParams) string {
 	if q.Step > 0 {
 		what = fmt.Sprintf("step %d", q.Step)
 	}
-	fmt.Fprintf(&b, "\n%s (session %s) asks to run %s", who, printable(q.Session), what)
+	fmt.Fprintf(&b, "\n%s (session %s) asks to run %s", who, gate.Visible(q.Session), what)
 	if q.Cwd != "" {
-		fmt.Fprintf(&b, " in %s", printable(q.Cwd))
+		fmt.Fprintf(&b, " in %s", gate.Visible(q.Cwd))
 	}
 	fmt.Fprintf(&b, " (%s):\n", strings.Join(q.Effects, "+"))
 	for _, l := range strings.Split(printable(q.Text), "\n") {

@@ -1,12 +1,17 @@
 -- An agent over `eukhe mcp` attaches to this Neovim's eukhe server through
 -- the discovery socket: its read sees a buffer's unsaved text, and its
 -- gated steps are questions Neovim answers through showMessageRequest
--- (Allow the first, Deny the second).
+-- (Allow the first, Deny the second, chosen by title).
 local h = dofile(os.getenv('EUKHE_HARNESS'))
 local asked = {}
 vim.lsp.handlers['window/showMessageRequest'] = function(_, params)
   table.insert(asked, params.message)
-  return params.actions[#asked == 1 and 1 or 2]
+  local want = #asked == 1 and 'Allow' or 'Deny'
+  for _, a in ipairs(params.actions) do
+    if a.title == want then
+      return a
+    end
+  end
 end
 h.run(function()
   local a = h.open('a.txt')
