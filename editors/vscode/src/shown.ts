@@ -8,12 +8,17 @@
 // ASCII space. Controls, DEL and C1, other spaces, bidi marks, embeddings,
 // overrides and isolates, zero-width characters, line and paragraph
 // separators, private use, unassigned code points, tags and lone
-// surrogates are hidden.
-const hidden = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
+// surrogates are hidden; so is the replacement character, which
+// syntax.Quote escapes (it stands for a byte that is not UTF-8).
+const hidden = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]|\ufffd/u;
 
 // shellChars are the characters that mean something to a shell
 // (syntax.Quote's list): a field holding one is quoted, so its ends show.
 const shellChars = /[;"'()$|&><`\\#{~*?[= \t\r\n]/;
+
+// keywords are bash's reserved words (syntax.IsKeyword): shown quoted.
+const keywords = new Set(["!", "[[", "]]", "case", "coproc", "do", "done", "else", "esac", "fi", "for",
+	"function", "if", "in", "select", "then", "time", "until", "while", "{", "}"]);
 
 const named: Record<string, string> = {
 	"\x07": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r",
@@ -40,11 +45,12 @@ function ansiC(s: string): string {
 // visible is one field (a name, a session, a directory) as the user is
 // shown it: as is when plain; in $'…' when a character is hidden; else in
 // single quotes (double when it holds one) when a character means
-// something to a shell, such as a space or a quote.
+// something to a shell, such as a space or a quote, or it is a reserved
+// word.
 export function visible(s: string): string {
 	if (s === "") return "''";
 	if (hidden.test(s)) return ansiC(s);
-	if (!shellChars.test(s)) return s;
+	if (!shellChars.test(s) && !keywords.has(s)) return s;
 	if (!s.includes("'")) return `'${s}'`;
 	return `"${s.replace(/["\\`$]/g, "\\$&")}"`;
 }

@@ -39,6 +39,10 @@ test("a field is shown as the server shows it (gate.Visible): plain, quoted, or 
 		["ls\u2028ps\u2029", "$'ls\\u2028ps\\u2029'"],
 		["lone\ud800", "$'lone\\ud800'"],
 		["", "''"],
+		["if", "'if'"],
+		["}", "'}'"],
+		["iff", "iff"],
+		["bad\ufffd", "$'bad\\ufffd'"],
 	];
 	for (const [s, want] of cases) assert.equal(visible(s), want, JSON.stringify(s));
 	assert.equal(visibleText("a\tb\nc\u202ed\re"), "a\tb\nc$'\\u202e'd$'\\r'e");

@@ -59,7 +59,9 @@ end
 -- overrides and isolates (U+200E-200F, U+202A-202E, U+2066-2069, U+061C),
 -- zero-width characters and joiners (U+200B-200D, U+2060-2064, U+FEFF),
 -- line and paragraph separators (U+2028-2029), other format characters,
--- surrogates, private use (a font can draw anything there) and tags.
+-- surrogates, private use (a font can draw anything there), tags and the
+-- replacement character (syntax.Quote escapes it: it stands for a byte
+-- that is not UTF-8).
 -- Sorted; Lua has no Unicode tables, so this is the part of Go's
 -- !unicode.IsPrint that can hide or move text (unassigned code points
 -- are shown as they are).
@@ -67,7 +69,7 @@ local hidden_ranges = {
   { 0x00, 0x1F }, { 0x7F, 0xA0 }, { 0xAD, 0xAD }, { 0x0600, 0x0605 }, { 0x061C, 0x061C },
   { 0x06DD, 0x06DD }, { 0x070F, 0x070F }, { 0x1680, 0x1680 }, { 0x180E, 0x180E },
   { 0x2000, 0x200F }, { 0x2028, 0x202F }, { 0x205F, 0x206F }, { 0x3000, 0x3000 },
-  { 0xD800, 0xF8FF }, { 0xFEFF, 0xFEFF }, { 0xFFF9, 0xFFFB }, { 0x1BCA0, 0x1BCA3 },
+  { 0xD800, 0xF8FF }, { 0xFEFF, 0xFEFF }, { 0xFFF9, 0xFFFB }, { 0xFFFD, 0xFFFD }, { 0x1BCA0, 0x1BCA3 },
   { 0x1D173, 0x1D17A }, { 0xE0000, 0xE0FFF }, { 0xF0000, 0x10FFFF },
 }
 
@@ -152,11 +154,18 @@ local function ansi_c(s)
   return table.concat(out)
 end
 
+-- keywords are bash's reserved words (syntax.IsKeyword): shown quoted.
+local keywords = {}
+for _, k in ipairs({ '!', '[[', ']]', 'case', 'coproc', 'do', 'done', 'else', 'esac', 'fi', 'for',
+  'function', 'if', 'in', 'select', 'then', 'time', 'until', 'while', '{', '}' }) do
+  keywords[k] = true
+end
+
 -- visible is one field as the user is shown it, as gate.Visible shows it:
 -- as is when plain; in $'…' when a character is hidden or a byte is not
 -- UTF-8; else in single quotes (double when it holds one) when a
--- character means something to a shell, such as a space or a quote, so
--- the field's ends are plain to see.
+-- character means something to a shell, such as a space or a quote, or
+-- it is a reserved word, so the field's ends are plain to see.
 function M.visible(s)
   s = tostring(s or '')
   if s == '' then
@@ -173,7 +182,7 @@ function M.visible(s)
   if bad then
     return ansi_c(s)
   end
-  if not special then
+  if not special and not keywords[s] then
     return s
   end
   if not s:find("'", 1, true) then
