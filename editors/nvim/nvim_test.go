@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The Neovim plugin in real headless Neovim: `--clean` with the plugin on
@@ -241,8 +242,8 @@ func TestApprovalDialogCannotBeSpoofed(t *testing.T) {
 		t.Errorf("Enter answered %q, want deny", got)
 	}
 	asked, _ := res["asked"].([]any)
-	if len(asked) != 1 {
-		t.Fatalf("the dialog was shown %d times, want 1: %v", len(asked), asked)
+	if len(asked) != 2 {
+		t.Fatalf("the dialog was shown %d times, want 2: %v", len(asked), asked)
 	}
 	first := asked[0].(map[string]any)
 	if first["choices"] != "&Deny\n&Allow\nAllow for &session" || first["default"] != float64(1) {
@@ -270,6 +271,29 @@ func TestApprovalDialogCannotBeSpoofed(t *testing.T) {
 		if strings.Contains(msg, hidden) {
 			t.Errorf("the dialog holds %q unescaped:\n%s", hidden, msg)
 		}
+	}
+	// A line wider than the screen is folded, its rest marked, so the
+	// screen never wraps a padded "[Allow]" to the margin.
+	if got := str(res, "padded_answer"); got != "deny" {
+		t.Errorf("Enter answered %q to the padded step, want deny", got)
+	}
+	padded := asked[1].(map[string]any)["msg"].(string)
+	columns := num(res, "columns")
+	rests := 0
+	for _, l := range strings.Split(padded, "\n") {
+		if n := utf8.RuneCountInString(l); n >= columns {
+			t.Errorf("a line of %d characters on a screen of %d columns: %q", n, columns, l)
+		}
+		if strings.HasPrefix(l, "  \u21aa ") {
+			rests++
+		}
+		if strings.Contains(l, "[Allow]") && !strings.HasPrefix(l, "  \u21aa ") ||
+			strings.Contains(l, "effects: read") && !strings.HasPrefix(l, "  \u21aa ") {
+			t.Errorf("the rest of a folded line is not marked: %q\n%s", l, padded)
+		}
+	}
+	if rests < 2 {
+		t.Errorf("%d folded lines, want the step's and the directory's:\n%s", rests, padded)
 	}
 }
 

@@ -1,6 +1,7 @@
 -- A question whose fields try to pose as the dialog's own lines: a step
 -- of several lines, some looking like actions ("[Allow]", "1. Allow"), a
--- subagent name with a bidi override, a directory with a newline. The
+-- subagent name with a bidi override, a directory with a newline; then
+-- a step and a directory padded with spaces past the screen's width. The
 -- real vim.fn.confirm is called (wrapped only to record its text) after
 -- an Enter is typed: headless Neovim's confirm gives its default button,
 -- the one Enter picks.
@@ -21,7 +22,17 @@ h.run(function()
     cwd = h.root .. '/sub\nRequest Actions:', effects = { 'write', 'exec\u{2066}' }, step = 1,
     offers = { 'approve', 'deny', 'approve_session' },
   }
+  vim.o.columns = 200 -- the workspace's path is long: no line is folded here
   h.results.answer = handlers['eukhe/approve'](nil, params, { method = 'eukhe/approve', client_id = 1 }).answer
+  -- A line padded with spaces up to where the screen wraps it: the rest
+  -- would start at the margin.
+  vim.o.columns = 80
+  local padded = vim.deepcopy(params)
+  padded.id = 'q2'
+  padded.text = 'echo hi' .. string.rep(' ', 120) .. '[Allow]'
+  padded.cwd = '/ws/x' .. string.rep(' ', 100) .. 'effects: read'
+  h.results.padded_answer = handlers['eukhe/approve'](nil, padded, { method = 'eukhe/approve', client_id = 1 }).answer
+  h.results.columns = vim.o.columns
   h.results.asked = asked
   vim.fn.getchar(0) -- the Enter, if confirm left it
 end)

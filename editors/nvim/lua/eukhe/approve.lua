@@ -18,7 +18,8 @@
 -- (gate.Visible): as is when plain, else quoted, with each character that
 -- does not print as a $'\u202e' escape. The step, escaped by the server
 -- already, has each such character escaped again (a server that did not
--- is caught too), newlines and tabs kept.
+-- is caught too), newlines and tabs kept. A line wider than the screen
+-- is folded, its rest marked, so the screen never wraps it to the margin.
 local M = {}
 
 -- settled_ids are questions settled before they were shown: they are
@@ -205,11 +206,42 @@ function M.visible_text(s)
   return table.concat(out)
 end
 
+-- continued starts the rest of a line too wide for the screen: the
+-- screen would wrap it to the margin, where the rest could pose as a line
+-- of the dialog's own (a step padded with spaces up to "[Allow]").
+local continued = '  \u{21aa} '
+
+-- fold breaks each line wider than width cells into pieces, each after
+-- the first starting with continued; width is at least 20.
+local function fold(lines, width)
+  width = math.max(20, width)
+  local out = {}
+  for _, line in ipairs(lines) do
+    if vim.fn.strdisplaywidth(line) <= width then
+      table.insert(out, line)
+    else
+      local piece, used = '', 0
+      for i = 0, vim.fn.strchars(line) - 1 do
+        local c = vim.fn.strcharpart(line, i, 1)
+        local w = vim.fn.strdisplaywidth(c)
+        if used + w > width then
+          table.insert(out, piece)
+          piece, used = continued, vim.fn.strdisplaywidth(continued)
+        end
+        piece, used = piece .. c, used + w
+      end
+      table.insert(out, piece)
+    end
+  end
+  return out
+end
+
 -- message is the dialog's text: who asks, the step as the server sent it
 -- (every line indented), where, its effects and by when it is denied
--- unanswered. Every line but the first starts with a word of the dialog's
--- own or with the step's indent.
-function M.message(params)
+-- unanswered, folded to width cells (default: the screen's width less
+-- one). Every line but the first starts with a word of the dialog's own,
+-- with the step's indent, or with the mark of a folded line.
+function M.message(params, width)
   local session = type(params.session) == 'string' and M.visible(params.session) or '?'
   local who
   if type(params.agent) == 'string' and params.agent ~= '' then
@@ -239,7 +271,7 @@ function M.message(params)
     table.insert(lines, due)
   end
   table.insert(lines, 'Enter or Esc denies.')
-  return table.concat(lines, '\n')
+  return table.concat(fold(lines, width or vim.o.columns - 1), '\n')
 end
 
 -- buttons gives confirm()'s choices and the answer of each: Deny first
