@@ -209,7 +209,7 @@ end
 -- continued starts the rest of a line too wide for the screen: the
 -- screen would wrap it to the margin, where the rest could pose as a line
 -- of the dialog's own (a step padded with spaces up to "[Allow]").
-local continued = '  \u{21aa} '
+local continued = '  \226\134\170 ' -- U+21AA, spelled in bytes for Lua 5.1
 
 -- fold breaks each line wider than width cells into pieces, each after
 -- the first starting with continued; width is at least 20.
