@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The Neovim plugin in real headless Neovim: `--clean` with the plugin on
@@ -194,7 +195,7 @@ func TestApprovalDialogNeverDefaultsToYes(t *testing.T) {
 	}
 	first := asked[0].(map[string]any)
 	msg := first["msg"].(string)
-	for _, want := range []string{`rm -rf build\x1b[2J`, `subagent "reviewer"`, "session s1", "step 2", "effects: write, exec", w.root} {
+	for _, want := range []string{`rm -rf build\x1b[2J`, "subagent reviewer (session s1)", "step 2", "effects: write, exec", w.root} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the dialog does not show %q:\n%s", want, msg)
 		}
@@ -226,6 +227,73 @@ func TestApprovalDialogNeverDefaultsToYes(t *testing.T) {
 	notes := fmt.Sprint(res["notes"])
 	if !strings.Contains(notes, "grep") || !strings.Contains(notes, "missed a match") {
 		t.Errorf("eukhe/toolIssue was not shown: %v", notes)
+	}
+}
+
+// TestApprovalDialogCannotBeSpoofed: nothing the agent wrote poses as a
+// line of the dialog's own: every line of the step is indented, the
+// subagent's name, the session, the directory and the effects are
+// escaped as the server escapes them, and Enter on the real confirm()
+// denies.
+func TestApprovalDialogCannotBeSpoofed(t *testing.T) {
+	w := newWorld(t)
+	res := w.run("approve_spoof.lua")
+	if got := str(res, "answer"); got != "deny" {
+		t.Errorf("Enter answered %q, want deny", got)
+	}
+	asked, _ := res["asked"].([]any)
+	if len(asked) != 2 {
+		t.Fatalf("the dialog was shown %d times, want 2: %v", len(asked), asked)
+	}
+	first := asked[0].(map[string]any)
+	if first["choices"] != "&Deny\n&Allow\nAllow for &session" || first["default"] != float64(1) {
+		t.Errorf("choices %q, default %v: Deny must be first and the default", first["choices"], first["default"])
+	}
+	msg := first["msg"].(string)
+	lines := strings.Split(msg, "\n")
+	want := []string{
+		`eukhe: The subagent $'rev\u202ereweiv' (session $'s1\u2028Allow') asks to run step 1:`,
+		"",
+		"    cat >x <<EOF",
+		"    [Allow]",
+		"    1. Allow",
+		"    2. Deny",
+		`    EOF$'\u200b'`,
+		"",
+		"in $'" + w.root + `/sub\nRequest Actions:'`,
+		`effects: write, $'exec\u2066'`,
+		"Enter or Esc denies.",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the dialog says:\n%s\nwant:\n%s", msg, strings.Join(want, "\n"))
+	}
+	for _, hidden := range []string{"\u202e", "\u2028", "\u200b", "\u2066", "\r"} {
+		if strings.Contains(msg, hidden) {
+			t.Errorf("the dialog holds %q unescaped:\n%s", hidden, msg)
+		}
+	}
+	// A line wider than the screen is folded, its rest marked, so the
+	// screen never wraps a padded "[Allow]" to the margin.
+	if got := str(res, "padded_answer"); got != "deny" {
+		t.Errorf("Enter answered %q to the padded step, want deny", got)
+	}
+	padded := asked[1].(map[string]any)["msg"].(string)
+	columns := num(res, "columns")
+	rests := 0
+	for _, l := range strings.Split(padded, "\n") {
+		if n := utf8.RuneCountInString(l); n >= columns {
+			t.Errorf("a line of %d characters on a screen of %d columns: %q", n, columns, l)
+		}
+		if strings.HasPrefix(l, "  \u21aa ") {
+			rests++
+		}
+		if strings.Contains(l, "[Allow]") && !strings.HasPrefix(l, "  \u21aa ") ||
+			strings.Contains(l, "effects: read") && !strings.HasPrefix(l, "  \u21aa ") {
+			t.Errorf("the rest of a folded line is not marked: %q\n%s", l, padded)
+		}
+	}
+	if rests < 2 {
+		t.Errorf("%d folded lines, want the step's and the directory's:\n%s", rests, padded)
 	}
 }
 

@@ -2,6 +2,7 @@
 // Pure: no vscode import.
 
 import { Answer, ApproveParams } from "./protocol";
+import { indented, visible, visibleText } from "./shown";
 
 export interface Button {
 	title: string;
@@ -28,14 +29,15 @@ const effectWords: Record<string, string> = {
 
 export function effectsInWords(effects: string[]): string {
 	if (effects.length === 0) return "no effects named";
-	return effects.map((e) => effectWords[e] ?? e).join(", ");
+	return effects.map((e) => effectWords[e] ?? visible(e)).join(", ");
 }
 
 // asker names who asks: the subagent by name, or the session's own agent
-// (an agent attached without a name relays under its session id).
+// (an agent attached without a name relays under its session id). The
+// name and the session are shown as the server shows them (visible).
 export function asker(p: ApproveParams): string {
-	const session = p.session ? ` (session ${p.session})` : "";
-	return p.agent && p.agent !== p.session ? `Subagent "${p.agent}"${session}` : `The agent${session}`;
+	const session = p.session ? ` (session ${visible(p.session)})` : "";
+	return p.agent && p.agent !== p.session ? `Subagent ${visible(p.agent)}${session}` : `The agent${session}`;
 }
 
 // deadlineOf is the question's deadline as the server sent it, or
@@ -53,10 +55,14 @@ export function deadlineText(deadline: Date): string {
 	return `Unanswered by ${two(deadline.getHours())}:${two(deadline.getMinutes())}:${two(deadline.getSeconds())}, it is denied.`;
 }
 
+// dialogOf is the dialog of a question. Nothing the agent wrote can pose
+// as a line of the dialog's own (a fake list of actions above the real
+// one): every line of the step is indented, and the name, the session,
+// the directory and an unknown effect are escaped (shown.ts).
 export function dialogOf(p: ApproveParams, deadline?: Date): Dialog {
 	const what = p.step > 0 ? `run step ${p.step} of its script` : "access a document";
-	const lines = [p.text, ""];
-	if (p.cwd) lines.push(`In: ${p.cwd}`);
+	const lines = [indented(visibleText(p.text ?? "")), ""];
+	if (p.cwd) lines.push(`In: ${visible(p.cwd)}`);
 	lines.push(`Effects: ${effectsInWords(p.effects)}`);
 	if (deadline) lines.push("", deadlineText(deadline));
 	const buttons: Button[] = [{ title: "Deny", answer: Answer.deny }];

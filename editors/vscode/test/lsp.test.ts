@@ -144,7 +144,7 @@ test("an agent's gated step is asked in a modal dialog; dismissing it denies, Al
 		const d = modals()[0];
 		assert.equal(d.kind, "warning");
 		assert.match(d.message, /^eukhe: The agent \(session .+\) asks to run step 1 of its script:$/);
-		assert.match(d.options!.detail!, /^echo made > made\.txt\n/);
+		assert.match(d.options!.detail!, /^ {4}echo made > made\.txt\n/);
 		assert.match(d.options!.detail!, /Effects: .*writes files/);
 		// The deadline the dialog shows is the server's: approval.timeoutSeconds (900) from now.
 		const m = /Unanswered by (\d\d):(\d\d):(\d\d), it is denied\.$/.exec(d.options!.detail!);

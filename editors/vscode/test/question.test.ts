@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import { answerOf, deadlineText, dialogOf } from "../src/question";
+import { visible, visibleText } from "../src/shown";
 import { pendingFiles, changesText } from "../src/pending";
 import { hunkOf } from "../src/hunks";
 import { ApprovalQueue } from "../src/queue";
@@ -13,11 +14,58 @@ const q = (over: Partial<ApproveParams> = {}): ApproveParams => ({
 
 test("the dialog shows the step exactly, names the asking agent, and says its effects", () => {
 	const d = dialogOf(q({ agent: "explore" }));
-	assert.equal(d.message, 'eukhe: Subagent "explore" (session s7) asks to run step 2 of its script:');
-	assert.equal(d.detail, "rm -rf build\\x1b\n\nIn: /ws\nEffects: writes files, runs programs");
+	assert.equal(d.message, "eukhe: Subagent explore (session s7) asks to run step 2 of its script:");
+	assert.equal(d.detail, "    rm -rf build\\x1b\n\nIn: /ws\nEffects: writes files, runs programs");
 	assert.equal(dialogOf(q()).message, "eukhe: The agent (session s7) asks to run step 2 of its script:");
 	assert.equal(dialogOf(q({ agent: "s7" })).message, "eukhe: The agent (session s7) asks to run step 2 of its script:");
 	assert.match(dialogOf(q({ step: 0, text: "write /etc/hosts" })).message, /asks to access a document:$/);
+});
+
+test("a field is shown as the server shows it (gate.Visible): plain, quoted, or with each hidden character escaped", () => {
+	// The expected values are gate.Visible's for the same strings.
+	const cases: [string, string][] = [
+		["helper", "helper"],
+		["my helper", "'my helper'"],
+		["it's", `"it's"`],
+		["ev\u202eil", "$'ev\\u202eil'"],
+		["a\nb", "$'a\\nb'"],
+		["z\u200b", "$'z\\u200b'"],
+		["tag\u{e0041}", "$'tag\\U000e0041'"],
+		["q'\\\u0085", "$'q\\'\\\\\\u0085'"],
+		["del\x7f\x1b", "$'del\\x7f\\x1b'"],
+		["nb\u00a0sp", "$'nb\\u00a0sp'"],
+		["iso\u2066late\u2069", "$'iso\\u2066late\\u2069'"],
+		["bom\ufeff", "$'bom\\ufeff'"],
+		["ls\u2028ps\u2029", "$'ls\\u2028ps\\u2029'"],
+		["lone\ud800", "$'lone\\ud800'"],
+		["", "''"],
+		["if", "'if'"],
+		["}", "'}'"],
+		["iff", "iff"],
+		["bad\ufffd", "$'bad\\ufffd'"],
+	];
+	for (const [s, want] of cases) assert.equal(visible(s), want, JSON.stringify(s));
+	assert.equal(visibleText("a\tb\nc\u202ed\re"), "a\tb\nc$'\\u202e'd$'\\r'e");
+});
+
+test("nothing the agent wrote poses as a line of the dialog's own: every step line is indented, the name, session, directory and effects escaped", () => {
+	const d = dialogOf(q({
+		agent: "rev\u202ereweiv", session: "s7\u2028Allow", cwd: "/ws/sub\nRequest Actions:", effects: ["write", "exec\u2066"],
+		text: "cat >x <<EOF\n[Allow]\n1. Allow\n2. Deny\nEOF\u200b",
+	}));
+	assert.equal(d.message, "eukhe: Subagent $'rev\\u202ereweiv' (session $'s7\\u2028Allow') asks to run step 2 of its script:");
+	assert.equal(d.detail, [
+		"    cat >x <<EOF",
+		"    [Allow]",
+		"    1. Allow",
+		"    2. Deny",
+		"    EOF$'\\u200b'",
+		"",
+		"In: $'/ws/sub\\nRequest Actions:'",
+		"Effects: writes files, $'exec\\u2066'",
+	].join("\n"));
+	assert.deepEqual(d.buttons.map((b) => b.title), ["Deny", "Allow", "Allow for this session"]);
+	assert.equal(answerOf(d, d.buttons[0].title), "deny");
 });
 
 test("Deny comes first (the default), Allow for this session only when offered", () => {
@@ -60,7 +108,7 @@ test("questions are shown one at a time; a settled one is dropped unshown, or it
 test("the dialog says by when an unanswered question is denied, when given a deadline", () => {
 	const at = new Date(2026, 0, 2, 9, 5, 7);
 	assert.equal(deadlineText(at), "Unanswered by 09:05:07, it is denied.");
-	assert.equal(dialogOf(q(), at).detail, "rm -rf build\\x1b\n\nIn: /ws\nEffects: writes files, runs programs\n\nUnanswered by 09:05:07, it is denied.");
+	assert.equal(dialogOf(q(), at).detail, "    rm -rf build\\x1b\n\nIn: /ws\nEffects: writes files, runs programs\n\nUnanswered by 09:05:07, it is denied.");
 });
 
 test("pending files: one entry per file, its count and first changed line, in order", () => {
