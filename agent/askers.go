@@ -220,3 +220,12 @@ func SettledAnswer(ctx context.Context) (gate.Answer, bool) {
 	defer s.mu.Unlock()
 	return s.a, s.ok
 }
+
+// Unheard is the link's own sink's client that cannot be asked, in words
+// (gate.Unheard), so the refusal can name it through the wrapper.
+func (c *clientLink) Unheard() string {
+	if u, ok := c.bases[c.i].(gate.Unheard); ok {
+		return u.Unheard()
+	}
+	return ""
+}

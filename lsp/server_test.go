@@ -105,7 +105,7 @@ func TestToolErrorsSayWhatToDo(t *testing.T) {
 	if r := e.tool("rm", map[string]any{}); !r.IsError || !strings.Contains(r.Text, "read, edit, write, grep or glob") {
 		t.Errorf("unknown tool: %+v", r)
 	}
-	if r := e.tool("read", map[string]any{"file": "x"}); !r.IsError || !strings.Contains(r.Text, `read has no argument "file"; it takes "path", "raw"`) {
+	if r := e.tool("read", map[string]any{"file": "x"}); !r.IsError || !strings.Contains(r.Text, `read has no argument "file"; it takes "i", "path", "raw"`) {
 		t.Errorf("bad arguments: %+v", r)
 	}
 }
