@@ -1,0 +1,76 @@
+package gate
+
+import "sort"
+
+// LandlockRule allows one path and everything below it: reading, and
+// writing when Write is set. Dir tells a directory from a file (Landlock
+// gives them different rights).
+type LandlockRule struct {
+	Path  string `json:"path"`
+	Dir   bool   `json:"dir"`
+	Write bool   `json:"write"`
+}
+
+// LandlockPlan is a sandbox as Landlock rules: an allow-list. Net false
+// denies every TCP bind and connect (Landlock cannot tell loopback from
+// the rest).
+type LandlockPlan struct {
+	Rules []LandlockRule `json:"rules"`
+	Net   bool           `json:"net"`
+}
+
+// landlockDevices are the devices a confined process may always write, as
+// bubblewrap's fresh /dev gives them.
+var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random",
+	"/dev/urandom", "/dev/ptmx", "/dev/pts", "/dev/shm"}
+
+// Landlock is the sandbox as Landlock rules. Landlock grants a path's whole
+// tree, and cannot take a part of it back, so a directory with a mount
+// below it gets no rule of its own: each of its entries does, by the same
+// rule, down to the mounts (the siblings of each secret and protected
+// entry are listed, not their parent). readDir lists a directory's
+// entries, without symbolic links (a link's rule would grant its target);
+// a directory it cannot list gets no rule. /dev is readable with its
+// devices writable; /proc is readable. The sandbox must have been planned
+// with KeepTmp: Landlock cannot move a directory. It is pure given
+// readDir.
+func (s Sandbox) Landlock(readDir func(dir string) ([]Entry, error)) LandlockPlan {
+	plan := LandlockPlan{Net: s.Net}
+	plan.Rules = append(plan.Rules, LandlockRule{Path: "/dev", Dir: true}, LandlockRule{Path: "/proc", Dir: true})
+	for _, d := range landlockDevices {
+		plan.Rules = append(plan.Rules, LandlockRule{Path: d, Dir: d == "/dev/pts" || d == "/dev/shm", Write: true})
+	}
+	var visit func(e Entry)
+	visit = func(e Entry) {
+		if under(e.Path, "/dev") || under(e.Path, "/proc") {
+			return
+		}
+		if !s.mountBelow(e.Path) || !e.Dir {
+			if r := s.Reach(e.Path); !r.Hidden && r.Host == e.Path {
+				plan.Rules = append(plan.Rules, LandlockRule{Path: e.Path, Dir: e.Dir, Write: r.Write})
+			}
+			return
+		}
+		kids, err := readDir(e.Path)
+		if err != nil {
+			return
+		}
+		sort.Slice(kids, func(i, j int) bool { return kids[i].Path < kids[j].Path })
+		for _, k := range kids {
+			visit(k)
+		}
+	}
+	visit(Entry{Path: "/", Dir: true})
+	return plan
+}
+
+// mountBelow reports whether a mount other than the base lands strictly
+// below dir.
+func (s Sandbox) mountBelow(dir string) bool {
+	for _, m := range s.Mounts {
+		if m.Dst != dir && m.Dst != "/" && under(m.Dst, dir) {
+			return true
+		}
+	}
+	return false
+}
