@@ -76,7 +76,6 @@ func genPlaces(t *rapid.T) SandboxPlaces {
 	}
 }
 
-
 // below is every universe path at or below p.
 func below(p string) []string {
 	var out []string

@@ -13,7 +13,9 @@
 //	  "review.style": "inline",
 //	  "edit.save": "clean",
 //	  "grep.excludes": ["vendor/**", "*.min.js"],
-//	  "shell.blockingBudgetSeconds": 30
+//	  "shell.blockingBudgetSeconds": 30,
+//	  "shell.writableDirs": ["~/.cache/go-build", "~/go/pkg/mod"],
+//	  "shell.confinement": "auto"
 //	}
 //
 // Where each rule lives:
@@ -23,7 +25,8 @@
 //     other name, secret included, is a typed error, gate.AutoEffectError);
 //     ssh.hosts only hosts of letters, digits, '.', '-', '_' and '@' not
 //     starting with '-' (S7.9).
-//   - Execution gates (shell.autoEffects, ssh.hosts, mcp.servers) come from
+//   - Execution gates (shell.autoEffects, ssh.hosts, mcp.servers,
+//     shell.writableDirs, shell.confinement) come from
 //     the user file only: in a project file they are ignored with a Warning
 //     event (parse.go); Merge (settings.go) layers defaults, user, projects.
 //   - A file that does not parse or validate gives an Error event naming the
