@@ -16,7 +16,9 @@ import (
 //     write outside;
 //   - a fresh /dev (null, zero, tty, …) and a /proc of the sandbox's own
 //     PID namespace;
-//   - the session's private temporary directory at /tmp, writable;
+//   - the session's private temporary directory at /tmp, writable (the
+//     host's /tmp is not seen), unless the step may write outside: then
+//     the host's /tmp stays, and the private one is at its own path;
 //   - each workspace root and each shell.writableDirs entry, writable when
 //     the step may write;
 //   - each protected entry read-only, unless protected is allowed;
@@ -150,7 +152,7 @@ func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {
 	}
 	sort.SliceStable(places, func(i, j int) bool { return depth(places[i].path) < depth(places[j].path) })
 
-	remap := pl.TempDir != "" && !pl.KeepTmp
+	remap := pl.TempDir != "" && !pl.KeepTmp && !outside
 	for _, p := range slices.Concat(pl.Roots, pl.Writable, pl.Keep) {
 		if under("/tmp", p) {
 			remap = false // the place is /tmp or holds it: /tmp stays
@@ -275,4 +277,19 @@ func (s Sandbox) BwrapArgs(dir string) []string {
 		args = append(args, "--chdir", dir)
 	}
 	return append(args, "--")
+}
+
+// SandboxRules are what a sandbox needs of the policy: its secret entries
+// (written and real), the paths of its Dir and Tree rules, and the names
+// of its Named rules.
+func (p *Policy) SandboxRules() (secrets, paths, names []string) {
+	secrets = append(secrets, p.secrets...)
+	for _, r := range p.rules {
+		if r.Kind == NamedRule {
+			names = appendNew(names, r.Name)
+		} else {
+			paths = appendNew(paths, r.Path)
+		}
+	}
+	return secrets, paths, names
 }

@@ -270,7 +270,7 @@ func TestBwrapArgs(t *testing.T) {
 			"--ro-bind /home/u/proj/.git /home/u/proj/.git " +
 			"--tmpfs /home/u/.ssh --remount-ro /home/u/.ssh --ro-bind /dev/null /home/u/.netrc --chdir /home/u/proj --"},
 		{Of(Read, Write, Net, Outside, Protected, Secret), "--die-with-parent --new-session --unshare-pid --unshare-ipc " +
-			"--bind / / --dev /dev --proc /proc --bind /tmp/sess /tmp --chdir /home/u/proj --"},
+			"--bind / / --dev /dev --proc /proc --bind /tmp/sess /tmp/sess --chdir /home/u/proj --"},
 	}
 	for _, c := range cases {
 		got := strings.Join(PlanSandbox(c.allowed, pl).BwrapArgs("/home/u/proj"), " ")

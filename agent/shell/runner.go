@@ -59,8 +59,15 @@ type Runner struct {
 	KillGrace time.Duration
 	// Jobs is the session's job table; nil makes one on first use.
 	Jobs *Jobs
+	// Confine is how each external process is confined (issue 13); the
+	// zero value is shell.confinement "auto" with no writable dirs.
+	Confine Confine
 
-	mu sync.Mutex
+	mu  sync.Mutex
+	tmp string // the session's private temporary directory, once made
+	// blind, in tests only, replaces the effects the gate finds for every
+	// step (the classifier-blind test).
+	blind func(gate.Effects) gate.Effects
 }
 
 // Request is one bash call.
@@ -168,6 +175,11 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 	if err != nil {
 		return invalid("%v; nothing ran", err)
 	}
+	if r.blind != nil {
+		for i := range sc.Steps {
+			sc.Steps[i].Effects = r.blind(sc.Steps[i].Effects)
+		}
+	}
 	// The gate parsed the same text without error, so this cannot fail
 	// but for a gate bug.
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(req.Script), "")
@@ -185,6 +197,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 		gate: r.Gate, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,
 		out: newOutput(capacity), grace: r.grace(), id: newID(), timeout: req.Timeout,
 		done: make(chan struct{}), groups: map[int]bool{},
+		confine: r.Confine, tempDir: r.tempDir, blind: r.blind,
 	}
 	if sc.Grammar {
 		x.ix = newIndex(f)

@@ -1,0 +1,78 @@
+package shell
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/eukhe/eukhe/gate"
+	"github.com/landlock-lsm/go-landlock/landlock"
+)
+
+// ConfineArg is the hidden first argument that makes eukhe (or a test
+// binary) apply a Landlock plan and exec a command: `eukhe __confine PATH
+// ARGV...`, with the plan as JSON in planEnv. The program's main calls
+// ConfineMain before anything else when it sees it.
+const ConfineArg = "__confine"
+
+// planEnv carries the Landlock plan to the re-run; it is removed before
+// the command runs.
+const planEnv = "EUKHE_LANDLOCK_PLAN"
+
+// ConfineMain applies the plan in planEnv to this process (Landlock
+// stays with it across exec) and execs args[0] with argv args[1:]. It
+// returns only on failure, with the status: 126, as a command that cannot
+// run.
+func ConfineMain(args []string) int {
+	if len(args) < 2 {
+		fmt.Fprintf(os.Stderr, "eukhe %s: want PATH ARGV...\n", ConfineArg)
+		return 126
+	}
+	var plan gate.LandlockPlan
+	if err := json.Unmarshal([]byte(os.Getenv(planEnv)), &plan); err != nil {
+		fmt.Fprintf(os.Stderr, "eukhe %s: the Landlock plan in %s cannot be read (%v); nothing ran\n", ConfineArg, planEnv, err)
+		return 126
+	}
+	if err := os.Unsetenv(planEnv); err != nil {
+		fmt.Fprintf(os.Stderr, "eukhe %s: %v; nothing ran\n", ConfineArg, err)
+		return 126
+	}
+	if err := applyLandlock(plan); err != nil {
+		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not be set up (%v); nothing ran\n", args[1], err)
+		return 126
+	}
+	err := syscall.Exec(args[0], args[1:], os.Environ())
+	fmt.Fprintf(os.Stderr, "bash: %s: %v\n", args[1], err)
+	return 126
+}
+
+// applyLandlock restricts this process to the plan's rules: every file
+// system right is handled, so what no rule names is denied; TCP bind and
+// connect too when net is not allowed; signals and abstract sockets never
+// leave the sandbox (ABI 6).
+func applyLandlock(plan gate.LandlockPlan) error {
+	var rules []landlock.Rule
+	for _, r := range plan.Rules {
+		var fr landlock.FSRule
+		switch {
+		case r.Dir && r.Write:
+			fr = landlock.RWDirs(r.Path).WithRefer().WithIoctlDev()
+		case r.Dir:
+			fr = landlock.RODirs(r.Path)
+		case r.Write:
+			fr = landlock.RWFiles(r.Path).WithIoctlDev()
+		default:
+			fr = landlock.ROFiles(r.Path)
+		}
+		rules = append(rules, fr.IgnoreIfMissing())
+	}
+	cfg := landlock.V6.BestEffort()
+	if !plan.Net {
+		return cfg.Restrict(rules...)
+	}
+	if err := cfg.RestrictPaths(rules...); err != nil {
+		return err
+	}
+	return cfg.RestrictScoped()
+}
