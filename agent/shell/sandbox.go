@@ -90,8 +90,12 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	c := Detect()
 	if c.Mechanism == Unconfined {
 		if mode == "require" {
-			return l, fmt.Sprintf("bash: %s: not run: shell.confinement is \"require\" and no sandbox works here: %s\n",
-				argv[0], strings.TrimPrefix(c.Why, ""))
+			why := c.Why
+			if !strings.Contains(why, InstallHint) {
+				why += "; " + InstallHint
+			}
+			return l, fmt.Sprintf("bash: %s: not run: shell.confinement is \"require\" and no sandbox works here (%s), "+
+				"or set shell.confinement to \"auto\" to run programs unconfined where none works\n", argv[0], why)
 		}
 		return l, ""
 	}
