@@ -134,3 +134,16 @@ func probeLandlock() (int, string) {
 	}
 	return int(v), ""
 }
+
+// Describe is the confinement in force under shell.confinement mode, as
+// `eukhe check` and the editors show it.
+func Describe(mode string) string {
+	if mode == "off" {
+		return string(Unconfined) + ` (shell.confinement is "off")`
+	}
+	c := Detect()
+	if c.Mechanism == Unconfined && mode == "require" {
+		return c.String() + `; shell.confinement is "require", so no external program runs`
+	}
+	return c.String()
+}

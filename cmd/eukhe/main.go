@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/eukhe/eukhe/agent/shell"
 )
 
 const usage = `eukhe — an agent's document and shell tools, inside your editor or headless.
@@ -43,6 +45,10 @@ Usage:
 `
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == shell.ConfineArg {
+		// The Landlock re-run of a confined step: apply, then exec.
+		os.Exit(shell.ConfineMain(os.Args[2:]))
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -232,7 +232,14 @@ func runBash(root, script string, timeout *float64, full bool) docs.Result {
 		Budget: 365 * 24 * time.Hour,
 		Gate: shell.Gate{Policy: paths.Places(env).Policy(gate.OS),
 			Auto: func() gate.AutoSet { return current.AutoEffects }, Chain: gate.Chain{}},
+		Confine: shell.Confine{Mode: func() string { return current.Confinement },
+			WritableDirs: func() []string { return current.WritableDirs }},
 	}
+	defer func() {
+		if err := r.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "eukhe tool: %v\n", err)
+		}
+	}()
 	req := shell.Request{Script: script, FullOutput: full}
 	if timeout != nil && *timeout > 0 {
 		req.Timeout = time.Duration(*timeout * float64(time.Second))
