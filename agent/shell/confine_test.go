@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -51,14 +52,15 @@ type confinedWorld struct {
 	*world
 	home, key string
 	port      int
+	accepted  atomic.Int32 // connections the listener took
 }
 
 func newConfinedWorld(t *testing.T, auto gate.AutoSet, judged gate.Effects) *confinedWorld {
 	t.Helper()
 	w := newWorld(t, auto)
 	w.runner.blind = func(gate.Effects) gate.Effects { return judged }
-	cw := &confinedWorld{world: w, home: filepath.Dir(w.secret), key: filepath.Join(w.secret, "id_ed25519")}
-	if err := os.WriteFile(cw.key, []byte(secretText+"\n"), 0o600); err != nil {
+	key := filepath.Join(w.secret, "id_ed25519")
+	if err := os.WriteFile(key, []byte(secretText+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(w.path("src"), 0o755); err != nil {
@@ -67,6 +69,7 @@ func newConfinedWorld(t *testing.T, auto gate.AutoSet, judged gate.Effects) *con
 	if err := os.MkdirAll(w.path(".git/hooks"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	cw := &confinedWorld{world: w, home: filepath.Dir(w.secret), key: filepath.Join(w.secret, "id_ed25519")}
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +81,7 @@ func newConfinedWorld(t *testing.T, auto gate.AutoSet, judged gate.Effects) *con
 			if err != nil {
 				return
 			}
+			cw.accepted.Add(1)
 			c.Close()
 		}
 	}()
