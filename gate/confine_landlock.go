@@ -26,9 +26,12 @@ var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"
 
 // Landlock is the sandbox as Landlock rules. Landlock grants a path's whole
 // tree, and cannot take a part of it back, so a directory with a mount
-// below it gets no rule of its own: each of its entries does, by the same
-// rule, down to the mounts (the siblings of each secret and protected
-// entry are listed, not their parent). readDir lists a directory's
+// below it gets no rule of its own, or only a read rule when nothing below
+// it is hidden: each of its entries gets one, by the same rule, down to
+// the mounts (the siblings of each secret and protected entry are listed,
+// not their parent). Thus no file can be made or removed directly in such
+// a directory (a root holding a read-only .git, when write is allowed and
+// protected is not). readDir lists a directory's
 // entries, without symbolic links (a link's rule would grant its target);
 // a directory it cannot list gets no rule. /dev is readable with its
 // devices writable; /proc is readable. The sandbox must have been planned
@@ -51,6 +54,11 @@ func (s Sandbox) Landlock(readDir func(dir string) ([]Entry, error)) LandlockPla
 			}
 			return
 		}
+		if r := s.Reach(e.Path); !s.hideBelow(e.Path) && !r.Hidden && r.Host == e.Path {
+			// Nothing below is hidden: the directory may be read whole; its
+			// entries' rules add the writes.
+			plan.Rules = append(plan.Rules, LandlockRule{Path: e.Path, Dir: true})
+		}
 		kids, err := readDir(e.Path)
 		if err != nil {
 			return
@@ -69,6 +77,16 @@ func (s Sandbox) Landlock(readDir func(dir string) ([]Entry, error)) LandlockPla
 func (s Sandbox) mountBelow(dir string) bool {
 	for _, m := range s.Mounts {
 		if m.Dst != dir && m.Dst != "/" && under(m.Dst, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// hideBelow reports whether a hiding mount lands strictly below dir.
+func (s Sandbox) hideBelow(dir string) bool {
+	for _, m := range s.Mounts {
+		if (m.Kind == MountHideDir || m.Kind == MountHideFile) && m.Dst != dir && under(m.Dst, dir) {
 			return true
 		}
 	}
