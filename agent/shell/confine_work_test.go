@@ -134,3 +134,31 @@ func TestConfinedExitStatus(t *testing.T) {
 		}
 	})
 }
+
+// A protected entry a step makes without protected (git init, a new
+// .vscode) cannot be mounted read-only before it exists: when the process
+// ends it is renamed out of use, and the reply says so. With protected
+// allowed it stays.
+func TestConfinedMadeProtectedEntryIsRenamed(t *testing.T) {
+	needTool(t, "git")
+	forEachSandbox(t, func(t *testing.T, m Mechanism) {
+		cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec)), gate.Of(gate.Read))
+		res := cw.run(`git init -q sub`)
+		// Landlock cannot let a file be made directly in a root that holds
+		// a read-only .git: there git init fails before it starts.
+		if exists(cw.path("sub/.git")) || !strings.Contains(res.Text, "without protected") && m != Landlock {
+			t.Fatalf("git init made sub/.git without protected under %s, and it stayed:\n%s", m, res.Text)
+		}
+		res = cw.run(`sh -c 'mkdir src/.git && echo x > src/.git/config'`)
+		if exists(cw.path("src/.git")) || !strings.Contains(res.Text, ".eukhe-refused-") {
+			t.Fatalf("src/.git was made without protected under %s, and it stayed:\n%s", m, res.Text)
+		}
+		cw.runner.Gate.Auto = func() gate.AutoSet {
+			return gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec, gate.Protected))
+		}
+		res = cw.run(`git init -q src/sub2`)
+		if !exists(cw.path("src/sub2/.git")) || strings.Contains(res.Text, "[sandbox") {
+			t.Fatalf("git init with protected allowed under %s:\n%s", m, res.Text)
+		}
+	})
+}

@@ -106,6 +106,9 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 		return interp.ExitStatus(126)
 	}
 	err = cmd.Wait()
+	if made := refuseMade(l.made, x.id); len(made) > 0 {
+		x.currentNote().made(made)
+	}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

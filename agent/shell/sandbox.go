@@ -42,6 +42,10 @@ type launch struct {
 	confined Mechanism
 	// hidden are the entries the sandbox hid.
 	hidden []string
+	// made, after the process, lists the protected entries (.git, .eukhe,
+	// editor config) it made where it could without protected; nil when
+	// it could make none.
+	made func() []string
 }
 
 // tempDir is the session's private temporary directory, made on first
@@ -103,7 +107,8 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	if err != nil {
 		return l, fmt.Sprintf("bash: %s: not run: %v\n", argv[0], err)
 	}
-	pl := x.places(path, dir, allowed)
+	pl, made := x.places(path, dir, allowed)
+	l.made = made
 	pl.TempDir = tmp
 	if c.Mechanism == Landlock {
 		pl.KeepTmp = true
@@ -167,7 +172,7 @@ func readDirNoLinks(dir string) ([]gate.Entry, error) {
 // will use is looked up: the secrets when secret is not allowed, the
 // protected entries when write is and protected is not, the socket
 // directories when net is not.
-func (x *run) places(program, dir string, allowed gate.Effects) gate.SandboxPlaces {
+func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxPlaces, scan func() []string) {
 	env := gate.EnvFromList(x.env)
 	home := env["HOME"]
 	pl := gate.SandboxPlaces{Roots: x.policy.Roots()}
@@ -207,33 +212,21 @@ func (x *run) places(program, dir string, allowed gate.Effects) gate.SandboxPlac
 		for _, p := range paths {
 			pl.Protected = appendEntry(pl.Protected, p)
 		}
-		// Named entries (.git, .eukhe, editor config): in each root, in
+		// Named entries (.git, .eukhe, editor config) in each root, in
 		// each directory directly in a root, and in the working directory
 		// and each directory above it up to its root.
-		var dirs []string
-		for _, root := range pl.Roots {
-			dirs = append(dirs, root)
-			if des, err := os.ReadDir(root); err == nil {
-				for _, de := range des {
-					if de.IsDir() {
-						dirs = append(dirs, filepath.Join(root, de.Name()))
-					}
+		present := x.namedEntries(dir, names)
+		for _, p := range present {
+			pl.Protected = appendEntry(pl.Protected, p)
+		}
+		scan = func() []string {
+			var made []string
+			for _, p := range x.namedEntries(dir, names) {
+				if !contains(present, p) {
+					made = append(made, p)
 				}
 			}
-		}
-		for d := dir; ; d = filepath.Dir(d) {
-			if !x.insideRoot(d) {
-				break
-			}
-			dirs = append(dirs, d)
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-		for _, d := range dirs {
-			for _, n := range names {
-				pl.Protected = appendEntry(pl.Protected, filepath.Join(d, n))
-			}
+			return made
 		}
 	}
 	if !allowed.Has(gate.Net) {
@@ -241,7 +234,61 @@ func (x *run) places(program, dir string, allowed gate.Effects) gate.SandboxPlac
 			pl.Sockets = appendEntry(pl.Sockets, d)
 		}
 	}
-	return pl
+	return pl, scan
+}
+
+// namedEntries are the entries of these names (.git, .eukhe, editor
+// config) that exist in each root, in each directory directly in a root,
+// and in dir and each directory above it up to its root.
+func (x *run) namedEntries(dir string, names []string) []string {
+	var dirs []string
+	for _, root := range x.policy.Roots() {
+		dirs = append(dirs, root)
+		if des, err := os.ReadDir(root); err == nil {
+			for _, de := range des {
+				if de.IsDir() {
+					dirs = append(dirs, filepath.Join(root, de.Name()))
+				}
+			}
+		}
+	}
+	for d := dir; x.insideRoot(d); d = filepath.Dir(d) {
+		dirs = append(dirs, d)
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	var out []string
+	for _, d := range dirs {
+		for _, n := range names {
+			p := filepath.Join(d, n)
+			if _, err := os.Lstat(p); err == nil && !contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// refuseMade renames each protected entry a process made where it could
+// not be made read-only beforehand (a .git from git init, a .vscode): it
+// becomes NAME.eukhe-refused-ID beside itself, nothing is lost, and no
+// program (git, the editor) reads its hooks or config as the user's. It
+// gives what it renamed, "old → new".
+func refuseMade(made func() []string, id string) []string {
+	if made == nil {
+		return nil
+	}
+	var done []string
+	for _, p := range made() {
+		to := p + ".eukhe-refused-" + id
+		if err := os.Rename(p, to); err != nil {
+			done = append(done, fmt.Sprintf("%s (not renamed: %v; remove it before git or the editor uses it)", p, err))
+			continue
+		}
+		done = append(done, p+" → "+to)
+	}
+	return done
 }
 
 func (x *run) insideRoot(d string) bool {

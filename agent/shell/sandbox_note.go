@@ -40,6 +40,15 @@ type sandboxNote struct {
 	hidden  []string
 	seen    []string // texts of sandboxSigns and hidden paths the output showed
 	tail    []byte
+	renamed []string // protected entries a process made, renamed away
+}
+
+// made records the protected entries a process made and refuseMade
+// renamed.
+func (n *sandboxNote) made(renamed []string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.renamed = append(n.renamed, renamed...)
 }
 
 // noteSandbox records a process the pipeline starts.
@@ -119,10 +128,16 @@ func (n *sandboxNote) line() string {
 			signs = append(signs, h+" is hidden")
 		}
 	}
-	if need.Empty() {
-		return ""
+	made := ""
+	if len(n.renamed) > 0 {
+		made = fmt.Sprintf("[sandbox (%s): the step made %s without protected; its hooks and config could run "+
+			"programs as the user, so it was renamed out of use. A step approved with protected may make it: ask the user]\n",
+			n.mech, strings.Join(n.renamed, ", "))
 	}
-	return fmt.Sprintf("[sandbox (%s): the step ran without %s, and the sandbox refused it (%s); "+
+	if need.Empty() {
+		return made
+	}
+	return made + fmt.Sprintf("[sandbox (%s): the step ran without %s, and the sandbox refused it (%s); "+
 		"a step approved with %s would be allowed it: ask the user to approve it rather than retrying it as it is]\n",
 		n.mech, n.missing, strings.Join(signs, "; "), need)
 }
