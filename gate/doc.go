@@ -42,6 +42,18 @@
 //     route.go (Next, Fate, Route: the model), asker.go (Asker, Chain.Ask:
 //     the router, which follows the model; Decide: the auto set first).
 //   - The refusal text of S7.8: answer.go.
+//   - Confinement (issue 13, DESIGN §9): PlanSandbox in confine.go turns a
+//     step's allowed effects and the session's places into the mounts of
+//     a sandbox, last mount wins, in the order of the classes of G1.2
+//     (the base, read-only unless write and outside; /dev, /proc; the
+//     private temp dir; roots and shell.writableDirs writable with write;
+//     protected entries read-only without protected; secret entries and
+//     eukhe's state hidden without secret; /run hidden without net, and a
+//     network of its own). Sandbox.BwrapArgs renders it for bubblewrap;
+//     Sandbox.Landlock (confine_landlock.go) as Landlock allow rules.
+//     Property tests: confine_test.go (no secret shows, through any
+//     mount; nothing is writable but what the effects allow; the Landlock
+//     rules grant no more than the mounts).
 //
 // Each law has a property test named after it (laws_*_test.go); the shell
 // classifier has a table of command lines (corpus_test.go) and a fuzz
