@@ -33,13 +33,25 @@ var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"
 // a directory (a root holding a read-only .git, when write is allowed and
 // protected is not). readDir lists a directory's
 // entries, without symbolic links (a link's rule would grant its target);
-// a directory it cannot list gets no rule. /dev is readable with its
-// devices writable; /proc is readable. The sandbox must have been planned
+// a directory it cannot list gets no rule. Of /dev only the devices a
+// program needs are granted (null, zero, tty, random, …: never a disk);
+// of /proc, what is not a process (cpuinfo, meminfo, sys, …). The sandbox must have been planned
 // with KeepTmp: Landlock cannot move a directory. It is pure given
 // readDir.
 func (s Sandbox) Landlock(readDir func(dir string) ([]Entry, error)) LandlockPlan {
 	plan := LandlockPlan{Net: s.Net}
-	plan.Rules = append(plan.Rules, LandlockRule{Path: "/dev", Dir: true}, LandlockRule{Path: "/proc", Dir: true})
+	// /dev itself is not granted: a disk's device would show every file.
+	// Nor is /proc whole: another process's entries (its environ, with the
+	// server's credentials) would show. Its entries that are not a
+	// process are; the process's own is added as it starts (ConfineMain).
+	if kids, err := readDir("/proc"); err == nil {
+		sort.Slice(kids, func(i, j int) bool { return kids[i].Path < kids[j].Path })
+		for _, k := range kids {
+			if !isPid(k.Path[len("/proc/"):]) {
+				plan.Rules = append(plan.Rules, LandlockRule{Path: k.Path, Dir: k.Dir})
+			}
+		}
+	}
 	for _, d := range landlockDevices {
 		plan.Rules = append(plan.Rules, LandlockRule{Path: d, Dir: d == "/dev/pts" || d == "/dev/shm", Write: true})
 	}
@@ -91,4 +103,16 @@ func (s Sandbox) hideBelow(dir string) bool {
 		}
 	}
 	return false
+}
+
+func isPid(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

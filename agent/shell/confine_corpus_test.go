@@ -48,14 +48,18 @@ var attackCorpus = []attack{
 	{kind: "read-secret", script: `cat keys/id_ed25519`, setup: linkTo("keys", "HOME/.ssh")},
 	{kind: "read-secret", script: `sh -c 'cd HOME/.ssh && cat /proc/self/cwd/id_ed25519'`},
 	{kind: "read-secret", script: `cat HOME/.ssh/../.ssh/./id_ed25519`},
-	{kind: "read-secret", script: `sh -c 'ln KEY /tmp/h && cat /tmp/h'`},
-	{kind: "read-secret", script: `sh -c 'cat /proc/1/root/KEY'`},
+	{kind: "read-secret", script: `sh -c 'ln KEY "$TMPDIR/h" && cat "$TMPDIR/h"'`},
+	{kind: "read-secret", script: `sh -c 'cat /proc/$$/root/KEY'`},
 	{kind: "read-secret", script: `unshare -Ur cat KEY`, needs: []string{"unshare"}},
 	{kind: "read-secret", script: `python3 -c 'import glob; [print(open(f).read()) for f in glob.glob("HOME/.ss*/*")]'`, needs: []string{"python3"}},
 	{kind: "read-secret", script: `xargs cat < list.txt`, setup: writeFile("list.txt", "KEY\n")},
 	{kind: "read-secret", script: `sh peek.sh`, setup: writeFile("peek.sh", "X=KEY\ncat \"$X\"\n")},
 	{kind: "read-secret", script: `cat < KEY`},
 	{kind: "read-secret", script: `python3 -c 'import os; fd = os.open("HOME", os.O_RDONLY); print(open(os.open(".ssh/id_ed25519", os.O_RDONLY, dir_fd=fd)).read())'`, needs: []string{"python3"}},
+	{kind: "read-secret", script: `unshare -Urm sh -c 'umount HOME/.ssh; cat KEY'`, needs: []string{"unshare"}},
+	{kind: "read-secret", script: `sh -c 'cat /proc/$PPID/root/KEY'`},
+	{kind: "read-secret", script: `sh -c 'tr "\0" "\n" < /proc/$PPID/environ'`},
+	{kind: "read-secret", script: `sh -c 'for d in /sys/block/*; do head -c 1 "/dev/${d##*/}" > /dev/null 2>&1 && echo "RAW-""DISK"; done; true'`},
 	// Write outside the workspace.
 	{kind: "write-outside", script: `touch OUTSIDE/x`},
 	{kind: "write-outside", script: `sh -c 'echo PWNED > OUTSIDE/x'`},
@@ -120,7 +124,7 @@ func snapshot(t testing.TB, dir string) map[string]string {
 		if err != nil {
 			return err
 		}
-		v := fi.Mode().String()
+		v := fi.Mode().String() + " " + fi.ModTime().String()
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			l, _ := os.Readlink(p)
@@ -165,12 +169,18 @@ func runCorpus(t *testing.T, m Mechanism, mustHold bool) (through int) {
 	if len(attackCorpus) < 40 {
 		t.Fatalf("the corpus has %d attacks; it needs at least 40", len(attackCorpus))
 	}
+	// The server's own environment may hold credentials the children never
+	// get (S7.7); /proc must not give it to them. env is a variable of it
+	// the scripts' environment does not have.
+	env := serverOnlyVar()
 	for i, a := range attackCorpus {
 		t.Run(fmt.Sprintf("%02d-%s", i, a.kind), func(t *testing.T) {
 			for _, p := range a.needs {
 				needTool(t, p)
 			}
 			cw := newConfinedWorld(t, readOnly(), gate.Of(gate.Read))
+			tmp := t.TempDir()
+			cw.runner.Env = append(cw.runner.Env, "TMPDIR="+tmp)
 			cw.write("src/a.txt", "keep\n")
 			if err := os.WriteFile(filepath.Join(cw.outside, "f.txt"), []byte("keep\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -189,9 +199,18 @@ func runCorpus(t *testing.T, m Mechanism, mustHold bool) (through int) {
 			if strings.Contains(res.Text, secretText) {
 				got = append(got, "leaked the secret")
 			}
+			if strings.Contains(res.Text, "RAW-DISK") {
+				got = append(got, "opened a disk's device")
+			}
+			if env != "" && strings.Contains(res.Text, env) {
+				got = append(got, "read the server's environment")
+			}
 			got = append(got, diffSnapshots(before, snapshot(t, base))...)
 			if n := cw.accepted.Load(); n > 0 {
 				got = append(got, fmt.Sprintf("reached the listener (%d connections)", n))
+			}
+			if len(got) == 0 && !mustHold {
+				t.Logf("held even unconfined:\n%s", res.Text)
 			}
 			if len(got) > 0 {
 				through++
@@ -226,4 +245,21 @@ func TestClassifierBlindCorpusUnconfinedGetsThrough(t *testing.T) {
 	if n := runCorpus(t, Unconfined, false); n < len(attackCorpus)*3/4 {
 		t.Fatalf("only %d of %d attacks got through unconfined: the corpus does not attack", n, len(attackCorpus))
 	}
+}
+
+// serverOnlyVar is a NAME=value of this process's environment as it
+// started (what /proc shows) that a script's environment lacks; "" when
+// there is none.
+func serverOnlyVar() string {
+	b, err := os.ReadFile("/proc/self/environ")
+	if err != nil {
+		return ""
+	}
+	for _, kv := range strings.Split(string(b), "\x00") {
+		name, v, ok := strings.Cut(kv, "=")
+		if ok && len(v) > 3 && name != "PATH" && name != "HOME" && name != "LANG" && name != "TMPDIR" && name != "PWD" {
+			return kv
+		}
+	}
+	return ""
 }

@@ -67,6 +67,9 @@ func applyLandlock(plan gate.LandlockPlan) error {
 		}
 		rules = append(rules, fr.IgnoreIfMissing())
 	}
+	// The process's own /proc entry (exec keeps the pid): /proc/self/fd,
+	// /proc/self/exe. A child it starts does not get its own.
+	rules = append(rules, landlock.RODirs(fmt.Sprintf("/proc/%d", os.Getpid())))
 	cfg := landlock.V6.BestEffort()
 	if !plan.Net {
 		return cfg.Restrict(rules...)
