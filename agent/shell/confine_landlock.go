@@ -3,6 +3,7 @@ package shell
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"syscall"
 
@@ -12,13 +13,14 @@ import (
 
 // ConfineArg is the hidden first argument that makes eukhe (or a test
 // binary) apply a Landlock plan and exec a command: `eukhe __confine PATH
-// ARGV...`, with the plan as JSON in planEnv. The program's main calls
+// ARGV...`, with the plan as JSON on descriptor 3 (a pipe: an environment
+// variable has a size limit, and a file could be rewritten by another
+// confined process before it is read). The program's main calls
 // ConfineMain before anything else when it sees it.
 const ConfineArg = "__confine"
 
-// planEnv carries the Landlock plan to the re-run; it is removed before
-// the command runs.
-const planEnv = "EUKHE_LANDLOCK_PLAN"
+// planFD is the descriptor the plan comes on.
+const planFD = 3
 
 // ConfineMain applies the plan in planEnv to this process (Landlock
 // stays with it across exec) and execs args[0] with argv args[1:]. It
@@ -30,19 +32,21 @@ func ConfineMain(args []string) int {
 		return 126
 	}
 	var plan gate.LandlockPlan
-	if err := json.Unmarshal([]byte(os.Getenv(planEnv)), &plan); err != nil {
-		fmt.Fprintf(os.Stderr, "eukhe %s: the Landlock plan in %s cannot be read (%v); nothing ran\n", ConfineArg, planEnv, err)
-		return 126
+	f := os.NewFile(planFD, "landlock-plan")
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err == nil {
+		err = json.Unmarshal(data, &plan)
 	}
-	if err := os.Unsetenv(planEnv); err != nil {
-		fmt.Fprintf(os.Stderr, "eukhe %s: %v; nothing ran\n", ConfineArg, err)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "eukhe %s: the Landlock plan cannot be read from descriptor %d (%v); nothing ran\n", ConfineArg, planFD, err)
 		return 126
 	}
 	if err := applyLandlock(plan); err != nil {
 		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not be set up (%v); nothing ran\n", args[1], err)
 		return 126
 	}
-	err := syscall.Exec(args[0], args[1:], os.Environ())
+	err = syscall.Exec(args[0], args[1:], os.Environ())
 	fmt.Fprintf(os.Stderr, "bash: %s: %v\n", args[1], err)
 	return 126
 }

@@ -87,12 +87,32 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 		// process left holding it cannot hold Wait past the grace.
 		WaitDelay: x.grace,
 	}
+	var planW *os.File
+	if l.plan != nil {
+		pr, pw, perr := os.Pipe()
+		if perr != nil {
+			fmt.Fprintf(hc.Stderr, "bash: %s: not run: no pipe for the sandbox's plan (%v)\n", args[0], perr)
+			return interp.ExitStatus(126)
+		}
+		defer pr.Close()
+		planW = pw
+		cmd.ExtraFiles = []*os.File{pr}
+	}
 	x.mu.Lock()
 	if x.stopped != "" || x.changed != nil {
 		x.mu.Unlock()
+		if planW != nil {
+			planW.Close()
+		}
 		return errHalted
 	}
 	err = cmd.Start()
+	if planW != nil {
+		go func(plan []byte) {
+			_, _ = planW.Write(plan)
+			planW.Close()
+		}(l.plan)
+	}
 	if err == nil {
 		x.groups[cmd.Process.Pid] = true
 	}

@@ -40,6 +40,8 @@ type launch struct {
 	env  []string
 	// confined names the mechanism; "" when the process runs unconfined.
 	confined Mechanism
+	// plan is the Landlock plan the re-run reads on descriptor 3.
+	plan []byte
 	// hidden are the entries the sandbox hid.
 	hidden []string
 	// made, after the process, lists the protected entries (.git, .eukhe,
@@ -134,7 +136,7 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		}
 		l.path = c.Self
 		l.argv = append([]string{c.Self, ConfineArg, path}, argv...)
-		l.env = withEnv(l.env, planEnv, string(b))
+		l.plan = b
 	}
 	return l, ""
 }
