@@ -24,6 +24,9 @@ var sandboxSigns = []struct {
 	{"Read-only file system", gate.Of(gate.Write, gate.Outside, gate.Protected), ""},
 	{"Permission denied", gate.Of(gate.Write, gate.Outside, gate.Protected, gate.Secret, gate.Net), Landlock},
 	{"Operation not permitted", gate.Of(gate.Write, gate.Outside, gate.Protected, gate.Secret, gate.Net), Landlock},
+	// ssh finds no key and no known host in a hidden ~/.ssh.
+	{"Permission denied (publickey", gate.Of(gate.Secret), ""},
+	{"Host key verification failed", gate.Of(gate.Secret), ""},
 	{"Network is unreachable", gate.Of(gate.Net), ""},
 	{"Could not resolve host", gate.Of(gate.Net), ""},
 	{"Temporary failure in name resolution", gate.Of(gate.Net), ""},
