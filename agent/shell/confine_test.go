@@ -122,6 +122,8 @@ var probes = []probe{
 		script: `python3 -c 'print(open("KEY").read())'`, done: leaked},
 	{name: "awk getline reads the key", needs: gate.Of(gate.Secret),
 		script: `awk 'BEGIN { while ((getline l < "KEY") > 0) print l }'`, done: leaked},
+	{name: "less reads the key", needs: gate.Of(gate.Secret),
+		script: `less -f KEY`, done: leaked},
 	{name: "a shell script reads the key", needs: gate.Of(gate.Secret),
 		setup:  func(cw *confinedWorld) { cw.write("peek.sh", cw.expand("cat KEY\n")) },
 		script: `sh peek.sh`, done: leaked},
@@ -162,6 +164,7 @@ var autoSets = [][]gate.Effect{
 func runProbes(t *testing.T, m Mechanism) {
 	needTool(t, "python3")
 	needTool(t, "awk")
+	needTool(t, "less")
 	useMechanism(t, m)
 	type run struct {
 		auto   gate.AutoSet
