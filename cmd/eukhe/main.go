@@ -39,7 +39,9 @@ Usage:
   eukhe check [--json] [--cwd DIR] SCRIPT
       Show how the gate reads a bash script, without running it: each
       step as it would run (invisible characters escaped), its effects,
-      and whether it runs unasked under shell.autoEffects or asks first.
+      and whether it runs unasked under shell.autoEffects or asks first;
+      then how each program a step runs is confined (bubblewrap,
+      landlock or none, and why).
   eukhe --help
       This text.
 `
