@@ -116,24 +116,30 @@ func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {
 		Mount{Kind: MountDev, Dst: "/dev"}, Mount{Kind: MountProc, Dst: "/proc"})
 
 	// Every place that stays visible, with the mode it gets.
+	// A place only kept (keep) is mounted only where it would not show
+	// at its own path; it never changes what may be written.
 	type place struct {
 		path string
 		kind MountKind
+		keep bool
 	}
 	var places []place
-	add := func(p string, k MountKind) {
+	add := func(p string, k MountKind, keep bool) {
 		if p == "" || p == "/" {
 			return
 		}
 		for i := range places {
 			if places[i].path == p {
-				if k == MountRW {
-					places[i].kind = MountRW
+				if !keep {
+					places[i].keep = false
+					if k == MountRW {
+						places[i].kind = MountRW
+					}
 				}
 				return
 			}
 		}
-		places = append(places, place{p, k})
+		places = append(places, place{p, k, keep})
 	}
 	placeKind := func(rw bool) MountKind {
 		if rw || outside {
@@ -142,13 +148,13 @@ func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {
 		return MountRO
 	}
 	for _, r := range pl.Roots {
-		add(r, placeKind(write))
+		add(r, placeKind(write), false)
 	}
 	for _, w := range pl.Writable {
-		add(w, placeKind(write))
+		add(w, placeKind(write), false)
 	}
 	for _, k := range pl.Keep {
-		add(k, placeKind(false))
+		add(k, placeKind(false), true)
 	}
 	sort.SliceStable(places, func(i, j int) bool { return depth(places[i].path) < depth(places[j].path) })
 
@@ -169,8 +175,11 @@ func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {
 		if under(p.path, "/dev") || under(p.path, "/proc") {
 			continue
 		}
-		underTmp := remap && under(p.path, "/tmp")
-		if r := s.Reach(p.path); underTmp || r.Host != p.path || r.Write != (p.kind == MountRW) {
+		r := s.Reach(p.path)
+		if p.keep && r.Host == p.path {
+			continue
+		}
+		if remap && under(p.path, "/tmp") || r.Host != p.path || r.Write != (p.kind == MountRW) {
 			s.Mounts = append(s.Mounts, Mount{Kind: p.kind, Src: p.path, Dst: p.path})
 		}
 	}

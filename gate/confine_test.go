@@ -301,3 +301,15 @@ func TestSandboxKeepsTmpWhenARootHoldsIt(t *testing.T) {
 		t.Fatalf("no mount keeps the root: %v", s.Mounts)
 	}
 }
+
+// A place kept only to stay visible (the working directory, the home, a
+// PATH directory) never makes a writable root read-only.
+func TestSandboxKeepNeverNarrowsWrites(t *testing.T) {
+	for _, root := range []string{"/home/u/proj", "/tmp/w/root"} {
+		pl := SandboxPlaces{Roots: []string{root}, TempDir: "/tmp/sess", Keep: []string{root + "/sub", "/home/u"}}
+		s := PlanSandbox(Of(Read, Write), pl)
+		if r := s.Reach(root + "/sub"); !r.Write || r.Host != root+"/sub" {
+			t.Fatalf("the working directory %s/sub in a writable root: %+v; mounts %v", root, r, s.Mounts)
+		}
+	}
+}

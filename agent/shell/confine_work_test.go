@@ -162,3 +162,18 @@ func TestConfinedMadeProtectedEntryIsRenamed(t *testing.T) {
 		}
 	})
 }
+
+// A step that may write inside writes in any directory of the root it
+// has moved to (the working directory is kept visible, never made
+// read-only).
+func TestConfinedWriteFromASubdirectory(t *testing.T) {
+	forEachSandbox(t, func(t *testing.T, m Mechanism) {
+		w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec)))
+		t.Cleanup(func() { _ = w.runner.Close() })
+		w.write("sub/keep", "x\n")
+		res := w.run(`cd sub && touch made`)
+		if !exists(w.path("sub/made")) {
+			t.Fatalf("touch in a subdirectory of the root under %s:\n%s", m, res.Text)
+		}
+	})
+}
