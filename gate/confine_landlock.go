@@ -19,10 +19,11 @@ type LandlockPlan struct {
 	Net   bool           `json:"net"`
 }
 
-// landlockDevices are the devices a confined process may always write, as
-// bubblewrap's fresh /dev gives them.
-var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random",
-	"/dev/urandom", "/dev/ptmx", "/dev/pts", "/dev/shm"}
+// landlockDevices are the devices a confined process may always write.
+// Unlike bubblewrap's fresh /dev, Landlock sees the host's: /dev/shm (other
+// programs' shared memory) and /dev/pts (the user's terminals) are left
+// out.
+var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom"}
 
 // Landlock is the sandbox as Landlock rules. Landlock grants a path's whole
 // tree, and cannot take a part of it back, so a directory with a mount
@@ -53,7 +54,7 @@ func (s Sandbox) Landlock(readDir func(dir string) ([]Entry, error)) LandlockPla
 		}
 	}
 	for _, d := range landlockDevices {
-		plan.Rules = append(plan.Rules, LandlockRule{Path: d, Dir: d == "/dev/pts" || d == "/dev/shm", Write: true})
+		plan.Rules = append(plan.Rules, LandlockRule{Path: d, Write: true})
 	}
 	var visit func(e Entry)
 	visit = func(e Entry) {

@@ -26,6 +26,8 @@ type attack struct {
 	setup  func(cw *confinedWorld)
 	// landlockGap says why Landlock cannot stop it (bubblewrap does).
 	landlockGap string
+	// made is a path outside the world the attack must not make.
+	made string
 }
 
 var attackCorpus = []attack{
@@ -79,6 +81,8 @@ var attackCorpus = []attack{
 		landlockGap: "Landlock does not restrict a change of mode, owner or times"},
 	{kind: "write-outside", script: `ln -s /etc/passwd OUTSIDE/l`},
 	{kind: "write-outside", script: `perl -e 'open(F, ">", "OUTSIDE/x"); print F "PWNED"'`, needs: []string{"perl"}},
+	{kind: "write-outside", script: `sh -c 'echo PWNED > /dev/shm/eukhe-corpus-TOKEN'`, made: "/dev/shm/eukhe-corpus-TOKEN"},
+	{kind: "write-outside", script: `cp src/a.txt /dev/shm/eukhe-corpus-TOKEN`, made: "/dev/shm/eukhe-corpus-TOKEN"},
 	// Write inside the workspace (the auto set holds no write).
 	{kind: "write-inside", script: `touch src/new`},
 	{kind: "write-inside", script: `python3 -c 'open("src/a.txt", "a").write("PWNED")'`, needs: []string{"python3"}},
@@ -206,6 +210,12 @@ func runCorpus(t *testing.T, m Mechanism, mustHold bool) (through int) {
 				got = append(got, "read the server's environment")
 			}
 			got = append(got, diffSnapshots(before, snapshot(t, base))...)
+			if a.made != "" {
+				if made := cw.expand(a.made); exists(made) {
+					got = append(got, "made "+made)
+					os.Remove(made)
+				}
+			}
 			if n := cw.accepted.Load(); n > 0 {
 				got = append(got, fmt.Sprintf("reached the listener (%d connections)", n))
 			}

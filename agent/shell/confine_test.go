@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"net"
 	"os"
@@ -94,7 +95,7 @@ func newConfinedWorld(t *testing.T, auto gate.AutoSet, judged gate.Effects) *con
 // HOME, KEY, PORT.
 func (cw *confinedWorld) expand(s string) string {
 	return strings.NewReplacer("ROOT", cw.root, "OUTSIDE", cw.outside, "HOME", cw.home,
-		"KEY", cw.key, "PORT", fmt.Sprint(cw.port)).Replace(s)
+		"KEY", cw.key, "PORT", fmt.Sprint(cw.port), "TOKEN", cw.token()).Replace(s)
 }
 
 // probe is a program that tries one thing; done tells whether it did.
@@ -296,4 +297,10 @@ func sleepers(n string) []string {
 		}
 	}
 	return out
+}
+
+// token is a name unique to the world, for what an attack makes outside
+// it.
+func (cw *confinedWorld) token() string {
+	return fmt.Sprintf("%x", sha256.Sum256([]byte(cw.root)))[:16]
 }
