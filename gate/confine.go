@@ -258,11 +258,14 @@ func (s Sandbox) Reach(p string) Reach {
 
 // BwrapArgs are bubblewrap's arguments for the sandbox, up to and
 // including "--": a PID namespace of its own (so /proc shows only the
-// sandbox), a new session, death with its parent, an IPC namespace, a
+// sandbox), a new session, death with its parent, no capability (even
+// for root), an IPC namespace, a
 // network namespace unless net is allowed, the mounts in order, and dir
 // as the working directory.
 func (s Sandbox) BwrapArgs(dir string) []string {
-	args := []string{"--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc"}
+	// Run by root, bubblewrap keeps every capability unless told not to:
+	// with them a process could unmount what hides a secret.
+	args := []string{"--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc"}
 	if !s.Net {
 		args = append(args, "--unshare-net")
 	}

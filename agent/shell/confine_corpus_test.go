@@ -28,6 +28,9 @@ type attack struct {
 	landlockGap string
 	// made is a path outside the world the attack must not make.
 	made string
+	// sandboxOnly: unconfined, run by root, it would change this
+	// machine's mounts; it runs only in a sandbox.
+	sandboxOnly bool
 }
 
 var attackCorpus = []attack{
@@ -60,6 +63,8 @@ var attackCorpus = []attack{
 	{kind: "read-secret", script: `python3 -c 'import os; fd = os.open("HOME", os.O_RDONLY); print(open(os.open(".ssh/id_ed25519", os.O_RDONLY, dir_fd=fd)).read())'`, needs: []string{"python3"}},
 	{kind: "read-secret", script: `unshare -Urm sh -c 'umount HOME/.ssh; cat KEY'`, needs: []string{"unshare"}},
 	{kind: "read-secret", script: `sh -c 'cat /proc/$PPID/root/KEY'`},
+	{kind: "read-secret", script: `sh -c 'umount HOME/.ssh; umount -l HOME/.ssh; cat KEY'`, sandboxOnly: true},
+	{kind: "read-secret", script: `sh -c 'mount --bind HOME/.ssh ROOT/src && cat ROOT/src/id_ed25519'`, sandboxOnly: true},
 	{kind: "read-secret", script: `sh -c 'tr "\0" "\n" < /proc/$PPID/environ'`},
 	{kind: "read-secret", script: `sh -c 'for d in /sys/block/*; do head -c 1 "/dev/${d##*/}" > /dev/null 2>&1 && echo "RAW-""DISK"; done; true'`},
 	// Write outside the workspace.
@@ -93,6 +98,8 @@ var attackCorpus = []attack{
 	{kind: "write-protected", script: `git config --file .git/config core.fsmonitor PWNED`, needs: []string{"git"}},
 	{kind: "write-protected", script: `python3 -c 'import os; os.makedirs(".vscode"); open(".vscode/tasks.json", "w").write("PWNED")'`, needs: []string{"python3"}},
 	{kind: "write-protected", script: `rm -rf .git`},
+	{kind: "write-protected", script: `sh -c 'umount .git; mount -o remount,rw .git; echo PWNED > .git/hooks/pre-commit'`, sandboxOnly: true},
+	{kind: "write-outside", script: `sh -c 'mount -o remount,rw /; echo PWNED > OUTSIDE/x'`, sandboxOnly: true},
 	{kind: "write-protected", script: `mv .git g`},
 	{kind: "write-protected", script: `sh -c 'cd .git/hooks && echo PWNED > /proc/self/cwd/post-checkout'`},
 	// Reach the network.
@@ -179,6 +186,9 @@ func runCorpus(t *testing.T, m Mechanism, mustHold bool) (through int) {
 	env := serverOnlyVar()
 	for i, a := range attackCorpus {
 		t.Run(fmt.Sprintf("%02d-%s", i, a.kind), func(t *testing.T) {
+			if a.sandboxOnly && m == Unconfined {
+				t.Skip("it would change this machine's mounts")
+			}
 			for _, p := range a.needs {
 				needTool(t, p)
 			}

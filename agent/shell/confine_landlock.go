@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"syscall"
 
 	"github.com/eukhe/eukhe/gate"
 	"github.com/landlock-lsm/go-landlock/landlock"
+	"golang.org/x/sys/unix"
 )
 
 // ConfineArg is the hidden first argument that makes eukhe (or a test
@@ -42,8 +44,14 @@ func ConfineMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "eukhe %s: the Landlock plan cannot be read from descriptor %d (%v); nothing ran\n", ConfineArg, planFD, err)
 		return 126
 	}
+	// Capabilities are per thread; the exec below runs on this one.
+	runtime.LockOSThread()
 	if err := applyLandlock(plan); err != nil {
 		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not be set up (%v); nothing ran\n", args[1], err)
+		return 126
+	}
+	if err := dropCapabilities(); err != nil {
+		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not drop this process's capabilities (%v); nothing ran\n", args[1], err)
 		return 126
 	}
 	err = syscall.Exec(args[0], args[1:], os.Environ())
@@ -82,4 +90,29 @@ func applyLandlock(plan gate.LandlockPlan) error {
 		return err
 	}
 	return cfg.RestrictScoped()
+}
+
+// dropCapabilities drops every capability of this thread, bounding and
+// ambient sets too, as bubblewrap does for root: Landlock does not stop a
+// privileged process from loading a module or making a disk's device
+// node and reading it.
+func dropCapabilities() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return err
+	}
+	if data[0].Permitted|data[1].Permitted|data[0].Effective|data[1].Effective == 0 {
+		return nil // an unprivileged process: nothing to drop
+	}
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+			return fmt.Errorf("bounding set, capability %d: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && err != unix.EINVAL {
+		return fmt.Errorf("ambient set: %w", err)
+	}
+	data = [2]unix.CapUserData{}
+	return unix.Capset(&hdr, &data[0])
 }

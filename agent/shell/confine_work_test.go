@@ -177,3 +177,25 @@ func TestConfinedWriteFromASubdirectory(t *testing.T) {
 		}
 	})
 }
+
+// A confined program has no capability, even run by root: neither
+// sandbox lets it load a module or make a disk's device node.
+func TestConfinedHasNoCapabilities(t *testing.T) {
+	needTool(t, "python3")
+	forEachSandbox(t, func(t *testing.T, m Mechanism) {
+		w := newWorld(t, gate.DefaultAuto())
+		t.Cleanup(func() { _ = w.runner.Close() })
+		res := w.run(`python3 -c 'print([l for l in open("/proc/self/status") if l.startswith(("CapEff", "CapPrm", "CapBnd"))])'`)
+		// The bounding set may stay: with no_new_privs and nothing
+		// permitted, an exec cannot gain a capability back.
+		for _, c := range []string{"CapEff", "CapPrm"} {
+			if !strings.Contains(res.Text, c+":\\t0000000000000000") {
+				t.Fatalf("%s is not empty under %s:\n%s", c, m, res.Text)
+			}
+		}
+		w.run(`python3 -c 'import os, stat; os.mknod("disk", 0o600 | stat.S_IFBLK, os.makedev(7, 0))'`)
+		if exists(w.path("disk")) {
+			t.Fatalf("a device node was made under %s", m)
+		}
+	})
+}
