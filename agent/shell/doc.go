@@ -107,11 +107,16 @@
 //     directory directly in a root, or the working directory and those
 //     above it up to its root, is renamed NAME.eukhe-refused-ID when the
 //     process ends (a mount cannot cover what does not exist yet).
-//     As root, bubblewrap drops every capability inside the sandbox.
+//     A confined process has no capability, even run by root (bwrap
+//     --cap-drop ALL; the Landlock re-run drops them before its exec):
+//     with CAP_SYS_ADMIN it could unmount what hides a secret.
 //     Landlock cannot stop a change of mode, owner or times; it cannot let
 //     a file be made directly in a directory that holds a read-only or
 //     hidden entry (a root with .git, when protected is not allowed); its
-//     network rule (ABI 4) denies all TCP, loopback included.
+//     network rule (ABI 4) denies all TCP, loopback included, and leaves
+//     UDP and local sockets (ABI 9, 10) open on older kernels; a child of
+//     the command cannot read its own /proc/PID (only the command's own
+//     entry is granted, since another process's would show its environ).
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
 //     would run unasked); `exec >file` lasts for its statement only, since
 //     each pipeline gets its own output pipe; a builtin writing to a closed
