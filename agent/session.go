@@ -144,6 +144,8 @@ func Open(o Options) (*Session, error) {
 		Gate: shell.Gate{Policy: h.Policy(), Auto: func() gate.AutoSet { return h.Settings().AutoEffects },
 			Chain: s.chain, Session: s.ID},
 		Jobs: &shell.Jobs{OnSettle: func(id, status, output string) { s.Notify(jobSettled(id, status, output)) }},
+		Confine: shell.Confine{Mode: func() string { return h.Settings().Confinement },
+			WritableDirs: func() []string { return h.Settings().WritableDirs }},
 	}
 	s.openTranscript(o.LogPath)
 	return s, nil
@@ -220,9 +222,13 @@ func (s *Session) Guard() *DocGuard { return s.guard }
 // DocTools are the session's document tools.
 func (s *Session) DocTools() *docs.Tools { return s.tools }
 
-// Close stops the session's MCP servers and detaches it from its host.
+// Close stops the session's MCP servers and its jobs, removes its
+// private temporary directory, and detaches it from its host.
 func (s *Session) Close() {
 	s.clients.Close()
+	if err := s.Shell().Close(); err != nil {
+		s.logf("%v", err)
+	}
 	s.host.Detach(s)
 }
 

@@ -70,6 +70,18 @@
 //     asker.go), an unanswered refusal says so and asks for `eukhe
 //     approvals` instead of a client to attach; a sink with a Hinter
 //     (askers in agent) names what works now instead.
+//   - Confinement (issue 13, DESIGN §9): PlanSandbox in confine.go turns a
+//     step's allowed effects and the session's places into the mounts of
+//     a sandbox, last mount wins, in the order of the classes of G1.2
+//     (the base, read-only unless write and outside; /dev, /proc; the
+//     private temp dir; roots and shell.writableDirs writable with write;
+//     protected entries read-only without protected; secret entries and
+//     eukhe's state hidden without secret; /run hidden without net, and a
+//     network of its own). Sandbox.BwrapArgs renders it for bubblewrap;
+//     Sandbox.Landlock (confine_landlock.go) as Landlock allow rules.
+//     Property tests: confine_test.go (no secret shows, through any
+//     mount; nothing is writable but what the effects allow; the Landlock
+//     rules grant no more than the mounts).
 //
 // Each law has a property test named after it (laws_*_test.go, and for
 // the gate over a script agent/shell laws_test.go), run on the code that

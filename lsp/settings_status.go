@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/protocol"
 )
@@ -68,10 +69,13 @@ func (p *settingsProblems) status(files []string) protocol.SettingsStatusResult 
 	return res
 }
 
-// settingsStatus answers eukhe/settingsStatus.
+// settingsStatus answers eukhe/settingsStatus: the files, and the
+// confinement in force under shell.confinement.
 func (s *Server) settingsStatus() protocol.SettingsStatusResult {
 	s.att.mu.Lock()
 	files := s.att.paths.Files()
 	s.att.mu.Unlock()
-	return s.problems.status(files)
+	res := s.problems.status(files)
+	res.Confinement = shell.Describe(s.att.settings().Confinement)
+	return res
 }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"github.com/eukhe/eukhe/agent/shell"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,9 @@ func TestSettingsStatusNamesABrokenFile(t *testing.T) {
 	}
 	if res.Files[1].File != e.path(".eukhe/settings.json") || res.Files[1].Level != "ok" {
 		t.Fatalf("the project file: %+v", res.Files[1])
+	}
+	if want := shell.Describe("auto"); res.Confinement != want {
+		t.Fatalf("confinement %q, want %q", res.Confinement, want)
 	}
 	os.WriteFile(user, []byte(`{"shell.autoEffects": ["read"]}`), 0o600)
 	waitFor(t, "the fixed file is ok", func() bool {

@@ -10,6 +10,9 @@ const MethodSettingsStatus = "eukhe/settingsStatus"
 // file first.
 type SettingsStatusResult struct {
 	Files []SettingsFileStatus `json:"files"`
+	// Confinement is how the external programs of a step are confined:
+	// "bubblewrap", "landlock (why)" or "none (why)" (issue 13).
+	Confinement string `json:"confinement,omitempty"`
 }
 
 // SettingsFileStatus is one file: "ok", "warning" or "error", with each

@@ -142,6 +142,9 @@ func (x *run) judge(args []string, dir string, env expand.Environ) gate.Step {
 	if err != nil || len(sc.Steps) != 1 {
 		return everything(strings.Join(words, " "))
 	}
+	if x.blind != nil {
+		sc.Steps[0].Effects = x.blind(sc.Steps[0].Effects)
+	}
 	return sc.Steps[0]
 }
 

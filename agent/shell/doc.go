@@ -47,6 +47,25 @@
 //     read or stop on); TERM to every group the script started, KILL
 //     after the grace, on kill, timeout or cancel; 128+N for a signal, so
 //     a writer to a closed pipe ends 141.
+//   - Confinement (issue 13, DESIGN §9): every external process runs in
+//     the sandbox of what its step may do — the auto set, plus the effects
+//     the user approved for that step (run.allowed, set in run.pipeline
+//     from the answer; exec.go reads it per process). sandbox.go gathers
+//     the places as they are when the process starts (roots, secret
+//     entries and eukhe's state, protected entries, PATH dirs, the home,
+//     shell.writableDirs, /run) and hands them to gate.PlanSandbox, then
+//     starts the program under bwrap, or re-runs this program with
+//     ConfineArg to apply Landlock (confine_landlock.go; cmd/eukhe and the
+//     tests' TestMain call ConfineMain), or unconfined. confine.go detects
+//     the mechanism once (EUKHE_CONFINEMENT forces one) and Describe says
+//     which is in force for eukhe check and the editors. shell.confinement
+//     "require" refuses to start a program unconfined. sandbox_note.go
+//     watches a pipeline's output for the signs of a refusal (Read-only
+//     file system, Permission denied under Landlock, network errors, a
+//     hidden path) and adds one line naming the effect that would allow
+//     it. Tests: confine_test.go (probes under each auto set, each
+//     mechanism), confine_corpus_test.go (the classifier-blind corpus),
+//     confine_work_test.go (real work), confine_bench_test.go.
 //   - S7.7 environment: env.go. The server's, plus the session values,
 //     minus every credential (Credential). git read steps
 //     (gate.GitSafeArgv) run with the gate's UntrustedRepoArgs and
@@ -83,6 +102,32 @@
 //   - cd takes bash's -L, -P, -e, -@ and "--" (the interpreter's cd takes
 //     no option): -P moves to the physical directory, resolved by the
 //     gate's Resolve (cd.go).
+//   - The sandbox: the session's private temporary directory is made on
+//     the first confined process and removed by Runner.Close (Session.Close
+//     calls it); TMPDIR names it, and it is /tmp inside a bubblewrap
+//     sandbox unless the step may write outside (then the host's /tmp
+//     stays, since the user allowed writing there). Under Landlock it
+//     stays at its own path. A secret entry that does not exist when the
+//     process starts is not covered: with write and outside allowed a
+//     step can make one (it could as well write ~/.bashrc). eukhe's state
+//     counts as secret: $XDG_RUNTIME_DIR (its sockets, the session bus),
+//     /tmp/eukhe-UID, $XDG_STATE_HOME/eukhe, and the ssh and gpg agents'
+//     sockets. Without net, /run and /var/run (local sockets: docker,
+//     the system bus) are hidden too. A protected entry a process makes
+//     without protected (git init's .git, a .vscode) in a root, a
+//     directory directly in a root, or the working directory and those
+//     above it up to its root, is renamed NAME.eukhe-refused-ID when the
+//     process ends (a mount cannot cover what does not exist yet).
+//     A confined process has no capability, even run by root (bwrap
+//     --cap-drop ALL; the Landlock re-run drops them before its exec):
+//     with CAP_SYS_ADMIN it could unmount what hides a secret.
+//     Landlock cannot stop a change of mode, owner or times; it cannot let
+//     a file be made directly in a directory that holds a read-only or
+//     hidden entry (a root with .git, when protected is not allowed); its
+//     network rule (ABI 4) denies all TCP, loopback included, and leaves
+//     UDP and local sockets (ABI 9, 10) open on older kernels; a child of
+//     the command cannot read its own /proc/PID (only the command's own
+//     entry is granted, since another process's would show its environ).
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
 //     would run unasked); `exec >file` lasts for its statement only, since
 //     each pipeline gets its own output pipe; a builtin writing to a closed

@@ -53,7 +53,8 @@ func handlerStatus(err error) int {
 
 // external runs one program, found with the interpreter's PATH lookup, in
 // a session (and so a process group) of its own, with the shell's
-// exported variables; a git read step runs hardened. A process ended by a
+// exported variables, inside the sandbox of what its step may do
+// (sandbox.go); a git read step runs hardened. A process ended by a
 // signal gives 128+N (SIGPIPE: 141).
 func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []string) error {
 	path, err := interp.LookPathDir(hc.Dir, hc.Env, args[0])
@@ -65,8 +66,18 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	if args[0] == "git" {
 		argv, env = gitRead(args, env)
 	}
+	x.mu.Lock()
+	step, inStep := x.stepAt(hc.Pos)
+	allowed := x.allowedAt(step, inStep)
+	x.mu.Unlock()
+	l, refusal := x.sandbox(path, argv, env, hc.Dir, allowed)
+	if refusal != "" {
+		fmt.Fprint(hc.Stderr, refusal)
+		return interp.ExitStatus(126)
+	}
+	x.noteSandbox(l, allowed)
 	cmd := &exec.Cmd{
-		Path: path, Args: argv, Env: env, Dir: hc.Dir,
+		Path: l.path, Args: l.argv, Env: l.env, Dir: hc.Dir,
 		Stdin: hc.Stdin, Stdout: hc.Stdout, Stderr: hc.Stderr,
 		// A new session is a new process group (its id is the pid) with no
 		// controlling terminal: the group is killed whole, and no program
@@ -76,12 +87,32 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 		// process left holding it cannot hold Wait past the grace.
 		WaitDelay: x.grace,
 	}
+	var planW *os.File
+	if l.plan != nil {
+		pr, pw, perr := os.Pipe()
+		if perr != nil {
+			fmt.Fprintf(hc.Stderr, "bash: %s: not run: no pipe for the sandbox's plan (%v)\n", args[0], perr)
+			return interp.ExitStatus(126)
+		}
+		defer pr.Close()
+		planW = pw
+		cmd.ExtraFiles = []*os.File{pr}
+	}
 	x.mu.Lock()
 	if x.stopped != "" || x.changed != nil {
 		x.mu.Unlock()
+		if planW != nil {
+			planW.Close()
+		}
 		return errHalted
 	}
 	err = cmd.Start()
+	if planW != nil {
+		go func(plan []byte) {
+			_, _ = planW.Write(plan)
+			planW.Close()
+		}(l.plan)
+	}
 	if err == nil {
 		x.groups[cmd.Process.Pid] = true
 	}
@@ -95,6 +126,9 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 		return interp.ExitStatus(126)
 	}
 	err = cmd.Wait()
+	if made := refuseMade(l.made, x.id); len(made) > 0 {
+		x.currentNote().made(made)
+	}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

@@ -34,6 +34,9 @@ type run struct {
 	grace   time.Duration
 	id      string
 	timeout time.Duration
+	confine Confine
+	tempDir func() (string, error)
+	blind   func(gate.Effects) gate.Effects
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -51,6 +54,7 @@ type run struct {
 	status   []int
 	started  []bool
 	changed  *changedError // the runtime re-check's refusal
+	note     *sandboxNote  // the running pipeline's sandbox, and its signs
 	res      Result
 	refusal  string
 }
@@ -151,6 +155,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		}
 	}
 	x.cur = p
+	x.note = &sandboxNote{}
 	x.mu.Unlock()
 
 	texts := make([]string, len(steps))
@@ -190,6 +195,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		x.out.WriteString("\n")
 	}
 	x.out.WriteString(statusLine(statuses))
+	x.out.WriteString(x.currentNote().line())
 	x.res.Status = code
 	if _, isStatus := interp.IsExitStatus(err); err != nil && !isStatus {
 		x.out.WriteString(fmt.Sprintf("bash: %v\n", err))
@@ -217,8 +223,9 @@ func (x *run) runNode(node syntax.Node) error {
 		return err
 	}
 	drained := make(chan struct{})
+	note := x.currentNote()
 	go func() {
-		_, _ = io.Copy(x.out, pr)
+		_, _ = io.Copy(io.MultiWriter(x.out, note), pr)
 		close(drained)
 	}()
 	err = x.sh.Run(x.ctx, node)

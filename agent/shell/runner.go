@@ -66,8 +66,15 @@ type Runner struct {
 	KillGrace time.Duration
 	// Jobs is the session's job table; nil makes one on first use.
 	Jobs *Jobs
+	// Confine is how each external process is confined (issue 13); the
+	// zero value is shell.confinement "auto" with no writable dirs.
+	Confine Confine
 
-	mu sync.Mutex
+	mu  sync.Mutex
+	tmp string // the session's private temporary directory, once made
+	// blind, in tests only, replaces the effects the gate finds for every
+	// step (the classifier-blind test).
+	blind func(gate.Effects) gate.Effects
 }
 
 // Request is one bash call.
@@ -175,6 +182,11 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 	if err != nil {
 		return invalid("%v; nothing ran", err)
 	}
+	if r.blind != nil {
+		for i := range sc.Steps {
+			sc.Steps[i].Effects = r.blind(sc.Steps[i].Effects)
+		}
+	}
 	// The gate parsed the same text without error, so this cannot fail
 	// but for a gate bug.
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(req.Script), "")
@@ -192,6 +204,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 		gate: r.Gate, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,
 		out: &output{cap: capacity, keepWhole: r.KeepWhole, recall: map[bool]string{true: r.RecallToken}[r.KeepWhole]}, grace: r.grace(), id: newID(), timeout: req.Timeout,
 		done: make(chan struct{}), groups: map[int]bool{},
+		confine: r.Confine, tempDir: r.tempDir, blind: r.blind,
 	}
 	if sc.Grammar {
 		x.ix = newIndex(f)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 )
@@ -17,9 +18,12 @@ const checkUsage = `Usage: eukhe check [--json] [--cwd DIR] SCRIPT
 Shows how the gate reads a bash script before anything runs: each step as
 it would run (expanded, invisible characters escaped), its effects in the
 order read, write, exec, net, outside, protected, secret, and whether it
-runs unasked under shell.autoEffects or asks first. The last line is the
-auto set in force and where it came from (a settings file or the default).
-  --json     print {"grammar":bool,"steps":[{"text":…,"effects":[…],"asks":bool}]}
+runs unasked under shell.autoEffects or asks first; then how the programs
+of a step are confined: "confinement: bubblewrap", "landlock (why)" or
+"none (why)" (shell.confinement). The last line is the auto set in force
+and where it came from (a settings file or the default).
+  --json     print {"grammar":bool,"steps":[{"text":…,"effects":[…],"asks":bool}],
+             "confinement":"…"}
   --cwd DIR  the directory the script runs in (default: .); the workspace
              root is the nearest directory at or above it that holds .git
              or .eukhe, else DIR itself
@@ -35,8 +39,9 @@ syntax), 2 usage error.
 
 // checkJSON is the --json form of eukhe check.
 type checkJSON struct {
-	Grammar bool            `json:"grammar"`
-	Steps   []checkStepJSON `json:"steps"`
+	Grammar     bool            `json:"grammar"`
+	Steps       []checkStepJSON `json:"steps"`
+	Confinement string          `json:"confinement"`
 }
 
 type checkStepJSON struct {
@@ -111,7 +116,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if asJSON {
-		out := checkJSON{Grammar: sc.Grammar, Steps: []checkStepJSON{}}
+		out := checkJSON{Grammar: sc.Grammar, Steps: []checkStepJSON{}, Confinement: shell.Describe(set.Confinement)}
 		for _, st := range sc.Steps {
 			out.Steps = append(out.Steps, checkStepJSON{Text: st.Text, Effects: st.Effects.Names(),
 				Asks: st.Asks(set.AutoEffects)})
@@ -125,6 +130,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	printCheck(stdout, sc, set.AutoEffects)
+	fmt.Fprintf(stdout, "confinement: %s\n", shell.Describe(set.Confinement))
 	fmt.Fprintln(stdout, eff.autoLine())
 	return 0
 }

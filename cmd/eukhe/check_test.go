@@ -52,9 +52,20 @@ func (w *checkWorld) settings(data string) {
 // world's home.
 func (w *checkWorld) check(stdin string, args ...string) ran {
 	w.t.Helper()
+	return w.checkStdin(nil, stdin, args...)
+}
+
+// checkEnv is check with more environment and no standard input.
+func (w *checkWorld) checkEnv(env []string, args ...string) ran {
+	w.t.Helper()
+	return w.checkStdin(env, "", args...)
+}
+
+func (w *checkWorld) checkStdin(env []string, stdin string, args ...string) ran {
+	w.t.Helper()
 	cmd := exec.Command(binary, append([]string{"check"}, args...)...)
 	cmd.Dir = filepath.Join(w.root, "src")
-	cmd.Env = []string{"HOME=" + w.home, "PATH=/usr/bin:/bin"}
+	cmd.Env = append([]string{"HOME=" + w.home, "PATH=/usr/bin:/bin"}, env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -85,6 +96,11 @@ func TestCLI_check_json(t *testing.T) {
 		{Text: "cat " + w.home + "/.ssh/id_ed25519", Effects: []string{"read", "secret"}, Asks: true},
 		{Text: `$'c\u00a0at' x`, Effects: []string{"exec"}},
 	}}
+	if !strings.HasPrefix(got.Confinement, "bubblewrap") && !strings.HasPrefix(got.Confinement, "landlock") &&
+		!strings.HasPrefix(got.Confinement, "none (") {
+		t.Fatalf("confinement %q: want bubblewrap, landlock (why) or none (why)", got.Confinement)
+	}
+	want.Confinement = got.Confinement
 	if g, _ := json.Marshal(got); string(g) != mustJSON(t, want) {
 		t.Fatalf("got  %s\nwant %s", g, mustJSON(t, want))
 	}

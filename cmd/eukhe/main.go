@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/eukhe/eukhe/agent"
+	"github.com/eukhe/eukhe/agent/shell"
 )
 
 const usage = `eukhe — an agent's document and shell tools, inside your editor or headless.
@@ -41,7 +42,9 @@ Usage:
       Show how the gate reads a bash script, without running it: each
       step as it would run (invisible characters escaped), its effects,
       and whether it runs unasked under shell.autoEffects or asks first;
-      the last line names the auto set in force and where it came from.
+      then how each program a step runs is confined (bubblewrap,
+      landlock or none, and why); the last line names the auto set in
+      force and where it came from.
   eukhe settings [--root DIR]
       Print the settings in force for DIR (default: the current
       directory), each key with its value and the file that set it (or
@@ -56,6 +59,10 @@ Options take one dash or two: -root DIR is --root DIR.
 `
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == shell.ConfineArg {
+		// The Landlock re-run of a confined step: apply, then exec.
+		os.Exit(shell.ConfineMain(os.Args[2:]))
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -447,4 +447,8 @@ func TestHealthReportsABrokenSettingsFile(t *testing.T) {
 	if line == "" || !strings.Contains(line, "not valid JSON") {
 		t.Errorf(":checkhealth eukhe does not report the broken %s:\n%s", settings, health)
 	}
+	// The server says how a step's programs are confined (issue 13).
+	if !strings.Contains(health, "confinement: ") {
+		t.Errorf(":checkhealth eukhe does not show the confinement:\n%s", health)
+	}
 }

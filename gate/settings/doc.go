@@ -14,7 +14,9 @@
 //	  "review.style": "inline",
 //	  "edit.save": "clean",
 //	  "grep.excludes": ["vendor/**", "*.min.js"],
-//	  "shell.blockingBudgetSeconds": 30
+//	  "shell.blockingBudgetSeconds": 30,
+//	  "shell.writableDirs": ["~/.cache/go-build", "~/go/pkg/mod"],
+//	  "shell.confinement": "auto"
 //	}
 //
 // Where each rule lives:
@@ -25,7 +27,8 @@
 //     ssh.hosts only hosts of letters, digits, '.', '-', '_' and '@' not
 //     starting with '-' (S7.9).
 //   - Execution gates (shell.autoEffects, ssh.hosts, mcp.servers,
-//     approval.elicitation: where questions go is the user's to say) come from
+//     shell.writableDirs, shell.confinement, approval.elicitation: where
+//     questions go is the user's to say) come from
 //     the user file only: in a project file they are ignored with a Warning
 //     event (parse.go); Merge (settings.go) layers defaults, user, projects.
 //   - A file that does not parse or validate gives an Error event naming the

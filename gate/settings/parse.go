@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -107,6 +108,20 @@ var keys = []key{
 		f.ShellBudget = &d
 		return nil
 	}},
+	{name: "shell.writableDirs", gate: true, apply: func(f *File, raw json.RawMessage) error {
+		dirs := []string{}
+		if err := strictJSON(raw, &dirs); err != nil {
+			return err
+		}
+		for _, d := range dirs {
+			if !filepath.IsAbs(d) && !strings.HasPrefix(d, "~/") {
+				return fmt.Errorf("%q: give an absolute directory, or one under ~/", d)
+			}
+		}
+		f.WritableDirs = dirs
+		return nil
+	}},
+	{name: "shell.confinement", gate: true, apply: oneOf(func(f *File, v string) { f.Confinement = &v }, "auto", "require", "off")},
 	{name: "review.style", apply: oneOf(func(f *File, v string) { f.ReviewStyle = &v }, "inline", "off")},
 	{name: "edit.save", apply: oneOf(func(f *File, v string) { f.EditSave = &v }, "clean", "never")},
 	{name: "grep.excludes", apply: func(f *File, raw json.RawMessage) error {

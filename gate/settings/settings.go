@@ -37,6 +37,15 @@ type Settings struct {
 	// ShellBudget is shell.blockingBudgetSeconds: how long a bash call
 	// blocks before its script becomes a job (S7.7).
 	ShellBudget time.Duration
+	// WritableDirs is shell.writableDirs: directories a confined step that
+	// may write can write besides the workspace (build caches). User file
+	// only; empty by default.
+	WritableDirs []string
+	// Confinement is shell.confinement: "auto" confines every external
+	// process with the best sandbox that works here, else runs it
+	// unconfined and says so; "require" refuses to run one unconfined;
+	// "off" never confines. User file only.
+	Confinement string
 }
 
 // MCPServer is one entry of mcp.servers: a program to start (stdio) or a
@@ -63,6 +72,8 @@ func Defaults() Settings {
 		EditSave:        "clean",
 		GrepExcludes:    []string{},
 		ShellBudget:     30 * time.Second,
+		WritableDirs:    []string{},
+		Confinement:     "auto",
 	}
 }
 
@@ -77,6 +88,8 @@ type File struct {
 	EditSave        *string
 	GrepExcludes    []string
 	ShellBudget     *time.Duration
+	WritableDirs    []string
+	Confinement     *string
 }
 
 // Merge is the settings in force: defaults, then the user file, then each
@@ -115,6 +128,12 @@ func Merge(user *File, projects ...*File) Settings {
 		s.GrepExcludes = append(s.GrepExcludes, f.GrepExcludes...)
 		if f.ShellBudget != nil {
 			s.ShellBudget = *f.ShellBudget
+		}
+		if f.WritableDirs != nil {
+			s.WritableDirs = append([]string(nil), f.WritableDirs...)
+		}
+		if f.Confinement != nil {
+			s.Confinement = *f.Confinement
 		}
 	}
 	return s

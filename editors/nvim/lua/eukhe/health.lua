@@ -54,6 +54,14 @@ local function server_settings(r, roots)
     if c and not (c.is_stopped and c.is_stopped()) then
       local res = c.request_sync('eukhe/settingsStatus', vim.empty_dict(), 3000)
       if res and res.result and res.result.files then
+        local conf = res.result.confinement
+        if conf then
+          if conf:match('^none') then
+            r.warn('confinement: ' .. conf .. '; a step\'s programs run with all your rights')
+          else
+            r.ok('confinement: ' .. conf)
+          end
+        end
         for _, f in ipairs(res.result.files) do
           if f.level == 'ok' and not uv.fs_stat(f.file) then
             r.info(f.file .. ': not present (it sets nothing; the defaults stand)')

@@ -1,0 +1,118 @@
+package shell
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"syscall"
+
+	"github.com/eukhe/eukhe/gate"
+	"github.com/landlock-lsm/go-landlock/landlock"
+	"golang.org/x/sys/unix"
+)
+
+// ConfineArg is the hidden first argument that makes eukhe (or a test
+// binary) apply a Landlock plan and exec a command: `eukhe __confine PATH
+// ARGV...`, with the plan as JSON on descriptor 3 (a pipe: an environment
+// variable has a size limit, and a file could be rewritten by another
+// confined process before it is read). The program's main calls
+// ConfineMain before anything else when it sees it.
+const ConfineArg = "__confine"
+
+// planFD is the descriptor the plan comes on.
+const planFD = 3
+
+// ConfineMain applies the plan in planEnv to this process (Landlock
+// stays with it across exec) and execs args[0] with argv args[1:]. It
+// returns only on failure, with the status: 126, as a command that cannot
+// run.
+func ConfineMain(args []string) int {
+	if len(args) < 2 {
+		fmt.Fprintf(os.Stderr, "eukhe %s: want PATH ARGV...\n", ConfineArg)
+		return 126
+	}
+	var plan gate.LandlockPlan
+	f := os.NewFile(planFD, "landlock-plan")
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err == nil {
+		err = json.Unmarshal(data, &plan)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "eukhe %s: the Landlock plan cannot be read from descriptor %d (%v); nothing ran\n", ConfineArg, planFD, err)
+		return 126
+	}
+	// Capabilities are per thread; the exec below runs on this one.
+	runtime.LockOSThread()
+	if err := applyLandlock(plan); err != nil {
+		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not be set up (%v); nothing ran\n", args[1], err)
+		return 126
+	}
+	if err := dropCapabilities(); err != nil {
+		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not drop this process's capabilities (%v); nothing ran\n", args[1], err)
+		return 126
+	}
+	err = syscall.Exec(args[0], args[1:], os.Environ())
+	fmt.Fprintf(os.Stderr, "bash: %s: %v\n", args[1], err)
+	return 126
+}
+
+// applyLandlock restricts this process to the plan's rules: every file
+// system right is handled, so what no rule names is denied; TCP bind and
+// connect too when net is not allowed; signals and abstract sockets never
+// leave the sandbox (ABI 6).
+func applyLandlock(plan gate.LandlockPlan) error {
+	var rules []landlock.Rule
+	for _, r := range plan.Rules {
+		var fr landlock.FSRule
+		switch {
+		case r.Dir && r.Write:
+			fr = landlock.RWDirs(r.Path).WithRefer().WithIoctlDev()
+		case r.Dir:
+			fr = landlock.RODirs(r.Path)
+		case r.Write:
+			fr = landlock.RWFiles(r.Path).WithIoctlDev()
+		default:
+			fr = landlock.ROFiles(r.Path)
+		}
+		rules = append(rules, fr.IgnoreIfMissing())
+	}
+	// The process's own /proc entry (exec keeps the pid): /proc/self/fd,
+	// /proc/self/exe. A child it starts does not get its own.
+	rules = append(rules, landlock.RODirs(fmt.Sprintf("/proc/%d", os.Getpid())))
+	cfg := landlock.V6.BestEffort()
+	if !plan.Net {
+		return cfg.Restrict(rules...)
+	}
+	if err := cfg.RestrictPaths(rules...); err != nil {
+		return err
+	}
+	return cfg.RestrictScoped()
+}
+
+// dropCapabilities drops every capability of this thread, bounding and
+// ambient sets too, as bubblewrap does for root: Landlock does not stop a
+// privileged process from loading a module or making a disk's device
+// node and reading it.
+func dropCapabilities() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return err
+	}
+	if data[0].Permitted|data[1].Permitted|data[0].Effective|data[1].Effective == 0 {
+		return nil // an unprivileged process: nothing to drop
+	}
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+			return fmt.Errorf("bounding set, capability %d: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && err != unix.EINVAL {
+		return fmt.Errorf("ambient set: %w", err)
+	}
+	data = [2]unix.CapUserData{}
+	return unix.Capset(&hdr, &data[0])
+}

@@ -1,0 +1,376 @@
+package shell
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// Confine is how a runner confines the external processes of its steps
+// (issue 13, DESIGN §9).
+type Confine struct {
+	// Mode is shell.confinement, read as each process starts: "auto" (or
+	// ""), "require" or "off".
+	Mode func() string
+	// WritableDirs is shell.writableDirs, read as each process starts.
+	WritableDirs func() []string
+}
+
+func (c Confine) mode() string {
+	if c.Mode == nil {
+		return "auto"
+	}
+	if m := c.Mode(); m != "" {
+		return m
+	}
+	return "auto"
+}
+
+// launch is how one external process starts: the program, its argv and
+// its environment, after the sandbox is put around it.
+type launch struct {
+	path string
+	argv []string
+	env  []string
+	// confined names the mechanism; "" when the process runs unconfined.
+	confined Mechanism
+	// plan is the Landlock plan the re-run reads on descriptor 3.
+	plan []byte
+	// hidden are the entries the sandbox hid.
+	hidden []string
+	// made, after the process, lists the protected entries (.git, .eukhe,
+	// editor config) it made where it could without protected; nil when
+	// it could make none.
+	made func() []string
+}
+
+// tempDir is the session's private temporary directory, made on first
+// use and removed by Close.
+func (r *Runner) tempDir() (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tmp != "" {
+		return r.tmp, nil
+	}
+	d, err := os.MkdirTemp("", "eukhe-session-")
+	if err != nil {
+		return "", fmt.Errorf("the session's temporary directory cannot be made (%v); set TMPDIR to a writable directory", err)
+	}
+	r.tmp = d
+	return d, nil
+}
+
+// Close ends the runner's session: every job is killed and the private
+// temporary directory is removed.
+func (r *Runner) Close() error {
+	r.jobs().killAll()
+	r.mu.Lock()
+	d := r.tmp
+	r.tmp = ""
+	r.mu.Unlock()
+	if d == "" {
+		return nil
+	}
+	if err := os.RemoveAll(d); err != nil {
+		return fmt.Errorf("the session's temporary directory %s was not removed (%v); remove it by hand", d, err)
+	}
+	return nil
+}
+
+// sandbox puts the sandbox of a process allowed these effects around the
+// program at path with argv and env, run in dir. refusal is the text of a
+// process that must not run (shell.confinement "require" with no sandbox
+// here).
+func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.Effects) (l launch, refusal string) {
+	l = launch{path: path, argv: argv, env: env}
+	mode := x.confine.mode()
+	if mode == "off" {
+		return l, ""
+	}
+	c := Detect()
+	if c.Mechanism == Unconfined {
+		if mode == "require" {
+			why := c.Why
+			if !strings.Contains(why, InstallHint) {
+				why += "; " + InstallHint
+			}
+			return l, fmt.Sprintf("bash: %s: not run: shell.confinement is \"require\" and no sandbox works here (%s), "+
+				"or set shell.confinement to \"auto\" to run programs unconfined where none works\n", argv[0], why)
+		}
+		return l, ""
+	}
+	tmp, err := x.tempDir()
+	if err != nil {
+		return l, fmt.Sprintf("bash: %s: not run: %v\n", argv[0], err)
+	}
+	pl, made := x.places(path, dir, allowed)
+	l.made = made
+	pl.TempDir = tmp
+	if c.Mechanism == Landlock {
+		pl.KeepTmp = true
+	}
+	s := gate.PlanSandbox(allowed, pl)
+	for _, m := range s.Mounts {
+		if m.Kind == gate.MountHideDir || m.Kind == gate.MountHideFile {
+			l.hidden = append(l.hidden, m.Dst)
+		}
+	}
+	l.env = withEnv(env, "TMPDIR", s.TempDir)
+	l.confined = c.Mechanism
+	switch c.Mechanism {
+	case Bubblewrap:
+		l.path = c.Bwrap
+		l.argv = append(append([]string{"bwrap"}, s.BwrapArgs(dir)...), path)
+		l.argv = append(l.argv, argv[1:]...)
+	case Landlock:
+		plan := s.Landlock(readDirNoLinks)
+		b, err := json.Marshal(plan)
+		if err != nil {
+			return l, fmt.Sprintf("bash: %s: not run: the Landlock plan: %v\n", argv[0], err)
+		}
+		l.path = c.Self
+		l.argv = append([]string{c.Self, ConfineArg, path}, argv...)
+		l.plan = b
+	}
+	return l, ""
+}
+
+// withEnv is env with name set to value.
+func withEnv(env []string, name, value string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if n, _, _ := strings.Cut(kv, "="); n != name {
+			out = append(out, kv)
+		}
+	}
+	return append(out, name+"="+value)
+}
+
+// readDirNoLinks lists a directory's entries for the Landlock plan,
+// leaving out symbolic links (a rule on one would grant its target).
+func readDirNoLinks(dir string) ([]gate.Entry, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]gate.Entry, 0, len(des))
+	for _, de := range des {
+		if de.Type()&os.ModeSymlink != 0 {
+			continue
+		}
+		out = append(out, gate.Entry{Path: filepath.Join(dir, de.Name()), Dir: de.IsDir()})
+	}
+	return out, nil
+}
+
+// places are the session's places as they are now, for a process of
+// program path run in dir with these effects allowed. Only what the plan
+// will use is looked up: the secrets when secret is not allowed, the
+// protected entries when write is and protected is not, the socket
+// directories when net is not.
+func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxPlaces, scan func() []string) {
+	env := gate.EnvFromList(x.env)
+	home := env["HOME"]
+	pl := gate.SandboxPlaces{Roots: x.policy.Roots()}
+	secrets, paths, names := x.policy.SandboxRules()
+	pathDirs := filepath.SplitList(env["PATH"])
+	pl.Keep = append(pl.Keep, dir, filepath.Dir(program))
+	if filepath.IsAbs(home) {
+		pl.Keep = append(pl.Keep, realOf(home))
+	}
+	for _, d := range pathDirs {
+		if filepath.IsAbs(d) {
+			pl.Keep = append(pl.Keep, realOf(d))
+		}
+	}
+	if allowed.Has(gate.Write) && x.confine.WritableDirs != nil {
+		for _, d := range x.confine.WritableDirs() {
+			if rest, ok := strings.CutPrefix(d, "~/"); ok && filepath.IsAbs(home) {
+				d = filepath.Join(home, rest)
+			}
+			if !filepath.IsAbs(d) {
+				continue
+			}
+			// The user named it as a place a build writes: make it, so the
+			// first build finds it.
+			_ = os.MkdirAll(d, 0o755)
+			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+				pl.Writable = append(pl.Writable, realOf(d))
+			}
+		}
+	}
+	if !allowed.Has(gate.Secret) {
+		for _, s := range append(secrets, stateDirs(env)...) {
+			pl.Secrets = appendEntry(pl.Secrets, s)
+		}
+	}
+	if allowed.Has(gate.Write) && !allowed.Has(gate.Protected) {
+		for _, p := range paths {
+			pl.Protected = appendEntry(pl.Protected, p)
+		}
+		// Named entries (.git, .eukhe, editor config) in each root, in
+		// each directory directly in a root, and in the working directory
+		// and each directory above it up to its root.
+		present := x.namedEntries(dir, names)
+		for _, p := range present {
+			pl.Protected = appendEntry(pl.Protected, p)
+		}
+		scan = func() []string {
+			var made []string
+			for _, p := range x.namedEntries(dir, names) {
+				if !contains(present, p) {
+					made = append(made, p)
+				}
+			}
+			return made
+		}
+	}
+	if !allowed.Has(gate.Net) {
+		for _, d := range []string{"/run", "/var/run"} {
+			pl.Sockets = appendEntry(pl.Sockets, d)
+		}
+	}
+	return pl, scan
+}
+
+// namedEntries are the entries of these names (.git, .eukhe, editor
+// config) that exist in each root, in each directory directly in a root,
+// and in dir and each directory above it up to its root.
+func (x *run) namedEntries(dir string, names []string) []string {
+	var dirs []string
+	for _, root := range x.policy.Roots() {
+		dirs = append(dirs, root)
+		if des, err := os.ReadDir(root); err == nil {
+			for _, de := range des {
+				if de.IsDir() {
+					dirs = append(dirs, filepath.Join(root, de.Name()))
+				}
+			}
+		}
+	}
+	for d := dir; x.insideRoot(d); d = filepath.Dir(d) {
+		dirs = append(dirs, d)
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	var out []string
+	for _, d := range dirs {
+		for _, n := range names {
+			p := filepath.Join(d, n)
+			if _, err := os.Lstat(p); err == nil && !contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// refuseMade renames each protected entry a process made where it could
+// not be made read-only beforehand (a .git from git init, a .vscode): it
+// becomes NAME.eukhe-refused-ID beside itself, nothing is lost, and no
+// program (git, the editor) reads its hooks or config as the user's. It
+// gives what it renamed, "old → new".
+func refuseMade(made func() []string, id string) []string {
+	if made == nil {
+		return nil
+	}
+	var done []string
+	for _, p := range made() {
+		to := p + ".eukhe-refused-" + id
+		if err := os.Rename(p, to); err != nil {
+			done = append(done, fmt.Sprintf("%s (not renamed: %v; remove it before git or the editor uses it)", p, err))
+			continue
+		}
+		done = append(done, p+" → "+to)
+	}
+	return done
+}
+
+func (x *run) insideRoot(d string) bool {
+	for _, r := range x.policy.Roots() {
+		if d == r || strings.HasPrefix(d, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// stateDirs are eukhe's own state and the user's agents, hidden like a
+// secret: the runtime directory (eukhe's sockets, the session bus that
+// reaches the keyring), eukhe's socket directory without one, its state
+// directory (session logs), and the ssh and gpg agents' sockets.
+func stateDirs(env map[string]string) []string {
+	var out []string
+	if rt := env["XDG_RUNTIME_DIR"]; filepath.IsAbs(rt) {
+		out = append(out, rt)
+	}
+	out = append(out, filepath.Join(os.TempDir(), "eukhe-"+strconv.Itoa(os.Getuid())))
+	state := env["XDG_STATE_HOME"]
+	if !filepath.IsAbs(state) && filepath.IsAbs(env["HOME"]) {
+		state = filepath.Join(env["HOME"], ".local", "state")
+	}
+	if filepath.IsAbs(state) {
+		out = append(out, filepath.Join(state, "eukhe"))
+	}
+	for _, k := range []string{"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "GNUPGHOME"} {
+		if v, _, _ := strings.Cut(env[k], ":"); filepath.IsAbs(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// appendEntry adds the real path of p when it exists.
+func appendEntry(es []gate.Entry, p string) []gate.Entry {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return es
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return es
+	}
+	for _, e := range es {
+		if e.Path == real {
+			return es
+		}
+	}
+	return append(es, gate.Entry{Path: real, Dir: fi.IsDir()})
+}
+
+// realOf is the real path of p, or p when it does not resolve.
+func realOf(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// killAll stops every job that still runs, and waits for each to settle
+// (at most its grace and a second).
+func (j *Jobs) killAll() {
+	j.mu.Lock()
+	var xs []*run
+	for _, x := range j.jobs {
+		xs = append(xs, x)
+	}
+	j.mu.Unlock()
+	for _, x := range xs {
+		x.stop(Killed)
+	}
+	for _, x := range xs {
+		t := time.NewTimer(x.grace + time.Second)
+		select {
+		case <-x.done:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}

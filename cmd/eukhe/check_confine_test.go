@@ -1,0 +1,31 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// eukhe check ends with the confinement in force: shell.confinement and
+// what works here (issue 13).
+func TestCLI_check_names_the_confinement(t *testing.T) {
+	w := newCheckWorld(t)
+	r := w.check("", "ls")
+	last := lastLine(r.stdout)
+	if !strings.HasPrefix(last, "confinement: ") {
+		t.Fatalf("no confinement line: %q", r.stdout)
+	}
+	w.settings(`{"shell.confinement": "off"}`)
+	if r := w.check("", "ls"); lastLine(r.stdout) != `confinement: none (shell.confinement is "off")` {
+		t.Fatalf("off: %q", r.stdout)
+	}
+	w.settings(`{"shell.confinement": "require"}`)
+	r = w.checkEnv([]string{"EUKHE_CONFINEMENT=none"}, "ls")
+	if l := lastLine(r.stdout); !strings.HasPrefix(l, "confinement: none (") || !strings.Contains(l, `"require", so no external program runs`) {
+		t.Fatalf("require with none: %q", r.stdout)
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
