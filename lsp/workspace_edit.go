@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"unicode/utf8"
+
 	lsproto "go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -34,6 +36,7 @@ func textEdits(from, to []byte, enc encoding) []lsproto.TextDocumentEditElement 
 	out := make([]lsproto.TextDocumentEditElement, len(hs))
 	for i, h := range hs {
 		at, end, text := inside(from, h.oldAt, h.oldEnd, to[h.newAt:h.newEnd])
+		at, end, text = trimCommon(from, at, end, text)
 		out[i] = &lsproto.TextEdit{
 			Range:   lsproto.Range{Start: t.position(at, enc), End: t.position(end, enc)},
 			NewText: string(text),
@@ -62,6 +65,42 @@ func inside(from []byte, at, end int, text []byte) (int, int, []byte) {
 		return at - 1, n - 1, text
 	}
 	return at, end, text
+}
+
+// trimCommon narrows the replacement of from[at:end] by text to the bytes
+// that differ: the common head and tail stay out of the range. A client
+// that applies the edit over text eukhe has not seen yet — Eglot holds a
+// user's typing until a pause, and applies an edit at the version it last
+// sent — then keeps what the user typed beside the change instead of
+// replacing it with the line as eukhe last saw it. A cut never splits a
+// UTF-8 character or a CRLF ending (a position inside either means
+// nothing to a client).
+func trimCommon(from []byte, at, end int, text []byte) (int, int, []byte) {
+	old := from[at:end]
+	p := 0
+	for p < len(old) && p < len(text) && old[p] == text[p] {
+		p++
+	}
+	for p > 0 && !cuttable(old, p) {
+		p--
+	}
+	s := 0
+	for s < len(old)-p && s < len(text)-p && old[len(old)-1-s] == text[len(text)-1-s] {
+		s++
+	}
+	for s > 0 && !cuttable(old, len(old)-s) {
+		s--
+	}
+	return at + p, end - s, text[p : len(text)-s]
+}
+
+// cuttable tells whether a range may start or end at b[i]: not inside a
+// UTF-8 character, not between the CR and LF of a line ending.
+func cuttable(b []byte, i int) bool {
+	if i <= 0 || i >= len(b) {
+		return true
+	}
+	return utf8.RuneStart(b[i]) && !(b[i-1] == '\r' && b[i] == '\n')
 }
 
 // changes are a document's entries of a workspace edit: its text edits at
