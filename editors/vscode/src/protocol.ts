@@ -1,5 +1,8 @@
 // The eukhe/* LSP extension, as the server's protocol package defines it
 // (protocol/README.md in the repository). Wire types only: no logic.
+// protocol/typescript_test.go checks every interface here against its Go
+// type (JSON field names, optional exactly when omitempty, kinds) and the
+// Method and Answer values against the Go constants.
 
 export const Method = {
 	// Client → server requests.
@@ -20,8 +23,8 @@ export const Method = {
 export const experimentalKey = "eukhe";
 
 export interface ClientCapabilities {
-	kind: string;
-	methods: string[];
+	kind?: string;
+	methods?: string[];
 }
 
 export interface ServerCapabilities {
