@@ -25,6 +25,9 @@ export const experimentalKey = "eukhe";
 export interface ClientCapabilities {
 	kind?: string;
 	methods?: string[];
+	// The client checks every document's version of a workspace edit
+	// before it applies any, version 0 included (the Neovim plugin's).
+	checksVersions?: boolean;
 }
 
 export interface ServerCapabilities {
