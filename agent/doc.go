@@ -35,7 +35,8 @@
 //     headless in another process is reached through its endpoint
 //     (Headless.Remote; the endpoint's Relay asks that session's chain,
 //     Headless.RelayTo), so a subagent's question reaches its root's
-//     clients there too. Unanswered, the model gets
+//     clients there too. The lines are package protocol's (Hello,
+//     RelayQuestion, RelayAnswer, TerminalLine, TerminalAnswer). Unanswered, the model gets
 //     gate.RefusalHinted with what works now (askers.go AnswerHint: the
 //     client's window, else `eukhe approvals` in a terminal in the root).
 //   - The agent's own MCP client (elicit.go, askers.go): when it declared

@@ -18,10 +18,11 @@ import (
 // socket. It is the session's own sink (a gate.Asker): every interactive
 // terminal is asked, the first answer wins, the others are told it
 // settled; terminals attached as gateways are only counted (G5). The wire
-// is the editor server's: a hello line {"eukhe":"approvals","gateway":b},
-// answered {"eukhe":"attached"} once the terminal is counted, then
-// eukhe/approve and eukhe/approvalSettled lines out and
-// {"id","answer"} lines in.
+// is the editor server's (package protocol's Hello, HelloAnswer,
+// TerminalLine, TerminalAnswer): a hello line
+// {"eukhe":"approvals","gateway":b}, answered {"eukhe":"attached"} once
+// the terminal is counted, then eukhe/approve and eukhe/approvalSettled
+// lines out and {"id","answer"} lines in.
 type Terminals struct {
 	// Timeout is the approval timeout in force; nil or 0 is
 	// DefaultApprovalTimeout.
@@ -53,17 +54,8 @@ func (t *Terminals) Serve(ctx context.Context, ln net.Listener) {
 	}
 }
 
-// termHello is a terminal's first line, or a relayed question.
-type termHello struct {
-	Eukhe    string         `json:"eukhe"`
-	Gateway  bool           `json:"gateway,omitempty"`
-	Question *gate.Question `json:"question,omitempty"`
-	// Hops counts the relays a question took: a chain of --parent that
-	// loops through processes ends at MaxRelayHops.
-	Hops int `json:"hops,omitempty"`
-}
-
-// MaxRelayHops is how many processes a relayed question may cross.
+// MaxRelayHops is how many processes a relayed question may cross: a
+// chain of --parent that loops through processes ends there.
 const MaxRelayHops = 16
 
 type relayHopsKey struct{}
@@ -74,28 +66,29 @@ func RelayHops(ctx context.Context) int {
 	return n
 }
 
-// RelayAnswer is the line that answers a relayed question.
-type RelayAnswer struct {
-	Answer gate.Answer `json:"answer"`
+// RelayQuestionOf is q as a relay hello carries it.
+func RelayQuestionOf(q gate.Question) *protocol.RelayQuestion {
+	return &protocol.RelayQuestion{ID: q.ID, Session: q.Session, Agent: q.Agent, What: q.What,
+		Effects: uint8(q.Effects), Step: q.Step, Cwd: q.Cwd}
 }
 
-// termAnswer is a terminal's answer to a question.
-type termAnswer struct {
-	ID     string `json:"id"`
-	Answer string `json:"answer"`
+// relayedQuestion is the question a relay hello carries.
+func relayedQuestion(p protocol.RelayQuestion) gate.Question {
+	return gate.Question{ID: p.ID, Session: p.Session, Agent: p.Agent, What: p.What,
+		Effects: gate.Effects(p.Effects), Step: p.Step, Cwd: p.Cwd}
 }
 
 func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 	defer c.Close()
 	br := bufio.NewReaderSize(c, 4<<10)
 	line, long, err := readLine(br, maxTermLine)
-	var h termHello
-	if err == nil && !long && json.Unmarshal(line, &h) == nil && h.Eukhe == "relay" && h.Question != nil && t.Relay != nil {
-		t.relay(context.WithValue(ctx, relayHopsKey{}, h.Hops), c, br, *h.Question)
+	var h protocol.Hello
+	if err == nil && !long && json.Unmarshal(line, &h) == nil && h.Eukhe == protocol.HelloRelay && h.Question != nil && t.Relay != nil {
+		t.relay(context.WithValue(ctx, relayHopsKey{}, h.Hops), c, br, relayedQuestion(*h.Question))
 		return
 	}
-	if err != nil || long || json.Unmarshal(line, &h) != nil || h.Eukhe != "approvals" {
-		b, _ := json.Marshal(map[string]string{"error": "this is a headless eukhe mcp session's approvals endpoint: only `eukhe approvals` attaches here"})
+	if err != nil || long || json.Unmarshal(line, &h) != nil || h.Eukhe != protocol.HelloApprovals {
+		b, _ := json.Marshal(protocol.HelloAnswer{Error: "this is a headless eukhe mcp session's approvals endpoint: only `eukhe approvals` attaches here"})
 		c.Write(append(b, '\n'))
 		return
 	}
@@ -111,7 +104,7 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 	}
 	t.mu.Unlock()
 	// Attached from here on: the terminal says so only once it is.
-	if tm.sendLine(map[string]string{"eukhe": "attached"}) != nil {
+	if tm.sendLine(protocol.HelloAnswer{Eukhe: protocol.HelloAttached}) != nil {
 		return
 	}
 	defer func() {
@@ -129,7 +122,7 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 		if err != nil {
 			return
 		}
-		var a termAnswer
+		var a protocol.TerminalAnswer
 		if long || json.Unmarshal(line, &a) != nil {
 			continue
 		}
@@ -146,7 +139,7 @@ func (t *Terminals) relay(ctx context.Context, c net.Conn, br *bufio.Reader, q g
 		_, _ = br.ReadByte() // the asker sends nothing more: EOF means it left
 		cancel()
 	}()
-	b, _ := json.Marshal(RelayAnswer{Answer: t.Relay(ctx, q)})
+	b, _ := json.Marshal(protocol.RelayAnswer{Answer: t.Relay(ctx, q).String()})
 	c.Write(append(b, '\n'))
 }
 
@@ -236,10 +229,8 @@ type terminal struct {
 }
 
 func (tm *terminal) send(method string, params any) error {
-	return tm.sendLine(struct {
-		Method string `json:"method"`
-		Params any    `json:"params"`
-	}{method, params})
+	b, _ := json.Marshal(params)
+	return tm.sendLine(protocol.TerminalLine{Method: method, Params: b})
 }
 
 func (tm *terminal) sendLine(v any) error {
@@ -272,7 +263,7 @@ func (tm *terminal) ask(ctx context.Context, p protocol.ApproveParams) (string, 
 	return "", false
 }
 
-func (tm *terminal) answer(a termAnswer) {
+func (tm *terminal) answer(a protocol.TerminalAnswer) {
 	tm.mu.Lock()
 	ch := tm.wait[a.ID]
 	tm.mu.Unlock()

@@ -39,13 +39,22 @@ func (a *Answer) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
+	parsed, ok := ParseAnswer(s)
+	if !ok {
+		return fmt.Errorf("answer %q: want approve, deny, unanswered or gateway_refused", s)
+	}
+	*a = parsed
+	return nil
+}
+
+// ParseAnswer reads one of the four names.
+func ParseAnswer(s string) (Answer, bool) {
 	for i, n := range answerNames {
 		if n == s {
-			*a = Answer(i)
-			return nil
+			return Answer(i), true
 		}
 	}
-	return fmt.Errorf("answer %q: want approve, deny, unanswered or gateway_refused", s)
+	return Unanswered, false
 }
 
 // Refusal is a step, cell or document access that did not run. Its text is

@@ -30,7 +30,7 @@ type agentConn struct {
 	id    int
 }
 
-func hello(t *testing.T, c net.Conn, h Hello) {
+func hello(t *testing.T, c net.Conn, h protocol.Hello) {
 	t.Helper()
 	b, _ := json.Marshal(h)
 	if _, err := c.Write(append(b, '\n')); err != nil {
@@ -47,7 +47,7 @@ func attachAgent(e *fakeEditor, parent string) *agentConn {
 	done := make(chan struct{})
 	go func() { e.srv.ServeConn(ctx, a); close(done) }()
 	t.Cleanup(func() { cancel(); b.Close(); <-done })
-	hello(t, b, Hello{Eukhe: "attach", Root: e.root, Parent: parent})
+	hello(t, b, protocol.Hello{Eukhe: "attach", Root: e.root, Parent: parent})
 	ac := &agentConn{t: t, c: b, lines: make(chan []byte, 64)}
 	br := bufio.NewReader(b)
 	if ack, err := br.ReadBytes('\n'); err != nil || !strings.Contains(string(ack), `"eukhe":"attached"`) {
@@ -364,7 +364,7 @@ func attachTerminal(t *testing.T, e *fakeEditor, gateway bool) *terminalConn {
 	done := make(chan struct{})
 	go func() { e.srv.ServeConn(ctx, a); close(done) }()
 	t.Cleanup(func() { cancel(); b.Close(); <-done })
-	hello(t, b, Hello{Eukhe: "approvals", Gateway: gateway})
+	hello(t, b, protocol.Hello{Eukhe: "approvals", Gateway: gateway})
 	tc := &terminalConn{c: b, msgs: make(chan map[string]json.RawMessage, 16)}
 	go func() {
 		br := bufio.NewReader(b)
@@ -408,7 +408,7 @@ func TestTwoClientsRaceTheFirstAnswerWinsTheOtherIsSettled(t *testing.T) {
 	if json.Unmarshal(params, &q); method != protocol.MethodApprove || q.Text != "echo t > f" {
 		t.Fatalf("the terminal got %s %s", method, params)
 	}
-	b, _ := json.Marshal(TermAnswer{ID: q.ID, Answer: "approve"})
+	b, _ := json.Marshal(protocol.TerminalAnswer{ID: q.ID, Answer: "approve"})
 	term.c.Write(append(b, '\n'))
 	<-done
 	if e.disk("f") != "t\n" {

@@ -226,20 +226,9 @@ type terminal struct {
 	gone chan struct{}
 }
 
-// termMessage is a line the server sends a terminal.
-type termMessage struct {
-	Method string `json:"method"`
-	Params any    `json:"params"`
-}
-
-// TermAnswer is a line a terminal sends: its answer to a question.
-type TermAnswer struct {
-	ID     string `json:"id"`
-	Answer string `json:"answer"`
-}
-
 func (t *terminal) send(method string, params any) error {
-	b, _ := json.Marshal(termMessage{method, params})
+	p, _ := json.Marshal(params)
+	b, _ := json.Marshal(protocol.TerminalLine{Method: method, Params: p})
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
 	_, err := t.c.Write(append(b, '\n'))
@@ -299,7 +288,7 @@ func (b *broker) serveTerminal(ctx context.Context, c net.Conn, br *bufio.Reader
 		if err != nil || ctx.Err() != nil {
 			return
 		}
-		var a TermAnswer
+		var a protocol.TerminalAnswer
 		if json.Unmarshal(line, &a) != nil {
 			continue
 		}

@@ -12,20 +12,13 @@ import (
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/lsp/discovery"
+	"github.com/eukhe/eukhe/protocol"
 )
 
 // The discovery socket (DESIGN.md §7, protocol/README.md "The socket"):
 // after initialize the server listens in the per-user directory; each
 // connection starts with one hello line, then is an agent's MCP session
 // (attach) or a terminal that answers questions (approvals).
-
-// Hello is the first line of a connection to the socket.
-type Hello struct {
-	Eukhe   string `json:"eukhe"`             // "attach" or "approvals"
-	Root    string `json:"root,omitempty"`    // attach: the agent's workspace root
-	Parent  string `json:"parent,omitempty"`  // attach: the parent session (G5)
-	Gateway bool   `json:"gateway,omitempty"` // approvals: a gateway asks no one
-}
 
 // maxHello bounds the hello line.
 const maxHello = 64 << 10
@@ -111,25 +104,25 @@ func (s *Server) ServeConn(ctx context.Context, c net.Conn) {
 	if err != nil {
 		return
 	}
-	var h Hello
+	var h protocol.Hello
 	if err := json.Unmarshal(line, &h); err != nil {
-		fmt.Fprintf(c, "{\"error\":%q}\n", "eukhe: the first line must be a hello object: "+err.Error())
+		answerHello(c, protocol.HelloAnswer{Error: "eukhe: the first line must be a hello object: " + err.Error()})
 		return
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() { <-ctx.Done(); c.Close() }()
 	switch h.Eukhe {
-	case "attach":
+	case protocol.HelloAttach:
 		hst, err := s.att.hostFor(h.Root)
 		if err != nil {
-			fmt.Fprintf(c, "{\"error\":%q}\n", "eukhe: "+err.Error())
+			answerHello(c, protocol.HelloAnswer{Error: "eukhe: " + err.Error()})
 			return
 		}
 		o := s.att.sessionOptions(hst, h.Parent)
 		s.logf("session %s attached on %s", o.ID, hst.root)
 		// The answer to the hello: the session is served from the next line.
-		if _, err := fmt.Fprintf(c, "{\"eukhe\":\"attached\",\"session\":%q}\n", o.ID); err != nil {
+		if err := answerHello(c, protocol.HelloAnswer{Eukhe: protocol.HelloAttached, Session: o.ID}); err != nil {
 			return
 		}
 		in := struct {
@@ -139,10 +132,10 @@ func (s *Server) ServeConn(ctx context.Context, c net.Conn) {
 		if err := agent.Serve(ctx, &agent.LineTransport{In: in, Out: c}, o); err != nil && err != io.EOF {
 			s.logf("session %s: %v", o.ID, err)
 		}
-	case "approvals":
+	case protocol.HelloApprovals:
 		s.att.broker.serveTerminal(ctx, c, br, h.Gateway)
 	default:
-		fmt.Fprintf(c, "{\"error\":%q}\n", fmt.Sprintf("eukhe: unknown hello %q: want attach or approvals", h.Eukhe))
+		answerHello(c, protocol.HelloAnswer{Error: fmt.Sprintf("eukhe: unknown hello %q: want attach or approvals", h.Eukhe)})
 	}
 }
 

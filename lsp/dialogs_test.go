@@ -129,7 +129,7 @@ func TestAQuestionTheEditorCannotShowGoesToTheTerminal(t *testing.T) {
 		// The editor's MethodNotFound is in before the terminal answers (an
 		// answer first would end the editor's question unlearned).
 		waitFor(t, "the editor to count as unable to ask", func() bool { return e.srv.att.broker.Attached().Interactive == 1 })
-		b, _ := json.Marshal(TermAnswer{ID: q.ID, Answer: protocol.AnswerApprove})
+		b, _ := json.Marshal(protocol.TerminalAnswer{ID: q.ID, Answer: protocol.AnswerApprove})
 		term.c.Write(append(b, '\n'))
 		if text := <-done; e.disk("f") != want {
 			t.Fatalf("question %d: the terminal's approval did not run the step: %s", i+1, text)

@@ -96,7 +96,9 @@
 //     server listens on a socket in the per-user directory, with a JSON
 //     file naming it (Options.Discover). A connection's hello line makes
 //     it an agent's MCP session (agent.Serve over the connection) or an
-//     `eukhe approvals` terminal. The files go at shutdown and exit.
+//     `eukhe approvals` terminal. The files go at shutdown and exit. Every
+//     line's type (the file, the hello and its answer, the terminal's
+//     lines) is package protocol's (socket.go).
 //   - The agent.Host (agents.go): the editor Store, the watched settings,
 //     the path policy; Attach gives the G5 chain — the session's own link
 //     (no client of its own), its parents attached here, then the editor's

@@ -45,7 +45,7 @@ func (e *fakeEditor) routeTerminal(t *testing.T, rt *routeTerminal) {
 	rt.c, rt.cancel, rt.done = b, cancel, make(chan struct{})
 	served := make(chan struct{})
 	go func() { e.srv.ServeConn(ctx, a); close(served) }()
-	hello(t, b, Hello{Eukhe: "approvals", Gateway: rt.gateway})
+	hello(t, b, protocol.Hello{Eukhe: "approvals", Gateway: rt.gateway})
 	go func() {
 		defer close(rt.done)
 		defer func() { <-served }()
@@ -73,7 +73,7 @@ func (e *fakeEditor) routeTerminal(t *testing.T, rt *routeTerminal) {
 				b.Close()
 				return
 			}
-			ans, _ := json.Marshal(TermAnswer{ID: m.Params.ID, Answer: rt.answer})
+			ans, _ := json.Marshal(protocol.TerminalAnswer{ID: m.Params.ID, Answer: rt.answer})
 			b.Write(append(ans, '\n'))
 		}
 	}()

@@ -17,7 +17,6 @@ import (
 	"unicode"
 
 	"github.com/eukhe/eukhe/gate"
-	"github.com/eukhe/eukhe/lsp"
 	"github.com/eukhe/eukhe/lsp/discovery"
 	"github.com/eukhe/eukhe/protocol"
 )
@@ -126,26 +125,21 @@ type source struct {
 // sourced is one line from a source; a nil msg says the source went away.
 type sourced struct {
 	src *source
-	msg *termMsg
-}
-
-type termMsg struct {
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
+	msg *protocol.TerminalLine
 }
 
 // add attaches to one source: the hello (and, from a headless session,
 // its answer: the terminal is counted once it comes), then its lines into
 // a.msgs.
 func (a *answering) add(ctx context.Context, conn net.Conn, name, socket string, ack bool) {
-	hello, _ := json.Marshal(lsp.Hello{Eukhe: "approvals", Gateway: a.gateway})
+	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloApprovals, Gateway: a.gateway})
 	sc := bufio.NewScanner(conn)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	_, err := conn.Write(append(hello, '\n'))
 	if err == nil && ack {
-		var r struct{ Eukhe, Error string }
+		var r protocol.HelloAnswer
 		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-		if !sc.Scan() || json.Unmarshal(sc.Bytes(), &r) != nil || r.Eukhe != "attached" {
+		if !sc.Scan() || json.Unmarshal(sc.Bytes(), &r) != nil || r.Eukhe != protocol.HelloAttached {
 			err = fmt.Errorf("no answer to the hello %s", r.Error)
 		}
 		conn.SetReadDeadline(time.Time{})
@@ -172,7 +166,7 @@ func (a *answering) follow(ctx context.Context, conn net.Conn, sc *bufio.Scanner
 	go func() { <-ctx.Done(); conn.Close() }()
 	go func() {
 		for sc.Scan() {
-			var m termMsg
+			var m protocol.TerminalLine
 			if json.Unmarshal(sc.Bytes(), &m) == nil {
 				select {
 				case a.msgs <- sourced{src, &m}:
@@ -323,7 +317,7 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 			if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
 				answer = protocol.AnswerApprove
 			}
-			b, _ := json.Marshal(lsp.TermAnswer{ID: p.q.ID, Answer: answer})
+			b, _ := json.Marshal(protocol.TerminalAnswer{ID: p.q.ID, Answer: answer})
 			p.src.wmu.Lock()
 			_, err := p.src.conn.Write(append(b, '\n'))
 			p.src.wmu.Unlock()

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eukhe/eukhe/lsp"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -29,7 +28,7 @@ func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
 type termRig struct {
 	t       *testing.T
 	server  net.Conn
-	answers chan lsp.TermAnswer
+	answers chan protocol.TerminalAnswer
 	keys    *io.PipeWriter
 	screen  chan string
 }
@@ -38,7 +37,7 @@ func newTermRig(t *testing.T) *termRig {
 	srv, cli := net.Pipe()
 	keysR, keysW := io.Pipe()
 	outR, outW := io.Pipe()
-	r := &termRig{t: t, server: srv, answers: make(chan lsp.TermAnswer, 16), keys: keysW, screen: make(chan string, 64)}
+	r := &termRig{t: t, server: srv, answers: make(chan protocol.TerminalAnswer, 16), keys: keysW, screen: make(chan string, 64)}
 	done := make(chan struct{})
 	go func() { answerQuestions(cli, keysR, outW); outW.Close(); close(done) }()
 	go func() {
@@ -48,7 +47,7 @@ func newTermRig(t *testing.T) *termRig {
 			if err != nil {
 				return
 			}
-			var a lsp.TermAnswer
+			var a protocol.TerminalAnswer
 			json.Unmarshal(line, &a)
 			r.answers <- a
 		}
@@ -99,7 +98,7 @@ func (r *termRig) see(want string) {
 	}
 }
 
-func (r *termRig) answer() lsp.TermAnswer {
+func (r *termRig) answer() protocol.TerminalAnswer {
 	r.t.Helper()
 	select {
 	case a := <-r.answers:
@@ -107,7 +106,7 @@ func (r *termRig) answer() lsp.TermAnswer {
 	case <-time.After(60 * time.Second):
 		r.t.Fatal("the terminal sent no answer")
 	}
-	return lsp.TermAnswer{}
+	return protocol.TerminalAnswer{}
 }
 
 func TestEnterAloneInTheTerminalDenies(t *testing.T) {

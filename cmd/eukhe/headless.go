@@ -13,6 +13,7 @@ import (
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/lsp/discovery"
+	"github.com/eukhe/eukhe/protocol"
 )
 
 // publishSession makes a headless session's approvals endpoint and
@@ -25,7 +26,7 @@ func publishSession(ctx context.Context, root, id, parent string, current func()
 	dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
 	if err == nil {
 		var l *discovery.Listener
-		l, err = discovery.ListenEntry(dir, discovery.Entry{Kind: discovery.KindApprovals, Roots: []string{root}, Session: id, Parent: parent})
+		l, err = discovery.ListenEntry(dir, protocol.DiscoveryEntry{Kind: protocol.KindApprovals, Roots: []string{root}, Session: id, Parent: parent})
 		if err == nil {
 			ctx, cancel := context.WithCancel(ctx)
 			go terms.Serve(ctx, l)
@@ -74,14 +75,15 @@ func (r remoteParent) Ask(ctx context.Context, q gate.Question) (gate.Answer, bo
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
-	hello, _ := json.Marshal(map[string]any{"eukhe": "relay", "question": q, "hops": agent.RelayHops(ctx) + 1})
+	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloRelay, Question: agent.RelayQuestionOf(q), Hops: agent.RelayHops(ctx) + 1})
 	if _, err := conn.Write(append(hello, '\n')); err != nil {
 		return gate.Unanswered, false
 	}
 	line, err := bufio.NewReader(conn).ReadBytes('\n')
-	var a agent.RelayAnswer
+	var a protocol.RelayAnswer
 	if err != nil || json.Unmarshal(line, &a) != nil {
 		return gate.Unanswered, false
 	}
-	return a.Answer, true
+	answer, ok := gate.ParseAnswer(a.Answer)
+	return answer, ok || a.Answer == "" // no answer at all reads as unanswered
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/lsp/discovery"
+	"github.com/eukhe/eukhe/protocol"
 )
 
 const mcpUsage = `Usage: eukhe mcp [--root DIR] [--parent SESSION]
@@ -145,10 +146,8 @@ var editorFor = func(root string) (io.ReadWriteCloser, bool) {
 // calls in flight were answered with an error saying so.
 func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) (code int, attached bool, in io.Reader, out io.Writer) {
 	defer conn.Close()
-	hello, _ := json.Marshal(map[string]string{"eukhe": "attach", "root": root, "parent": parent})
-	var ack struct {
-		Eukhe, Session, Error string
-	}
+	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloAttach, Root: root, Parent: parent})
+	var ack protocol.HelloAnswer
 	br := bufio.NewReader(conn)
 	_, err := conn.Write(append(hello, '\n'))
 	if err == nil {
@@ -157,7 +156,7 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 			err = json.Unmarshal(line, &ack)
 		}
 	}
-	if err == nil && ack.Eukhe != "attached" {
+	if err == nil && ack.Eukhe != protocol.HelloAttached {
 		err = fmt.Errorf("%s", ack.Error)
 	}
 	if err != nil {

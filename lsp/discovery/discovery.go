@@ -20,7 +20,8 @@
 //     dials one session's, where a subagent in another process relays its
 //     questions (G5).
 //
-// Only the standard library: the CLI's start-up path imports it.
+// Only the standard library and package protocol (the JSON file's type):
+// the CLI's start-up path imports it.
 package discovery
 
 import (
@@ -36,25 +37,12 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/eukhe/eukhe/protocol"
 )
 
-// Entry is one server's JSON file.
-type Entry struct {
-	PID    int      `json:"pid"`
-	Socket string   `json:"socket"`
-	Roots  []string `json:"roots"`
-	Editor string   `json:"editor"`
-	// Kind is "" for an editor's server (a document store that agents
-	// attach to) and KindApprovals for a headless `eukhe mcp` session,
-	// which only `eukhe approvals` attaches to.
-	Kind string `json:"kind,omitempty"`
-	// Session and Parent name a headless session and its parent.
-	Session string `json:"session,omitempty"`
-	Parent  string `json:"parent,omitempty"`
-}
-
-// KindApprovals marks the approvals endpoint of a headless session.
-const KindApprovals = "approvals"
+// Entry is one server's JSON file, as package protocol defines it.
+type Entry = protocol.DiscoveryEntry
 
 // ErrNone is Find's error when no live server serves the directory.
 var ErrNone = errors.New("no editor's eukhe server serves this directory")
@@ -182,7 +170,7 @@ type Endpoint struct {
 // dir whose root holds path, oldest file first; skip names sockets
 // already dialled. None is an empty list.
 func FindApprovals(dir, path string, skip map[string]bool) ([]Endpoint, error) {
-	cs, err := live(dir, path, KindApprovals)
+	cs, err := live(dir, path, protocol.KindApprovals)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +199,7 @@ func LookupSession(dir, id string) (Entry, string, bool) {
 			continue
 		}
 		var e Entry
-		if json.Unmarshal(data, &e) == nil && e.Kind == KindApprovals && e.Session == id && alive(e.PID) {
+		if json.Unmarshal(data, &e) == nil && e.Kind == protocol.KindApprovals && e.Session == id && alive(e.PID) {
 			return e, f, true
 		}
 	}

@@ -1,5 +1,8 @@
 // The eukhe/* LSP extension, as the server's protocol package defines it
 // (protocol/README.md in the repository). Wire types only: no logic.
+// protocol/typescript_test.go checks every interface here against its Go
+// type (JSON field names, optional exactly when omitempty, kinds) and the
+// Method and Answer values against the Go constants.
 
 export const Method = {
 	// Client → server requests.
@@ -20,8 +23,11 @@ export const Method = {
 export const experimentalKey = "eukhe";
 
 export interface ClientCapabilities {
-	kind: string;
-	methods: string[];
+	kind?: string;
+	methods?: string[];
+	// The client checks every document's version of a workspace edit
+	// before it applies any, version 0 included (the Neovim plugin's).
+	checksVersions?: boolean;
 }
 
 export interface ServerCapabilities {
