@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/protocol"
 )
@@ -145,6 +146,11 @@ wait:
 		case <-timer.C:
 			break wait
 		case <-ctx.Done():
+			// another client of the session (the agent's own, through
+			// elicitation) may have answered: the others are told its answer
+			if a, won := agent.SettledAnswer(ctx); won {
+				wire = map[bool]string{true: protocol.AnswerApprove, false: protocol.AnswerDeny}[a == gate.Approve]
+			}
 			break wait
 		}
 	}

@@ -63,6 +63,8 @@ type editor struct {
 	mu     sync.Mutex
 	asked  []protocol.ApproveParams
 	answer func(n int) string // "" never answers
+	// settled are the eukhe/approvalSettled notices the editor got.
+	settled []protocol.ApprovalSettledParams
 }
 
 func startEditor(t *testing.T, env []string, answer func(n int) string) *editor {
@@ -81,6 +83,14 @@ func startEditorAt(t *testing.T, env []string, root string, answer func(n int) s
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(b))
 	hold := make(chan struct{})
 	e.conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if req.Method() == protocol.MethodApprovalSettled {
+			var p protocol.ApprovalSettledParams
+			json.Unmarshal(req.Params(), &p)
+			e.mu.Lock()
+			e.settled = append(e.settled, p)
+			e.mu.Unlock()
+			return nil, nil
+		}
 		if req.Method() != protocol.MethodApprove {
 			return nil, nil
 		}

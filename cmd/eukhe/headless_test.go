@@ -9,11 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/eukhe/eukhe/protocol"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -415,6 +417,23 @@ func TestElicitationRacesTheEditor(t *testing.T) {
 	g.reply(answerWith("allow"))
 	if text, failed := g.bash(t, "echo a > a.txt"); failed {
 		t.Fatalf("allowed in the client while the editor's dialog is up: %s", text)
+	}
+	// the editor's dialog is settled with the client's answer, not as
+	// unanswered
+	for i := 0; ; i++ {
+		e.mu.Lock()
+		got := slices.Clone(e.settled)
+		e.mu.Unlock()
+		if len(got) > 0 {
+			if got[0].Answer != protocol.AnswerApprove {
+				t.Fatalf("the editor was told the question settled as %q, want approve", got[0].Answer)
+			}
+			break
+		}
+		if i == 3000 {
+			t.Fatal("the editor was never told the client answered")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	cancelled := make(chan struct{})
 	g.reply(func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
