@@ -7,25 +7,31 @@ import (
 
 // eukhe check ends with the confinement in force: shell.confinement and
 // what works here (issue 13).
+// eukhe check names the confinement on the line before the auto set's.
 func TestCLI_check_names_the_confinement(t *testing.T) {
 	w := newCheckWorld(t)
 	r := w.check("", "ls")
-	last := lastLine(r.stdout)
+	last := confinementLine(r.stdout)
 	if !strings.HasPrefix(last, "confinement: ") {
 		t.Fatalf("no confinement line: %q", r.stdout)
 	}
 	w.settings(`{"shell.confinement": "off"}`)
-	if r := w.check("", "ls"); lastLine(r.stdout) != `confinement: none (shell.confinement is "off")` {
+	if r := w.check("", "ls"); confinementLine(r.stdout) != `confinement: none (shell.confinement is "off")` {
 		t.Fatalf("off: %q", r.stdout)
 	}
 	w.settings(`{"shell.confinement": "require"}`)
 	r = w.checkEnv([]string{"EUKHE_CONFINEMENT=none"}, "ls")
-	if l := lastLine(r.stdout); !strings.HasPrefix(l, "confinement: none (") || !strings.Contains(l, `"require", so no external program runs`) {
+	if l := confinementLine(r.stdout); !strings.HasPrefix(l, "confinement: none (") || !strings.Contains(l, `"require", so no external program runs`) {
 		t.Fatalf("require with none: %q", r.stdout)
 	}
 }
 
-func lastLine(s string) string {
+// confinementLine is the confinement line: the one before the last (the auto
+// set's).
+func confinementLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return lines[len(lines)-1]
+	if len(lines) < 2 {
+		return ""
+	}
+	return lines[len(lines)-2]
 }
