@@ -37,6 +37,9 @@ var settingValues = map[string]func(settings.Settings) any{
 	"review.style":                func(s settings.Settings) any { return s.ReviewStyle },
 	"edit.save":                   func(s settings.Settings) any { return s.EditSave },
 	"grep.excludes":               func(s settings.Settings) any { return s.GrepExcludes },
+	"shell.writableDirs":          func(s settings.Settings) any { return s.WritableDirs },
+	"shell.confinement":           func(s settings.Settings) any { return s.Confinement },
+	"approval.elicitation":        func(s settings.Settings) any { return s.Elicitation },
 }
 
 // fileState is one settings file as read: its state and the keys it set.
@@ -182,7 +185,7 @@ func printSettings(w io.Writer, e effective) {
 		width = max(width, len(k))
 	}
 	for _, k := range settings.KeyNames() {
-		value := "(shown by a newer eukhe settings)"
+		value := "(unknown)"
 		if get, ok := settingValues[k]; ok {
 			var b bytes.Buffer
 			enc := json.NewEncoder(&b)
