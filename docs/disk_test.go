@@ -529,8 +529,10 @@ func TestDisk_conflict_between_read_and_edit(t *testing.T) {
 }
 
 // A file changed by another program after the edit was staged, while the
-// writer takes its locks (the byte check of S8.1 catches it), and a move
+// writer takes its locks (the byte check of S8.1 catches it, and the
+// rebase refuses it when a line the edit stands on changed), and a move
 // destination or a created file that appears then: nothing is written.
+// A file whose edit stands on no line rebases onto the change.
 func TestDisk_conflict_during_commit(t *testing.T) {
 	for k, f := range sixFiles() {
 		for _, what := range []string{"source", "destination"} {
@@ -548,6 +550,10 @@ func TestDisk_conflict_during_commit(t *testing.T) {
 				if what == "destination" {
 					path = r.abs(f.moveTo)
 				}
+				rebases := what == "source" && f.conflict == nil // the edit stands on no line
+				if what == "source" && f.conflict != nil {
+					theirs = f.conflict
+				}
 				done := false
 				r.disk.Fault = func(step, _ string) error {
 					if step == "lock" && !done {
@@ -558,6 +564,14 @@ func TestDisk_conflict_during_commit(t *testing.T) {
 					return nil
 				}
 				res := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
+				if rebases {
+					// The check under the lock rebases it: it lands over
+					// the other program's bytes, and the reply says so.
+					if res.Failed || !strings.Contains(res.Text, "Rebased: "+f.label()) {
+						t.Fatalf("edit over %s changed on lines it does not touch:\n%s", f.name, res.Text)
+					}
+					return
+				}
 				if !res.Failed || !strings.Contains(res.Text, "Nothing was written") {
 					t.Fatalf("edit over a changed %s:\n%s", f.name, res.Text)
 				}
