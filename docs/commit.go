@@ -250,7 +250,7 @@ func (e *engine) check(p *Pending) string {
 			return fmt.Sprintf("%s cannot be read to check it: %v", p.Path, err)
 		case !cur.Stat.Exists:
 			return fmt.Sprintf("%s is gone (moved or deleted since it was read); read it again", p.Path)
-		case cur.Stat.Mode.Perm()&0o200 == 0:
+		case p.New != nil && cur.Stat.Mode.Perm()&0o200 == 0: // a bare move keeps the bytes: allowed
 			return fmt.Sprintf("%s is read-only (mode %04o): eukhe does not replace it; if it should change, make it writable (chmod u+w) and retry", p.Path, cur.Stat.Mode.Perm())
 		case !bytes.Equal(cur.Data, p.Old):
 			if p.Rebase == nil {
