@@ -64,7 +64,7 @@ func (s *Session) handler(t *Tool) mcp.ToolHandler {
 		if len(args) > max {
 			return textResult(fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), true), nil
 		}
-		r := t.Handler(ctx, s, args)
+		r := s.withRecovered(t.Handler(ctx, s, args))
 		return textResult(r.Text, r.Failed), nil
 	}
 }

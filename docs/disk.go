@@ -33,6 +33,9 @@ type Disk struct {
 	Journal string
 	pid     int
 	n       atomic.Int64
+
+	mu        sync.Mutex
+	recovered []Recovery // found by Recover, not yet told (TakeRecovered)
 }
 
 // NewDisk is a disk Store.
@@ -183,11 +186,26 @@ func (d *Disk) Commit(cs []Change) Committed {
 
 // Recover finishes the journals of interrupted commits under d.Journal
 // (see journal.go) and says what it did; nothing when there were none.
+// What it did is also kept for TakeRecovered: a process runs it at its
+// start, and its first session's first reply tells the model.
 func (d *Disk) Recover() []Recovery {
 	if d.Journal == "" {
 		return nil
 	}
-	return recoverDead(d.Journal)
+	rs := recoverDead(d.Journal)
+	d.mu.Lock()
+	d.recovered = append(d.recovered, rs...)
+	d.mu.Unlock()
+	return rs
+}
+
+// TakeRecovered gives what Recover did that was not told yet, once.
+func (d *Disk) TakeRecovered() []Recovery {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rs := d.recovered
+	d.recovered = nil
+	return rs
 }
 
 // Lstat tells what is at a path without following a last symlink.

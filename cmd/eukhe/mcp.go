@@ -80,9 +80,14 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer w.Close()
+	disk := docs.NewDisk()
+	disk.Journal = docs.JournalDir(env, absRoot)
+	for _, r := range disk.Recover() { // before any write (DESIGN.md §10); the first reply tells the model too
+		fmt.Fprintf(stderr, "eukhe mcp: %s\n", r.Text(func(p string) string { return p }))
+	}
 	host := &agent.Headless{
 		RootDir: absRoot,
-		Disk:    docs.NewDisk(),
+		Disk:    disk,
 		Current: w.Current,
 		Paths:   paths.Places(env).Policy(gate.OS),
 		OnIssue: func(is agent.Issue) {

@@ -108,8 +108,12 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	defer save.close()
-	tools := &docs.Tools{Store: docs.NewDisk(), Session: sess, Root: absRoot}
+	disk := docs.NewDisk()
+	disk.Journal = docs.JournalDir(gate.EnvFromList(os.Environ()), absRoot)
+	disk.Recover()
+	tools := &docs.Tools{Store: disk, Session: sess, Root: absRoot}
 	res, usageErr := call(tools, name, argText)
+	res = withRecovered(res, disk, tools)
 	if usageErr != nil {
 		return bad("%v", usageErr)
 	}
@@ -239,4 +243,13 @@ func runBash(root, script string, timeout *float64, full bool) docs.Result {
 	}
 	res := r.Run(context.Background(), req)
 	return docs.Result{Text: res.Text, Failed: res.Failed}
+}
+
+// withRecovered tells, after the call's reply, what this start recovered
+// of interrupted commits (DESIGN.md §10).
+func withRecovered(res docs.Result, disk *docs.Disk, tools *docs.Tools) docs.Result {
+	for _, r := range disk.TakeRecovered() {
+		res.Text = strings.TrimRight(res.Text, "\n") + "\n[notice] " + r.Text(tools.Display)
+	}
+	return res
 }
