@@ -28,6 +28,7 @@ type staged struct {
 	change    Change
 	already   bool   // the edit is already in the file (S8.2)
 	refusal   string // the rebase under the writer's lock refused: why, with the lines now
+	landed    Digest // the digest of the bytes it publishes (set by commit)
 }
 
 // Edit is the edit tool: parse, check every section (tags, ranges,
@@ -172,7 +173,7 @@ func (t *Tools) stage(s *staged, snap Snapshot) string {
 		}
 	}
 	s.ops = ops
-	applied, err := ApplyOps(ops, len(s.p.Lines))
+	applied, err := ApplyRuns(ops, len(s.p.Lines))
 	if err != nil {
 		return fmt.Sprintf("NOT applied: %s: %v. Nothing was written.", shown, err)
 	}
@@ -305,7 +306,8 @@ func (t *Tools) commit(st []*staged) Result {
 		if newBytes == nil {
 			newBytes = c.Old
 		}
-		landedAs[i] = fmt.Sprintf("%s#%s", t.Display(t.Abs(c.Target())), DigestOf(newBytes).Tag())
+		idx[i].landed = DigestOf(newBytes)
+		landedAs[i] = fmt.Sprintf("%s#%s", t.Display(t.Abs(c.Target())), idx[i].landed.Tag())
 	}
 	text, isErr := Reply(names, landedAs, res)
 	if res.Conflict == nil {
@@ -335,10 +337,6 @@ func (t *Tools) recovered(res Committed) string {
 // (mapped through the edit) and the lines it wrote stay seen (S8.8).
 func (t *Tools) record(s *staged) {
 	c := s.change
-	newBytes := c.New
-	if newBytes == nil {
-		newBytes = c.Old
-	}
 	target := t.Abs(c.Target())
 	var seen LineSet
 	s.applied.Written.Each(seen.AddRange)
@@ -364,7 +362,7 @@ func (t *Tools) record(s *staged) {
 	if c.MoveTo != "" {
 		t.Session.Forget(s.abs)
 	}
-	v := t.Session.SawWith(target, DigestOf(newBytes), func() []uint64 { return s.newLines() })
+	v := t.Session.SawWith(target, s.landed, func() []uint64 { return s.newLines() })
 	seen.Each(v.Seen.AddRange)
 }
 
@@ -380,12 +378,12 @@ func (s *staged) newLines() []uint64 {
 		// in a file without one, which reads back as a BOM: scan it.
 		return LineHashes(Scan(s.change.New))
 	}
-	out := make([]uint64, len(s.applied.Pieces))
-	for i, pc := range s.applied.Pieces {
+	out := make([]uint64, 0, s.applied.Lines)
+	for _, pc := range s.applied.Pieces {
 		if pc.Old > 0 {
-			out[i] = base[pc.Old-1]
+			out = append(out, base[pc.Old-1:pc.Old-1+pc.lines()]...)
 		} else {
-			out[i] = xxhash.Sum64String(pc.Text)
+			out = append(out, xxhash.Sum64String(pc.Text))
 		}
 	}
 	return out
@@ -433,6 +431,7 @@ func allOf(checks []func() error) func() error {
 	}
 }
 
+// pieceText is the text of the first line of piece i.
 func (s *staged) pieceText(i int) string {
 	if pc := s.applied.Pieces[i]; pc.Old == 0 {
 		return pc.Text
