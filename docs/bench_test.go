@@ -47,7 +47,7 @@ func BenchmarkReadTag4MiB(b *testing.B) {
 // benchTree fills dir with 100 source files: the first 100 of the Go
 // tree's compiler SSA package when it is there, else generated ones of
 // about the same size.
-func benchTree(b *testing.B, dir string) []string {
+func benchTree(b testing.TB, dir string) []string {
 	var srcs []string
 	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
 		ssa := filepath.Join(strings.TrimSpace(string(out)), "src", "cmd", "compile", "internal", "ssa")
@@ -95,6 +95,7 @@ func BenchmarkCommit100Files(b *testing.B) {
 		total += len(old)
 	}
 	d := docs.NewDisk()
+	d.Journal = b.TempDir() // as eukhe mcp commits
 	b.SetBytes(int64(total))
 	b.ResetTimer()
 	i := 0
