@@ -84,18 +84,19 @@ func (p *Pending) named(path string) string {
 // CommitVia is the commit engine (S8.1, S8.4, DESIGN.md §10): it locks
 // every path, checks every change (rebasing one made on older bytes when
 // only lines it keeps changed), prepares all of them, writes an intent
-// journal into jdir when more than one change will publish (jdir "" keeps
+// journal into j.Dir when more than one change will publish (j.Dir "" keeps
 // none), publishes in order, stops at the first failure and restores what
 // landed, and removes the journal. A change it rebased comes back in cs
 // with the Old it checked and the New it published.
-func CommitVia(pub Publisher, jdir string, fault func(step, path string) error, cs []Change) Committed {
-	e := engine{pub: pub, jdir: jdir, fault: fault}
+func CommitVia(pub Publisher, j JournalAt, fault func(step, path string) error, cs []Change) Committed {
+	e := engine{pub: pub, jdir: j.Dir, root: j.Root, fault: fault}
 	return e.commit(cs)
 }
 
 type engine struct {
 	pub   Publisher
 	jdir  string
+	root  string
 	fault func(step, path string) error
 }
 
@@ -128,7 +129,7 @@ func (e *engine) commit(cs []Change) Committed {
 		return res
 	}
 	if e.jdir != "" {
-		res.Recovered = recoverDead(e.jdir) // before any write (DESIGN.md §10)
+		res.Recovered = recoverDead(JournalAt{Dir: e.jdir, Root: e.root}) // before any write (DESIGN.md §10)
 	}
 	unlock, failed, err := e.pub.Lock(paths)
 	if err != nil {

@@ -110,7 +110,7 @@ func TestDisk_crash_child(t *testing.T) {
 	}
 	root, jdir, _ := strings.Cut(spec, string(os.PathListSeparator))
 	d := docs.NewDisk()
-	d.Journal = jdir
+	d.Journal, d.Root = jdir, root
 	// Publishing is a few renames, far quicker than writing and syncing
 	// the temp files: a pause before each widens the window a kill must
 	// hit to catch a commit half published.
@@ -186,7 +186,7 @@ func TestDisk_kill9_leaves_no_mixed_state(t *testing.T) {
 			t.Fatalf("trial %d: the child ended on its own (%v); stderr:\n%s", trial, cmd.ProcessState, stderr.String())
 		}
 		d := docs.NewDisk()
-		d.Journal = jdir
+		d.Journal, d.Root = jdir, root
 		recs := d.Recover()
 		if len(recs) == 0 {
 			none++

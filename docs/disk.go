@@ -31,7 +31,11 @@ type Disk struct {
 	// (JournalDir); "" keeps none, and a multi-file commit is then not
 	// atomic across a crash.
 	Journal string
-	pid     int
+	// Root is the workspace root the journals are kept for: a journal
+	// left behind is finished only when every file it names is under it.
+	// "" checks nothing.
+	Root string
+	pid  int
 	n       atomic.Int64
 
 	mu        sync.Mutex
@@ -181,7 +185,7 @@ func (d *Disk) fault(step, path string) error {
 
 // Commit is S8.1 on disk: the commit engine with the disk as publisher.
 func (d *Disk) Commit(cs []Change) Committed {
-	return CommitVia(d, d.Journal, d.Fault, cs)
+	return CommitVia(d, JournalAt{Dir: d.Journal, Root: d.Root}, d.Fault, cs)
 }
 
 // Recover finishes the journals of interrupted commits under d.Journal
@@ -192,7 +196,7 @@ func (d *Disk) Recover() []Recovery {
 	if d.Journal == "" {
 		return nil
 	}
-	rs := recoverDead(d.Journal)
+	rs := recoverDead(JournalAt{Dir: d.Journal, Root: d.Root})
 	d.mu.Lock()
 	d.recovered = append(d.recovered, rs...)
 	d.mu.Unlock()

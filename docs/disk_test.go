@@ -79,7 +79,7 @@ func sixFiles() []wsFile {
 
 func newRig(t testing.TB, dir string, files []wsFile) *wsRig {
 	r := &wsRig{root: dir, disk: docs.NewDisk(), files: files}
-	r.disk.Journal = filepath.Join(t.TempDir(), "journal")
+	r.disk.Journal, r.disk.Root = filepath.Join(t.TempDir(), "journal"), dir
 	r.tools = &docs.Tools{Store: r.disk, Session: docs.NewSession(), Root: dir}
 	for _, f := range files {
 		if f.create {

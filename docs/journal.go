@@ -49,6 +49,10 @@ import (
 // (as a writer does), so two finders never both act on one journal, and a
 // live writer's journal is waited for, never acted on.
 
+// JournalAt is where a commit keeps its intent journal (Dir; "" keeps
+// none) and the workspace root it is kept for (Root; "" checks nothing).
+type JournalAt struct{ Dir, Root string }
+
 // JournalDir is the directory of the intent journals of the commits under
 // root: $XDG_STATE_HOME/eukhe/journal/<hash of root> (default
 // ~/.local/state), from env ("NAME" → value). A relative XDG_STATE_HOME is
@@ -268,7 +272,8 @@ func (r Recovery) Text(display func(string) string) string {
 // recoverDead finishes every journal in dir that no live writer holds (the
 // rule above) and removes the temp names of journals that never became
 // one. It waits for a live writer's journal to end.
-func recoverDead(dir string) []Recovery {
+func recoverDead(at JournalAt) []Recovery {
+	dir := at.Dir
 	des, err := os.ReadDir(dir)
 	if err != nil || len(des) == 0 {
 		return nil
@@ -278,7 +283,7 @@ func recoverDead(dir string) []Recovery {
 		path := filepath.Join(dir, de.Name())
 		switch {
 		case strings.HasSuffix(de.Name(), journalExt):
-			if r, ok := recoverJournal(path); ok {
+			if r, ok := recoverJournal(path, at.Root); ok {
 				out = append(out, r)
 			}
 		case strings.HasSuffix(de.Name(), ".tmp") && !heldByWriter(path):
@@ -290,7 +295,7 @@ func recoverDead(dir string) []Recovery {
 
 // recoverJournal finishes one journal; false when there was none to
 // finish (its writer ended it while we waited).
-func recoverJournal(path string) (Recovery, bool) {
+func recoverJournal(path, root string) (Recovery, bool) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return Recovery{}, false
@@ -307,9 +312,12 @@ func recoverJournal(path string) (Recovery, bool) {
 	if err == nil {
 		err = json.Unmarshal(data, &rec)
 	}
+	if err == nil {
+		err = trusted(f, rec, root)
+	}
 	if err != nil {
 		os.Remove(path)
-		return Recovery{Err: fmt.Errorf("the journal %s is unreadable (%v); it was removed", path, err)}, true
+		return Recovery{Time: rec.Time, PID: rec.PID, Err: fmt.Errorf("the journal %s was not acted on and was removed: %v", path, err)}, true
 	}
 	var dirs []string
 	for _, jf := range rec.Files {
@@ -469,4 +477,50 @@ func errWhy(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// trusted refuses a journal that eukhe would not have written: one another
+// user owns or others may write, or one that names a file outside the
+// root, or a temp file that is not a temp file of its target beside it. A
+// journal is a list of renames; without this check, whoever could put one
+// in the state directory could move any file through the next start.
+func trusted(f *os.File, rec journalRec, root string) error {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+		return err
+	}
+	if int(st.Uid) != os.Getuid() || st.Mode&0o022 != 0 {
+		return fmt.Errorf("it is owned by user %d with mode %04o, not this user's alone", st.Uid, st.Mode&0o777)
+	}
+	if root != "" {
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			root = r
+		}
+	}
+	under := func(p string) bool {
+		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
+			return false
+		}
+		if root == "" {
+			return true
+		}
+		rel, err := filepath.Rel(root, p)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	}
+	tempOf := func(t, target string) bool {
+		return t == "" || (under(t) && filepath.Dir(t) == filepath.Dir(target) && IsTempOf(filepath.Base(t), filepath.Base(target)))
+	}
+	for _, jf := range rec.Files {
+		target := jf.Path
+		if jf.Dest != "" {
+			target = jf.Dest
+		}
+		switch {
+		case !under(jf.Path) || (jf.Dest != "" && !under(jf.Dest)):
+			return fmt.Errorf("it names %s, outside the workspace %s", jf.Name, root)
+		case !tempOf(jf.Temp, target) || !tempOf(jf.BackT, jf.Path):
+			return fmt.Errorf("it names temp files of %s that are not eukhe's temp files beside it", jf.Name)
+		}
+	}
+	return nil
 }

@@ -81,7 +81,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer w.Close()
 	disk := docs.NewDisk()
-	disk.Journal = docs.JournalDir(env, absRoot)
+	disk.Journal, disk.Root = docs.JournalDir(env, absRoot), absRoot
 	for _, r := range disk.Recover() { // before any write (DESIGN.md §10); the first reply tells the model too
 		fmt.Fprintf(stderr, "eukhe mcp: %s\n", r.Text(func(p string) string { return p }))
 	}

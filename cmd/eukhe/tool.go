@@ -109,7 +109,7 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer save.close()
 	disk := docs.NewDisk()
-	disk.Journal = docs.JournalDir(gate.EnvFromList(os.Environ()), absRoot)
+	disk.Journal, disk.Root = docs.JournalDir(gate.EnvFromList(os.Environ()), absRoot), absRoot
 	disk.Recover()
 	tools := &docs.Tools{Store: disk, Session: sess, Root: absRoot}
 	res, usageErr := call(tools, name, argText)

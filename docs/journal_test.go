@@ -1,0 +1,100 @@
+package docs_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/eukhe/eukhe/docs"
+)
+
+// A journal is a list of renames the next start carries out. One that
+// eukhe would not have written — naming a file outside the root, a "temp
+// file" that is not a temp file of its target beside it, or written by
+// another user or open to others — is not acted on: it is removed and
+// reported, and no file changes.
+
+func hexDigest(b []byte) string { return strconv.FormatUint(xxhash.Sum64(b), 16) }
+
+func TestJournal_forged_is_not_acted_on(t *testing.T) {
+	type file map[string]any
+	for _, c := range []struct {
+		name  string
+		files func(root, outside string) []file
+		mode  os.FileMode
+	}{
+		{"a file outside the root", func(root, outside string) []file {
+			target := filepath.Join(outside, "secret.txt")
+			return []file{{"name": target, "path": target, "old": hexDigest([]byte("secret\n")), "new": hexDigest([]byte("mine\n")),
+				"temp": filepath.Join(outside, docs.TempName("secret.txt", 1, 1))}}
+		}, 0o600},
+		{"a bare move out of the root", func(root, outside string) []file {
+			src := filepath.Join(outside, "secret.txt")
+			return []file{{"name": src, "path": src, "dest": filepath.Join(root, "leak.txt"), "old": hexDigest([]byte("secret\n")), "new": hexDigest([]byte("secret\n"))}}
+		}, 0o600},
+		{"a temp file elsewhere", func(root, outside string) []file {
+			target := filepath.Join(root, "a.txt")
+			return []file{{"name": target, "path": target, "old": hexDigest([]byte("a\n")), "new": hexDigest([]byte("mine\n")),
+				"temp": filepath.Join(root, "sub", docs.TempName("a.txt", 1, 1))}}
+		}, 0o600},
+		{"a temp file that is another file", func(root, outside string) []file {
+			target := filepath.Join(root, "a.txt")
+			return []file{{"name": target, "path": target, "old": hexDigest([]byte("a\n")), "new": hexDigest([]byte("mine\n")),
+				"temp": filepath.Join(root, "b.txt")}}
+		}, 0o600},
+		{"a path with ..", func(root, outside string) []file {
+			target := root + "/../" + filepath.Base(outside) + "/secret.txt"
+			return []file{{"name": target, "path": target, "old": hexDigest([]byte("secret\n")), "new": hexDigest([]byte("mine\n"))}}
+		}, 0o600},
+		{"a journal others may write", func(root, outside string) []file {
+			target := filepath.Join(root, "a.txt")
+			return []file{{"name": target, "path": target, "old": hexDigest([]byte("a\n")), "new": hexDigest([]byte("mine\n")),
+				"temp": filepath.Join(root, docs.TempName("a.txt", 1, 1))}}
+		}, 0o666},
+	} {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			base := t.TempDir()
+			root, outside, jdir := filepath.Join(base, "root"), filepath.Join(base, "outside"), filepath.Join(base, "journal")
+			for _, d := range []string{root, filepath.Join(root, "sub"), outside, jdir} {
+				must(t, os.MkdirAll(d, 0o700))
+			}
+			put := func(p, s string) { must(t, os.WriteFile(p, []byte(s), 0o644)) }
+			put(filepath.Join(outside, "secret.txt"), "secret\n")
+			put(filepath.Join(outside, docs.TempName("secret.txt", 1, 1)), "mine\n")
+			put(filepath.Join(root, "a.txt"), "a\n")
+			put(filepath.Join(root, "b.txt"), "mine\n")
+			put(filepath.Join(root, "sub", docs.TempName("a.txt", 1, 1)), "mine\n")
+			put(filepath.Join(root, docs.TempName("a.txt", 1, 1)), "mine\n")
+			rec := map[string]any{"v": 1, "pid": 1, "phase": "forward", "files": c.files(root, outside)}
+			data, _ := json.Marshal(rec)
+			jpath := filepath.Join(jdir, "1-1.journal")
+			must(t, os.WriteFile(jpath, data, 0o600))
+			must(t, os.Chmod(jpath, c.mode))
+			d := docs.NewDisk()
+			d.Journal, d.Root = jdir, root
+			rs := d.Recover()
+			if len(rs) != 1 || rs[0].Err == nil || len(rs[0].Done) > 0 {
+				t.Fatalf("recovery of a forged journal: %+v", rs)
+			}
+			if b, _ := os.ReadFile(filepath.Join(outside, "secret.txt")); string(b) != "secret\n" {
+				t.Fatalf("the file outside holds %q", b)
+			}
+			if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "a\n" {
+				t.Fatalf("a.txt holds %q", b)
+			}
+			if _, err := os.Lstat(filepath.Join(root, "leak.txt")); err == nil {
+				t.Fatal("leak.txt was linked")
+			}
+			if _, err := os.Lstat(jpath); err == nil {
+				t.Fatal("the forged journal stays")
+			}
+			if !strings.Contains(rs[0].Text(func(s string) string { return s }), "not acted on") {
+				t.Fatalf("the report: %s", rs[0].Text(func(s string) string { return s }))
+			}
+		})
+	}
+}
