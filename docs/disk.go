@@ -36,7 +36,7 @@ type Disk struct {
 	// "" checks nothing.
 	Root string
 	pid  int
-	n       atomic.Int64
+	n    atomic.Int64
 
 	mu        sync.Mutex
 	recovered []Recovery // found by Recover, not yet told (TakeRecovered)
