@@ -264,10 +264,7 @@ func (t *Tools) rebaser(s *staged) func(cur []byte) ([]byte, error) {
 		if s.already {
 			return nil, fmt.Errorf("%s changed after the edit was made, and holds this very edit now (another writer made it); read it again", s.name)
 		}
-		if s.change.New == nil {
-			return cur, nil // a move alone: the bytes as they are
-		}
-		return s.change.New, nil
+		return s.change.New, nil // nil for a move alone: the file moves as it is
 	}
 }
 
@@ -301,7 +298,8 @@ func (t *Tools) commit(st []*staged) Result {
 		return failed("NOT applied to %s: %s%s", strings.Join(names, ", "), why, t.recovered(res))
 	}
 	landedAs := make([]string, len(changes))
-	for i, c := range changes {
+	for i := range changes {
+		c := idx[i].change // as the rebase under the lock left it
 		newBytes := c.New
 		if newBytes == nil {
 			newBytes = c.Old

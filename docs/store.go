@@ -56,7 +56,7 @@ type Change struct {
 	// holds under the writer's lock when they are not Old: the same rebase
 	// as a stale tag's (rebase.go). An error is a conflict (a line the
 	// change stands on changed); nothing is written. Unset, changed bytes
-	// are a conflict.
+	// are a conflict. A nil New leaves the content as it is now.
 	Rebase func(cur []byte) (New []byte, err error)
 }
 
