@@ -81,7 +81,7 @@ func BenchmarkEdit100Files(b *testing.B) {
 	if err != nil {
 		b.Skip("Go's source tree is not here")
 	}
-	root := b.TempDir()
+	root, jdir := b.TempDir(), b.TempDir()
 	var names []string
 	pristine := map[string][]byte{}
 	for _, e := range es {
@@ -105,7 +105,9 @@ func BenchmarkEdit100Files(b *testing.B) {
 		for _, n := range names {
 			os.WriteFile(filepath.Join(root, n), pristine[n], 0o644)
 		}
-		tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
+		disk := NewDisk()
+		disk.Journal, disk.Root = jdir, root // as eukhe mcp commits
+		tools := &Tools{Store: disk, Session: NewSession(), Root: root}
 		for _, n := range names {
 			tools.Read(ReadArgs{Path: n + ":1-20"})
 		}
