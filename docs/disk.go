@@ -277,9 +277,15 @@ func lockDirs(paths []string, fault func(step, path string) error) (unlock func(
 	return unlock, 0, nil
 }
 
+// existingDir is the nearest directory of dir that exists, with its
+// symlinks resolved: two spellings of one directory are one lock (a
+// second flock of it from this process would wait for the first).
 func existingDir(dir string) string {
 	for {
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			if r, err := filepath.EvalSymlinks(dir); err == nil {
+				return r
+			}
 			return dir
 		}
 		up := filepath.Dir(dir)

@@ -79,6 +79,7 @@ type journalRec struct {
 // journalFile is one change of a journal, in publish order.
 type journalFile struct {
 	Name   string `json:"name"` // the path as the change named it
+	DestAs string `json:"destName,omitempty"` // the destination as the change named it
 	Path   string `json:"path"` // resolved
 	Dest   string `json:"dest,omitempty"`
 	Create bool   `json:"create,omitempty"`
@@ -111,7 +112,7 @@ const (
 func writeJournal(dir string, ps []*Pending, fault func(step, path string) error) (*journal, error) {
 	j := &journal{dir: dir, rec: journalRec{V: 1, PID: os.Getpid(), Time: time.Now().UTC(), Phase: phasePrepare}}
 	for _, p := range ps {
-		jf := journalFile{Name: p.Path, Path: p.Real, Dest: p.RealDest, Create: p.Create}
+		jf := journalFile{Name: p.Path, Path: p.Real, Dest: p.RealDest, DestAs: p.MoveTo, Create: p.Create}
 		if !p.Create {
 			jf.Old = digestHex(p.Old)
 		}
@@ -492,23 +493,28 @@ func trusted(f *os.File, rec journalRec, root string) error {
 	if int(st.Uid) != os.Getuid() || st.Mode&0o022 != 0 {
 		return fmt.Errorf("it is owned by user %d with mode %04o, not this user's alone", st.Uid, st.Mode&0o777)
 	}
-	if root != "" {
-		if r, err := filepath.EvalSymlinks(root); err == nil {
-			root = r
-		}
+	roots := []string{root}
+	if r, err := filepath.EvalSymlinks(root); err == nil && r != root {
+		roots = append(roots, r)
 	}
-	under := func(p string) bool {
+	inRoot := func(p string) bool {
 		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 			return false
 		}
-		if root == "" {
-			return true
+		for _, r := range roots {
+			if rel, err := filepath.Rel(r, p); r == "" || err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+				return true
+			}
 		}
-		rel, err := filepath.Rel(root, p)
-		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+		return false
+	}
+	// A file is under the root, or is what a name under the root resolves
+	// to now (a symlink in the workspace to a file elsewhere).
+	under := func(p, named string) bool {
+		return inRoot(p) || (named != "" && inRoot(named) && realPath(named) == p)
 	}
 	tempOf := func(t, target string) bool {
-		return t == "" || (under(t) && filepath.Dir(t) == filepath.Dir(target) && IsTempOf(filepath.Base(t), filepath.Base(target)))
+		return t == "" || (filepath.IsAbs(t) && filepath.Clean(t) == t && filepath.Dir(t) == filepath.Dir(target) && IsTempOf(filepath.Base(t), filepath.Base(target)))
 	}
 	for _, jf := range rec.Files {
 		target := jf.Path
@@ -516,7 +522,7 @@ func trusted(f *os.File, rec journalRec, root string) error {
 			target = jf.Dest
 		}
 		switch {
-		case !under(jf.Path) || (jf.Dest != "" && !under(jf.Dest)):
+		case !under(jf.Path, jf.Name) || (jf.Dest != "" && !under(jf.Dest, jf.DestAs)):
 			return fmt.Errorf("it names %s, outside the workspace %s", jf.Name, root)
 		case !tempOf(jf.Temp, target) || !tempOf(jf.BackT, jf.Path):
 			return fmt.Errorf("it names temp files of %s that are not eukhe's temp files beside it", jf.Name)

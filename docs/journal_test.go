@@ -98,3 +98,69 @@ func TestJournal_forged_is_not_acted_on(t *testing.T) {
 		})
 	}
 }
+
+// A journal of an edit through a symlink in the workspace to a file
+// elsewhere, or under a root that is itself reached through a symlink, is
+// eukhe's own: after a crash it is finished.
+func TestJournal_through_symlinks_is_finished(t *testing.T) {
+	base := t.TempDir()
+	real, elsewhere := filepath.Join(base, "real"), filepath.Join(base, "elsewhere")
+	must(t, os.MkdirAll(real, 0o755))
+	must(t, os.MkdirAll(elsewhere, 0o755))
+	root := filepath.Join(base, "root") // a symlink to real
+	must(t, os.Symlink(real, root))
+	must(t, os.WriteFile(filepath.Join(real, "a.txt"), []byte("a\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(elsewhere, "b.txt"), []byte("b\n"), 0o644))
+	must(t, os.Symlink(filepath.Join(elsewhere, "b.txt"), filepath.Join(real, "b.txt")))
+	jdir := filepath.Join(base, "journal")
+	d := docs.NewDisk()
+	d.Journal, d.Root = jdir, root
+	dead := false
+	d.Fault = func(step, _ string) error {
+		dead = dead || step == "rename"
+		if dead {
+			return errInjected
+		}
+		return nil
+	}
+	d.Commit([]docs.Change{
+		{Path: filepath.Join(root, "a.txt"), Old: []byte("a\n"), New: []byte("A\n")},
+		{Path: filepath.Join(root, "b.txt"), Old: []byte("b\n"), New: []byte("B\n")},
+		{Path: filepath.Join(root, "new", "c.txt"), Create: true, New: []byte("c\n")},
+	})
+	d.Fault = nil
+	rs := d.Recover()
+	if len(rs) != 1 || rs[0].Err != nil || len(rs[0].Left) > 0 || len(rs[0].Done) != 3 {
+		t.Fatalf("recovery: %+v", rs)
+	}
+	for p, want := range map[string]string{"root/a.txt": "A\n", "elsewhere/b.txt": "B\n", "root/new/c.txt": "c\n"} {
+		if got, _ := os.ReadFile(filepath.Join(base, p)); string(got) != want {
+			t.Fatalf("%s holds %q, want %q", p, got, want)
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(real, "b.txt")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("b.txt is no longer a symlink")
+	}
+}
+
+// An edit under a root reached through a symlink that changes a file and
+// creates one in a new directory: the writer locks each directory once,
+// whatever spelling reaches it (it used to lock the root twice, through
+// the link and through its target, and wait for itself for ever).
+func TestDisk_one_lock_per_directory_through_symlinks(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	must(t, os.MkdirAll(real, 0o755))
+	root := filepath.Join(base, "root")
+	must(t, os.Symlink(real, root))
+	must(t, os.WriteFile(filepath.Join(real, "a.txt"), []byte("a\n"), 0o644))
+	tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: root}
+	tools.Read(docs.ReadArgs{Path: "a.txt"})
+	res := tools.Edit(docs.EditArgs{Patch: "[a.txt#" + docs.DigestOf([]byte("a\n")).Tag().String() + "]\n@@ 1\n+A\n[new/c.txt]\n+c\n"})
+	if res.Failed {
+		t.Fatal(res.Text)
+	}
+	if got, _ := os.ReadFile(filepath.Join(real, "new", "c.txt")); string(got) != "c\n" {
+		t.Fatalf("new/c.txt holds %q", got)
+	}
+}
