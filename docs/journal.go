@@ -78,9 +78,9 @@ type journalRec struct {
 
 // journalFile is one change of a journal, in publish order.
 type journalFile struct {
-	Name   string `json:"name"` // the path as the change named it
+	Name   string `json:"name"`               // the path as the change named it
 	DestAs string `json:"destName,omitempty"` // the destination as the change named it
-	Path   string `json:"path"` // resolved
+	Path   string `json:"path"`               // resolved
 	Dest   string `json:"dest,omitempty"`
 	Create bool   `json:"create,omitempty"`
 	Old    string `json:"old,omitempty"` // digest of the old bytes (hex)
