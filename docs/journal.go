@@ -522,7 +522,11 @@ func trusted(f *os.File, rec journalRec, root string) error {
 			target = jf.Dest
 		}
 		switch {
-		case !under(jf.Path, jf.Name) || (jf.Dest != "" && !under(jf.Dest, jf.DestAs)):
+		case jf.Dest != "" && (!inRoot(jf.Path) || !inRoot(jf.Dest)):
+			// A move links one name to another and removes the first:
+			// both stay in the workspace, never through a symlink out.
+			return fmt.Errorf("it moves %s, and the move's ends are not both in the workspace %s", jf.Name, root)
+		case !under(jf.Path, jf.Name):
 			return fmt.Errorf("it names %s, outside the workspace %s", jf.Name, root)
 		case !tempOf(jf.Temp, target) || !tempOf(jf.BackT, jf.Path):
 			return fmt.Errorf("it names temp files of %s that are not eukhe's temp files beside it", jf.Name)

@@ -36,6 +36,16 @@ func TestJournal_forged_is_not_acted_on(t *testing.T) {
 			src := filepath.Join(outside, "secret.txt")
 			return []file{{"name": src, "path": src, "dest": filepath.Join(root, "leak.txt"), "old": hexDigest([]byte("secret\n")), "new": hexDigest([]byte("secret\n"))}}
 		}, 0o600},
+		{"a bare move of a file reached through a symlink in the root", func(root, outside string) []file {
+			src := filepath.Join(outside, "secret.txt")
+			return []file{{"name": filepath.Join(root, "link.txt"), "path": src, "dest": filepath.Join(root, "leak.txt"), "destName": filepath.Join(root, "leak.txt"),
+				"old": hexDigest([]byte("secret\n")), "new": hexDigest([]byte("secret\n"))}}
+		}, 0o600},
+		{"a move into a symlinked directory out of the root", func(root, outside string) []file {
+			src := filepath.Join(root, "a.txt")
+			return []file{{"name": src, "path": src, "dest": filepath.Join(outside, "a.txt"), "destName": filepath.Join(root, "out", "a.txt"),
+				"old": hexDigest([]byte("a\n")), "new": hexDigest([]byte("a\n"))}}
+		}, 0o600},
 		{"a temp file elsewhere", func(root, outside string) []file {
 			target := filepath.Join(root, "a.txt")
 			return []file{{"name": target, "path": target, "old": hexDigest([]byte("a\n")), "new": hexDigest([]byte("mine\n")),
@@ -69,6 +79,8 @@ func TestJournal_forged_is_not_acted_on(t *testing.T) {
 			put(filepath.Join(root, "b.txt"), "mine\n")
 			put(filepath.Join(root, "sub", docs.TempName("a.txt", 1, 1)), "mine\n")
 			put(filepath.Join(root, docs.TempName("a.txt", 1, 1)), "mine\n")
+			must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "link.txt")))
+			must(t, os.Symlink(outside, filepath.Join(root, "out")))
 			rec := map[string]any{"v": 1, "pid": 1, "phase": "forward", "files": c.files(root, outside)}
 			data, _ := json.Marshal(rec)
 			jpath := filepath.Join(jdir, "1-1.journal")
@@ -88,6 +100,9 @@ func TestJournal_forged_is_not_acted_on(t *testing.T) {
 			}
 			if _, err := os.Lstat(filepath.Join(root, "leak.txt")); err == nil {
 				t.Fatal("leak.txt was linked")
+			}
+			if _, err := os.Lstat(filepath.Join(outside, "a.txt")); err == nil {
+				t.Fatal("a.txt was moved out of the root")
 			}
 			if _, err := os.Lstat(jpath); err == nil {
 				t.Fatal("the forged journal stays")
