@@ -127,5 +127,5 @@ func (t *Tools) Write(a WriteArgs) Result {
 			text += "\nwarning: " + o.Warning
 		}
 	}
-	return Result{Text: text, Failed: isErr}
+	return Result{Text: text + t.recovered(res), Failed: isErr}
 }
