@@ -56,10 +56,14 @@ type JournalAt struct{ Dir, Root string }
 // JournalDir is the directory of the intent journals of the commits under
 // root: $XDG_STATE_HOME/eukhe/journal/<hash of root> (default
 // ~/.local/state), from env ("NAME" → value). A relative XDG_STATE_HOME is
-// ignored, as the XDG spec says.
+// ignored, as the XDG spec says; with no absolute HOME either there is no
+// state directory, and the answer is "" (no journal).
 func JournalDir(env map[string]string, root string) string {
 	state := env["XDG_STATE_HOME"]
 	if !filepath.IsAbs(state) {
+		if !filepath.IsAbs(env["HOME"]) {
+			return ""
+		}
 		state = filepath.Join(env["HOME"], ".local", "state")
 	}
 	return filepath.Join(state, "eukhe", "journal", fmt.Sprintf("%016x", xxhash.Sum64String(filepath.Clean(root))))

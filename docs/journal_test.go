@@ -179,3 +179,25 @@ func TestDisk_one_lock_per_directory_through_symlinks(t *testing.T) {
 		t.Fatalf("new/c.txt holds %q", got)
 	}
 }
+
+func TestJournalDir(t *testing.T) {
+	a := docs.JournalDir(map[string]string{"HOME": "/h"}, "/ws")
+	if !strings.HasPrefix(a, "/h/.local/state/eukhe/journal/") {
+		t.Fatalf("default: %s", a)
+	}
+	if b := docs.JournalDir(map[string]string{"HOME": "/h", "XDG_STATE_HOME": "/s"}, "/ws"); !strings.HasPrefix(b, "/s/eukhe/journal/") || filepath.Base(b) != filepath.Base(a) {
+		t.Fatalf("XDG_STATE_HOME: %s", b)
+	}
+	if c := docs.JournalDir(map[string]string{"HOME": "/h", "XDG_STATE_HOME": "rel"}, "/ws"); c != a {
+		t.Fatalf("a relative XDG_STATE_HOME is ignored: %s", c)
+	}
+	if d := docs.JournalDir(map[string]string{"HOME": "/h"}, "/ws/"); d != a {
+		t.Fatalf("one root, one directory: %s", d)
+	}
+	if e := docs.JournalDir(map[string]string{"HOME": "/h"}, "/other"); e == a {
+		t.Fatal("two roots share a journal directory")
+	}
+	if f := docs.JournalDir(map[string]string{}, "/ws"); f != "" {
+		t.Fatalf("no HOME, no state directory: %q", f)
+	}
+}
