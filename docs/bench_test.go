@@ -94,10 +94,23 @@ func BenchmarkCommit100Files(b *testing.B) {
 		z = append(z, docs.Change{Path: p, Old: changed, New: old})
 		total += len(old)
 	}
+	for _, journal := range []bool{true, false} {
+		name := "journal"
+		if !journal {
+			name = "no-journal"
+		}
+		b.Run(name, func(b *testing.B) { commitLoop(b, journal, a, z, total) })
+	}
+}
+
+// commitLoop commits a, then z, then a..., with the intent journal (as
+// eukhe mcp commits) or without it (to see its cost).
+func commitLoop(b *testing.B, journal bool, a, z []docs.Change, total int) {
 	d := docs.NewDisk()
-	d.Journal = b.TempDir() // as eukhe mcp commits
+	if journal {
+		d.Journal = b.TempDir()
+	}
 	b.SetBytes(int64(total))
-	b.ResetTimer()
 	i := 0
 	for b.Loop() {
 		cs := a
