@@ -100,16 +100,6 @@ type engine struct {
 	fault func(step, path string) error
 }
 
-func (e *engine) step(step, path string) error {
-	if e.fault == nil {
-		return nil
-	}
-	if err := e.fault(step, path); err != nil {
-		return fmt.Errorf("%s %s: %w", step, path, err)
-	}
-	return nil
-}
-
 func (e *engine) commit(cs []Change) Committed {
 	res := Committed{Outcomes: make([]Outcome, len(cs))}
 	ps := make([]*Pending, len(cs))

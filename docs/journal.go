@@ -301,17 +301,22 @@ func recoverDead(at JournalAt) []Recovery {
 // recoverJournal finishes one journal; false when there was none to
 // finish (its writer ended it while we waited).
 func recoverJournal(path, root string) (Recovery, bool) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return Recovery{}, false
+	var f *os.File
+	for {
+		var err error
+		if f, err = os.OpenFile(path, os.O_RDWR, 0); err != nil {
+			return Recovery{}, false // ended while we waited
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			f.Close()
+			return Recovery{}, false
+		}
+		if sameFile(f, path) {
+			break
+		}
+		f.Close() // rewritten while we waited: wait on the new one
 	}
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		return Recovery{}, false
-	}
-	if !sameFile(f, path) {
-		return Recovery{}, false // ended (or rewritten) while we waited
-	}
 	data, err := os.ReadFile(path)
 	var rec journalRec
 	if err == nil {
