@@ -70,5 +70,9 @@
 //     root (or the next commit), every file old or every file new. A single
 //     change needs none: its publish is one rename. The journal is kept by
 //     the process's root: a commit under another root's session that
-//     crashes is finished by that root's next start.
+//     crashes is finished by that root's next start. A journal is acted on
+//     only when eukhe could have written it (journal.go, trusted): this
+//     user's alone, its files under the root (or what a name under the root
+//     resolves to), a move's two ends in the root, its temp files beside
+//     their targets; another is removed and reported.
 package docs
