@@ -48,7 +48,7 @@ func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) docs.R
 		return docs.Result{Text: fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), Failed: true}
 	}
 	id, mark, ctx := s.beginCall(ctx)
-	r := t.Handler(ctx, s, args)
+	r := s.withRecovered(t.Handler(ctx, s, args))
 	r.Text = s.endCall(id, mark, t.Name, args, r)
 	return r
 }

@@ -99,9 +99,16 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 	if id == "" {
 		id = NewID()
 	}
+	disk := docs.NewDisk()
+	disk.Journal, disk.Root = docs.JournalDir(env, o.Root), o.Root
+	for _, r := range disk.Recover() { // before any write (DESIGN.md §10); the first reply tells the model too
+		if o.Logf != nil {
+			o.Logf("%s", r.Text(func(p string) string { return p }))
+		}
+	}
 	host := &Headless{
 		RootDir: o.Root,
-		Disk:    docs.NewDisk(),
+		Disk:    disk,
 		Current: current,
 		Paths:   paths.Places(env).Policy(gate.OS),
 		Client:  o.Client,

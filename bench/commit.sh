@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The same one-line change in each of 100 files, applied by `git apply` and
 # by eukhe's all-or-nothing, fsync'd edit (bench/commitbench: docs.Tools.Edit
-# with the disk Store, in process, after reading each file), warm cache,
+# with the disk Store and its intent journal, as eukhe mcp runs it, in
+# process, after reading each file), warm cache,
 # several runs each; prints each side's median wall time and the ratio
 # eukhe / git. The files are the first 100 of the Go tree's compiler SSA
 # package that have 20 lines or more, else generated ones of about that size.
@@ -62,7 +63,7 @@ for _ in $(seq "$runs"); do
   diff -r "$work/tree" "$work/new" >/dev/null || { echo "git apply did not make the change" >&2; exit 1; }
 
   rm -rf "$work/tree" && cp -r "$work/old" "$work/tree"
-  "$work/commitbench" run -pristine "$work/old" -root "$work/tree" -patch "$work/eukhe.patch" -runs 1 >"$work/run.out"
+  "$work/commitbench" run -pristine "$work/old" -root "$work/tree" -patch "$work/eukhe.patch" -runs 1 -journal "$work/journal" >"$work/run.out"
   awk '/^run/ { print $2 }' "$work/run.out" >>"$work/eukhe.ms"
   awk '/^run/ { print $5 }' "$work/run.out" >>"$work/commit.ms"
   diff -r "$work/tree" "$work/new" >/dev/null || { echo "eukhe did not make the same change" >&2; exit 1; }

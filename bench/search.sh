@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # grep and glob side by side with ripgrep and fd on Go's own source tree,
-# warm cache, several runs each; prints the best wall time of each and the
-# ratio eukhe / peer. Installs nothing: rg and fdfind are used when present.
+# warm cache, several runs each; prints the median wall time of each and the
+# ratio eukhe / peer of the medians (and of the best runs, for reference).
+# Installs nothing: rg and fdfind are used when present.
 # Usage: bench/search.sh [RUNS] [TREE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,20 +29,26 @@ row() { # name eukhe-cmd... -- peer-cmd...
   while [ "$1" != "--" ]; do ours+=("$1"); shift; done; shift
   peer=("$@")
   "${ours[@]}" >/dev/null 2>&1 || true; "${peer[@]}" >/dev/null 2>&1 || true # warm the cache
-  # Alternate the two, so that load from elsewhere falls on both; keep the best.
-  local a=999999999 b=999999999 t
+  # Alternate the two, so that load from elsewhere falls on both alike.
+  local as=() bs=()
   for _ in $(seq "$runs"); do
-    t=$(once "${ours[@]}"); (( t < a )) && a=$t
-    t=$(once "${peer[@]}"); (( t < b )) && b=$t
+    as+=("$(once "${ours[@]}")")
+    bs+=("$(once "${peer[@]}")")
   done
-  printf '| %-34s | %9s | %9s | %5s |\n' "$name" "$(ms $a)" "$(ms $b)" "$(ratio "$a" "$b")"
+  local a b a1 b1
+  a=$(printf '%s\n' "${as[@]}" | median); b=$(printf '%s\n' "${bs[@]}" | median)
+  a1=$(printf '%s\n' "${as[@]}" | sort -n | head -1); b1=$(printf '%s\n' "${bs[@]}" | sort -n | head -1)
+  printf '| %-42s | %9s | %9s | %5s | %5s |\n' "$name" "$(ms "$a")" "$(ms "$b")" "$(ratio "$a" "$b")" "$(ratio "$a1" "$b1")"
 }
 
-echo "tree: $tree ($(find "$tree" -type f | wc -l) files), $(nproc) cores, best of $runs runs, $(date -u +%Y-%m-%d)"
+# median: the middle of the numbers on stdin (the lower middle of an even count).
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "tree: $tree ($(find "$tree" -type f | wc -l) files), $(nproc) cores, median of $runs runs, $(date -u +%Y-%m-%d)"
 echo
 for _ in 1 2; do "$bin" tool grep --root "$tree" '{"pattern":"warm","literal":true}' >/dev/null; done # the tree into the page cache
-echo "| search | eukhe ms | peer ms | ratio |"
-echo "|---|---|---|---|"
+echo "| search | eukhe ms (median) | peer ms (median) | ratio (median) | ratio (best) |"
+echo "|---|---|---|---|---|"
 grep_eukhe() { "$bin" tool grep --root "$tree" "$1"; }
 if command -v rg >/dev/null; then
   rgn() { rg -n --hidden --no-require-git --no-config "$@" "$tree"; }
@@ -50,7 +57,7 @@ if command -v rg >/dev/null; then
   row 'grep \w+Error\( vs rg' grep_eukhe '{"pattern":"\\w+Error\\("}' -- rgn '(?-u:\w)+Error\('
   row "grep -i errunexpectedeof vs rg" grep_eukhe '{"pattern":"errunexpectedeof","ignoreCase":true}' -- rgn -i errunexpectedeof
 else
-  echo "| (rg not installed: grep rows skipped) | | | |"
+  echo "| (rg not installed: grep rows skipped) | | | | |"
 fi
 grepn() { grep -rn "$@" "$tree"; }
 row "grep literal ErrUnexpectedEOF vs grep -rn" grep_eukhe '{"pattern":"ErrUnexpectedEOF","literal":true}' -- grepn -F ErrUnexpectedEOF
@@ -58,5 +65,5 @@ if command -v fdfind >/dev/null; then
   fd_sorted() { fdfind -H -t f -g '*_test.go' -0 "$tree" | xargs -0 stat -c '%Y %n' | sort -k1,1nr -k2 | head -n 200; }
   row "glob **/*_test.go vs fdfind + mtime sort" "$bin" tool glob --root "$tree" '{"pattern":"**/*_test.go"}' -- fd_sorted
 else
-  echo "| (fdfind not installed: glob row skipped) | | | |"
+  echo "| (fdfind not installed: glob row skipped) | | | | |"
 fi

@@ -6,17 +6,29 @@ import (
 )
 
 // Piece is one line of an edited file: a line of the old file (Old > 0),
-// kept byte for byte with its own ending, or a new line (Old == 0).
+// kept byte for byte with its own ending, or a new line (Old == 0). A kept
+// piece with N > 1 is a run: old lines Old to Old+N-1, each kept (N 0 and
+// 1 both mean one line).
 type Piece struct {
 	Old  int
 	Text string
+	N    int
+}
+
+// lines is how many lines a piece is.
+func (pc Piece) lines() int {
+	if pc.Old > 0 && pc.N > 1 {
+		return pc.N
+	}
+	return 1
 }
 
 // Applied is a section's ops applied to a file's lines.
 type Applied struct {
-	Pieces  []Piece
+	Pieces  []Piece // one a line (ApplyOps), or one a kept run (ApplyRuns)
 	Map     []int   // Map[i-1]: the new number of old line i, 0 when it went
 	Written LineSet // new numbers of the lines the edit wrote
+	Lines   int     // how many lines the new file has
 }
 
 // OpError is an op that does not fit the file: out of range or overlapping.
@@ -90,44 +102,102 @@ func CheckOps(ops []Op, n int) error {
 
 // ApplyOps applies checked ops to a file of n lines (edit_writes_new_lines):
 // the lines before, then exactly the new lines, then the lines after.
-// Inserts at the same place keep their patch order.
+// Inserts at the same place keep their patch order. It gives one piece a
+// line; ApplyRuns gives the same lines as one piece a kept run.
 func ApplyOps(ops []Op, n int) (Applied, error) {
+	a, err := ApplyRuns(ops, n)
+	if err != nil {
+		return a, err
+	}
+	out := make([]Piece, 0, a.Lines)
+	for _, pc := range a.Pieces {
+		if pc.Old == 0 {
+			out = append(out, pc)
+			continue
+		}
+		for k := range pc.lines() {
+			out = append(out, Piece{Old: pc.Old + k})
+		}
+	}
+	a.Pieces = out
+	return a, nil
+}
+
+// ApplyRuns is ApplyOps with each run of kept lines as one piece: the
+// edit's cost follows its ops, not the file's lines (only Map has one
+// entry a line).
+func ApplyRuns(ops []Op, n int) (Applied, error) {
 	if err := CheckOps(ops, n); err != nil {
 		return Applied{}, err
 	}
-	inserts := make(map[int][]Op)
+	var inserts []Op // in gap order, patch order within a gap
 	replaces := make(map[int]Op)
 	for _, o := range ops {
 		if o.Kind == OpReplace {
 			replaces[o.A] = o
 		} else {
-			g := o.gap(n)
-			inserts[g] = append(inserts[g], o)
+			inserts = append(inserts, o)
 		}
 	}
-	a := Applied{Map: make([]int, n), Pieces: make([]Piece, 0, n)}
+	slices.SortStableFunc(inserts, func(x, y Op) int { return x.gap(n) - y.gap(n) })
+	// The places where something happens, in order: gaps with inserts,
+	// lines with replaces.
+	type stop struct {
+		line int // the replace's first line; else 0
+		gap  int
+	}
+	var stops []stop
+	for _, o := range inserts {
+		if k := len(stops) - 1; k < 0 || stops[k].line != 0 || stops[k].gap != o.gap(n) {
+			stops = append(stops, stop{gap: o.gap(n)})
+		}
+	}
+	for a := range replaces {
+		stops = append(stops, stop{line: a, gap: a - 1})
+	}
+	slices.SortStableFunc(stops, func(x, y stop) int {
+		if x.gap != y.gap {
+			return x.gap - y.gap
+		}
+		return x.line - y.line // the inserts of a gap before the replace after it
+	})
+	a := Applied{Map: make([]int, n), Pieces: make([]Piece, 0, 2*len(ops)+1)}
 	write := func(lines []string) {
 		for _, t := range lines {
 			a.Pieces = append(a.Pieces, Piece{Text: t})
-			a.Written.Add(len(a.Pieces))
+			a.Lines++
+			a.Written.Add(a.Lines)
 		}
 	}
-	for g := 0; g <= n; g++ {
-		for _, o := range inserts[g] {
-			write(o.Lines)
+	keep := func(from, to int) { // old lines from..to, kept
+		if to < from {
+			return
 		}
-		if g == n {
-			break
+		if k := len(a.Pieces) - 1; k >= 0 && a.Pieces[k].Old > 0 && a.Pieces[k].Old+a.Pieces[k].N == from {
+			a.Pieces[k].N += to - from + 1 // an empty insert between: one run
+		} else {
+			a.Pieces = append(a.Pieces, Piece{Old: from, N: to - from + 1})
 		}
-		line := g + 1
-		if r, ok := replaces[line]; ok {
-			write(r.Lines)
-			g = r.B - 1
+		for ln := from; ln <= to; ln++ {
+			a.Lines++
+			a.Map[ln-1] = a.Lines
+		}
+	}
+	next, ins := 1, 0 // the next old line not yet placed; the next insert
+	for _, st := range stops {
+		keep(next, st.gap)
+		next = max(next, st.gap+1)
+		if st.line == 0 {
+			for ; ins < len(inserts) && inserts[ins].gap(n) == st.gap; ins++ {
+				write(inserts[ins].Lines)
+			}
 			continue
 		}
-		a.Pieces = append(a.Pieces, Piece{Old: line})
-		a.Map[line-1] = len(a.Pieces)
+		r := replaces[st.line]
+		write(r.Lines)
+		next = r.B + 1
 	}
+	keep(next, n)
 	return a, nil
 }
 
@@ -152,13 +222,20 @@ func Persist(p Projection, pieces []Piece) []byte {
 	for i, pc := range pieces {
 		last := i == len(pieces)-1
 		if pc.Old > 0 {
-			l := p.Lines[pc.Old-1]
-			out = append(out, p.Src[l.Start:l.End]...)
+			// A run of kept lines is one copy: only the file's last line
+			// can lack an ending, so every line but the run's last has one.
+			first, l := p.Lines[pc.Old-1], p.Lines[pc.Old+pc.lines()-2]
+			out = append(out, p.Src[first.Start:l.End]...)
 			if l.Ending != NoEnding {
 				out = append(out, l.Ending.Bytes()...)
 				carry = l.Ending
-			} else if !last {
-				out = append(out, separator(p.Src[l.Start:l.End], carry)...)
+			} else {
+				if pc.lines() > 1 {
+					carry = p.Lines[pc.Old+pc.lines()-3].Ending
+				}
+				if !last {
+					out = append(out, separator(p.Src[l.Start:l.End], carry)...)
+				}
 			}
 			continue
 		}

@@ -47,7 +47,7 @@ func BenchmarkReadTag4MiB(b *testing.B) {
 // benchTree fills dir with 100 source files: the first 100 of the Go
 // tree's compiler SSA package when it is there, else generated ones of
 // about the same size.
-func benchTree(b *testing.B, dir string) []string {
+func benchTree(b testing.TB, dir string) []string {
 	var srcs []string
 	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
 		ssa := filepath.Join(strings.TrimSpace(string(out)), "src", "cmd", "compile", "internal", "ssa")
@@ -94,9 +94,23 @@ func BenchmarkCommit100Files(b *testing.B) {
 		z = append(z, docs.Change{Path: p, Old: changed, New: old})
 		total += len(old)
 	}
+	for _, journal := range []bool{true, false} {
+		name := "journal"
+		if !journal {
+			name = "no-journal"
+		}
+		b.Run(name, func(b *testing.B) { commitLoop(b, journal, a, z, total) })
+	}
+}
+
+// commitLoop commits a, then z, then a..., with the intent journal (as
+// eukhe mcp commits) or without it (to see its cost).
+func commitLoop(b *testing.B, journal bool, a, z []docs.Change, total int) {
 	d := docs.NewDisk()
+	if journal {
+		d.Journal = b.TempDir()
+	}
 	b.SetBytes(int64(total))
-	b.ResetTimer()
 	i := 0
 	for b.Loop() {
 		cs := a

@@ -1,7 +1,6 @@
 package docs
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,17 +15,31 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Disk is the Store of files on disk: the seed's writer (S8.1, S8.4, S8.5).
+// Disk is the Store of files on disk, and the disk's Publisher: the
+// seed's writer (S8.1, S8.4, S8.5) under the commit engine of commit.go.
 type Disk struct {
-	// Fault, when set, runs before each step of a commit ("lock", "temp",
-	// "write", "fsync", "rename", "link", "unlink", "dirsync", "mkdir") with
-	// the path it touches; an error makes that step fail. It runs in one
-	// goroutine, in the commit's order; a temp file's "temp", "write" and
-	// "fsync" run together before that file is written. Tests inject
-	// failures through it.
+	// Fault, when set, runs before each step of a commit ("lock",
+	// "journal", "temp", "write", "fsync", "rename", "link", "unlink",
+	// "dirsync", "mkdir", "discard", "unjournal") with the path it
+	// touches; an error makes that step fail (a failed "discard" leaves
+	// the temp file, as a crash would). It runs in one goroutine, in the
+	// commit's order; a temp file's "temp", "write" and "fsync" run
+	// together before that file is written. Tests inject failures through
+	// it; failing every step from one on is a crash there.
 	Fault func(step, path string) error
-	pid   int
-	n     atomic.Int64
+	// Journal is the directory of the intent journals of this root
+	// (JournalDir); "" keeps none, and a multi-file commit is then not
+	// atomic across a crash.
+	Journal string
+	// Root is the workspace root the journals are kept for: a journal
+	// left behind is finished only when every file it names is under it.
+	// "" checks nothing.
+	Root string
+	pid  int
+	n    atomic.Int64
+
+	mu        sync.Mutex
+	recovered []Recovery // found by Recover, not yet told (TakeRecovered)
 }
 
 // NewDisk is a disk Store.
@@ -175,129 +188,63 @@ func (d *Disk) fault(step, path string) error {
 	return nil
 }
 
-// plan is a change with its paths resolved to the files it touches: a
-// symlink's target is written, the link stays.
-type plan struct {
-	Change
-	path, dest string // the files: resolved through symlinks
-	target     string // where the new bytes land: dest, else path
-	mode       fs.FileMode
-}
-
-// Commit is S8.1 on disk, with restore on a failed publish. It locks and
-// checks every change, then prepares every new content — a temp file
-// beside each target, written, and all of them fsync'd together — so that
-// a failure there publishes nothing. Then it publishes in order (a rename
-// over the file, or a hard link to a new name, which never replaces),
-// stops at the first failure and restores what landed, and syncs each
-// directory it changed once.
+// Commit is S8.1 on disk: the commit engine with the disk as publisher.
 func (d *Disk) Commit(cs []Change) Committed {
-	res := Committed{Outcomes: make([]Outcome, len(cs))}
-	ps := make([]plan, len(cs))
-	for i, c := range cs {
-		ps[i] = plan{Change: c, path: realPath(c.Path), mode: c.Mode}
-		ps[i].target = ps[i].path
-		if c.MoveTo != "" {
-			ps[i].dest = realPath(c.MoveTo)
-			ps[i].target = ps[i].dest
-		}
+	return CommitVia(d, JournalAt{Dir: d.Journal, Root: d.Root}, d.Fault, cs)
+}
+
+// Recover finishes the journals of interrupted commits under d.Journal
+// (see journal.go) and says what it did; nothing when there were none.
+// What it did is also kept for TakeRecovered: a process runs it at its
+// start, and its first session's first reply tells the model.
+func (d *Disk) Recover() []Recovery {
+	if d.Journal == "" {
+		return nil
 	}
-	if c := oneFileTwice(ps); c != nil {
-		res.Conflict = c
-		return res
-	}
-	unlock, idx, err := d.lockAll(ps)
+	rs := recoverDead(JournalAt{Dir: d.Journal, Root: d.Root})
+	d.mu.Lock()
+	d.recovered = append(d.recovered, rs...)
+	d.mu.Unlock()
+	return rs
+}
+
+// TakeRecovered gives what Recover did that was not told yet, once.
+func (d *Disk) TakeRecovered() []Recovery {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rs := d.recovered
+	d.recovered = nil
+	return rs
+}
+
+// Lstat tells what is at a path without following a last symlink.
+func (d *Disk) Lstat(path string) (Stat, error) {
+	fi, err := os.Lstat(path)
 	if err != nil {
-		res.Conflict = &Conflict{Index: idx, Why: err.Error()}
-		return res
-	}
-	defer unlock()
-	for i := range ps {
-		if why := d.check(&ps[i]); why != "" {
-			res.Conflict = &Conflict{Index: i, Why: why}
-			return res
+		if isNotExist(err) {
+			return Stat{}, nil
 		}
+		return Stat{}, err
 	}
-	temps := make([]*tempFile, len(ps))
-	defer func() {
-		for _, t := range temps {
-			t.discard()
-		}
-	}()
-	if i, err := d.prepare(ps, temps); err != nil {
-		res.Outcomes[i] = Outcome{Fate: Failed, Err: err}
-		return res
-	}
-	for i := range ps {
-		o := d.publish(ps[i], temps[i])
-		temps[i] = nil
-		res.Outcomes[i] = o
-		if o.Fate == Failed {
-			for j := i - 1; j >= 0; j-- {
-				if err := d.restore(ps[j]); err != nil {
-					res.Outcomes[j].Err = err
-				} else {
-					res.Outcomes[j] = Outcome{Fate: Restored}
-				}
-			}
-			return res
-		}
-	}
-	d.syncDirs(ps, res.Outcomes)
-	return res
+	return Stat{Exists: true, Dir: fi.IsDir(), Mode: fi.Mode(), Size: fi.Size(), MTime: fi.ModTime()}, nil
 }
 
-// oneFileTwice refuses a change set that names one file twice (a path and a
-// symlink to it, or a directory and a link to it): the second publish would
-// replace the first, and the reply would name bytes the file does not hold.
-func oneFileTwice(ps []plan) *Conflict {
+// Current is the file's bytes on disk.
+func (d *Disk) Current(path string) (Snapshot, error) { return d.Read(path) }
+
+// Lock locks, in sorted order, the nearest existing directory of every
+// path (flock: only eukhe writers honour it; the byte check catches the
+// others).
+func (d *Disk) Lock(paths []string) (unlock func(), failed int, err error) {
+	return lockDirs(paths, d.fault)
+}
+
+func lockDirs(paths []string, fault func(step, path string) error) (unlock func(), failed int, err error) {
 	owner := map[string]int{}
-	for i, p := range ps {
-		for _, path := range []string{p.path, p.dest} {
-			if path == "" {
-				continue
-			}
-			if j, ok := owner[path]; ok && j != i {
-				return &Conflict{Index: i, Why: fmt.Sprintf("%s and %s are the same file (through a symlink); put all of its ops in one section", ps[j].named(path), p.named(path))}
-			}
-			owner[path] = i
-		}
-	}
-	return nil
-}
-
-// named is the name the change set gave the file at a resolved path.
-func (p plan) named(path string) string {
-	if path == p.dest {
-		return p.MoveTo
-	}
-	return p.Path
-}
-
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		return filepath.Join(r, filepath.Base(p))
-	}
-	return p
-}
-
-// lockAll locks, in sorted order, the nearest existing directory of every
-// path of the change set (flock: only eukhe writers honour it; the byte
-// check catches the others).
-func (d *Disk) lockAll(ps []plan) (unlock func(), idx int, err error) {
-	owner := map[string]int{}
-	for i, p := range ps {
-		for _, path := range []string{p.path, p.dest} {
-			if path == "" {
-				continue
-			}
-			dir := existingDir(filepath.Dir(path))
-			if _, ok := owner[dir]; !ok {
-				owner[dir] = i
-			}
+	for i, path := range paths {
+		dir := existingDir(filepath.Dir(path))
+		if _, ok := owner[dir]; !ok {
+			owner[dir] = i
 		}
 	}
 	dirs := make([]string, 0, len(owner))
@@ -313,9 +260,11 @@ func (d *Disk) lockAll(ps []plan) (unlock func(), idx int, err error) {
 		}
 	}
 	for _, dir := range dirs {
-		if err := d.fault("lock", dir); err != nil {
-			unlock()
-			return nil, owner[dir], fmt.Errorf("could not lock %s: %v", dir, err)
+		if fault != nil {
+			if err := fault("lock", dir); err != nil {
+				unlock()
+				return nil, owner[dir], fmt.Errorf("could not lock %s: %v", dir, err)
+			}
 		}
 		f, err := os.Open(dir)
 		if err == nil {
@@ -333,9 +282,15 @@ func (d *Disk) lockAll(ps []plan) (unlock func(), idx int, err error) {
 	return unlock, 0, nil
 }
 
+// existingDir is the nearest directory of dir that exists, with its
+// symlinks resolved: two spellings of one directory are one lock (a
+// second flock of it from this process would wait for the first).
 func existingDir(dir string) string {
 	for {
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			if r, err := filepath.EvalSymlinks(dir); err == nil {
+				return r
+			}
 			return dir
 		}
 		up := filepath.Dir(dir)
@@ -346,61 +301,31 @@ func existingDir(dir string) string {
 	}
 }
 
-// check is the pre-publish check of one change: "" when it may go on.
-func (d *Disk) check(p *plan) string {
-	if p.Still != nil {
-		if err := p.Still(); err != nil {
-			return err.Error()
-		}
-	}
-	if p.Create {
-		if _, err := os.Lstat(p.path); !isNotExist(err) {
-			return fmt.Sprintf("%s exists now; read it and edit it with its tag, or create another name", p.Path)
-		}
-		if p.mode == 0 {
-			p.mode = 0o644
-		}
-	} else {
-		cur, err := d.Read(p.path)
-		defer cur.Release()
-		switch {
-		case err != nil:
-			return fmt.Sprintf("%s cannot be read to check it: %v", p.Path, err)
-		case !cur.Stat.Exists:
-			return fmt.Sprintf("%s is gone; read it again", p.Path)
-		case !bytes.Equal(cur.Data, p.Old):
-			return fmt.Sprintf("%s changed after the edit was made; read it again and redo the edit", p.Path)
-		}
-		p.mode = cur.Stat.Mode.Perm()
-	}
-	if p.dest != "" {
-		if fi, err := os.Lstat(p.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			to, _ := os.Readlink(p.Path)
-			return fmt.Sprintf("%s is a symbolic link (to %s); MV moves files, not links: move the link with bash (mv), or MV the file it links to", p.Path, to)
-		}
-		if _, err := os.Lstat(p.dest); !isNotExist(err) {
-			return fmt.Sprintf("MV destination %s exists; a move never replaces a file: pick a free name", p.MoveTo)
-		}
-	}
-	return ""
-}
-
-// prepare makes every change ready to publish, in order: the dead temp
+// Prepare makes every change ready to publish, in order: the dead temp
 // files of its target swept (S8.5), its directory made (a created file, a
 // move's destination), its new bytes written to a temp file beside the
 // target and fsync'd. The temp files are written side by side, so the
 // disk flushes them together; the Fault hook still runs for each step in
-// order, before it. On a failure prepare gives the index of the first
-// change that failed; nothing is published.
-func (d *Disk) prepare(ps []plan, temps []*tempFile) (int, error) {
-	d.sweep(ps)
+// order, before it. With back it prepares the old bytes of landed changes
+// beside the file they go back to (none for a created file, which is
+// removed, or a move whose source stays). Nothing is published.
+func (d *Disk) Prepare(ps []*Pending, back bool) (int, error) {
+	if !back {
+		d.sweep(ps)
+	}
 	errs := make([]error, len(ps))
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, 8)
 	stop, stopErr := len(ps), error(nil)
 	for i, p := range ps {
-		if p.Create || p.dest != "" {
-			dir := filepath.Dir(p.target)
+		data, at := p.New, p.Target()
+		if back {
+			data, at = p.Old, p.Real
+			if _, err := os.Lstat(p.Real); p.Create || (p.RealDest != "" && err == nil) {
+				continue // nothing to put back: remove the file or the destination
+			}
+		} else if p.Create || p.RealDest != "" {
+			dir := filepath.Dir(at)
 			err := d.fault("mkdir", dir)
 			if err == nil {
 				err = os.MkdirAll(dir, 0o755)
@@ -410,10 +335,10 @@ func (d *Disk) prepare(ps []plan, temps []*tempFile) (int, error) {
 				break
 			}
 		}
-		if p.New == nil {
+		if data == nil {
 			continue
 		}
-		if err := d.tempFaults(p.target); err != nil {
+		if err := d.tempFaults(at); err != nil {
 			stop, stopErr = i, err
 			break
 		}
@@ -421,7 +346,10 @@ func (d *Disk) prepare(ps []plan, temps []*tempFile) (int, error) {
 		slots <- struct{}{}
 		go func() {
 			defer wg.Done()
-			temps[i], errs[i] = d.writeTemp(p.target, p.New, p.mode)
+			p.temp, errs[i] = d.writeTemp(at, data, p.Mode)
+			if p.temp != nil {
+				p.Staged = p.temp.path
+			}
 			<-slots
 		}()
 	}
@@ -431,11 +359,11 @@ func (d *Disk) prepare(ps []plan, temps []*tempFile) (int, error) {
 			return i, err
 		}
 	}
-	for i, t := range temps[:stop] {
-		if t == nil {
+	for i, p := range ps[:stop] {
+		if p.temp == nil {
 			continue
 		}
-		if err := t.sync(); err != nil {
+		if err := p.temp.sync(); err != nil {
 			return i, err
 		}
 	}
@@ -455,35 +383,43 @@ func (d *Disk) tempFaults(target string) error {
 	return nil
 }
 
-// publish makes one prepared change land: its temp file renamed over the
+// Publish makes one prepared change land: its temp file renamed over the
 // file, or hard-linked to a new name (which never replaces: S8.4), or for
 // a bare move the file itself linked to its new name; a move then removes
-// its source.
-func (d *Disk) publish(p plan, t *tempFile) Outcome {
-	defer t.discard()
+// its source. With back it puts the old bytes back: a created file
+// removed, a move's source linked back (unless it stays) and its
+// destination removed, a file's old bytes renamed over it.
+func (d *Disk) Publish(p *Pending, back bool) Outcome {
+	defer d.Discard(p)
+	if back {
+		if err := d.unpublish(p); err != nil {
+			return Outcome{Fate: Failed, Err: err}
+		}
+		return Outcome{Fate: Landed}
+	}
 	var err error
 	switch {
-	case t == nil: // a move that keeps the bytes
-		err = d.link(p.path, p.target)
-	case p.Create || p.dest != "":
-		err = d.link(t.path, p.target)
+	case p.temp == nil: // a move that keeps the bytes
+		err = d.link(p.Real, p.Target())
+	case p.Create || p.RealDest != "":
+		err = d.link(p.temp.path, p.Target())
 	default:
-		err = d.fault("rename", p.target)
+		err = d.fault("rename", p.Target())
 		if err == nil {
-			err = os.Rename(t.path, p.target)
+			err = os.Rename(p.temp.path, p.Target())
 		}
 		if err == nil {
-			t.path = "" // it is the file now
+			p.temp.path = "" // it is the file now
 		}
 	}
 	if err != nil {
 		return Outcome{Fate: Failed, Err: err}
 	}
 	var warn string
-	if p.dest != "" {
-		err := d.fault("unlink", p.path)
+	if p.RealDest != "" {
+		err := d.fault("unlink", p.Real)
 		if err == nil {
-			err = os.Remove(p.path)
+			err = os.Remove(p.Real)
 		}
 		if err != nil {
 			warn = fmt.Sprintf("moved to %s, but the source %s stays (%v)", p.MoveTo, p.Path, err)
@@ -492,10 +428,58 @@ func (d *Disk) publish(p plan, t *tempFile) Outcome {
 	return Outcome{Fate: Landed, Warning: warn}
 }
 
-// syncDirs syncs once each directory that the landed changes changed; a
+// unpublish puts a landed change's old bytes back (beyond the seed: the
+// commit is a true transaction).
+func (d *Disk) unpublish(p *Pending) error {
+	switch {
+	case p.Create:
+		if err := d.fault("unlink", p.Real); err != nil {
+			return err
+		}
+		return os.Remove(p.Real)
+	case p.RealDest != "":
+		if p.temp != nil {
+			if err := d.link(p.temp.path, p.Real); err != nil {
+				return err
+			}
+		}
+		if err := d.fault("unlink", p.RealDest); err != nil {
+			return err
+		}
+		return os.Remove(p.RealDest)
+	}
+	if p.temp == nil {
+		return fmt.Errorf("no old bytes prepared for %s", p.Path)
+	}
+	err := d.fault("rename", p.Real)
+	if err == nil {
+		err = os.Rename(p.temp.path, p.Real)
+	}
+	if err == nil {
+		p.temp.path = ""
+	}
+	return err
+}
+
+// Discard removes a prepared temp file that was not published.
+func (d *Disk) Discard(p *Pending) {
+	t := p.temp
+	if t == nil {
+		return
+	}
+	p.temp = nil
+	if t.path != "" && d.fault("discard", t.path) != nil {
+		t.path = "" // a crash: the file stays, as it would
+	}
+	t.discard()
+}
+
+// Finish syncs once each directory that the landed changes changed; a
 // failure there is a warning on each change it concerns (a landed write
-// with a warning, S8.1).
-func (d *Disk) syncDirs(ps []plan, outs []Outcome) {
+// with a warning, S8.1). Without outcomes (after a restore) it syncs the
+// directories of every change, and a failure is not reported: the bytes
+// are back either way.
+func (d *Disk) Finish(ps []*Pending, outs []Outcome) {
 	type touch struct {
 		i    int
 		left bool // the directory a move's source left
@@ -509,24 +493,27 @@ func (d *Disk) syncDirs(ps []plan, outs []Outcome) {
 		by[dir] = append(by[dir], t)
 	}
 	for i, p := range ps {
-		if outs[i].Fate != Landed {
+		if outs != nil && outs[i].Fate != Landed {
 			continue
 		}
-		add(filepath.Dir(p.target), touch{i: i})
-		if p.dest != "" && filepath.Dir(p.path) != filepath.Dir(p.target) {
-			add(filepath.Dir(p.path), touch{i: i, left: true})
+		add(filepath.Dir(p.Target()), touch{i: i})
+		if p.RealDest != "" && filepath.Dir(p.Real) != filepath.Dir(p.Target()) {
+			add(filepath.Dir(p.Real), touch{i: i, left: true})
 		}
 	}
 	for _, dir := range dirs {
-		err := d.syncDir(dir)
+		err := d.fault("dirsync", dir)
 		if err == nil {
+			err = syncDir(dir)
+		}
+		if err == nil || outs == nil {
 			continue
 		}
 		for _, t := range by[dir] {
 			p := ps[t.i]
-			w := fmt.Sprintf("%s landed, but syncing its directory failed (%v): a crash now could lose it", filepath.Base(p.target), err)
+			w := fmt.Sprintf("%s landed, but syncing its directory failed (%v): a crash now could lose it", filepath.Base(p.Target()), err)
 			if t.left {
-				w = fmt.Sprintf("%s moved, but syncing the directory it left failed (%v): after a crash it could be back there", filepath.Base(p.path), err)
+				w = fmt.Sprintf("%s moved, but syncing the directory it left failed (%v): after a crash it could be back there", filepath.Base(p.Real), err)
 			}
 			outs[t.i].Warning = joinWarn(outs[t.i].Warning, w)
 		}
@@ -547,10 +534,7 @@ func (d *Disk) link(from, to string) error {
 	return os.Link(from, to)
 }
 
-func (d *Disk) syncDir(dir string) error {
-	if err := d.fault("dirsync", dir); err != nil {
-		return err
-	}
+func syncDir(dir string) error {
 	f, err := os.Open(dir)
 	if err != nil {
 		return err
@@ -580,7 +564,7 @@ func (t *tempFile) discard() {
 }
 
 // writeTemp writes data to a new temp file beside target, with the mode
-// given, locked by this writer, and fsyncs it.
+// given, locked by this writer, and starts its writeback.
 func (d *Disk) writeTemp(target string, data []byte, mode fs.FileMode) (*tempFile, error) {
 	dir, name := filepath.Split(target)
 	t := &tempFile{}
@@ -632,12 +616,22 @@ func sameFile(f *os.File, path string) bool {
 }
 
 // sweep removes, for each target of a change set, its temp files that no
-// writer locks (S8.5); it lists each directory once.
-func (d *Disk) sweep(ps []plan) {
+// writer locks (S8.5).
+func (d *Disk) sweep(ps []*Pending) {
+	targets := make([]string, len(ps))
+	for i, p := range ps {
+		targets[i] = p.Target()
+	}
+	sweepTargets(targets)
+}
+
+// sweepTargets removes the temp files of each target that no writer locks
+// (S8.5); it lists each directory once.
+func sweepTargets(paths []string) {
 	var dirs []string
 	targets := map[string][]string{}
-	for _, p := range ps {
-		dir, name := filepath.Split(p.target)
+	for _, p := range paths {
+		dir, name := filepath.Split(p)
 		if _, ok := targets[dir]; !ok {
 			dirs = append(dirs, dir)
 		}
@@ -665,8 +659,8 @@ func (d *Disk) sweep(ps []plan) {
 	}
 }
 
-// heldByWriter tells whether a live writer locks a temp file. A file it
-// cannot open counts as held: a sweep never removes what it cannot check.
+// heldByWriter tells whether a live writer locks a file. A file it cannot
+// open counts as held: a sweep never removes what it cannot check.
 func heldByWriter(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
@@ -678,45 +672,4 @@ func heldByWriter(path string) bool {
 	}
 	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return false
-}
-
-// restore undoes a landed change from its previous bytes (beyond the seed:
-// the commit is a true transaction).
-func (d *Disk) restore(p plan) error {
-	put := func(path string, link bool) error { // the old bytes back at path
-		if err := d.tempFaults(path); err != nil {
-			return err
-		}
-		t, err := d.writeTemp(path, p.Old, p.mode)
-		if err == nil {
-			if err = t.sync(); err != nil {
-				t.discard()
-			}
-		}
-		if err != nil {
-			return err
-		}
-		defer t.discard()
-		if link {
-			err = os.Link(t.path, path)
-		} else if err = os.Rename(t.path, path); err == nil {
-			t.path = ""
-		}
-		if err == nil {
-			d.syncDir(filepath.Dir(path)) // best effort: the bytes are back either way
-		}
-		return err
-	}
-	switch {
-	case p.Create:
-		return os.Remove(p.path)
-	case p.dest != "":
-		if _, err := os.Lstat(p.path); isNotExist(err) {
-			if err := put(p.path, true); err != nil {
-				return err
-			}
-		}
-		return os.Remove(p.dest)
-	}
-	return put(p.path, false)
 }

@@ -79,6 +79,7 @@ func sixFiles() []wsFile {
 
 func newRig(t testing.TB, dir string, files []wsFile) *wsRig {
 	r := &wsRig{root: dir, disk: docs.NewDisk(), files: files}
+	r.disk.Journal, r.disk.Root = filepath.Join(t.TempDir(), "journal"), dir
 	r.tools = &docs.Tools{Store: r.disk, Session: docs.NewSession(), Root: dir}
 	for _, f := range files {
 		if f.create {
@@ -347,6 +348,49 @@ func (r *wsRig) writeEach(t testing.TB) {
 	})
 }
 
+// checkRecovered finishes what a crashed commit left (the journal, its
+// temp files) as the next start of eukhe would, then checks that every
+// file holds its old bytes or every file its new ones, and that no temp
+// file or journal is left.
+func (r *wsRig) checkRecovered(t testing.TB, res docs.Result) (allNew bool) {
+	t.Helper()
+	recs := r.disk.Recover()
+	var old, nw []string
+	for _, f := range r.files {
+		st, why := r.state(t, f)
+		switch st {
+		case stateMixed:
+			t.Fatalf("after recovery %s: %s; reply:\n%s", f.label(), why, res.Text)
+		case stateOld:
+			old = append(old, f.label())
+		default:
+			nw = append(nw, f.label())
+		}
+	}
+	var texts []string
+	for _, rc := range recs {
+		texts = append(texts, rc.Text(func(p string) string { return p }))
+	}
+	if len(old) > 0 && len(nw) > 0 {
+		t.Fatalf("after recovery %v hold the edit and %v do not; recovery: %v; reply:\n%s", nw, old, texts, res.Text)
+	}
+	for _, rc := range recs {
+		if len(rc.Left) > 0 || rc.Err != nil {
+			t.Fatalf("recovery left files: %v", texts)
+		}
+	}
+	filepath.WalkDir(r.root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && docs.IsTemp(d.Name()) {
+			t.Errorf("temp file %s survives recovery; recovery: %v", p, texts)
+		}
+		return nil
+	})
+	if es, _ := os.ReadDir(r.disk.Journal); len(es) > 0 {
+		t.Errorf("the journal directory holds %v after recovery", es)
+	}
+	return len(old) == 0
+}
+
 // call is one step the writer took, as its Fault hook saw it.
 type call struct{ step, path string }
 
@@ -377,7 +421,7 @@ func TestDisk_faults_at_every_step(t *testing.T) {
 	for _, c := range steps {
 		seen[c.step] = true
 	}
-	for _, s := range []string{"lock", "temp", "write", "fsync", "rename", "link", "unlink", "dirsync", "mkdir"} {
+	for _, s := range []string{"lock", "journal", "temp", "write", "fsync", "rename", "link", "unlink", "dirsync", "mkdir", "discard", "unjournal"} {
 		if !seen[s] {
 			t.Fatalf("the clean edit never took step %q; steps: %v", s, steps)
 		}
@@ -416,6 +460,12 @@ func TestDisk_faults_at_every_step(t *testing.T) {
 						if !strings.Contains(res.Text, "Nothing was written") {
 							t.Fatalf("a failed lock writes nothing and says so:\n%s", res.Text)
 						}
+					case "discard", "unjournal":
+						// A temp file or a journal left behind: the edit
+						// landed; the next commit or start clears them.
+						if res.Failed || strings.Contains(res.Text, "NOT") {
+							t.Fatalf("a failed %s after every publish is a landed edit:\n%s", c.step, res.Text)
+						}
 					default:
 						if !res.Failed || !strings.Contains(res.Text, errInjected.Error()) {
 							t.Fatalf("a failed %s fails the edit and says why:\n%s", c.step, res.Text)
@@ -423,7 +473,13 @@ func TestDisk_faults_at_every_step(t *testing.T) {
 					}
 				}
 				r.disk.Fault = nil
-				if strings.Contains(res.Text, "retry the same edit") {
+				finished := false
+				if onward {
+					// Failing every step from one on is a crash there:
+					// the journal's finder leaves all old or all new.
+					finished = r.checkRecovered(t, res)
+				}
+				if strings.Contains(res.Text, "retry the same edit") && !finished {
 					// The reply's advice holds: the same edit, retried, lands.
 					again := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
 					if again.Failed || strings.Contains(again.Text, "NOT") {
@@ -473,8 +529,10 @@ func TestDisk_conflict_between_read_and_edit(t *testing.T) {
 }
 
 // A file changed by another program after the edit was staged, while the
-// writer takes its locks (the byte check of S8.1 catches it), and a move
+// writer takes its locks (the byte check of S8.1 catches it, and the
+// rebase refuses it when a line the edit stands on changed), and a move
 // destination or a created file that appears then: nothing is written.
+// A file whose edit stands on no line rebases onto the change.
 func TestDisk_conflict_during_commit(t *testing.T) {
 	for k, f := range sixFiles() {
 		for _, what := range []string{"source", "destination"} {
@@ -492,6 +550,10 @@ func TestDisk_conflict_during_commit(t *testing.T) {
 				if what == "destination" {
 					path = r.abs(f.moveTo)
 				}
+				rebases := what == "source" && f.conflict == nil // the edit stands on no line
+				if what == "source" && f.conflict != nil {
+					theirs = f.conflict
+				}
 				done := false
 				r.disk.Fault = func(step, _ string) error {
 					if step == "lock" && !done {
@@ -502,6 +564,14 @@ func TestDisk_conflict_during_commit(t *testing.T) {
 					return nil
 				}
 				res := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
+				if rebases {
+					// The check under the lock rebases it: it lands over
+					// the other program's bytes, and the reply says so.
+					if res.Failed || !strings.Contains(res.Text, "Rebased: "+f.label()) {
+						t.Fatalf("edit over %s changed on lines it does not touch:\n%s", f.name, res.Text)
+					}
+					return
+				}
 				if !res.Failed || !strings.Contains(res.Text, "Nothing was written") {
 					t.Fatalf("edit over a changed %s:\n%s", f.name, res.Text)
 				}

@@ -17,12 +17,18 @@
 //     reject_shows_lines, reject_whole_exact, reveal_bounds): lineset.go,
 //     guard.go.
 //   - S8.2 and the patch language of DESIGN.md §3.2: patch.go (parse),
-//     apply.go (ops → lines), rebase.go (stale tags through a line diff).
+//     apply.go (ops → lines; ApplyRuns stages a kept run as one piece),
+//     rebase.go (stale tags through a line diff).
 //   - S8.1 commit (edit_reports_what_landed, edit_all_or_nothing_on_conflict,
-//     edit_lands_every_file): store.go (the Change set), reply.go (the
-//     reply), disk.go (lock, check, publish, restore).
+//     edit_lands_every_file): store.go (the Change set), commit.go (the one
+//     commit engine, DESIGN.md §10: lock, check with the rebase, journal,
+//     publish in order, restore, over a Publisher), disk.go (the disk
+//     Publisher: temp files, rename, link, directory sync), journal.go (the
+//     intent journal and the rule for one left behind), reply.go (the
+//     reply).
 //   - S8.3 write (write_never_loses_unseen, write_writes_seen): write.go.
-//   - S8.4 move (move_never_overwrites, move_moves): disk.go (link, unlink).
+//   - S8.4 move (move_never_overwrites, move_moves): commit.go (the
+//     destination check), disk.go (link, unlink).
 //   - S8.5 temp files (temp_sweep_never_held, temp_sweep_only_own,
 //     temp_sweep_removes_free): temp.go.
 //   - S8.7/S8.9 grep and glob: walk.go (the parallel walk through the Store;
@@ -62,7 +68,7 @@
 // is judged as one.
 //
 // Beyond the seed: when a publish fails after other files of the same call
-// landed, the disk Store restores those files from their previous bytes, so
+// landed, the engine restores those files from their previous bytes, so
 // an edit is a true transaction; the reply keeps the seed's wording for what
 // ends up on disk and says what was restored.
 //
@@ -79,4 +85,29 @@
 //     and its first 16 bytes in hex instead of sending bytes as text.
 //   - Every count in a message takes its noun's number (Count, plural.go):
 //     1 line, 2 lines, 1 match in 1 file, 1 entry.
+//
+// Where the seed is silent we chose (issue 16):
+//
+//   - The check under the writer's lock is S8.1's byte check through the
+//     rebase of S8.2: a file whose bytes changed since the edit was staged
+//     is staged again over them when the lines the edit stands on did not
+//     change (the reply says "Rebased"); when one did, the commit is
+//     refused as a conflict, with those lines as they are now. A write
+//     (whole file) is never rebased: it replaces only the bytes it saw.
+//   - A file with no owner write bit (0444) is refused, not replaced, by
+//     write and edit alike; a bare MV still moves it.
+//   - write of a path this session saw that is gone now is refused once
+//     (moved or deleted since); the refusal shows its absence, so the next
+//     write creates it. A path the session never saw is created.
+//   - A commit of more than one change keeps an intent journal in
+//     $XDG_STATE_HOME/eukhe/journal/<hash of the root> (journal.go): a
+//     crash at any instant leaves, after the next start of eukhe for that
+//     root (or the next commit), every file old or every file new. A single
+//     change needs none: its publish is one rename. The journal is kept by
+//     the process's root: a commit under another root's session that
+//     crashes is finished by that root's next start. A journal is acted on
+//     only when eukhe could have written it (journal.go, trusted): this
+//     user's alone, its files under the root (or what a name under the root
+//     resolves to), a move's two ends in the root, its temp files beside
+//     their targets; another is removed and reported.
 package docs

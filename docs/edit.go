@@ -26,7 +26,9 @@ type staged struct {
 	ops       []Op     // in current numbering
 	applied   Applied
 	change    Change
-	already   bool // the edit is already in the file (S8.2)
+	already   bool   // the edit is already in the file (S8.2)
+	refusal   string // the rebase under the writer's lock refused: why, with the lines now
+	landed    Digest // the digest of the bytes it publishes (set by commit)
 }
 
 // Edit is the edit tool: parse, check every section (tags, ranges,
@@ -86,6 +88,9 @@ func (t *Tools) Edit(a EditArgs) Result {
 			return failed("%s", msg)
 		}
 		s.change.Still = allOf(checks)
+		if s.v != nil {
+			s.change.Rebase = t.rebaser(s)
+		}
 		st = append(st, s)
 	}
 	var unseen []Anchor
@@ -168,7 +173,7 @@ func (t *Tools) stage(s *staged, snap Snapshot) string {
 		}
 	}
 	s.ops = ops
-	applied, err := ApplyOps(ops, len(s.p.Lines))
+	applied, err := ApplyRuns(ops, len(s.p.Lines))
 	if err != nil {
 		return fmt.Sprintf("NOT applied: %s: %v. Nothing was written.", shown, err)
 	}
@@ -246,10 +251,27 @@ func (t *Tools) refuseStale(s *staged, changed []int) string {
 	return head + "\n" + view.Text + "[redo the edit against this tag]"
 }
 
+// rebaser is a section's rebase under the writer's lock (S8.1 with the
+// rebase of S8.2): the bytes the file holds then are staged as a stale
+// tag's would be; when a line the section stands on changed, it refuses,
+// and the refusal shows those lines as they are now.
+func (t *Tools) rebaser(s *staged) func(cur []byte) ([]byte, error) {
+	return func(cur []byte) ([]byte, error) {
+		if msg := t.stage(s, Snapshot{Data: cur, Stat: Stat{Exists: true}}); msg != "" {
+			s.refusal = msg
+			return nil, fmt.Errorf("%s changed after the edit was made, on lines the edit stands on; read it again and redo the edit", s.name)
+		}
+		if s.already {
+			return nil, fmt.Errorf("%s changed after the edit was made, and holds this very edit now (another writer made it); read it again", s.name)
+		}
+		return s.change.New, nil // nil for a move alone: the file moves as it is
+	}
+}
+
 // commit publishes the staged sections and records what landed.
 func (t *Tools) commit(st []*staged) Result {
 	var changes []Change
-	var names, landedAs []string
+	var names []string
 	var idx []*staged
 	var already []string
 	for _, s := range st {
@@ -259,11 +281,6 @@ func (t *Tools) commit(st []*staged) Result {
 		}
 		changes = append(changes, s.change)
 		names = append(names, s.name)
-		newBytes := s.change.New
-		if newBytes == nil {
-			newBytes = s.change.Old
-		}
-		landedAs = append(landedAs, fmt.Sprintf("%s#%s", t.Display(t.Abs(s.change.Target())), DigestOf(newBytes).Tag()))
 		idx = append(idx, s)
 	}
 	alreadyNote := ""
@@ -274,6 +291,22 @@ func (t *Tools) commit(st []*staged) Result {
 		return Result{Text: alreadyNote}
 	}
 	res := t.Store.Commit(changes)
+	if c := res.Conflict; c != nil && idx[c.Index].refusal != "" {
+		// The rebase's refusal, with the lines as they are now, in the
+		// shape of every commit's reply: what was NOT applied, first.
+		why := strings.TrimPrefix(idx[c.Index].refusal, "NOT applied: ")
+		return failed("NOT applied to %s: %s%s", strings.Join(names, ", "), why, t.recovered(res))
+	}
+	landedAs := make([]string, len(changes))
+	for i := range changes {
+		c := idx[i].change // as the rebase under the lock left it
+		newBytes := c.New
+		if newBytes == nil {
+			newBytes = c.Old
+		}
+		idx[i].landed = DigestOf(newBytes)
+		landedAs[i] = fmt.Sprintf("%s#%s", t.Display(t.Abs(c.Target())), idx[i].landed.Tag())
+	}
 	text, isErr := Reply(names, landedAs, res)
 	if res.Conflict == nil {
 		for i, o := range res.Outcomes {
@@ -285,17 +318,23 @@ func (t *Tools) commit(st []*staged) Result {
 	if alreadyNote != "" {
 		text += "\n" + alreadyNote
 	}
-	return Result{Text: text, Failed: isErr}
+	return Result{Text: text + t.recovered(res), Failed: isErr}
+}
+
+// recovered is what a commit found and finished of interrupted commits
+// before it ran (journal.go), as lines that end the reply.
+func (t *Tools) recovered(res Committed) string {
+	var b strings.Builder
+	for _, r := range res.Recovered {
+		b.WriteString("\n" + r.Text(t.Display))
+	}
+	return b.String()
 }
 
 // record updates the session after a section landed: the lines seen before
 // (mapped through the edit) and the lines it wrote stay seen (S8.8).
 func (t *Tools) record(s *staged) {
 	c := s.change
-	newBytes := c.New
-	if newBytes == nil {
-		newBytes = c.Old
-	}
 	target := t.Abs(c.Target())
 	var seen LineSet
 	s.applied.Written.Each(seen.AddRange)
@@ -321,7 +360,7 @@ func (t *Tools) record(s *staged) {
 	if c.MoveTo != "" {
 		t.Session.Forget(s.abs)
 	}
-	v := t.Session.SawWith(target, DigestOf(newBytes), func() []uint64 { return s.newLines() })
+	v := t.Session.SawWith(target, s.landed, func() []uint64 { return s.newLines() })
 	seen.Each(v.Seen.AddRange)
 }
 
@@ -337,12 +376,12 @@ func (s *staged) newLines() []uint64 {
 		// in a file without one, which reads back as a BOM: scan it.
 		return LineHashes(Scan(s.change.New))
 	}
-	out := make([]uint64, len(s.applied.Pieces))
-	for i, pc := range s.applied.Pieces {
+	out := make([]uint64, 0, s.applied.Lines)
+	for _, pc := range s.applied.Pieces {
 		if pc.Old > 0 {
-			out[i] = base[pc.Old-1]
+			out = append(out, base[pc.Old-1:pc.Old-1+pc.lines()]...)
 		} else {
-			out[i] = xxhash.Sum64String(pc.Text)
+			out = append(out, xxhash.Sum64String(pc.Text))
 		}
 	}
 	return out
@@ -390,6 +429,7 @@ func allOf(checks []func() error) func() error {
 	}
 }
 
+// pieceText is the text of the first line of piece i.
 func (s *staged) pieceText(i int) string {
 	if pc := s.applied.Pieces[i]; pc.Old == 0 {
 		return pc.Text

@@ -121,16 +121,16 @@ func Rebase(ops []Op, m []int) ([]Op, []int) {
 // ApplyHashes is what a section's ops make of a version's line hashes: the
 // check that a retried edit is already in the file (S8.2).
 func ApplyHashes(ops []Op, old []uint64, hash func(string) uint64) ([]uint64, error) {
-	a, err := ApplyOps(ops, len(old))
+	a, err := ApplyRuns(ops, len(old))
 	if err != nil {
 		return nil, err
 	}
-	out := make([]uint64, len(a.Pieces))
-	for i, pc := range a.Pieces {
+	out := make([]uint64, 0, a.Lines)
+	for _, pc := range a.Pieces {
 		if pc.Old > 0 {
-			out[i] = old[pc.Old-1]
+			out = append(out, old[pc.Old-1:pc.Old-1+pc.lines()]...)
 		} else {
-			out[i] = hash(pc.Text)
+			out = append(out, hash(pc.Text))
 		}
 	}
 	return out, nil

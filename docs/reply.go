@@ -91,6 +91,15 @@ func Reply(names []string, landedAs []string, res Committed) (text string, isErr
 			fmt.Fprintf(&b, "\n%s not tried: %s is not confirmed first.", strings.Join(untried, ", "), names[cause])
 		}
 	}
+	var rebased []string
+	for i, o := range res.Outcomes {
+		if o.Fate == Landed && o.Rebased {
+			rebased = append(rebased, names[i])
+		}
+	}
+	if len(rebased) > 0 {
+		fmt.Fprintf(&b, "\nRebased: %s changed after the edit was made, only on lines the edit does not touch; the edit was applied over those changes.", strings.Join(rebased, ", "))
+	}
 	if failed >= 0 && len(landed) == 0 && len(unconfirmed) == 0 {
 		b.WriteString("\nNothing of this edit is on disk; fix the cause and retry the same edit.")
 	}

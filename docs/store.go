@@ -52,6 +52,12 @@ type Change struct {
 	// written: the documents gate's re-resolution (G1.7). An error is a
 	// conflict; nothing is written.
 	Still func() error
+	// Rebase, when set, makes the change anew over the bytes the file
+	// holds under the writer's lock when they are not Old: the same rebase
+	// as a stale tag's (rebase.go). An error is a conflict (a line the
+	// change stands on changed); nothing is written. Unset, changed bytes
+	// are a conflict. A nil New leaves the content as it is now.
+	Rebase func(cur []byte) (New []byte, err error)
 }
 
 // Target is where the change lands: the move's destination, else its path.
@@ -83,6 +89,7 @@ type Outcome struct {
 	Fate    Fate
 	Warning string
 	Err     error
+	Rebased bool // the file had changed on other lines; the change was made anew over them
 }
 
 // Conflict is a check that failed before anything was written: the change
@@ -94,8 +101,9 @@ type Conflict struct {
 
 // Committed is the result of Store.Commit.
 type Committed struct {
-	Conflict *Conflict // set: nothing was written
-	Outcomes []Outcome // one per change, in order
+	Conflict  *Conflict  // set: nothing was written
+	Outcomes  []Outcome  // one per change, in order
+	Recovered []Recovery // interrupted commits finished before this one (journal.go)
 }
 
 // Store is where documents live (DESIGN.md §4): the disk, or an editor's
@@ -110,8 +118,9 @@ type Store interface {
 	// Exists false and no error.
 	Stat(path string) (Stat, error)
 	// Commit locks every path of the change set in one order, checks each
-	// (bytes as expected, destinations free), and only then publishes in
-	// order, stopping at the first failure (S8.1).
+	// (bytes as expected, or rebased; destinations free), and only then
+	// publishes in order, stopping at the first failure (S8.1). A change
+	// it rebased comes back with the Old it checked and the New it wrote.
 	Commit(changes []Change) Committed
 }
 

@@ -57,7 +57,11 @@ func other(e Ending) string {
 // are a version this session saw.
 func MayReplace(exists bool, seen bool) bool { return !exists || seen }
 
-// Write is the write tool (S8.3).
+// Write is the write tool (S8.3). A path this session saw that is gone
+// now is not created again silently: the first write is refused, saying
+// the file was moved or deleted, and a write after that refusal creates
+// it (a new file needs a path that did not exist when last seen). A
+// read-only file is refused by the commit's check (commit.go).
 func (t *Tools) Write(a WriteArgs) Result {
 	if a.Path == "" {
 		return failed("write needs a path and the whole new content: {\"path\": \"notes.md\", \"content\": \"...\"}")
@@ -80,6 +84,13 @@ func (t *Tools) Write(a WriteArgs) Result {
 	var warns []string
 	change := Change{Path: abs, New: content, Still: t.still(abs, real)}
 	if !snap.Stat.Exists {
+		if len(t.Session.Files[abs]) > 0 {
+			// Seen, and gone now: another program moved or deleted it.
+			// Writing would bring back a file someone took away; the
+			// refusal shows its absence, so writing again creates it.
+			t.Session.Forget(abs)
+			return failed("NOT written: %s is gone: this session read it, and it was moved or deleted since. Find where it went (glob) before writing it elsewhere; to create %s anew, write it again.", shown, shown)
+		}
 		change.Create = true
 	} else {
 		d := DigestOf(snap.Data)
@@ -116,5 +127,5 @@ func (t *Tools) Write(a WriteArgs) Result {
 			text += "\nwarning: " + o.Warning
 		}
 	}
-	return Result{Text: text, Failed: isErr}
+	return Result{Text: text + t.recovered(res), Failed: isErr}
 }

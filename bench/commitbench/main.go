@@ -3,7 +3,7 @@
 // all-or-nothing, fsync'd commit through docs.Tools.Edit and the disk Store.
 //
 //	commitbench patch -root DIR -line N -text TEXT   print the eukhe patch
-//	commitbench run -pristine DIR -root DIR -patch FILE [-runs N]
+//	commitbench run -pristine DIR -root DIR -patch FILE [-runs N] [-journal DIR]
 //
 // run copies the pristine tree over root before each run (not timed),
 // reads every file the patch names (not timed: an edit follows a read),
@@ -103,6 +103,7 @@ func run(args []string) error {
 	root := fl.String("root", "", "the tree to edit")
 	patchFile := fl.String("patch", "", "the eukhe patch")
 	runs := fl.Int("runs", 7, "runs")
+	journal := fl.String("journal", "", "the intent journal's directory (as eukhe mcp keeps one); \"\" keeps none")
 	fl.Parse(args)
 	patch, err := os.ReadFile(*patchFile)
 	if err != nil {
@@ -123,7 +124,9 @@ func run(args []string) error {
 				return err
 			}
 		}
-		store := &timed{Store: docs.NewDisk()}
+		disk := docs.NewDisk()
+		disk.Journal = *journal
+		store := &timed{Store: disk}
 		tools := &docs.Tools{Store: store, Session: docs.NewSession(), Root: *root}
 		for _, n := range names { // an edit follows a read; not timed
 			if res := tools.Read(docs.ReadArgs{Path: n}); res.Failed {

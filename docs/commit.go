@@ -1,0 +1,297 @@
+package docs
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+)
+
+// Publisher is where a checked change set lands (DESIGN.md §10): the disk
+// writer (Disk), or an editor's open documents. The commit engine
+// (CommitVia) owns the rules — S8.1's lock and byte check with the rebase
+// of a change made on older bytes, the MV destination and creation checks
+// of S8.4, the read-only refusal, the intent journal, the order of
+// publishes and the restore after a failure — and calls a Publisher only
+// for what differs between stores.
+//
+// The engine calls, in this order: Lock; Lstat and Current for the check;
+// Prepare of every change; Publish of each in order, stopping at the first
+// failure; then, after a failure, Prepare and Publish of the landed ones
+// with back set (their old bytes back), in reverse order; Finish; and the
+// unlock. Discard drops what Prepare made for a change that was not
+// published.
+type Publisher interface {
+	// Lstat tells what is at a path, not following a last symlink; a
+	// missing path has Exists false and no error.
+	Lstat(path string) (Stat, error)
+	// Current gives a path's bytes as this publisher holds them now (an
+	// open document's text, else the disk's); a missing path is a
+	// Snapshot with Stat.Exists false and no error.
+	Current(path string) (Snapshot, error)
+	// Lock takes the writer's locks over every path, in one order; on a
+	// failure it gives the index of the path it could not lock.
+	Lock(paths []string) (unlock func(), failed int, err error)
+	// Prepare makes every change ready to publish without making any of
+	// it visible (the disk: a temp file written and fsync'd beside each
+	// target, its path in Staged). back prepares the old bytes of landed
+	// changes, for their restore. On a failure it gives the index of the
+	// first change that failed.
+	Prepare(ps []*Pending, back bool) (failed int, err error)
+	// Publish makes one prepared change land, verified: its new bytes, or
+	// with back its old ones again.
+	Publish(p *Pending, back bool) Outcome
+	// Discard drops what Prepare made for a change it will not publish.
+	Discard(p *Pending)
+	// Finish makes the landed changes durable (the disk: each directory
+	// synced once); a failure is a warning on the outcomes it concerns.
+	Finish(ps []*Pending, outs []Outcome)
+}
+
+// Pending is one change of a commit, checked: its paths resolved through
+// symlinks (a symlink's target is written, the link stays), the mode it
+// lands with, and what its Publisher prepared.
+type Pending struct {
+	Change
+	Real     string      // the file: Path resolved
+	RealDest string      // MoveTo resolved, or ""
+	Mode     fs.FileMode // of the file as checked; 0644 for a created one
+	Rebased  bool        // the file had changed on lines the edit keeps: New was made anew
+	// Staged is the file that holds the prepared bytes (new ones, or with
+	// back the old ones), "" when there is none; the journal lists it.
+	Staged string
+
+	temp *tempFile // the disk's prepared file
+}
+
+// Target is where the new bytes land: the resolved destination, else the
+// resolved path.
+func (p *Pending) Target() string {
+	if p.RealDest != "" {
+		return p.RealDest
+	}
+	return p.Real
+}
+
+// named is the name the change set gave the file at a resolved path.
+func (p *Pending) named(path string) string {
+	if path == p.RealDest {
+		return p.MoveTo
+	}
+	return p.Path
+}
+
+// CommitVia is the commit engine (S8.1, S8.4, DESIGN.md §10): it locks
+// every path, checks every change (rebasing one made on older bytes when
+// only lines it keeps changed), prepares all of them, writes an intent
+// journal into j.Dir when more than one change will publish (j.Dir "" keeps
+// none), publishes in order, stops at the first failure and restores what
+// landed, and removes the journal. A change it rebased comes back in cs
+// with the Old it checked and the New it published.
+func CommitVia(pub Publisher, j JournalAt, fault func(step, path string) error, cs []Change) Committed {
+	e := engine{pub: pub, jdir: j.Dir, root: j.Root, fault: fault}
+	return e.commit(cs)
+}
+
+type engine struct {
+	pub   Publisher
+	jdir  string
+	root  string
+	fault func(step, path string) error
+}
+
+func (e *engine) commit(cs []Change) Committed {
+	res := Committed{Outcomes: make([]Outcome, len(cs))}
+	ps := make([]*Pending, len(cs))
+	var paths []string
+	var owner []int
+	for i, c := range cs {
+		p := &Pending{Change: c, Real: realPath(c.Path), Mode: c.Mode}
+		paths, owner = append(paths, p.Real), append(owner, i)
+		if c.MoveTo != "" {
+			p.RealDest = realPath(c.MoveTo)
+			paths, owner = append(paths, p.RealDest), append(owner, i)
+		}
+		ps[i] = p
+	}
+	if c := oneFileTwice(ps); c != nil {
+		res.Conflict = c
+		return res
+	}
+	if e.jdir != "" {
+		res.Recovered = recoverDead(JournalAt{Dir: e.jdir, Root: e.root}) // before any write (DESIGN.md §10)
+	}
+	unlock, failed, err := e.pub.Lock(paths)
+	if err != nil {
+		res.Conflict = &Conflict{Index: owner[failed], Why: err.Error()}
+		return res
+	}
+	defer unlock()
+	for i, p := range ps {
+		if why := e.check(p); why != "" {
+			res.Conflict = &Conflict{Index: i, Why: why}
+			return res
+		}
+		if p.Rebased {
+			cs[i].Old, cs[i].New = p.Old, p.New
+			res.Outcomes[i].Rebased = true
+		}
+	}
+	fail := func(i int, err error) Committed {
+		res.Outcomes[i] = Outcome{Fate: Failed, Err: err, Rebased: res.Outcomes[i].Rebased}
+		return res
+	}
+	var j *journal
+	if e.jdir != "" && len(ps) > 1 {
+		if j, err = writeJournal(e.jdir, ps, e.fault); err != nil {
+			return fail(0, err)
+		}
+	}
+	if i, err := e.pub.Prepare(ps, false); err != nil {
+		e.discard(ps)
+		j.end(e.fault)
+		return fail(i, err)
+	}
+	if err := j.forward(ps, e.fault); err != nil {
+		e.discard(ps)
+		j.end(e.fault)
+		return fail(0, err)
+	}
+	for i, p := range ps {
+		o := e.pub.Publish(p, false)
+		o.Rebased = res.Outcomes[i].Rebased
+		res.Outcomes[i] = o
+		if o.Fate == Failed {
+			e.restore(ps[:i], res.Outcomes, j)
+			e.discard(ps[i:])
+			j.end(e.fault)
+			return res
+		}
+	}
+	e.pub.Finish(ps, res.Outcomes)
+	if err := j.end(e.fault); err != nil {
+		res.Outcomes[0].Warning = joinWarn(res.Outcomes[0].Warning, fmt.Sprintf("removing the intent journal failed (%v); the next start of eukhe finds every file landed and removes it", err))
+	}
+	return res
+}
+
+func (e *engine) discard(ps []*Pending) {
+	for _, p := range ps {
+		e.pub.Discard(p)
+	}
+}
+
+// restore puts back the landed changes of a failed commit, newest first:
+// their old bytes prepared (and journaled as the way back, so a crash now
+// still ends all old), then published.
+func (e *engine) restore(landed []*Pending, outs []Outcome, j *journal) {
+	if len(landed) == 0 {
+		// Nothing to put back; the journal says so, in case it cannot
+		// be removed.
+		j.back(nil, e.fault)
+		return
+	}
+	if _, err := e.pub.Prepare(landed, true); err != nil {
+		e.discard(landed)
+		for k := range landed {
+			outs[k].Err = fmt.Errorf("preparing the old bytes failed: %v", err)
+		}
+		return
+	}
+	if err := j.back(landed, e.fault); err != nil {
+		e.discard(landed)
+		for k := range landed {
+			outs[k].Err = fmt.Errorf("journaling the restore failed: %v", err)
+		}
+		return
+	}
+	for k := len(landed) - 1; k >= 0; k-- {
+		o := e.pub.Publish(landed[k], true)
+		if o.Fate == Failed {
+			outs[k].Err = o.Err
+			continue
+		}
+		outs[k] = Outcome{Fate: Restored}
+	}
+	e.pub.Finish(landed, nil)
+}
+
+// check is the pre-publish check of one change under the lock: "" when it
+// may go on. A file whose bytes changed since the edit was made is rebased
+// when the change can be (its lines unchanged), else refused.
+func (e *engine) check(p *Pending) string {
+	if p.Still != nil {
+		if err := p.Still(); err != nil {
+			return err.Error()
+		}
+	}
+	if p.Create {
+		st, err := e.pub.Lstat(p.Real)
+		if err != nil || st.Exists {
+			return fmt.Sprintf("%s exists now; read it and edit it with its tag, or create another name", p.Path)
+		}
+		if p.Mode == 0 {
+			p.Mode = 0o644
+		}
+	} else {
+		cur, err := e.pub.Current(p.Real)
+		defer cur.Release()
+		switch {
+		case err != nil:
+			return fmt.Sprintf("%s cannot be read to check it: %v", p.Path, err)
+		case !cur.Stat.Exists:
+			return fmt.Sprintf("%s is gone (moved or deleted since it was read); read it again", p.Path)
+		case p.New != nil && cur.Stat.Mode.Perm()&0o200 == 0: // a bare move keeps the bytes: allowed
+			return fmt.Sprintf("%s is read-only (mode %04o): eukhe does not replace it; if it should change, make it writable (chmod u+w) and retry", p.Path, cur.Stat.Mode.Perm())
+		case !bytes.Equal(cur.Data, p.Old):
+			if p.Rebase == nil {
+				return fmt.Sprintf("%s changed after the edit was made; read it again and redo the edit", p.Path)
+			}
+			now := bytes.Clone(cur.Data)
+			nb, err := p.Rebase(now)
+			if err != nil {
+				return err.Error()
+			}
+			p.Old, p.New, p.Rebased = now, nb, true
+		}
+		p.Mode = cur.Stat.Mode.Perm()
+	}
+	if p.RealDest != "" {
+		if st, err := e.pub.Lstat(p.Path); err == nil && st.Mode&fs.ModeSymlink != 0 {
+			return fmt.Sprintf("%s is a symbolic link; MV moves files, not links: move the link with bash (mv), or MV the file it links to", p.Path)
+		}
+		if st, err := e.pub.Lstat(p.RealDest); err != nil || st.Exists {
+			return fmt.Sprintf("MV destination %s exists; a move never replaces a file: pick a free name", p.MoveTo)
+		}
+	}
+	return ""
+}
+
+// oneFileTwice refuses a change set that names one file twice (a path and a
+// symlink to it, or a directory and a link to it): the second publish would
+// replace the first, and the reply would name bytes the file does not hold.
+func oneFileTwice(ps []*Pending) *Conflict {
+	owner := map[string]int{}
+	for i, p := range ps {
+		for _, path := range []string{p.Real, p.RealDest} {
+			if path == "" {
+				continue
+			}
+			if j, ok := owner[path]; ok && j != i {
+				return &Conflict{Index: i, Why: fmt.Sprintf("%s and %s are the same file (through a symlink); put all of its ops in one section", ps[j].named(path), p.named(path))}
+			}
+			owner[path] = i
+		}
+	}
+	return nil
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		return filepath.Join(r, filepath.Base(p))
+	}
+	return p
+}

@@ -1,0 +1,203 @@
+package docs_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/eukhe/eukhe/docs"
+)
+
+// A journal is a list of renames the next start carries out. One that
+// eukhe would not have written — naming a file outside the root, a "temp
+// file" that is not a temp file of its target beside it, or written by
+// another user or open to others — is not acted on: it is removed and
+// reported, and no file changes.
+
+func hexDigest(b []byte) string { return strconv.FormatUint(xxhash.Sum64(b), 16) }
+
+func TestJournal_forged_is_not_acted_on(t *testing.T) {
+	type file map[string]any
+	for _, c := range []struct {
+		name  string
+		files func(root, outside string) []file
+		mode  os.FileMode
+	}{
+		{"a file outside the root", func(root, outside string) []file {
+			target := filepath.Join(outside, "secret.txt")
+			return []file{{"name": target, "path": target, "old": hexDigest([]byte("secret\n")), "new": hexDigest([]byte("mine\n")),
+				"temp": filepath.Join(outside, docs.TempName("secret.txt", 1, 1))}}
+		}, 0o600},
+		{"a bare move out of the root", func(root, outside string) []file {
+			src := filepath.Join(outside, "secret.txt")
+			return []file{{"name": src, "path": src, "dest": filepath.Join(root, "leak.txt"), "old": hexDigest([]byte("secret\n")), "new": hexDigest([]byte("secret\n"))}}
+		}, 0o600},
+		{"a bare move of a file reached through a symlink in the root", func(root, outside string) []file {
+			src := filepath.Join(outside, "secret.txt")
+			return []file{{"name": filepath.Join(root, "link.txt"), "path": src, "dest": filepath.Join(root, "leak.txt"), "destName": filepath.Join(root, "leak.txt"),
+				"old": hexDigest([]byte("secret\n")), "new": hexDigest([]byte("secret\n"))}}
+		}, 0o600},
+		{"a move into a symlinked directory out of the root", func(root, outside string) []file {
+			src := filepath.Join(root, "a.txt")
+			return []file{{"name": src, "path": src, "dest": filepath.Join(outside, "a.txt"), "destName": filepath.Join(root, "out", "a.txt"),
+				"old": hexDigest([]byte("a\n")), "new": hexDigest([]byte("a\n"))}}
+		}, 0o600},
+		{"a temp file elsewhere", func(root, outside string) []file {
+			target := filepath.Join(root, "a.txt")
+			return []file{{"name": target, "path": target, "old": hexDigest([]byte("a\n")), "new": hexDigest([]byte("mine\n")),
+				"temp": filepath.Join(root, "sub", docs.TempName("a.txt", 1, 1))}}
+		}, 0o600},
+		{"a temp file that is another file", func(root, outside string) []file {
+			target := filepath.Join(root, "a.txt")
+			return []file{{"name": target, "path": target, "old": hexDigest([]byte("a\n")), "new": hexDigest([]byte("mine\n")),
+				"temp": filepath.Join(root, "b.txt")}}
+		}, 0o600},
+		{"a path with ..", func(root, outside string) []file {
+			target := root + "/../" + filepath.Base(outside) + "/secret.txt"
+			return []file{{"name": target, "path": target, "old": hexDigest([]byte("secret\n")), "new": hexDigest([]byte("mine\n"))}}
+		}, 0o600},
+		{"a journal others may write", func(root, outside string) []file {
+			target := filepath.Join(root, "a.txt")
+			return []file{{"name": target, "path": target, "old": hexDigest([]byte("a\n")), "new": hexDigest([]byte("mine\n")),
+				"temp": filepath.Join(root, docs.TempName("a.txt", 1, 1))}}
+		}, 0o666},
+	} {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			base := t.TempDir()
+			root, outside, jdir := filepath.Join(base, "root"), filepath.Join(base, "outside"), filepath.Join(base, "journal")
+			for _, d := range []string{root, filepath.Join(root, "sub"), outside, jdir} {
+				must(t, os.MkdirAll(d, 0o700))
+			}
+			put := func(p, s string) { must(t, os.WriteFile(p, []byte(s), 0o644)) }
+			put(filepath.Join(outside, "secret.txt"), "secret\n")
+			put(filepath.Join(outside, docs.TempName("secret.txt", 1, 1)), "mine\n")
+			put(filepath.Join(root, "a.txt"), "a\n")
+			put(filepath.Join(root, "b.txt"), "mine\n")
+			put(filepath.Join(root, "sub", docs.TempName("a.txt", 1, 1)), "mine\n")
+			put(filepath.Join(root, docs.TempName("a.txt", 1, 1)), "mine\n")
+			must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "link.txt")))
+			must(t, os.Symlink(outside, filepath.Join(root, "out")))
+			rec := map[string]any{"v": 1, "pid": 1, "phase": "forward", "files": c.files(root, outside)}
+			data, _ := json.Marshal(rec)
+			jpath := filepath.Join(jdir, "1-1.journal")
+			must(t, os.WriteFile(jpath, data, 0o600))
+			must(t, os.Chmod(jpath, c.mode))
+			d := docs.NewDisk()
+			d.Journal, d.Root = jdir, root
+			rs := d.Recover()
+			if len(rs) != 1 || rs[0].Err == nil || len(rs[0].Done) > 0 {
+				t.Fatalf("recovery of a forged journal: %+v", rs)
+			}
+			if b, _ := os.ReadFile(filepath.Join(outside, "secret.txt")); string(b) != "secret\n" {
+				t.Fatalf("the file outside holds %q", b)
+			}
+			if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "a\n" {
+				t.Fatalf("a.txt holds %q", b)
+			}
+			if _, err := os.Lstat(filepath.Join(root, "leak.txt")); err == nil {
+				t.Fatal("leak.txt was linked")
+			}
+			if _, err := os.Lstat(filepath.Join(outside, "a.txt")); err == nil {
+				t.Fatal("a.txt was moved out of the root")
+			}
+			if _, err := os.Lstat(jpath); err == nil {
+				t.Fatal("the forged journal stays")
+			}
+			if !strings.Contains(rs[0].Text(func(s string) string { return s }), "not acted on") {
+				t.Fatalf("the report: %s", rs[0].Text(func(s string) string { return s }))
+			}
+		})
+	}
+}
+
+// A journal of an edit through a symlink in the workspace to a file
+// elsewhere, or under a root that is itself reached through a symlink, is
+// eukhe's own: after a crash it is finished.
+func TestJournal_through_symlinks_is_finished(t *testing.T) {
+	base := t.TempDir()
+	real, elsewhere := filepath.Join(base, "real"), filepath.Join(base, "elsewhere")
+	must(t, os.MkdirAll(real, 0o755))
+	must(t, os.MkdirAll(elsewhere, 0o755))
+	root := filepath.Join(base, "root") // a symlink to real
+	must(t, os.Symlink(real, root))
+	must(t, os.WriteFile(filepath.Join(real, "a.txt"), []byte("a\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(elsewhere, "b.txt"), []byte("b\n"), 0o644))
+	must(t, os.Symlink(filepath.Join(elsewhere, "b.txt"), filepath.Join(real, "b.txt")))
+	jdir := filepath.Join(base, "journal")
+	d := docs.NewDisk()
+	d.Journal, d.Root = jdir, root
+	dead := false
+	d.Fault = func(step, _ string) error {
+		dead = dead || step == "rename"
+		if dead {
+			return errInjected
+		}
+		return nil
+	}
+	d.Commit([]docs.Change{
+		{Path: filepath.Join(root, "a.txt"), Old: []byte("a\n"), New: []byte("A\n")},
+		{Path: filepath.Join(root, "b.txt"), Old: []byte("b\n"), New: []byte("B\n")},
+		{Path: filepath.Join(root, "new", "c.txt"), Create: true, New: []byte("c\n")},
+	})
+	d.Fault = nil
+	rs := d.Recover()
+	if len(rs) != 1 || rs[0].Err != nil || len(rs[0].Left) > 0 || len(rs[0].Done) != 3 {
+		t.Fatalf("recovery: %+v", rs)
+	}
+	for p, want := range map[string]string{"root/a.txt": "A\n", "elsewhere/b.txt": "B\n", "root/new/c.txt": "c\n"} {
+		if got, _ := os.ReadFile(filepath.Join(base, p)); string(got) != want {
+			t.Fatalf("%s holds %q, want %q", p, got, want)
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(real, "b.txt")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("b.txt is no longer a symlink")
+	}
+}
+
+// An edit under a root reached through a symlink that changes a file and
+// creates one in a new directory: the writer locks each directory once,
+// whatever spelling reaches it (it used to lock the root twice, through
+// the link and through its target, and wait for itself for ever).
+func TestDisk_one_lock_per_directory_through_symlinks(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	must(t, os.MkdirAll(real, 0o755))
+	root := filepath.Join(base, "root")
+	must(t, os.Symlink(real, root))
+	must(t, os.WriteFile(filepath.Join(real, "a.txt"), []byte("a\n"), 0o644))
+	tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: root}
+	tools.Read(docs.ReadArgs{Path: "a.txt"})
+	res := tools.Edit(docs.EditArgs{Patch: "[a.txt#" + docs.DigestOf([]byte("a\n")).Tag().String() + "]\n@@ 1\n+A\n[new/c.txt]\n+c\n"})
+	if res.Failed {
+		t.Fatal(res.Text)
+	}
+	if got, _ := os.ReadFile(filepath.Join(real, "new", "c.txt")); string(got) != "c\n" {
+		t.Fatalf("new/c.txt holds %q", got)
+	}
+}
+
+func TestJournalDir(t *testing.T) {
+	a := docs.JournalDir(map[string]string{"HOME": "/h"}, "/ws")
+	if !strings.HasPrefix(a, "/h/.local/state/eukhe/journal/") {
+		t.Fatalf("default: %s", a)
+	}
+	if b := docs.JournalDir(map[string]string{"HOME": "/h", "XDG_STATE_HOME": "/s"}, "/ws"); !strings.HasPrefix(b, "/s/eukhe/journal/") || filepath.Base(b) != filepath.Base(a) {
+		t.Fatalf("XDG_STATE_HOME: %s", b)
+	}
+	if c := docs.JournalDir(map[string]string{"HOME": "/h", "XDG_STATE_HOME": "rel"}, "/ws"); c != a {
+		t.Fatalf("a relative XDG_STATE_HOME is ignored: %s", c)
+	}
+	if d := docs.JournalDir(map[string]string{"HOME": "/h"}, "/ws/"); d != a {
+		t.Fatalf("one root, one directory: %s", d)
+	}
+	if e := docs.JournalDir(map[string]string{"HOME": "/h"}, "/other"); e == a {
+		t.Fatal("two roots share a journal directory")
+	}
+	if f := docs.JournalDir(map[string]string{}, "/ws"); f != "" {
+		t.Fatalf("no HOME, no state directory: %q", f)
+	}
+}
