@@ -10,6 +10,9 @@ import { Method, SettingsStatusResult } from "./protocol";
 
 export const showSettingsStatusCommand = "eukhe.showSettingsStatus";
 
+// maxWarnings: the most warnings one answer of the server raises.
+export const maxWarnings = 3;
+
 // A problem as the user is told it: the server's line (which says, for a
 // file that failed to load, that its last good settings stay in force).
 export function problemsOf(res: SettingsStatusResult): string[] {
@@ -100,9 +103,13 @@ export class SettingsStatus {
 		const now = new Set([...this.byFolder.values()].flatMap(problemsOf));
 		// A problem fixed and made again is new again.
 		for (const p of this.shown) if (!now.has(p)) this.shown.delete(p);
-		for (const p of now) {
-			if (this.shown.has(p)) continue;
-			this.shown.add(p);
+		const fresh = [...now].filter((p) => !this.shown.has(p));
+		fresh.forEach((p) => this.shown.add(p));
+		// A project file can hold any number of unknown keys: a few
+		// warnings, then one for the rest.
+		const told = fresh.length > maxWarnings ? fresh.slice(0, maxWarnings - 1) : fresh;
+		if (told.length < fresh.length) told.push(`eukhe settings: ${fresh.length - told.length} more problems`);
+		for (const p of told) {
 			void vscode.window.showWarningMessage(p, "Show Settings Status").then((pick) => {
 				if (pick) void vscode.commands.executeCommand(showSettingsStatusCommand);
 			});

@@ -12,7 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Conn } from "../src/conn";
 import { SettingsStatusResult } from "../src/protocol";
-import { itemOf, problemsOf, registerShowSettingsStatus, SettingsStatus, showSettingsStatusCommand } from "../src/settingsstatus";
+import { itemOf, maxWarnings, problemsOf, registerShowSettingsStatus, SettingsStatus, showSettingsStatusCommand } from "../src/settingsstatus";
 import { Editor } from "./editor";
 import { commands, user, window } from "./fake-vscode";
 
@@ -93,6 +93,19 @@ test("each problem is one warning while it lasts; a problem fixed and made again
 	assert.equal(item.backgroundColor, undefined);
 	assert.equal(item.command, showSettingsStatusCommand);
 	assert.match(item.tooltip, /confined|Confinement/);
+	status.dispose();
+});
+
+test("a project file with many unknown keys raises a few warnings, the last for the rest, and its problems stay once each", () => {
+	user.shown.length = 0;
+	const status = new SettingsStatus();
+	const problems = Array.from({ length: 40 }, (_, i) => `warning: /p/.eukhe/settings.json:1:${i}: unknown key "k${i}", ignored`);
+	status.update("/p", { files: [{ file: "/p/.eukhe/settings.json", level: "warning", problems }], confinement: "bubblewrap" });
+	assert.equal(warnings().length, maxWarnings);
+	assert.equal(warnings()[maxWarnings - 1], `eukhe settings: ${40 - maxWarnings + 1} more problems`);
+	status.update("/p", { files: [{ file: "/p/.eukhe/settings.json", level: "warning", problems }], confinement: "bubblewrap" });
+	assert.equal(warnings().length, maxWarnings);
+	assert.match((status.item as unknown as Item).tooltip, /Settings: 40 problems/);
 	status.dispose();
 });
 
