@@ -60,7 +60,7 @@ export async function startFolder(folder: vscode.WorkspaceFolder, binary: string
 	// whenever the server says a settings file changed.
 	const root = folder.uri.fsPath;
 	const watching = status.watch(root, client as unknown as Conn, out);
-	void status.refresh(root, client as unknown as Conn).then((r) => {
+	void watching.refresh().then((r) => {
 		if (typeof r === "string") out.warn(`eukhe: the settings status of ${root} is not shown: ${r}`);
 	});
 	let tools: vscode.Disposable | undefined;

@@ -91,10 +91,11 @@ export class SettingsStatus {
 		}
 	}
 
-	// refresh asks a folder's server and shows what is new.
-	async refresh(folder: string, conn: Conn): Promise<SettingsStatusResult | string> {
+	// refresh asks a folder's server and shows what is new, unless the
+	// folder's server stopped meanwhile (live false).
+	async refresh(folder: string, conn: Conn, live: () => boolean = () => true): Promise<SettingsStatusResult | string> {
 		const r = await this.ask(conn);
-		if (typeof r !== "string") this.update(folder, r);
+		if (typeof r !== "string" && live()) this.update(folder, r);
 		return r;
 	}
 
@@ -141,8 +142,11 @@ export class SettingsStatus {
 	// watch asks again whenever the server says a settings file changed:
 	// it takes over window/showMessage and window/logMessage, showing and
 	// logging every other message as vscode-languageclient does.
-	watch(folder: string, conn: Conn, out: vscode.LogOutputChannel): vscode.Disposable {
-		const again = () => void this.refresh(folder, conn);
+	// Its refresh asks now; an answer that comes after dispose is dropped.
+	watch(folder: string, conn: Conn, out: vscode.LogOutputChannel): { refresh(): Promise<SettingsStatusResult | string>; dispose(): void } {
+		let live = true;
+		const refresh = () => this.refresh(folder, conn, () => live);
+		const again = () => void refresh();
 		const subs = [
 			conn.onNotification("window/showMessage", (m: { type: number; message: string }) => {
 				if (settingsMessage.test(m.message)) return again();
@@ -158,10 +162,14 @@ export class SettingsStatus {
 				if (settingsLog.test(m.message)) again();
 			}),
 		];
-		return new vscode.Disposable(() => {
-			subs.forEach((s) => s.dispose());
-			this.forget(folder);
-		});
+		return {
+			refresh,
+			dispose: () => {
+				live = false;
+				subs.forEach((s) => s.dispose());
+				this.forget(folder);
+			},
+		};
 	}
 
 	dispose(): void {

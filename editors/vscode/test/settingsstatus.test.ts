@@ -130,7 +130,7 @@ test("against eukhe lsp: a settings file that fails to parse and a gate key in a
 	const { ed, ws, userFile } = await server("broken", '{"shell.autoEffects": ["read"', { EUKHE_CONFINEMENT: "none" }, '{"shell.autoEffects": ["read", "write", "exec"]}');
 	const status = new SettingsStatus();
 	const watching = status.watch(ws, ed.conn as unknown as Conn, window.createOutputChannel("eukhe") as never);
-	const res = await status.refresh(ws, ed.conn as unknown as Conn);
+	const res = await watching.refresh();
 	assert.notEqual(typeof res, "string", String(res));
 
 	const w = warnings();
@@ -164,7 +164,13 @@ test("against eukhe lsp: a settings file that fails to parse and a gate key in a
 	fs.writeFileSync(userFile, '{"shell.autoEffects": ["read"], }');
 	await waitFor("a warning for the new problem", () => warnings().filter((m) => m.includes(userFile)).length === 2);
 	assert.equal(user.shown.length, n + 1);
+
+	// The folder's server stopped: an answer that comes after is dropped,
+	// and the item is hidden.
+	const late = watching.refresh();
 	watching.dispose();
+	assert.notEqual(typeof (await late), "string");
+	assert.equal(item.visible, false);
 	status.dispose();
 });
 
