@@ -47,4 +47,19 @@ func TestSettingsStatusNamesABrokenFile(t *testing.T) {
 		r := status()
 		return len(r.Files) > 0 && r.Files[0].Level == "ok" && len(r.Files[0].Problems) == 0
 	})
+	// A project file that sets an execution gate loads (its other keys
+	// are in force) with a warning that lasts: the load's "loaded" does
+	// not clear it.
+	project := e.path(".eukhe/settings.json")
+	if err := os.MkdirAll(filepath.Dir(project), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(project, []byte(`{"grep.excludes": ["dist"], "shell.autoEffects": ["read", "write", "exec"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the project file's gate key reported", func() bool {
+		r := status()
+		return len(r.Files) > 1 && r.Files[1].File == project && r.Files[1].Level == "warning" &&
+			strings.Contains(strings.Join(r.Files[1].Problems, "\n"), "shell.autoEffects is an execution gate")
+	})
 }

@@ -36,6 +36,8 @@ var tsInterfaces = map[string]reflect.Type{
 	"JoinToolParams":        reflect.TypeOf(JoinToolParams{}),
 	"RunToolParams":         reflect.TypeOf(RunToolParams{}),
 	"RunToolResult":         reflect.TypeOf(RunToolResult{}),
+	"SettingsStatusResult":  reflect.TypeOf(SettingsStatusResult{}),
+	"SettingsFileStatus":    reflect.TypeOf(SettingsFileStatus{}),
 }
 
 // tsConsts are protocol.ts's const objects, key by key, with the Go
@@ -44,7 +46,8 @@ var tsConsts = map[string]map[string]string{
 	"Method": {
 		"tool": MethodTool, "reviewDecision": MethodReviewDecision,
 		"joinTool": MethodJoinTool, "quitTool": MethodQuitTool,
-		"saveDocuments": MethodSaveDocuments, "review": MethodReview,
+		"settingsStatus": MethodSettingsStatus,
+		"saveDocuments":  MethodSaveDocuments, "review": MethodReview,
 		"approve": MethodApprove, "approvalSettled": MethodApprovalSettled,
 		"toolIssue": MethodToolIssue, "runTool": MethodRunTool,
 	},

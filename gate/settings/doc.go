@@ -35,7 +35,9 @@
 //     file, line and column (from the byte offset) and the problem, and the
 //     last good version of that file stays in force (watch.go). An unknown
 //     key, a gate in a project file, a removed file: a Warning event. No
-//     rule is dropped without an event.
+//     rule is dropped without an event. A file that loads gives its Info
+//     ("loaded") before that load's Warnings (watch.go), so a reader that
+//     clears a file's problems on Info keeps them (lsp's settingsStatus).
 //   - Every settings file the loader reads is a protected path (G1.3):
 //     Paths.Places hands them to the gate's policy, with eukhe's state
 //     directory ($XDG_STATE_HOME/eukhe, default ~/.local/state/eukhe:

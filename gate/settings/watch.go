@@ -209,13 +209,17 @@ func (w *Watcher) reloadEvents() []Event {
 		}
 		st.exists, st.data = true, data
 		f, evs := Parse(name, data, st.scope)
-		events = append(events, evs...)
 		if f == nil {
+			events = append(events, evs...)
 			st.broken = true
 			continue
 		}
 		st.good, st.broken = f, false
+		// "loaded" comes before the load's warnings (a key ignored): a
+		// reader that clears a file's problems on Info (lsp's
+		// settingsStatus) keeps them.
 		events = append(events, Event{Level: Info, File: name, Message: "loaded; its settings are in force"})
+		events = append(events, evs...)
 	}
 	var projects []*File
 	for _, f := range w.paths.ProjectFiles {

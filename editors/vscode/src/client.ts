@@ -8,6 +8,7 @@ import { withEukhe } from "./caps";
 import { Conn } from "./conn";
 import { Review } from "./review";
 import { joinEditorTools } from "./hosttools";
+import { SettingsStatus } from "./settingsstatus";
 import { wire } from "./wire";
 
 // The eukhe block under capabilities.experimental, as a static feature.
@@ -24,11 +25,13 @@ class EukheFeature implements StaticFeature {
 
 export interface Folder {
 	client: LanguageClient;
+	// root is the folder's path, the key of its settings status.
+	root: string;
 	review: Review;
 	dispose(): Promise<void>;
 }
 
-export async function startFolder(folder: vscode.WorkspaceFolder, binary: string, out: vscode.LogOutputChannel): Promise<Folder> {
+export async function startFolder(folder: vscode.WorkspaceFolder, binary: string, out: vscode.LogOutputChannel, status: SettingsStatus): Promise<Folder> {
 	const client = new LanguageClient(
 		`eukhe-${folder.index}`,
 		`eukhe (${folder.name})`,
@@ -53,6 +56,13 @@ export async function startFolder(folder: vscode.WorkspaceFolder, binary: string
 		await client.stop();
 		throw new Error(problem);
 	}
+	// The settings problems and the confinement: asked now, and again
+	// whenever the server says a settings file changed.
+	const root = folder.uri.fsPath;
+	const watching = status.watch(root, client as unknown as Conn, out);
+	void watching.refresh().then((r) => {
+		if (typeof r === "string") out.warn(`eukhe: the settings status of ${root} is not shown: ${r}`);
+	});
 	let tools: vscode.Disposable | undefined;
 	try {
 		tools = await joinEditorTools(client as unknown as Conn, folder.uri.fsPath);
@@ -61,8 +71,10 @@ export async function startFolder(folder: vscode.WorkspaceFolder, binary: string
 	}
 	return {
 		client,
+		root,
 		review,
 		dispose: async () => {
+			watching.dispose();
 			tools?.dispose();
 			disposable.dispose();
 			await client.stop();

@@ -7,12 +7,15 @@ import * as os from "node:os";
 import * as vscode from "vscode";
 import { findBinary } from "./binary";
 import { startFolder, Folder } from "./client";
+import { Conn } from "./conn";
 import { registerReviewCommands } from "./commands";
 import { registerMcp } from "./mcp";
 import { registerRestart } from "./restart";
+import { registerShowSettingsStatus, SettingsStatus } from "./settingsstatus";
 
 const folders = new Map<string, Folder>();
 let out: vscode.LogOutputChannel | undefined;
+let status: SettingsStatus | undefined;
 
 function isExecutable(p: string): boolean {
 	try {
@@ -32,7 +35,7 @@ async function start(folder: vscode.WorkspaceFolder): Promise<void> {
 	const b = binary();
 	if ("error" in b) return fail(b.error);
 	try {
-		folders.set(folder.uri.toString(), await startFolder(folder, b.path, out!));
+		folders.set(folder.uri.toString(), await startFolder(folder, b.path, out!, status!));
 	} catch (e) {
 		fail(e instanceof Error ? e.message : String(e));
 	}
@@ -53,8 +56,11 @@ async function stop(folder: vscode.WorkspaceFolder): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
 	out = vscode.window.createOutputChannel("eukhe", { log: true });
+	status = new SettingsStatus();
 	context.subscriptions.push(
 		out,
+		status,
+		registerShowSettingsStatus(status, () => [...folders.values()].map((f) => ({ folder: f.root, conn: f.client as unknown as Conn })), out),
 		registerReviewCommands(() => [...folders.values()].map((f) => f.review)),
 		vscode.commands.registerCommand("eukhe.showOutput", () => out?.show()),
 		registerRestart(

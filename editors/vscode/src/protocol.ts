@@ -10,6 +10,7 @@ export const Method = {
 	reviewDecision: "eukhe/reviewDecision",
 	joinTool: "eukhe/joinTool",
 	quitTool: "eukhe/quitTool",
+	settingsStatus: "eukhe/settingsStatus",
 	// Server → client.
 	saveDocuments: "eukhe/saveDocuments",
 	review: "eukhe/review",
@@ -141,4 +142,20 @@ export interface RunToolParams {
 export interface RunToolResult {
 	text: string;
 	isError?: boolean;
+}
+
+// eukhe/settingsStatus (params: an empty object): every settings file the
+// server reads, user file first, and the confinement in force.
+export interface SettingsStatusResult {
+	files: SettingsFileStatus[];
+	// "bubblewrap", "landlock (why)" or "none (why)".
+	confinement?: string;
+}
+
+// One file: level "ok", "warning" or "error", each problem as
+// "FILE:LINE:COL: what" (or "FILE: what").
+export interface SettingsFileStatus {
+	file: string;
+	level: string;
+	problems?: string[];
 }

@@ -63,8 +63,9 @@ export class Editor {
 	proc: cp.ChildProcess;
 	stderr = "";
 
-	constructor(binary: string, readonly root: string) {
-		this.proc = cp.spawn(binary, ["lsp"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+	// env: the server's environment (default: the tests' own).
+	constructor(binary: string, readonly root: string, env?: NodeJS.ProcessEnv) {
+		this.proc = cp.spawn(binary, ["lsp"], { cwd: root, env, stdio: ["pipe", "pipe", "pipe"] });
 		this.proc.stderr!.on("data", (d) => (this.stderr += d));
 		this.conn = createProtocolConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
 		this.conn.onRequest("workspace/applyEdit", (p: { edit: { documentChanges?: unknown[] } }) => this.applyEdit(p.edit));
