@@ -40,7 +40,7 @@ type bashArgs struct {
 
 func handleBash(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
 	var a bashArgs
-	if err := DecodeArgs("bash", s.params("bash"), raw, &a); err != nil {
+	if err := docs.DecodeArgs("bash", s.params("bash"), raw, &a); err != nil {
 		return badArgs(err)
 	}
 	given := 0

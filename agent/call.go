@@ -57,7 +57,7 @@ func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) docs.R
 // parameters of the tool.
 func checkArgs(tool string, params []string, raw json.RawMessage) error {
 	var keys map[string]json.RawMessage
-	if err := DecodeArgs(tool, params, raw, &keys); err != nil {
+	if err := docs.DecodeArgs(tool, params, raw, &keys); err != nil {
 		return &ArgsError{Msg: err.Error()}
 	}
 	for k := range keys {

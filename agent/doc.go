@@ -31,7 +31,9 @@
 //     is its approvals endpoint (terminals.go, Terminals): `eukhe
 //     approvals` terminals on the session's discovery socket, every one
 //     asked, the first answer wins, the others get eukhe/approvalSettled;
-//     gateways are counted (the gateway rule). A parent session running
+//     gateways are counted (the gateway rule). One terminal's connection
+//     (terminal.go, Terminal: ask and wait for the answer line, settled) is
+//     the editor server's too (package lsp). A parent session running
 //     headless in another process is reached through its endpoint
 //     (Headless.Remote; the endpoint's Relay asks that session's chain,
 //     Headless.RelayTo), so a subagent's question reaches its root's

@@ -30,12 +30,12 @@ const dynBound = docs.DefaultReadBound
 
 func handleDyn(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
 	var a dynArgs
-	if err := DecodeArgs("dyn", s.params("dyn"), raw, &a); err != nil {
+	if err := docs.DecodeArgs("dyn", s.params("dyn"), raw, &a); err != nil {
 		return badArgs(err)
 	}
 	args := bytes.TrimSpace(a.Arguments)
 	if len(args) > 0 && !bytes.Equal(args, []byte("null")) && args[0] != '{' {
-		return docs.Result{Text: fmt.Sprintf("dyn: arguments must be a JSON object of the tool's arguments, not %s", jsonKind(args)), Failed: true}
+		return docs.Result{Text: fmt.Sprintf("dyn: arguments must be a JSON object of the tool's arguments, not %s", docs.JSONKind(args)), Failed: true}
 	}
 	if bytes.Equal(args, []byte("null")) {
 		args = nil
@@ -76,7 +76,7 @@ func (s *Session) DynCall(ctx context.Context, name string, args json.RawMessage
 // reportIssue stores a report_issue row (S7.4) and only acknowledges.
 func (s *Session) reportIssue(args json.RawMessage) docs.Result {
 	var a reportArgs
-	if err := DecodeArgs(ReportIssue, []string{"tool", "description"}, args, &a); err != nil {
+	if err := docs.DecodeArgs(ReportIssue, []string{"tool", "description"}, args, &a); err != nil {
 		return badArgs(err)
 	}
 	if strings.TrimSpace(a.Tool) == "" || strings.TrimSpace(a.Description) == "" {

@@ -34,7 +34,7 @@ type Terminals struct {
 
 	mu       sync.Mutex
 	seq      int
-	terms    map[*terminal]bool
+	terms    map[*Terminal]bool
 	gateways int
 	granted  map[string]bool // approve_session: session, what, cwd
 }
@@ -92,19 +92,19 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 		c.Write(append(b, '\n'))
 		return
 	}
-	tm := &terminal{c: c, wait: map[string]chan string{}, gone: make(chan struct{})}
+	tm := NewTerminal(c)
 	t.mu.Lock()
 	if h.Gateway {
 		t.gateways++
 	} else {
 		if t.terms == nil {
-			t.terms = map[*terminal]bool{}
+			t.terms = map[*Terminal]bool{}
 		}
 		t.terms[tm] = true
 	}
 	t.mu.Unlock()
 	// Attached from here on: the terminal says so only once it is.
-	if tm.sendLine(protocol.HelloAnswer{Eukhe: protocol.HelloAttached}) != nil {
+	if tm.SendLine(protocol.HelloAnswer{Eukhe: protocol.HelloAttached}) != nil {
 		return
 	}
 	defer func() {
@@ -115,7 +115,7 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 			delete(t.terms, tm)
 		}
 		t.mu.Unlock()
-		close(tm.gone)
+		tm.Leave()
 	}()
 	for ctx.Err() == nil {
 		line, long, err := readLine(br, maxTermLine)
@@ -126,7 +126,7 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 		if long || json.Unmarshal(line, &a) != nil {
 			continue
 		}
-		tm.answer(a)
+		tm.Answer(a)
 	}
 }
 
@@ -167,7 +167,7 @@ func (t *Terminals) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool
 	if Grantable(q.Effects) {
 		p.Offers = append(p.Offers, protocol.AnswerApproveSession)
 	}
-	var terms []*terminal
+	var terms []*Terminal
 	for tm := range t.terms {
 		terms = append(terms, tm)
 	}
@@ -179,7 +179,7 @@ func (t *Terminals) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool
 	askers := make([]func(context.Context) (gate.Answer, bool), len(terms))
 	for i, tm := range terms {
 		askers[i] = func(ctx context.Context) (gate.Answer, bool) {
-			wire, ok := tm.ask(ctx, p)
+			wire, ok := tm.Ask(ctx, p)
 			answers[i] = wire
 			switch {
 			case !ok:
@@ -213,68 +213,8 @@ func (t *Terminals) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool
 	}
 	for i, tm := range terms {
 		if i != winner {
-			tm.settled(protocol.ApprovalSettledParams{ID: p.ID, Answer: wire})
+			tm.Settled(protocol.ApprovalSettledParams{ID: p.ID, Answer: wire})
 		}
 	}
 	return a, ok
-}
-
-// terminal is one `eukhe approvals` on the endpoint.
-type terminal struct {
-	c    net.Conn
-	wmu  sync.Mutex
-	mu   sync.Mutex
-	wait map[string]chan string
-	gone chan struct{}
-}
-
-func (tm *terminal) send(method string, params any) error {
-	b, _ := json.Marshal(params)
-	return tm.sendLine(protocol.TerminalLine{Method: method, Params: b})
-}
-
-func (tm *terminal) sendLine(v any) error {
-	b, _ := json.Marshal(v)
-	tm.wmu.Lock()
-	defer tm.wmu.Unlock()
-	_, err := tm.c.Write(append(b, '\n'))
-	return err
-}
-
-func (tm *terminal) ask(ctx context.Context, p protocol.ApproveParams) (string, bool) {
-	ch := make(chan string, 1)
-	tm.mu.Lock()
-	tm.wait[p.ID] = ch
-	tm.mu.Unlock()
-	defer func() {
-		tm.mu.Lock()
-		delete(tm.wait, p.ID)
-		tm.mu.Unlock()
-	}()
-	if tm.send(protocol.MethodApprove, p) != nil {
-		return "", false
-	}
-	select {
-	case a := <-ch:
-		return a, true
-	case <-tm.gone:
-	case <-ctx.Done():
-	}
-	return "", false
-}
-
-func (tm *terminal) answer(a protocol.TerminalAnswer) {
-	tm.mu.Lock()
-	ch := tm.wait[a.ID]
-	tm.mu.Unlock()
-	if ch != nil {
-		select {
-		case ch <- a.Answer:
-		default:
-		}
-	}
-}
-
-func (tm *terminal) settled(p protocol.ApprovalSettledParams) {
-	_ = tm.send(protocol.MethodApprovalSettled, p)
 }

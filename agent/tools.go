@@ -41,7 +41,7 @@ func badArgs(err error) docs.Result { return docs.Result{Text: err.Error(), Fail
 
 func handleRead(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
 	var a readArgs
-	if err := DecodeArgs("read", s.params("read"), raw, &a); err != nil {
+	if err := docs.DecodeArgs("read", s.params("read"), raw, &a); err != nil {
 		return badArgs(err)
 	}
 	if strings.Contains(a.Path, "://") {
@@ -52,7 +52,7 @@ func handleRead(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 
 func handleEdit(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
 	var a editArgs
-	if err := DecodeArgs("edit", s.params("edit"), raw, &a); err != nil {
+	if err := docs.DecodeArgs("edit", s.params("edit"), raw, &a); err != nil {
 		return badArgs(err)
 	}
 	return s.docs(ctx, func(t *docs.Tools) docs.Result { return t.Edit(a.EditArgs) })
@@ -60,7 +60,7 @@ func handleEdit(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 
 func handleWrite(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
 	var a writeArgs
-	if err := DecodeArgs("write", s.params("write"), raw, &a); err != nil {
+	if err := docs.DecodeArgs("write", s.params("write"), raw, &a); err != nil {
 		return badArgs(err)
 	}
 	return s.docs(ctx, func(t *docs.Tools) docs.Result { return t.Write(a.WriteArgs) })
@@ -68,7 +68,7 @@ func handleWrite(ctx context.Context, s *Session, raw json.RawMessage) docs.Resu
 
 func handleGrep(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
 	var a grepArgs
-	if err := DecodeArgs("grep", s.params("grep"), raw, &a); err != nil {
+	if err := docs.DecodeArgs("grep", s.params("grep"), raw, &a); err != nil {
 		return badArgs(err)
 	}
 	return s.docs(ctx, func(t *docs.Tools) docs.Result { return t.Grep(a.GrepArgs) })
@@ -76,7 +76,7 @@ func handleGrep(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 
 func handleGlob(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
 	var a globArgs
-	if err := DecodeArgs("glob", s.params("glob"), raw, &a); err != nil {
+	if err := docs.DecodeArgs("glob", s.params("glob"), raw, &a); err != nil {
 		return badArgs(err)
 	}
 	return s.docs(ctx, func(t *docs.Tools) docs.Result { return t.Glob(a.GlobArgs) })

@@ -29,7 +29,7 @@ func DecodeArgs(tool string, params []string, raw []byte, v any) error {
 		raw = []byte("{}")
 	}
 	if raw[0] != '{' {
-		return fmt.Errorf("%s takes a JSON object of arguments (%s), not %s", tool, takes(), jsonKind(raw))
+		return fmt.Errorf("%s takes a JSON object of arguments (%s), not %s", tool, takes(), JSONKind(raw))
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -153,8 +153,9 @@ func article(value string) string {
 	return kind
 }
 
-// jsonKind names the kind of a JSON text by its first byte.
-func jsonKind(raw []byte) string {
+// JSONKind names the kind of a JSON text by its first byte (raw is not
+// empty), as an error message says it: "an array", "a string", …
+func JSONKind(raw []byte) string {
 	switch raw[0] {
 	case '[':
 		return "an array"

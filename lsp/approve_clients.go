@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	lsproto "go.lsp.dev/protocol"
 
+	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/protocol"
 )
@@ -217,55 +218,21 @@ func joinEffects(names []string) string {
 	return out
 }
 
-// terminal is an `eukhe approvals` client on the socket.
-type terminal struct {
-	c    net.Conn
-	wmu  sync.Mutex
-	mu   sync.Mutex
-	wait map[string]chan string
-	gone chan struct{}
+// terminal is an `eukhe approvals` client on the socket, asked as an
+// approver.
+type terminal struct{ *agent.Terminal }
+
+func (t terminal) ask(ctx context.Context, p protocol.ApproveParams) (string, bool) {
+	return t.Ask(ctx, p)
 }
 
-func (t *terminal) send(method string, params any) error {
-	p, _ := json.Marshal(params)
-	b, _ := json.Marshal(protocol.TerminalLine{Method: method, Params: p})
-	t.wmu.Lock()
-	defer t.wmu.Unlock()
-	_, err := t.c.Write(append(b, '\n'))
-	return err
-}
-
-func (t *terminal) ask(ctx context.Context, p protocol.ApproveParams) (string, bool) {
-	ch := make(chan string, 1)
-	t.mu.Lock()
-	t.wait[p.ID] = ch
-	t.mu.Unlock()
-	defer func() {
-		t.mu.Lock()
-		delete(t.wait, p.ID)
-		t.mu.Unlock()
-	}()
-	if t.send(protocol.MethodApprove, p) != nil {
-		return "", false
-	}
-	select {
-	case a := <-ch:
-		return a, true
-	case <-t.gone:
-	case <-ctx.Done():
-	}
-	return "", false
-}
-
-func (t *terminal) settled(p protocol.ApprovalSettledParams) {
-	_ = t.send(protocol.MethodApprovalSettled, p)
-}
+func (t terminal) settled(p protocol.ApprovalSettledParams) { t.Settled(p) }
 
 // serveTerminal registers a terminal until it leaves: an interactive one
 // is asked every question; a gateway only counts as attached (G5: the
 // gateway rule answers at once).
 func (b *broker) serveTerminal(ctx context.Context, c net.Conn, br *bufio.Reader, gateway bool) {
-	t := &terminal{c: c, wait: map[string]chan string{}, gone: make(chan struct{})}
+	t := &terminal{agent.NewTerminal(c)}
 	b.mu.Lock()
 	if gateway {
 		b.gateways++
@@ -281,7 +248,7 @@ func (b *broker) serveTerminal(ctx context.Context, c net.Conn, br *bufio.Reader
 			delete(b.terms, t)
 		}
 		b.mu.Unlock()
-		close(t.gone)
+		t.Leave()
 	}()
 	for {
 		line, err := readLine(br, maxHello)
@@ -292,14 +259,6 @@ func (b *broker) serveTerminal(ctx context.Context, c net.Conn, br *bufio.Reader
 		if json.Unmarshal(line, &a) != nil {
 			continue
 		}
-		t.mu.Lock()
-		ch := t.wait[a.ID]
-		t.mu.Unlock()
-		if ch != nil {
-			select {
-			case ch <- a.Answer:
-			default:
-			}
-		}
+		t.Answer(a)
 	}
 }

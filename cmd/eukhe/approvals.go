@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,23 +40,13 @@ dropped one answers nothing).
 
 func runApprovals(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root, gateway := ".", false
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "eukhe approvals: "+format+"\n\n%s", append(a, approvalsUsage)...)
-		return 2
+	cmd := subcommand{"approvals", approvalsUsage, stdout, stderr}
+	if code, done := cmd.options(flags{values: map[string]*string{"--root": &root}, bools: map[string]*bool{"--gateway": &gateway}}, args); done {
+		return code
 	}
-	words, err := flags{values: map[string]*string{"--root": &root}, bools: map[string]*bool{"--gateway": &gateway}}.parse(args)
-	switch {
-	case err == errHelp:
-		fmt.Fprint(stdout, approvalsUsage)
-		return 0
-	case err != nil:
-		return bad("%v", err)
-	case len(words) > 0:
-		return bad("unknown argument %q", words[0])
-	}
-	abs, err := absDir(root)
+	abs, err := directory("--root", root)
 	if err != nil {
-		return bad("--root %s: %v; give a directory that exists", root, err)
+		return cmd.bad("%v", err)
 	}
 	dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
 	if err != nil {
@@ -329,19 +318,6 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 			show()
 		}
 	}
-}
-
-// absDir is dir made absolute, when it is a directory.
-func absDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	fi, err := os.Stat(abs)
-	if err == nil && !fi.IsDir() {
-		err = fmt.Errorf("not a directory")
-	}
-	return abs, err
 }
 
 // questionPrompt is one question as the terminal shows it.

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,6 +58,44 @@ func (f flags) parse(args []string) (words []string, err error) {
 		return nil, fmt.Errorf("unknown option %s", a)
 	}
 	return words, nil
+}
+
+// subcommand is one eukhe subcommand as its option errors and -h name
+// it: eukhe NAME, with its usage.
+type subcommand struct {
+	name, usage    string
+	stdout, stderr io.Writer
+}
+
+// bad says on standard error what is wrong with the arguments, then the
+// usage; it is the exit status of a usage error, 2.
+func (c subcommand) bad(format string, a ...any) int {
+	fmt.Fprintf(c.stderr, "eukhe "+c.name+": "+format+"\n\n%s", append(a, c.usage)...)
+	return 2
+}
+
+// parse reads args with f. -h prints the usage on standard output: done,
+// with exit status 0; a bad option is bad: done, with 2.
+func (c subcommand) parse(f flags, args []string) (words []string, code int, done bool) {
+	words, err := f.parse(args)
+	switch {
+	case err == errHelp:
+		fmt.Fprint(c.stdout, c.usage)
+		return nil, 0, true
+	case err != nil:
+		return nil, c.bad("%v", err), true
+	}
+	return words, 0, false
+}
+
+// options is parse for a subcommand that takes options only: a word is
+// bad too.
+func (c subcommand) options(f flags, args []string) (code int, done bool) {
+	words, code, done := c.parse(f, args)
+	if !done && len(words) > 0 {
+		return c.bad("unknown argument %q", words[0]), true
+	}
+	return code, done
 }
 
 // directory is dir made absolute, when it is a directory that exists.

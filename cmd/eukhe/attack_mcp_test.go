@@ -368,16 +368,7 @@ func attacks() []attack {
 
 func TestAttacks_through_eukhe_mcp_reach_no_secret_and_write_nothing_protected(t *testing.T) {
 	w := newAttackWorld(t)
-	var p *mcpProc
-	// registered first, so it runs last: after eukhe mcp has ended and
-	// written all of its standard error
-	t.Cleanup(func() {
-		if c := leaked(p.stderrText()); c != "" {
-			t.Errorf("eukhe mcp's standard error shows %s", c)
-		}
-	})
-	p = startMCP(t, w.env, w.root)
-	p.waitStderr("headless")
+	p := w.startMCP(t, "headless")
 	w.run(t, p.call, benign)
 }
 
@@ -388,14 +379,7 @@ func TestAttacks_through_eukhe_mcp_reach_no_secret_and_write_nothing_protected(t
 func TestAttacks_through_an_editor_reach_no_secret_and_write_nothing_protected(t *testing.T) {
 	w := newAttackWorld(t)
 	e := startEditorAt(t, w.env, w.root, func(int) string { return "deny" })
-	var p *mcpProc
-	t.Cleanup(func() {
-		if c := leaked(p.stderrText()); c != "" {
-			t.Errorf("eukhe mcp's standard error shows %s", c)
-		}
-	})
-	p = startMCP(t, w.env, w.root)
-	p.waitStderr("attached to the editor")
+	p := w.startMCP(t, "attached to the editor")
 	// this test editor applies no workspace edit: the benign write is left
 	// out
 	w.run(t, p.call, benign[:3])
@@ -422,6 +406,24 @@ func TestAttacks_through_eukhe_tool_reach_no_secret_and_write_nothing_protected(
 		}
 		return string(out), err != nil
 	}, benign)
+}
+
+// startMCP starts eukhe mcp in the world's root and waits until its
+// standard error says ready. When the test ends, once eukhe mcp has ended
+// and written all of its standard error, that must show no canary.
+func (w *attackWorld) startMCP(t *testing.T, ready string) *mcpProc {
+	t.Helper()
+	var p *mcpProc
+	// registered first, so it runs last: after eukhe mcp has ended and
+	// written all of its standard error
+	t.Cleanup(func() {
+		if c := leaked(p.stderrText()); c != "" {
+			t.Errorf("eukhe mcp's standard error shows %s", c)
+		}
+	})
+	p = startMCP(t, w.env, w.root)
+	p.waitStderr(ready)
+	return p
 }
 
 // waitStderr waits until eukhe mcp's standard error says want (it comes

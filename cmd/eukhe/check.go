@@ -54,24 +54,18 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var script, dir string
 	asJSON, haveScript := false, false
 	dir = "."
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "eukhe check: "+format+"\n\n%s", append(a, checkUsage)...)
-		return 2
-	}
-	words, err := flags{values: map[string]*string{"--cwd": &dir}, bools: map[string]*bool{"--json": &asJSON}}.parse(args)
+	cmd := subcommand{"check", checkUsage, stdout, stderr}
+	words, code, done := cmd.parse(flags{values: map[string]*string{"--cwd": &dir}, bools: map[string]*bool{"--json": &asJSON}}, args)
 	switch {
-	case err == errHelp:
-		fmt.Fprint(stdout, checkUsage)
-		return 0
-	case err != nil:
-		return bad("%v", err)
+	case done:
+		return code
 	case len(words) > 1:
-		return bad("one SCRIPT only; quote it as one argument (got another: %q)", words[1])
+		return cmd.bad("one SCRIPT only; quote it as one argument (got another: %q)", words[1])
 	case len(words) == 1:
 		script, haveScript = words[0], true
 	}
 	if !haveScript {
-		return bad("no SCRIPT; give it as one argument, or - to read it from standard input")
+		return cmd.bad("no SCRIPT; give it as one argument, or - to read it from standard input")
 	}
 	if script == "-" {
 		b, err := io.ReadAll(stdin)
@@ -81,15 +75,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		script = string(b)
 	}
-	cwd, err := filepath.Abs(dir)
-	if err == nil {
-		var fi os.FileInfo
-		if fi, err = os.Stat(cwd); err == nil && !fi.IsDir() {
-			err = fmt.Errorf("not a directory")
-		}
-	}
+	cwd, err := directory("--cwd", dir)
 	if err != nil {
-		return bad("--cwd %s: %v; give a directory that exists", dir, err)
+		return cmd.bad("%v", err)
 	}
 
 	env := gate.EnvFromList(os.Environ())

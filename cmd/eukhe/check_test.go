@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -67,16 +66,7 @@ func (w *checkWorld) checkStdin(env []string, stdin string, args ...string) ran 
 	cmd.Dir = filepath.Join(w.root, "src")
 	cmd.Env = append([]string{"HOME=" + w.home, "PATH=/usr/bin:/bin"}, env...)
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := ran{stdout: out.String(), stderr: errb.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		w.t.Fatalf("running eukhe check %v: %v", args, err)
-	}
-	return r
+	return ranOf(w.t, cmd)
 }
 
 func TestCLI_check_json(t *testing.T) {

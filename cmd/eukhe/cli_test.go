@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/eukhe/eukhe/internal/testkit"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // The CLI end to end: the built binary on real temp directories.
@@ -30,14 +30,21 @@ func eukhe(t *testing.T, stdin string, args ...string) ran {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
+	return ranOf(t, cmd)
+}
+
+// ranOf runs cmd and gives what it wrote and its exit status; a command
+// that could not run fails the test.
+func ranOf(t testing.TB, cmd *exec.Cmd) ran {
+	t.Helper()
+	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	r := ran{stdout: out.String(), stderr: errb.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("running eukhe %v: %v", args, err)
+		t.Fatalf("running %q: %v", cmd.Args, err)
 	}
 	return r
 }

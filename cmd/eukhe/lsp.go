@@ -32,24 +32,14 @@ Diagnostics go to standard error (the editor's LSP log).
 
 func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := "."
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "eukhe lsp: "+format+"\n\n%s", append(a, lspUsage)...)
-		return 2
-	}
+	cmd := subcommand{"lsp", lspUsage, stdout, stderr}
 	viaStdio := false // what many editors add by habit; stdio is the only transport
-	words, err := flags{values: map[string]*string{"--root": &root}, bools: map[string]*bool{"--stdio": &viaStdio}}.parse(args)
-	switch {
-	case err == errHelp:
-		fmt.Fprint(stdout, lspUsage)
-		return 0
-	case err != nil:
-		return bad("%v", err)
-	case len(words) > 0:
-		return bad("unknown argument %q", words[0])
+	if code, done := cmd.options(flags{values: map[string]*string{"--root": &root}, bools: map[string]*bool{"--stdio": &viaStdio}}, args); done {
+		return code
 	}
 	absRoot, err := directory("--root", root)
 	if err != nil {
-		return bad("%v", err)
+		return cmd.bad("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -45,23 +45,13 @@ Use it from an agent:  claude mcp add eukhe -- eukhe mcp
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root, parent := ".", ""
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "eukhe mcp: "+format+"\n\n%s", append(a, mcpUsage)...)
-		return 2
-	}
-	words, err := flags{values: map[string]*string{"--root": &root, "--parent": &parent}}.parse(args)
-	switch {
-	case err == errHelp:
-		fmt.Fprint(stdout, mcpUsage)
-		return 0
-	case err != nil:
-		return bad("%v", err)
-	case len(words) > 0:
-		return bad("unknown argument %q", words[0])
+	cmd := subcommand{"mcp", mcpUsage, stdout, stderr}
+	if code, done := cmd.options(flags{values: map[string]*string{"--root": &root, "--parent": &parent}}, args); done {
+		return code
 	}
 	absRoot, err := directory("--root", root)
 	if err != nil {
-		return bad("%v", err)
+		return cmd.bad("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -28,16 +28,7 @@ func runIn(t *testing.T, dir string, env []string, args ...string) ran {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir, cmd.Env = dir, env
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := ran{stdout: out.String(), stderr: errb.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running eukhe %v: %v", args, err)
-	}
-	return r
+	return ranOf(t, cmd)
 }
 
 func TestCLI_version_is_the_one_MCP_and_LSP_report(t *testing.T) {

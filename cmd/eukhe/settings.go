@@ -149,23 +149,13 @@ func (e effective) autoLine() string {
 
 func runSettings(args []string, stdout, stderr io.Writer) int {
 	root := "."
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "eukhe settings: "+format+"\n\n%s", append(a, settingsUsage)...)
-		return 2
-	}
-	words, err := flags{values: map[string]*string{"--root": &root}}.parse(args)
-	switch {
-	case err == errHelp:
-		fmt.Fprint(stdout, settingsUsage)
-		return 0
-	case err != nil:
-		return bad("%v", err)
-	case len(words) > 0:
-		return bad("unknown argument %q", words[0])
+	cmd := subcommand{"settings", settingsUsage, stdout, stderr}
+	if code, done := cmd.options(flags{values: map[string]*string{"--root": &root}}, args); done {
+		return code
 	}
 	absRoot, err := directory("--root", root)
 	if err != nil {
-		return bad("%v", err)
+		return cmd.bad("%v", err)
 	}
 	env := gate.EnvFromList(os.Environ())
 	e := readEffective(settings.Locate(env, []string{absRoot}))

@@ -77,19 +77,13 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var name, root, sessionFile, argText string
 	root = "."
 	haveArgs := false
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "eukhe tool: "+format+"\n\n%s", append(a, toolUsage)...)
-		return 2
-	}
-	words, err := flags{values: map[string]*string{"--root": &root, "--session": &sessionFile}}.parse(args)
+	cmd := subcommand{"tool", toolUsage, stdout, stderr}
+	words, code, done := cmd.parse(flags{values: map[string]*string{"--root": &root, "--session": &sessionFile}}, args)
 	switch {
-	case err == errHelp:
-		fmt.Fprint(stdout, toolUsage)
-		return 0
-	case err != nil:
-		return bad("%v", err)
+	case done:
+		return code
 	case len(words) > 2:
-		return bad("one ARGS-JSON only; got another: %q", words[2])
+		return cmd.bad("one ARGS-JSON only; got another: %q", words[2])
 	}
 	if len(words) > 0 {
 		name = words[0]
@@ -98,12 +92,12 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		argText, haveArgs = words[1], true
 	}
 	if name == "" {
-		return bad("which tool? read, edit, write, grep, glob, bash or dyn")
+		return cmd.bad("which tool? read, edit, write, grep, glob, bash or dyn")
 	}
 	if argText == "-" {
 		b, err := io.ReadAll(stdin)
 		if err != nil {
-			return bad("reading the arguments from standard input: %v", err)
+			return cmd.bad("reading the arguments from standard input: %v", err)
 		}
 		argText = string(b)
 	}
@@ -112,11 +106,11 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	absRoot, err := directory("--root", root)
 	if err != nil {
-		return bad("%v", err)
+		return cmd.bad("%v", err)
 	}
 	sess, save, err := openSession(sessionFile)
 	if err != nil {
-		return bad("%v", err)
+		return cmd.bad("%v", err)
 	}
 	defer save.close()
 	local, err := agent.OpenLocal(agent.LocalOptions{
@@ -139,9 +133,9 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var argsErr *agent.ArgsError
 	switch {
 	case errors.Is(err, agent.ErrUnknownTool):
-		return bad("%v", err)
+		return cmd.bad("%v", err)
 	case errors.As(err, &argsErr):
-		return bad("%v (run eukhe tool --help for each tool's arguments)", err)
+		return cmd.bad("%v (run eukhe tool --help for each tool's arguments)", err)
 	case err != nil:
 		fmt.Fprintf(stderr, "eukhe tool: %v\n", err)
 		return 1

@@ -30,14 +30,7 @@ func TestCLI_tool_goes_through_the_documents_gate(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command(binary, "tool", name, "--root", root, args)
 		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_STATE_HOME="+filepath.Join(home, ".state"))
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		r := ran{stdout: out.String(), stderr: errb.String()}
-		if ee, ok := err.(*exec.ExitError); ok {
-			r.code = ee.ExitCode()
-		}
-		return r
+		return ranOf(t, cmd)
 	}
 	refused := []struct{ name, args string }{
 		{"read", `{"path": "~/.ssh/id_rsa"}`},

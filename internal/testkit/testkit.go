@@ -1,6 +1,7 @@
 // Package testkit holds what the end-to-end tests of several packages
 // share: the eukhe binary built from this repository, the Neovim to
-// drive, and Missing, the one way a test ends for a tool the machine
+// drive, a fresh workspace with its own HOME and XDG directories
+// (workspace.go), and Missing, the one way a test ends for a tool the machine
 // lacks (a skip, or a failure under EUKHE_REQUIRE_TOOLS=1 or CI). It
 // keeps no rule of the product; only tests import it.
 package testkit

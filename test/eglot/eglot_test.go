@@ -30,11 +30,7 @@ func TestMain(m *testing.M) { testkit.RunWithEukhe(m, "../../cmd/eukhe", &binary
 func emacs(t *testing.T) string {
 	t.Helper()
 	missing := func(why string) {
-		why += ": the Eglot end-to-end test needs Emacs 29 or later, which has Eglot (.ci/run installs emacs-nox 30 from bookworm-backports)"
-		if os.Getenv("CI") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
+		testkit.Missing(t, why+": the Eglot end-to-end test needs Emacs 29 or later, which has Eglot (.ci/run installs emacs-nox 30 from bookworm-backports)")
 	}
 	p := os.Getenv("EUKHE_EMACS")
 	if p == "" {
@@ -79,36 +75,16 @@ func runScenario(t *testing.T, auto string, env ...string) (result, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := t.TempDir()
-	root, home, cfg := filepath.Join(base, "ws"), filepath.Join(base, "home"), filepath.Join(base, "config")
-	for _, d := range []string{root, home, filepath.Join(cfg, "eukhe")} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for name, text := range map[string]string{"a.txt": "a one\na two\na three\n", "b.txt": "b one\nb two\n"} {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(cfg, "eukhe", "settings.json"), []byte(`{"shell.autoEffects": `+auto+`}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// A short directory: a socket's path has at most 107 bytes.
-	run, err := os.MkdirTemp("", "eu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(run) })
-	out := filepath.Join(base, "results.json")
+	w := testkit.NewWorkspace(t, map[string]string{"a.txt": "a one\na two\na three\n", "b.txt": "b one\nb two\n"},
+		`{"shell.autoEffects": `+auto+`}`)
+	root := w.Root
+	out := filepath.Join(w.Base, "results.json")
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, em, "--batch", "-Q", "-l", script)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+cfg, "XDG_STATE_HOME="+filepath.Join(home, "state"),
-		"XDG_CACHE_HOME="+filepath.Join(home, "cache"), "XDG_RUNTIME_DIR="+run,
-		"EUKHE_ROOT="+root, "EUKHE_BIN="+binary, "EUKHE_OUT="+out)
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = w.Env(append([]string{"XDG_CACHE_HOME=" + filepath.Join(w.Home, "cache"),
+		"EUKHE_ROOT=" + root, "EUKHE_BIN=" + binary, "EUKHE_OUT=" + out}, env...)...)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Run(); err != nil {

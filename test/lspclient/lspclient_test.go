@@ -30,12 +30,7 @@ func TestMain(m *testing.M) { testkit.RunWithEukhe(m, "../../cmd/eukhe", &binary
 // installed.
 func node(t *testing.T) string {
 	t.Helper()
-	missing := func(why string) {
-		if os.Getenv("CI") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
+	missing := func(why string) { testkit.Missing(t, why) }
 	p, err := exec.LookPath("node")
 	if err != nil {
 		missing("node is not installed: the plain LSP client tests need Node.js and `npm ci` in test/lspclient (.ci/run does both)")
@@ -51,33 +46,12 @@ func node(t *testing.T) string {
 func scenario(t *testing.T, name string, env ...string) map[string]any {
 	t.Helper()
 	nd := node(t)
-	base := t.TempDir()
-	root, home, cfg := filepath.Join(base, "ws"), filepath.Join(base, "home"), filepath.Join(base, "config")
-	for _, d := range []string{root, home, filepath.Join(cfg, "eukhe")} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for name, text := range map[string]string{"a.txt": "a one\n", "b.txt": "b one\nb two\n"} {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(cfg, "eukhe", "settings.json"), []byte(`{"shell.autoEffects": ["read", "write"]}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// A short directory: a socket's path has at most 107 bytes.
-	run, err := os.MkdirTemp("", "eu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(run) })
+	w := testkit.NewWorkspace(t, map[string]string{"a.txt": "a one\n", "b.txt": "b one\nb two\n"},
+		`{"shell.autoEffects": ["read", "write"]}`)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nd, "scenarios.mjs", name)
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+cfg, "XDG_STATE_HOME="+filepath.Join(home, "state"),
-		"XDG_RUNTIME_DIR="+run, "EUKHE_ROOT="+root, "EUKHE_BIN="+binary)
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = w.Env(append([]string{"EUKHE_ROOT=" + w.Root, "EUKHE_BIN=" + binary}, env...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
@@ -91,27 +65,22 @@ func scenario(t *testing.T, name string, env ...string) map[string]any {
 	return res
 }
 
-func str(res map[string]any, key string) string {
-	s, _ := res[key].(string)
-	return s
-}
-
 // No documentChanges, utf-16 positions only: unsaved text typed after
 // characters outside the BMP reads back exactly, and an edit of two open
 // documents is sent as `changes`, lands in both, and says so.
 func TestAPlainClientWithoutDocumentChangesGetsChangesInUTF16(t *testing.T) {
 	res := scenario(t, "changes")
 	const face = "😀 é\u0301 ünï "
-	if e := str(res, "encoding"); e != "utf-16" && e != "utf-16 (default)" {
+	if e := testkit.Str(res, "encoding"); e != "utf-16" && e != "utf-16 (default)" {
 		t.Errorf("negotiated position encoding %q; the client offers only utf-16", e)
 	}
-	if r := str(res, "read"); !strings.Contains(r, "1:"+face+"TYPED one\n") {
+	if r := testkit.Str(res, "read"); !strings.Contains(r, "1:"+face+"TYPED one\n") {
 		t.Errorf("the read of unsaved typing after astral characters:\n%s", r)
 	}
-	if e := str(res, "edit"); !regexp.MustCompile(`^Applied to a\.txt#[0-9a-f]+, b\.txt#[0-9a-f]+\.`).MatchString(e) {
+	if e := testkit.Str(res, "edit"); !regexp.MustCompile(`^Applied to a\.txt#[0-9a-f]+, b\.txt#[0-9a-f]+\.`).MatchString(e) {
 		t.Errorf("the two-file edit said:\n%s", e)
 	}
-	if a, b := str(res, "a"), str(res, "b"); a != face+"EDITED\ntwo\n" || b != "b one\nb TWO\n" {
+	if a, b := testkit.Str(res, "a"), testkit.Str(res, "b"); a != face+"EDITED\ntwo\n" || b != "b one\nb TWO\n" {
 		t.Errorf("the buffers after the edit:\na.txt %q\nb.txt %q", a, b)
 	}
 	reqs, _ := res["requests"].([]any)
@@ -124,7 +93,7 @@ func TestAPlainClientWithoutDocumentChangesGetsChangesInUTF16(t *testing.T) {
 			t.Errorf("applyEdit %d to a client without workspace.workspaceEdit.documentChanges: %v; want changes only", i+1, m)
 		}
 	}
-	if r := str(res, "read_after"); !strings.Contains(r, "1:"+face+"EDITED\n") {
+	if r := testkit.Str(res, "read_after"); !strings.Contains(r, "1:"+face+"EDITED\n") {
 		t.Errorf("the read after the edit:\n%s", r)
 	}
 }
@@ -135,13 +104,13 @@ func TestAPlainClientWithoutDocumentChangesGetsChangesInUTF16(t *testing.T) {
 func TestAClientOfferingHelixsEncodingsGetsUTF8(t *testing.T) {
 	res := scenario(t, "changes", "EUKHE_ENCODINGS=utf-8,utf-32,utf-16")
 	const face = "😀 é\u0301 ünï "
-	if e := str(res, "encoding"); e != "utf-8" {
+	if e := testkit.Str(res, "encoding"); e != "utf-8" {
 		t.Errorf("negotiated position encoding %q; want utf-8, the first offered", e)
 	}
-	if r := str(res, "read"); !strings.Contains(r, "1:"+face+"TYPED one\n") {
+	if r := testkit.Str(res, "read"); !strings.Contains(r, "1:"+face+"TYPED one\n") {
 		t.Errorf("the read of unsaved typing after astral characters:\n%s", r)
 	}
-	if a, b := str(res, "a"), str(res, "b"); a != face+"EDITED\ntwo\n" || b != "b one\nb TWO\n" {
+	if a, b := testkit.Str(res, "a"), testkit.Str(res, "b"); a != face+"EDITED\ntwo\n" || b != "b one\nb TWO\n" {
 		t.Errorf("the buffers after the edit:\na.txt %q\nb.txt %q", a, b)
 	}
 }
@@ -153,10 +122,10 @@ func TestAPlainClientWithoutApplyEditIsNeverSentOne(t *testing.T) {
 	if n, _ := res["requests"].(float64); n != 0 {
 		t.Errorf("%v applyEdit requests reached a client without workspace.applyEdit", n)
 	}
-	if e := str(res, "edit"); res["edit_is_error"] != true || !strings.Contains(e, "cannot apply edits") || strings.HasPrefix(e, "Applied") {
+	if e := testkit.Str(res, "edit"); res["edit_is_error"] != true || !strings.Contains(e, "cannot apply edits") || strings.HasPrefix(e, "Applied") {
 		t.Errorf("the edit of an open document said:\n%s", e)
 	}
-	if a := str(res, "a"); a != "typed a one\n" {
+	if a := testkit.Str(res, "a"); a != "typed a one\n" {
 		t.Errorf("the buffer: %q", a)
 	}
 }
@@ -165,10 +134,10 @@ func TestAPlainClientWithoutApplyEditIsNeverSentOne(t *testing.T) {
 // the edit landed, and reads still see the buffer's text.
 func TestAnAppliedTrueWithoutADidChangeIsNotReportedApplied(t *testing.T) {
 	res := scenario(t, "lie")
-	if e := str(res, "edit"); strings.HasPrefix(e, "Applied") || res["edit_is_error"] != true {
+	if e := testkit.Str(res, "edit"); strings.HasPrefix(e, "Applied") || res["edit_is_error"] != true {
 		t.Errorf("an edit the client only said it applied was reported:\n%s", e)
 	}
-	if r := str(res, "read_after"); !strings.Contains(r, "1:a one\n2:a two\n") {
+	if r := testkit.Str(res, "read_after"); !strings.Contains(r, "1:a one\n2:a two\n") {
 		t.Errorf("the read after: eukhe's copy is not the buffer's:\n%s", r)
 	}
 }
@@ -178,17 +147,17 @@ func TestAnAppliedTrueWithoutADidChangeIsNotReportedApplied(t *testing.T) {
 // applied; once it lands, reads see it and the next edit lands.
 func TestALateDidChangeIsNeverReportedNotApplied(t *testing.T) {
 	res := scenario(t, "late", "EUKHE_LATE_MS=3000")
-	if e := str(res, "edit"); strings.Contains(strings.ToLower(e), "not applied") {
+	if e := testkit.Str(res, "edit"); strings.Contains(strings.ToLower(e), "not applied") {
 		t.Errorf("an edit that landed late was reported:\n%s", e)
 	}
 	if n, _ := res["apply_requests"].(float64); n != 1 {
 		t.Errorf("%v applyEdit requests: an edit that lands late must not be undone", n)
 	}
-	if r := str(res, "read_after"); !strings.Contains(r, "1:EDITED\n2:a two\n") {
+	if r := testkit.Str(res, "read_after"); !strings.Contains(r, "1:EDITED\n2:a two\n") {
 		t.Errorf("the read once the edit landed:\n%s", r)
 	}
-	if e := str(res, "edit2"); !strings.HasPrefix(e, "Applied to a.txt#") || str(res, "a") != "EDITED\nTWO\n" {
-		t.Errorf("the next edit: %s\nbuffer %q", e, str(res, "a"))
+	if e := testkit.Str(res, "edit2"); !strings.HasPrefix(e, "Applied to a.txt#") || testkit.Str(res, "a") != "EDITED\nTWO\n" {
+		t.Errorf("the next edit: %s\nbuffer %q", e, testkit.Str(res, "a"))
 	}
 }
 
@@ -215,8 +184,8 @@ func TestOutOfOrderDidChangeGivesTheInOrderTextOrUnknown(t *testing.T) {
 			t.Errorf("read %q; the text in order is %q", read, expected)
 		}
 	}
-	check(str(res, "read"), str(res, "expected"), res["read_is_error"] == true)
-	check(str(res, "read_after"), str(res, "expected_after"), res["read_after_is_error"] == true)
+	check(testkit.Str(res, "read"), testkit.Str(res, "expected"), res["read_is_error"] == true)
+	check(testkit.Str(res, "read_after"), testkit.Str(res, "expected_after"), res["read_after_is_error"] == true)
 }
 
 // Fast typing, in order, with reads in flight among the keys (keys of
@@ -230,7 +199,7 @@ func TestFastTypingReadsAreAlwaysAVersionTheClientHad(t *testing.T) {
 	if third, _ := res["third"].([]any); len(third) > 0 {
 		t.Errorf("%d reads gave a text the client never had, the first:\n%v", len(third), third[0])
 	}
-	if f, r := str(res, "final"), str(res, "final_read"); f != r {
+	if f, r := testkit.Str(res, "final"), testkit.Str(res, "final_read"); f != r {
 		t.Errorf("the last read:\n%q\nthe buffer:\n%q", r, f)
 	}
 }
@@ -240,7 +209,7 @@ func TestFastTypingReadsAreAlwaysAVersionTheClientHad(t *testing.T) {
 // are refused saying to save or reopen it, and nothing is sent to it.
 func TestAMissingDidChangeMakesTheDocumentUnknownNeverAThirdText(t *testing.T) {
 	res := scenario(t, "gap")
-	read := str(res, "read")
+	read := testkit.Str(res, "read")
 	if res["read_is_error"] != true {
 		t.Fatalf("a read of a document whose version 3 never came (the editor shows version 4):\n%s", read)
 	}
@@ -248,7 +217,7 @@ func TestAMissingDidChangeMakesTheDocumentUnknownNeverAThirdText(t *testing.T) {
 		t.Errorf("the refused read says no way out:\n%s", read)
 	}
 	if n, _ := res["apply_requests"].(float64); n != 0 || res["edit_is_error"] != true {
-		t.Errorf("an edit of the unknown document: %v applyEdit requests, reply:\n%s", n, str(res, "edit"))
+		t.Errorf("an edit of the unknown document: %v applyEdit requests, reply:\n%s", n, testkit.Str(res, "edit"))
 	}
 }
 
@@ -259,7 +228,7 @@ func TestAPlainClientThatCannotShowQuestions(t *testing.T) {
 	res := scenario(t, "noDialogs")
 	t.Logf("the gated steps were refused after %.0f ms and %.0f ms (the approval timeout is 120 s)", res["first_ms"], res["second_ms"])
 	for _, k := range []string{"first", "second"} {
-		if s := str(res, k); !strings.Contains(s, "the editor (plain) cannot show questions") || !strings.Contains(s, "eukhe approvals") {
+		if s := testkit.Str(res, k); !strings.Contains(s, "the editor (plain) cannot show questions") || !strings.Contains(s, "eukhe approvals") {
 			t.Errorf("the %s gated step said:\n%s", k, s)
 		}
 	}
