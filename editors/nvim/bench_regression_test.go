@@ -41,7 +41,7 @@ func TestAThousandBackToBackEditsAreNeverRefused(t *testing.T) {
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-i", "NONE", "-c", "luafile "+script)
 	cmd.Dir = ws
 	cmd.Env = append(os.Environ(), "EUKHE_BIN="+binary, "EUKHE_ROOT="+ws, "EUKHE_OUT="+out,
-		"BENCH_EDITS=1000", "BENCH_WARMUP=0", "BENCH_DEBOUNCE=0", "BENCH_PLUGIN="+plugin,
+		"BENCH_EDITS=1000", "BENCH_WARMUP=0", "BENCH_DEBOUNCE=0", "BENCH_PLUGIN="+plugin, "BENCH_CALL_TIMEOUT_MS=120000",
 		"XDG_STATE_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
 	log, err := cmd.CombinedOutput()
 	if err != nil {
