@@ -1,9 +1,9 @@
 package docs
 
 import (
-	"context"
 	"bytes"
 	"container/heap"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
