@@ -2,7 +2,6 @@ package docs
 
 import (
 	"context"
-	"fmt"
 	"strings"
 )
 
@@ -27,10 +26,24 @@ func cancelled(tool, shown, nothing string) Result {
 // walkCancelled is the reply of a grep or glob whose walk was cancelled:
 // what it had searched so far, and that nothing of it is shown.
 func walkCancelled(tool, under string, tally *Tally, found int, foundWhat string) Result {
-	var b strings.Builder
-	fmt.Fprintf(&b, "[%s cancelled: the call was cancelled after %s %s under %s (%s so far); the walk stopped there, so nothing is shown and no line counts as seen. %s again, on a narrower path or glob, if you still need it.]\n",
-		tool, Count(tally.searched(), "file"), walkVerb(tool), under, Count(found, foundWhat), upperFirst(tool))
-	return Result{Text: b.String(), Failed: true}
+	shown, narrower := "nothing is shown and no line counts as seen", "path or glob"
+	if tool == "glob" {
+		shown, narrower = "nothing is listed", "path or pattern"
+	}
+	return failed("[%s cancelled: the call was cancelled after %s %s under %s (%s so far); the walk stopped there, so %s. %s again, on a narrower %s, if you still need it.]\n",
+		tool, Count(walked(tool, tally), "file"), walkVerb(tool), under, Count(found, foundWhat), shown, upperFirst(tool), narrower)
+}
+
+// walked is how many files the walk got to: grep's searched, glob's
+// considered (matched or not).
+func walked(tool string, t *Tally) int {
+	n := t.searched()
+	if tool == "glob" {
+		t.mu.Lock()
+		n += t.Count[Filtered]
+		t.mu.Unlock()
+	}
+	return n
 }
 
 func walkVerb(tool string) string {

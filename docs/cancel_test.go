@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // cancelTree makes dirs×files small files, every one holding the needle.
@@ -275,4 +277,75 @@ func TestGuardJudgesUnderTheCallsContext(t *testing.T) {
 			t.Fatalf("call %d judged under %v", i, g.got)
 		}
 	}
+}
+
+// cancelAtStore cancels the call at its k-th read or listing, counts the
+// reads begun after, and the entries listed (as countingStore does).
+type cancelAtStore struct {
+	Store
+	k      int64
+	cancel context.CancelFunc
+	ops    atomic.Int64
+	fired  atomic.Bool
+	after  atomic.Int64
+	mu     sync.Mutex
+	listed int
+}
+
+func (s *cancelAtStore) op() {
+	if s.fired.Load() {
+		s.after.Add(1)
+	}
+	if s.ops.Add(1) == s.k {
+		s.cancel()
+		s.fired.Store(true)
+	}
+}
+
+func (s *cancelAtStore) Read(path string) (Snapshot, error) {
+	s.op()
+	return s.Store.Read(path)
+}
+
+func (s *cancelAtStore) List(dir string) ([]Entry, error) {
+	s.op()
+	es, err := s.Store.List(dir)
+	s.mu.Lock()
+	s.listed += len(es)
+	s.mu.Unlock()
+	return es, err
+}
+
+// grep_accounts_every_file, with the call cancelled at any point of the
+// walk: a grep either accounts for every file (the law, whole) or says it
+// was cancelled and how far it got — never a part of the walk shown as the
+// whole — and a cancelled one reads at most one file a worker after the
+// cancel, shows no row and marks nothing seen.
+func TestLaw_grep_accounts_every_file_when_cancelled(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		root := t.TempDir()
+		classTree(rt, root)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		s := &cancelAtStore{Store: NewDisk(), k: int64(rapid.IntRange(1, 60).Draw(rt, "cancel at")), cancel: cancel}
+		tools := &Tools{Store: s, Session: NewSession(), Root: root}
+		m, _ := NewLineMatcher("needle", true, false)
+		res, tally := tools.grepTree(ctx, m, root, GrepArgs{Pattern: "needle", Literal: true}, nil)
+		said := strings.HasPrefix(res.Text, "[grep cancelled: ")
+		if said != tally.Stopped || said != res.Failed {
+			rt.Fatalf("stopped %v, failed %v, reply:\n%s", tally.Stopped, res.Failed, res.Text)
+		}
+		if !tally.Stopped {
+			if got, want := tally.Total(), s.listed+1; got != want {
+				rt.Fatalf("a whole reply: classes sum to %d, the walk listed %d entries (+ the root)", got, want)
+			}
+			return
+		}
+		if n := s.after.Load(); n > int64(walkWorkers()) {
+			rt.Fatalf("%d reads or listings after the cancel", n)
+		}
+		if strings.Contains(res.Text, "#") || len(tools.Session.Files) != 0 {
+			rt.Fatalf("a cancelled grep showed rows or marked lines seen:\n%s", res.Text)
+		}
+	})
 }

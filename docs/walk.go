@@ -299,6 +299,10 @@ func (w *walker) walkDir(ctx context.Context, it walkItem) {
 		return
 	}
 	w.tally.add(Directory, shown)
+	if done(ctx) {
+		w.tally.stop() // listed, but nothing under it read
+		return
+	}
 	node := it.node
 	if !w.noIgnore {
 		for _, e := range es {
