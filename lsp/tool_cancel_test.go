@@ -15,11 +15,13 @@ import (
 func TestEditorToolRunsUnderTheRequestsContext(t *testing.T) {
 	e := newEditor(t, editorOpts{})
 	e.put("a.txt", "needle\n")
-	args, _ := json.Marshal(map[string]any{"pattern": "needle"})
-	p := protocol.ToolParams{Name: "grep", Arguments: args}
-	if r := e.srv.runTool(t.Context(), p); r.IsError || !strings.Contains(r.Text, "1 match in 1 file") {
+	// Through the connection first: the session is open, and the server
+	// done with initialized, before the call below is made directly.
+	if r := e.tool("grep", map[string]any{"pattern": "needle"}); r.IsError || !strings.Contains(r.Text, "1 match in 1 file") {
 		t.Fatalf("live: %+v", r)
 	}
+	args, _ := json.Marshal(map[string]any{"pattern": "needle"})
+	p := protocol.ToolParams{Name: "grep", Arguments: args}
 	gone, cancel := context.WithCancel(t.Context())
 	cancel()
 	if r := e.srv.runTool(gone, p); !r.IsError || !strings.Contains(r.Text, "grep . cancelled") || strings.Contains(r.Text, "needle\n") {
