@@ -2,7 +2,11 @@
 // the schemas the session sends, dyn and the tools behind it (MCP servers'
 // tools, host tools, report_issue), the internal URLs of read, and the MCP
 // server binding that `eukhe mcp` runs. It wires the gate into docs: the
-// documents gate (G1.6, G1.7) is a docs.PathGuard here (guard.go).
+// documents gate (G1.6, G1.7) is a docs.PathGuard here (guard.go). A
+// tool call's context goes first into the docs tool and from there into
+// the guard, which keeps none of its own: a call the client cancels
+// (notifications/cancelled) withdraws the gate's question and stops a
+// grep or glob walk at its next file.
 //
 // Where each law lives:
 //

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"sync"
 
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
@@ -12,36 +11,20 @@ import (
 // access is judged once with the session's auto set; one that must ask
 // goes up the session's chain; the access then uses the real path the
 // gate judged. docs never imports gate: this adapter is the wiring.
+//
+// It keeps no call's state: the call's context comes first (mvdan.cc/sh's
+// handler style), so a question is asked under the call that needs it and
+// withdrawn when that call is cancelled.
 type DocGuard struct {
 	Gate *gate.DocumentsGate
-
-	mu  sync.Mutex
-	ctx context.Context
 }
 
-// WithContext sets the context questions are asked under (the tool call's,
-// so a cancelled call stops waiting).
-func (d *DocGuard) WithContext(ctx context.Context) {
-	d.mu.Lock()
-	d.ctx = ctx
-	d.mu.Unlock()
-}
-
-func (d *DocGuard) context() context.Context {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.ctx == nil {
-		return context.Background()
-	}
-	return d.ctx
-}
-
-// Allow judges path once, asks when the gate must, and gives the real path
-// the access then uses. The error is a *gate.Refusal: the seed's refusal
-// text.
-func (d *DocGuard) Allow(path string, a docs.Access) (string, error) {
+// Allow judges path once, asks when the gate must (under ctx), and gives
+// the real path the access then uses. The error is a *gate.Refusal: the
+// seed's refusal text.
+func (d *DocGuard) Allow(ctx context.Context, path string, a docs.Access) (string, error) {
 	v := d.Gate.JudgeAccess(path, gateAccess(a))
-	if err := d.Gate.Allow(d.context(), v); err != nil {
+	if err := d.Gate.Allow(ctx, v); err != nil {
 		return "", err
 	}
 	return v.Real.Path, nil

@@ -58,7 +58,7 @@ func TestGuardLetsAnInsideAccessRunUnasked(t *testing.T) {
 	asked := false
 	g := newGuardWorld(t, func(context.Context, gate.Question) gate.Answer { asked = true; return gate.Deny })
 	s := g.open(t, "")
-	real, err := s.Guard().Allow(filepath.Join(g.root, "a.txt"), docs.WriteAccess)
+	real, err := s.Guard().Allow(t.Context(), filepath.Join(g.root, "a.txt"), docs.WriteAccess)
 	if err != nil || asked {
 		t.Fatalf("inside write: %v (asked %v)", err, asked)
 	}
@@ -76,7 +76,7 @@ func TestGuardLetsAnInsideAccessRunUnasked(t *testing.T) {
 func TestGuardHeadlessSecretIsUnansweredWithTheRefusalText(t *testing.T) {
 	g := newGuardWorld(t, nil)
 	s := g.open(t, "")
-	_, err := s.Guard().Allow(g.secret, docs.ReadAccess)
+	_, err := s.Guard().Allow(t.Context(), g.secret, docs.ReadAccess)
 	var ref *gate.Refusal
 	if !errors.As(err, &ref) || ref.Answer != gate.Unanswered {
 		t.Fatalf("secret read: %v", err)
@@ -95,7 +95,7 @@ func TestGuardSubagentRoutesUpToItsParent(t *testing.T) {
 	if len(chain) != 2 || chain[0].Name != s.ID || chain[1].Name != "parent-session" {
 		t.Fatalf("chain %+v", chain)
 	}
-	if _, err := s.Guard().Allow(g.secret, docs.ReadAccess); err == nil {
+	if _, err := s.Guard().Allow(t.Context(), g.secret, docs.ReadAccess); err == nil {
 		t.Fatal("a subagent's secret read ran with no one to answer")
 	}
 	// a parent open on the same host is in the chain, then its parent
@@ -118,7 +118,7 @@ func TestGuardAsksTheClientAndUsesTheRealPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := g.open(t, "")
-	real, err := s.Guard().Allow(link, docs.ReadAccess)
+	real, err := s.Guard().Allow(t.Context(), link, docs.ReadAccess)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestGuardAsksTheClientAndUsesTheRealPath(t *testing.T) {
 		t.Fatalf("real %s, asked %+v", real, q)
 	}
 	g2 := newGuardWorld(t, func(context.Context, gate.Question) gate.Answer { return gate.Deny })
-	_, err = g2.open(t, "").Guard().Allow(g2.secret, docs.ReadAccess)
+	_, err = g2.open(t, "").Guard().Allow(t.Context(), g2.secret, docs.ReadAccess)
 	if err == nil || !strings.Contains(err.Error(), "the user denied it") {
 		t.Fatalf("denied: %v", err)
 	}

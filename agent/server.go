@@ -124,7 +124,9 @@ func (s *Session) Serve(ctx context.Context, t mcp.Transport) error {
 		return fmt.Errorf("eukhe mcp: connecting: %v", err)
 	}
 	s.SetNotify(func(text string) {
-		ss.Log(context.Background(), &mcp.LoggingMessageParams{Level: "info", Logger: "eukhe.jobs", Data: text})
+		// A job settles after its call returned: the notice goes under
+		// the connection's context, so it is dropped once that ends.
+		ss.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "eukhe.jobs", Data: text})
 	})
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()

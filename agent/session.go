@@ -238,16 +238,12 @@ func (s *Session) params(name string) []string { return s.paramNames[name] }
 // wireGuard sets the documents gate on the document tools (G1.6).
 func (s *Session) wireGuard() { s.tools.Guard = s.guard }
 
-// docs runs one document call under the session's lock, with questions
-// asked under the call's context.
-func (s *Session) docs(ctx context.Context, f func(*docs.Tools) docs.Result) docs.Result {
+// docs runs one document call under the session's lock; the tool takes
+// the call's context first, and asks the documents gate under it.
+func (s *Session) docs(ctx context.Context, f func(context.Context, *docs.Tools) docs.Result) docs.Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.guard != nil {
-		s.guard.WithContext(ctx)
-		defer s.guard.WithContext(nil)
-	}
-	return f(s.tools)
+	return f(ctx, s.tools)
 }
 
 // readURL is read's path for scheme://… (S7.5).
@@ -260,10 +256,6 @@ func (s *Session) readURL(ctx context.Context, raw string) docs.Result {
 	if scheme, _, _ := SplitURL(raw); scheme == "repo" || scheme == "skill" {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.guard != nil {
-			s.guard.WithContext(ctx)
-			defer s.guard.WithContext(nil)
-		}
 	}
 	bound := s.tools.Bound
 	if bound == 0 {

@@ -47,7 +47,7 @@ func handleRead(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 	if strings.Contains(a.Path, "://") {
 		return s.readURL(ctx, a.Path)
 	}
-	return s.docs(ctx, func(t *docs.Tools) docs.Result { return t.Read(a.ReadArgs) })
+	return s.docs(ctx, func(ctx context.Context, t *docs.Tools) docs.Result { return t.Read(ctx, a.ReadArgs) })
 }
 
 func handleEdit(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
@@ -55,7 +55,7 @@ func handleEdit(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 	if err := docs.DecodeArgs("edit", s.params("edit"), raw, &a); err != nil {
 		return badArgs(err)
 	}
-	return s.docs(ctx, func(t *docs.Tools) docs.Result { return t.Edit(a.EditArgs) })
+	return s.docs(ctx, func(ctx context.Context, t *docs.Tools) docs.Result { return t.Edit(ctx, a.EditArgs) })
 }
 
 func handleWrite(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
@@ -63,7 +63,7 @@ func handleWrite(ctx context.Context, s *Session, raw json.RawMessage) docs.Resu
 	if err := docs.DecodeArgs("write", s.params("write"), raw, &a); err != nil {
 		return badArgs(err)
 	}
-	return s.docs(ctx, func(t *docs.Tools) docs.Result { return t.Write(a.WriteArgs) })
+	return s.docs(ctx, func(ctx context.Context, t *docs.Tools) docs.Result { return t.Write(ctx, a.WriteArgs) })
 }
 
 func handleGrep(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
@@ -71,7 +71,7 @@ func handleGrep(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 	if err := docs.DecodeArgs("grep", s.params("grep"), raw, &a); err != nil {
 		return badArgs(err)
 	}
-	return s.docs(ctx, func(t *docs.Tools) docs.Result { return t.Grep(a.GrepArgs) })
+	return s.docs(ctx, func(ctx context.Context, t *docs.Tools) docs.Result { return t.Grep(ctx, a.GrepArgs) })
 }
 
 func handleGlob(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
@@ -79,5 +79,5 @@ func handleGlob(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 	if err := docs.DecodeArgs("glob", s.params("glob"), raw, &a); err != nil {
 		return badArgs(err)
 	}
-	return s.docs(ctx, func(t *docs.Tools) docs.Result { return t.Glob(a.GlobArgs) })
+	return s.docs(ctx, func(ctx context.Context, t *docs.Tools) docs.Result { return t.Glob(ctx, a.GlobArgs) })
 }

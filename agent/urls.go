@@ -132,7 +132,8 @@ func IsURL(p string) bool {
 
 // Read reads one URL within an output bound of bound bytes (0 or less is
 // docs.DefaultReadBound). ctx bounds the call: its deadline ends an ssh://
-// or mcp:// read. An error is always a *URLError.
+// or mcp:// read, and a repo:// or skill:// read asks the documents gate
+// under it. An error is always a *URLError.
 func (r *URLReader) Read(ctx context.Context, raw string, bound int) (text string, err error) {
 	if bound <= 0 {
 		bound = docs.DefaultReadBound
@@ -143,9 +144,9 @@ func (r *URLReader) Read(ctx context.Context, raw string, bound int) (text strin
 	}
 	switch scheme {
 	case "repo":
-		return r.readRepo(raw, rest, bound)
+		return r.readRepo(ctx, raw, rest, bound)
 	case "skill":
-		return r.readSkill(raw, rest, bound)
+		return r.readSkill(ctx, raw, rest, bound)
 	case "mcp":
 		return r.readMCP(ctx, raw, rest, bound)
 	case "ssh":

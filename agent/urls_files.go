@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,13 +15,13 @@ import (
 
 // readRepo is repo://path: a normal read of a file or directory under the
 // workspace root.
-func (r *URLReader) readRepo(raw, rest string, bound int) (string, error) {
-	return r.readUnder(raw, r.Root, "the workspace root", rest, bound)
+func (r *URLReader) readRepo(ctx context.Context, raw, rest string, bound int) (string, error) {
+	return r.readUnder(ctx, raw, r.Root, "the workspace root", rest, bound)
 }
 
 // readSkill is skill://name (its SKILL.md), skill://name/path (a file
 // under its directory) and skill:// (the skills there are).
-func (r *URLReader) readSkill(raw, rest string, bound int) (string, error) {
+func (r *URLReader) readSkill(ctx context.Context, raw, rest string, bound int) (string, error) {
 	if _, ok := WalkURLPath(rest); !ok {
 		return "", urlErr(KindEscapes, raw, "the path climbs above the skill directories with \"..\"; name a skill: skill://<name> or skill://<name>/<path>")
 	}
@@ -42,7 +43,7 @@ func (r *URLReader) readSkill(raw, rest string, bound int) (string, error) {
 		if strings.Trim(sub, "/") == "" {
 			sub = "SKILL.md"
 		}
-		return r.readUnder(raw, root, "the directory of skill "+name, sub, bound)
+		return r.readUnder(ctx, raw, root, "the directory of skill "+name, sub, bound)
 	}
 	return "", urlErr(KindNotFound, raw, "no skill %q in %s; read skill:// for the list", name, strings.Join(r.SkillDirs, " or "))
 }
@@ -75,7 +76,7 @@ func (r *URLReader) listSkills(raw string) (string, error) {
 
 // readUnder reads path under root as a normal file read: the lexical walk,
 // then the real-path check, then docs' read with the selector, if any.
-func (r *URLReader) readUnder(raw, root, rootName, path string, bound int) (string, error) {
+func (r *URLReader) readUnder(ctx context.Context, raw, root, rootName, path string, bound int) (string, error) {
 	if r.Tools == nil {
 		return "", urlErr(KindIO, raw, "this session has no document tools")
 	}
@@ -99,7 +100,7 @@ func (r *URLReader) readUnder(raw, root, rootName, path string, bound int) (stri
 	t.Bound = bound
 	seen := &readWatch{Store: t.Store}
 	t.Store = seen
-	res := t.Read(docs.ReadArgs{Path: abs + sel})
+	res := t.Read(ctx, docs.ReadArgs{Path: abs + sel})
 	if res.Failed {
 		return "", seen.failure(raw, sel != "", res.Text)
 	}

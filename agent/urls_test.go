@@ -88,12 +88,12 @@ func TestURLRepoIsANormalRead(t *testing.T) {
 	if m == nil || m[1] != "src/a.go" || !strings.Contains(text, "\n3:func A() {}\n") {
 		t.Fatalf("repo read:\n%s", text)
 	}
-	plain := (&docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: w.root}).Read(docs.ReadArgs{Path: "src/a.go"})
+	plain := (&docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: w.root}).Read(context.Background(), docs.ReadArgs{Path: "src/a.go"})
 	if plain.Text != text {
 		t.Fatalf("repo:// differs from the plain read:\n%s\n---\n%s", text, plain.Text)
 	}
 	// Its rows are anchors: an edit through the header's tag lands.
-	res := w.tools.Edit(docs.EditArgs{Patch: strings.TrimSuffix(m[0], "\n") + "\n@@ 3\n+func A() { return }\n"})
+	res := w.tools.Edit(context.Background(), docs.EditArgs{Patch: strings.TrimSuffix(m[0], "\n") + "\n@@ 3\n+func A() { return }\n"})
 	if res.Failed || !strings.HasPrefix(res.Text, "Applied to src/a.go#") {
 		t.Fatalf("edit after repo:// read: %s", res.Text)
 	}
@@ -104,7 +104,7 @@ func TestURLRepoIsANormalRead(t *testing.T) {
 		{"repo://src", "src"},
 	} {
 		text, err := w.r.Read(ctx, c.url, 0)
-		want := w.tools.Read(docs.ReadArgs{Path: c.plain})
+		want := w.tools.Read(context.Background(), docs.ReadArgs{Path: c.plain})
 		if err != nil || text != want.Text {
 			t.Errorf("%s: %q, %v\nwant %q", c.url, text, err, want.Text)
 		}
@@ -184,7 +184,7 @@ type urlGuard struct {
 	refuse string
 }
 
-func (g *urlGuard) Allow(path string, _ docs.Access) (string, error) {
+func (g *urlGuard) Allow(_ context.Context, path string, _ docs.Access) (string, error) {
 	g.asked = append(g.asked, path)
 	if strings.HasSuffix(path, g.refuse) {
 		return "", errors.New("read did not run (read, secret): the user denied it. Do not try it again unless the user asks for it.")

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,8 +70,8 @@ func TestWalkShowsNothingBeyondItsRoot(t *testing.T) {
 		}}
 		tools := &Tools{Store: store, Session: NewSession(), Root: root}
 		for _, r := range []Result{
-			tools.Grep(GrepArgs{Pattern: "match|SECRET", NoIgnore: true}),
-			tools.Glob(GlobArgs{Pattern: "**", NoIgnore: true}),
+			tools.Grep(context.Background(), GrepArgs{Pattern: "match|SECRET", NoIgnore: true}),
+			tools.Glob(context.Background(), GlobArgs{Pattern: "**", NoIgnore: true}),
 		} {
 			if strings.Contains(r.Text, "SECRETBYTES") || strings.Contains(r.Text, "zzsecretname") {
 				rt.Fatalf("the walk showed the secret:\n%s", r.Text)

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -70,13 +71,13 @@ func TestWalkNeverFollowsALinkMadeMidWalk(t *testing.T) {
 	}
 	root, swap := swapWorld(t)
 	tools := &Tools{Store: &swapStore{Disk: NewDisk(), swap: swap}, Session: NewSession(), Root: root}
-	r := tools.Grep(GrepArgs{Pattern: "KEY|harmless"})
+	r := tools.Grep(context.Background(), GrepArgs{Pattern: "KEY|harmless"})
 	if strings.Contains(r.Text, "CANARY") || !strings.Contains(r.Text, "not followed") {
 		t.Fatalf("grep across a swap:\n%s", r.Text)
 	}
 	root, swap = swapWorld(t)
 	tools = &Tools{Store: &swapStore{Disk: NewDisk(), swap: swap}, Session: NewSession(), Root: root}
-	r = tools.Glob(GlobArgs{Pattern: "**"})
+	r = tools.Glob(context.Background(), GlobArgs{Pattern: "**"})
 	if strings.Contains(r.Text, "sub/f.txt") || strings.Contains(r.Text, "g.txt\n") {
 		t.Fatalf("glob across a swap:\n%s", r.Text)
 	}
@@ -133,7 +134,7 @@ func TestDiskTreeRefusesLinks(t *testing.T) {
 // into the secret before the tool reads it.
 type swapGuard struct{ swap func(path string) }
 
-func (g *swapGuard) Allow(path string, _ Access) (string, error) {
+func (g *swapGuard) Allow(_ context.Context, path string, _ Access) (string, error) {
 	g.swap(path)
 	return path, nil
 }
@@ -164,15 +165,15 @@ func TestReadsNeverFollowALinkMadeAfterTheGate(t *testing.T) {
 	}}
 	tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root, Guard: g}
 	for _, r := range []Result{
-		tools.Read(ReadArgs{Path: "a.txt"}),
-		tools.Read(ReadArgs{Path: "d"}),
+		tools.Read(context.Background(), ReadArgs{Path: "a.txt"}),
+		tools.Read(context.Background(), ReadArgs{Path: "d"}),
 	} {
 		if !r.Failed || strings.Contains(r.Text, "CANARY") || strings.Contains(r.Text, "key") {
 			t.Errorf("read through a swap:\n%s", r.Text)
 		}
 	}
 	mustWrite(t, filepath.Join(root, "c.txt"), "x\n")
-	if r := tools.Grep(GrepArgs{Pattern: "CANARY", Path: "c.txt"}); strings.Contains(r.Text, "KEY-CANARY") {
+	if r := tools.Grep(context.Background(), GrepArgs{Pattern: "CANARY", Path: "c.txt"}); strings.Contains(r.Text, "KEY-CANARY") {
 		t.Errorf("grep of a file through a swap:\n%s", r.Text)
 	}
 }

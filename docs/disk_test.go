@@ -2,6 +2,7 @@ package docs_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -117,7 +118,7 @@ func (r *wsRig) readAll(t testing.TB) {
 		if f.create {
 			continue
 		}
-		if res := r.tools.Read(docs.ReadArgs{Path: f.name}); res.Failed {
+		if res := r.tools.Read(context.Background(), docs.ReadArgs{Path: f.name}); res.Failed {
 			t.Fatalf("read %s: %s", f.name, res.Text)
 		}
 	}
@@ -332,10 +333,10 @@ func (r *wsRig) writeEach(t testing.TB) {
 			if _, err := os.Stat(r.abs(name)); err != nil {
 				continue
 			}
-			if res := tools.Read(docs.ReadArgs{Path: name}); res.Failed {
+			if res := tools.Read(context.Background(), docs.ReadArgs{Path: name}); res.Failed {
 				t.Fatalf("read %s after the edit: %s", name, res.Text)
 			}
-			if res := tools.Write(docs.WriteArgs{Path: name, Content: "next write\n"}); res.Failed {
+			if res := tools.Write(context.Background(), docs.WriteArgs{Path: name, Content: "next write\n"}); res.Failed {
 				t.Fatalf("write %s after the edit: %s", name, res.Text)
 			}
 		}
@@ -407,7 +408,7 @@ func TestDisk_faults_at_every_step(t *testing.T) {
 		steps = append(steps, call{step, filepath.ToSlash(rel)})
 		return nil
 	}
-	res := clean.tools.Edit(docs.EditArgs{Patch: clean.patch()})
+	res := clean.tools.Edit(context.Background(), docs.EditArgs{Patch: clean.patch()})
 	if res.Failed || !strings.HasPrefix(res.Text, "Applied to ") || strings.Contains(res.Text, "NOT") {
 		t.Fatalf("clean edit:\n%s", res.Text)
 	}
@@ -444,7 +445,7 @@ func TestDisk_faults_at_every_step(t *testing.T) {
 					}
 					return nil
 				}
-				res := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
+				res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: r.patch()})
 				r.checkTruthful(t, res)
 				if !onward {
 					switch c.step {
@@ -481,7 +482,7 @@ func TestDisk_faults_at_every_step(t *testing.T) {
 				}
 				if strings.Contains(res.Text, "retry the same edit") && !finished {
 					// The reply's advice holds: the same edit, retried, lands.
-					again := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
+					again := r.tools.Edit(context.Background(), docs.EditArgs{Patch: r.patch()})
 					if again.Failed || strings.Contains(again.Text, "NOT") {
 						t.Fatalf("the retry the reply advised:\n%s\nfirst reply:\n%s", again.Text, res.Text)
 					}
@@ -509,7 +510,7 @@ func TestDisk_conflict_between_read_and_edit(t *testing.T) {
 			r.readAll(t)
 			changed := f.conflict
 			must(t, os.WriteFile(r.abs(f.name), changed, 0)) // through a link, too
-			res := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
+			res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: r.patch()})
 			if !res.Failed || !strings.Contains(res.Text, "Nothing was written") {
 				t.Fatalf("edit over a changed %s:\n%s", f.name, res.Text)
 			}
@@ -563,7 +564,7 @@ func TestDisk_conflict_during_commit(t *testing.T) {
 					}
 					return nil
 				}
-				res := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
+				res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: r.patch()})
 				if rebases {
 					// The check under the lock rebases it: it lands over
 					// the other program's bytes, and the reply says so.
@@ -607,7 +608,7 @@ func TestDisk_dirsync_failure_is_landed_with_warning(t *testing.T) {
 		}
 		return nil
 	}
-	res := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
+	res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: r.patch()})
 	r.checkTruthful(t, res)
 	f := r.files[0]
 	if res.Failed || !strings.Contains(res.Text, "warning: "+f.name) || !strings.Contains(res.Text, "syncing its directory failed") {
@@ -617,7 +618,7 @@ func TestDisk_dirsync_failure_is_landed_with_warning(t *testing.T) {
 		t.Fatalf("%s holds %s", f.name, st)
 	}
 	next := fmt.Sprintf("[%s#%s]\n@@ 1\n+ONE\n", f.name, docs.DigestOf(f.new).Tag())
-	if res := r.tools.Edit(docs.EditArgs{Patch: next}); res.Failed {
+	if res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: next}); res.Failed {
 		t.Fatalf("an edit with the landed write's tag:\n%s", res.Text)
 	}
 }
@@ -637,7 +638,7 @@ func TestDisk_one_file_named_twice(t *testing.T) {
 	must(t, os.WriteFile(r.abs("a.txt"), files[0].old, 0o644))
 	must(t, os.Symlink("a.txt", r.abs("alias.txt")))
 	r.readAll(t)
-	res := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
+	res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: r.patch()})
 	got, _ := os.ReadFile(r.abs("a.txt"))
 	if !res.Failed || !bytes.Equal(got, files[0].old) {
 		t.Fatalf("two sections over one file: a.txt holds %q; reply:\n%s", got, res.Text)
@@ -654,7 +655,7 @@ func TestDisk_move_of_a_symlink_is_refused(t *testing.T) {
 	files := []wsFile{{name: "d3/c.txt", link: "../real/c.txt", moveTo: "d9/c.txt", old: []byte("c\n"), new: []byte("c\n"), mode: 0o644}}
 	r := newRig(t, dir, files)
 	r.readAll(t)
-	res := r.tools.Edit(docs.EditArgs{Patch: r.patch()})
+	res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: r.patch()})
 	if !res.Failed || !strings.Contains(res.Text, "Nothing was written") {
 		t.Fatalf("MV of a symlink:\n%s", res.Text)
 	}
@@ -713,8 +714,8 @@ func (c moveCase) expected(t *rapid.T, base string) []byte {
 	}
 	must(t, os.WriteFile(filepath.Join(dir, "a.txt"), c.content, 0o644))
 	tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: dir}
-	tools.Read(docs.ReadArgs{Path: "a.txt"})
-	res := tools.Edit(docs.EditArgs{Patch: fmt.Sprintf("[a.txt#%s]\n@@ $\n+tail\n", docs.DigestOf(c.content).Tag())})
+	tools.Read(context.Background(), docs.ReadArgs{Path: "a.txt"})
+	res := tools.Edit(context.Background(), docs.EditArgs{Patch: fmt.Sprintf("[a.txt#%s]\n@@ $\n+tail\n", docs.DigestOf(c.content).Tag())})
 	if res.Failed {
 		t.Fatalf("oracle edit: %s", res.Text)
 	}
@@ -733,10 +734,10 @@ func TestLaw_move_moves(t *testing.T) {
 		must(rt, os.WriteFile(src, c.content, 0o600))
 		must(rt, os.Chmod(src, mode))
 		tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: dir}
-		if res := tools.Read(docs.ReadArgs{Path: "a.txt"}); res.Failed {
+		if res := tools.Read(context.Background(), docs.ReadArgs{Path: "a.txt"}); res.Failed {
 			rt.Fatalf("read: %s", res.Text)
 		}
-		res := tools.Edit(docs.EditArgs{Patch: c.patch("a.txt")})
+		res := tools.Edit(context.Background(), docs.EditArgs{Patch: c.patch("a.txt")})
 		want := c.expected(rt, base)
 		if res.Failed || !strings.HasPrefix(res.Text, "Applied to "+c.dest+"#"+docs.DigestOf(want).Tag().String()) {
 			rt.Fatalf("move to a free name:\n%s", res.Text)
@@ -754,7 +755,7 @@ func TestLaw_move_moves(t *testing.T) {
 		// The session knows the moved file: an edit of it with the tag the
 		// reply gave applies.
 		next := fmt.Sprintf("[%s#%s]\n@@ ^\n+head\n", c.dest, docs.DigestOf(want).Tag())
-		if res := tools.Edit(docs.EditArgs{Patch: next}); res.Failed {
+		if res := tools.Edit(context.Background(), docs.EditArgs{Patch: next}); res.Failed {
 			rt.Fatalf("an edit of the moved file with its new tag:\n%s", res.Text)
 		}
 	})
@@ -792,7 +793,7 @@ func TestLaw_move_never_overwrites(t *testing.T) {
 		}
 		disk := docs.NewDisk()
 		tools := &docs.Tools{Store: disk, Session: docs.NewSession(), Root: dir}
-		if res := tools.Read(docs.ReadArgs{Path: "a.txt"}); res.Failed {
+		if res := tools.Read(context.Background(), docs.ReadArgs{Path: "a.txt"}); res.Failed {
 			rt.Fatalf("read: %s", res.Text)
 		}
 		placed := false
@@ -807,7 +808,7 @@ func TestLaw_move_never_overwrites(t *testing.T) {
 			}
 			return nil
 		}
-		res := tools.Edit(docs.EditArgs{Patch: c.patch("a.txt")})
+		res := tools.Edit(context.Background(), docs.EditArgs{Patch: c.patch("a.txt")})
 		if !placed {
 			rt.Fatalf("the writer never took step %q", when)
 		}

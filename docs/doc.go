@@ -62,6 +62,17 @@
 // Decisions are pure functions over bytes, lines and outcomes; the disk
 // Store and the tool entry points (tools.go) are the thin I/O edges.
 //
+// Cancellation (cancel.go): every tool entry point takes the call's
+// context first, and PathGuard.Allow takes it first too (mvdan.cc/sh's
+// handler style: no per-call state in a struct), so the gate's question is
+// asked under the call and withdrawn with it. The walk checks the context
+// at every directory and file; a cancelled grep or glob says how many
+// files it had searched, shows nothing and marks nothing seen (the reply
+// may never reach the model). read, write and edit check it after the gate
+// and before they read or commit; a commit that has begun runs to its end
+// (PathGuard.SameReal takes no context for that reason), so cancelling
+// never leaves a half-applied commit.
+//
 // Where the seed is silent we chose: a leading "~" of a tool path is
 // expanded as the shell expands it in a word ("~", "~/x", "~+", "~NAME";
 // tilde.go) before the gate judges it, so "~/.ssh/id_rsa" is the key and

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -34,7 +35,7 @@ type staged struct {
 // Edit is the edit tool: parse, check every section (tags, ranges,
 // overlaps, stale versions, seen anchors), then commit all or nothing
 // (S8.1, S8.2, S8.8).
-func (t *Tools) Edit(a EditArgs) Result {
+func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 	secs, err := ParsePatch(a.Patch)
 	if err != nil {
 		return failed("%v", err)
@@ -67,13 +68,13 @@ func (t *Tools) Edit(a EditArgs) Result {
 				return failed("%v", err)
 			}
 		}
-		real, err := t.allow(s.abs, WriteAccess)
+		real, err := t.allow(ctx, s.abs, WriteAccess)
 		if err != nil {
 			return failed("NOT applied: %v", err)
 		}
 		checks := []func() error{t.still(s.abs, real)}
 		if s.dest != "" {
-			realDest, err := t.allow(s.dest, WriteAccess)
+			realDest, err := t.allow(ctx, s.dest, WriteAccess)
 			if err != nil {
 				return failed("NOT applied: %v", err)
 			}
@@ -92,6 +93,11 @@ func (t *Tools) Edit(a EditArgs) Result {
 			s.change.Rebase = t.rebaser(s)
 		}
 		st = append(st, s)
+	}
+	if ctx.Err() != nil {
+		// Checked once, before anything is marked seen or committed: the
+		// commit below runs to its end whatever happens to ctx then.
+		return cancelled("edit", sectionNames(st), "nothing was written")
 	}
 	var unseen []Anchor
 	for _, s := range st {

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -62,10 +63,10 @@ func BenchmarkEdit100FilesStaging(b *testing.B) {
 		b.StopTimer()
 		tools := &Tools{Store: landOnly{NewDisk()}, Session: NewSession(), Root: root}
 		for _, n := range names {
-			tools.Read(ReadArgs{Path: n + ":1-20"})
+			tools.Read(context.Background(), ReadArgs{Path: n + ":1-20"})
 		}
 		b.StartTimer()
-		if r := tools.Edit(EditArgs{Patch: patch}); r.Failed {
+		if r := tools.Edit(context.Background(), EditArgs{Patch: patch}); r.Failed {
 			b.Fatal(r.Text)
 		}
 	}
@@ -109,10 +110,10 @@ func BenchmarkEdit100Files(b *testing.B) {
 		disk.Journal, disk.Root = jdir, root // as eukhe mcp commits
 		tools := &Tools{Store: disk, Session: NewSession(), Root: root}
 		for _, n := range names {
-			tools.Read(ReadArgs{Path: n + ":1-20"})
+			tools.Read(context.Background(), ReadArgs{Path: n + ":1-20"})
 		}
 		b.StartTimer()
-		if r := tools.Edit(EditArgs{Patch: patch.String()}); r.Failed {
+		if r := tools.Edit(context.Background(), EditArgs{Patch: patch.String()}); r.Failed {
 			b.Fatal(r.Text)
 		}
 	}

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -17,14 +18,14 @@ func TestRetry_after_a_further_change_is_already_in_the_file(t *testing.T) {
 	p := filepath.Join(root, "f.txt")
 	mustWrite(t, p, "a\nb\n")
 	tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
-	tools.Read(ReadArgs{Path: "f.txt"})
+	tools.Read(context.Background(), ReadArgs{Path: "f.txt"})
 	t0 := DigestOf([]byte("a\nb\n")).Tag()
 	appendC := fmt.Sprintf("[f.txt#%s]\n@@ $\n+c\n", t0)
-	if r := tools.Edit(EditArgs{Patch: appendC}); r.Failed {
+	if r := tools.Edit(context.Background(), EditArgs{Patch: appendC}); r.Failed {
 		t.Fatal(r.Text)
 	}
 	t1 := DigestOf([]byte("a\nb\nc\n")).Tag()
-	if r := tools.Edit(EditArgs{Patch: fmt.Sprintf("[f.txt#%s]\n@@ 1\n+A\n", t1)}); r.Failed {
+	if r := tools.Edit(context.Background(), EditArgs{Patch: fmt.Sprintf("[f.txt#%s]\n@@ 1\n+A\n", t1)}); r.Failed {
 		t.Fatal(r.Text)
 	}
 	b, _ := json.Marshal(tools.Session)
@@ -33,7 +34,7 @@ func TestRetry_after_a_further_change_is_already_in_the_file(t *testing.T) {
 		t.Fatal(err)
 	}
 	tools.Session = loaded
-	r := tools.Edit(EditArgs{Patch: appendC})
+	r := tools.Edit(context.Background(), EditArgs{Patch: appendC})
 	if r.Failed {
 		t.Fatal(r.Text)
 	}

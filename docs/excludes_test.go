@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,14 +16,14 @@ func TestGrepExcludes(t *testing.T) {
 	mustWrite(t, filepath.Join(root, "web", "c.min.js"), "needle\n")
 	tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root,
 		Excludes: func() []string { return []string{"vendor/**", "vendor", "*.min.js"} }}
-	out := tools.Grep(GrepArgs{Pattern: "needle"}).Text
+	out := tools.Grep(context.Background(), GrepArgs{Pattern: "needle"}).Text
 	if !strings.Contains(out, "[a.go#") || strings.Contains(out, "b.go#") || strings.Contains(out, "c.min.js#") {
 		t.Fatalf("grep with excludes:\n%s", out)
 	}
 	if !strings.Contains(out, "[2 entries excluded by the grep.excludes setting") {
 		t.Fatalf("the excluded entries are not counted:\n%s", out)
 	}
-	if g := tools.Glob(GlobArgs{Pattern: "**/*.js"}).Text; strings.Contains(g, "c.min.js\n") {
+	if g := tools.Glob(context.Background(), GlobArgs{Pattern: "**/*.js"}).Text; strings.Contains(g, "c.min.js\n") {
 		t.Fatalf("glob with excludes:\n%s", g)
 	}
 }

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -55,7 +56,8 @@ func GlobPage(items []GlobItem, skip, limit int) ([]GlobItem, Window) {
 }
 
 // Glob is the glob tool (S8.9): matching files, newest first.
-func (t *Tools) Glob(a GlobArgs) Result {
+// A cancelled call stops its walk at the next file (cancel.go).
+func (t *Tools) Glob(ctx context.Context, a GlobArgs) Result {
 	if a.Pattern == "" {
 		return failed("glob needs a pattern, like \"**/*_test.go\"")
 	}
@@ -73,9 +75,12 @@ func (t *Tools) Glob(a GlobArgs) Result {
 	if name == "" {
 		name = "."
 	}
-	root, err := t.allow(t.Abs(name), SearchAccess)
+	root, err := t.allow(ctx, t.Abs(name), SearchAccess)
 	if err != nil {
 		return failed("%v", err)
+	}
+	if done(ctx) {
+		return cancelled("glob", t.Display(root), "nothing was walked")
 	}
 	st, err := t.Store.Stat(root)
 	switch {
@@ -91,7 +96,7 @@ func (t *Tools) Glob(a GlobArgs) Result {
 		return failed("[%s became a symbolic link after the gate judged it; nothing was listed: glob again]", t.Display(root))
 	}
 	defer src.close()
-	tally := t.walkBelow(src, root, a.NoIgnore, "", func(abs, rel, shown string) WalkClass {
+	tally := t.walkBelow(ctx, src, root, a.NoIgnore, "", func(abs, rel, shown string) WalkClass {
 		if !f.match(rel) {
 			return Filtered
 		}
@@ -107,6 +112,9 @@ func (t *Tools) Glob(a GlobArgs) Result {
 		mu.Unlock()
 		return Searched
 	})
+	if tally.Stopped {
+		return walkCancelled("glob", t.Display(root), tally, len(items), "match")
+	}
 	page, w := GlobPage(items, a.Skip, a.Limit)
 	var b strings.Builder
 	for _, it := range page {

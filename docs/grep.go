@@ -3,6 +3,7 @@ package docs
 import (
 	"bytes"
 	"container/heap"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -42,8 +43,9 @@ type fileHit struct {
 	part       bool
 }
 
-// Grep is the grep tool (S8.7, S8.9).
-func (t *Tools) Grep(a GrepArgs) Result {
+// Grep is the grep tool (S8.7, S8.9). A cancelled call stops its walk at
+// the next file and says how far it got (cancel.go).
+func (t *Tools) Grep(ctx context.Context, a GrepArgs) Result {
 	m, err := NewLineMatcher(a.Pattern, a.Literal, a.IgnoreCase)
 	if err != nil {
 		return failed("grep: %v", err)
@@ -65,9 +67,12 @@ func (t *Tools) Grep(a GrepArgs) Result {
 	name, ranges := t.named(name)
 	abs := t.Abs(name)
 	shown := t.Display(abs)
-	real, err := t.allow(abs, SearchAccess)
+	real, err := t.allow(ctx, abs, SearchAccess)
 	if err != nil {
 		return failed("%v", err)
+	}
+	if done(ctx) {
+		return cancelled("grep", shown, "nothing was searched")
 	}
 	snap, err := t.readReal(real)
 	switch {
@@ -79,7 +84,7 @@ func (t *Tools) Grep(a GrepArgs) Result {
 		if ranges != nil {
 			return failed("grep: a line range needs a file; %s is a directory", shown)
 		}
-		res, _ := t.grepTree(m, real, a, glob)
+		res, _ := t.grepTree(ctx, m, real, a, glob)
 		return res
 	}
 	defer snap.Release()
@@ -165,7 +170,7 @@ func (h *hitHeap) Pop() any          { old := *h; x := old[len(old)-1]; *h = old
 
 // grepTree searches a directory: 20 matches a file, pages of 20 files,
 // the skip asked; every file skipped or cut is noted.
-func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilter) (Result, *Tally) {
+func (t *Tools) grepTree(ctx context.Context, m *LineMatcher, root string, a GrepArgs, glob *pathFilter) (Result, *Tally) {
 	sc := SearchScope(1, true, a.Skip)
 	keep := sc.Skip + sc.Page
 	var mu sync.Mutex
@@ -222,7 +227,10 @@ func (t *Tools) grepTree(m *LineMatcher, root string, a GrepArgs, glob *pathFilt
 		}
 		return class
 	}
-	tally := t.walkBelow(src, root, a.NoIgnore, fmt.Sprintf("grep %s in %s", a.Pattern, t.Display(root)), visit)
+	tally := t.walkBelow(ctx, src, root, a.NoIgnore, fmt.Sprintf("grep %s in %s", a.Pattern, t.Display(root)), visit)
+	if tally.Stopped {
+		return walkCancelled("grep", t.Display(root), tally, len(all), "file with matches"), tally
+	}
 	slices.SortFunc(all, func(x, y *fileHit) int { return strings.Compare(x.shown, y.shown) })
 	w := PageWindow(len(all), sc.Skip, sc.Page)
 	var b strings.Builder

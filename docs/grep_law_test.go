@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ func TestLaw_grep_accounts_every_file(t *testing.T) {
 		m, _ := NewLineMatcher("needle", true, false)
 		var mu sync.Mutex
 		visited := map[string]int{}
-		tally := tools.walkTree(root, false, func(abs, rel, shown string) WalkClass {
+		tally := tools.walkTree(context.Background(), root, false, func(abs, rel, shown string) WalkClass {
 			mu.Lock()
 			visited[abs]++
 			mu.Unlock()
@@ -106,7 +107,7 @@ func TestLaw_grep_notes_every_gap(t *testing.T) {
 		classTree(rt, root)
 		tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
 		m, _ := NewLineMatcher("needle", true, false)
-		res, tally := tools.grepTree(m, root, GrepArgs{Pattern: "needle", Literal: true}, nil)
+		res, tally := tools.grepTree(context.Background(), m, root, GrepArgs{Pattern: "needle", Literal: true}, nil)
 		out := res.Text
 		for c := WalkClass(0); c < numClasses; c++ {
 			if !c.skipped() {
@@ -130,7 +131,7 @@ func TestLaw_grep_notes_every_cut(t *testing.T) {
 		mustWrite(rt, filepath.Join(root, "a.txt"), strings.Repeat("needle\n", n))
 		mustWrite(rt, filepath.Join(root, "b.txt"), "needle\n")
 		tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
-		out := tools.Grep(GrepArgs{Pattern: "needle"}).Text
+		out := tools.Grep(context.Background(), GrepArgs{Pattern: "needle"}).Text
 		cut := fmt.Sprintf("[a.txt: %d of %d matches shown", SeveralPerFile, n)
 		if strings.Contains(out, cut) != (n > SeveralPerFile) {
 			rt.Fatalf("%d matches; cut notice %v:\n%s", n, strings.Contains(out, cut), out)
@@ -160,7 +161,7 @@ func TestLaw_continuation_contiguous(t *testing.T) {
 		var got []string
 		skip := 0
 		for pages := 0; ; pages++ {
-			out := tools.Grep(GrepArgs{Pattern: "needle", Skip: skip}).Text
+			out := tools.Grep(context.Background(), GrepArgs{Pattern: "needle", Skip: skip}).Text
 			var page []string
 			for _, m := range headerRE.FindAllStringSubmatch(out, -1) {
 				page = append(page, m[1])
@@ -280,8 +281,8 @@ func TestLaw_grep_line_is_read_line(t *testing.T) {
 		mustWrite(rt, filepath.Join(root, "f.txt"), src)
 		tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
 		needle := rapid.SampledFrom([]string{"a", "b", "x", "ab", "é", " "}).Draw(rt, "needle")
-		g := tools.Grep(GrepArgs{Pattern: needle, Path: "f.txt", Literal: true, Context: rapid.IntRange(0, 2).Draw(rt, "context")})
-		r := tools.Read(ReadArgs{Path: "f.txt"})
+		g := tools.Grep(context.Background(), GrepArgs{Pattern: needle, Path: "f.txt", Literal: true, Context: rapid.IntRange(0, 2).Draw(rt, "context")})
+		r := tools.Read(context.Background(), ReadArgs{Path: "f.txt"})
 		readRows := map[string]bool{}
 		for l := range strings.SplitSeq(r.Text, "\n") {
 			readRows[l] = true
@@ -301,13 +302,13 @@ func TestLaw_tag_names_shown_text_grep(t *testing.T) {
 	src := "one\r\ntwo needle\r\nthree\r\n"
 	mustWrite(t, filepath.Join(root, "f.txt"), src)
 	tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
-	out := tools.Grep(GrepArgs{Pattern: "needle"}).Text
+	out := tools.Grep(context.Background(), GrepArgs{Pattern: "needle"}).Text
 	want := fmt.Sprintf("[f.txt#%s]\n2:two needle\n", DigestOf([]byte(src)).Tag())
 	if !strings.HasPrefix(out, want) {
 		t.Fatalf("grep gave\n%s\nwant it to start with\n%s", out, want)
 	}
 	patch := fmt.Sprintf("[f.txt#%s]\n@@ 2\n+two pins\n", DigestOf([]byte(src)).Tag())
-	if res := tools.Edit(EditArgs{Patch: patch}); res.Failed {
+	if res := tools.Edit(context.Background(), EditArgs{Patch: patch}); res.Failed {
 		t.Fatalf("edit from a grep: %s", res.Text)
 	}
 	b, _ := os.ReadFile(filepath.Join(root, "f.txt"))
@@ -326,18 +327,18 @@ func TestGlobHidesTempFilesAndHonoursIgnore(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(filepath.Join(root, "a_test.go"), old, old)
 	tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
-	out := tools.Glob(GlobArgs{Pattern: "**/*_test.go"}).Text
+	out := tools.Glob(context.Background(), GlobArgs{Pattern: "**/*_test.go"}).Text
 	if !strings.HasPrefix(out, "sub/b_test.go\na_test.go\n[2 files match") {
 		t.Fatalf("glob gave:\n%s", out)
 	}
 	if strings.Contains(out, TempPrefix) || !strings.Contains(out, "[1 entry ignored by .gitignore") {
 		t.Fatalf("glob showed a temp name or hid the ignore count:\n%s", out)
 	}
-	all := tools.Glob(GlobArgs{Pattern: "**/*_test.go", NoIgnore: true}).Text
+	all := tools.Glob(context.Background(), GlobArgs{Pattern: "**/*_test.go", NoIgnore: true}).Text
 	if !strings.Contains(all, "gen/c_test.go") {
 		t.Fatalf("noIgnore did not include the ignored file:\n%s", all)
 	}
-	if res := tools.Glob(GlobArgs{Pattern: "x", Path: "repo://x"}); !res.Failed {
+	if res := tools.Glob(context.Background(), GlobArgs{Pattern: "x", Path: "repo://x"}); !res.Failed {
 		t.Fatalf("glob took a URL: %s", res.Text)
 	}
 }

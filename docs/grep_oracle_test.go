@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -163,7 +164,7 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 		}
 		var mu sync.Mutex
 		var got []string
-		tools.walkTree(root, false, func(abs, rel, shown string) WalkClass {
+		tools.walkTree(context.Background(), root, false, func(abs, rel, shown string) WalkClass {
 			src, err := os.ReadFile(abs)
 			if err != nil || strings.ContainsRune(string(src[:min(len(src), binaryBlock)]), 0) {
 				return Binary

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,7 +90,7 @@ func TestIgnoreMatchesGit(t *testing.T) {
 		tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
 		var mu sync.Mutex
 		var got []string
-		tools.walkTree(root, false, func(abs, rel, shown string) WalkClass {
+		tools.walkTree(context.Background(), root, false, func(abs, rel, shown string) WalkClass {
 			mu.Lock()
 			got = append(got, shown)
 			mu.Unlock()

@@ -1,6 +1,7 @@
 package docs_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -170,8 +171,8 @@ func TestDisk_one_lock_per_directory_through_symlinks(t *testing.T) {
 	must(t, os.Symlink(real, root))
 	must(t, os.WriteFile(filepath.Join(real, "a.txt"), []byte("a\n"), 0o644))
 	tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: root}
-	tools.Read(docs.ReadArgs{Path: "a.txt"})
-	res := tools.Edit(docs.EditArgs{Patch: "[a.txt#" + docs.DigestOf([]byte("a\n")).Tag().String() + "]\n@@ 1\n+A\n[new/c.txt]\n+c\n"})
+	tools.Read(context.Background(), docs.ReadArgs{Path: "a.txt"})
+	res := tools.Edit(context.Background(), docs.EditArgs{Patch: "[a.txt#" + docs.DigestOf([]byte("a\n")).Tag().String() + "]\n@@ 1\n+A\n[new/c.txt]\n+c\n"})
 	if res.Failed {
 		t.Fatal(res.Text)
 	}

@@ -1,6 +1,7 @@
 package docs_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func TestDisk_lock_rebases_untouched_lines(t *testing.T) {
 		t.Run(strings.ReplaceAll(theirs, "\n", "|"), func(t *testing.T) {
 			r, patch, _ := lockRebaseRig(t)
 			theirsAtLock(t, r, theirs)
-			res := r.tools.Edit(docs.EditArgs{Patch: patch})
+			res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: patch})
 			got, _ := os.ReadFile(r.abs("a.txt"))
 			if res.Failed || string(got) != want {
 				t.Fatalf("a.txt holds %q, want %q; reply:\n%s", got, want, res.Text)
@@ -70,7 +71,7 @@ func TestDisk_lock_rebases_untouched_lines(t *testing.T) {
 			at := strings.Count(want[:strings.Index(want, "TWO")], "\n") + 1
 			next := fmt.Sprintf("[a.txt#%s]\n@@ %d\n+2\n", docs.DigestOf([]byte(want)).Tag(), at)
 			r.disk.Fault = nil
-			if res := r.tools.Edit(docs.EditArgs{Patch: next}); res.Failed {
+			if res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: next}); res.Failed {
 				t.Fatalf("an edit with the rebased tag:\n%s", res.Text)
 			}
 		})
@@ -85,7 +86,7 @@ func TestDisk_lock_refuses_touched_lines(t *testing.T) {
 		t.Run(strings.ReplaceAll(theirs, "\n", "|"), func(t *testing.T) {
 			r, patch, _ := lockRebaseRig(t)
 			theirsAtLock(t, r, theirs)
-			res := r.tools.Edit(docs.EditArgs{Patch: patch})
+			res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: patch})
 			got, _ := os.ReadFile(r.abs("a.txt"))
 			b, _ := os.ReadFile(r.abs("b.txt"))
 			if !res.Failed || string(got) != theirs || string(b) != "b\n" {
@@ -118,11 +119,11 @@ func TestDisk_concurrent_writers_refused_only_on_real_conflicts(t *testing.T) {
 			defer wg.Done()
 			tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: dir}
 			for round := range rounds {
-				res := tools.Read(docs.ReadArgs{Path: "shared.txt"})
+				res := tools.Read(context.Background(), docs.ReadArgs{Path: "shared.txt"})
 				head, _, _ := strings.Cut(res.Text, "\n")
 				tag := head[strings.Index(head, "#")+1 : strings.Index(head, "]")]
 				patch := fmt.Sprintf("[shared.txt#%s]\n@@ %d\n+writer %d round %d\n", tag, w+1, w, round)
-				if res := tools.Edit(docs.EditArgs{Patch: patch}); res.Failed {
+				if res := tools.Edit(context.Background(), docs.EditArgs{Patch: patch}); res.Failed {
 					refused[w] = append(refused[w], res.Text)
 				}
 			}
@@ -156,11 +157,11 @@ func TestDisk_concurrent_writers_same_line(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: dir}
-		tools.Read(docs.ReadArgs{Path: "a.txt"}) // all read the same version
+		tools.Read(context.Background(), docs.ReadArgs{Path: "a.txt"}) // all read the same version
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res[i] = tools.Edit(docs.EditArgs{Patch: fmt.Sprintf("[a.txt#%s]\n@@ 2\n+writer %d\n", docs.DigestOf(old).Tag(), i)})
+			res[i] = tools.Edit(context.Background(), docs.EditArgs{Patch: fmt.Sprintf("[a.txt#%s]\n@@ 2\n+writer %d\n", docs.DigestOf(old).Tag(), i)})
 		}()
 	}
 	wg.Wait()

@@ -8,6 +8,7 @@ package docs_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -29,7 +30,7 @@ func TestRetry_start_end_insert_is_already_in_file(t *testing.T) {
 		ws := newWorkspace(t, parent)
 		b := genFile(t, "file", true, 12)
 		ws.put(t, "f.txt", b)
-		if r := ws.tools.Read(docs.ReadArgs{Path: "f.txt"}); r.Failed {
+		if r := ws.tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt"}); r.Failed {
 			t.Fatalf("read: %s", r.Text)
 		}
 		var ops []docs.Op
@@ -42,12 +43,12 @@ func TestRetry_start_end_insert_is_already_in_file(t *testing.T) {
 			ops = append(ops, docs.Op{Kind: k, Lines: lines})
 		}
 		patch := "[f.txt#" + tagOf(b) + "]\n" + spellOps(ops)
-		first := ws.tools.Edit(docs.EditArgs{Patch: patch})
+		first := ws.tools.Edit(context.Background(), docs.EditArgs{Patch: patch})
 		after, _ := ws.get(t, "f.txt")
 		if first.Failed || bytes.Equal(after, b) {
 			t.Fatalf("the insert did not land: %s", first.Text)
 		}
-		retry := ws.tools.Edit(docs.EditArgs{Patch: patch})
+		retry := ws.tools.Edit(context.Background(), docs.EditArgs{Patch: patch})
 		again, _ := ws.get(t, "f.txt")
 		if !bytes.Equal(again, after) {
 			t.Fatalf("the retry inserted again: %s became %s (%s)", short(after), short(again), retry.Text)
@@ -191,7 +192,7 @@ func TestRebase_stale_tag_through_line_diff(t *testing.T) {
 		c := drawStale(t)
 		ws := newWorkspace(t, parent)
 		ws.put(t, "f.txt", c.v1)
-		if r := ws.tools.Read(docs.ReadArgs{Path: "f.txt"}); r.Failed {
+		if r := ws.tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt"}); r.Failed {
 			t.Fatalf("read: %s", r.Text)
 		}
 		ws.put(t, "f.txt", c.v2) // another program changes the file
@@ -199,7 +200,7 @@ func TestRebase_stale_tag_through_line_diff(t *testing.T) {
 		if len(ops) == 0 {
 			ops = []docs.Op{{Kind: docs.OpReplace, A: 1, B: 1, Lines: []string{"x"}}}
 		}
-		r := ws.tools.Edit(docs.EditArgs{Patch: "[f.txt#" + tagOf(c.v1) + "]\n" + spellOps(ops)})
+		r := ws.tools.Edit(context.Background(), docs.EditArgs{Patch: "[f.txt#" + tagOf(c.v1) + "]\n" + spellOps(ops)})
 		got, _ := ws.get(t, "f.txt")
 
 		m1, _ := modelApply(len(c.l1), ops)
@@ -330,7 +331,7 @@ func drawCommit(t *rapid.T, ws *workspace) []commitFile {
 		}
 		f.old = genFile(t, fmt.Sprintf("f%d", i), true, 10)
 		ws.put(t, f.name, f.old)
-		if r := ws.tools.Read(docs.ReadArgs{Path: f.name}); r.Failed {
+		if r := ws.tools.Read(context.Background(), docs.ReadArgs{Path: f.name}); r.Failed {
 			t.Fatalf("read %s: %s", f.name, r.Text)
 		}
 		n := len(docs.Scan(f.old).Lines)
@@ -393,7 +394,7 @@ func TestLaw_edit_lands_every_file(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ws := newWorkspace(t, parent)
 		fs := drawCommit(t, ws)
-		r := ws.tools.Edit(docs.EditArgs{Patch: commitPatch(fs)})
+		r := ws.tools.Edit(context.Background(), docs.EditArgs{Patch: commitPatch(fs)})
 		if r.Failed {
 			t.Fatalf("edit failed: %s\npatch:\n%s", r.Text, commitPatch(fs))
 		}
@@ -460,7 +461,7 @@ func TestLaw_edit_all_or_nothing_on_conflict(t *testing.T) {
 		ws.tools.Store = hookStore{Disk: docs.NewDisk(), before: func() {
 			ws.put(t, hooked, squat)
 		}}
-		r := ws.tools.Edit(docs.EditArgs{Patch: commitPatch(fs)})
+		r := ws.tools.Edit(context.Background(), docs.EditArgs{Patch: commitPatch(fs)})
 		if !r.Failed || !strings.Contains(r.Text, "NOT applied") || !strings.Contains(r.Text, "Nothing was written") || len(appliedList(r.Text)) > 0 {
 			t.Fatalf("%s changed before the commit, yet the reply is %q", hooked, r.Text)
 		}
@@ -524,7 +525,7 @@ func TestLaw_edit_reports_what_landed(t *testing.T) {
 			return nil
 		}
 		ws.tools.Store = disk
-		r := ws.tools.Edit(docs.EditArgs{Patch: commitPatch(fs)})
+		r := ws.tools.Edit(context.Background(), docs.EditArgs{Patch: commitPatch(fs)})
 		applied := appliedList(r.Text)
 		landed := 0
 		for _, f := range fs {

@@ -1,5 +1,7 @@
 package docs
 
+import "context"
+
 // Access is what a document tool does to a path, as the documents gate
 // judges it (G1.5): a read or listing, a search of a tree (grep, glob),
 // or a write.
@@ -29,13 +31,18 @@ func (a Access) String() string {
 // PathGuard is the documents gate (G1.6, G1.7) as docs sees it: agent
 // hands in the gate's, and docs never imports gate. A Tools without one
 // judges nothing (tests only: every way of running a tool goes through
-// agent's session builder, which sets one).
+// agent's session builder, which sets one). Like mvdan.cc/sh's handlers it
+// keeps no per-call state: the call's context comes first in each judgment.
 type PathGuard interface {
 	// Allow judges one access of path once, as given — asking the user
 	// when the gate must — and gives the real path the access then uses.
 	// An error is the refusal text the model gets; nothing was accessed.
-	Allow(path string, a Access) (real string, err error)
+	// A question is asked under ctx: when the call is cancelled, the
+	// question is withdrawn and the access refused.
+	Allow(ctx context.Context, path string, a Access) (real string, err error)
 	// SameReal tells, under the writer's lock, whether path still resolves
-	// to real (G1.7); when it does not, the write writes nothing.
+	// to real (G1.7); when it does not, the write writes nothing. It takes
+	// no context on purpose: it never waits or asks, and it runs inside a
+	// commit that, once begun, finishes whatever happens to the call.
 	SameReal(path, real string) bool
 }

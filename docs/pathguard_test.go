@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -18,7 +19,7 @@ type fakeGuard struct {
 	moved  bool
 }
 
-func (g *fakeGuard) Allow(path string, a Access) (string, error) {
+func (g *fakeGuard) Allow(_ context.Context, path string, a Access) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.judged = append(g.judged, fmt.Sprintf("%s %v", filepath.Base(path), a))
@@ -38,24 +39,24 @@ func TestGuard_judges_every_access(t *testing.T) {
 	mustWrite(t, filepath.Join(root, "secret.txt"), "key\n")
 	g := &fakeGuard{}
 	tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root, Guard: g}
-	if r := tools.Read(ReadArgs{Path: "secret.txt"}); !r.Failed || !strings.Contains(r.Text, "did not run") || strings.Contains(r.Text, "key") {
+	if r := tools.Read(context.Background(), ReadArgs{Path: "secret.txt"}); !r.Failed || !strings.Contains(r.Text, "did not run") || strings.Contains(r.Text, "key") {
 		t.Fatalf("a refused read: %+v", r)
 	}
-	if r := tools.Write(WriteArgs{Path: "secret.txt", Content: "x"}); !r.Failed {
+	if r := tools.Write(context.Background(), WriteArgs{Path: "secret.txt", Content: "x"}); !r.Failed {
 		t.Fatalf("a refused write ran: %+v", r)
 	}
 	if b, _ := os.ReadFile(filepath.Join(root, "secret.txt")); string(b) != "key\n" {
 		t.Fatalf("secret.txt is %q", b)
 	}
-	if r := tools.Grep(GrepArgs{Pattern: "key", Path: "secret.txt"}); !r.Failed {
+	if r := tools.Grep(context.Background(), GrepArgs{Pattern: "key", Path: "secret.txt"}); !r.Failed {
 		t.Fatalf("a refused grep ran: %+v", r)
 	}
-	r := tools.Read(ReadArgs{Path: "a.txt:1-2"})
+	r := tools.Read(context.Background(), ReadArgs{Path: "a.txt:1-2"})
 	if r.Failed {
 		t.Fatal(r.Text)
 	}
 	tag := DigestOf([]byte("one\ntwo\n")).Tag()
-	if e := tools.Edit(EditArgs{Patch: fmt.Sprintf("[a.txt#%s]\n@@ 1\n+ONE\nMV b.txt\n", tag)}); e.Failed {
+	if e := tools.Edit(context.Background(), EditArgs{Patch: fmt.Sprintf("[a.txt#%s]\n@@ 1\n+ONE\nMV b.txt\n", tag)}); e.Failed {
 		t.Fatal(e.Text)
 	}
 	want := []string{"secret.txt read", "secret.txt write", "secret.txt search", "a.txt read", "a.txt write", "b.txt write"}
@@ -71,13 +72,13 @@ func TestGuard_changed_real_path_writes_nothing(t *testing.T) {
 	mustWrite(t, filepath.Join(root, "a.txt"), "one\n")
 	g := &fakeGuard{}
 	tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root, Guard: g}
-	tools.Read(ReadArgs{Path: "a.txt"})
+	tools.Read(context.Background(), ReadArgs{Path: "a.txt"})
 	g.moved = true
-	e := tools.Edit(EditArgs{Patch: fmt.Sprintf("[a.txt#%s]\n@@ 1\n+ONE\n", DigestOf([]byte("one\n")).Tag())})
+	e := tools.Edit(context.Background(), EditArgs{Patch: fmt.Sprintf("[a.txt#%s]\n@@ 1\n+ONE\n", DigestOf([]byte("one\n")).Tag())})
 	if !e.Failed || !strings.Contains(e.Text, "Nothing was written") || !strings.Contains(e.Text, "a link changed") {
 		t.Fatalf("edit over a changed resolution: %+v", e)
 	}
-	w := tools.Write(WriteArgs{Path: "a.txt", Content: "x\n"})
+	w := tools.Write(context.Background(), WriteArgs{Path: "a.txt", Content: "x\n"})
 	if !w.Failed {
 		t.Fatalf("write over a changed resolution: %+v", w)
 	}

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func TestGrepProgress(t *testing.T) {
 	slow := &slowStore{Store: NewDisk(), pause: time.Millisecond}
 	tools := &Tools{Store: slow, Session: NewSession(), Root: root, ProgressEvery: 5 * time.Millisecond,
 		Progress: func(p WalkProgress) { mu.Lock(); got = append(got, p); mu.Unlock() }}
-	if res := tools.Grep(GrepArgs{Pattern: "beta"}); res.Failed {
+	if res := tools.Grep(context.Background(), GrepArgs{Pattern: "beta"}); res.Failed {
 		t.Fatal(res.Text)
 	}
 	mu.Lock()
@@ -46,7 +47,7 @@ func TestGrepProgress(t *testing.T) {
 	}
 	got = nil
 	tools.Store, tools.ProgressEvery = NewDisk(), time.Hour
-	tools.Grep(GrepArgs{Pattern: "beta"})
+	tools.Grep(context.Background(), GrepArgs{Pattern: "beta"})
 	if len(got) != 0 {
 		t.Fatalf("a short grep was told %+v", got)
 	}

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,7 +21,7 @@ func benchGrep(b *testing.B, a GrepArgs) {
 	root := goSrc(b)
 	for b.Loop() {
 		tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
-		if res := tools.Grep(a); res.Failed {
+		if res := tools.Grep(context.Background(), a); res.Failed {
 			b.Fatal(res.Text)
 		}
 	}
@@ -42,7 +43,7 @@ func BenchmarkGlobNewestFirst(b *testing.B) {
 	root := goSrc(b)
 	for b.Loop() {
 		tools := &Tools{Store: NewDisk(), Session: NewSession(), Root: root}
-		if res := tools.Glob(GlobArgs{Pattern: "**/*_test.go"}); res.Failed {
+		if res := tools.Glob(context.Background(), GlobArgs{Pattern: "**/*_test.go"}); res.Failed {
 			b.Fatal(res.Text)
 		}
 	}

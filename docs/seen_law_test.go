@@ -7,6 +7,7 @@ package docs_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -55,7 +56,7 @@ func drawSeenEdit(t *rapid.T, parent string, whole bool) *seenEdit {
 		}
 		arg += ":" + docs.SpellRanges(pick)
 	}
-	r := e.ws.tools.Read(docs.ReadArgs{Path: arg})
+	r := e.ws.tools.Read(context.Background(), docs.ReadArgs{Path: arg})
 	if r.Failed {
 		t.Fatalf("read %s: %s", arg, r.Text)
 	}
@@ -104,7 +105,7 @@ func (e *seenEdit) unseen() []int {
 // edit runs the patch and tells whether it applied, checking the file
 // holds the edit iff it did.
 func (e *seenEdit) edit(t *rapid.T) (docs.Result, bool) {
-	r := e.ws.tools.Edit(docs.EditArgs{Patch: e.patch})
+	r := e.ws.tools.Edit(context.Background(), docs.EditArgs{Patch: e.patch})
 	got, _ := e.ws.get(t, "f.txt")
 	applied := !r.Failed && strings.HasPrefix(r.Text, "Applied to f.txt#")
 	switch {

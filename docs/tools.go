@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -32,11 +33,11 @@ type Tools struct {
 
 // allow asks the documents gate about one access of abs, once, as given:
 // it gives the real path the access then uses (G1.6).
-func (t *Tools) allow(abs string, a Access) (string, error) {
+func (t *Tools) allow(ctx context.Context, abs string, a Access) (string, error) {
 	if t.Guard == nil {
 		return abs, nil
 	}
-	return t.Guard.Allow(abs, a)
+	return t.Guard.Allow(ctx, abs, a)
 }
 
 // still is the writer's re-resolution under its lock (G1.7): abs must
@@ -105,17 +106,21 @@ type ReadArgs struct {
 	Raw  bool   `json:"raw,omitempty"`
 }
 
-// Read is the read tool (S8.6, S8.8, S8.10).
-func (t *Tools) Read(a ReadArgs) Result {
+// Read is the read tool (S8.6, S8.8, S8.10). A call cancelled before the
+// file is read reads nothing (cancel.go).
+func (t *Tools) Read(ctx context.Context, a ReadArgs) Result {
 	if strings.TrimSpace(a.Path) == "" {
 		return failed("read needs a path: {\"path\": \"src/app.go\"}, or a selector like \"src/app.go:5-9\"")
 	}
 	name, ranges := t.named(a.Path)
 	abs := t.Abs(name)
 	shown := t.Display(abs)
-	real, err := t.allow(abs, ReadAccess)
+	real, err := t.allow(ctx, abs, ReadAccess)
 	if err != nil {
 		return failed("%v", err)
+	}
+	if ctx.Err() != nil {
+		return cancelled("read", shown, "nothing was read")
 	}
 	snap, err := t.readReal(real)
 	defer snap.Release()

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,7 +26,7 @@ func TestGrepCountsAFileGoneMidWalk(t *testing.T) {
 	mustWrite(t, filepath.Join(root, "a.txt"), "needle\n")
 	mustWrite(t, filepath.Join(root, "b.txt"), "needle\n")
 	tools := &Tools{Store: vanishingStore{NewDisk(), "b.txt"}, Session: NewSession(), Root: root}
-	out := tools.Grep(GrepArgs{Pattern: "needle"}).Text
+	out := tools.Grep(context.Background(), GrepArgs{Pattern: "needle"}).Text
 	if !strings.Contains(out, "[1 walk error: b.txt]") || !strings.Contains(out, "[a.txt#") {
 		t.Fatalf("grep over a vanished file:\n%s", out)
 	}

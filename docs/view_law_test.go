@@ -7,6 +7,7 @@ package docs_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -134,7 +135,7 @@ func TestLaw_rows_gate_refuses(t *testing.T) {
 		// Through the read tool: refused, no tag, nothing seen; raw goes on.
 		ws := newWorkspace(t, parent)
 		ws.put(t, "f.txt", b)
-		r := ws.tools.Read(docs.ReadArgs{Path: "f.txt"})
+		r := ws.tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt"})
 		if r.Failed != (gate != "") {
 			t.Fatalf("read Failed=%v, gate %q: %s", r.Failed, gate, short(r.Text))
 		}
@@ -149,7 +150,7 @@ func TestLaw_rows_gate_refuses(t *testing.T) {
 		// Raw goes on, but for a binary file (a NUL byte, no UTF-16/32
 		// BOM), whose bytes it never sends as text.
 		binary := docs.BinaryNote("f.txt", b) != ""
-		if raw := ws.tools.Read(docs.ReadArgs{Path: "f.txt", Raw: true}); raw.Failed != binary {
+		if raw := ws.tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt", Raw: true}); raw.Failed != binary {
 			t.Fatalf("raw read Failed=%v on a file binary=%v: %s", raw.Failed, binary, short(raw.Text))
 		} else if binary && (!strings.Contains(raw.Text, "binary file") || strings.ContainsRune(raw.Text, 0)) {
 			t.Fatalf("raw read of a binary file: %s", short(raw.Text))
@@ -305,7 +306,7 @@ func TestLaw_tag_names_shown_text(t *testing.T) {
 		for round := range rapid.IntRange(1, 3).Draw(t, "rounds") {
 			b := genFile(t, fmt.Sprintf("file%d", round), true, 10)
 			ws.put(t, "f.txt", b)
-			r := ws.tools.Read(docs.ReadArgs{Path: "f.txt"})
+			r := ws.tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt"})
 			if r.Failed {
 				t.Fatalf("read failed: %s", r.Text)
 			}
@@ -447,7 +448,7 @@ func TestReadBound_tool_records_only_shown_rows(t *testing.T) {
 			}
 			arg += ":" + strings.Join(parts, ",")
 		}
-		r := ws.tools.Read(docs.ReadArgs{Path: arg})
+		r := ws.tools.Read(context.Background(), docs.ReadArgs{Path: arg})
 		if r.Failed {
 			t.Fatalf("read %s failed: %s", arg, r.Text)
 		}
@@ -548,7 +549,7 @@ func TestSelector_examples(t *testing.T) {
 		{"5-6,1-2", []int{1, 2, 5, 6}, 1},
 		{"1-5,3-8", []int{1, 2, 3, 4, 5, 6, 7, 8}, 0},
 	} {
-		r := tools.Read(docs.ReadArgs{Path: "f.txt:" + c.sel})
+		r := tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt:" + c.sel})
 		if r.Failed {
 			t.Fatalf("%s: %s", c.sel, r.Text)
 		}

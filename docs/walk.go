@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -73,6 +74,17 @@ type Tally struct {
 	Count    [numClasses]int
 	Examples [numClasses][]string
 	Errors   []string
+	// Stopped tells that the walk's context was cancelled while it ran:
+	// it left entries unwalked, so the counts are of what it got to.
+	Stopped bool
+}
+
+// stop notes that the walk left something unwalked because it was
+// cancelled.
+func (t *Tally) stop() {
+	t.mu.Lock()
+	t.Stopped = true
+	t.mu.Unlock()
 }
 
 const tallyExamples = 3
@@ -145,8 +157,8 @@ type walker struct {
 	pending int
 }
 
-// walkTree walks the directory start.
-func (t *Tools) walkTree(start string, noIgnore bool, visit visitor) *Tally {
+// walkTree walks the directory start, until ctx is cancelled.
+func (t *Tools) walkTree(ctx context.Context, start string, noIgnore bool, visit visitor) *Tally {
 	src, err := openBelow(t.Store, start, false)
 	if err != nil {
 		tally := &Tally{}
@@ -154,14 +166,15 @@ func (t *Tools) walkTree(start string, noIgnore bool, visit visitor) *Tally {
 		return tally
 	}
 	defer src.close()
-	return t.walkBelow(src, start, noIgnore, "", visit)
+	return t.walkBelow(ctx, src, start, noIgnore, "", visit)
 }
 
 // walkBelow walks the directory start, listing through src (so no link
 // below start is followed, below.go) and, when what is not "", tells
 // t.Progress how the walk goes (progress.go). The visitor reads each file
-// through the same src.
-func (t *Tools) walkBelow(src *below, start string, noIgnore bool, what string, visit visitor) *Tally {
+// through the same src. When ctx is cancelled, every worker stops before
+// its next directory or file and the tally says it Stopped.
+func (t *Tools) walkBelow(ctx context.Context, src *below, start string, noIgnore bool, what string, visit visitor) *Tally {
 	w := &walker{store: t.Store, src: src, noIgnore: noIgnore, visit: visit, tally: &Tally{}}
 	if what != "" {
 		defer t.watchProgress(what, w.tally)()
@@ -187,7 +200,7 @@ func (t *Tools) walkBelow(src *below, start string, noIgnore bool, what string, 
 	n := max(2, runtime.GOMAXPROCS(0)+1)
 	var wg sync.WaitGroup
 	for range n {
-		wg.Go(w.work)
+		wg.Go(func() { w.work(ctx) })
 	}
 	wg.Wait()
 	return w.tally
@@ -240,7 +253,7 @@ func (w *walker) push(items ...walkItem) {
 	}
 }
 
-func (w *walker) work() {
+func (w *walker) work(ctx context.Context) {
 	for {
 		w.mu.Lock()
 		for len(w.queue) == 0 && w.pending > 0 {
@@ -253,9 +266,12 @@ func (w *walker) work() {
 		it := w.queue[len(w.queue)-1]
 		w.queue = w.queue[:len(w.queue)-1]
 		w.mu.Unlock()
-		if it.dir {
-			w.walkDir(it)
-		} else {
+		switch {
+		case done(ctx):
+			w.tally.stop() // left unwalked: the queue drains without work
+		case it.dir:
+			w.walkDir(ctx, it)
+		default:
 			w.tally.add(w.visit(it.abs, it.rel, it.shown), it.shown)
 		}
 		w.mu.Lock()
@@ -268,7 +284,7 @@ func (w *walker) work() {
 	}
 }
 
-func (w *walker) walkDir(it walkItem) {
+func (w *walker) walkDir(ctx context.Context, it walkItem) {
 	shown := it.shown
 	es, err := w.src.list(it.abs, it.rel)
 	if errors.Is(err, ErrLinkBelow) {
@@ -283,6 +299,10 @@ func (w *walker) walkDir(it walkItem) {
 		return
 	}
 	w.tally.add(Directory, shown)
+	if done(ctx) {
+		w.tally.stop() // listed, but nothing under it read
+		return
+	}
 	node := it.node
 	if !w.noIgnore {
 		for _, e := range es {
@@ -330,6 +350,10 @@ func (w *walker) walkDir(it walkItem) {
 		w.push(dirs...)
 	}
 	for _, f := range files {
+		if done(ctx) {
+			w.tally.stop()
+			return
+		}
 		w.tally.add(w.visit(f.abs, f.rel, f.shown), f.shown)
 	}
 }

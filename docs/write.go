@@ -1,6 +1,9 @@
 package docs
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // WriteArgs are the write tool's arguments: a path and its whole new text.
 type WriteArgs struct {
@@ -62,13 +65,13 @@ func MayReplace(exists bool, seen bool) bool { return !exists || seen }
 // the file was moved or deleted, and a write after that refusal creates
 // it (a new file needs a path that did not exist when last seen). A
 // read-only file is refused by the commit's check (commit.go).
-func (t *Tools) Write(a WriteArgs) Result {
+func (t *Tools) Write(ctx context.Context, a WriteArgs) Result {
 	if a.Path == "" {
 		return failed("write needs a path and the whole new content: {\"path\": \"notes.md\", \"content\": \"...\"}")
 	}
 	abs := t.Abs(a.Path)
 	shown := t.Display(abs)
-	real, err := t.allow(abs, WriteAccess)
+	real, err := t.allow(ctx, abs, WriteAccess)
 	if err != nil {
 		return failed("NOT written: %v", err)
 	}
@@ -112,6 +115,11 @@ func (t *Tools) Write(a WriteArgs) Result {
 			}
 		}
 	}
+	if ctx.Err() != nil {
+		return cancelled("write", shown, "nothing was written")
+	}
+	// From here the commit runs to its end whatever happens to ctx: a
+	// cancelled call never leaves a half-applied commit.
 	res := t.Store.Commit([]Change{change})
 	landedAs := fmt.Sprintf("%s#%s", shown, DigestOf(change.New).Tag())
 	text, isErr := Reply([]string{shown}, []string{landedAs}, res)

@@ -5,6 +5,7 @@ package docs_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -47,7 +48,7 @@ func TestLaw_write_never_loses_unseen(t *testing.T) {
 				earlier = append(earlier, "earlier"...)
 			}
 			ws.put(t, "f.txt", earlier)
-			if r := ws.tools.Read(docs.ReadArgs{Path: "f.txt"}); r.Failed {
+			if r := ws.tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt"}); r.Failed {
 				t.Fatalf("read: %s", r.Text)
 			}
 		}
@@ -57,7 +58,7 @@ func TestLaw_write_never_loses_unseen(t *testing.T) {
 			t.Fatal(err)
 		}
 		content := genFile(t, "content", true, 6)
-		r := ws.tools.Write(docs.WriteArgs{Path: "f.txt", Content: string(content)})
+		r := ws.tools.Write(context.Background(), docs.WriteArgs{Path: "f.txt", Content: string(content)})
 		got, _ := ws.get(t, "f.txt")
 		if !r.Failed || !bytes.Equal(got, b) || modeOf(t, ws.path("f.txt")) != mode {
 			t.Fatalf("write over an unseen version: %q; file %s (was %s)", r.Text, short(got), short(b))
@@ -95,7 +96,7 @@ func TestLaw_write_writes_seen(t *testing.T) {
 			var r docs.Result
 			switch how {
 			case "read":
-				r = ws.tools.Read(docs.ReadArgs{Path: "f.txt"})
+				r = ws.tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt"})
 			case "lines":
 				// Some lines of it (a file without lines has none to
 				// show: it is read whole).
@@ -103,20 +104,20 @@ func TestLaw_write_writes_seen(t *testing.T) {
 				if len(docs.Scan(b).Lines) > 0 {
 					arg += ":1"
 				}
-				r = ws.tools.Read(docs.ReadArgs{Path: arg})
+				r = ws.tools.Read(context.Background(), docs.ReadArgs{Path: arg})
 			case "raw":
-				r = ws.tools.Read(docs.ReadArgs{Path: "f.txt", Raw: true})
+				r = ws.tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt", Raw: true})
 			case "own write":
 				// The session never read it: another program wrote it,
 				// and the session's own write replaced it... after it read.
-				r = ws.tools.Read(docs.ReadArgs{Path: "f.txt", Raw: true})
+				r = ws.tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt", Raw: true})
 				if !r.Failed {
-					r = ws.tools.Write(docs.WriteArgs{Path: "f.txt", Content: "own\n"})
+					r = ws.tools.Write(context.Background(), docs.WriteArgs{Path: "f.txt", Content: "own\n"})
 				}
 				b, _ = ws.get(t, "f.txt")
 			case "edit":
-				if r = ws.tools.Read(docs.ReadArgs{Path: "f.txt"}); !r.Failed {
-					r = ws.tools.Edit(docs.EditArgs{Patch: "[f.txt#" + tagOf(b) + "]\n@@ ^\n+edited\n"})
+				if r = ws.tools.Read(context.Background(), docs.ReadArgs{Path: "f.txt"}); !r.Failed {
+					r = ws.tools.Edit(context.Background(), docs.EditArgs{Patch: "[f.txt#" + tagOf(b) + "]\n@@ ^\n+edited\n"})
 				}
 				b, _ = ws.get(t, "f.txt")
 			}
@@ -124,7 +125,7 @@ func TestLaw_write_writes_seen(t *testing.T) {
 				t.Fatalf("%s: %s", how, r.Text)
 			}
 		}
-		r := ws.tools.Write(docs.WriteArgs{Path: "f.txt", Content: string(content)})
+		r := ws.tools.Write(context.Background(), docs.WriteArgs{Path: "f.txt", Content: string(content)})
 		if r.Failed || !strings.HasPrefix(r.Text, "Wrote f.txt#") {
 			t.Fatalf("write over %s: %s", how, r.Text)
 		}
@@ -156,7 +157,7 @@ func TestLaw_write_writes_seen(t *testing.T) {
 			t.Fatalf("seen %v after writing %d lines", lineSetOf(&v.Seen), n)
 		}
 		// And a second write goes over the session's own.
-		if r := ws.tools.Write(docs.WriteArgs{Path: "f.txt", Content: fmt.Sprintf("again %s\n", how)}); r.Failed {
+		if r := ws.tools.Write(context.Background(), docs.WriteArgs{Path: "f.txt", Content: fmt.Sprintf("again %s\n", how)}); r.Failed {
 			t.Fatalf("a write over the session's own write: %s", r.Text)
 		}
 	})

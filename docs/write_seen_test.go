@@ -1,6 +1,7 @@
 package docs_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func TestWrite_seen_then_moved_is_not_recreated(t *testing.T) {
 				must(t, os.Symlink(".", filepath.Join(dir, "here")))
 				name = "here/a.txt"
 			}
-			if res := tools.Read(docs.ReadArgs{Path: name}); res.Failed {
+			if res := tools.Read(context.Background(), docs.ReadArgs{Path: name}); res.Failed {
 				t.Fatal(res.Text)
 			}
 			if how == "deleted" {
@@ -33,7 +34,7 @@ func TestWrite_seen_then_moved_is_not_recreated(t *testing.T) {
 			} else {
 				must(t, os.Rename(path, filepath.Join(dir, "b.txt")))
 			}
-			res := tools.Write(docs.WriteArgs{Path: name, Content: "mine\n"})
+			res := tools.Write(context.Background(), docs.WriteArgs{Path: name, Content: "mine\n"})
 			if !res.Failed || !strings.Contains(res.Text, "moved or deleted") {
 				t.Fatalf("a write over a file that went:\n%s", res.Text)
 			}
@@ -41,7 +42,7 @@ func TestWrite_seen_then_moved_is_not_recreated(t *testing.T) {
 				t.Fatalf("%s was created again", name)
 			}
 			// The refusal showed its absence: writing again creates it.
-			if res := tools.Write(docs.WriteArgs{Path: name, Content: "mine\n"}); res.Failed {
+			if res := tools.Write(context.Background(), docs.WriteArgs{Path: name, Content: "mine\n"}); res.Failed {
 				t.Fatalf("the write after the refusal:\n%s", res.Text)
 			}
 			if got, _ := os.ReadFile(path); string(got) != "mine\n" {
@@ -54,7 +55,7 @@ func TestWrite_seen_then_moved_is_not_recreated(t *testing.T) {
 func TestWrite_never_seen_missing_path_is_created(t *testing.T) {
 	dir := t.TempDir()
 	tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: dir}
-	if res := tools.Write(docs.WriteArgs{Path: "sub/new.txt", Content: "x\n"}); res.Failed {
+	if res := tools.Write(context.Background(), docs.WriteArgs{Path: "sub/new.txt", Content: "x\n"}); res.Failed {
 		t.Fatal(res.Text)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "sub", "new.txt")); string(got) != "x\n" {
@@ -77,14 +78,14 @@ func TestWrite_read_only_file_is_refused(t *testing.T) {
 					must(t, os.Symlink("a.txt", filepath.Join(dir, "link.txt")))
 					must(t, os.Symlink(".", filepath.Join(dir, "here")))
 					tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: dir}
-					if res := tools.Read(docs.ReadArgs{Path: via}); res.Failed {
+					if res := tools.Read(context.Background(), docs.ReadArgs{Path: via}); res.Failed {
 						t.Fatal(res.Text)
 					}
 					var res docs.Result
 					if tool == "write" {
-						res = tools.Write(docs.WriteArgs{Path: via, Content: "changed\n"})
+						res = tools.Write(context.Background(), docs.WriteArgs{Path: via, Content: "changed\n"})
 					} else {
-						res = tools.Edit(docs.EditArgs{Patch: "[" + via + "#" + docs.DigestOf(old).Tag().String() + "]\n@@ 1\n+changed\n"})
+						res = tools.Edit(context.Background(), docs.EditArgs{Patch: "[" + via + "#" + docs.DigestOf(old).Tag().String() + "]\n@@ 1\n+changed\n"})
 					}
 					if !res.Failed || !strings.Contains(res.Text, "read-only") || !strings.Contains(res.Text, "Nothing was written") {
 						t.Fatalf("%s over a %v file:\n%s", tool, mode, res.Text)

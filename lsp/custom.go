@@ -31,7 +31,7 @@ func (r *rpc) Request(ctx context.Context, method string, params any) (any, erro
 			return nil, err
 		}
 		jsonrpc2.Async(ctx)
-		return r.s.runTool(p), nil
+		return r.s.runTool(ctx, p), nil
 	case protocol.MethodReviewDecision:
 		var p protocol.ReviewDecisionParams
 		if err := r.decode(raw, &p); err != nil {

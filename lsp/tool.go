@@ -41,8 +41,10 @@ func (s *Server) session(name string) (*agent.Session, error) {
 // documentTools are the tools eukhe/tool runs.
 var documentTools = map[string]bool{"read": true, "edit": true, "write": true, "grep": true, "glob": true}
 
-// runTool runs one document tool call on a session.
-func (s *Server) runTool(p protocol.ToolParams) protocol.ToolResult {
+// runTool runs one document tool call on a session, under the request's
+// context: the connection's, so an editor that goes away stops a long grep
+// or walk at its next file.
+func (s *Server) runTool(ctx context.Context, p protocol.ToolParams) protocol.ToolResult {
 	if !documentTools[p.Name] {
 		return protocol.ToolResult{Text: fmt.Sprintf("unknown tool %q: eukhe/tool runs read, edit, write, grep or glob", p.Name), IsError: true}
 	}
@@ -50,7 +52,7 @@ func (s *Server) runTool(p protocol.ToolParams) protocol.ToolResult {
 	if err != nil {
 		return protocol.ToolResult{Text: err.Error(), IsError: true}
 	}
-	res, err := t.Call(context.Background(), p.Name, p.Arguments)
+	res, err := t.Call(ctx, p.Name, p.Arguments)
 	if err != nil {
 		return protocol.ToolResult{Text: err.Error(), IsError: true}
 	}

@@ -12,6 +12,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -129,12 +130,12 @@ func run(args []string) error {
 		store := &timed{Store: disk}
 		tools := &docs.Tools{Store: store, Session: docs.NewSession(), Root: *root}
 		for _, n := range names { // an edit follows a read; not timed
-			if res := tools.Read(docs.ReadArgs{Path: n}); res.Failed {
+			if res := tools.Read(context.Background(), docs.ReadArgs{Path: n}); res.Failed {
 				return fmt.Errorf("read %s: %s", n, res.Text)
 			}
 		}
 		start := time.Now()
-		res := tools.Edit(docs.EditArgs{Patch: string(patch)})
+		res := tools.Edit(context.Background(), docs.EditArgs{Patch: string(patch)})
 		el := time.Since(start)
 		if res.Failed || strings.Contains(res.Text, "NOT applied") || strings.Contains(res.Text, "warning") {
 			return fmt.Errorf("edit: %.500s", res.Text)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"strings"
 	"syscall"
 	"time"
@@ -129,7 +130,11 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer local.Close()
-	res, err := local.Call(context.Background(), name, json.RawMessage(argText))
+	// An interrupt cancels the call (a long grep stops at its next file,
+	// and says so); a commit that has begun still finishes.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := local.Call(ctx, name, json.RawMessage(argText))
 	var argsErr *agent.ArgsError
 	switch {
 	case errors.Is(err, agent.ErrUnknownTool):

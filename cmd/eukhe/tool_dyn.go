@@ -18,7 +18,7 @@ import (
 // {"name": "mcp/SERVER/TOOL", "arguments": {…}} calls one. The session
 // ends with the call: a report_issue row goes to its log, and no host
 // joins tools.
-func runDyn(root, argText string) docs.Result {
+func runDyn(ctx context.Context, root, argText string) docs.Result {
 	env := gate.EnvFromList(os.Environ())
 	paths := settings.Locate(env, []string{root})
 	current, events := settings.Load(paths)
@@ -43,5 +43,5 @@ func runDyn(root, argText string) docs.Result {
 	if !ok {
 		return docs.Result{Text: "dyn: this build's roster has no dyn tool", Failed: true}
 	}
-	return t.Handler(context.Background(), s, json.RawMessage(argText))
+	return t.Handler(ctx, s, json.RawMessage(argText))
 }
