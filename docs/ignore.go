@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
@@ -55,7 +56,8 @@ func parseIgnore(src []byte, domain []string) []gitignore.Pattern {
 		if body := strings.TrimRight(s, " "); strings.HasSuffix(body, "/**") {
 			s = body + "/*"
 		}
-		ps = append(ps, exactPattern{gitignore.ParsePattern(fnmatchClasses(s), domain), len(domain)})
+		s = fnmatchClasses(s)
+		ps = append(ps, exactPattern{gitignore.ParsePattern(s, domain), len(domain), s})
 	}
 	return ps
 }
@@ -80,9 +82,15 @@ func fnmatchClasses(s string) string {
 // directory before it goes down, so such a match is already spent, and a
 // negation of the directory ("!dir/") must not re-include the files in it
 // that another pattern ignores, as git does.
+//
+// A pattern that matches a parent can still match the path itself
+// ("deep/**" matches deep/cache and deep/cache/x): when a negation
+// re-included the parent ("!cache"), the walk goes down, and git ignores
+// the file by the pattern's own match of its path.
 type exactPattern struct {
 	gitignore.Pattern
 	domain int
+	text   string // the pattern as parsed
 }
 
 func (e exactPattern) Match(parts []string, isDir bool) gitignore.MatchResult {
@@ -92,10 +100,38 @@ func (e exactPattern) Match(parts []string, isDir bool) gitignore.MatchResult {
 	}
 	for k := e.domain + 1; k < len(parts); k++ {
 		if e.Pattern.Match(parts[:k], true) != gitignore.NoMatch {
+			if e.matchesItself(parts[e.domain:], isDir) {
+				return r
+			}
 			return gitignore.NoMatch
 		}
 	}
 	return r
+}
+
+// matchesItself tells whether the pattern matches rel (the path below the
+// pattern's directory) by its own segments, not through a parent: a name
+// pattern (no '/' but a trailing one) matches the last segment, any other
+// the whole path from the pattern's directory.
+func (e exactPattern) matchesItself(rel []string, isDir bool) bool {
+	p := strings.TrimRight(e.text, " ")
+	p = strings.TrimPrefix(p, "!")
+	p = strings.TrimPrefix(p, "\\")
+	if strings.HasSuffix(p, "/") {
+		if !isDir {
+			return false
+		}
+		p = strings.TrimSuffix(p, "/")
+	}
+	if len(rel) == 0 {
+		return false
+	}
+	if !strings.Contains(p, "/") {
+		ok, _ := doublestar.Match(p, rel[len(rel)-1])
+		return ok
+	}
+	ok, _ := doublestar.Match(strings.TrimPrefix(p, "/"), strings.Join(rel, "/"))
+	return ok
 }
 
 // gitTop is the nearest directory at or above dir that holds .git, or ""
