@@ -16,12 +16,14 @@ import (
 // for what differs between stores.
 //
 // The engine calls, in this order: Lock; Check (a Checker's), Lstat and
-// Current for the check;
-// Prepare of every change; Publish of each in order, stopping at the first
-// that did not land (Failed, or Unconfirmed); then, after a failure, Prepare and Publish of the landed ones
-// with back set (their old bytes back), in reverse order; Finish; and the
-// unlock. Discard drops what Prepare made for a change that was not
-// published.
+// Current for the check; Prepare of every change; Publish of each in
+// order, stopping at the first that did not land (Failed, or Unconfirmed:
+// an editor took it and has not shown it yet); then Prepare and Publish of
+// the landed ones with back set (their old bytes back), in reverse order;
+// Finish; and the unlock. Discard drops what Prepare made for a change
+// that was not published. A publisher may publish several changes at once
+// (an editor's one workspace edit): it then keeps their outcomes for their
+// own Publish, which the engine still calls in order.
 type Publisher interface {
 	// Lstat tells what is at a path, not following a last symlink; a
 	// missing path has Exists false and no error.
