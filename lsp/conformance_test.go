@@ -16,7 +16,10 @@ import (
 
 // The store conformance suite over the editor store: every S8 commit law
 // through the documents tools, with files open (drawn per file) in the
-// in-process editor, whose edits go over LSP as versioned workspace edits.
+// in-process editor, whose edits go over LSP as versioned workspace edits:
+// a client that checks each document alone (Neovim-like), one that checks
+// every version first (VS Code), and one that opens at version 0 and
+// counts positions in UTF-8.
 func TestStoreConformance_editor(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -24,6 +27,7 @@ func TestStoreConformance_editor(t *testing.T) {
 	}{
 		{"per-document", editorOpts{saves: true}},
 		{"transactional", editorOpts{transactional: true}},
+		{"version 0 and utf-8", editorOpts{zero: true, enc: "utf-8"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			storetest.Run(t, func(t *testing.T) storetest.Rig { return editorRig(t, c.o) })
