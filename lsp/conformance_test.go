@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	lsproto "go.lsp.dev/protocol"
@@ -29,6 +30,9 @@ func TestStoreConformance_editor(t *testing.T) {
 		{"transactional", editorOpts{transactional: true}},
 		{"version 0 and utf-8", editorOpts{zero: true, enc: "utf-8"}},
 	} {
+		// A landing is seen at once; the long wait only keeps a loaded
+		// machine from making a slow didChange "not confirmed".
+		c.o.wait = 10 * time.Second
 		t.Run(c.name, func(t *testing.T) {
 			storetest.Run(t, func(t *testing.T) storetest.Rig { return editorRig(t, c.o) })
 		})
