@@ -15,12 +15,15 @@ import (
 // publishes and the restore after a failure — and calls a Publisher only
 // for what differs between stores.
 //
-// The engine calls, in this order: Lock; Lstat and Current for the check;
-// Prepare of every change; Publish of each in order, stopping at the first
-// failure; then, after a failure, Prepare and Publish of the landed ones
-// with back set (their old bytes back), in reverse order; Finish; and the
-// unlock. Discard drops what Prepare made for a change that was not
-// published.
+// The engine calls, in this order: Lock; Check (a Checker's), Lstat and
+// Current for the check; Prepare of every change; Publish of each in
+// order, stopping at the first that did not land (Failed, or Unconfirmed:
+// an editor took it and has not shown it yet); then Prepare and Publish of
+// the landed ones with back set (their old bytes back), in reverse order;
+// Finish; and the unlock. Discard drops what Prepare made for a change
+// that was not published. A publisher may publish several changes at once
+// (an editor's one workspace edit): it then keeps their outcomes for their
+// own Publish, which the engine still calls in order.
 type Publisher interface {
 	// Lstat tells what is at a path, not following a last symlink; a
 	// missing path has Exists false and no error.
@@ -46,6 +49,14 @@ type Publisher interface {
 	// Finish makes the landed changes durable (the disk: each directory
 	// synced once); a failure is a warning on the outcomes it concerns.
 	Finish(ps []*Pending, outs []Outcome)
+}
+
+// Checker is a Publisher with refusals of its own, asked under the lock
+// before the engine's checks of each change: an editor that cannot apply
+// edits to an open document, or a move onto a document open there. ""
+// lets the change go on to the engine's checks.
+type Checker interface {
+	Check(p *Pending) string
 }
 
 // Pending is one change of a commit, checked: its paths resolved through
@@ -161,7 +172,7 @@ func (e *engine) commit(cs []Change) Committed {
 		o := e.pub.Publish(p, false)
 		o.Rebased = res.Outcomes[i].Rebased
 		res.Outcomes[i] = o
-		if o.Fate == Failed {
+		if o.Fate != Landed { // Failed, or Unconfirmed: an editor took it, unseen yet
 			e.restore(ps[:i], res.Outcomes, j)
 			e.discard(ps[i:])
 			j.end(e.fault)
@@ -225,6 +236,11 @@ func (e *engine) check(p *Pending) string {
 			return err.Error()
 		}
 	}
+	if c, ok := e.pub.(Checker); ok {
+		if why := c.Check(p); why != "" {
+			return why
+		}
+	}
 	if p.Create {
 		st, err := e.pub.Lstat(p.Real)
 		if err != nil || st.Exists {
@@ -245,7 +261,7 @@ func (e *engine) check(p *Pending) string {
 			return fmt.Sprintf("%s is read-only (mode %04o): eukhe does not replace it; if it should change, make it writable (chmod u+w) and retry", p.Path, cur.Stat.Mode.Perm())
 		case !bytes.Equal(cur.Data, p.Old):
 			if p.Rebase == nil {
-				return fmt.Sprintf("%s changed after the edit was made; read it again and redo the edit", p.Path)
+				return fmt.Sprintf("%s changed%s after the edit was made; read it again and redo the edit", p.Path, spaced(cur.In))
 			}
 			now := bytes.Clone(cur.Data)
 			nb, err := p.Rebase(now)
@@ -294,4 +310,12 @@ func realPath(p string) string {
 		return filepath.Join(r, filepath.Base(p))
 	}
 	return p
+}
+
+// spaced is " "+s, or "" for "".
+func spaced(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " " + s
 }

@@ -25,7 +25,13 @@
 //     publish in order, restore, over a Publisher), disk.go (the disk
 //     Publisher: temp files, rename, link, directory sync), journal.go (the
 //     intent journal and the rule for one left behind), reply.go (the
-//     reply).
+//     reply). A Publisher may add refusals of its own (Checker: an editor
+//     that cannot apply edits) and report a change Unconfirmed (an editor
+//     took it, unseen yet), which stops the commit like a failure.
+//   - The store conformance suite (storetest): the S8.1, S8.3 and S8.4
+//     laws and edit_keeps_untouched_bytes through the documents tools over
+//     any Store; run here over the disk (conformance_test.go), in lsp over
+//     the editor store.
 //   - S8.3 write (write_never_loses_unseen, write_writes_seen): write.go.
 //   - S8.4 move (move_never_overwrites, move_moves): commit.go (the
 //     destination check), disk.go (link, unlink).

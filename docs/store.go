@@ -18,8 +18,11 @@ type Stat struct {
 // Snapshot is a path's current bytes. Release hands a pooled buffer back;
 // Data must not be used after it.
 type Snapshot struct {
-	Data    []byte
-	Stat    Stat
+	Data []byte
+	Stat Stat
+	// In says where the bytes are held when that is not the disk, for
+	// messages: "in the editor" for an open document's text.
+	In      string
 	release func()
 }
 

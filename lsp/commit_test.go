@@ -378,3 +378,29 @@ func TestASaveTheEditorDidNotDoIsReported(t *testing.T) {
 		t.Fatalf("reply:\n%s", got.Text)
 	}
 }
+
+// The check under the lock is docs' engine's, over the buffer: a document
+// the user changed on other lines since the edit was made takes the edit
+// rebased over their text (at its version now), and their typing stays.
+func TestAnOpenDocumentChangedElsewhereIsRebasedUnderTheLock(t *testing.T) {
+	e := newEditor(t, editorOpts{})
+	e.put("a.txt", "a\nb\nc\n")
+	e.open("a.txt")
+	e.typeAt("a.txt", 2, 1, " typed")
+	e.sync()
+	cs := []docs.Change{{Path: e.path("a.txt"), Old: []byte("a\nb\nc\n"), New: []byte("A\nb\nc\n"),
+		Rebase: func(cur []byte) ([]byte, error) {
+			_, rest, _ := strings.Cut(string(cur), "\n")
+			return []byte("A\n" + rest), nil
+		}}}
+	res := e.srv.Store().Commit(cs)
+	if res.Conflict != nil || res.Outcomes[0].Fate != docs.Landed || !res.Outcomes[0].Rebased {
+		t.Fatalf("conflict %+v, outcome %+v", res.Conflict, res.Outcomes)
+	}
+	if b := e.buf("a.txt"); b != "A\nb\nc typed\n" {
+		t.Errorf("buffer = %q", b)
+	}
+	if string(cs[0].Old) != "a\nb\nc typed\n" || string(cs[0].New) != "A\nb\nc typed\n" {
+		t.Errorf("the change does not come back as rebased: %q → %q", cs[0].Old, cs[0].New)
+	}
+}

@@ -25,10 +25,18 @@
 //     read waits meanwhile); past it, or when a version comes after a
 //     later one, the document is lost: reads and edits refused until it is
 //     reopened, never served from a copy the editor did not have.
-//   - The editor Store (store.go, commit.go): reads give an open document's
-//     text (unsaved changes included), else the disk's. A commit checks
-//     every change first (bytes as the edit saw them, move destinations
-//     free); then open documents get workspace edits with their exact
+//   - The editor Store (store.go, commit.go, publisher.go): reads give an
+//     open document's text (unsaved changes included), else the disk's. A
+//     commit is docs' commit engine (docs.CommitVia) with the editor's
+//     publisher, so the check (bytes as the edit saw them — an open
+//     document's text — rebased as a stale tag is, move destinations free,
+//     created names free), the order and the restore are docs' only; the
+//     publisher adds the editor's own refusals (a move onto an open
+//     document, an editor without applyEdit or rename, a lost document).
+//     Open documents are published first (the editor may refuse or not
+//     show an edit; the disk is touched only after), and a commit that
+//     touches one keeps no intent journal. Open documents get workspace
+//     edits with their exact
 //     versions and minimal line-range edits (workspace_edit.go, hunks.go)
 //     as documentChanges, or as changes (no versions) to a client that did
 //     not announce documentChanges (Neovim takes them unannounced),

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	lsproto "go.lsp.dev/protocol"
@@ -55,14 +56,19 @@ func inside(from []byte, at, end int, text []byte) (int, int, []byte) {
 	if end != n || n == 0 || from[n-1] != '\n' {
 		return at, end, text
 	}
+	nl := []byte("\n") // the last line's ending: the range may not end inside a CRLF
+	if n > 1 && from[n-2] == '\r' {
+		nl = []byte("\r\n")
+	}
+	k := len(nl)
 	switch {
-	case len(text) > 0 && text[len(text)-1] == '\n':
+	case bytes.HasSuffix(text, nl):
 		if at == end { // an append: after the last line's text
-			return n - 1, n - 1, append([]byte{'\n'}, text[:len(text)-1]...)
+			return n - k, n - k, append(bytes.Clone(nl), text[:len(text)-k]...)
 		}
-		return at, n - 1, text[:len(text)-1]
-	case len(text) == 0 && at > 0 && at < end: // the last lines go, with the newline before them
-		return at - 1, n - 1, text
+		return at, n - k, text[:len(text)-k]
+	case len(text) == 0 && at >= k && at < end && bytes.Equal(from[at-k:at], nl): // the last lines go, with the ending before them
+		return at - k, n - k, text
 	}
 	return at, end, text
 }
