@@ -37,7 +37,9 @@
 //     command's rule; recursion that follows links (grep -R, rg -L, find
 //     -L, ls -LR, du -L, cp -rL, chmod/chown/chgrp -RL, diff -r, tar -h,
 //     rsync -L): walk.go, each command's rule setting facts.follows; the
-//     option audit of every command: audit_test.go.
+//     option audit of every command: audit_test.go. A backup suffix
+//     (cp, mv, ln -S SUFFIX) writes DEST+SUFFIX, judged as a written word
+//     (backup.go); the red team's table: attacks_redteam_test.go.
 //   - G2 (step_holds_every_part, secret_needs_a_secret_path,
 //     secret_path_gives_secret, composed_needs_every_part): Part and
 //     JoinParts in script.go; (auto_needs_every_effect,

@@ -216,6 +216,9 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 		option := i >= nAssigned && options[i-nAssigned+1]
 		parts = append(parts, r.judgeWord(w, option, fc.writes(), wordDirs)...)
 	}
+	for _, d := range fc.derived {
+		parts = append(parts, r.judgeWord(d, false, true, wordDirs)...)
+	}
 	if name == "ln" {
 		// A relative target of ln -s is read from the link's directory.
 		if targets, dest, into, ok := lnSymbolic(argv[1:]); ok && dest != "" {

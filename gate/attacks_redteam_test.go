@@ -1,0 +1,86 @@
+package gate
+
+import "testing"
+
+// The red team's rows (after issues 12 and 13), kept as TestAttacks
+// keeps its own: each must have the effects in has (so it asks under
+// {read, write}); the rows with runs set must still run unasked.
+var redteamAttacks = []struct {
+	script string
+	has    Effects
+	runs   bool
+}{
+	// A backup suffix makes a name no word shows: DEST+SUFFIX.
+	{script: "cp -b --suffix=t a.txt a/b/.gi", has: Of(Protected)},
+	{script: "cp -b -S t a.txt a/b/.gi", has: Of(Protected)},
+	{script: "cp -bSt a.txt a/b/.gi", has: Of(Protected)},
+	{script: "cp --suf=t -b a.txt a/b/.gi", has: Of(Protected)},
+	{script: "cp --suffix t --backup=simple a.txt a/b/.gi", has: Of(Protected)},
+	{script: "cp -b -S t .gi a/b/", has: Of(Protected)},
+	{script: "cp -b -S t -t a/b .gi", has: Of(Protected)},
+	{script: "mv -b -S t a.txt a/b/.gi", has: Of(Protected)},
+	{script: "mv --backup=simple --suffix=ode a.txt a/b/.vsc", has: Of(Protected)},
+	{script: "ln -s -f -b --suffix=t a.txt a/b/.gi", has: Of(Protected)},
+	{script: "ln -f -b -S .lua a.txt a/.nvim", has: Of(Protected)},
+	{script: "cp -b -S t a.txt ../x", has: Of(Outside)},
+	{script: "S=t; cp -b -S $S a.txt a/b/.gi", has: Of(Protected)},
+	{script: "SIMPLE_BACKUP_SUFFIX=t cp -b a.txt a/b/.gi", has: Of(Exec)},
+	{script: "export SIMPLE_BACKUP_SUFFIX=t; cp -b a.txt a/b/.gi", has: Of(Exec)},
+	{script: "cp -b a.txt a/b/x; mv --backup=numbered a.txt b.txt; cp -b -S .bak a.txt c.txt", runs: true},
+	{script: "ln -sfb -S .old a.txt cur", runs: true},
+
+	// Stopped before the red team came (kept so they stay stopped): the
+	// interpreter's own opens and builtins.
+	{script: "read -r -d '' x < ../.ssh/id_ed25519; echo \"$x\"", has: Of(Secret)},
+	{script: "readarray a < ~/.ssh/id_ed25519", has: Of(Secret)},
+	{script: "cat <<< \"$(< ../.ssh/id_ed25519)\"", has: Of(Secret)},
+	{script: "exec 3<> ../.ssh/id_ed25519; read -u 3 l", has: Of(Secret)},
+	{script: "cat 0<> ../.ssh/id_ed25519", has: Of(Secret)},
+	{script: ". ../.ssh/id_ed25519", has: Of(Secret)},
+	{script: "eval \"$(< ../.ssh/id_ed25519)\"", has: Of(Secret)},
+	{script: "pushd .. >/dev/null; cat .ssh/id_ed25519", has: Of(Exec)},
+	{script: "CDPATH=..; cd .ssh; cat id_ed25519", has: Of(Exec)},
+	{script: "OLDPWD=$HOME/.ssh; cd -; cat id_ed25519", has: Of(Secret)},
+	{script: "f(){ cat \"$1\"; }; f ../.ssh/id_ed25519", has: Of(Secret)},
+	{script: "IFS=/; p=\"..${IFS}.ssh${IFS}id_ed25519\"; cat $p", has: Of(Exec)},
+	{script: "cat ${PWD%/*}/.ssh/id_ed25519", has: Of(Secret)},
+	{script: "echo x >| .git/hooks/a", has: Of(Protected)},
+	{script: "echo x &>> .git/config", has: Of(Protected)},
+	{script: "exec 4> .git/hooks/pre-push", has: Of(Protected)},
+	{script: "echo x 1<> .git/hooks/pre-commit", has: Of(Protected)},
+	{script: "cd .git; cd hooks; echo x > pre-commit", has: Of(Protected)},
+	{script: "mkdir -p n1/n2; cd n1/n2; mkdir .git", has: Of(Protected)},
+	{script: "echo 'gitdir: /tmp' > n3/n4/.git", has: Of(Protected)},
+	{script: "cp -r tpl z/y/x/.git", has: Of(Protected)},
+	{script: "ln -s ../../.git w/v/g", has: Of(Protected)},
+	{script: "split -n 20 -a 1 f c/d/.gi", has: Of(Exec)},
+	{script: "tar -xf e.tar", has: Of(Exec)},
+	{script: "LD_PRELOAD=./x.so cat a.txt", has: Of(Exec)},
+	{script: "env LD_PRELOAD=./x.so cat a.txt", has: Of(Exec)},
+	{script: "GIT_DIR=../.ssh git log", has: Of(Exec)},
+	{script: "GIT_EXTERNAL_DIFF=./x.sh git diff", has: Of(Exec)},
+	{script: "git -c core.pager='cat x' -p log", has: Of(Exec)},
+}
+
+func TestRedTeamAttacks(t *testing.T) {
+	w := newAttackWorld(t)
+	for _, a := range redteamAttacks {
+		sc, err := w.shell(w.root).Classify(a.script)
+		if err != nil {
+			t.Errorf("%q: %v", a.script, err)
+			continue
+		}
+		var all Effects
+		for _, st := range sc.Steps {
+			all = all.Union(st.Effects)
+		}
+		switch {
+		case a.runs && readWrite.Asks(all):
+			t.Errorf("%q asks (%s) under {read, write}; it must run unasked\n %+v", a.script, all, sc.Steps)
+		case !a.runs && !a.has.SubsetOf(all):
+			t.Errorf("%q has %s, want at least %s\n %+v", a.script, all, a.has, sc.Steps)
+		case !a.runs && !readWrite.Asks(all):
+			t.Errorf("%q runs unasked under {read, write}", a.script)
+		}
+	}
+}
