@@ -1,6 +1,9 @@
 package gate
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+)
 
 // The red team's rows (after issues 12 and 13), kept as TestAttacks
 // keeps its own: each must have the effects in has (so it asks under
@@ -28,6 +31,12 @@ var redteamAttacks = []struct {
 	{script: "export SIMPLE_BACKUP_SUFFIX=t; cp -b a.txt a/b/.gi", has: Of(Exec)},
 	{script: "cp -b a.txt a/b/x; mv --backup=numbered a.txt b.txt; cp -b -S .bak a.txt c.txt", runs: true},
 	{script: "ln -sfb -S .old a.txt cur", runs: true},
+
+	// A store moved by a variable, reached through a link or a cd.
+	{script: "cat ~/.config/containers/auth.json", has: Of(Secret)},
+	{script: "cat ~/.config/git/credentials ~/.pgpass", has: Of(Secret)},
+	{script: "cd ~/.config/git; cat credentials", has: Of(Secret)},
+	{script: "ln -s ~/.vault-token vt", has: Of(Secret)},
 
 	// Stopped before the red team came (kept so they stay stopped): the
 	// interpreter's own opens and builtins.
@@ -81,6 +90,33 @@ func TestRedTeamAttacks(t *testing.T) {
 			t.Errorf("%q has %s, want at least %s\n %+v", a.script, all, a.has, sc.Steps)
 		case !a.runs && !readWrite.Asks(all):
 			t.Errorf("%q runs unasked under {read, write}", a.script)
+		}
+	}
+}
+
+// A store a variable moves is secret where it moved to, and so are the
+// other programs' stores (red team): before, XDG_CONFIG_HOME=/x left
+// /x/gh/hosts.yml readable unasked.
+func TestMovedAndOtherStoresAreSecret(t *testing.T) {
+	w := newAttackWorld(t)
+	x := filepath.Join(w.base, "x")
+	pl := Places{Home: w.home, Roots: []string{w.root}, Env: map[string]string{
+		"XDG_CONFIG_HOME": x + "/cfg", "XDG_DATA_HOME": "~/data", "GH_CONFIG_DIR": x + "/gh",
+		"DOCKER_CONFIG": x + "/dock", "KUBECONFIG": x + "/k1:" + x + "/k2", "CARGO_HOME": x + "/cargo",
+		"GNUPGHOME": "relative/is/ignored", "PASSWORD_STORE_DIR": "/",
+	}}
+	p := pl.Policy(OS)
+	for _, s := range []string{x + "/cfg/gh/hosts.yml", x + "/cfg/git/credentials", x + "/cfg/gcloud/x",
+		w.home + "/data/keyrings/login.keyring", x + "/gh/hosts.yml", x + "/dock/config.json", x + "/k1", x + "/k2",
+		x + "/cargo/credentials.toml", w.home + "/.config/git/credentials", w.home + "/.pgpass",
+		w.home + "/.vault-token", w.home + "/.config/containers/auth.json"} {
+		if c := p.Class(RealPath{Path: s}); c != ClassSecret {
+			t.Errorf("%s is %s, want secret", s, c)
+		}
+	}
+	for _, s := range []string{x + "/cfg/nvim/init.lua", x + "/cargo/registry/x", w.root + "/a.txt", "/usr/bin/cat"} {
+		if c := p.Class(RealPath{Path: s}); c == ClassSecret {
+			t.Errorf("%s is secret", s)
 		}
 	}
 }

@@ -178,6 +178,13 @@
 //     every home a script can name are secrets: $HOME's, the current
 //     user's and each login user's in /etc/passwd (Places.OtherHomes). ~+
 //     and ~- the interpreter keeps as written: relative paths, judged so.
+//   - Beyond the seed's stores (red team): git's XDG credential store,
+//     podman's auth.json, .pgpass, .vault-token and the like are secret
+//     entries (HomeSecrets), and a store a variable moves is secret where
+//     it moved: XDG_CONFIG_HOME, XDG_DATA_HOME and CARGO_HOME move the
+//     stores under .config, .local/share and .cargo; GH_CONFIG_DIR,
+//     DOCKER_CONFIG, GNUPGHOME, KUBECONFIG (a list), … name one
+//     (places.go). A relative value, or "/", names none.
 //   - eukhe's state directory ($XDG_STATE_HOME/eukhe: session logs,
 //     report_issue rows) is a secret entry (issue 12, class 9).
 //   - Words expand as mvdan's interpreter expands them (environ.Get and

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"io/fs"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -223,4 +224,63 @@ func tarOf(t *testing.T, files map[string]string) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// Credential stores the first corpus's home did not hold (red team): the
+// stores of gh, git and docker moved by XDG_CONFIG_HOME, GH_CONFIG_DIR
+// and DOCKER_CONFIG, a KUBECONFIG list, and the well-known stores of
+// other programs (git's XDG credential store, psql, vault, podman).
+// Before the fix every one of them was read unasked under {read, write}.
+func TestRedTeam_moved_and_other_credential_stores_are_secret(t *testing.T) {
+	w := newAttackWorld(t)
+	const canary = "CANARYmov3dst0re7"
+	canaries := []string{canary}
+	stores := map[string]string{
+		"xdg/gh/hosts.yml":                   "github.com:\n  oauth_token: " + canary + "\n",
+		"xdg/git/credentials":                "https://u:" + canary + "@example.org\n",
+		"xdg/eukhe/settings.json":            `{"shell.autoEffects": ["read", "write"]}`,
+		"ghdir/hosts.yml":                    "github.com:\n  oauth_token: " + canary + "\n",
+		"dock/config.json":                   `{"auths":{"r":{"auth":"` + canary + `"}}}`,
+		"kube/a.yaml":                        "token: " + canary + "\n",
+		".config/git/credentials":            "https://u:" + canary + "@example.org\n",
+		".pgpass":                            "*:*:*:u:" + canary + "\n",
+		".vault-token":                       canary + "\n",
+		".config/containers/auth.json":       `{"auths":{"r":{"auth":"` + canary + `"}}}`,
+		".terraform.d/credentials.tfrc.json": `{"token":"` + canary + `"}`,
+	}
+	for name, text := range stores {
+		p := filepath.Join(w.home, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(slices.Clone(w.env), "XDG_CONFIG_HOME="+w.home+"/xdg", "GH_CONFIG_DIR="+w.home+"/ghdir",
+		"DOCKER_CONFIG="+w.home+"/dock", "KUBECONFIG=/nonexistent:"+w.home+"/kube/a.yaml")
+	p := startMCP(t, env, w.root)
+	p.waitStderr("headless")
+	var list []attack
+	for name := range stores {
+		list = append(list,
+			sh("R7 stores", "cat ../"+name),
+			sh("R7 stores", "cd ..; sort "+name),
+			doc("R7 stores", "read", map[string]any{"path": "../" + name}),
+			doc("R7 stores", "grep", map[string]any{"pattern": "CANARY", "path": "../" + name}))
+	}
+	list = append(list, sh("R7 stores", "grep -r CANARY ../xdg ../ghdir ../dock ../kube"),
+		sh("R7 stores", "cat $XDG_CONFIG_HOME/gh/hosts.yml; cat $DOCKER_CONFIG/config.json"))
+	for _, a := range list {
+		text, _ := p.call(a.tool, a.args)
+		for _, c := range canaries {
+			if strings.Contains(text, c) {
+				t.Errorf("%s %s shows the canary:\n%.400s", a.tool, describe(a.args), text)
+			}
+		}
+	}
+	// the workspace still works
+	if text, failed := p.call("bash", map[string]any{"script": "cat a.txt"}); failed || !strings.Contains(text, "PRIVATE") {
+		t.Errorf("a benign read was refused:\n%s", text)
+	}
 }
