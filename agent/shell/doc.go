@@ -67,7 +67,9 @@
 //     mechanism), confine_corpus_test.go (the classifier-blind corpus),
 //     confine_work_test.go (real work), confine_bench_test.go.
 //   - S7.7 environment: env.go. The server's, plus the session values,
-//     minus every credential (Credential). git read steps
+//     minus every credential (Credential: by name, its parts and, beyond
+//     the seed, its endings _KEY, _PAT, _PWD, …; CredentialValue: by
+//     value, a URL with a user part or a well-known token's form). git read steps
 //     (gate.GitSafeArgv) run with the gate's UntrustedRepoArgs and
 //     safe.bareRepository=explicit and no signature program, set through
 //     GIT_CONFIG_COUNT/KEY/VALUE, with GIT_OPTIONAL_LOCKS=0.

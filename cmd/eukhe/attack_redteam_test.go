@@ -258,7 +258,10 @@ func TestRedTeam_moved_and_other_credential_stores_are_secret(t *testing.T) {
 		}
 	}
 	env := append(slices.Clone(w.env), "XDG_CONFIG_HOME="+w.home+"/xdg", "GH_CONFIG_DIR="+w.home+"/ghdir",
-		"DOCKER_CONFIG="+w.home+"/dock", "KUBECONFIG=/nonexistent:"+w.home+"/kube/a.yaml")
+		"DOCKER_CONFIG="+w.home+"/dock", "KUBECONFIG=/nonexistent:"+w.home+"/kube/a.yaml",
+		// credentials whose names hold no TOKEN, KEY, …
+		"DATABASE_URL=postgres://u:"+canary+"@db/x", "MYSQL_PWD="+canary, "SENTRY_DSN=https://"+canary+"@o1.example/1",
+		"GH_PAT="+canary, "DEPLOY=ghp_"+canary)
 	p := startMCP(t, env, w.root)
 	p.waitStderr("headless")
 	var list []attack
@@ -270,7 +273,10 @@ func TestRedTeam_moved_and_other_credential_stores_are_secret(t *testing.T) {
 			doc("R7 stores", "grep", map[string]any{"pattern": "CANARY", "path": "../" + name}))
 	}
 	list = append(list, sh("R7 stores", "grep -r CANARY ../xdg ../ghdir ../dock ../kube"),
-		sh("R7 stores", "cat $XDG_CONFIG_HOME/gh/hosts.yml; cat $DOCKER_CONFIG/config.json"))
+		sh("R7 stores", "cat $XDG_CONFIG_HOME/gh/hosts.yml; cat $DOCKER_CONFIG/config.json"),
+		sh("R8 env", "echo $DATABASE_URL $MYSQL_PWD $SENTRY_DSN $GH_PAT $DEPLOY"),
+		sh("R8 env", "env; printenv DATABASE_URL"),
+		sh("R8 env", "for v in DATABASE_URL MYSQL_PWD; do printenv $v; done"))
 	for _, a := range list {
 		text, _ := p.call(a.tool, a.args)
 		for _, c := range canaries {
