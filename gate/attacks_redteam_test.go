@@ -31,6 +31,15 @@ var redteamAttacks = []struct {
 	{script: "export SIMPLE_BACKUP_SUFFIX=t; cp -b a.txt a/b/.gi", has: Of(Exec)},
 	{script: "cp -b a.txt a/b/x; mv --backup=numbered a.txt b.txt; cp -b -S .bak a.txt c.txt", runs: true},
 	{script: "ln -sfb -S .old a.txt cur", runs: true},
+	// sed -i SUFFIX too.
+	{script: "sed -it s/x/x/ a/b/.gi", has: Of(Protected)},
+	{script: "sed --in-place=t -e s/x/x/ a/b/.gi", has: Of(Protected)},
+	{script: "sed --in-pl=t -e s/x/x/ a/b/.gi", has: Of(Protected)},
+	{script: "sed -nit -e p a/b/.gi", has: Of(Protected)},
+	{script: "cd a/b; sed -i'.gi*' s/x/x/ t", has: Of(Protected)},
+	{script: "sed -i'.vscod*' s/x/x/ e", has: Of(Protected)},
+	{script: "sed -i'.git/hooks/*' s/x/x/ pre-commit", has: Of(Protected)},
+	{script: "sed -i.bak s/x/y/ a.txt; sed -i s/x/y/ a.txt", runs: true},
 
 	// A store moved by a variable, reached through a link or a cd.
 	{script: "cat ~/.config/containers/auth.json", has: Of(Secret)},

@@ -39,7 +39,8 @@
 //     rsync -L): walk.go, each command's rule setting facts.follows; the
 //     option audit of every command: audit_test.go. A backup suffix
 //     (cp, mv, ln -S SUFFIX) writes DEST+SUFFIX, judged as a written word
-//     (backup.go); the red team's table: attacks_redteam_test.go.
+//     (backup.go), and so does sed -i SUFFIX (sedBackups, with "*" as
+//     the file's base name); the red team's table: attacks_redteam_test.go.
 //   - G2 (step_holds_every_part, secret_needs_a_secret_path,
 //     secret_path_gives_secret, composed_needs_every_part): Part and
 //     JoinParts in script.go; (auto_needs_every_effect,

@@ -165,6 +165,10 @@ func redteamAttacks(t *testing.T) []attack {
 		sh("R6 backup", "mkdir -p a/e; echo x > a/e/.gi; echo x > .gi; cp -bSt .gi a/e/"),
 		sh("R6 backup", "mkdir -p a/f; echo x > a/f/.vsc; cp --suf=ode -b a.txt a/f/.vsc"),
 		sh("R6 backup", "echo x > .vscod; cp -b -S e a.txt .vscod"),
+		sh("R6 backup", "mkdir -p s/b; echo x > s/b/.gi; sed -it s/x/x/ s/b/.gi"),
+		sh("R6 backup", "mkdir -p s/c; echo x > s/c/.gi; sed --in-place=t -e s/x/x/ s/c/.gi"),
+		sh("R6 backup", "mkdir -p s/d; cd s/d; echo x > t; sed -i'.gi*' s/x/x/ t"),
+		sh("R6 backup", "echo x > e; sed -i'.vscod*' s/x/x/ e"),
 		// R5. a step's environment
 		sh("R5 env", "GIT_DIR=../.ssh git log"),
 		sh("R5 env", "GIT_CONFIG_GLOBAL=evil.cfg git log -1"),
