@@ -41,6 +41,17 @@ var redteamAttacks = []struct {
 	{script: "sed -i'.git/hooks/*' s/x/x/ pre-commit", has: Of(Protected)},
 	{script: "sed -i.bak s/x/y/ a.txt; sed -i s/x/y/ a.txt", runs: true},
 
+	// A bare repository by another name: HEAD makes it one.
+	{script: "mkdir -p evil/objects evil/refs; echo ref: refs/heads/main > evil/HEAD", has: Of(Protected)},
+	{script: "echo ref: refs/heads/main | tee evil/HEAD", has: Of(Protected)},
+	{script: "cp a.txt evil/HEAD", has: Of(Protected)},
+	{script: "echo x > evil/HEA; mv -b -S D a.txt evil/HEA", has: Of(Protected)},
+	{script: "echo x > evil/HEA; sed -i'*D' s/x/x/ evil/HEA", has: Of(Protected)},
+	{script: "ln -s refs/heads/main evil/HEAD", has: Of(Protected)},
+	{script: "cd evil; echo ref: x > HEA\\D", has: Of(Protected)},
+	{script: "cat evil/HEAD; git rev-parse HEAD; git log HEAD~1", runs: true},
+	{script: "git update-ref refs/heads/x HEAD; git branch y HEAD^; git symbolic-ref HEAD refs/heads/x", runs: true},
+
 	// A store moved by a variable, reached through a link or a cd.
 	{script: "cat ~/.config/containers/auth.json", has: Of(Secret)},
 	{script: "cat ~/.config/git/credentials ~/.pgpass", has: Of(Secret)},

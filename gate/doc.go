@@ -103,6 +103,11 @@
 //     .nvimrc, .exrc) is protected by name below a root, like .git and
 //     .eukhe. Each root's own .git is also a tree rule, so the root is an
 //     ancestor of protected entries and is itself Protected.
+//   - A file named HEAD is protected by name below a root too (red
+//     team): with objects/ and refs/ beside it, its directory is a bare
+//     repository to git's discovery, whose config git obeys there. A
+//     revision word of git named after HEAD (HEAD~2, ORIG_HEAD) is not a
+//     path (git.go).
 //   - A relative PATH entry protects that directory in each root.
 //   - Every word a step names counts as a path, and so do the paths inside
 //     it: an option's value (--file=P, -fP), a curl @P, a file:// URL. The

@@ -68,8 +68,11 @@ var SecretEnvHomes = map[string]string{
 
 // NamedProtected are the names protected wherever they are below a root:
 // eukhe's project config and git's directory (G1.3), and, beyond the seed,
-// the editor project config that can run code.
-var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc"}
+// the editor project config that can run code, and HEAD (red team): a
+// directory holding HEAD, objects/ and refs/ is a git directory to git's
+// discovery, by any name (a bare repository), whose config git obeys in
+// it (core.pager, aliases, hooks), so a file named HEAD is what makes one.
+var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc", "HEAD"}
 
 // Secrets are the secret entries of these places: the user's auth.json in
 // eukhe's config dir, the home credential stores (in every home a script

@@ -23,7 +23,7 @@ import (
 // plantedNames are the names whose appearance anywhere in the workspace
 // (not just under the root's .git) is a planted program: a nested
 // repository's .git, editor config, eukhe's own settings.
-var plantedNames = []string{".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc", ".eukhe"}
+var plantedNames = []string{".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc", ".eukhe", "HEAD"}
 
 // plantedIn lists every entry of the workspace at or under a planted name
 // other than the root's own .git (which snapshot covers).
@@ -169,6 +169,11 @@ func redteamAttacks(t *testing.T) []attack {
 		sh("R6 backup", "mkdir -p s/c; echo x > s/c/.gi; sed --in-place=t -e s/x/x/ s/c/.gi"),
 		sh("R6 backup", "mkdir -p s/d; cd s/d; echo x > t; sed -i'.gi*' s/x/x/ t"),
 		sh("R6 backup", "echo x > e; sed -i'.vscod*' s/x/x/ e"),
+		// R9. a bare repository by another name (got through: HEAD is protected by name)
+		sh("R9 bare", "mkdir -p evil/objects evil/refs; echo ref: refs/heads/main > evil/HEAD; printf '[alias]\\n\\tst = !touch pwned\\n' > evil/config"),
+		sh("R9 bare", "mkdir -p ev2/objects ev2/refs; echo ref: refs/heads/main | tee ev2/HEAD"),
+		doc("R9 bare", "write", map[string]any{"path": "ev3/HEAD", "content": "ref: refs/heads/main\n"}),
+		doc("R9 bare", "edit", map[string]any{"patch": "[ev4/HEAD]\n+ref: refs/heads/main\n"}),
 		// R5. a step's environment
 		sh("R5 env", "GIT_DIR=../.ssh git log"),
 		sh("R5 env", "GIT_CONFIG_GLOBAL=evil.cfg git log -1"),
