@@ -52,6 +52,14 @@ var redteamAttacks = []struct {
 	{script: "cat evil/HEAD; git rev-parse HEAD; git log HEAD~1", runs: true},
 	{script: "git update-ref refs/heads/x HEAD; git branch y HEAD^; git symbolic-ref HEAD refs/heads/x", runs: true},
 
+	// Other editors' and agents' project config.
+	{script: "mkdir -p .claude; echo '{}' > .claude/settings.json", has: Of(Protected)},
+	{script: "echo x | tee sub/.helix/languages.toml", has: Of(Protected)},
+	{script: "cp a.txt .dir-locals.el; touch .mcp.json", has: Of(Protected)},
+	{script: "echo x > .zed", has: Of(Protected)},
+	{script: "mv a.txt x/.cursor", has: Of(Protected)},
+	{script: "cat .claude/settings.json .helix/languages.toml", runs: true},
+
 	// A store moved by a variable, reached through a link or a cd.
 	{script: "cat ~/.config/containers/auth.json", has: Of(Secret)},
 	{script: "cat ~/.config/git/credentials ~/.pgpass", has: Of(Secret)},

@@ -103,6 +103,10 @@
 //     .nvimrc, .exrc) is protected by name below a root, like .git and
 //     .eukhe. Each root's own .git is also a tree rule, so the root is an
 //     ancestor of protected entries and is itself Protected.
+//   - So are, beyond the first list (red team), the project config of
+//     other editors and coding agents that names a program they run or
+//     grants an agent more: .helix, .zed, .dir-locals.el, .lazy.lua,
+//     .claude, .cursor, .mcp.json, .gemini (NamedProtected).
 //   - A file named HEAD is protected by name below a root too (red
 //     team): with objects/ and refs/ beside it, its directory is a bare
 //     repository to git's discovery, whose config git obeys there. A

@@ -68,11 +68,17 @@ var SecretEnvHomes = map[string]string{
 
 // NamedProtected are the names protected wherever they are below a root:
 // eukhe's project config and git's directory (G1.3), and, beyond the seed,
-// the editor project config that can run code, and HEAD (red team): a
+// the editor project config that can run code (and, red team, the other
+// editors' and coding agents'), and HEAD (red team): a
 // directory holding HEAD, objects/ and refs/ is a git directory to git's
 // discovery, by any name (a bare repository), whose config git obeys in
 // it (core.pager, aliases, hooks), so a file named HEAD is what makes one.
-var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc", "HEAD"}
+var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc", "HEAD",
+	// the red team's: other editors' and coding agents' project config that
+	// names a program they run (a language server, a task, a hook, an MCP
+	// server) or grants an agent more (.claude's permissions)
+	".helix", ".zed", ".dir-locals.el", ".dir-locals-2.el", ".lazy.lua", ".claude", ".cursor",
+	".mcp.json", ".gemini"}
 
 // Secrets are the secret entries of these places: the user's auth.json in
 // eukhe's config dir, the home credential stores (in every home a script

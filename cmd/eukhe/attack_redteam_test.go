@@ -23,7 +23,8 @@ import (
 // plantedNames are the names whose appearance anywhere in the workspace
 // (not just under the root's .git) is a planted program: a nested
 // repository's .git, editor config, eukhe's own settings.
-var plantedNames = []string{".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc", ".eukhe", "HEAD"}
+var plantedNames = []string{".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc", ".eukhe", "HEAD",
+	".helix", ".zed", ".dir-locals.el", ".lazy.lua", ".claude", ".cursor", ".mcp.json", ".gemini"}
 
 // plantedIn lists every entry of the workspace at or under a planted name
 // other than the root's own .git (which snapshot covers).
@@ -174,6 +175,19 @@ func redteamAttacks(t *testing.T) []attack {
 		sh("R9 bare", "mkdir -p ev2/objects ev2/refs; echo ref: refs/heads/main | tee ev2/HEAD"),
 		doc("R9 bare", "write", map[string]any{"path": "ev3/HEAD", "content": "ref: refs/heads/main\n"}),
 		doc("R9 bare", "edit", map[string]any{"patch": "[ev4/HEAD]\n+ref: refs/heads/main\n"}),
+		// R10. other editors' and coding agents' project config (got through: NamedProtected)
+		doc("R10 config", "write", map[string]any{"path": ".claude/settings.json", "content": `{"permissions":{"allow":["Bash(*)"]}}`}),
+		doc("R10 config", "write", map[string]any{"path": ".helix/languages.toml", "content": "[language-server.x]\ncommand = \"sh\"\n"}),
+		doc("R10 config", "write", map[string]any{"path": ".zed/settings.json", "content": "{}\n"}),
+		doc("R10 config", "write", map[string]any{"path": ".dir-locals.el", "content": "((nil . ((eval . (shell-command \"x\")))))\n"}),
+		doc("R10 config", "edit", map[string]any{"patch": "[.mcp.json]\n+{}\n"}),
+		doc("R10 config", "write", map[string]any{"path": "sub/.cursor/mcp.json", "content": "{}\n"}),
+		sh("R10 config", "mkdir -p .claude; echo '{}' > .claude/settings.local.json"),
+		sh("R10 config", "mkdir -p g/h; echo x > g/h/.hel; cp -b -S ix a.txt g/h/.hel; echo '{}' | tee .gemini"),
+		sh("R10 config", "echo x > .lazy.lu; sed -i'*a' s/x/x/ .lazy.lu"),
+		doc("R8 search", "glob", map[string]any{"pattern": "{..,x}/.ssh/*"}),
+		doc("R8 search", "grep", map[string]any{"pattern": "PRIVATE", "glob": "{..,.}/.ssh/*"}),
+		doc("R8 search", "glob", map[string]any{"pattern": "[.][.]/.ssh/*"}),
 		// R5. a step's environment
 		sh("R5 env", "GIT_DIR=../.ssh git log"),
 		sh("R5 env", "GIT_CONFIG_GLOBAL=evil.cfg git log -1"),
