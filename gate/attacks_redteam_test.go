@@ -148,3 +148,36 @@ func TestMovedAndOtherStoresAreSecret(t *testing.T) {
 		}
 	}
 }
+
+// A git config that holds a credential is told from one that does not.
+func TestHoldsCredential(t *testing.T) {
+	for text, want := range map[string]bool{
+		"[remote \"origin\"]\n\turl = https://x-access-token:ghp_abc@github.com/o/r.git\n": true,
+		"[remote \"o\"]\n\tpushurl = https://u:p@host/r\n":                              true,
+		"[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eA==\n":   true,
+		"[url \"https://u:tok@host/\"]\n\tinsteadOf = https://host/\n":                  true,
+		"[remote \"origin\"]\n\turl = https://github.com/o/r.git\n":                     false,
+		"[remote \"origin\"]\n\turl = git@github.com:o/r.git\n":                         false,
+		"[remote \"origin\"]\n\turl = ssh://git@host:22/r\n":                            false,
+		"[core]\n\tbare = false\n":                                                      false,
+	} {
+		if HoldsCredential(text) != want {
+			t.Errorf("HoldsCredential(%q) = %v", text, !want)
+		}
+	}
+	w := newAttackWorld(t)
+	cfg := filepath.Join(w.root, ".git", "config")
+	p := Places{Home: w.home, Roots: []string{w.root}, CredentialFiles: []string{cfg}}.Policy(OS)
+	if c := p.Class(RealPath{Path: cfg}); c != ClassSecret {
+		t.Errorf("%s is %s, want secret", cfg, c)
+	}
+	root := RealPath{Path: w.root}
+	if !p.HoldsSecretIn(root, CwdAll) || p.HoldsSecretIn(root, CwdEntries) || p.HoldsSecretIn(root, CwdWorkTree) {
+		t.Errorf("the root holds its config's token for a walk only: all %v, entries %v, work tree %v",
+			p.HoldsSecretIn(root, CwdAll), p.HoldsSecretIn(root, CwdEntries), p.HoldsSecretIn(root, CwdWorkTree))
+	}
+	git := RealPath{Path: w.root + "/.git"}
+	if !p.HoldsSecretIn(git, CwdEntries) || !p.HoldsSecretIn(git, CwdWorkTree) {
+		t.Error("ls .git and git -C .git must see the config")
+	}
+}

@@ -195,6 +195,15 @@
 //     stores under .config, .local/share and .cargo; GH_CONFIG_DIR,
 //     DOCKER_CONFIG, GNUPGHOME, KUBECONFIG (a list), … name one
 //     (places.go). A relative value, or "/", names none.
+//   - A root's .git/config that holds a credential when the places are
+//     gathered (a password in a URL, a CI checkout's extraheader:
+//     HoldsCredential, credential.go) is a secret entry
+//     (Places.CredentialFiles, read by gate/settings): cat .git/config
+//     showed the token, .git being only protected. A step reading its
+//     working directory asks only when what it reads holds a secret
+//     (Policy.HoldsSecretIn): ls without -R reads the entries, git's
+//     work-tree readers all but .git. A token added after the session
+//     started is not seen until the places are gathered again.
 //   - eukhe's state directory ($XDG_STATE_HOME/eukhe: session logs,
 //     report_issue rows) is a secret entry (issue 12, class 9).
 //   - Words expand as mvdan's interpreter expands them (environ.Get and

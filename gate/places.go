@@ -31,6 +31,10 @@ type Places struct {
 	// Env holds the variables that name credential files
 	// (AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE, CLOUDSDK_CONFIG).
 	Env map[string]string
+	// CredentialFiles are files found to hold a credential when the
+	// places were gathered (a root's .git/config with a password in a
+	// URL: HoldsCredential); each is a secret entry.
+	CredentialFiles []string
 }
 
 // HomeSecrets are the credential stores of other programs in the home
@@ -100,6 +104,7 @@ func (pl Places) Secrets() []string {
 	if pl.StateDir != "" {
 		s = append(s, pl.StateDir)
 	}
+	s = append(s, pl.CredentialFiles...)
 	abs := func(v string) (string, bool) {
 		if rest, ok := strings.CutPrefix(v, "~/"); ok && pl.Home != "" {
 			v = filepath.Join(pl.Home, rest)

@@ -240,8 +240,9 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 		parts = append(parts, r.walkParts(argv[1:], options[1:], wordDirs, cwdRead, fc.writes())...)
 	}
 	if fc.readsCwd {
+		reach := cwdReach(name, argv)
 		for _, d := range cwdDirs {
-			if r.sh.Policy.HoldsSecret(RealPath{Path: d}) {
+			if r.sh.Policy.HoldsSecretIn(RealPath{Path: d}, reach) {
 				parts = append(parts, NewPart(0, true, "reads its working directory "+Visible(d)))
 			}
 		}

@@ -313,3 +313,42 @@ func TestRedTeam_moved_and_other_credential_stores_are_secret(t *testing.T) {
 		t.Errorf("a benign read was refused:\n%s", text)
 	}
 }
+
+// A token in the repository's remote URL (or a CI checkout's extraheader)
+// is a secret (red team): cat .git/config showed it unasked, .git being
+// only protected. git's own read steps still run.
+func TestRedTeam_a_credential_in_git_config_is_secret(t *testing.T) {
+	w := newAttackWorld(t)
+	const canary = "CANARYrem0tet0ken8"
+	if out, err := runCmd(w.root, "git", "config", "remote.origin.url", "https://x-access-token:"+canary+"@example.org/o/r.git"); err != nil {
+		t.Fatalf("git config: %v\n%s", err, out)
+	}
+	if out, err := runCmd(w.root, "git", "config", "http.https://example.org/.extraheader", "AUTHORIZATION: basic "+canary); err != nil {
+		t.Fatalf("git config: %v\n%s", err, out)
+	}
+	p := startMCP(t, w.env, w.root)
+	p.waitStderr("headless")
+	for _, a := range []attack{
+		sh("R11 gitconfig", "cat .git/config"),
+		sh("R11 gitconfig", "grep -r url .git"),
+		sh("R11 gitconfig", "grep -r "+canary[:8]+" ."),
+		sh("R11 gitconfig", "ls -R .git; du -a; find . -name config -exec cat {} +"),
+		sh("R11 gitconfig", "git grep --no-index url .git"),
+		sh("R11 gitconfig", "cd .git; sort config"),
+		sh("R11 gitconfig", "sort up/proj/.git/config"),
+		sh("R11 gitconfig", "git config --list; git remote -v"),
+		sh("R11 gitconfig", "cat .git/config < /dev/null | base64"),
+		doc("R11 gitconfig", "read", map[string]any{"path": ".git/config"}),
+		doc("R11 gitconfig", "grep", map[string]any{"pattern": "url", "path": ".git/config"}),
+		doc("R11 gitconfig", "grep", map[string]any{"pattern": "url", "path": ".git"}),
+	} {
+		if text, _ := p.call(a.tool, a.args); strings.Contains(text, canary) || leaked(text) != "" {
+			t.Errorf("%s %s shows the token:\n%.400s", a.tool, describe(a.args), text)
+		}
+	}
+	for _, script := range []string{"git log --oneline -1 || true", "git ls-files", "cat .git/HEAD", "ls; ls -la", "git grep -c PRIVATE"} {
+		if text, failed := p.call("bash", map[string]any{"script": script}); failed {
+			t.Errorf("%s was refused:\n%s", script, text)
+		}
+	}
+}
