@@ -153,13 +153,13 @@ func TestMovedAndOtherStoresAreSecret(t *testing.T) {
 func TestHoldsCredential(t *testing.T) {
 	for text, want := range map[string]bool{
 		"[remote \"origin\"]\n\turl = https://x-access-token:ghp_abc@github.com/o/r.git\n": true,
-		"[remote \"o\"]\n\tpushurl = https://u:p@host/r\n":                              true,
-		"[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eA==\n":   true,
-		"[url \"https://u:tok@host/\"]\n\tinsteadOf = https://host/\n":                  true,
-		"[remote \"origin\"]\n\turl = https://github.com/o/r.git\n":                     false,
-		"[remote \"origin\"]\n\turl = git@github.com:o/r.git\n":                         false,
-		"[remote \"origin\"]\n\turl = ssh://git@host:22/r\n":                            false,
-		"[core]\n\tbare = false\n":                                                      false,
+		"[remote \"o\"]\n\tpushurl = https://u:p@host/r\n":                                 true,
+		"[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eA==\n":      true,
+		"[url \"https://u:tok@host/\"]\n\tinsteadOf = https://host/\n":                     true,
+		"[remote \"origin\"]\n\turl = https://github.com/o/r.git\n":                        false,
+		"[remote \"origin\"]\n\turl = git@github.com:o/r.git\n":                            false,
+		"[remote \"origin\"]\n\turl = ssh://git@host:22/r\n":                               false,
+		"[core]\n\tbare = false\n":                                                         false,
 	} {
 		if HoldsCredential(text) != want {
 			t.Errorf("HoldsCredential(%q) = %v", text, !want)
