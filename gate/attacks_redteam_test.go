@@ -60,6 +60,15 @@ var redteamAttacks = []struct {
 	{script: "mv a.txt x/.cursor", has: Of(Protected)},
 	{script: "cat .claude/settings.json .helix/languages.toml", runs: true},
 
+	// Spellings of a protected name the interpreter rebuilds.
+	{script: "mkdir -p a/b; touch a/b/{.g,}it", has: Of(Protected)},
+	{script: "touch a/b/.g''it a/b/.gi\\t", has: Of(Protected)},
+	{script: "touch a/b/$'.gi\\x74' a/b/.gi$'t'", has: Of(Protected)},
+	{script: "x=git; touch a/b/.$x", has: Of(Protected)},
+	{script: "x=.GIT; touch a/b/${x,,}", has: Of(Protected)},
+	{script: "touch a/b/${HOME:0:0}.git", has: Of(Protected)},
+	{script: "printf x > a/b/.vs\\code", has: Of(Protected)},
+
 	// A store moved by a variable, reached through a link or a cd.
 	{script: "cat ~/.config/containers/auth.json", has: Of(Secret)},
 	{script: "cat ~/.config/git/credentials ~/.pgpass", has: Of(Secret)},
