@@ -188,6 +188,14 @@ func redteamAttacks(t *testing.T) []attack {
 		doc("R8 search", "glob", map[string]any{"pattern": "{..,x}/.ssh/*"}),
 		doc("R8 search", "grep", map[string]any{"pattern": "PRIVATE", "glob": "{..,.}/.ssh/*"}),
 		doc("R8 search", "glob", map[string]any{"pattern": "[.][.]/.ssh/*"}),
+		// R12. the document tools' errors on a secret
+		doc("R12 errors", "edit", map[string]any{"patch": "[../.ssh/id_rsa#00000000]\n@@ 1\n+x\n"}),
+		doc("R12 errors", "edit", map[string]any{"patch": "[../.ssh/id_rsa]\n+x\n"}),
+		doc("R12 errors", "edit", map[string]any{"patch": "[key.txt#00000000]\n@@ 1-2\n"}),
+		doc("R12 errors", "edit", map[string]any{"patch": "[a.txt#00000000]\nMV ../.ssh/id_rsa\n"}),
+		doc("R12 errors", "read", map[string]any{"path": "../.ssh/id_rsa:1-2"}),
+		doc("R12 errors", "read", map[string]any{"path": "key.txt:2"}),
+		doc("R12 errors", "grep", map[string]any{"pattern": "(", "path": "../.ssh/id_rsa"}),
 		// R5. a step's environment
 		sh("R5 env", "GIT_DIR=../.ssh git log"),
 		sh("R5 env", "GIT_CONFIG_GLOBAL=evil.cfg git log -1"),
