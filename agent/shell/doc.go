@@ -39,7 +39,9 @@
 //     judges each command as it runs — its argv after expansion, in the
 //     shell's directory, with its variables — with the gate's classifier;
 //     the open handler judges each file the shell opens by the path policy
-//     and opens the real path it judged. A step may run with what the auto
+//     and opens the real path it judged, refusing any link on the way
+//     (openReal: openat2 RESOLVE_NO_SYMLINKS on Linux), so a directory a
+//     stage swaps for a link after the judgement is not followed. A step may run with what the auto
 //     set holds, plus, when the user approved it, the effects it was asked
 //     about; anything else is refused at that step (reason "changed").
 //   - S7.7 external processes: exec.go. The interpreter's PATH lookup; a
