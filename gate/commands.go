@@ -41,6 +41,10 @@ type facts struct {
 	// directory) following every symlink under them; the gate walks them
 	// too (walk.go).
 	follows bool
+	// derived are paths the command writes that no word shows whole: a
+	// backup, DEST+SUFFIX (cp, mv, ln -S). Each is judged as a written
+	// word (backup.go).
+	derived []string
 }
 
 // notPaths tells, for each word of argv, whether it is not itself a path:
@@ -140,7 +144,11 @@ func knownFacts(name string, args []string) facts {
 	case name == "diff":
 		return diffFacts(args)
 	case name == "cp":
-		return cpFacts(args)
+		f := cpFacts(args)
+		f.derived = backupPaths(cpOpts, args)
+		return f
+	case name == "mv" || name == "ln":
+		return facts{own: Of(Write), derived: backupPaths(moveOpts, args)}
 	case name == "chmod" || name == "chown" || name == "chgrp":
 		return modeFacts(args)
 	case readOnly[name]:

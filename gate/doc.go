@@ -37,7 +37,10 @@
 //     command's rule; recursion that follows links (grep -R, rg -L, find
 //     -L, ls -LR, du -L, cp -rL, chmod/chown/chgrp -RL, diff -r, tar -h,
 //     rsync -L): walk.go, each command's rule setting facts.follows; the
-//     option audit of every command: audit_test.go.
+//     option audit of every command: audit_test.go. A backup suffix
+//     (cp, mv, ln -S SUFFIX) writes DEST+SUFFIX, judged as a written word
+//     (backup.go), and so does sed -i SUFFIX (sedBackups, with "*" as
+//     the file's base name); the red team's table: attacks_redteam_test.go.
 //   - G2 (step_holds_every_part, secret_needs_a_secret_path,
 //     secret_path_gives_secret, composed_needs_every_part): Part and
 //     JoinParts in script.go; (auto_needs_every_effect,
@@ -100,6 +103,15 @@
 //     .nvimrc, .exrc) is protected by name below a root, like .git and
 //     .eukhe. Each root's own .git is also a tree rule, so the root is an
 //     ancestor of protected entries and is itself Protected.
+//   - So are, beyond the first list (red team), the project config of
+//     other editors and coding agents that names a program they run or
+//     grants an agent more: .helix, .zed, .dir-locals.el, .lazy.lua,
+//     .claude, .cursor, .mcp.json, .gemini (NamedProtected).
+//   - A file named HEAD is protected by name below a root too (red
+//     team): with objects/ and refs/ beside it, its directory is a bare
+//     repository to git's discovery, whose config git obeys there. A
+//     revision word of git named after HEAD (HEAD~2, ORIG_HEAD) is not a
+//     path (git.go).
 //   - A relative PATH entry protects that directory in each root.
 //   - Every word a step names counts as a path, and so do the paths inside
 //     it: an option's value (--file=P, -fP), a curl @P, a file:// URL. The
@@ -176,6 +188,22 @@
 //     every home a script can name are secrets: $HOME's, the current
 //     user's and each login user's in /etc/passwd (Places.OtherHomes). ~+
 //     and ~- the interpreter keeps as written: relative paths, judged so.
+//   - Beyond the seed's stores (red team): git's XDG credential store,
+//     podman's auth.json, .pgpass, .vault-token and the like are secret
+//     entries (HomeSecrets), and a store a variable moves is secret where
+//     it moved: XDG_CONFIG_HOME, XDG_DATA_HOME and CARGO_HOME move the
+//     stores under .config, .local/share and .cargo; GH_CONFIG_DIR,
+//     DOCKER_CONFIG, GNUPGHOME, KUBECONFIG (a list), … name one
+//     (places.go). A relative value, or "/", names none.
+//   - A root's .git/config that holds a credential when the places are
+//     gathered (a password in a URL, a CI checkout's extraheader:
+//     HoldsCredential, credential.go) is a secret entry
+//     (Places.CredentialFiles, read by gate/settings): cat .git/config
+//     showed the token, .git being only protected. A step reading its
+//     working directory asks only when what it reads holds a secret
+//     (Policy.HoldsSecretIn): ls without -R reads the entries, git's
+//     work-tree readers all but .git. A token added after the session
+//     started is not seen until the places are gathered again.
 //   - eukhe's state directory ($XDG_STATE_HOME/eukhe: session logs,
 //     report_issue rows) is a secret entry (issue 12, class 9).
 //   - Words expand as mvdan's interpreter expands them (environ.Get and

@@ -61,6 +61,36 @@ var UntrustedRepoArgs = []string{
 
 // gitFacts is the git part of the command table (S7.8).
 func gitFacts(args []string) facts {
+	f := gitFactsOf(args)
+	// A revision named after HEAD (HEAD, HEAD~2, ORIG_HEAD^) before "--"
+	// is not a path: HEAD is a protected name (a file named HEAD makes a
+	// bare repository), and git's words name refs.
+	for i, w := range args {
+		if w == "--" {
+			break
+		}
+		if gitHeadRevision(w) {
+			f.literals = append(f.literals, i)
+		}
+	}
+	return f
+}
+
+// gitHeadRevision reports whether w is a revision of one of git's HEAD
+// refs, with any ~ or ^ suffix.
+func gitHeadRevision(w string) bool {
+	name := w
+	if i := strings.IndexAny(w, "~^@"); i >= 0 {
+		name = w[:i]
+	}
+	switch name {
+	case "HEAD", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD":
+		return true
+	}
+	return false
+}
+
+func gitFactsOf(args []string) facts {
 	var f facts
 	i := 0
 	for ; i < len(args); i++ {

@@ -1,7 +1,9 @@
 package gate
 
 import (
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -29,6 +31,10 @@ type Places struct {
 	// Env holds the variables that name credential files
 	// (AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE, CLOUDSDK_CONFIG).
 	Env map[string]string
+	// CredentialFiles are files found to hold a credential when the
+	// places were gathered (a root's .git/config with a password in a
+	// URL: HoldsCredential); each is a secret entry.
+	CredentialFiles []string
 }
 
 // HomeSecrets are the credential stores of other programs in the home
@@ -37,15 +43,46 @@ var HomeSecrets = []string{
 	".ssh", ".aws", ".azure", ".config/gcloud", ".config/gh", ".docker/config.json",
 	".kube", ".gnupg", ".password-store", ".local/share/keyrings", ".netrc",
 	".git-credentials", ".npmrc", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml",
+	// beyond the seed (red team): other programs' stores of the same kind
+	".config/git/credentials", ".config/containers/auth.json", ".config/hub", ".config/glab-cli",
+	".config/rclone", ".config/sops", ".config/op", ".config/doctl", ".pgpass", ".my.cnf",
+	".vault-token", ".gem/credentials", ".terraform.d/credentials.tfrc.json", ".s3cfg", ".boto",
+	".oci", ".m2/settings-security.xml", ".gradle/gradle.properties", ".yarnrc.yml",
 }
 
-// SecretEnv are the variables that name credential files (G1.4).
-var SecretEnv = []string{"AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "CLOUDSDK_CONFIG"}
+// SecretEnv are the variables that name credential files (G1.4), and,
+// beyond the seed, the ones that move a store of HomeSecrets elsewhere
+// (gh, docker, gpg, pass, az, npm, psql, podman, gcloud's key file): a
+// store whose program reads it from there is as secret there.
+var SecretEnv = []string{"AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "CLOUDSDK_CONFIG",
+	"GOOGLE_APPLICATION_CREDENTIALS", "GH_CONFIG_DIR", "DOCKER_CONFIG", "GNUPGHOME",
+	"PASSWORD_STORE_DIR", "AZURE_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig",
+	"PGPASSFILE", "REGISTRY_AUTH_FILE", "BOTO_CONFIG", "NETRC", "VAULT_TOKEN_FILE"}
+
+// SecretEnvLists are variables that name several credential files,
+// separated as PATH is (KUBECONFIG).
+var SecretEnvLists = []string{"KUBECONFIG"}
+
+// SecretEnvHomes are variables that move part of the home: each store of
+// HomeSecrets under the part they replace is a secret under the value too
+// (XDG_CONFIG_HOME=/x makes /x/gh and /x/git/credentials secret).
+var SecretEnvHomes = map[string]string{
+	"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "CARGO_HOME": ".cargo",
+}
 
 // NamedProtected are the names protected wherever they are below a root:
 // eukhe's project config and git's directory (G1.3), and, beyond the seed,
-// the editor project config that can run code.
-var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc"}
+// the editor project config that can run code (and, red team, the other
+// editors' and coding agents'), and HEAD (red team): a
+// directory holding HEAD, objects/ and refs/ is a git directory to git's
+// discovery, by any name (a bare repository), whose config git obeys in
+// it (core.pager, aliases, hooks), so a file named HEAD is what makes one.
+var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc", "HEAD",
+	// the red team's: other editors' and coding agents' project config that
+	// names a program they run (a language server, a task, a hook, an MCP
+	// server) or grants an agent more (.claude's permissions)
+	".helix", ".zed", ".dir-locals.el", ".dir-locals-2.el", ".lazy.lua", ".claude", ".cursor",
+	".mcp.json", ".gemini"}
 
 // Secrets are the secret entries of these places: the user's auth.json in
 // eukhe's config dir, the home credential stores (in every home a script
@@ -67,13 +104,35 @@ func (pl Places) Secrets() []string {
 	if pl.StateDir != "" {
 		s = append(s, pl.StateDir)
 	}
-	for _, k := range SecretEnv {
-		v := pl.Env[k]
+	s = append(s, pl.CredentialFiles...)
+	abs := func(v string) (string, bool) {
 		if rest, ok := strings.CutPrefix(v, "~/"); ok && pl.Home != "" {
 			v = filepath.Join(pl.Home, rest)
 		}
-		if filepath.IsAbs(v) {
+		return filepath.Clean(v), filepath.IsAbs(v)
+	}
+	for _, k := range SecretEnv {
+		if v, ok := abs(pl.Env[k]); ok && v != "/" {
 			s = append(s, v)
+		}
+	}
+	for _, k := range SecretEnvLists {
+		for _, e := range filepath.SplitList(pl.Env[k]) {
+			if v, ok := abs(e); ok && v != "/" {
+				s = append(s, v)
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(SecretEnvHomes)) {
+		v, ok := abs(pl.Env[k])
+		if !ok || v == "/" {
+			continue
+		}
+		part := SecretEnvHomes[k] + "/"
+		for _, h := range HomeSecrets {
+			if rest, ok := strings.CutPrefix(h, part); ok {
+				s = append(s, filepath.Join(v, rest))
+			}
 		}
 	}
 	return s

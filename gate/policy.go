@@ -159,6 +159,39 @@ func (p *Policy) HoldsSecret(r RealPath) bool {
 	return false
 }
 
+// CwdReach is how much of a directory a step that reads it sees: all of it,
+// its entries only (ls without -R), or all but its .git (git's work-tree
+// readers: ls-files, grep).
+type CwdReach uint8
+
+const (
+	CwdAll CwdReach = iota
+	CwdEntries
+	CwdWorkTree
+)
+
+// HoldsSecretIn is HoldsSecret for a step that reads the directory r as
+// reach says (red team): a root whose .git/config holds a token
+// (Places.CredentialFiles) holds a secret, yet ls lists only its
+// entries' names and git ls-files never reads its .git.
+func (p *Policy) HoldsSecretIn(r RealPath, reach CwdReach) bool {
+	if procExempt(r.Path) {
+		return false
+	}
+	for _, s := range p.secrets {
+		switch {
+		case under(r.Path, s):
+			return true
+		case !under(s, r.Path):
+		case reach == CwdEntries && s != r.Path && parentOf(s) != r.Path:
+		case reach == CwdWorkTree && under(s, r.Path+"/.git"):
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 func (p *Policy) protects(path string) bool {
 	for _, r := range p.rules {
 		switch r.Kind {

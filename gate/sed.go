@@ -1,6 +1,9 @@
 package gate
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // sedLong are every long option of GNU sed; sedAllowed those the gate
 // lets through (S7.8: -n -E -r -s -u -z -e -i and their long forms).
@@ -18,6 +21,7 @@ var (
 func sedFacts(args []string) facts {
 	var scripts, operands []string
 	inPlace, other := false, false
+	var suffixes []string
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		switch {
@@ -34,6 +38,9 @@ func sedFacts(args []string) facts {
 			switch ms[0] {
 			case "in-place":
 				inPlace = true
+				if has && v != "" {
+					suffixes = append(suffixes, v)
+				}
 			case "expression":
 				if !has && i+1 < len(args) {
 					i++
@@ -48,6 +55,9 @@ func sedFacts(args []string) facts {
 				case 'n', 'E', 'r', 's', 'u', 'z':
 				case 'i':
 					inPlace = true
+					if j+1 < len(w) {
+						suffixes = append(suffixes, w[j+1:])
+					}
 					break group
 				case 'e':
 					if j+1 < len(w) {
@@ -66,10 +76,12 @@ func sedFacts(args []string) facts {
 			operands = append(operands, w)
 		}
 	}
+	files := operands
 	if len(scripts) == 0 && len(operands) > 0 {
 		scripts = operands[:1]
+		files = operands[1:]
 	}
-	f := facts{own: Of(Read)}
+	f := facts{own: Of(Read), derived: sedBackups(suffixes, files)}
 	if inPlace {
 		f.own = f.own.With(Write)
 	}
@@ -77,6 +89,26 @@ func sedFacts(args []string) facts {
 		f.own = f.own.With(Exec)
 	}
 	return f
+}
+
+// sedBackups are the names sed -i SUFFIX gives the files' backups (red
+// team): FILE+SUFFIX, or, when SUFFIX holds "*", SUFFIX with each "*"
+// replaced by the file's base name, taken both from the working
+// directory and from the file's own (sed -it on a/b/.gi makes a/b/.git).
+func sedBackups(suffixes, files []string) []string {
+	var out []string
+	for _, suf := range suffixes {
+		for _, f := range files {
+			if !strings.Contains(suf, "*") {
+				out = append(out, f+suf)
+				continue
+			}
+			base := path.Base(f)
+			name := strings.ReplaceAll(suf, "*", base)
+			out = append(out, name, path.Join(path.Dir(f), name))
+		}
+	}
+	return out
 }
 
 // SafeSed reports whether a sed script uses only the safe forms (S7.8):

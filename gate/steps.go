@@ -216,6 +216,9 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 		option := i >= nAssigned && options[i-nAssigned+1]
 		parts = append(parts, r.judgeWord(w, option, fc.writes(), wordDirs)...)
 	}
+	for _, d := range fc.derived {
+		parts = append(parts, r.judgeWord(d, false, true, wordDirs)...)
+	}
 	if name == "ln" {
 		// A relative target of ln -s is read from the link's directory.
 		if targets, dest, into, ok := lnSymbolic(argv[1:]); ok && dest != "" {
@@ -237,8 +240,9 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 		parts = append(parts, r.walkParts(argv[1:], options[1:], wordDirs, cwdRead, fc.writes())...)
 	}
 	if fc.readsCwd {
+		reach := cwdReach(name, argv)
 		for _, d := range cwdDirs {
-			if r.sh.Policy.HoldsSecret(RealPath{Path: d}) {
+			if r.sh.Policy.HoldsSecretIn(RealPath{Path: d}, reach) {
 				parts = append(parts, NewPart(0, true, "reads its working directory "+Visible(d)))
 			}
 		}

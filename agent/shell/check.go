@@ -187,14 +187,14 @@ func (x *run) open(ctx context.Context, path string, flag int, perm os.FileMode)
 	if path != "/dev/null" && !v.Effects.SubsetOf(allowed) {
 		return nil, x.refuse(step, a.String()+" "+gate.Visible(rp.Path), v.Effects, allowed)
 	}
-	target := rp.Path
+	target, open := rp.Path, openReal
 	if rp.Looped || path == "/dev/null" {
-		target = path
+		target, open = path, os.OpenFile
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(hc.Dir, target)
 		}
 	}
-	f, err := os.OpenFile(target, flag, perm)
+	f, err := open(target, flag, perm)
 	if pe, ok := err.(*os.PathError); ok {
 		pe.Path = path
 	}

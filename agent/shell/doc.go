@@ -39,7 +39,9 @@
 //     judges each command as it runs — its argv after expansion, in the
 //     shell's directory, with its variables — with the gate's classifier;
 //     the open handler judges each file the shell opens by the path policy
-//     and opens the real path it judged. A step may run with what the auto
+//     and opens the real path it judged, refusing any link on the way
+//     (openReal: openat2 RESOLVE_NO_SYMLINKS on Linux), so a directory a
+//     stage swaps for a link after the judgement is not followed. A step may run with what the auto
 //     set holds, plus, when the user approved it, the effects it was asked
 //     about; anything else is refused at that step (reason "changed").
 //   - S7.7 external processes: exec.go. The interpreter's PATH lookup; a
@@ -67,7 +69,9 @@
 //     mechanism), confine_corpus_test.go (the classifier-blind corpus),
 //     confine_work_test.go (real work), confine_bench_test.go.
 //   - S7.7 environment: env.go. The server's, plus the session values,
-//     minus every credential (Credential). git read steps
+//     minus every credential (Credential: by name, its parts and, beyond
+//     the seed, its endings _KEY, _PAT, _PWD, …; CredentialValue: by
+//     value, a URL with a user part or a well-known token's form). git read steps
 //     (gate.GitSafeArgv) run with the gate's UntrustedRepoArgs and
 //     safe.bareRepository=explicit and no signature program, set through
 //     GIT_CONFIG_COUNT/KEY/VALUE, with GIT_OPTIONAL_LOCKS=0.

@@ -23,14 +23,25 @@ var credentialParts = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD
 // empty until one does not.
 var ProviderCredentials []string
 
+// credentialEnds are the endings of a name, in upper case, that make it a
+// credential (beyond the seed, red team): SIGNING_KEY, GH_PAT, MYSQL_PWD,
+// SMTP_PASS, SENTRY_DSN, AWS_CREDS, NPM_CONFIG__AUTH. PWD and OLDPWD are
+// the shell's directories, not a credential (no "_").
+var credentialEnds = []string{"_KEY", "_PAT", "_PWD", "_PASS", "_DSN", "_CREDS", "_AUTH", "_COOKIE"}
+
 // Credential reports whether the variable name is a credential (S7.7): a
 // provider credential, or a name whose upper case holds API_KEY, APIKEY,
 // TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL, PRIVATE_KEY or
-// ACCESS_KEY.
+// ACCESS_KEY, or ends in one of credentialEnds.
 func Credential(name string) bool {
 	up := strings.ToUpper(name)
 	for _, p := range credentialParts {
 		if strings.Contains(up, p) {
+			return true
+		}
+	}
+	for _, e := range credentialEnds {
+		if strings.HasSuffix(up, e) {
 			return true
 		}
 	}
@@ -40,6 +51,30 @@ func Credential(name string) bool {
 		}
 	}
 	return false
+}
+
+// tokenPrefixes begin the values of well-known credentials, whatever the
+// variable is called: GitHub and GitLab tokens, Slack's, AWS key ids,
+// Google API keys, OpenAI- and Anthropic-style keys, a PEM block.
+var tokenPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
+	"xoxb-", "xoxp-", "xoxa-", "xoxs-", "AKIA", "ASIA", "AIza", "sk-", "-----BEGIN"}
+
+// CredentialValue reports whether a variable's value is a credential
+// whatever its name (beyond the seed, red team): a URL with a user part
+// (postgres://u:p@h, a proxy with a password, a Sentry DSN) or a value in
+// a well-known token's form. Such a variable never reaches a script.
+func CredentialValue(v string) bool {
+	for _, p := range tokenPrefixes {
+		if strings.HasPrefix(v, p) && len(v) >= len(p)+8 {
+			return true
+		}
+	}
+	scheme, rest, ok := strings.Cut(v, "://")
+	if !ok || scheme == "" || strings.ContainsAny(scheme, "/@ ") {
+		return false
+	}
+	auth, _, _ := strings.Cut(rest, "/")
+	return strings.Contains(auth, "@")
 }
 
 // scriptEnv is the environment a script starts with: the server's (env,
@@ -52,7 +87,7 @@ func scriptEnv(env []string, session map[string]string) []string {
 	out := make([]string, 0, len(env)+len(session))
 	for _, kv := range env {
 		name, _, ok := strings.Cut(kv, "=")
-		if ok && name != "" && !Credential(name) {
+		if ok && name != "" && !Credential(name) && !CredentialValue(kv[len(name)+1:]) {
 			out = append(out, kv)
 		}
 	}
@@ -62,7 +97,7 @@ func scriptEnv(env []string, session map[string]string) []string {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if k != "" && !strings.Contains(k, "=") && !Credential(k) {
+		if k != "" && !strings.Contains(k, "=") && !Credential(k) && !CredentialValue(session[k]) {
 			out = append(out, k+"="+session[k])
 		}
 	}

@@ -36,9 +36,47 @@ func TestCredentialNames(t *testing.T) {
 		"AWS_SECRET_ACCESS_KEY": true, "GOOGLE_APPLICATION_CREDENTIALS": true, "PGPASSWORD": true,
 		"SSH_PRIVATE_KEY": true, "MY_APIKEY": true, "GPG_PASSPHRASE": true, "DB_PASSWD": true,
 		"PATH": false, "HOME": false, "AWS_PROFILE": false, "EUKHE_CODING_AGENT_DIR": false,
+		// the red team's: endings that name a credential
+		"SIGNING_KEY": true, "GH_PAT": true, "MYSQL_PWD": true, "SMTP_PASS": true, "SENTRY_DSN": true,
+		"NPM_CONFIG__AUTH": true, "PWD": false, "OLDPWD": false, "SSH_AUTH_SOCK": false, "KEYMAP": false,
 	} {
 		if Credential(name) != want {
 			t.Errorf("Credential(%q) = %v", name, !want)
 		}
+	}
+}
+
+// A credential's value gives it away whatever its name (red team).
+func TestCredentialValues(t *testing.T) {
+	for v, want := range map[string]bool{
+		"postgres://u:pw@h/db": true, "http://u:p@proxy:3128": true, "https://key@o1.ingest.sentry.io/1": true,
+		"ghp_0123456789abcdef": true, "github_pat_0123456789": true, "AKIAABCDEFGHIJKL": true,
+		"sk-0123456789abcdef": true, "-----BEGIN OPENSSH PRIVATE KEY-----": true,
+		"http://proxy:3128": false, "https://example.org/a@b": false, "/usr/bin:/bin": false,
+		"sk-1": false, "en_US.UTF-8": false, "u@host": false,
+	} {
+		if CredentialValue(v) != want {
+			t.Errorf("CredentialValue(%q) = %v", v, !want)
+		}
+	}
+}
+
+// The red team's variables never reach a script or a child.
+func TestRedTeamCredentialsNeverReachAChild(t *testing.T) {
+	w := newWorld(t, gate.DefaultAuto())
+	w.runner.Env = append(w.runner.Env, "DATABASE_URL=postgres://u:dbcanary@h/db", "MYSQL_PWD=mycanary",
+		"HTTPS_PROXY=http://u:proxycanary@proxy:3128", "GH_PAT=patcanary", "DEPLOY=ghp_ghpcanary0123456789",
+		"PLAIN=plain-value")
+	r := w.run(`env; echo "[$DATABASE_URL$MYSQL_PWD$HTTPS_PROXY$GH_PAT$DEPLOY]"`)
+	if r.Ending != Finished {
+		t.Fatalf("got %s:\n%s", r.Ending, r.Text)
+	}
+	for _, secret := range []string{"dbcanary", "mycanary", "proxycanary", "patcanary", "ghpcanary"} {
+		if strings.Contains(r.Text, secret) {
+			t.Fatalf("%s reached the script:\n%s", secret, r.Text)
+		}
+	}
+	if !strings.Contains(r.Text, "PLAIN=plain-value") || !strings.Contains(r.Text, "\n[]\n") {
+		t.Fatalf("want PLAIN and an empty echo in:\n%s", r.Text)
 	}
 }

@@ -452,9 +452,17 @@ var benign = []attack{
 // run.
 func (w *attackWorld) run(t *testing.T, call func(name string, args any) (string, bool), ok []attack) {
 	t.Helper()
+	w.runList(t, call, attacks(), ok)
+}
+
+// runList drives list through call, then the calls ok that must still
+// run. Besides the snapshot, no planted name (a nested .git, editor
+// config, .eukhe) may appear anywhere in the workspace.
+func (w *attackWorld) runList(t *testing.T, call func(name string, args any) (string, bool), list, ok []attack) {
+	t.Helper()
 	before := w.snapshot(t)
 	passed := map[string][]string{}
-	for i, a := range attacks() {
+	for i, a := range list {
 		args := map[string]any{}
 		for k, v := range a.args {
 			if s, ok := v.(string); ok && a.tool != "bash" {
@@ -463,6 +471,9 @@ func (w *attackWorld) run(t *testing.T, call func(name string, args any) (string
 			args[k] = v
 		}
 		text, _ := call(a.tool, args)
+		if os.Getenv("EUKHE_ATTACK_LOG") != "" {
+			t.Logf("attack %d %s %s:\n%.400s", i, a.tool, describe(args), text)
+		}
 		if c := leaked(text); c != "" {
 			passed[a.class] = append(passed[a.class], a.tool+" "+describe(args))
 			t.Errorf("attack %d (class %s) leaked %s: %s %v\n%.1500s", i, a.class, c, a.tool, args, text)
@@ -486,6 +497,13 @@ func (w *attackWorld) run(t *testing.T, call func(name string, args any) (string
 				i, a.class, len(changed), strings.Join(changed[:min(len(changed), 4)], ", "), a.tool, args, text)
 		}
 		before = after
+		if planted := plantedIn(w.root); len(planted) > 0 {
+			passed[a.class] = append(passed[a.class], a.tool+" "+describe(args))
+			t.Errorf("attack %d (class %s) planted %s: %s %v\n%.600s", i, a.class, strings.Join(planted[:min(len(planted), 4)], ", "), a.tool, args, text)
+			for _, rel := range planted {
+				os.RemoveAll(filepath.Join(w.root, rel))
+			}
+		}
 	}
 	// the gate still lets the workspace work
 	for _, c := range ok {

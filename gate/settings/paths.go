@@ -54,15 +54,34 @@ func (p Paths) Files() []string { return append([]string{p.UserFile}, p.ProjectF
 // the home and the environment (G1.4).
 func (p Paths) Places(env map[string]string) gate.Places {
 	return gate.Places{
-		Home:          p.Home,
-		OtherHomes:    UserHomes(),
-		StateDir:      p.StateDir,
-		UserDir:       p.UserDir,
-		Roots:         p.Roots,
-		SettingsFiles: p.Files(),
-		PathDirs:      filepath.SplitList(env["PATH"]),
-		Env:           env,
+		Home:            p.Home,
+		OtherHomes:      UserHomes(),
+		StateDir:        p.StateDir,
+		UserDir:         p.UserDir,
+		Roots:           p.Roots,
+		SettingsFiles:   p.Files(),
+		PathDirs:        filepath.SplitList(env["PATH"]),
+		Env:             env,
+		CredentialFiles: credentialConfigs(p.Roots),
 	}
+}
+
+// credentialConfigs are the roots' .git/config files that hold a
+// credential now (gate.HoldsCredential), read once as the places are
+// gathered; one that cannot be read, or is larger than 1 MiB, is left out.
+func credentialConfigs(roots []string) []string {
+	var out []string
+	for _, r := range roots {
+		name := filepath.Join(r, ".git", "config")
+		info, err := os.Stat(name)
+		if err != nil || !info.Mode().IsRegular() || info.Size() > 1<<20 {
+			continue
+		}
+		if b, err := os.ReadFile(name); err == nil && gate.HoldsCredential(string(b)) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // Load reads every settings file once: the settings in force and the
