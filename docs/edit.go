@@ -56,6 +56,11 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 		return nil
 	}
 	for _, sec := range secs {
+		for _, p := range []string{sec.Path, sec.Move} {
+			if IsURL(p) {
+				return failed("patch line %d: %s is a URL; edit changes files by path (read takes URLs). Nothing was written", sec.At, p)
+			}
+		}
 		s := &staged{sec: sec, abs: t.Abs(sec.Path)}
 		s.name = t.Display(s.abs)
 		if err := claim(s.abs, sec.At); err != nil {

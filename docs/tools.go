@@ -90,6 +90,22 @@ func (t *Tools) Abs(p string) string {
 	return filepath.Join(t.Root, p)
 }
 
+// IsURL tells whether a tool path is a URL (scheme://…), which only read
+// takes: a file path never starts with a scheme and "://".
+func IsURL(p string) bool {
+	i := strings.Index(p, "://")
+	if i <= 0 {
+		return false
+	}
+	for j, c := range p[:i] {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (j == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
 // Display names an absolute path for the model: relative to the root when
 // under it.
 func (t *Tools) Display(abs string) string {

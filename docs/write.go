@@ -69,6 +69,9 @@ func (t *Tools) Write(ctx context.Context, a WriteArgs) Result {
 	if a.Path == "" {
 		return failed("write needs a path and the whole new content: {\"path\": \"notes.md\", \"content\": \"...\"}")
 	}
+	if IsURL(a.Path) {
+		return failed("NOT written: %s is a URL; write creates or replaces a file by path (read takes URLs)", a.Path)
+	}
 	abs := t.Abs(a.Path)
 	shown := t.Display(abs)
 	real, err := t.allow(ctx, abs, WriteAccess)
