@@ -93,7 +93,17 @@
 (defvar eu-mcp-partial "")
 (defvar eu-mcp-id 0)
 
+(defun eu-server-published ()
+  "Whether eukhe lsp has published its socket in the discovery directory
+($XDG_RUNTIME_DIR/eukhe, else /tmp/eukhe-UID): an agent started before it
+would find no editor and run headless."
+  (let ((dir (if (getenv "XDG_RUNTIME_DIR")
+                 (expand-file-name "eukhe" (getenv "XDG_RUNTIME_DIR"))
+               (format "/tmp/eukhe-%d" (user-uid)))))
+    (and (file-directory-p dir) (directory-files dir nil "\\.json\\'"))))
+
 (defun eu-mcp-start ()
+  (eu-wait "eukhe lsp to publish its socket" #'eu-server-published 30)
   (let ((default-directory eu-root))
     (setq eu-mcp
           (make-process
