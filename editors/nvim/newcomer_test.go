@@ -48,7 +48,9 @@ func goEnv(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(home) })
-	return []string{"HOME=" + home, "PATH=" + filepath.Dir(goBin) + ":/usr/bin:/bin", "GOFLAGS=", "GOENV=off"}
+	// go keeps its telemetry under XDG_CONFIG_HOME: that home too, not the
+	// world's t.TempDir config, whose removal the late writer would race.
+	return []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + filepath.Dir(goBin) + ":/usr/bin:/bin", "GOFLAGS=", "GOENV=off"}
 }
 
 func placeBinary(t *testing.T, dir string) string {
