@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -55,6 +56,22 @@ type peer struct {
 	cs     *mcp.ClientSession
 	cmd    *exec.Cmd
 	stderr *tail
+	// stderrDone closes when the server's stderr reached its end (the
+	// server and every process holding it exited), so a crash's message
+	// holds what the server wrote before it died.
+	stderrDone chan struct{}
+}
+
+// drained waits, at most a second, until the stderr of a server that went
+// away is read to its end. p.mu is held.
+func (p *peer) drained() {
+	if p.stderrDone == nil {
+		return
+	}
+	select {
+	case <-p.stderrDone:
+	case <-time.After(time.Second):
+	}
 }
 
 var _ ResourceSource = (*Clients)(nil)
@@ -199,6 +216,9 @@ func (c *Clients) do(ctx context.Context, server string, op func(context.Context
 	p.mu.Lock()
 	stderr := ""
 	if p.cs == cs {
+		if errors.Is(err, mcp.ErrConnectionClosed) {
+			p.drained()
+		}
 		stderr = p.stderr.String()
 		p.stop()
 	}
@@ -261,7 +281,19 @@ func (p *peer) connect(ctx context.Context, c *Clients) error {
 		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		p.stderr = &tail{}
-		cmd.Stderr = p.stderr
+		r, w, err := os.Pipe()
+		if err != nil {
+			return fmt.Errorf("MCP server %q: a pipe for its stderr: %v", p.name, err)
+		}
+		defer w.Close() // the server holds its own copy once started
+		cmd.Stderr = w
+		done := make(chan struct{})
+		go func(tl *tail) {
+			io.Copy(tl, r)
+			r.Close()
+			close(done)
+		}(p.stderr)
+		p.stderrDone = done
 		p.cmd = cmd
 		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}
 	case p.cfg.URL != "" && (typ == "" || typ == "http" || typ == "streamable-http" || typ == "streamablehttp"):
@@ -275,7 +307,11 @@ func (p *peer) connect(ctx context.Context, c *Clients) error {
 	client := mcp.NewClient(&mcp.Implementation{Name: "eukhe", Version: Version}, nil)
 	cs, err := client.Connect(ctx, t, nil)
 	if err != nil {
-		stderr := p.stderr.String()
+		stderr := ""
+		if p.stderr != nil {
+			p.drained()
+			stderr = p.stderr.String()
+		}
 		p.stop()
 		what := p.cfg.URL
 		if p.cfg.Command != "" {
