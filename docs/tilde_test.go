@@ -9,8 +9,8 @@ import (
 
 func TestExpandTilde(t *testing.T) {
 	users := func(name string) (string, bool) {
-		if name == "root" {
-			return "/root", true
+		if name == "admin" {
+			return "/h/admin", true
 		}
 		return "", false
 	}
@@ -21,8 +21,8 @@ func TestExpandTilde(t *testing.T) {
 		{"~/a/b:5-9", "/h/u/a/b:5-9"},
 		{"~+", "/ws"},
 		{"~+/a.txt", "/ws/a.txt"},
-		{"~root/.ssh/id_rsa", "/root/.ssh/id_rsa"},
-		{"~root", "/root"},
+		{"~admin/.ssh/id_rsa", "/h/admin/.ssh/id_rsa"},
+		{"~admin", "/h/admin"},
 		{"~nosuchuser/x", "~nosuchuser/x"},
 		{"~-/x", "~-/x"},
 		{"a/~/b", "a/~/b"},
