@@ -257,10 +257,28 @@ func TestElicitationRacesEukheApprovals(t *testing.T) {
 	ap := startApprovals(t, env, root)
 	ap.wait("Questions appear here")
 
-	// The client answers first: the terminal drops its question.
-	g.reply(answerWith("allow"))
-	if text, failed := g.bash(t, "echo b > b.txt"); failed {
-		t.Fatalf("allowed in the client beside a terminal: %s", text)
+	// The client answers first, once the terminal shows the question too
+	// (answered before, the terminal may never be sent it): the terminal
+	// drops its question.
+	shown := make(chan struct{})
+	g.reply(func(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		select {
+		case <-shown:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return answerWith("allow")(ctx, p)
+	})
+	type reply struct {
+		text   string
+		failed bool
+	}
+	got := make(chan reply, 1)
+	go func() { text, failed := g.bash(t, "echo b > b.txt"); got <- reply{text, failed} }()
+	ap.wait("echo b > b.txt")
+	close(shown)
+	if r := <-got; r.failed {
+		t.Fatalf("allowed in the client beside a terminal: %s", r.text)
 	}
 	out := ap.wait("(dropped: echo b > b.txt")
 	if !strings.Contains(out, "settled elsewhere: approve") {
