@@ -24,7 +24,7 @@ var universe = []Entry{
 	{"/home/u/proj/.vscode", true}, {"/home/u/proj/sub", true}, {"/home/u/proj/sub/.git", true},
 	{"/home/u/proj/.ssh", true},
 	{"/tmp", true}, {"/tmp/sess", true}, {"/tmp/sess/x", false}, {"/tmp/w", true},
-	{"/tmp/w/root", true}, {"/tmp/w/root/.git", true}, {"/tmp/w/root/a", false},
+	{"/tmp/w/ws", true}, {"/tmp/w/ws/.git", true}, {"/tmp/w/ws/a", false},
 	{"/tmp/w/home", true}, {"/tmp/w/home/.ssh", true}, {"/tmp/w/home/.ssh/id", false},
 	{"/tmp/other", false},
 }
@@ -63,15 +63,15 @@ func entries(ps []string) []Entry {
 // genPlaces draws places from the universe.
 func genPlaces(t *rapid.T) SandboxPlaces {
 	return SandboxPlaces{
-		Roots: subsetOf(t, "roots", []string{"/home/u/proj", "/tmp/w/root", "/home/u/proj/sub"}),
+		Roots: subsetOf(t, "roots", []string{"/home/u/proj", "/tmp/w/ws", "/home/u/proj/sub"}),
 		Secrets: entries(subsetOf(t, "secrets", []string{"/home/u/.ssh", "/home/u/.netrc",
 			"/home/u/.config/eukhe/auth.json", "/tmp/w/home/.ssh", "/home/u/proj/.ssh"})),
 		Protected: entries(subsetOf(t, "protected", []string{"/home/u/proj/.git", "/home/u/proj/.vscode",
-			"/home/u/proj/sub/.git", "/home/u/.config/eukhe", "/home/u/go/bin", "/usr/bin", "/tmp/w/root/.git"})),
+			"/home/u/proj/sub/.git", "/home/u/.config/eukhe", "/home/u/go/bin", "/usr/bin", "/tmp/w/ws/.git"})),
 		Writable: subsetOf(t, "writable", []string{"/home/u/.cache/go", "/home/u/go", "/tmp/w/home"}),
 		TempDir:  rapid.SampledFrom([]string{"/tmp/sess", ""}).Draw(t, "temp"),
 		Sockets:  entries(subsetOf(t, "sockets", []string{"/run"})),
-		Keep:     subsetOf(t, "keep", []string{"/home/u", "/tmp/w/home", "/home/u/go/bin", "/tmp/w/root"}),
+		Keep:     subsetOf(t, "keep", []string{"/home/u", "/tmp/w/home", "/home/u/go/bin", "/tmp/w/ws"}),
 		KeepTmp:  rapid.Bool().Draw(t, "keepTmp"),
 	}
 }
@@ -285,11 +285,11 @@ func TestSandboxKeepsTmpWhenARootHoldsIt(t *testing.T) {
 	if s.TempDir != "/tmp/sess" {
 		t.Fatalf("temp dir inside: %s, want its own path", s.TempDir)
 	}
-	s = PlanSandbox(Of(Read), SandboxPlaces{Roots: []string{"/tmp/w/root"}, TempDir: "/tmp/sess", Keep: []string{"/tmp/w/home"}})
+	s = PlanSandbox(Of(Read), SandboxPlaces{Roots: []string{"/tmp/w/ws"}, TempDir: "/tmp/sess", Keep: []string{"/tmp/w/home"}})
 	if s.TempDir != "/tmp" {
 		t.Fatalf("temp dir inside: %s, want /tmp", s.TempDir)
 	}
-	for _, p := range []string{"/tmp/w/root", "/tmp/w/home"} {
+	for _, p := range []string{"/tmp/w/ws", "/tmp/w/home"} {
 		if r := s.Reach(p); r.Host != p || r.Write {
 			t.Fatalf("%s under the new /tmp: %+v, want it read-only at its own path", p, r)
 		}
@@ -297,7 +297,7 @@ func TestSandboxKeepsTmpWhenARootHoldsIt(t *testing.T) {
 	if r := s.Reach("/tmp/other"); r.Host != "/tmp/sess/other" {
 		t.Fatalf("/tmp/other shows %+v, want the temp dir's", r)
 	}
-	if !slices.ContainsFunc(s.Mounts, func(m Mount) bool { return m.Kind == MountRO && m.Dst == "/tmp/w/root" }) {
+	if !slices.ContainsFunc(s.Mounts, func(m Mount) bool { return m.Kind == MountRO && m.Dst == "/tmp/w/ws" }) {
 		t.Fatalf("no mount keeps the root: %v", s.Mounts)
 	}
 }
@@ -305,7 +305,7 @@ func TestSandboxKeepsTmpWhenARootHoldsIt(t *testing.T) {
 // A place kept only to stay visible (the working directory, the home, a
 // PATH directory) never makes a writable root read-only.
 func TestSandboxKeepNeverNarrowsWrites(t *testing.T) {
-	for _, root := range []string{"/home/u/proj", "/tmp/w/root"} {
+	for _, root := range []string{"/home/u/proj", "/tmp/w/ws"} {
 		pl := SandboxPlaces{Roots: []string{root}, TempDir: "/tmp/sess", Keep: []string{root + "/sub", "/home/u"}}
 		s := PlanSandbox(Of(Read, Write), pl)
 		if r := s.Reach(root + "/sub"); !r.Write || r.Host != root+"/sub" {
