@@ -9,6 +9,7 @@
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
+import fs from "node:fs";
 import * as lsp from "vscode-languageserver-protocol/node";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -236,6 +237,29 @@ export class Agent {
 				}
 			}
 		});
+	}
+
+	// start is an Agent started once the client's eukhe lsp has published
+	// its socket in the discovery directory ($XDG_RUNTIME_DIR/eukhe, else
+	// /tmp/eukhe-UID): started before, eukhe mcp finds no editor and runs
+	// headless.
+	static async start(bin, root) {
+		const dir = process.env.XDG_RUNTIME_DIR
+			? path.join(process.env.XDG_RUNTIME_DIR, "eukhe")
+			: `/tmp/eukhe-${process.getuid()}`;
+		for (let waited = 0; ; waited += 20) {
+			let names = [];
+			try {
+				names = fs.readdirSync(dir);
+			} catch {}
+			if (names.some((n) => n.endsWith(".json"))) {
+				return new Agent(bin, root);
+			}
+			if (waited > 30000) {
+				throw new Error(`eukhe lsp never published its socket in ${dir}`);
+			}
+			await sleep(20);
+		}
 	}
 
 	rpc(method, params) {

@@ -183,7 +183,7 @@ const scenarios = {
 	// user is told once.
 	async noDialogs(c, out) {
 		await c.open("a.txt", "a one\n");
-		const ag = new Agent(bin, root);
+		const ag = await Agent.start(bin, root);
 		try {
 			await ag.init();
 			let t0 = performance.now();
