@@ -111,23 +111,7 @@ var redteamAttacks = []struct {
 func TestRedTeamAttacks(t *testing.T) {
 	w := newAttackWorld(t)
 	for _, a := range redteamAttacks {
-		sc, err := w.shell(w.root).Classify(a.script)
-		if err != nil {
-			t.Errorf("%q: %v", a.script, err)
-			continue
-		}
-		var all Effects
-		for _, st := range sc.Steps {
-			all = all.Union(st.Effects)
-		}
-		switch {
-		case a.runs && readWrite.Asks(all):
-			t.Errorf("%q asks (%s) under {read, write}; it must run unasked\n %+v", a.script, all, sc.Steps)
-		case !a.runs && !a.has.SubsetOf(all):
-			t.Errorf("%q has %s, want at least %s\n %+v", a.script, all, a.has, sc.Steps)
-		case !a.runs && !readWrite.Asks(all):
-			t.Errorf("%q runs unasked under {read, write}", a.script)
-		}
+		w.judgeRow(t, w.root, a.script, a.has, a.runs)
 	}
 }
 

@@ -263,23 +263,39 @@ func TestAttacks(t *testing.T) {
 		if a.dir == "home" {
 			dir = w.home
 		}
-		sc, err := w.shell(dir).Classify(a.script)
-		if err != nil {
-			t.Errorf("%q: %v", a.script, err)
-			continue
-		}
-		var all Effects
-		for _, st := range sc.Steps {
-			all = all.Union(st.Effects)
-		}
-		switch {
-		case a.runs && readWrite.Asks(all):
-			t.Errorf("%q asks (%s) under {read, write}; it must run unasked\n %+v", a.script, all, sc.Steps)
-		case !a.runs && !a.has.SubsetOf(all):
-			t.Errorf("%q has %s, want at least %s\n %+v", a.script, all, a.has, sc.Steps)
-		case !a.runs && !readWrite.Asks(all):
-			t.Errorf("%q runs unasked under {read, write}", a.script)
-		}
+		w.judgeRow(t, dir, a.script, a.has, a.runs)
+	}
+}
+
+// effectsOf classifies script run in dir: every effect of its steps, and
+// the script for the error text; false when it cannot be classified (said).
+func (w *attackWorld) effectsOf(t *testing.T, dir, script string) (Effects, Script, bool) {
+	t.Helper()
+	sc, err := w.shell(dir).Classify(script)
+	if err != nil {
+		t.Errorf("%q: %v", script, err)
+		return 0, sc, false
+	}
+	var all Effects
+	for _, st := range sc.Steps {
+		all = all.Union(st.Effects)
+	}
+	return all, sc, true
+}
+
+// judgeRow checks one row of an attack table under {read, write}: a
+// benign row runs unasked; an attack has at least its effects and asks.
+func (w *attackWorld) judgeRow(t *testing.T, dir, script string, has Effects, runs bool) {
+	t.Helper()
+	all, sc, ok := w.effectsOf(t, dir, script)
+	switch {
+	case !ok:
+	case runs && readWrite.Asks(all):
+		t.Errorf("%q asks (%s) under {read, write}; it must run unasked\n %+v", script, all, sc.Steps)
+	case !runs && !has.SubsetOf(all):
+		t.Errorf("%q has %s, want at least %s\n %+v", script, all, has, sc.Steps)
+	case !runs && !readWrite.Asks(all):
+		t.Errorf("%q runs unasked under {read, write}", script)
 	}
 }
 

@@ -189,16 +189,8 @@ var auditQuiet = map[string]string{
 func TestAudit(t *testing.T) {
 	w := newAttackWorld(t)
 	for _, a := range audit {
-		sc, err := w.shell(w.root).Classify(a.script)
-		if err != nil {
-			t.Errorf("%q: %v", a.script, err)
-			continue
-		}
-		var all Effects
-		for _, st := range sc.Steps {
-			all = all.Union(st.Effects)
-		}
-		if !a.has.SubsetOf(all) {
+		all, sc, ok := w.effectsOf(t, w.root, a.script)
+		if ok && !a.has.SubsetOf(all) {
 			t.Errorf("%q has %s, want at least %s\n %+v", a.script, all, a.has, sc.Steps)
 		}
 	}
