@@ -155,9 +155,13 @@ func TestDisk_concurrent_writers_same_line(t *testing.T) {
 	const n = 6
 	res := make([]docs.Result, n)
 	var wg sync.WaitGroup
+	// every writer reads the same version before any writes
+	sessions := make([]*docs.Tools, n)
 	for i := range n {
-		tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: dir}
-		tools.Read(context.Background(), docs.ReadArgs{Path: "a.txt"}) // all read the same version
+		sessions[i] = &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: dir}
+		sessions[i].Read(context.Background(), docs.ReadArgs{Path: "a.txt"})
+	}
+	for i, tools := range sessions {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
