@@ -34,6 +34,10 @@ type Options struct {
 	CallTimeout time.Duration
 	// Log receives diagnostics; nil discards them.
 	Log io.Writer
+	// Trace, when set, receives every message in and out, timed (the
+	// format of VS Code's LSP trace): what an editor and the server said,
+	// for a report of a problem with an editor.
+	Trace io.Writer
 	// Env is the environment the settings, the path policy and the
 	// discovery directory are found in ("NAME" → value); nil is the
 	// process's.
@@ -143,7 +147,11 @@ var ErrNoShutdown = errors.New("the editor ended the session without a shutdown 
 // Serve speaks LSP on rwc until the editor sends exit, the stream ends, or
 // ctx ends. It returns nil after a clean shutdown and exit.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc), jsonrpc2.WithCodec(codec{}))
+	stream := jsonrpc2.NewStream(rwc)
+	if s.opts.Trace != nil {
+		stream = lsproto.LoggingStream(stream, s.opts.Trace)
+	}
+	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()

@@ -11,7 +11,7 @@ import (
 	"github.com/eukhe/eukhe/lsp"
 )
 
-const lspUsage = `Usage: eukhe lsp [--root DIR]
+const lspUsage = `Usage: eukhe lsp [--root DIR] [--trace FILE]
 
 Speaks LSP on standard input and output: the editor runs it as a language
 server for every file type. The agent's reads then see the editor's open
@@ -20,6 +20,8 @@ workspace edits, verified, with the editor's undo history; files that are
 not open are written on disk.
   --root DIR   the workspace root when the editor names no workspace
                folder (default: the current directory)
+  --trace FILE every message between the editor and the server, timed,
+               appended to FILE (for a report of a problem with an editor)
 
 Agents attach to it: eukhe mcp run in a directory under one of the
 editor's workspace roots finds this server through a socket in
@@ -31,10 +33,10 @@ Diagnostics go to standard error (the editor's LSP log).
 `
 
 func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := "."
+	root, trace := ".", ""
 	cmd := subcommand{"lsp", lspUsage, stdout, stderr}
 	viaStdio := false // what many editors add by habit; stdio is the only transport
-	if code, done := cmd.options(flags{values: map[string]*string{"--root": &root}, bools: map[string]*bool{"--stdio": &viaStdio}}, args); done {
+	if code, done := cmd.options(flags{values: map[string]*string{"--root": &root, "--trace": &trace}, bools: map[string]*bool{"--stdio": &viaStdio}}, args); done {
 		return code
 	}
 	absRoot, err := directory("--root", root)
@@ -43,7 +45,16 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := lsp.New(lsp.Options{Root: absRoot, Log: stderr, Discover: true})
+	opts := lsp.Options{Root: absRoot, Log: stderr, Discover: true}
+	if trace != "" {
+		f, err := os.OpenFile(trace, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return cmd.bad("--trace: %v", err)
+		}
+		defer f.Close()
+		opts.Trace = f
+	}
+	srv := lsp.New(opts)
 	if err := srv.Serve(ctx, stdio{stdin, stdout}); err != nil {
 		fmt.Fprintf(stderr, "eukhe lsp: %v\n", err)
 		return 1

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +47,8 @@ func TestLSPExitStatus(t *testing.T) {
 		{"exit without shutdown", false, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cmd := exec.Command(binary, "lsp", "--root", t.TempDir())
+			trace := filepath.Join(t.TempDir(), "trace.log")
+			cmd := exec.Command(binary, "lsp", "--root", t.TempDir(), "--trace", trace)
 			in, _ := cmd.StdinPipe()
 			out, _ := cmd.StdoutPipe()
 			if err := cmd.Start(); err != nil {
@@ -82,6 +85,10 @@ func TestLSPExitStatus(t *testing.T) {
 				}
 				if code != c.want {
 					t.Errorf("exit status %d, want %d", code, c.want)
+				}
+				b, _ := os.ReadFile(trace)
+				if !strings.Contains(string(b), "request 'initialize") || !strings.Contains(string(b), "notification 'exit'") {
+					t.Errorf("--trace wrote:\n%s", b)
 				}
 			case <-ctx.Done():
 				cmd.Process.Kill()

@@ -84,13 +84,14 @@ func Nvim(t testing.TB) string {
 func Scenario(t testing.TB, nvim, dir string, args []string, script string, env []string) map[string]any {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "results.json")
+	trace := filepath.Join(t.TempDir(), "trace.log")
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	argv := append([]string{"--headless", "--clean", "-n", "-i", "NONE"}, args...)
 	cmd := exec.CommandContext(ctx, nvim, append(argv, "-c", "luafile "+script)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "EUKHE_OUT="+out,
-		"XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir()), env...)
+		"XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir(), "EUKHE_TRACE="+trace), env...)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Run(); err != nil {
@@ -105,9 +106,23 @@ func Scenario(t testing.TB, nvim, dir string, args []string, script string, env 
 		t.Fatalf("results of %s: %v\n%s", filepath.Base(script), err, b)
 	}
 	if e, ok := res["error"]; ok {
-		t.Fatalf("%s failed in Neovim: %v\nnotes: %v\n%s", filepath.Base(script), e, res["notes"], stderr.String())
+		t.Fatalf("%s failed in Neovim: %v\nnotes: %v\n%s%s", filepath.Base(script), e, res["notes"], stderr.String(), tail(trace))
 	}
 	return res
+}
+
+// tail is the end of a scenario's LSP trace (EUKHE_TRACE, written when
+// the harness runs eukhe lsp --trace), for the report of a failure.
+func tail(trace string) string {
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		return ""
+	}
+	const most = 24 << 10
+	if len(b) > most {
+		b = b[len(b)-most:]
+	}
+	return "LSP trace (its end):\n" + string(b)
 }
 
 // Str is a string a scenario recorded, "" when it is not one.

@@ -10,7 +10,8 @@
 -- EUKHE_OUT (the results file), EUKHE_METHODS (comma-separated eukhe/*
 -- methods this client implements: eukhe/saveDocuments is handled here),
 -- EUKHE_PLUGIN (the plugin's directory: its workspace/applyEdit check and
--- LuaJIT fix are used, and checksVersions announced; unset: plain Neovim).
+-- LuaJIT fix are used, and checksVersions announced; unset: plain Neovim),
+-- EUKHE_TRACE (a file the server's LSP trace goes to, shown on a failure).
 
 local h = { results = {} }
 local root = assert(os.getenv('EUKHE_ROOT'), 'EUKHE_ROOT is not set')
@@ -39,9 +40,14 @@ if plugin and plugin ~= '' then
   caps.experimental.eukhe.checksVersions = true
 end
 
+local cmd = { assert(os.getenv('EUKHE_BIN')), 'lsp', '--root', root }
+local trace = os.getenv('EUKHE_TRACE')
+if trace and trace ~= '' then
+  vim.list_extend(cmd, { '--trace', trace })
+end
 local client_id = vim.lsp.start_client({
   name = 'eukhe',
-  cmd = { assert(os.getenv('EUKHE_BIN')), 'lsp', '--root', root },
+  cmd = cmd,
   root_dir = root,
   capabilities = caps,
   handlers = handlers,
