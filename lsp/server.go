@@ -34,9 +34,9 @@ type Options struct {
 	CallTimeout time.Duration
 	// Log receives diagnostics; nil discards them.
 	Log io.Writer
-	// Trace, when set, receives every message in and out, timed (the
-	// format of VS Code's LSP trace): what an editor and the server said,
-	// for a report of a problem with an editor.
+	// Trace, when set, receives every message in and out, timed, a line
+	// each: what an editor and the server said, for a report of a problem
+	// with an editor.
 	Trace io.Writer
 	// Env is the environment the settings, the path policy and the
 	// discovery directory are found in ("NAME" → value); nil is the
@@ -149,7 +149,7 @@ var ErrNoShutdown = errors.New("the editor ended the session without a shutdown 
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	stream := jsonrpc2.NewStream(rwc)
 	if s.opts.Trace != nil {
-		stream = lsproto.LoggingStream(stream, s.opts.Trace)
+		stream = &traceStream{Stream: stream, w: s.opts.Trace}
 	}
 	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	ctx, cancel := context.WithCancel(ctx)

@@ -87,7 +87,7 @@ func TestLSPExitStatus(t *testing.T) {
 					t.Errorf("exit status %d, want %d", code, c.want)
 				}
 				b, _ := os.ReadFile(trace)
-				if !strings.Contains(string(b), "request 'initialize") || !strings.Contains(string(b), "notification 'exit'") {
+				if !strings.Contains(string(b), `"method":"initialize"`) || !strings.Contains(string(b), `"method":"exit"`) || !strings.Contains(string(b), `-> {"jsonrpc":"2.0","id":1,"result":{`) {
 					t.Errorf("--trace wrote:\n%s", b)
 				}
 			case <-ctx.Done():

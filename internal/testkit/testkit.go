@@ -85,7 +85,7 @@ func Scenario(t testing.TB, nvim, dir string, args []string, script string, env 
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "results.json")
 	trace := filepath.Join(t.TempDir(), "trace.log")
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Second)
 	defer cancel()
 	argv := append([]string{"--headless", "--clean", "-n", "-i", "NONE"}, args...)
 	cmd := exec.CommandContext(ctx, nvim, append(argv, "-c", "luafile "+script)...)
@@ -95,7 +95,7 @@ func Scenario(t testing.TB, nvim, dir string, args []string, script string, env 
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("nvim %s: %v\n%s", filepath.Base(script), err, stderr.String())
+		t.Fatalf("nvim %s: %v\n%s%s", filepath.Base(script), err, stderr.String(), tail(trace))
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {

@@ -73,9 +73,10 @@ function h.open(name)
 end
 
 -- tool runs one document tool on the server (eukhe/tool) and gives
--- {text, isError}. The request flushes pending didChange first.
+-- {text, isError}. The request flushes pending didChange first. It waits
+-- up to two minutes: the whole race-detector suite can load the machine.
 function h.tool(name, args)
-  local r = h.client().request_sync('eukhe/tool', { name = name, arguments = args }, 30000, nil)
+  local r = h.client().request_sync('eukhe/tool', { name = name, arguments = args }, 120000, nil)
   assert(r, 'eukhe/tool ' .. name .. ' timed out')
   assert(not r.err, vim.inspect(r.err))
   return r.result
