@@ -55,7 +55,7 @@ best() { sort -n | head -1; }
 : >"$work/eukhe.ms"
 : >"$work/commit.ms"
 for _ in $(seq "$runs"); do
-  rm -rf "$work/tree" && cp -r "$work/old" "$work/tree"
+  rm -rf "$work/tree" && cp -r "$work/old" "$work/tree" && sync
   s=$(date +%s%N)
   (cd "$work/tree" && git apply -p2 ../git.patch)
   e=$(date +%s%N)

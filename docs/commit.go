@@ -73,6 +73,11 @@ type Pending struct {
 	Staged string
 
 	temp *tempFile // the disk's prepared file
+	// old holds the file a rename replaces (an O_PATH descriptor, +1; 0
+	// for none) until the commit has finished: freeing the replaced
+	// file's blocks then happens off the reply's path (Disk.Finish).
+	old    int
+	landed bool // published (the disk's Publish of the new bytes)
 }
 
 // Target is where the new bytes land: the resolved destination, else the

@@ -342,6 +342,9 @@ func (d *Disk) Prepare(ps []*Pending, back bool) (int, error) {
 			stop, stopErr = i, err
 			break
 		}
+		if !back && !p.Create && p.RealDest == "" {
+			p.old = holdFile(at)
+		}
 		wg.Add(1)
 		slots <- struct{}{}
 		go func() {
@@ -415,6 +418,7 @@ func (d *Disk) Publish(p *Pending, back bool) Outcome {
 	if err != nil {
 		return Outcome{Fate: Failed, Err: err}
 	}
+	p.landed = true
 	var warn string
 	if p.RealDest != "" {
 		err := d.fault("unlink", p.Real)
@@ -461,8 +465,12 @@ func (d *Disk) unpublish(p *Pending) error {
 	return err
 }
 
-// Discard removes a prepared temp file that was not published.
+// Discard removes a prepared temp file that was not published, and lets
+// go of the file it would have replaced.
 func (d *Disk) Discard(p *Pending) {
+	if !p.landed {
+		release([]*Pending{p})
+	}
 	t := p.temp
 	if t == nil {
 		return
@@ -480,6 +488,7 @@ func (d *Disk) Discard(p *Pending) {
 // directories of every change, and a failure is not reported: the bytes
 // are back either way.
 func (d *Disk) Finish(ps []*Pending, outs []Outcome) {
+	defer func() { go release(ps) }()
 	type touch struct {
 		i    int
 		left bool // the directory a move's source left
@@ -516,6 +525,29 @@ func (d *Disk) Finish(ps []*Pending, outs []Outcome) {
 				w = fmt.Sprintf("%s moved, but syncing the directory it left failed (%v): after a crash it could be back there", filepath.Base(p.Real), err)
 			}
 			outs[t.i].Warning = joinWarn(outs[t.i].Warning, w)
+		}
+	}
+}
+
+// holdFile opens a file that a rename will replace, so that the rename
+// only unlinks it; it is freed when released (0 when it cannot be held:
+// then the rename frees it, as without the hold).
+func holdFile(path string) int {
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0
+	}
+	return fd + 1
+}
+
+// release closes the holds of changes: for a file a rename replaced, this
+// frees its blocks (a tenth of a millisecond and more for each of its
+// 100 KB). Finish does it in the background, after the commit.
+func release(ps []*Pending) {
+	for _, p := range ps {
+		if p.old > 0 {
+			unix.Close(p.old - 1)
+			p.old = 0
 		}
 	}
 }

@@ -30,6 +30,7 @@ type staged struct {
 	already   bool   // the edit is already in the file (S8.2)
 	refusal   string // the rebase under the writer's lock refused: why, with the lines now
 	landed    Digest // the digest of the bytes it publishes (set by commit)
+	unbuilt   bool   // staged, its new bytes not made yet (build)
 }
 
 // Edit is the edit tool: parse, check every section (tags, ranges,
@@ -55,6 +56,15 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 		claimed[abs] = at
 		return nil
 	}
+	// First every path is claimed and judged, in order; then the files
+	// are read and scanned side by side (the heavy part of a many-file
+	// edit); then each section is staged, in order.
+	type target struct {
+		s      *staged
+		real   string
+		checks []func() error
+	}
+	var ts []target
 	for _, sec := range secs {
 		for _, p := range []string{sec.Path, sec.Move} {
 			if IsURL(p) {
@@ -85,20 +95,30 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 			}
 			checks = append(checks, t.still(s.dest, realDest))
 		}
-		snap, err := t.readReal(real)
-		if err != nil {
+		ts = append(ts, target{s, real, checks})
+	}
+	scans := make([]scanned, len(ts))
+	eachParallel(len(ts), func(i int) { scans[i] = t.scan(ts[i].real, ts[i].s.sec.Tagged) })
+	for i := range scans {
+		if scans[i].err == nil {
+			snaps = append(snaps, scans[i].snap)
+		}
+	}
+	for i, tg := range ts {
+		s := tg.s
+		if err := scans[i].err; err != nil {
 			return failed("NOT applied: %s cannot be read: %v. Nothing was written.", s.name, err)
 		}
-		snaps = append(snaps, snap)
-		if msg := t.stage(s, snap); msg != "" {
+		if msg := t.stage(s, scans[i].snap, &scans[i]); msg != "" {
 			return failed("%s", msg)
 		}
-		s.change.Still = allOf(checks)
+		s.change.Still = allOf(tg.checks)
 		if s.v != nil {
 			s.change.Rebase = t.rebaser(s)
 		}
 		st = append(st, s)
 	}
+	eachParallel(len(st), func(i int) { st[i].build() })
 	if ctx.Err() != nil {
 		// Checked once, before anything is marked seen or committed: the
 		// commit below runs to its end whatever happens to ctx then.
@@ -126,9 +146,31 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 	return t.commit(st)
 }
 
+// scanned is a file read for an edit, and for a tagged section (one that
+// changes the file) its lines and digest, made before it is staged.
+type scanned struct {
+	snap Snapshot
+	err  error
+	p    Projection
+	cur  Digest
+	done bool // p and cur are set
+}
+
+// scan reads a file an edit names and, for a tagged section of a file
+// that can have a tag, scans its lines and digests it.
+func (t *Tools) scan(real string, tagged bool) scanned {
+	snap, err := t.readReal(real)
+	sc := scanned{snap: snap, err: err}
+	if err == nil && tagged && snap.Stat.Exists && !snap.Stat.Dir && len(snap.Data) <= MaxSnapshotFileBytes {
+		sc.p, sc.cur, sc.done = Scan(snap.Data), DigestOf(snap.Data), true
+	}
+	return sc
+}
+
 // stage checks one section against the file as it is now and applies it in
-// memory; a message is a refusal of the whole edit.
-func (t *Tools) stage(s *staged, snap Snapshot) string {
+// memory; a message is a refusal of the whole edit. sc, when not nil, is
+// the file's scan; the new bytes are made by build.
+func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) string {
 	shown := t.Display(s.abs)
 	if !s.sec.Tagged {
 		if snap.Stat.Exists {
@@ -158,8 +200,11 @@ func (t *Tools) stage(s *staged, snap Snapshot) string {
 	if s.v == nil {
 		return fmt.Sprintf("NOT applied: #%s is not a version of %s that this session saw; read %s and use the tag it shows. Nothing was written.", s.sec.Tag, shown, shown)
 	}
-	s.p = Scan(snap.Data)
-	s.cur = DigestOf(snap.Data)
+	if sc != nil && sc.done {
+		s.p, s.cur = sc.p, sc.cur
+	} else {
+		s.p, s.cur = Scan(snap.Data), DigestOf(snap.Data)
+	}
 	ops := s.sec.Ops
 	if err := CheckOps(ops, len(s.v.Lines)); err != nil {
 		return fmt.Sprintf("NOT applied: %s#%s: %v. Nothing was written.", shown, s.sec.Tag, err)
@@ -189,11 +234,17 @@ func (t *Tools) stage(s *staged, snap Snapshot) string {
 		return fmt.Sprintf("NOT applied: %s: %v. Nothing was written.", shown, err)
 	}
 	s.applied = applied
-	s.change = Change{Path: s.abs, Old: snap.Data, New: Persist(s.p, applied.Pieces), MoveTo: s.dest}
-	if len(s.sec.Ops) == 0 {
-		s.change.New = nil // a move alone keeps the bytes
-	}
+	s.change = Change{Path: s.abs, Old: snap.Data, MoveTo: s.dest}
+	s.unbuilt = len(s.sec.Ops) > 0 // a move alone keeps the bytes: New stays nil
 	return ""
+}
+
+// build makes the new bytes of a staged section.
+func (s *staged) build() {
+	if s.unbuilt {
+		s.change.New = Persist(s.p, s.applied.Pieces)
+		s.unbuilt = false
+	}
 }
 
 // unseen lists the section's anchors that its version has not seen; their
@@ -268,13 +319,14 @@ func (t *Tools) refuseStale(s *staged, changed []int) string {
 // and the refusal shows those lines as they are now.
 func (t *Tools) rebaser(s *staged) func(cur []byte) ([]byte, error) {
 	return func(cur []byte) ([]byte, error) {
-		if msg := t.stage(s, Snapshot{Data: cur, Stat: Stat{Exists: true}}); msg != "" {
+		if msg := t.stage(s, Snapshot{Data: cur, Stat: Stat{Exists: true}}, nil); msg != "" {
 			s.refusal = msg
 			return nil, fmt.Errorf("%s changed after the edit was made, on lines the edit stands on; read it again and redo the edit", s.name)
 		}
 		if s.already {
 			return nil, fmt.Errorf("%s changed after the edit was made, and holds this very edit now (another writer made it); read it again", s.name)
 		}
+		s.build()
 		return s.change.New, nil // nil for a move alone: the file moves as it is
 	}
 }

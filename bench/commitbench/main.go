@@ -18,8 +18,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/eukhe/eukhe/docs"
@@ -105,7 +107,19 @@ func run(args []string) error {
 	patchFile := fl.String("patch", "", "the eukhe patch")
 	runs := fl.Int("runs", 7, "runs")
 	journal := fl.String("journal", "", "the intent journal's directory (as eukhe mcp keeps one); \"\" keeps none")
+	profile := fl.String("cpuprofile", "", "write a CPU profile of the timed edits to this file")
 	fl.Parse(args)
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	patch, err := os.ReadFile(*patchFile)
 	if err != nil {
 		return err
@@ -125,6 +139,7 @@ func run(args []string) error {
 				return err
 			}
 		}
+		syscall.Sync() // the reset's writeback is not the edit's: flushed before, not timed
 		disk := docs.NewDisk()
 		disk.Journal = *journal
 		store := &timed{Store: disk}
