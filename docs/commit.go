@@ -51,6 +51,14 @@ type Publisher interface {
 	Finish(ps []*Pending, outs []Outcome)
 }
 
+// EarlyPreparer is a Publisher that can start preparing changes before
+// they are checked (the disk: writing the temp files while the files are
+// read for the check). Prepare then uses what it made for a change whose
+// New the check left as it was, and drops the rest; Discard drops it too.
+type EarlyPreparer interface {
+	PrepareEarly(ps []*Pending)
+}
+
 // Checker is a Publisher with refusals of its own, asked under the lock
 // before the engine's checks of each change: an editor that cannot apply
 // edits to an open document, or a move onto a document open there. ""
@@ -77,7 +85,8 @@ type Pending struct {
 	// for none) until the commit has finished: freeing the replaced
 	// file's blocks then happens off the reply's path (Disk.Finish).
 	old    int
-	landed bool // published (the disk's Publish of the new bytes)
+	landed bool       // published (the disk's Publish of the new bytes)
+	early  *earlyTemp // the disk's temp file written during the check
 }
 
 // Target is where the new bytes land: the resolved destination, else the
@@ -143,32 +152,56 @@ func (e *engine) commit(cs []Change) Committed {
 		return res
 	}
 	defer unlock()
-	for i, p := range ps {
-		if why := e.check(p); why != "" {
-			res.Conflict = &Conflict{Index: i, Why: why}
-			return res
-		}
-		if p.Rebased {
-			cs[i].Old, cs[i].New = p.Old, p.New
-			res.Outcomes[i].Rebased = true
-		}
-	}
 	fail := func(i int, err error) Committed {
 		res.Outcomes[i] = Outcome{Fate: Failed, Err: err, Rebased: res.Outcomes[i].Rebased}
 		return res
 	}
+	// The journal lists where temp files may be before any is written;
+	// a publisher that can writes them while the changes are checked.
 	var j *journal
 	if e.jdir != "" && len(ps) > 1 {
 		if j, err = writeJournal(e.jdir, ps, e.fault); err != nil {
 			return fail(0, err)
 		}
 	}
+	if ep, ok := e.pub.(EarlyPreparer); ok {
+		ep.PrepareEarly(ps)
+	}
+	refuse := func(i int, why string) Committed {
+		e.discard(ps)
+		j.end(e.fault)
+		res.Conflict = &Conflict{Index: i, Why: why}
+		return res
+	}
+	for i, p := range ps {
+		if why := e.still(p); why != "" {
+			return refuse(i, why)
+		}
+	}
+	curs := e.current(ps)
+	for i, p := range ps {
+		why := e.check(p, curs[i])
+		curs[i].Release()
+		if why != "" {
+			for _, c := range curs[i+1:] {
+				c.Release()
+			}
+			return refuse(i, why)
+		}
+		if p.Rebased {
+			cs[i].Old, cs[i].New = p.Old, p.New
+			res.Outcomes[i].Rebased = true
+		}
+	}
+	sums := make(chan []sums, 1)
+	go func() { sums <- j.sumsOf(ps) }()
 	if i, err := e.pub.Prepare(ps, false); err != nil {
+		<-sums
 		e.discard(ps)
 		j.end(e.fault)
 		return fail(i, err)
 	}
-	if err := j.forward(ps, e.fault); err != nil {
+	if err := j.forward(ps, <-sums, e.fault); err != nil {
 		e.discard(ps)
 		j.end(e.fault)
 		return fail(0, err)
@@ -189,6 +222,43 @@ func (e *engine) commit(cs []Change) Committed {
 		res.Outcomes[0].Warning = joinWarn(res.Outcomes[0].Warning, fmt.Sprintf("removing the intent journal failed (%v); the next start of eukhe finds every file landed and removes it", err))
 	}
 	return res
+}
+
+// still is the first part of the check, before any file is read: the
+// path still resolves as the gate judged it, and the publisher's own
+// refusals.
+func (e *engine) still(p *Pending) string {
+	if p.Still != nil {
+		if err := p.Still(); err != nil {
+			return err.Error()
+		}
+	}
+	if c, ok := e.pub.(Checker); ok {
+		if why := c.Check(p); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// currentOf is a file's bytes as the check reads them under the lock.
+type currentOf struct {
+	snap Snapshot
+	err  error
+}
+
+func (c currentOf) Release() { c.snap.Release() }
+
+// current reads, under the lock, the bytes of every change that replaces
+// or moves a file, side by side.
+func (e *engine) current(ps []*Pending) []currentOf {
+	out := make([]currentOf, len(ps))
+	eachParallel(len(ps), func(i int) {
+		if !ps[i].Create {
+			out[i].snap, out[i].err = e.pub.Current(ps[i].Real)
+		}
+	})
+	return out
 }
 
 func (e *engine) discard(ps []*Pending) {
@@ -232,20 +302,11 @@ func (e *engine) restore(landed []*Pending, outs []Outcome, j *journal) {
 	e.pub.Finish(landed, nil)
 }
 
-// check is the pre-publish check of one change under the lock: "" when it
-// may go on. A file whose bytes changed since the edit was made is rebased
-// when the change can be (its lines unchanged), else refused.
-func (e *engine) check(p *Pending) string {
-	if p.Still != nil {
-		if err := p.Still(); err != nil {
-			return err.Error()
-		}
-	}
-	if c, ok := e.pub.(Checker); ok {
-		if why := c.Check(p); why != "" {
-			return why
-		}
-	}
+// check is the rest of the pre-publish check of one change under the lock,
+// over the bytes current read: "" when it may go on. A file whose bytes
+// changed since the edit was made is rebased when the change can be (its
+// lines unchanged), else refused.
+func (e *engine) check(p *Pending, cur currentOf) string {
 	if p.Create {
 		st, err := e.pub.Lstat(p.Real)
 		if err != nil || st.Exists {
@@ -255,8 +316,7 @@ func (e *engine) check(p *Pending) string {
 			p.Mode = 0o644
 		}
 	} else {
-		cur, err := e.pub.Current(p.Real)
-		defer cur.Release()
+		cur, err := cur.snap, cur.err
 		switch {
 		case err != nil:
 			return fmt.Sprintf("%s cannot be read to check it: %v", p.Path, err)

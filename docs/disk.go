@@ -345,6 +345,16 @@ func (d *Disk) Prepare(ps []*Pending, back bool) (int, error) {
 		if !back && !p.Create && p.RealDest == "" {
 			p.old = holdFile(at)
 		}
+		if !back {
+			took, err := d.adopt(p)
+			if err != nil {
+				errs[i] = err
+				continue
+			}
+			if took {
+				continue
+			}
+		}
 		wg.Add(1)
 		slots <- struct{}{}
 		go func() {
@@ -471,6 +481,7 @@ func (d *Disk) Discard(p *Pending) {
 	if !p.landed {
 		release([]*Pending{p})
 	}
+	dropEarly(p)
 	t := p.temp
 	if t == nil {
 		return
@@ -684,24 +695,27 @@ func sweepTargets(paths []string) {
 			continue
 		}
 		for _, target := range targets[dir] {
-			for _, dead := range Sweep(names, target, func(n string) bool { return heldByWriter(filepath.Join(dir, n)) }) {
-				os.Remove(filepath.Join(dir, dead))
+			for _, dead := range Sweep(names, target) {
+				removeIfFree(filepath.Join(dir, dead))
 			}
 		}
 	}
 }
 
-// heldByWriter tells whether a live writer locks a file. A file it cannot
-// open counts as held: a sweep never removes what it cannot check.
-func heldByWriter(path string) bool {
+// removeIfFree removes a temp file that no live writer locks, and tells
+// whether it did. It removes the file while it holds the lock itself, so a
+// writer that creates a file of that name and locks it meanwhile either
+// waits for the removal (and then finds its name gone: it takes another,
+// see writeTemp and journal.put) or is not touched. A file it cannot open
+// counts as held: a sweep never removes what it cannot check.
+func removeIfFree(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
-		return true
+		return false
 	}
 	defer f.Close()
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		return true
+		return false
 	}
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	return false
+	return sameFile(f, path) && os.Remove(path) == nil
 }

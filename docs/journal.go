@@ -111,21 +111,13 @@ const (
 )
 
 // writeJournal writes the journal of a checked change set before anything
-// is prepared (not fsync'd: it only lists where temp files may be); the
-// returned journal holds its lock until end.
+// is prepared (not fsync'd: it only lists where temp files may be, so it
+// names no digest yet: forward does); the returned journal holds its lock
+// until end.
 func writeJournal(dir string, ps []*Pending, fault func(step, path string) error) (*journal, error) {
 	j := &journal{dir: dir, rec: journalRec{V: 1, PID: os.Getpid(), Time: time.Now().UTC(), Phase: phasePrepare}}
 	for _, p := range ps {
-		jf := journalFile{Name: p.Path, Path: p.Real, Dest: p.RealDest, DestAs: p.MoveTo, Create: p.Create}
-		if !p.Create {
-			jf.Old = digestHex(p.Old)
-		}
-		nb := p.New
-		if nb == nil {
-			nb = p.Old
-		}
-		jf.New = digestHex(nb)
-		j.rec.Files = append(j.rec.Files, jf)
+		j.rec.Files = append(j.rec.Files, journalFile{Name: p.Path, Path: p.Real, Dest: p.RealDest, DestAs: p.MoveTo, Create: p.Create})
 	}
 	j.path = filepath.Join(dir, fmt.Sprintf("%d-%d%s", j.rec.PID, journalN.Add(1), journalExt))
 	if err := j.put(fault, false); err != nil {
@@ -134,17 +126,44 @@ func writeJournal(dir string, ps []*Pending, fault func(step, path string) error
 	return j, nil
 }
 
-// forward rewrites the journal once every change is prepared: the temp
-// files of the new bytes, fsync'd. A nil journal does nothing.
-func (j *journal) forward(ps []*Pending, fault func(step, path string) error) error {
+// forward rewrites the journal once every change is prepared: the digests
+// of each file's old and new bytes (sums, as the checked changes hold
+// them) and the temp files of the new bytes, fsync'd. A nil journal does
+// nothing.
+func (j *journal) forward(ps []*Pending, sums []sums, fault func(step, path string) error) error {
 	if j == nil {
 		return nil
 	}
 	j.rec.Phase = phaseForward
 	for k, p := range ps {
+		j.rec.Files[k].Old, j.rec.Files[k].New = sums[k].old, sums[k].new
 		j.rec.Files[k].Temp = p.Staged
 	}
 	return j.put(fault, true)
+}
+
+// sums are a change's digests as the journal names them (hex).
+type sums struct{ old, new string }
+
+// sumsOf digests the old and new bytes of checked changes, side by side;
+// a nil journal needs none.
+func (j *journal) sumsOf(ps []*Pending) []sums {
+	if j == nil {
+		return nil
+	}
+	out := make([]sums, len(ps))
+	eachParallel(len(ps), func(k int) {
+		p := ps[k]
+		if !p.Create {
+			out[k].old = digestHex(p.Old)
+		}
+		nb := p.New
+		if nb == nil {
+			nb = p.Old
+		}
+		out[k].new = digestHex(nb)
+	})
+	return out
 }
 
 // put writes the journal's record under a temp name, locked, renames it
@@ -165,13 +184,20 @@ func (j *journal) put(fault func(step, path string) error, durable bool) error {
 		return fail(err)
 	}
 	tmp := strings.TrimSuffix(j.path, journalExt) + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return fail(err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return fail(err)
+	var f *os.File
+	for {
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		if err != nil {
+			return fail(err)
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			f.Close()
+			return fail(err)
+		}
+		if sameFile(f, tmp) {
+			break
+		}
+		f.Close() // a finder swept it before the lock: make it again
 	}
 	_, err = f.Write(data)
 	if err == nil && durable {
@@ -291,8 +317,8 @@ func recoverDead(at JournalAt) []Recovery {
 			if r, ok := recoverJournal(path, at.Root); ok {
 				out = append(out, r)
 			}
-		case strings.HasSuffix(de.Name(), ".tmp") && !heldByWriter(path):
-			os.Remove(path) // a journal that was never complete: nothing was published
+		case strings.HasSuffix(de.Name(), ".tmp"):
+			removeIfFree(path) // a journal that was never complete: nothing was published
 		}
 	}
 	return out

@@ -76,13 +76,13 @@ func number(s string) bool {
 	return err == nil && v >= 0 && strconv.Itoa(v) == s
 }
 
-// Sweep picks, of a directory's entries, the temporary files of target that
-// no writer holds (temp_sweep_removes_free, temp_sweep_never_held): held
-// tells whether a live writer locks a name.
-func Sweep(entries []string, target string, held func(name string) bool) []string {
+// Sweep picks, of a directory's entries, the temporary files of target:
+// what a write of target sweeps, each removed only when no live writer
+// locks it (removeIfFree: temp_sweep_removes_free, temp_sweep_never_held).
+func Sweep(entries []string, target string) []string {
 	var dead []string
 	for _, e := range entries {
-		if IsTempOf(e, target) && !held(e) {
+		if IsTempOf(e, target) {
 			dead = append(dead, e)
 		}
 	}

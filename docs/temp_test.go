@@ -154,7 +154,7 @@ func TestLaw_temp_sweep_only_own(t *testing.T) {
 			entries = append(entries, junkNames(nm, rapid.IntRange(1, 99999).Draw(t, "jpid"))...)
 		}
 		for _, nm := range names {
-			for _, e := range docs.Sweep(entries, nm, func(string) bool { return false }) {
+			for _, e := range docs.Sweep(entries, nm) {
 				if !ownTemp(e, nm) {
 					t.Fatalf("the sweep of %q removes %q, which is not its temp file (owner %q)", nm, e, owner[e])
 				}

@@ -153,7 +153,7 @@ func run(args []string) error {
 		res := tools.Edit(context.Background(), docs.EditArgs{Patch: string(patch)})
 		el := time.Since(start)
 		if res.Failed || strings.Contains(res.Text, "NOT applied") || strings.Contains(res.Text, "warning") {
-			return fmt.Errorf("edit: %.500s", res.Text)
+			return fmt.Errorf("edit: %s", res.Text)
 		}
 		edits = append(edits, ms(el))
 		commits = append(commits, ms(store.commit))
