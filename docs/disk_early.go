@@ -1,6 +1,9 @@
 package docs
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
 
 // earlyTemp is a temp file the disk writes while the commit is checked
 // (PrepareEarly): the new bytes of a change that replaces a file in place.
@@ -12,9 +15,10 @@ type earlyTemp struct {
 }
 
 // PrepareEarly starts writing, beside each file a change replaces in
-// place, a temp file with its new bytes, up to 8 at a time, and returns at
-// once: the disk works while the engine reads the files for the check.
-// Prepare adopts a temp file whose change kept its New (one the check
+// place, a temp file with its new bytes, one a processor at a time (up to
+// 8: creates in one directory wait for each other, and more only spin),
+// and returns at once: the disk works while the engine reads the files
+// for the check. Prepare adopts a temp file whose change kept its New (one the check
 // rebased gets a new one); Discard drops it. A created file and a move
 // are prepared by Prepare alone (their directories may need making).
 // With a Fault hook set nothing is done early, so that the hook sees
@@ -36,7 +40,7 @@ func (d *Disk) PrepareEarly(ps []*Pending) {
 	d.sweep(todo)
 	var next sync.Mutex
 	k := 0
-	for range min(8, len(todo)) {
+	for range min(runtime.GOMAXPROCS(0), 8, len(todo)) {
 		go func() {
 			for {
 				next.Lock()
