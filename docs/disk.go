@@ -60,21 +60,22 @@ func (d *Disk) Read(path string) (Snapshot, error) {
 		return Snapshot{}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
-	return readFD(fd, path)
+	return readFD(fd, func() string { return path })
 }
 
-// readFD reads an open file into a pooled buffer; path names it in errors.
-func readFD(fd int, path string) (Snapshot, error) {
+// readFD reads an open file into a pooled buffer; path names it in an
+// error (made only then: a walk reads thousands of files).
+func readFD(fd int, path func() string) (Snapshot, error) {
 	var sys syscall.Stat_t
 	if err := syscall.Fstat(fd, &sys); err != nil {
-		return Snapshot{}, &fs.PathError{Op: "stat", Path: path, Err: err}
+		return Snapshot{}, &fs.PathError{Op: "stat", Path: path(), Err: err}
 	}
 	st := statOf(&sys)
 	if st.Dir {
 		return Snapshot{Stat: st}, nil
 	}
 	if !st.Mode.IsRegular() {
-		return Snapshot{Stat: st}, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode.Type())
+		return Snapshot{Stat: st}, fmt.Errorf("%s is not a regular file (%s)", path(), st.Mode.Type())
 	}
 	var bp *[]byte
 	var buf []byte
@@ -87,6 +88,7 @@ func readFD(fd int, path string) (Snapshot, error) {
 			buf = make([]byte, 0, need)
 		}
 	}
+	first := true
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -100,19 +102,18 @@ func readFD(fd int, path string) (Snapshot, error) {
 				*bp = buf[:0]
 				readPool.Put(bp)
 			}
-			return Snapshot{}, &fs.PathError{Op: "read", Path: path, Err: err}
+			return Snapshot{}, &fs.PathError{Op: "read", Path: path(), Err: err}
 		}
 		buf = buf[:len(buf)+n]
-		if n == 0 {
+		if n == 0 || (first && int64(n) == st.Size && st.Size > 0) {
+			// One read that gave the size fstat said is the file as it
+			// was then: no second read to see the end.
 			break
 		}
+		first = false
 	}
 	st.Size = int64(len(buf))
-	snap := Snapshot{Data: buf, Stat: st}
-	if bp != nil {
-		snap.release = func() { *bp = buf[:0]; readPool.Put(bp) }
-	}
-	return snap, nil
+	return Snapshot{Data: buf, Stat: st, pooled: bp}, nil
 }
 
 // statOf is the Stat of a stat(2) answer.

@@ -69,7 +69,7 @@ func (t *diskTree) Read(rel string) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	defer syscall.Close(fd)
-	return readFD(fd, t.abs(rel))
+	return readFD(fd, func() string { return t.abs(rel) })
 }
 
 // Stat stats a path below the tree; a missing path has Exists false.
@@ -152,7 +152,7 @@ func (d *Disk) ReadNoLinks(path string) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	defer syscall.Close(fd)
-	return readFD(fd, path)
+	return readFD(fd, func() string { return path })
 }
 
 // ListNoLinks is List of a directory none of whose parts is a link.

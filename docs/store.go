@@ -22,15 +22,16 @@ type Snapshot struct {
 	Stat Stat
 	// In says where the bytes are held when that is not the disk, for
 	// messages: "in the editor" for an open document's text.
-	In      string
-	release func()
+	In     string
+	pooled *[]byte // the read pool's buffer that holds Data, if any
 }
 
 // Release returns the snapshot's buffer to its pool.
 func (s *Snapshot) Release() {
-	if s.release != nil {
-		s.release()
-		s.release = nil
+	if s.pooled != nil {
+		*s.pooled = s.Data[:0]
+		readPool.Put(s.pooled)
+		s.pooled = nil
 	}
 	s.Data = nil
 }

@@ -312,15 +312,29 @@ func (w *walker) walkDir(ctx context.Context, it walkItem) {
 			}
 		}
 	}
-	var dirs, files []walkItem
+	var dirs []walkItem
+	files := make([]walkItem, 0, len(es))
+	// A file's segments are used only here, for the ignore rules: they
+	// share one slice; a directory's are kept for its entries.
+	fileParts := append(it.parts[:len(it.parts):len(it.parts)], "")
 	for _, e := range es {
+		rel := joinSlash(it.rel, e.Name)
 		child := walkItem{
-			abs:   it.abs + string(filepath.Separator) + e.Name,
-			rel:   joinSlash(it.rel, e.Name),
-			shown: joinSlash(it.shown, e.Name),
-			parts: append(it.parts[:len(it.parts):len(it.parts)], e.Name),
-			node:  node,
-			dir:   e.Dir,
+			abs:  it.abs + string(filepath.Separator) + e.Name,
+			rel:  rel,
+			node: node,
+			dir:  e.Dir,
+		}
+		if it.shown == it.rel {
+			child.shown = rel // the walk starts at the display root: one string
+		} else {
+			child.shown = joinSlash(it.shown, e.Name)
+		}
+		if e.Dir {
+			child.parts = append(it.parts[:len(it.parts):len(it.parts)], e.Name)
+		} else {
+			fileParts[len(fileParts)-1] = e.Name
+			child.parts = fileParts
 		}
 		var c WalkClass = -1
 		switch {
@@ -337,6 +351,7 @@ func (w *walker) walkDir(ctx context.Context, it walkItem) {
 		case e.Dir:
 			dirs = append(dirs, child)
 		default:
+			child.parts = nil // fileParts moves on to the next entry
 			files = append(files, child)
 		}
 		if c >= 0 {
