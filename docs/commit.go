@@ -178,19 +178,25 @@ func (e *engine) commit(cs []Change) Committed {
 			return refuse(i, why)
 		}
 	}
-	curs := e.current(ps)
-	for i, p := range ps {
-		why := e.check(p, curs[i])
-		curs[i].Release()
-		if why != "" {
-			for _, c := range curs[i+1:] {
-				c.Release()
+	// The files are read a window at a time, side by side: a commit of
+	// many big files holds a window of them, not all, a third time.
+	for lo := 0; lo < len(ps); lo += checkWindow {
+		hi := min(lo+checkWindow, len(ps))
+		curs := e.current(ps[lo:hi])
+		for k, p := range ps[lo:hi] {
+			i := lo + k
+			why := e.check(p, curs[k])
+			curs[k].Release()
+			if why != "" {
+				for _, c := range curs[k+1:] {
+					c.Release()
+				}
+				return refuse(i, why)
 			}
-			return refuse(i, why)
-		}
-		if p.Rebased {
-			cs[i].Old, cs[i].New = p.Old, p.New
-			res.Outcomes[i].Rebased = true
+			if p.Rebased {
+				cs[i].Old, cs[i].New = p.Old, p.New
+				res.Outcomes[i].Rebased = true
+			}
 		}
 	}
 	sums := make(chan []sums, 1)
@@ -240,6 +246,9 @@ func (e *engine) still(p *Pending) string {
 	}
 	return ""
 }
+
+// checkWindow is how many files the check reads at once.
+const checkWindow = 16
 
 // currentOf is a file's bytes as the check reads them under the lock.
 type currentOf struct {
