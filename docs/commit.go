@@ -119,6 +119,7 @@ func CommitVia(pub Publisher, j JournalAt, fault func(step, path string) error, 
 }
 
 type engine struct {
+	batch *diskBatch // the commit was begun early (Disk.Begin), or nil
 	pub   Publisher
 	jdir  string
 	root  string
@@ -143,7 +144,10 @@ func (e *engine) commit(cs []Change) Committed {
 		res.Conflict = c
 		return res
 	}
-	if e.jdir != "" {
+	switch {
+	case e.batch != nil:
+		res.Recovered = e.batch.recovered // Begin did it, before its first write
+	case e.jdir != "":
 		res.Recovered = recoverDead(JournalAt{Dir: e.jdir, Root: e.root}) // before any write (DESIGN.md §10)
 	}
 	unlock, failed, err := e.pub.Lock(paths)
@@ -159,7 +163,15 @@ func (e *engine) commit(cs []Change) Committed {
 	// The journal lists where temp files may be before any is written;
 	// a publisher that can writes them while the changes are checked.
 	var j *journal
-	if e.jdir != "" && len(ps) > 1 {
+	if e.batch != nil {
+		for _, p := range ps {
+			e.batch.take(p)
+		}
+	}
+	if e.batch != nil && e.batch.j != nil && len(ps) > 1 {
+		j = e.batch.j // Begin's, listing these paths; forward names them as the changes do
+		j.rec.Files = journalFiles(ps)
+	} else if e.jdir != "" && len(ps) > 1 {
 		if j, err = writeJournal(e.jdir, ps, e.fault); err != nil {
 			return fail(0, err)
 		}

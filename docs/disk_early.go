@@ -29,7 +29,7 @@ func (d *Disk) PrepareEarly(ps []*Pending) {
 	}
 	var todo []*Pending
 	for _, p := range ps {
-		if !p.Create && p.RealDest == "" && p.New != nil {
+		if p.early == nil && !p.Create && p.RealDest == "" && p.New != nil {
 			p.early = &earlyTemp{done: make(chan struct{}), data: p.New}
 			todo = append(todo, p)
 		}
@@ -40,7 +40,7 @@ func (d *Disk) PrepareEarly(ps []*Pending) {
 	d.sweep(todo)
 	var next sync.Mutex
 	k := 0
-	for range min(runtime.GOMAXPROCS(0), 8, len(todo)) {
+	for range min(batchWriters(), len(todo)) {
 		go func() {
 			for {
 				next.Lock()
@@ -99,3 +99,8 @@ func dropEarly(p *Pending) {
 func sameBytes(a, b []byte) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
+
+// batchWriters is how many temp files are written at once: one a
+// processor, up to 8 (creates in one directory wait for each other, and
+// more writers only spin).
+func batchWriters() int { return min(runtime.GOMAXPROCS(0), 8) }

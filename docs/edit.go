@@ -3,8 +3,10 @@ package docs
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -97,14 +99,46 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 		}
 		ts = append(ts, target{s, real, checks})
 	}
-	scans := make([]scanned, len(ts))
-	eachParallel(len(ts), func(i int) { scans[i] = t.scan(ts[i].real, ts[i].s.sec.Tagged) })
-	for i := range scans {
-		if scans[i].err == nil {
-			snaps = append(snaps, scans[i].snap)
+	// A store that can begins the commit now: its journal first, then
+	// each file's new bytes written as soon as they are made.
+	var batch Batch
+	if b, ok := t.Store.(Batcher); ok && len(ts) > 1 {
+		var paths []string
+		for _, tg := range ts {
+			paths = append(paths, tg.s.abs)
+			if tg.s.dest != "" {
+				paths = append(paths, tg.s.dest)
+			}
 		}
+		batch = b.Begin(paths)
+		defer batch.Close()
 	}
+	// The files are read and scanned side by side; each is staged, in
+	// order, as soon as its scan is done, and its new bytes are made (and
+	// handed to the batch) while the next ones are staged.
+	scans := make([]scanned, len(ts))
+	ready := make([]chan struct{}, len(ts))
+	for i := range ready {
+		ready[i] = make(chan struct{})
+	}
+	var work sync.WaitGroup
+	work.Go(func() {
+		eachParallel(len(ts), func(i int) {
+			scans[i] = t.scan(ts[i].real, ts[i].s.sec.Tagged)
+			close(ready[i])
+		})
+	})
+	defer func() {
+		work.Wait() // every scan and build ends before the snapshots go back
+		for i := range scans {
+			if scans[i].err == nil {
+				snaps = append(snaps, scans[i].snap)
+			}
+		}
+	}()
+	builders := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, tg := range ts {
+		<-ready[i]
 		s := tg.s
 		if err := scans[i].err; err != nil {
 			return failed("NOT applied: %s cannot be read: %v. Nothing was written.", s.name, err)
@@ -117,8 +151,16 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 			s.change.Rebase = t.rebaser(s)
 		}
 		st = append(st, s)
+		builders <- struct{}{}
+		work.Go(func() {
+			defer func() { <-builders }()
+			s.build()
+			if batch != nil && s.change.New != nil && !s.change.Create && s.dest == "" {
+				batch.Write(s.abs, s.change.New)
+			}
+		})
 	}
-	eachParallel(len(st), func(i int) { st[i].build() })
+	work.Wait()
 	if ctx.Err() != nil {
 		// Checked once, before anything is marked seen or committed: the
 		// commit below runs to its end whatever happens to ctx then.
@@ -143,7 +185,7 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 		}
 		return failed("%s", rej.Text)
 	}
-	return t.commit(st)
+	return t.commit(st, batch)
 }
 
 // scanned is a file read for an edit, and for a tagged section (one that
@@ -331,8 +373,9 @@ func (t *Tools) rebaser(s *staged) func(cur []byte) ([]byte, error) {
 	}
 }
 
-// commit publishes the staged sections and records what landed.
-func (t *Tools) commit(st []*staged) Result {
+// commit publishes the staged sections, through the batch begun for them
+// when there is one, and records what landed.
+func (t *Tools) commit(st []*staged, batch Batch) Result {
 	var changes []Change
 	var names []string
 	var idx []*staged
@@ -353,7 +396,12 @@ func (t *Tools) commit(st []*staged) Result {
 	if len(changes) == 0 {
 		return Result{Text: alreadyNote}
 	}
-	res := t.Store.Commit(changes)
+	var res Committed
+	if batch != nil {
+		res = batch.Commit(changes)
+	} else {
+		res = t.Store.Commit(changes)
+	}
 	if c := res.Conflict; c != nil && idx[c.Index].refusal != "" {
 		// The rebase's refusal, with the lines as they are now, in the
 		// shape of every commit's reply: what was NOT applied, first.

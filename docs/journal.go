@@ -115,15 +115,21 @@ const (
 // names no digest yet: forward does); the returned journal holds its lock
 // until end.
 func writeJournal(dir string, ps []*Pending, fault func(step, path string) error) (*journal, error) {
-	j := &journal{dir: dir, rec: journalRec{V: 1, PID: os.Getpid(), Time: time.Now().UTC(), Phase: phasePrepare}}
-	for _, p := range ps {
-		j.rec.Files = append(j.rec.Files, journalFile{Name: p.Path, Path: p.Real, Dest: p.RealDest, DestAs: p.MoveTo, Create: p.Create})
-	}
+	j := &journal{dir: dir, rec: journalRec{V: 1, PID: os.Getpid(), Time: time.Now().UTC(), Phase: phasePrepare, Files: journalFiles(ps)}}
 	j.path = filepath.Join(dir, fmt.Sprintf("%d-%d%s", j.rec.PID, journalN.Add(1), journalExt))
 	if err := j.put(fault, false); err != nil {
 		return nil, err
 	}
 	return j, nil
+}
+
+// journalFiles lists changes as a journal names them, without digests.
+func journalFiles(ps []*Pending) []journalFile {
+	out := make([]journalFile, len(ps))
+	for i, p := range ps {
+		out[i] = journalFile{Name: p.Path, Path: p.Real, Dest: p.RealDest, DestAs: p.MoveTo, Create: p.Create}
+	}
+	return out
 }
 
 // forward rewrites the journal once every change is prepared: the digests

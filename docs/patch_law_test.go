@@ -431,6 +431,22 @@ func (h hookStore) Commit(cs []docs.Change) docs.Committed {
 	return h.Disk.Commit(cs)
 }
 
+// Begin hooks the commit of a begun batch (the disk's path for an edit of
+// several files) the same way.
+func (h hookStore) Begin(paths []string) docs.Batch {
+	return hookBatch{Batch: h.Disk.Begin(paths), before: h.before}
+}
+
+type hookBatch struct {
+	docs.Batch
+	before func()
+}
+
+func (h hookBatch) Commit(cs []docs.Change) docs.Committed {
+	h.before()
+	return h.Batch.Commit(cs)
+}
+
 // edit_all_or_nothing_on_conflict: one file changed since staging (or a
 // move's destination, or a created name, taken): no file lands. Since the
 // check under the writer's lock rebases as a stale tag does (issue 16), a
