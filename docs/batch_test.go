@@ -70,3 +70,50 @@ func TestEditBatchLeavesNoTempFileOrJournal(t *testing.T) {
 		}
 	}
 }
+
+// captureStore is the disk, with the changes of each commit kept.
+type captureStore struct {
+	Store
+	got []Change
+}
+
+func (c *captureStore) Commit(cs []Change) Committed {
+	c.got = append(c.got, cs...)
+	return c.Store.Commit(cs)
+}
+
+// The digests an edit hands the commit (for its journal) are those of the
+// bytes it hands: a fresh tag, a stale one rebased, a move with an edit
+// and a move alone.
+func TestEditHandsTheCommitTheDigestsOfItsBytes(t *testing.T) {
+	root := t.TempDir()
+	for _, n := range []string{"a", "b", "c", "d"} {
+		mustWrite(t, filepath.Join(root, n+".txt"), n+" one\n"+n+" two\n"+n+" three\n")
+	}
+	store := &captureStore{Store: NewDisk()}
+	tools := &Tools{Store: store, Session: NewSession(), Root: root}
+	tag := func(n string) string {
+		r := tools.Read(context.Background(), ReadArgs{Path: n + ".txt"})
+		_, after, _ := strings.Cut(r.Text, "#")
+		tg, _, _ := strings.Cut(after, "]")
+		return tg
+	}
+	ta, tb, tc, td := tag("a"), tag("b"), tag("c"), tag("d")
+	mustWrite(t, filepath.Join(root, "b.txt"), "b zero\nb one\nb two\nb three\n") // b's tag is stale now: rebased
+	patch := fmt.Sprintf("[a.txt#%s]\n@@ 2\n+A TWO\n[b.txt#%s]\n@@ 3\n+B THREE\n[c.txt#%s]\n@@ 1\n+C ONE\nMV c2.txt\n[d.txt#%s]\nMV d2.txt\n", ta, tb, tc, td)
+	if r := tools.Edit(context.Background(), EditArgs{Patch: patch}); r.Failed {
+		t.Fatalf("edit: %s", r.Text)
+	}
+	if len(store.got) != 4 {
+		t.Fatalf("%d changes committed, want 4", len(store.got))
+	}
+	for _, c := range store.got {
+		newBytes := c.New
+		if newBytes == nil {
+			newBytes = c.Old
+		}
+		if !c.Digested || c.OldDigest != DigestOf(c.Old) || c.NewDigest != DigestOf(newBytes) {
+			t.Errorf("%s: digested %v, old %v (bytes %v), new %v (bytes %v)", c.Path, c.Digested, c.OldDigest, DigestOf(c.Old), c.NewDigest, DigestOf(newBytes))
+		}
+	}
+}

@@ -124,7 +124,7 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 	var work sync.WaitGroup
 	work.Go(func() {
 		eachParallel(len(ts), func(i int) {
-			scans[i] = t.scan(ts[i].real, ts[i].s.sec.Tagged)
+			scans[i] = t.scan(ts[i].real, t.Display(ts[i].s.abs), ts[i].s.sec.Tagged)
 			close(ready[i])
 		})
 	})
@@ -193,18 +193,23 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 type scanned struct {
 	snap Snapshot
 	err  error
+	gate string // ReadGate's refusal of the file
 	p    Projection
 	cur  Digest
-	done bool // p and cur are set
+	done bool // gate, p and cur are set
 }
 
 // scan reads a file an edit names and, for a tagged section of a file
-// that can have a tag, scans its lines and digests it.
-func (t *Tools) scan(real string, tagged bool) scanned {
+// that can have a tag, judges it as read does (ReadGate: binary, another
+// encoding), scans its lines and digests it.
+func (t *Tools) scan(real, shown string, tagged bool) scanned {
 	snap, err := t.readReal(real)
 	sc := scanned{snap: snap, err: err}
 	if err == nil && tagged && snap.Stat.Exists && !snap.Stat.Dir && len(snap.Data) <= MaxSnapshotFileBytes {
-		sc.p, sc.cur, sc.done = Scan(snap.Data), DigestOf(snap.Data), true
+		sc.gate, sc.done = ReadGate(shown, snap.Data), true
+		if sc.gate == "" {
+			sc.p, sc.cur = Scan(snap.Data), DigestOf(snap.Data)
+		}
 	}
 	return sc
 }
@@ -235,7 +240,13 @@ func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) string {
 	case len(snap.Data) > MaxSnapshotFileBytes:
 		return fmt.Sprintf("NOT applied: %s is over the 4 MiB limit and has no tag; change it with write or bash. Nothing was written.", shown)
 	}
-	if gate := ReadGate(shown, snap.Data); gate != "" {
+	gate := ""
+	if sc != nil && sc.done {
+		gate = sc.gate
+	} else {
+		gate = ReadGate(shown, snap.Data)
+	}
+	if gate != "" {
 		return "NOT applied: " + gate + " Nothing was written."
 	}
 	s.v = t.Session.ByTag(s.abs, s.sec.Tag)
@@ -276,15 +287,16 @@ func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) string {
 		return fmt.Sprintf("NOT applied: %s: %v. Nothing was written.", shown, err)
 	}
 	s.applied = applied
-	s.change = Change{Path: s.abs, Old: snap.Data, MoveTo: s.dest}
+	s.change = Change{Path: s.abs, Old: snap.Data, MoveTo: s.dest, OldDigest: s.cur, NewDigest: s.cur, Digested: true}
 	s.unbuilt = len(s.sec.Ops) > 0 // a move alone keeps the bytes: New stays nil
 	return ""
 }
 
-// build makes the new bytes of a staged section.
+// build makes the new bytes of a staged section, and their digest.
 func (s *staged) build() {
 	if s.unbuilt {
 		s.change.New = Persist(s.p, s.applied.Pieces)
+		s.change.NewDigest = DigestOf(s.change.New)
 		s.unbuilt = false
 	}
 }
@@ -411,11 +423,15 @@ func (t *Tools) commit(st []*staged, batch Batch) Result {
 	landedAs := make([]string, len(changes))
 	for i := range changes {
 		c := idx[i].change // as the rebase under the lock left it
-		newBytes := c.New
-		if newBytes == nil {
-			newBytes = c.Old
+		if c.Digested {
+			idx[i].landed = c.NewDigest
+		} else {
+			newBytes := c.New
+			if newBytes == nil {
+				newBytes = c.Old
+			}
+			idx[i].landed = DigestOf(newBytes)
 		}
-		idx[i].landed = DigestOf(newBytes)
 		landedAs[i] = fmt.Sprintf("%s#%s", t.Display(t.Abs(c.Target())), idx[i].landed.Tag())
 	}
 	text, isErr := Reply(names, landedAs, res)

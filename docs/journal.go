@@ -102,7 +102,9 @@ type journal struct {
 
 var journalN atomic.Int64
 
-func digestHex(b []byte) string { return strconv.FormatUint(uint64(DigestOf(b)), 16) }
+func digestHex(b []byte) string { return hexOf(DigestOf(b)) }
+
+func hexOf(d Digest) string { return strconv.FormatUint(uint64(d), 16) }
 
 const (
 	phasePrepare = "prepare"
@@ -160,6 +162,13 @@ func (j *journal) sumsOf(ps []*Pending) []sums {
 	out := make([]sums, len(ps))
 	eachParallel(len(ps), func(k int) {
 		p := ps[k]
+		if p.Digested && !p.Rebased {
+			if !p.Create {
+				out[k].old = hexOf(p.OldDigest)
+			}
+			out[k].new = hexOf(p.NewDigest)
+			return
+		}
 		if !p.Create {
 			out[k].old = digestHex(p.Old)
 		}

@@ -62,6 +62,12 @@ type Change struct {
 	// change stands on changed); nothing is written. Unset, changed bytes
 	// are a conflict. A nil New leaves the content as it is now.
 	Rebase func(cur []byte) (New []byte, err error)
+	// OldDigest and NewDigest, when Digested, are DigestOf(Old) and
+	// DigestOf(New) (of Old for a nil New) as the caller made them: the
+	// commit's journal uses them instead of hashing the bytes again. A
+	// change the commit rebases is hashed anew.
+	OldDigest, NewDigest Digest
+	Digested             bool
 }
 
 // Target is where the change lands: the move's destination, else its path.
