@@ -2,7 +2,8 @@
 # The same one-line change in each of 100 files, applied by `git apply` and
 # by eukhe's all-or-nothing, fsync'd edit (bench/commitbench: docs.Tools.Edit
 # with the disk Store and its intent journal, as eukhe mcp runs it, in
-# process, after reading each file), warm cache,
+# process, after reading each file; and as one MCP `edit` call to a running
+# `eukhe mcp`, headless, whose session read each file first), warm cache,
 # several runs each; prints each side's median wall time and the ratio
 # eukhe / git. The files are the first 100 of the Go tree's compiler SSA
 # package that have 20 lines or more, else generated ones of about that size.
@@ -54,6 +55,8 @@ best() { sort -n | head -1; }
 : >"$work/git.ms"
 : >"$work/eukhe.ms"
 : >"$work/commit.ms"
+: >"$work/mcp.ms"
+go build -o "$work/eukhe" ./cmd/eukhe
 for _ in $(seq "$runs"); do
   rm -rf "$work/tree" && cp -r "$work/old" "$work/tree" && sync
   s=$(date +%s%N)
@@ -67,11 +70,17 @@ for _ in $(seq "$runs"); do
   awk '/^run/ { print $2 }' "$work/run.out" >>"$work/eukhe.ms"
   awk '/^run/ { print $5 }' "$work/run.out" >>"$work/commit.ms"
   diff -r "$work/tree" "$work/new" >/dev/null || { echo "eukhe did not make the same change" >&2; exit 1; }
+
+  rm -rf "$work/tree" && cp -r "$work/old" "$work/tree" && sync
+  "$work/commitbench" mcp -eukhe "$work/eukhe" -root "$work/tree" -patch "$work/eukhe.patch" -state "$work/state" >"$work/run.out"
+  awk '/^mcp/ { print $2 }' "$work/run.out" >>"$work/mcp.ms"
+  diff -r "$work/tree" "$work/new" >/dev/null || { echo "eukhe mcp did not make the same change" >&2; exit 1; }
 done
 ratio() { echo "scale=2; $1 / $2" | bc; }
 g_med=$(median <"$work/git.ms"); g_best=$(best <"$work/git.ms")
 e_med=$(median <"$work/eukhe.ms"); e_best=$(best <"$work/eukhe.ms")
 c_med=$(median <"$work/commit.ms"); c_best=$(best <"$work/commit.ms")
+m_med=$(median <"$work/mcp.ms"); m_best=$(best <"$work/mcp.ms")
 
 echo "100 files ($source), $bytes bytes, one line changed in each; $(nproc) cores, $runs runs each, alternating; $(date -u +%Y-%m-%d)"
 echo
@@ -80,3 +89,4 @@ echo "|---|---|---|---|"
 printf '| %-40s | %9s | %7s | %s |\n' "git apply" "$g_med" "$g_best" "1, 1"
 printf '| %-40s | %9s | %7s | %s |\n' "eukhe edit (parse, check, commit, fsync)" "$e_med" "$e_best" "$(ratio "$e_med" "$g_med"), $(ratio "$e_best" "$g_best")"
 printf '| %-40s | %9s | %7s | %s |\n' "  of which Disk.Commit" "$c_med" "$c_best" "$(ratio "$c_med" "$g_med"), $(ratio "$c_best" "$g_best")"
+printf '| %-40s | %9s | %7s | %s |\n' "one MCP edit call to eukhe mcp" "$m_med" "$m_best" "$(ratio "$m_med" "$g_med"), $(ratio "$m_best" "$g_best")"

@@ -4,11 +4,13 @@
 //
 //	commitbench patch -root DIR -line N -text TEXT   print the eukhe patch
 //	commitbench run -pristine DIR -root DIR -patch FILE [-runs N] [-journal DIR]
+//	commitbench mcp -eukhe BIN -root DIR -patch FILE [-state DIR]
 //
 // run copies the pristine tree over root before each run (not timed),
 // reads every file the patch names (not timed: an edit follows a read),
 // then times the edit, and prints each run's milliseconds — the whole edit
-// and, within it, the disk Store's commit — and the medians.
+// and, within it, the disk Store's commit — and the medians. mcp times
+// the same edit as one MCP call to a running eukhe mcp (mcp.go).
 package main
 
 import (
@@ -29,7 +31,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: commitbench patch|run ...")
+		fmt.Fprintln(os.Stderr, "usage: commitbench patch|run|mcp ...")
 		os.Exit(2)
 	}
 	var err error
@@ -38,6 +40,8 @@ func main() {
 		err = makePatch(os.Args[2:])
 	case "run":
 		err = run(os.Args[2:])
+	case "mcp":
+		err = mcpEdit(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
