@@ -17,7 +17,9 @@ type Batcher interface {
 // Batch is a commit begun (Batcher.Begin).
 type Batch interface {
 	// Write starts writing, in the background, data as the new bytes of
-	// the file at path.
+	// the file at path: the real path the gate judged (no link on it),
+	// which is taken as it is — a link made on it since is not followed,
+	// and nothing is written then.
 	Write(path string, data []byte)
 	// Commit is Store.Commit of the changes: a change whose New is the
 	// very slice written for its path uses what was written.
@@ -65,7 +67,7 @@ func (b *diskBatch) Write(path string, data []byte) {
 		return // a temp file no journal lists would outlive a crash
 	}
 	e := &earlyTemp{done: make(chan struct{}), data: data}
-	real := realPath(path)
+	real := path
 	b.mu.Lock()
 	if old := b.early[real]; old != nil {
 		b.mu.Unlock()

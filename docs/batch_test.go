@@ -117,3 +117,33 @@ func TestEditHandsTheCommitTheDigestsOfItsBytes(t *testing.T) {
 		}
 	}
 }
+
+// A batch writes its temp files beside the real path the gate judged,
+// without following a link: a directory swapped for a link to another
+// place after the judgment gets no temp file there.
+func TestDisk_batch_write_never_follows_a_link_made_since(t *testing.T) {
+	base := t.TempDir()
+	sub, elsewhere := filepath.Join(base, "root", "sub"), filepath.Join(base, "elsewhere")
+	must(t, os.MkdirAll(sub, 0o755))
+	must(t, os.MkdirAll(elsewhere, 0o755))
+	a, b := filepath.Join(sub, "a.txt"), filepath.Join(sub, "b.txt")
+	mustWrite(t, a, "a\n")
+	mustWrite(t, b, "b\n")
+	d := NewDisk()
+	d.Journal = t.TempDir()
+	batch := d.Begin([]string{a, b}).(*diskBatch)
+	defer batch.Close()
+	// The attacker's swap, after the gate judged sub/a.txt and sub/b.txt.
+	must(t, os.Rename(sub, filepath.Join(base, "root", "sub.old")))
+	must(t, os.Symlink(elsewhere, sub))
+	batch.Write(a, []byte("A\n"))
+	batch.Write(b, []byte("B\n"))
+	for _, e := range batch.early {
+		<-e.done
+	}
+	des, err := os.ReadDir(elsewhere)
+	must(t, err)
+	if len(des) != 0 {
+		t.Errorf("the batch wrote through the link: %d files in the other place", len(des))
+	}
+}

@@ -176,19 +176,21 @@ func (e *engine) commit(cs []Change) Committed {
 			return fail(0, err)
 		}
 	}
-	if ep, ok := e.pub.(EarlyPreparer); ok {
-		ep.PrepareEarly(ps)
-	}
 	refuse := func(i int, why string) Committed {
 		e.discard(ps)
 		j.end(e.fault)
 		res.Conflict = &Conflict{Index: i, Why: why}
 		return res
 	}
+	// Nothing is written, not even a temp file, before every path still
+	// resolves as the gate judged it.
 	for i, p := range ps {
 		if why := e.still(p); why != "" {
 			return refuse(i, why)
 		}
+	}
+	if ep, ok := e.pub.(EarlyPreparer); ok {
+		ep.PrepareEarly(ps)
 	}
 	// The files are read a window at a time, side by side: a commit of
 	// many big files holds a window of them, not all, a third time.
@@ -388,14 +390,24 @@ func oneFileTwice(ps []*Pending) *Conflict {
 	return nil
 }
 
+// realPath is a path with every link on it resolved: the file a change
+// names, as the writer locks, checks and writes it.
 func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
+	// The nearest part that exists, resolved, and the rest as named: a
+	// file to create in directories to make still lands below the real
+	// directory (no link on the way when it is written).
+	rest := ""
+	for at := p; ; {
+		if r, err := filepath.EvalSymlinks(at); err == nil {
+			return filepath.Join(r, rest)
+		}
+		up := filepath.Dir(at)
+		if up == at {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(at), rest)
+		at = up
 	}
-	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		return filepath.Join(r, filepath.Base(p))
-	}
-	return p
 }
 
 // spaced is " "+s, or "" for "".

@@ -608,13 +608,14 @@ func (t *tempFile) discard() {
 }
 
 // writeTemp writes data to a new temp file beside target, with the mode
-// given, locked by this writer, and starts its writeback.
+// given, locked by this writer, and starts its writeback. target is a
+// resolved path: the temp file is made without following any link on it.
 func (d *Disk) writeTemp(target string, data []byte, mode fs.FileMode) (*tempFile, error) {
 	dir, name := filepath.Split(target)
 	t := &tempFile{}
 	for {
 		t.path = filepath.Join(dir, TempName(name, d.pid, int(d.n.Add(1))))
-		f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		f, err := createNoLinks(t.path)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

@@ -61,8 +61,8 @@ func (d *Disk) PrepareEarly(ps []*Pending) {
 
 // adopt waits for a change's early temp file and takes it as its prepared
 // file when it holds the change's New, with the file's mode; false when
-// there is none to take (then Prepare writes one). An early write that
-// failed is the change's error.
+// there is none to take (then Prepare writes one, and says why when that
+// fails too: an early write that failed is only tried again).
 func (d *Disk) adopt(p *Pending) (bool, error) {
 	e := p.early
 	if e == nil {
@@ -71,7 +71,7 @@ func (d *Disk) adopt(p *Pending) (bool, error) {
 	<-e.done
 	p.early = nil
 	if e.err != nil {
-		return false, e.err
+		return false, nil
 	}
 	if !sameBytes(e.data, p.New) {
 		e.temp.discard() // the check rebased it: its New is another

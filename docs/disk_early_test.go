@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eukhe/eukhe/docs"
 )
@@ -45,5 +46,38 @@ func TestDisk_early_temp_files_survive_the_sweeps(t *testing.T) {
 	must(t, err)
 	if len(des) != files {
 		t.Errorf("%d entries left in the directory, want the %d files", len(des), files)
+	}
+}
+
+// Nothing of a commit is written, not even a temp file, before every path
+// still resolves as the gate judged it (Change.Still): the last change's
+// check sees no temp file beside any file of the commit.
+func TestDisk_no_temp_file_before_the_paths_are_judged_again(t *testing.T) {
+	dir := t.TempDir()
+	var cs []docs.Change
+	for i := range 4 {
+		p := filepath.Join(dir, fmt.Sprintf("f%d", i))
+		must(t, os.WriteFile(p, []byte("old\n"), 0o644))
+		cs = append(cs, docs.Change{Path: p, Old: []byte("old\n"), New: []byte("new\n")})
+	}
+	var seen []string
+	cs[3].Still = func() error {
+		time.Sleep(100 * time.Millisecond) // a temp file begun before would be there by now
+		des, err := os.ReadDir(dir)
+		must(t, err)
+		for _, de := range des {
+			if docs.IsTemp(de.Name()) {
+				seen = append(seen, de.Name())
+			}
+		}
+		return nil
+	}
+	d := docs.NewDisk()
+	d.Journal = t.TempDir()
+	if res := d.Commit(cs); res.Conflict != nil || res.Outcomes[0].Fate != docs.Landed {
+		t.Fatalf("commit: %+v", res)
+	}
+	if len(seen) > 0 {
+		t.Errorf("temp files existed while the paths were judged again: %v", seen)
 	}
 }

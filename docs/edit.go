@@ -138,6 +138,7 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 	}()
 	builders := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, tg := range ts {
+		real := tg.real
 		<-ready[i]
 		s := tg.s
 		if err := scans[i].err; err != nil {
@@ -156,7 +157,7 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 			defer func() { <-builders }()
 			s.build()
 			if batch != nil && s.change.New != nil && !s.change.Create && s.dest == "" {
-				batch.Write(s.abs, s.change.New)
+				batch.Write(real, s.change.New)
 			}
 		})
 	}
