@@ -709,13 +709,20 @@ func sweepTargets(paths []string) {
 // writer that creates a file of that name and locks it meanwhile either
 // waits for the removal (and then finds its name gone: it takes another,
 // see writeTemp and journal.put) or is not touched. A file it cannot open
-// counts as held: a sweep never removes what it cannot check.
+// counts as held: a sweep never removes what it cannot check (nor a link
+// or anything but a regular file).
 func removeIfFree(path string) bool {
-	f, err := os.Open(path)
+	// Never through a link, and never waiting on a FIFO planted under a
+	// temp file's name: only a regular file a writer made is a temp file.
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return false
 	}
+	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		return false
 	}

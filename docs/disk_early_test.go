@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -79,5 +80,35 @@ func TestDisk_no_temp_file_before_the_paths_are_judged_again(t *testing.T) {
 	}
 	if len(seen) > 0 {
 		t.Errorf("temp files existed while the paths were judged again: %v", seen)
+	}
+}
+
+// A FIFO or a link planted under a temp file's name does not stop a
+// write: the sweep opens neither (a FIFO would hold it for ever), and
+// leaves them.
+func TestDisk_sweep_skips_fifos_and_links_named_as_temp_files(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.txt")
+	must(t, os.WriteFile(p, []byte("old\n"), 0o644))
+	fifo := filepath.Join(dir, docs.TempName("a.txt", 1, 1))
+	must(t, syscall.Mkfifo(fifo, 0o600))
+	link := filepath.Join(dir, docs.TempName("a.txt", 1, 2))
+	must(t, os.Symlink(fifo, link))
+	done := make(chan docs.Committed, 1)
+	go func() {
+		done <- docs.NewDisk().Commit([]docs.Change{{Path: p, Old: []byte("old\n"), New: []byte("new\n")}})
+	}()
+	select {
+	case res := <-done:
+		if res.Conflict != nil || res.Outcomes[0].Fate != docs.Landed {
+			t.Fatalf("commit: %+v", res)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the write hung on a FIFO named as a temp file")
+	}
+	for _, n := range []string{fifo, link} {
+		if _, err := os.Lstat(n); err != nil {
+			t.Errorf("%s: %v", filepath.Base(n), err)
+		}
 	}
 }
