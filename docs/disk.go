@@ -267,9 +267,13 @@ func lockDirs(paths []string, fault func(step, path string) error) (unlock func(
 				return nil, owner[dir], fmt.Errorf("could not lock %s: %v", dir, err)
 			}
 		}
-		f, err := os.Open(dir)
+		// O_DIRECTORY: a directory swapped for a FIFO since it was found
+		// is refused, not waited on.
+		fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		var f *os.File
 		if err == nil {
-			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+			f = os.NewFile(uintptr(fd), dir)
+			err = syscall.Flock(fd, syscall.LOCK_EX)
 			if err != nil {
 				f.Close()
 			}
