@@ -17,13 +17,14 @@ import (
 )
 
 // The intent journal (DESIGN.md §10) makes a multi-file commit atomic
-// across a crash. Before it prepares anything, the engine writes into the
-// root's journal directory one file naming every change in order (phase
-// "prepare": its paths and the digests of its old and new bytes), so that
-// a crash while the temp files are written leaves a list of where they
-// are. Once every temp file is written and fsync'd, the journal is
-// rewritten with their names (phase "forward") and fsync'd; only then does
-// the first publish run. Each version is written under a temp name,
+// across a crash. Before any temp file is written (by the engine, or by a
+// batch the edit tool began: batch.go), one file in the root's journal
+// directory names every path of the commit (phase "prepare"), so that a
+// crash while the temp files are written leaves a list of where they are.
+// Once every temp file is written and fsync'd, the journal is rewritten
+// with each change in order, the digests of its old and new bytes and its
+// temp file (phase "forward"), and fsync'd; only then does the first
+// publish run. Each version is written under a temp name,
 // renamed to <pid>-<n>.journal, and (from "forward" on) its directory
 // fsync'd; its writer holds a lock on it (flock) until the commit ends and
 // removes it after the last publish. When a publish fails, the journal is
