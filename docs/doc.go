@@ -27,7 +27,12 @@
 //     intent journal and the rule for one left behind), reply.go (the
 //     reply). A Publisher may add refusals of its own (Checker: an editor
 //     that cannot apply edits) and report a change Unconfirmed (an editor
-//     took it, unseen yet), which stops the commit like a failure.
+//     took it, unseen yet), which stops the commit like a failure. The
+//     disk may write temp files before the check (disk_early.go, after the
+//     paths are judged again) and, for an edit of several files, from the
+//     moment each file's new bytes are made (batch.go, after the journal):
+//     nothing is published before the check, and no temp file is made
+//     through a link.
 //   - The store conformance suite (storetest): the S8.1, S8.3 and S8.4
 //     laws and edit_keeps_untouched_bytes through the documents tools over
 //     any Store; run here over the disk (conformance_test.go), in lsp over
