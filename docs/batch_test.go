@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -145,5 +146,53 @@ func TestDisk_batch_write_never_follows_a_link_made_since(t *testing.T) {
 	must(t, err)
 	if len(des) != 0 {
 		t.Errorf("the batch wrote through the link: %d files in the other place", len(des))
+	}
+}
+
+// countingDisk is the disk with the early writes of its batches counted.
+type countingDisk struct {
+	*Disk
+	writes atomic.Int64
+}
+
+func (c *countingDisk) Begin(paths []string) Batch {
+	return &countingBatch{Batch: c.Disk.Begin(paths), c: c}
+}
+
+type countingBatch struct {
+	Batch
+	c *countingDisk
+}
+
+func (b *countingBatch) Write(path string, data []byte) {
+	b.c.writes.Add(1)
+	b.Batch.Write(path, data)
+}
+
+// An edit that will be refused for lines it has not seen writes nothing
+// early: no file after the first section with an unseen anchor.
+func TestEditWithUnseenLinesWritesNoTempFile(t *testing.T) {
+	root := t.TempDir()
+	for _, n := range []string{"a", "b"} {
+		mustWrite(t, filepath.Join(root, n+".txt"), strings.Repeat(n+" line\n", 50))
+	}
+	store := &countingDisk{Disk: NewDisk()}
+	tools := &Tools{Store: store, Session: NewSession(), Root: root}
+	tag := func(path string) string {
+		r := tools.Read(context.Background(), ReadArgs{Path: path})
+		_, after, _ := strings.Cut(r.Text, "#")
+		tg, _, _ := strings.Cut(after, "]")
+		return tg
+	}
+	ta, tb := tag("a.txt:1-5"), tag("b.txt")
+	r := tools.Edit(context.Background(), EditArgs{Patch: fmt.Sprintf("[a.txt#%s]\n@@ 40\n+A\n[b.txt#%s]\n@@ 1\n+B\n", ta, tb)})
+	if !r.Failed || !strings.Contains(r.Text, "40") {
+		t.Fatalf("an edit over an unseen line: %s", r.Text)
+	}
+	if n := store.writes.Load(); n != 0 {
+		t.Errorf("%d files written early for an edit refused for unseen lines", n)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "b.txt")); strings.HasPrefix(string(got), "B") {
+		t.Error("b.txt changed")
 	}
 }

@@ -350,15 +350,8 @@ func (d *Disk) Prepare(ps []*Pending, back bool) (int, error) {
 		if !back && !p.Create && p.RealDest == "" {
 			p.old = holdFile(at)
 		}
-		if !back {
-			took, err := d.adopt(p)
-			if err != nil {
-				errs[i] = err
-				continue
-			}
-			if took {
-				continue
-			}
+		if !back && d.adopt(p) {
+			continue
 		}
 		wg.Add(1)
 		slots <- struct{}{}

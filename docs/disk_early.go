@@ -1,9 +1,6 @@
 package docs
 
-import (
-	"runtime"
-	"sync"
-)
+import "runtime"
 
 // earlyTemp is a temp file the disk writes while the commit is checked
 // (PrepareEarly): the new bytes of a change that replaces a file in place.
@@ -18,8 +15,8 @@ type earlyTemp struct {
 // place, a temp file with its new bytes, one a processor at a time (up to
 // 8: creates in one directory wait for each other, and more only spin),
 // and returns at once: the disk works while the engine reads the files
-// for the check. Prepare adopts a temp file whose change kept its New (one the check
-// rebased gets a new one); Discard drops it. A created file and a move
+// for the check. Prepare adopts a temp file whose change kept its New
+// (one the check rebased gets a new one); Discard drops it. A created file and a move
 // are prepared by Prepare alone (their directories may need making).
 // With a Fault hook set nothing is done early, so that the hook sees
 // every step of a commit in one goroutine, in order.
@@ -37,52 +34,34 @@ func (d *Disk) PrepareEarly(ps []*Pending) {
 	if len(todo) == 0 {
 		return
 	}
-	d.sweep(todo)
-	var next sync.Mutex
-	k := 0
-	for range min(batchWriters(), len(todo)) {
-		go func() {
-			for {
-				next.Lock()
-				if k == len(todo) {
-					next.Unlock()
-					return
-				}
-				p := todo[k]
-				k++
-				next.Unlock()
-				e := p.early
-				e.temp, e.err = d.writeTemp(p.Real, e.data, 0o600)
-				close(e.done)
-			}
-		}()
-	}
+	// Prepare sweeps dead temp files: these are locked, so it leaves them.
+	go eachParallelN(batchWriters(), len(todo), func(k int) {
+		e := todo[k].early
+		e.temp, e.err = d.writeTemp(todo[k].Real, e.data, 0o600)
+		close(e.done)
+	})
 }
 
 // adopt waits for a change's early temp file and takes it as its prepared
 // file when it holds the change's New, with the file's mode; false when
-// there is none to take (then Prepare writes one, and says why when that
-// fails too: an early write that failed is only tried again).
-func (d *Disk) adopt(p *Pending) (bool, error) {
+// there is none to take. Prepare then writes one, and says why when that
+// fails too: whatever went wrong early is only tried again.
+func (d *Disk) adopt(p *Pending) bool {
 	e := p.early
 	if e == nil {
-		return false, nil
+		return false
 	}
 	<-e.done
 	p.early = nil
 	if e.err != nil {
-		return false, nil
+		return false
 	}
-	if !sameBytes(e.data, p.New) {
-		e.temp.discard() // the check rebased it: its New is another
-		return false, nil
-	}
-	if err := e.temp.f.Chmod(p.Mode.Perm()); err != nil {
-		e.temp.discard()
-		return false, err
+	if !sameBytes(e.data, p.New) || e.temp.f.Chmod(p.Mode.Perm()) != nil {
+		e.temp.discard() // the check rebased it (its New is another), or no mode
+		return false
 	}
 	p.temp, p.Staged = e.temp, e.temp.path
-	return true, nil
+	return true
 }
 
 // dropEarly discards a change's early temp file, once written.

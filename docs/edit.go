@@ -137,6 +137,7 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 		}
 	}()
 	builders := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var unseen []Anchor // the edit is refused when there are any: nothing more is written early
 	for i, tg := range ts {
 		real := tg.real
 		<-ready[i]
@@ -152,11 +153,15 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 			s.change.Rebase = t.rebaser(s)
 		}
 		st = append(st, s)
+		if s.sec.Tagged && !s.already {
+			unseen = append(unseen, s.unseen()...)
+		}
+		write := batch != nil && len(unseen) == 0
 		builders <- struct{}{}
 		work.Go(func() {
 			defer func() { <-builders }()
 			s.build()
-			if batch != nil && s.change.New != nil && !s.change.Create && s.dest == "" {
+			if write && s.change.New != nil && !s.change.Create && s.dest == "" {
 				batch.Write(real, s.change.New)
 			}
 		})
@@ -166,12 +171,6 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 		// Checked once, before anything is marked seen or committed: the
 		// commit below runs to its end whatever happens to ctx then.
 		return cancelled("edit", sectionNames(st), "nothing was written")
-	}
-	var unseen []Anchor
-	for _, s := range st {
-		if s.sec.Tagged && !s.already {
-			unseen = append(unseen, s.unseen()...)
-		}
 	}
 	if len(unseen) > 0 {
 		rej := Reveal(unseen)

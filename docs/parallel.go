@@ -9,8 +9,11 @@ import (
 // eachParallel runs f(0) … f(n-1) on up to GOMAXPROCS goroutines and
 // returns when all have returned; with one item or one processor they run
 // in the caller's goroutine, in order.
-func eachParallel(n int, f func(i int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
+func eachParallel(n int, f func(i int)) { eachParallelN(runtime.GOMAXPROCS(0), n, f) }
+
+// eachParallelN is eachParallel on up to workers goroutines.
+func eachParallelN(workers, n int, f func(i int)) {
+	workers = min(n, workers)
 	if workers <= 1 {
 		for i := range n {
 			f(i)
