@@ -70,6 +70,11 @@ type Server struct {
 	shutdown bool            // shutdown received
 	exit     chan struct{}   // closed by the exit notification
 
+	// closeWait bounds how long Serve waits for the connection to close
+	// when the stream ended or ctx did. A field, not a package variable, so
+	// a test that makes it long races no other test's Serve.
+	closeWait time.Duration
+
 	commitMu sync.Mutex // one commit at a time reaches the editor
 	review   *reviewBook
 	sessions *toolSessions
@@ -94,7 +99,7 @@ func New(opts Options) *Server {
 		opts.Root, _ = os.Getwd()
 	}
 	s := &Server{opts: opts, disk: docs.NewDisk(), ov: newOverlay(), root: opts.Root,
-		exit: make(chan struct{}), ctx: context.Background()}
+		exit: make(chan struct{}), ctx: context.Background(), closeWait: 3 * time.Second}
 	s.store = &store{s: s}
 	s.review = newReviewBook()
 	s.sessions = newToolSessions()
@@ -135,10 +140,6 @@ func (s *Server) life() context.Context {
 	defer s.mu.Unlock()
 	return s.ctx
 }
-
-// closeWait bounds how long Serve waits for the connection to close when
-// the stream ended or ctx did (a variable so a test can make it long).
-var closeWait = 3 * time.Second
 
 // ErrNoShutdown is Serve's error when the editor sent exit without
 // shutdown, or went away without either (LSP: exit code 1).
@@ -181,7 +182,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	select {
 	case <-s.exit:
 	case <-closed:
-	case <-time.After(closeWait):
+	case <-time.After(s.closeWait):
 	}
 	s.mu.Lock()
 	clean := s.shutdown

@@ -179,10 +179,9 @@ func (b blockedStdin) Close() error { return nil } // stdin's Close leaves a blo
 // lingers: Eglot after 0.1 s). closeWait is made an hour, so a Serve that
 // waited on the reader would not return within the test.
 func TestExitEndsServeWhileTheReaderIsBlocked(t *testing.T) {
-	defer func(w time.Duration) { closeWait = w }(closeWait)
-	closeWait = time.Hour
 	for _, shutdown := range []bool{true, false} {
 		srv := New(Options{Root: t.TempDir()})
+		srv.closeWait = time.Hour
 		a, b := net.Pipe()
 		served := make(chan error, 1)
 		go func() { served <- srv.Serve(context.Background(), blockedStdin{Conn: a}) }()
