@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strings"
 	"syscall"
@@ -130,6 +131,7 @@ func run(args []string) error {
 	runs := fl.Int("runs", 7, "runs")
 	journal := fl.String("journal", "", "the intent journal's directory (as eukhe mcp keeps one); \"\" keeps none")
 	profile := fl.String("cpuprofile", "", "write a CPU profile of the timed edits to this file")
+	traceFile := fl.String("trace", "", "write an execution trace of the last timed edit to this file (go tool trace -pprof=syscall shows where the wall time waits)")
 	fl.Parse(args)
 	if *profile != "" {
 		f, err := os.Create(*profile)
@@ -142,6 +144,14 @@ func run(args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	var tr *os.File
+	if *traceFile != "" {
+		var err error
+		if tr, err = os.Create(*traceFile); err != nil {
+			return err
+		}
+		defer tr.Close()
+	}
 	patch, err := os.ReadFile(*patchFile)
 	if err != nil {
 		return err
@@ -151,7 +161,8 @@ func run(args []string) error {
 		return err
 	}
 	var edits, commits []float64
-	for range *runs {
+	for run := range *runs {
+		traced := tr != nil && run == *runs-1
 		for _, n := range names { // reset, not timed
 			data, err := os.ReadFile(filepath.Join(*pristine, n))
 			if err != nil {
@@ -171,9 +182,17 @@ func run(args []string) error {
 				return fmt.Errorf("read %s: %s", n, res.Text)
 			}
 		}
+		if traced {
+			if err := trace.Start(tr); err != nil {
+				return err
+			}
+		}
 		start := time.Now()
 		res := tools.Edit(context.Background(), docs.EditArgs{Patch: string(patch)})
 		el := time.Since(start)
+		if traced {
+			trace.Stop()
+		}
 		if res.Failed || strings.Contains(res.Text, "NOT applied") || strings.Contains(res.Text, "warning") {
 			return fmt.Errorf("edit: %s", res.Text)
 		}
