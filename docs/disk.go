@@ -370,11 +370,16 @@ func (d *Disk) Prepare(ps []*Pending, back bool) (int, error) {
 			return i, err
 		}
 	}
-	for i, p := range ps[:stop] {
-		if p.temp == nil {
-			continue
+	// The flushes run side by side: the file system commits them together
+	// (a group commit), where one after another each waits for the last.
+	syncErrs := make([]error, stop)
+	eachParallelN(syncWorkers, stop, func(i int) {
+		if t := ps[i].temp; t != nil {
+			syncErrs[i] = t.sync()
 		}
-		if err := p.temp.sync(); err != nil {
+	})
+	for i, err := range syncErrs {
+		if err != nil {
 			return i, err
 		}
 	}
@@ -383,6 +388,9 @@ func (d *Disk) Prepare(ps []*Pending, back bool) (int, error) {
 	}
 	return 0, nil
 }
+
+// syncWorkers is how many temp files are flushed at once.
+const syncWorkers = 16
 
 // tempFaults runs the Fault hook for the steps of writing a temp file.
 func (d *Disk) tempFaults(target string) error {
