@@ -268,6 +268,7 @@ const checkWindow = 16
 type currentOf struct {
 	snap Snapshot
 	err  error
+	same bool // the publisher vouched that the file holds Old (snap.Data is Old)
 }
 
 func (c currentOf) Release() { c.snap.Release() }
@@ -276,10 +277,19 @@ func (c currentOf) Release() { c.snap.Release() }
 // or moves a file, side by side.
 func (e *engine) current(ps []*Pending) []currentOf {
 	out := make([]currentOf, len(ps))
+	vouch, _ := e.pub.(StampChecker)
 	eachParallel(len(ps), func(i int) {
-		if !ps[i].Create {
-			out[i].snap, out[i].err = e.pub.Current(ps[i].Real)
+		p := ps[i]
+		if p.Create {
+			return
 		}
+		if vouch != nil && p.OldStamp.Settled() {
+			if st, ok := vouch.Unchanged(p.Real, p.OldStamp); ok {
+				out[i] = currentOf{snap: Snapshot{Data: p.Old, Stat: st}, same: true}
+				return
+			}
+		}
+		out[i].snap, out[i].err = e.pub.Current(p.Real)
 	})
 	return out
 }
@@ -339,7 +349,7 @@ func (e *engine) check(p *Pending, cur currentOf) string {
 			p.Mode = 0o644
 		}
 	} else {
-		cur, err := cur.snap, cur.err
+		cur, err, same := cur.snap, cur.err, cur.same
 		switch {
 		case err != nil:
 			return fmt.Sprintf("%s cannot be read to check it: %v", p.Path, err)
@@ -347,7 +357,7 @@ func (e *engine) check(p *Pending, cur currentOf) string {
 			return fmt.Sprintf("%s is gone (moved or deleted since it was read); read it again", p.Path)
 		case p.New != nil && cur.Stat.Mode.Perm()&0o200 == 0: // a bare move keeps the bytes: allowed
 			return fmt.Sprintf("%s is read-only (mode %04o): eukhe does not replace it; if it should change, make it writable (chmod u+w) and retry", p.Path, cur.Stat.Mode.Perm())
-		case !bytes.Equal(cur.Data, p.Old):
+		case !same && !bytes.Equal(cur.Data, p.Old):
 			if p.Rebase == nil {
 				return fmt.Sprintf("%s changed%s after the edit was made; read it again and redo the edit", p.Path, spaced(cur.In))
 			}

@@ -60,7 +60,10 @@ func (d *Disk) Read(path string) (Snapshot, error) {
 		return Snapshot{}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
-	return readFD(fd, func() string { return path })
+	since := coarseNow() // before the file is looked at: see Stamp
+	snap, err := readFD(fd, func() string { return path })
+	snap.Stamp = snap.Stamp.settle(since)
+	return snap, err
 }
 
 // readFD reads an open file into a pooled buffer; path names it in an
@@ -112,8 +115,12 @@ func readFD(fd int, path func() string) (Snapshot, error) {
 		}
 		first = false
 	}
+	var stamp Stamp
+	if int64(len(buf)) == st.Size {
+		stamp = stampOf(&sys) // else the file changed while it was read
+	}
 	st.Size = int64(len(buf))
-	return Snapshot{Data: buf, Stat: st, pooled: bp}, nil
+	return Snapshot{Data: buf, Stat: st, Stamp: stamp, pooled: bp}, nil
 }
 
 // statOf is the Stat of a stat(2) answer.

@@ -287,7 +287,7 @@ func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) string {
 		return fmt.Sprintf("NOT applied: %s: %v. Nothing was written.", shown, err)
 	}
 	s.applied = applied
-	s.change = Change{Path: s.abs, Old: snap.Data, MoveTo: s.dest, OldDigest: s.cur, NewDigest: s.cur, Digested: true}
+	s.change = Change{Path: s.abs, Old: snap.Data, OldStamp: snap.Stamp, MoveTo: s.dest, OldDigest: s.cur, NewDigest: s.cur, Digested: true}
 	s.unbuilt = len(s.sec.Ops) > 0 // a move alone keeps the bytes: New stays nil
 	return ""
 }

@@ -22,7 +22,10 @@ type Snapshot struct {
 	Stat Stat
 	// In says where the bytes are held when that is not the disk, for
 	// messages: "in the editor" for an open document's text.
-	In     string
+	In string
+	// Stamp is what the disk read saw of the file (stamp.go); zero for
+	// bytes from anywhere else.
+	Stamp  Stamp
 	pooled *[]byte // the read pool's buffer that holds Data, if any
 }
 
@@ -68,6 +71,10 @@ type Change struct {
 	// change the commit rebases is hashed anew.
 	OldDigest, NewDigest Digest
 	Digested             bool
+	// OldStamp, when settled, is the Stamp of the disk read that gave Old:
+	// a publisher that can (StampChecker) then vouches for the file under
+	// the lock without reading it again.
+	OldStamp Stamp
 }
 
 // Target is where the change lands: the move's destination, else its path.

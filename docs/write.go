@@ -107,7 +107,7 @@ func (t *Tools) Write(ctx context.Context, a WriteArgs) Result {
 			}
 			return failed("NOT written: %s exists and %s, so writing would lose what is there. Read it first, then write.", shown, why)
 		}
-		change.Old = snap.Data
+		change.Old, change.OldStamp = snap.Data, snap.Stamp
 		if enc := Encoding(snap.Data); enc != "" {
 			warns = append(warns, fmt.Sprintf("the old file was %s, not UTF-8; it is UTF-8 now", enc))
 		} else {
