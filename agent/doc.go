@@ -119,7 +119,12 @@
 //     the user answers wherever they look.
 //   - A transcript directory left by an earlier session of the same id is
 //     emptied when the session opens; transcripts are not removed when a
-//     session ends (a parent may read a subagent's after it ended).
-//   - memory:// and agent:// of a session opened without a log path is
-//     the rejection scheme, saying that it keeps no transcript.
+//     session ends (a parent may read a subagent's after it ended). They
+//     and the session logs are removed SessionKeep (14 days) after their
+//     last write, by the first session a process opens in that state
+//     directory (prune.go), unless a session still holds the transcript
+//     (an open transcript keeps a lock on its directory).
+//   - memory:// and agent:// of a session opened without a log path, or
+//     with NoTranscript (a one-shot `eukhe tool` call), is the rejection
+//     scheme, saying that it keeps no transcript.
 package agent

@@ -50,6 +50,9 @@ type LocalOptions struct {
 	// NoLog keeps no session log (a one-shot call); else the log is under
 	// the user's state directory.
 	NoLog bool
+	// NoTranscript keeps no transcript of the calls (a one-shot call: no
+	// later call of this session could read it back through memory://).
+	NoTranscript bool
 	// Logf reports what the session cannot tell the model.
 	Logf func(format string, a ...any)
 }
@@ -119,14 +122,15 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 		host.Sink = o.Sink(id, current)
 	}
 	opts := Options{
-		Host:        host,
-		ID:          id,
-		Parent:      o.Parent,
-		Env:         env,
-		Docs:        o.Docs,
-		ShellBudget: o.ShellBudget,
-		SkillDirs:   []string{filepath.Join(o.Root, ".eukhe", "skills"), filepath.Join(paths.UserDir, "skills")},
-		Logf:        o.Logf,
+		Host:         host,
+		ID:           id,
+		Parent:       o.Parent,
+		Env:          env,
+		Docs:         o.Docs,
+		ShellBudget:  o.ShellBudget,
+		SkillDirs:    []string{filepath.Join(o.Root, ".eukhe", "skills"), filepath.Join(paths.UserDir, "skills")},
+		Logf:         o.Logf,
+		NoTranscript: o.NoTranscript,
 	}
 	if !o.NoLog {
 		opts.LogPath = SessionLogPath(env, id)

@@ -32,7 +32,7 @@ import (
 // readMemory reads memory://rest.
 func (r *URLReader) readMemory(raw, rest string, bound int) (string, error) {
 	if r.Memory == nil {
-		return "", urlErr(KindScheme, raw, "this session keeps no transcript (it was opened without a state directory), so memory:// has nothing to read")
+		return "", urlErr(KindScheme, raw, "this session keeps no transcript (a one-shot eukhe tool call, or a session without a state directory), so memory:// has nothing to read")
 	}
 	names, ok := WalkURLPath(rest)
 	if !ok {
@@ -44,7 +44,7 @@ func (r *URLReader) readMemory(raw, rest string, bound int) (string, error) {
 // readAgent reads agent://rest.
 func (r *URLReader) readAgent(raw, rest string, bound int) (string, error) {
 	if r.Memory == nil {
-		return "", urlErr(KindScheme, raw, "this session keeps no transcript (it was opened without a state directory), so it cannot find its subagents' either")
+		return "", urlErr(KindScheme, raw, "this session keeps no transcript (a one-shot eukhe tool call, or a session without a state directory), so it cannot find its subagents' either")
 	}
 	names, ok := WalkURLPath(rest)
 	if !ok {

@@ -34,6 +34,9 @@ type Options struct {
 	ShellBudget time.Duration
 	// LogPath is the session's JSONL log (report_issue rows); "" keeps none.
 	LogPath string
+	// NoTranscript keeps no transcript beside the log: a one-shot call
+	// (`eukhe tool`), whose transcript no later call could read.
+	NoTranscript bool
 	// SkillDirs are where skill:// looks, in order; nil is the root's
 	// .eukhe/skills alone.
 	SkillDirs []string
@@ -147,7 +150,12 @@ func Open(o Options) (*Session, error) {
 		Confine: shell.Confine{Mode: func() string { return h.Settings().Confinement },
 			WritableDirs: func() []string { return h.Settings().WritableDirs }},
 	}
-	s.openTranscript(o.LogPath)
+	if !o.NoTranscript {
+		s.openTranscript(o.LogPath)
+	}
+	if o.LogPath != "" {
+		pruneSessionsOnce(filepath.Dir(o.LogPath))
+	}
 	return s, nil
 }
 

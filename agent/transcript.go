@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -47,6 +48,7 @@ type Transcript struct {
 	// secretLater is set when a secret was allowed in a job after its
 	// call returned: later job results are not kept.
 	secretLater bool
+	lock        int // the directory, locked while the session is open (prune.go); -1 when not
 }
 
 type keptCall struct {
@@ -90,8 +92,16 @@ func OpenTranscript(dir, session, parent string) (*Transcript, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("the transcript directory %s: %v", dir, err)
 	}
-	t := &Transcript{Dir: dir, Session: session}
-	return t, t.SetParent(parent)
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("the transcript directory %s: %v", dir, err)
+	}
+	t := &Transcript{Dir: dir, Session: session, lock: lock}
+	if err := t.SetParent(parent); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
 }
 
 // SetParent records the session's parent, for agent:// (only the parent
@@ -195,6 +205,10 @@ func (t *Transcript) Close() {
 	if t.index != nil {
 		t.index.Close()
 		t.index = nil
+	}
+	if t.lock > 0 {
+		syscall.Close(t.lock)
+		t.lock = -1
 	}
 }
 

@@ -288,3 +288,29 @@ func TestMCP_argument_errors_and_counts_in_the_users_terms(t *testing.T) {
 		t.Errorf("read of a directory:\n%s", text)
 	}
 }
+
+// A one-shot `eukhe tool` call keeps no transcript: no later call could
+// read it back (memory:// is the session's own, and the session ends with
+// the call), and a script's thousands of calls would leave thousands of
+// directories. memory:// says so.
+func TestCLI_tool_keeps_no_transcript(t *testing.T) {
+	home, env := homeEnv(t)
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\n"), 0o644)
+	for range 3 {
+		if r := runIn(t, root, env, "tool", "read", `{"path": "a.txt"}`); r.code != 0 {
+			t.Fatalf("eukhe tool read: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	}
+	r := runIn(t, root, env, "tool", "read", `{"path": "memory://"}`)
+	if r.code != 1 || !strings.Contains(r.stdout, "keeps no transcript (a one-shot eukhe tool call") {
+		t.Errorf("eukhe tool read memory://: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	sessions := filepath.Join(home, ".local", "state", "eukhe", "sessions")
+	des, _ := os.ReadDir(sessions)
+	for _, de := range des {
+		if de.IsDir() {
+			t.Errorf("eukhe tool left a transcript directory %s", de.Name())
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package agent
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Session logs (ID.jsonl) and transcripts (ID/) are kept for SessionKeep
+// after their last write, then removed by the next session that opens in
+// the same state directory — unless a session still holds the transcript
+// (an open transcript keeps a lock on its directory: a parent may read a
+// subagent's transcript for as long as the subagent lives, and after).
+const SessionKeep = 14 * 24 * time.Hour
+
+// prunedDirs are the sessions directories this process has pruned (or is
+// pruning): once each.
+var prunedDirs sync.Map
+
+// pruneSessionsOnce prunes a sessions directory in the background, the
+// first time a session of this process opens in it.
+func pruneSessionsOnce(dir string) {
+	if _, done := prunedDirs.LoadOrStore(dir, true); done {
+		return
+	}
+	go PruneSessions(dir, time.Now().Add(-SessionKeep))
+}
+
+// PruneSessions removes from the sessions directory dir every session whose
+// log and transcript were both last written before cutoff and whose
+// transcript no open session holds; it gives how many it removed. Names
+// that are not a session's are left alone, and nothing is followed through
+// a link.
+func PruneSessions(dir string, cutoff time.Time) int {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	last := map[string]time.Time{}
+	for _, de := range des {
+		name := de.Name()
+		id := strings.TrimSuffix(name, ".jsonl")
+		if !ValidSessionID(id) || (id == name) != de.IsDir() {
+			continue // a log is a file, a transcript a directory
+		}
+		fi, err := de.Info()
+		if err != nil {
+			continue
+		}
+		if t, seen := last[id]; !seen || fi.ModTime().After(t) {
+			last[id] = fi.ModTime()
+		}
+	}
+	removed := 0
+	for id, t := range last {
+		if t.Before(cutoff) && removeSession(dir, id) {
+			removed++
+		}
+	}
+	return removed
+}
+
+// removeSession removes one session's transcript, while it holds the
+// transcript's lock itself (so a session that holds it is left alone),
+// then its log.
+func removeSession(dir, id string) bool {
+	tdir := filepath.Join(dir, id)
+	fd, err := syscall.Open(tdir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	switch {
+	case err == nil:
+		defer syscall.Close(fd)
+		if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+			return false // an open session holds it
+		}
+		if os.RemoveAll(tdir) != nil {
+			return false
+		}
+	case !errors.Is(err, syscall.ENOENT):
+		return false
+	}
+	err = os.Remove(filepath.Join(dir, id+".jsonl"))
+	return err == nil || errors.Is(err, fs.ErrNotExist)
+}
+
+// lockDir takes a shared lock on a transcript directory for as long as its
+// session keeps the descriptor open (removeSession cannot take it then).
+func lockDir(dir string) (int, error) {
+	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	if err := syscall.Flock(fd, syscall.LOCK_SH); err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
