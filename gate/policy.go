@@ -73,9 +73,10 @@ type Policy struct {
 // is kept too, so a link made later does not hide an entry.
 func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 	p := &Policy{fs: fsys}
+	start := newMemoFS(fsys) // the entries resolved as one snapshot, each lookup once
 	both := func(path string) []string {
 		w := cleanAbs("/", path)
-		r := Resolve(fsys, "/", w).Path
+		r := Resolve(start, "/", w).Path
 		if r == w {
 			return []string{w}
 		}
@@ -84,7 +85,7 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 	for _, r := range roots {
 		// A root is only its real path: a written form through a link
 		// would make the link's other side Inside.
-		p.roots = appendNew(p.roots, Resolve(fsys, "/", cleanAbs("/", r)).Path)
+		p.roots = appendNew(p.roots, Resolve(start, "/", cleanAbs("/", r)).Path)
 	}
 	for _, s := range append(append([]string(nil), procEntries...), secrets...) {
 		for _, e := range both(s) {
