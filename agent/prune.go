@@ -22,13 +22,34 @@ const SessionKeep = 14 * 24 * time.Hour
 // pruning): once each.
 var prunedDirs sync.Map
 
+// pruneEvery is how often the sessions directory is pruned: once a day is
+// plenty for a 14-day rule, and a process that makes one call (eukhe tool)
+// then pays one stat, not a listing of every session.
+const pruneEvery = 24 * time.Hour
+
+// prunedMark is the file in the sessions directory whose modification time
+// says when it was last pruned.
+const prunedMark = ".pruned"
+
 // pruneSessionsOnce prunes a sessions directory in the background, the
-// first time a session of this process opens in it.
+// first time a session of this process opens in it, when no process has
+// pruned it in the last pruneEvery.
 func pruneSessionsOnce(dir string) {
 	if _, done := prunedDirs.LoadOrStore(dir, true); done {
 		return
 	}
-	go PruneSessions(dir, time.Now().Add(-SessionKeep))
+	mark := filepath.Join(dir, prunedMark)
+	now := time.Now()
+	if fi, err := os.Lstat(mark); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) < pruneEvery && !fi.ModTime().After(now) {
+		return
+	}
+	go func() {
+		if f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600); err == nil {
+			f.Close()
+			os.Chtimes(mark, now, now)
+		}
+		PruneSessions(dir, now.Add(-SessionKeep))
+	}()
 }
 
 // PruneSessions removes from the sessions directory dir every session whose

@@ -118,3 +118,30 @@ func TestOpeningASessionPrunesOldSessions(t *testing.T) {
 		t.Error("the new session has no transcript")
 	}
 }
+
+// A directory pruned less than a day ago is not listed again: a process
+// that makes one call pays one stat. A day later it is.
+func TestSessionsArePrunedOnceADay(t *testing.T) {
+	dir := t.TempDir()
+	oldSession(t, dir, "gone", 30*24*time.Hour)
+	os.WriteFile(filepath.Join(dir, prunedMark), nil, 0o600) // pruned just now, by another process
+	pruneSessionsOnce(dir)
+	time.Sleep(200 * time.Millisecond)
+	if !exists(filepath.Join(dir, "gone")) {
+		t.Fatal("pruned again within the day")
+	}
+	dayAgo := time.Now().Add(-25 * time.Hour)
+	os.Chtimes(filepath.Join(dir, prunedMark), dayAgo, dayAgo)
+	prunedDirs.Delete(dir) // as a new process would
+	pruneSessionsOnce(dir)
+	deadline := time.Now().Add(10 * time.Second)
+	for exists(filepath.Join(dir, "gone")) {
+		if time.Now().After(deadline) {
+			t.Fatal("not pruned a day after the last pruning")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, prunedMark)); err != nil || time.Since(fi.ModTime()) > time.Minute {
+		t.Errorf("the mark was not renewed: %v", err)
+	}
+}
