@@ -2,6 +2,8 @@
 # grep and glob side by side with ripgrep and fd on Go's own source tree,
 # warm cache, several runs each; prints the median wall time of each and the
 # ratio eukhe / peer of the medians (and of the best runs, for reference).
+# The grep rows time `eukhe tool grep`, a process like the peer's; the MCP
+# rows time one grep call to a running `eukhe mcp`, as an agent makes it.
 # Installs nothing: rg and fdfind are used when present.
 # Usage: bench/search.sh [RUNS] [TREE]
 set -euo pipefail
@@ -56,6 +58,19 @@ if command -v rg >/dev/null; then
   row "grep [A-Z]+_RESUME vs rg" grep_eukhe '{"pattern":"[A-Z]+_RESUME"}' -- rgn '[A-Z]+_RESUME'
   row 'grep \w+Error\( vs rg' grep_eukhe '{"pattern":"\\w+Error\\("}' -- rgn '(?-u:\w)+Error\('
   row "grep -i errunexpectedeof vs rg" grep_eukhe '{"pattern":"errunexpectedeof","ignoreCase":true}' -- rgn -i errunexpectedeof
+  # As an agent greps: one MCP call to a running eukhe mcp (no process
+  # start, no session set-up), beside an rg process, run for run.
+  go build -o "$(dirname "$bin")/searchbench" ./bench/searchbench
+  mcprow() { # name searchbench-args...
+    local name=$1; shift
+    local out m r bm br
+    out=$("$(dirname "$bin")/searchbench" -eukhe "$bin" -tree "$tree" -runs "$runs" "$@")
+    read -r _ m _ r <<<"$(sed -n 1p <<<"$out")"
+    read -r _ bm br <<<"$(sed -n 2p <<<"$out")"
+    printf '| %-42s | %9s | %9s | %5s | %5s |\n' "$name" "$m" "$r" "$(ratio "$m" "$r")" "$(ratio "$bm" "$br")"
+  }
+  mcprow "MCP grep literal ErrUnexpectedEOF vs rg" -literal ErrUnexpectedEOF
+  mcprow "MCP grep [A-Z]+_RESUME vs rg" '[A-Z]+_RESUME'
 else
   echo "| (rg not installed: grep rows skipped) | | | | |"
 fi
