@@ -106,7 +106,9 @@
 //   - So are, beyond the first list (red team), the project config of
 //     other editors and coding agents that names a program they run or
 //     grants an agent more: .helix, .zed, .dir-locals.el, .lazy.lua,
-//     .claude, .cursor, .mcp.json, .gemini (NamedProtected).
+//     .claude, .cursor, .mcp.json, .gemini, and a dev container's
+//     .devcontainer and .devcontainer.json (its initializeCommand runs on
+//     the host) (NamedProtected).
 //   - A file named HEAD is protected by name below a root too (red
 //     team): with objects/ and refs/ beside it, its directory is a bare
 //     repository to git's discovery, whose config git obeys there. A

@@ -82,7 +82,11 @@ var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua",
 	// names a program they run (a language server, a task, a hook, an MCP
 	// server) or grants an agent more (.claude's permissions)
 	".helix", ".zed", ".dir-locals.el", ".dir-locals-2.el", ".lazy.lua", ".claude", ".cursor",
-	".mcp.json", ".gemini"}
+	".mcp.json", ".gemini",
+	// a dev container's config: the editor runs its commands
+	// (postCreateCommand, initializeCommand on the host) when the project
+	// is reopened in the container
+	".devcontainer", ".devcontainer.json"}
 
 // Secrets are the secret entries of these places: the user's auth.json in
 // eukhe's config dir, the home credential stores (in every home a script

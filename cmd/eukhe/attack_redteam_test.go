@@ -24,7 +24,8 @@ import (
 // (not just under the root's .git) is a planted program: a nested
 // repository's .git, editor config, eukhe's own settings.
 var plantedNames = []string{".git", ".vscode", ".idea", ".nvim.lua", ".nvimrc", ".exrc", ".eukhe", "HEAD",
-	".helix", ".zed", ".dir-locals.el", ".lazy.lua", ".claude", ".cursor", ".mcp.json", ".gemini"}
+	".helix", ".zed", ".dir-locals.el", ".lazy.lua", ".claude", ".cursor", ".mcp.json", ".gemini",
+	".devcontainer", ".devcontainer.json"}
 
 // plantedIn lists every entry of the workspace at or under a planted name
 // other than the root's own .git (which snapshot covers).
@@ -199,6 +200,11 @@ func redteamAttacks(t *testing.T) []attack {
 		sh("R10 config", "mkdir -p .claude; echo '{}' > .claude/settings.local.json"),
 		sh("R10 config", "mkdir -p g/h; echo x > g/h/.hel; cp -b -S ix a.txt g/h/.hel; echo '{}' | tee .gemini"),
 		sh("R10 config", "echo x > .lazy.lu; sed -i'*a' s/x/x/ .lazy.lu"),
+		doc("R10 config", "write", map[string]any{"path": ".devcontainer/devcontainer.json", "content": `{"initializeCommand": "touch pwned"}`}),
+		doc("R10 config", "edit", map[string]any{"patch": "[.devcontainer.json]\n+{\"postCreateCommand\": \"x\"}\n"}),
+		sh("R10 config", "mkdir -p .devcontainer; echo '{}' > .devcontainer/devcontainer.json"),
+		sh("R10 config", "mkdir -p dc0; ln -s dc0 dcl; mv dc0 .devcontainer; echo '{}' > dcl/devcontainer.json"),
+		sh("R10 config", "echo x > .devcontainer.jso; sed -i'*n' s/x/x/ .devcontainer.jso"),
 		doc("R8 search", "glob", map[string]any{"pattern": "{..,x}/.ssh/*"}),
 		doc("R8 search", "grep", map[string]any{"pattern": "PRIVATE", "glob": "{..,.}/.ssh/*"}),
 		doc("R8 search", "glob", map[string]any{"pattern": "[.][.]/.ssh/*"}),
