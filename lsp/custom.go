@@ -23,8 +23,6 @@ var errNotInitialized = jsonrpc2.NewError(-32002, "eukhe: initialize first")
 func (r *rpc) Request(ctx context.Context, method string, params any) (any, error) {
 	raw, _ := params.(lsproto.LSPAny)
 	switch method {
-	case lsproto.MethodCancelRequest:
-		return nil, nil // eukhe/* requests finish what they started
 	case protocol.MethodTool:
 		var p protocol.ToolParams
 		if err := r.decode(raw, &p); err != nil {

@@ -84,8 +84,10 @@
 //     end. Each named session is an agent session opened as an attached
 //     agent's is (agent.Open over this server's host), so its accesses go
 //     through the documents gate with the user's settings and ask in the
-//     editor (issue 12 class 10). The eukhe/* methods are documented in
-//     protocol/README.md.
+//     editor (issue 12 class 10). $/cancelRequest naming an eukhe/tool
+//     request cancels its context (cancel.go): a grep or glob stops at its
+//     next file and answers how far it got; an edit already committing
+//     finishes. The eukhe/* methods are documented in protocol/README.md.
 //
 // Choices where the design is silent: a client's version numbering is
 // known by its name (Neovim, Eglot, emacs leave gaps and send in order;

@@ -158,7 +158,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	s.mu.Lock()
 	s.conn, s.client, s.ctx = conn, lsproto.ClientDispatcher(conn), ctx
 	s.mu.Unlock()
-	conn.Go(ctx, s.handler(lsproto.ServerHandler(&rpc{s: s}, nil)))
+	conn.Go(ctx, s.handler(cancelTools(lsproto.ServerHandler(&rpc{s: s}, nil))))
 	select {
 	case <-s.exit:
 	case <-conn.Done():
