@@ -96,6 +96,9 @@ type Sandbox struct {
 	// Net is true when the sandbox shares the network; false gives it a
 	// network namespace of its own (loopback only).
 	Net bool
+	// Secret is true when the sandbox shows the secret entries (secret
+	// allowed): with Net, its processes may reach every Unix socket.
+	Secret bool
 	// TempDir is where the private temporary directory is inside the
 	// sandbox: /tmp, or its own path when /tmp cannot be replaced (a root
 	// or a place to keep is /tmp or holds it).
@@ -107,7 +110,7 @@ type Sandbox struct {
 func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {
 	write := allowed.Has(Write)
 	outside := write && allowed.Has(Outside)
-	s := Sandbox{Net: allowed.Has(Net)}
+	s := Sandbox{Net: allowed.Has(Net), Secret: allowed.Has(Secret)}
 	base := MountRO
 	if outside || write && (slices.Contains(pl.Roots, "/") || slices.Contains(pl.Writable, "/")) {
 		base = MountRW

@@ -17,6 +17,11 @@ type LandlockRule struct {
 type LandlockPlan struct {
 	Rules []LandlockRule `json:"rules"`
 	Net   bool           `json:"net"`
+	// UnixSockets is true when the process may make Unix sockets:
+	// Landlock cannot hide a socket from a connect by its path, so where
+	// bubblewrap hides socket directories (secret: eukhe's and the agents';
+	// net: /run), a Landlock process makes none (a seccomp filter).
+	UnixSockets bool `json:"unixSockets"`
 }
 
 // landlockDevices are the devices a confined process may always write.
@@ -40,7 +45,7 @@ var landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"
 // with KeepTmp: Landlock cannot move a directory. It is pure given
 // readDir.
 func (s Sandbox) Landlock(readDir func(dir string) ([]Entry, error)) LandlockPlan {
-	plan := LandlockPlan{Net: s.Net}
+	plan := LandlockPlan{Net: s.Net, UnixSockets: s.Net && s.Secret}
 	// /dev itself is not granted: a disk's device would show every file.
 	// Nor is /proc whole: another process's entries (its environ, with the
 	// server's credentials) would show. Its entries that are not a

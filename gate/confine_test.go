@@ -233,6 +233,9 @@ func TestLandlockGrantsNoMoreThanTheSandbox(t *testing.T) {
 		if plan.Net != allowed.Has(Net) {
 			t.Fatalf("net %v with %s allowed", plan.Net, allowed)
 		}
+		if plan.UnixSockets != (allowed.Has(Net) && allowed.Has(Secret)) {
+			t.Fatalf("Unix sockets %v with %s allowed: Landlock cannot hide one, so only secret and net together allow them", plan.UnixSockets, allowed)
+		}
 		for _, e := range universe {
 			read, write := landlockAccess(plan, e.Path)
 			r := s.Reach(e.Path)

@@ -50,6 +50,12 @@ func ConfineMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not be set up (%v); nothing ran\n", args[1], err)
 		return 126
 	}
+	if !plan.UnixSockets {
+		if err := refuseUnixSockets(); err != nil {
+			fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not refuse Unix sockets (%v); nothing ran\n", args[1], err)
+			return 126
+		}
+	}
 	if err := dropCapabilities(); err != nil {
 		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not drop this process's capabilities (%v); nothing ran\n", args[1], err)
 		return 126

@@ -91,6 +91,47 @@ func newConfinedWorld(t *testing.T, auto gate.AutoSet, judged gate.Effects) *con
 	return cw
 }
 
+// listenUnix listens on a Unix socket at path, answering each connection
+// with CONNECTED. The socket is made at a short path and renamed there: a
+// socket's path is limited to 107 bytes, a test's temp directory is not.
+func (cw *confinedWorld) listenUnix(path string) {
+	short, err := os.MkdirTemp("", "u")
+	if err != nil {
+		cw.t.Fatal(err)
+	}
+	cw.t.Cleanup(func() { os.RemoveAll(short) })
+	ln, err := net.Listen("unix", filepath.Join(short, "s"))
+	if err != nil {
+		cw.t.Fatal(err)
+	}
+	cw.t.Cleanup(func() { ln.Close() })
+	if err := os.Rename(filepath.Join(short, "s"), path); err != nil {
+		cw.t.Fatal(err)
+	}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("CONN" + "ECTED\n"))
+			c.Close()
+		}
+	}()
+}
+
+// Under Landlock without Unix sockets, a pair of connected sockets still
+// works (programs use them between their own processes).
+func TestLandlockKeepsSocketPairs(t *testing.T) {
+	needTool(t, "python3")
+	useMechanism(t, Landlock)
+	cw := newConfinedWorld(t, readOnly(), gate.Of(gate.Read))
+	res := cw.run(`python3 -c 'import socket; a, b = socket.socketpair(); a.send(b"PAI" + b"RED"); print(b.recv(10).decode())'`)
+	if !strings.Contains(res.Text, "PAIRED") {
+		t.Fatalf("socketpair under Landlock:\n%s", res.Text)
+	}
+}
+
 // expand fills the world's places into an attack's text: ROOT, OUTSIDE,
 // HOME, KEY, PORT.
 func (cw *confinedWorld) expand(s string) string {
@@ -143,6 +184,14 @@ var probes = []probe{
 		script: `python3 -c 'open("ROOT/src/x", "w").write("PWNED")'`, done: wrote("ROOT/src/x")},
 	{name: "write a git hook", needs: gate.Of(gate.Write, gate.Protected),
 		script: `sh -c 'echo PWNED > .git/hooks/pre-commit'`, done: wrote("ROOT/.git/hooks/pre-commit")},
+	// An agent's socket in a hidden directory (an ssh-agent's in ~/.ssh; eukhe's
+	// own approvals socket is in one too): bubblewrap hides the directory;
+	// Landlock cannot hide a socket from connect, so it makes none.
+	{name: "connect to a Unix socket in a hidden directory", needs: gate.Of(gate.Secret, gate.Net),
+		setup: func(cw *confinedWorld) { cw.listenUnix(filepath.Join(cw.world.secret, "agent.sock")) },
+		script: `python3 -c 'import os, socket; os.chdir(os.path.dirname("KEY")); s = socket.socket(socket.AF_UNIX); ` +
+			`s.connect("agent.sock"); print(s.recv(20).decode())'`,
+		done: connected},
 	{name: "connect to a local listener", needs: gate.Of(gate.Net),
 		script: `python3 -c 'import socket; socket.create_connection(("127.0.0.1", PORT), timeout=5); print("CONN" + "ECTED")'`,
 		done:   connected},

@@ -129,7 +129,13 @@
 //     a file be made directly in a directory that holds a read-only or
 //     hidden entry (a root with .git, when protected is not allowed); its
 //     network rule (ABI 4) denies all TCP, loopback included, and leaves
-//     UDP and local sockets (ABI 9, 10) open on older kernels; a child of
+//     UDP (ABI 9, 10) open on older kernels; it cannot hide a Unix socket from a
+//     connect by path, so unless secret and net are both allowed a seccomp
+//     filter refuses to make any Unix socket (socketpair still works;
+//     io_uring and system calls of another ABI are refused with it:
+//     confine_unix.go) — else a step could reach eukhe's own approvals
+//     socket, the ssh-agent or the docker daemon, whose names
+//     /proc/self/net/unix shows; a child of
 //     the command cannot read its own /proc/PID (only the command's own
 //     entry is granted, since another process's would show its environ).
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
