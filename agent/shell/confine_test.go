@@ -132,6 +132,33 @@ func TestLandlockKeepsSocketPairs(t *testing.T) {
 	}
 }
 
+// Under Landlock without Unix sockets, the filter refuses socket(AF_UNIX)
+// and the ways around it — io_uring (whose requests seccomp does not see)
+// and the x32 ABI's numbers — and nothing else a program needs: an
+// AF_INET socket and a socketpair are made. With secret and net allowed
+// there is no filter.
+func TestLandlockUnixSocketFilterRefusesTheWaysAround(t *testing.T) {
+	useMechanism(t, Landlock)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw := newConfinedWorld(t, readOnly(), gate.Of(gate.Read))
+	res := cw.run(self + " " + probeSyscallsArg)
+	for _, want := range []string{"socket(AF_UNIX): EACCES", "socket(AF_INET): ok", "socketpair(AF_UNIX): ok", "io_uring_setup: EACCES"} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("under the filter, want %q:\n%s", want, res.Text)
+		}
+	}
+	if _, ok := x32Socket(); ok && !strings.Contains(res.Text, "x32 socket(AF_UNIX): ENOSYS") {
+		t.Errorf("under the filter, the x32 socket call was not refused:\n%s", res.Text)
+	}
+	open := newConfinedWorld(t, gate.DefaultAuto(), gate.Of(gate.Read, gate.Secret))
+	if res := open.run(self + " " + probeSyscallsArg); !strings.Contains(res.Text, "socket(AF_UNIX): ok") {
+		t.Errorf("with secret and net allowed, a Unix socket was refused:\n%s", res.Text)
+	}
+}
+
 // expand fills the world's places into an attack's text: ROOT, OUTSIDE,
 // HOME, KEY, PORT.
 func (cw *confinedWorld) expand(s string) string {

@@ -1,0 +1,6 @@
+//go:build !amd64
+
+package shell
+
+// x32Socket: there is no x32 ABI off amd64.
+func x32Socket() (uintptr, bool) { return 0, false }
