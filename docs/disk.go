@@ -62,7 +62,7 @@ func (d *Disk) Read(path string) (Snapshot, error) {
 	defer syscall.Close(fd)
 	since := coarseNow() // before the file is looked at: see Stamp
 	snap, err := readFD(fd, func() string { return path })
-	snap.Stamp = snap.Stamp.settle(since)
+	snap.Stamp = snap.Stamp.settle(since, fineClock(fd))
 	return snap, err
 }
 

@@ -120,8 +120,9 @@
 //     is what the edit's read saw — same inode, size and times, the change
 //     time older than the kernel's clock when that read began — since any
 //     write after the read would have moved the change time (stamp.go;
-//     what a stamp cannot see is said there). Every other file is read
-//     again and compared byte for byte.
+//     only on local file systems that stamp to the nanosecond; what a
+//     stamp cannot see is said there). Every other file is read again and
+//     compared byte for byte.
 //   - A file with no owner write bit (0444) is refused, not replaced, by
 //     write and edit alike; a bare MV still moves it.
 //   - write of a path this session saw that is gone now is refused once

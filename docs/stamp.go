@@ -23,6 +23,14 @@ import (
 // tick could keep it); nor is a read that did not get the size it was
 // told. Those files are read again and compared byte for byte.
 //
+// That holds only where the file system stamps changes with this
+// machine's clock to the nanosecond: a local file system known to (ext4,
+// xfs, btrfs, tmpfs, f2fs, bcachefs, overlay over them), and a change time
+// with a part of a second (ext4 with small inodes, FAT and HFS+ keep whole
+// seconds, so two writes in one second share a stamp). A network file
+// system stamps with the server's clock, whose ticks this machine's clock
+// says nothing about. Elsewhere no stamp is settled.
+//
 // What a stamp cannot see: a program writing through a shared writable
 // memory mapping whose page is still dirty (the kernel stamps the first
 // such write after each writeback, not every one), and a clock set back
@@ -60,10 +68,26 @@ func coarseNow() int64 {
 }
 
 // settle marks a stamp settled when its change time is before since (the
-// coarse clock sampled before the read looked at the file).
-func (s Stamp) settle(since int64) Stamp {
-	s.settled = s.ino != 0 && s.ctime < since
+// coarse clock sampled before the read looked at the file), has a part of
+// a second, and the file is on a file system that stamps to the
+// nanosecond with this machine's clock (fine).
+func (s Stamp) settle(since int64, fine bool) Stamp {
+	s.settled = fine && s.ino != 0 && s.ctime < since && s.ctime%1e9 != 0
 	return s
+}
+
+// fineClockFS are the local file systems that stamp changes with the
+// kernel's clock to the nanosecond.
+var fineClockFS = map[int64]bool{
+	unix.EXT4_SUPER_MAGIC: true, unix.XFS_SUPER_MAGIC: true, unix.BTRFS_SUPER_MAGIC: true,
+	unix.TMPFS_MAGIC: true, unix.F2FS_SUPER_MAGIC: true, unix.BCACHEFS_SUPER_MAGIC: true,
+	unix.OVERLAYFS_SUPER_MAGIC: true,
+}
+
+// fineClock tells whether the open file fd is on one of fineClockFS.
+func fineClock(fd int) bool {
+	var fs unix.Statfs_t
+	return unix.Fstatfs(fd, &fs) == nil && fineClockFS[int64(fs.Type)]
 }
 
 // Unchanged tells whether the file at path is still the one a read

@@ -103,8 +103,16 @@ func TestUnsettledStampsVouchForNothing(t *testing.T) {
 	if _, same := d.Unchanged(path, snap.Stamp.unsettled()); same {
 		t.Error("an unsettled stamp vouched for a file")
 	}
-	if s := snap.Stamp.settle(snap.Stamp.ctime); s.Settled() {
+	if s := snap.Stamp.settle(snap.Stamp.ctime, true); s.Settled() {
 		t.Error("a change time in the read's own tick was settled")
+	}
+	if s := snap.Stamp.settle(snap.Stamp.ctime+1e9, false); s.Settled() {
+		t.Error("a stamp from a file system not known to stamp to the nanosecond was settled")
+	}
+	whole := snap.Stamp
+	whole.ctime -= whole.ctime % 1e9
+	if s := whole.settle(whole.ctime+1e9, true); s.Settled() {
+		t.Error("a change time of whole seconds (a coarse file system: two writes in a second share it) was settled")
 	}
 }
 
