@@ -153,7 +153,10 @@ func Open(o Options) (*Session, error) {
 	if !o.NoTranscript {
 		s.openTranscript(o.LogPath)
 	}
-	if o.LogPath != "" {
+	if o.LogPath != "" && !o.NoTranscript {
+		// A one-shot call (eukhe tool) would end before a prune of many
+		// sessions did, and take the day's mark with it: the sessions
+		// that live (eukhe mcp, an editor's) prune.
 		pruneSessionsOnce(filepath.Dir(o.LogPath))
 	}
 	return s, nil
