@@ -121,7 +121,8 @@
 //     emptied when the session opens; transcripts are not removed when a
 //     session ends (a parent may read a subagent's after it ended). They
 //     and the session logs are removed SessionKeep (14 days) after their
-//     last write, by the first session a process opens in that state
+//     last write, at most once a day, by the first session a long-lived
+//     process (not a one-shot eukhe tool call) opens in that state
 //     directory (prune.go), unless a session still holds the transcript
 //     (an open transcript keeps a lock on its directory).
 //   - memory:// and agent:// of a session opened without a log path, or
