@@ -70,8 +70,12 @@
 //     confine_work_test.go (real work), confine_bench_test.go.
 //   - S7.7 environment: env.go. The server's, plus the session values,
 //     minus every credential (Credential: by name, its parts and, beyond
-//     the seed, its endings _KEY, _PAT, _PWD, …; CredentialValue: by
-//     value, a URL with a user part or a well-known token's form). git read steps
+//     the seed, its endings _KEY, _PAT, _PWD, _SK, …, and WEBHOOK, _JWT,
+//     AUTH_CONFIG; CredentialValue, credential_shapes.go: by value, a URL
+//     with a user part, a webhook URL, a JWT, Docker's auth JSON or a
+//     well-known token's form: Stripe, Slack, GitHub, GitLab, npm, PyPI,
+//     AWS, Google, OpenAI/Anthropic, Hugging Face; property tests
+//     TestLaw_credential_shapes_removed, TestLaw_plain_values_kept). git read steps
 //     (gate.GitSafeArgv) run with the gate's UntrustedRepoArgs and
 //     safe.bareRepository=explicit and no signature program, set through
 //     GIT_CONFIG_COUNT/KEY/VALUE, with GIT_OPTIONAL_LOCKS=0.
