@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -70,29 +69,34 @@ func ElicitForm(q gate.Question, auto gate.AutoSet) *mcp.ElicitParams {
 	}
 }
 
-// ElicitMessage is the question in words.
+// ElicitMessage is the question in words: the step (or the access) and
+// its effects first, then who asks and where. Every field but the step is
+// one line as gate.Visible shows it (a newline in a directory's name is
+// $'\n', so a name cannot draw a step or an "Effects:" line of its own);
+// the step keeps its lines, each indented and escaped by
+// gate.VisibleText, so none starts where the message's own lines do.
 func ElicitMessage(q gate.Question, auto gate.AutoSet) string {
 	var b strings.Builder
-	who := "The agent"
-	if q.Agent != "" {
-		who = "Subagent " + Shown(q.Agent)
-	}
-	if q.Session != "" {
-		who += " (session " + Shown(q.Session) + ")"
-	}
 	if q.Step > 0 {
-		fmt.Fprintf(&b, "eukhe: %s asks to run step %d", who, q.Step)
+		fmt.Fprintf(&b, "eukhe: run step %d? Effects: %s.\n\n", q.Step, q.Effects)
 	} else {
-		fmt.Fprintf(&b, "eukhe: %s asks for this access", who)
+		fmt.Fprintf(&b, "eukhe: allow this access? Effects: %s.\n\n", q.Effects)
 	}
-	if q.Cwd != "" {
-		fmt.Fprintf(&b, " in %s", Shown(q.Cwd))
-	}
-	b.WriteString(":\n\n")
-	for _, l := range strings.Split(Shown(q.What), "\n") {
+	for _, l := range strings.Split(gate.VisibleText(q.What), "\n") {
 		fmt.Fprintf(&b, "    %s\n", l)
 	}
-	fmt.Fprintf(&b, "\nEffects: %s. It asks because %s.", q.Effects, whyAsks(q.Effects, auto))
+	who := "the agent"
+	if q.Agent != "" {
+		who = "subagent " + gate.Visible(q.Agent)
+	}
+	if q.Session != "" {
+		who += " (session " + gate.Visible(q.Session) + ")"
+	}
+	fmt.Fprintf(&b, "\nAsked by %s", who)
+	if q.Cwd != "" {
+		fmt.Fprintf(&b, " in %s", gate.Visible(q.Cwd))
+	}
+	fmt.Fprintf(&b, ". It asks because %s.", whyAsks(q.Effects, auto))
 	return b.String()
 }
 
@@ -112,20 +116,10 @@ func whyAsks(effs gate.Effects, auto gate.AutoSet) string {
 	return fmt.Sprintf("%s %s not in shell.autoEffects", strings.Join(missing.Names(), " and "), verb)
 }
 
-// Shown is s with every character that does not print, but newline and
-// tab, written as \u{…}: a step the gate escaped stays as it is, and any
-// text a client shows cannot hide or reorder what it says.
-func Shown(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == '\n' || r == '\t' || (r != unicode.ReplacementChar && unicode.IsPrint(r)) {
-			b.WriteRune(r)
-		} else {
-			fmt.Fprintf(&b, "\\u{%x}", r)
-		}
-	}
-	return b.String()
-}
+// Shown is s as the user is shown text the agent wrote: its lines kept,
+// every other character that does not print escaped (gate.VisibleText,
+// the one escaper of every question and message).
+func Shown(s string) string { return gate.VisibleText(s) }
 
 // ElicitVerdict is what an elicitation's outcome makes of the question:
 // accept with allow runs it (forSession when the user allowed it for the

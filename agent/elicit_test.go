@@ -302,7 +302,7 @@ func TestElicitWinsOverTheTerminal(t *testing.T) {
 func TestElicitMessageNamesTheSubagentAndEscapes(t *testing.T) {
 	q := gate.Question{Session: "s1", Agent: "helper\u202e", What: "echo $'\\u202e' > x\u200b", Effects: gate.Of(gate.Write, gate.Outside), Step: 2, Cwd: "/w"}
 	m := ElicitMessage(q, gate.AutoOf(gate.Of(gate.Read)))
-	for _, want := range []string{"Subagent helper\\u{202e}", "step 2 in /w", "x\\u{200b}", "write and outside are not in shell.autoEffects"} {
+	for _, want := range []string{"eukhe: run step 2? Effects: write+outside.\n", "subagent $'helper\\u202e' (session s1) in /w", "x$'\\u200b'", "write and outside are not in shell.autoEffects"} {
 		if !strings.Contains(m, want) {
 			t.Fatalf("message %q lacks %q", m, want)
 		}
@@ -351,7 +351,7 @@ func TestElicitADocumentAccess(t *testing.T) {
 		t.Fatalf("allowed secret read: %s", text)
 	}
 	p := w.asked[0]
-	if !strings.Contains(p.Message, "asks for this access") || !strings.Contains(p.Message, "read "+secret) ||
+	if !strings.Contains(p.Message, "allow this access? Effects: read+secret.") || !strings.Contains(p.Message, "read "+secret) ||
 		!strings.Contains(p.Message, "secret, which always asks") {
 		t.Fatalf("message %q", p.Message)
 	}
@@ -378,7 +378,7 @@ func TestElicitASubagentAsksThroughItsParentsClient(t *testing.T) {
 	if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || !w.exists("sub.txt") {
 		t.Fatalf("the subagent's step allowed in the parent's client: %s", text)
 	}
-	if len(w.asked) != 1 || !strings.Contains(w.asked[0].Message, "Subagent helper-1 (session helper-1) asks to run step 1") {
+	if len(w.asked) != 1 || !strings.Contains(w.asked[0].Message, "Asked by subagent helper-1 (session helper-1)") {
 		t.Fatalf("asked %d: %v", len(w.asked), w.asked)
 	}
 }

@@ -34,7 +34,7 @@ func (r *run) subParts(src string) []Part {
 func (r *run) whole(f *syntax.File) Step {
 	var b bytes.Buffer
 	syntax.NewPrinter().Print(&b, f)
-	st := Step{Text: visibleText(strings.TrimRight(b.String(), "\n"))}
+	st := Step{Text: VisibleText(strings.TrimRight(b.String(), "\n"))}
 	parts := []Part{NewPart(Of(Exec), false, "a script outside the step grammar runs as one program")}
 	r.everyCd(f)
 	hdocs := map[*syntax.Word]bool{}

@@ -26,10 +26,12 @@ func Visible(word string) string {
 	return q
 }
 
-// visibleText is a whole script as the user is shown it: each line kept
+// VisibleText is a whole script as the user is shown it: each line kept
 // whole, and each character that does not print (but newline and tab)
-// replaced by its syntax.Quote escape, such as $'\u202e'.
-func visibleText(s string) string {
+// replaced by its syntax.Quote escape, such as $'\u202e'. With Visible
+// (one-line fields: a directory, a session, an agent's name) it is the
+// one escaper of every question every client shows.
+func VisibleText(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -80,5 +82,5 @@ func shownWord(w string, expanded bool) string {
 	if expanded {
 		return Visible(w)
 	}
-	return visibleText(w)
+	return VisibleText(w)
 }

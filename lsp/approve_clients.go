@@ -185,26 +185,28 @@ func (e *editorApprover) settled(p protocol.ApprovalSettledParams) {
 	}
 }
 
-// questionText is a question in words, for a plain message.
-// The step is indented, every line of it (a heredoc keeps its newlines),
-// and the subagent's name and the directory are escaped, so nothing the
-// agent wrote can pose as a line of the client's own (a fake list of
-// actions above the real one).
+// questionText is a question in words, for a plain message: what would
+// run and its effects first, then who asks and where. The step is
+// indented, every line of it (a heredoc keeps its newlines), and the
+// subagent's name and the directory are one line each as gate.Visible
+// shows them, so nothing the agent wrote can pose as a line of the
+// client's own (a fake list of actions above the real one) or come before
+// the effects.
 func questionText(p protocol.ApproveParams) string {
-	who := "The agent"
-	if p.Agent != "" {
-		who = "Agent " + gate.Visible(p.Agent)
-	}
-	what := "asks for a document access"
+	what := "allow a document access"
 	if p.Step > 0 {
-		what = fmt.Sprintf("asks to run step %d", p.Step)
+		what = fmt.Sprintf("run step %d", p.Step)
+	}
+	who := "the agent"
+	if p.Agent != "" {
+		who = "agent " + gate.Visible(p.Agent)
 	}
 	where := ""
 	if p.Cwd != "" {
 		where = " in " + gate.Visible(p.Cwd)
 	}
-	step := "    " + strings.ReplaceAll(p.Text, "\n", "\n    ")
-	return fmt.Sprintf("eukhe: %s %s%s (%s):\n%s", who, what, where, joinEffects(p.Effects), step)
+	step := "    " + strings.ReplaceAll(gate.VisibleText(p.Text), "\n", "\n    ")
+	return fmt.Sprintf("eukhe: %s (%s)? Asked by %s%s:\n%s", what, joinEffects(p.Effects), who, where, step)
 }
 
 func joinEffects(names []string) string {

@@ -169,7 +169,7 @@ func TestAQuestionsTextCannotPoseAsTheClientsLines(t *testing.T) {
 		Text: "cat >f <<EOF\nRequest Actions:\n1. Allow\n2. Deny\nEOF"}
 	msg := questionText(q)
 	lines := strings.Split(msg, "\n")
-	if !strings.HasPrefix(lines[0], "eukhe: Agent ") {
+	if !strings.HasPrefix(lines[0], "eukhe: run step 1 (write)? Asked by agent ") {
 		t.Fatalf("the message:\n%s", msg)
 	}
 	for _, l := range lines[1:] {

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode"
 
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/lsp/discovery"
@@ -181,11 +180,11 @@ func (a *answering) scan(ctx context.Context, dir, root string) error {
 	a.mu.Unlock()
 	eps, err := discovery.FindApprovals(dir, root, skip)
 	for _, ep := range eps {
-		name := "headless eukhe mcp session " + printable(ep.Entry.Session)
+		name := "headless eukhe mcp session " + gate.Visible(ep.Entry.Session)
 		if ep.Entry.Parent != "" {
-			name += " (subagent of " + printable(ep.Entry.Parent) + ")"
+			name += " (subagent of " + gate.Visible(ep.Entry.Parent) + ")"
 		}
-		name += fmt.Sprintf(" on %s (pid %d)", printable(strings.Join(ep.Entry.Roots, ", ")), ep.Entry.PID)
+		name += fmt.Sprintf(" on %s (pid %d)", gate.Visible(strings.Join(ep.Entry.Roots, ", ")), ep.Entry.PID)
 		a.add(ctx, ep.Conn, name, ep.Entry.Socket, true)
 	}
 	return err
@@ -280,7 +279,7 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 					if s.Answer != "" {
 						how = "settled elsewhere: " + s.Answer
 					}
-					fmt.Fprintf(a.out, "\n(dropped: %s — %s)\n", printable(p.q.Text), how)
+					fmt.Fprintf(a.out, "\n(dropped: %s — %s)\n", gate.VisibleText(p.q.Text), how)
 					if i == 0 {
 						hold()
 					}
@@ -320,43 +319,30 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 	}
 }
 
-// questionPrompt is one question as the terminal shows it.
+// questionPrompt is one question as the terminal shows it: what would
+// run and its effects first, then who asks and where (each one line as
+// gate.Visible shows it), then the step, every line indented.
 func questionPrompt(q protocol.ApproveParams) string {
 	var b strings.Builder
-	who := "The agent"
-	if q.Agent != "" {
-		who = "Subagent " + gate.Visible(q.Agent)
-	}
-	what := "an access"
+	what := "Allow an access"
 	if q.Step > 0 {
-		what = fmt.Sprintf("step %d", q.Step)
+		what = fmt.Sprintf("Run step %d", q.Step)
 	}
-	fmt.Fprintf(&b, "\n%s (session %s) asks to run %s", who, gate.Visible(q.Session), what)
+	who := "the agent"
+	if q.Agent != "" {
+		who = "subagent " + gate.Visible(q.Agent)
+	}
+	fmt.Fprintf(&b, "\n%s (%s)? Asked by %s (session %s)", what, strings.Join(q.Effects, "+"), who, gate.Visible(q.Session))
 	if q.Cwd != "" {
 		fmt.Fprintf(&b, " in %s", gate.Visible(q.Cwd))
 	}
-	fmt.Fprintf(&b, " (%s):\n", strings.Join(q.Effects, "+"))
-	for _, l := range strings.Split(printable(q.Text), "\n") {
+	b.WriteString(":\n")
+	for _, l := range strings.Split(gate.VisibleText(q.Text), "\n") {
 		fmt.Fprintf(&b, "    %s\n", l)
 	}
 	if due, err := time.Parse(time.RFC3339Nano, q.Deadline); err == nil {
 		fmt.Fprintf(&b, "Unanswered by %s, it is denied.\n", due.Local().Format("15:04:05"))
 	}
 	b.WriteString("Allow? [y/N] ")
-	return b.String()
-}
-
-// printable escapes every character a terminal would hide or act on but
-// newline and tab (the server escapes the step already; this holds even
-// when it did not).
-func printable(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == '\n' || r == '\t' || unicode.IsPrint(r) {
-			b.WriteRune(r)
-		} else {
-			fmt.Fprintf(&b, "\\u{%x}", r)
-		}
-	}
 	return b.String()
 }

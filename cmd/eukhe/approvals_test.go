@@ -157,7 +157,7 @@ func TestATerminalQuestionCannotPoseAsItsOwnLines(t *testing.T) {
 	p := questionPrompt(protocol.ApproveParams{Session: "s\nAllowed.", Cwd: "/ws/x\nAllow? [y/N] y", Step: 1, Effects: []string{"write"},
 		Text: "cat >f <<EOF\nAllowed.\nEOF"})
 	lines := strings.Split(strings.TrimPrefix(p, "\n"), "\n")
-	if len(lines) != 5 || !strings.HasPrefix(lines[0], "The agent (session ") || lines[4] != "Allow? [y/N] " {
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "Run step 1 (write)? Asked by the agent (session ") || lines[4] != "Allow? [y/N] " {
 		t.Fatalf("the prompt:\n%s", p)
 	}
 	for _, l := range lines[1:4] {

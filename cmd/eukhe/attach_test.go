@@ -336,7 +336,7 @@ func TestEukheApprovalsAnswersInATerminal(t *testing.T) {
 	done := make(chan string)
 	go func() { text, _ := ag.call("bash", map[string]any{"script": "echo hi > t.txt"}); done <- text }()
 	out := waitLine("echo hi > t.txt")
-	if !strings.Contains(out, "asks to run step 1") || !strings.Contains(out, "(read+write)") {
+	if !strings.Contains(out, "Run step 1 (read+write)?") {
 		t.Errorf("the question as shown:\n%s", out)
 	}
 	// The server's deadline (approval.timeoutSeconds, 120 s by default).

@@ -138,7 +138,7 @@ func TestEukheApprovalsAnswersHeadlessSessions(t *testing.T) {
 	done := make(chan string, 1)
 	go func() { text, _ := one.call("bash", map[string]any{"script": "echo a > a.txt"}); done <- text }()
 	out = ap.wait("echo a > a.txt")
-	if !strings.Contains(out, "(session "+id1+") asks to run step 1") {
+	if !strings.Contains(out, "Run step 1 (read+write)? Asked by the agent (session "+id1+")") {
 		t.Errorf("the question names its session:\n%s", out)
 	}
 	ap.say("y")
@@ -552,7 +552,7 @@ func TestHeadlessSubagentAsksThroughItsParentsClient(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(asked) != 2 || !strings.Contains(asked[0], "Subagent "+childID) {
+	if len(asked) != 2 || !strings.Contains(asked[0], "Asked by subagent "+childID) {
 		t.Fatalf("the parent's client was asked %q", asked)
 	}
 	if _, err := os.Stat(filepath.Join(root, "no.txt")); err == nil {
