@@ -39,10 +39,16 @@ func ElicitOffers(effs gate.Effects) []string {
 	return o
 }
 
-// Grantable tells whether "allow for this session" may be offered.
-func Grantable(effs gate.Effects) bool {
-	return !effs.Has(gate.Protected) && !effs.Has(gate.Secret)
-}
+// Grantable tells whether "allow for this session" may be offered
+// (gate.Grantable).
+func Grantable(effs gate.Effects) bool { return gate.Grantable(effs) }
+
+// Grants is this process's one store of "allow for this session" answers,
+// whichever client gave them: the agent's MCP client, a terminal, the
+// editor, a parent session's client for its subagent (gate.Grants: a
+// grant covers only the step's text, directory, effects and real paths
+// as judged, never secret or protected).
+var Grants = &gate.Grants{}
 
 // ElicitForm is the elicitation/create request of a question: a message
 // with the asking agent, what would run (each character a terminal hides
@@ -149,9 +155,8 @@ type Elicitor struct {
 	// Auto is the auto set in force, for the message's why.
 	Auto func() gate.AutoSet
 
-	mu      sync.Mutex
-	granted map[string]bool // "allow for this session": session, what, cwd
-	gone    bool
+	mu   sync.Mutex
+	gone bool
 }
 
 func (e *Elicitor) on() bool {
@@ -159,16 +164,6 @@ func (e *Elicitor) on() bool {
 	gone := e.gone
 	e.mu.Unlock()
 	return !gone && (e.On == nil || e.On())
-}
-
-func grantKey(q gate.Question) string { return q.Session + "\x00" + q.What + "\x00" + q.Cwd }
-
-// granted tells whether the user allowed this exact question for the
-// session in this client.
-func (e *Elicitor) grantedFor(q gate.Question) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.granted[grantKey(q)]
 }
 
 // ask sends q and waits for the user's answer. ok is false when the
@@ -191,12 +186,7 @@ func (e *Elicitor) ask(ctx context.Context, q gate.Question) (gate.Answer, bool)
 	}
 	a, session := ElicitVerdict(res, err, offers)
 	if session {
-		e.mu.Lock()
-		if e.granted == nil {
-			e.granted = map[string]bool{}
-		}
-		e.granted[grantKey(q)] = true
-		e.mu.Unlock()
+		Grants.Grant(q)
 	}
 	return a, true
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/eukhe/eukhe/gate"
@@ -22,6 +23,10 @@ func TestRelayQuestionWire(t *testing.T) {
 			Effects: gate.Effects(rapid.Uint8Range(0, 127).Draw(t, "effects")),
 			Step:    rapid.IntRange(0, 1000).Draw(t, "step"),
 			Cwd:     rapid.String().Draw(t, "cwd"),
+			Reals:   rapid.SliceOfN(rapid.String(), 0, 3).Draw(t, "reals"),
+		}
+		if len(q.Reals) == 0 {
+			q.Reals = nil
 		}
 		old, _ := json.Marshal(q)
 		now, _ := json.Marshal(RelayQuestionOf(q))
@@ -32,7 +37,7 @@ func TestRelayQuestionWire(t *testing.T) {
 		if err := json.Unmarshal(old, &back); err != nil {
 			t.Fatal(err)
 		}
-		if got := relayedQuestion(back); got != q {
+		if got := relayedQuestion(back); !reflect.DeepEqual(got, q) {
 			t.Fatalf("read back %+v, want %+v", got, q)
 		}
 	})

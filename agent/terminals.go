@@ -36,7 +36,6 @@ type Terminals struct {
 	seq      int
 	terms    map[*Terminal]bool
 	gateways int
-	granted  map[string]bool // approve_session: session, what, cwd
 }
 
 // maxTermLine bounds one line from a terminal.
@@ -69,13 +68,13 @@ func RelayHops(ctx context.Context) int {
 // RelayQuestionOf is q as a relay hello carries it.
 func RelayQuestionOf(q gate.Question) *protocol.RelayQuestion {
 	return &protocol.RelayQuestion{ID: q.ID, Session: q.Session, Agent: q.Agent, What: q.What,
-		Effects: uint8(q.Effects), Step: q.Step, Cwd: q.Cwd}
+		Effects: uint8(q.Effects), Step: q.Step, Cwd: q.Cwd, Reals: q.Reals}
 }
 
 // relayedQuestion is the question a relay hello carries.
 func relayedQuestion(p protocol.RelayQuestion) gate.Question {
 	return gate.Question{ID: p.ID, Session: p.Session, Agent: p.Agent, What: p.What,
-		Effects: gate.Effects(p.Effects), Step: p.Step, Cwd: p.Cwd}
+		Effects: gate.Effects(p.Effects), Step: p.Step, Cwd: p.Cwd, Reals: p.Reals}
 }
 
 func (t *Terminals) serve(ctx context.Context, c net.Conn) {
@@ -154,12 +153,10 @@ func (t *Terminals) Attached() gate.Attached {
 // others get eukhe/approvalSettled. No answer within the timeout is
 // unanswered; ok is false when every terminal left without answering.
 func (t *Terminals) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
-	key := grantKey(q)
-	t.mu.Lock()
-	if t.granted[key] {
-		t.mu.Unlock()
+	if Grants.Covers(q) {
 		return gate.Approve, true
 	}
+	t.mu.Lock()
 	t.seq++
 	p := protocol.ApproveParams{ID: fmt.Sprintf("q%d", t.seq), Session: q.Session, Agent: q.Agent,
 		Text: q.What, Cwd: q.Cwd, Effects: append([]string{}, q.Effects.Names()...), Step: q.Step,
@@ -198,13 +195,8 @@ func (t *Terminals) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool
 	wire := ""
 	if winner >= 0 {
 		wire = a.String()
-		if answers[winner] == protocol.AnswerApproveSession && Grantable(q.Effects) {
-			t.mu.Lock()
-			if t.granted == nil {
-				t.granted = map[string]bool{}
-			}
-			t.granted[key] = true
-			t.mu.Unlock()
+		if answers[winner] == protocol.AnswerApproveSession {
+			Grants.Grant(q)
 		}
 	} else if won, ok := SettledAnswer(ctx); ok && ctx.Err() != nil {
 		wire = won.String() // another client of the session answered

@@ -22,8 +22,11 @@ type Question struct {
 	Step int
 	// Cwd is the directory the step runs in; "" for an access (its What
 	// names a real path). An "allow for this session" answer is for this
-	// exact What in this Cwd.
+	// exact What in this Cwd, with these Effects and Reals.
 	Cwd string
+	// Reals are the real paths the step named when it was judged (Step's
+	// Reals), or the accessed document's; a grant covers only these.
+	Reals []string `json:"Reals,omitempty"`
 }
 
 // Asker is one session's approval sink: who is attached, and a way to ask

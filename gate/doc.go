@@ -67,6 +67,15 @@
 //     on its own goroutine (laws_route_test.go, clients_test.go); lsp's
 //     route_test.go runs the same route end to end on the editor's
 //     broker with real terminals and attached subagents.
+//   - "Allow for this session" (S7.8 item 8, ours): grant.go, Grants, the
+//     one store every client's answer goes to (agent.Grants). Between the
+//     answer and a later step of the same text the agent controls the
+//     filesystem, so a grant is keyed by session, text, directory, all
+//     effects and the real paths the step named when judged (Step.Reals,
+//     noted by run.resolve in steps.go); secret and protected are never
+//     granted nor covered (TestLaw_grant_covers_only_what_was_judged,
+//     TestLaw_grant_never_secret_or_protected; cmd/eukhe
+//     attack_grant_test.go swaps what a granted step names).
 //   - The refusal text of S7.8: answer.go. Where the seed is silent: when
 //     a sink of the chain has a client attached that cannot be asked (an
 //     editor without dialogs: the Unheard interface, Chain.Unheard in

@@ -66,7 +66,7 @@ func (g *DocumentsGate) Allow(ctx context.Context, v Verdict) error {
 		return nil
 	}
 	what := v.Access.String() + " " + Visible(v.Real.Path)
-	a := g.Chain.Ask(ctx, Question{What: what, Effects: v.Effects})
+	a := g.Chain.Ask(ctx, Question{What: what, Effects: v.Effects, Reals: []string{v.Real.Path}})
 	if a.Runs() {
 		return nil
 	}

@@ -50,7 +50,7 @@ func (r *run) redirect(rd *syntax.Redirect, dirs []string) ([]Part, string) {
 		return parts, text
 	}
 	for _, d := range dirs {
-		rp := r.sh.Policy.Resolve(d, target)
+		rp := r.resolve(d, target)
 		if _, ok := StreamFD(rp.Path); ok {
 			// The step's own stream, under another name (proc.go).
 			continue

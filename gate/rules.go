@@ -467,7 +467,7 @@ func lnSymbolic(args []string) (targets []string, dest string, into, ok bool) {
 func (r *run) linkDirs(dest string, into bool, dirs []string) []string {
 	var out []string
 	for _, d := range dirs {
-		rp := r.sh.Policy.Resolve(d, dest)
+		rp := r.resolve(d, dest)
 		if into || r.sh.Policy.fs.Kind(rp.Path) == KindDir {
 			out = appendNew(out, rp.Path)
 		} else {

@@ -46,6 +46,10 @@ type Step struct {
 	// Pipeline numbers the pipeline the step belongs to; the steps of one
 	// pipeline are asked about before any of them runs.
 	Pipeline int
+	// Reals are the real paths the step names, sorted: what its words,
+	// redirections and cd targets resolved to when it was judged. An
+	// "allow for this session" answer covers these paths only.
+	Reals []string
 }
 
 // Part is one fact of a step (G2): the command's own effects, a

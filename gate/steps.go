@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -27,6 +28,17 @@ type run struct {
 	depth  int
 	steps  []Step
 	groups int
+	// reals are the real paths the step being classified has resolved so
+	// far: its words, redirections, cd targets and walked roots. A grant
+	// is for these (grant.go).
+	reals []string
+}
+
+// resolve is the policy's Resolve, noting the real path for the step.
+func (r *run) resolve(dir, path string) RealPath {
+	rp := r.sh.Policy.Resolve(dir, path)
+	r.reals = appendNew(r.reals, rp.Path)
+	return rp
 }
 
 func (sh *Shell) newRun() *run {
@@ -48,7 +60,9 @@ func (r *run) home() string { return r.env.str("HOME") }
 // script classifies a parsed script.
 func (r *run) script(f *syntax.File) Script {
 	if !inGrammar(f) {
-		return Script{Grammar: false, Steps: []Step{r.whole(f)}}
+		st := r.whole(f)
+		st.Reals = slices.Sorted(slices.Values(r.reals))
+		return Script{Grammar: false, Steps: []Step{st}}
 	}
 	for _, s := range f.Stmts {
 		r.walk(s, -1)
@@ -83,6 +97,8 @@ func (r *run) walk(s *syntax.Stmt, group int) {
 		st = r.call(nil, nil, s.Redirs, "", true)
 	}
 	st.Pipeline = group
+	st.Reals = slices.Sorted(slices.Values(r.reals))
+	r.reals = nil
 	r.steps = append(r.steps, st)
 }
 
@@ -205,7 +221,7 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 		cwdDirs = nil
 		for _, d := range r.cwds {
 			for _, x := range fc.dirs {
-				d = r.sh.Policy.Resolve(d, x).Path
+				d = r.resolve(d, x).Path
 			}
 			cwdDirs = appendNew(cwdDirs, d)
 		}
@@ -307,13 +323,13 @@ func (r *run) cd(target string) {
 		!strings.HasPrefix(target, "./") && !strings.HasPrefix(target, "../") {
 		for _, p := range strings.Split(cdpath, ":") {
 			if p != "" {
-				bases = append(bases, r.sh.Policy.Resolve(r.cwds[len(r.cwds)-1], p).Path)
+				bases = append(bases, r.resolve(r.cwds[len(r.cwds)-1], p).Path)
 			}
 		}
 	}
 	var next string
 	for _, b := range bases {
-		next = r.sh.Policy.Resolve(b, target).Path
+		next = r.resolve(b, target).Path
 		if len(r.cwds) >= maxDirs {
 			r.lost = true
 			return
@@ -327,7 +343,7 @@ func (r *run) cd(target string) {
 	for _, l := range r.lex {
 		nl := cleanAbs(l, target)
 		lex = appendNew(lex, nl)
-		real := r.sh.Policy.Resolve("/", nl).Path
+		real := r.resolve("/", nl).Path
 		if !contains(r.cwds, real) {
 			if len(r.cwds) >= maxDirs {
 				r.lost = true

@@ -38,7 +38,7 @@ func (r *run) walkParts(words []string, options []bool, dirs []string, readsCwd 
 	for i, word := range words {
 		for _, c := range candidates(word, r.home(), options[i]) {
 			for _, d := range dirs {
-				roots = appendNew(roots, r.sh.Policy.Resolve(d, c).Path)
+				roots = appendNew(roots, r.resolve(d, c).Path)
 			}
 		}
 	}

@@ -16,7 +16,7 @@ func (r *run) judgeWord(w string, option, writes bool, dirs []string) []Part {
 	var parts []Part
 	for _, c := range candidates(w, r.home(), option) {
 		for _, d := range dirs {
-			rp := r.sh.Policy.Resolve(d, c)
+			rp := r.resolve(d, c)
 			if _, ok := StreamFD(rp.Path); ok {
 				continue
 			}

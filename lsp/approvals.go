@@ -34,14 +34,13 @@ type broker struct {
 	editor   *editorApprover // nil once the editor is gone
 	terms    map[*terminal]bool
 	gateways int
-	// granted are the steps answered "allow for this session": session →
-	// What + "\x00" + Cwd.
-	granted map[string]map[string]bool
+	// "allow for this session" answers are kept in agent.Grants, the
+	// process's one grant store.
 }
 
 func newBroker(s *Server) *broker {
 	return &broker{s: s, editor: &editorApprover{s: s, gone: make(chan struct{})},
-		terms: map[*terminal]bool{}, granted: map[string]map[string]bool{}}
+		terms: map[*terminal]bool{}}
 }
 
 // Attached counts the editor (while connected) and the terminals.
@@ -72,12 +71,10 @@ func (b *broker) Unheard() string {
 // settings' approval timeout is unanswered; ok is false when every client
 // left without answering (gate.Chain then applies the next rule).
 func (b *broker) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
-	key := q.What + "\x00" + q.Cwd
-	b.mu.Lock()
-	if b.granted[q.Session][key] {
-		b.mu.Unlock()
+	if agent.Grants.Covers(q) {
 		return gate.Approve, true
 	}
+	b.mu.Lock()
 	b.seq++
 	p := protocol.ApproveParams{ID: fmt.Sprintf("q%d", b.seq), Session: q.Session, Agent: q.Agent,
 		Text: q.What, Cwd: q.Cwd, Effects: append([]string{}, q.Effects.Names()...), Step: q.Step, Offers: offers(q.Effects)}
@@ -136,9 +133,7 @@ wait:
 				answer = gate.Approve
 			case protocol.AnswerApproveSession:
 				answer, wire = gate.Approve, protocol.AnswerApprove
-				if grantable(q.Effects) && q.Session != "" {
-					b.grant(q.Session, key)
-				}
+				agent.Grants.Grant(q)
 			default:
 				answer, wire = gate.Deny, protocol.AnswerDeny
 			}
@@ -163,20 +158,9 @@ wait:
 	return answer, ok
 }
 
-func (b *broker) grant(session, key string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.granted[session] == nil {
-		b.granted[session] = map[string]bool{}
-	}
-	b.granted[session][key] = true
-}
-
 // forget drops a session's remembered approvals when it ends.
 func (b *broker) forget(session string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	delete(b.granted, session)
+	agent.Grants.Forget(session)
 }
 
 // editorGone ends the editor's part: its pending questions end at once.
@@ -192,15 +176,12 @@ func (b *broker) editorGone() {
 
 // grantable tells whether "allow for this session" may be offered: never
 // for a step with protected or secret effects.
-func grantable(effs gate.Effects) bool {
-	return !effs.Has(gate.Protected) && !effs.Has(gate.Secret)
-}
 
 // offers are the answers a dialog may offer for these effects, deny first:
 // a client that pre-selects the first one denies on Enter alone.
 func offers(effs gate.Effects) []string {
 	o := []string{protocol.AnswerDeny, protocol.AnswerApprove}
-	if grantable(effs) {
+	if gate.Grantable(effs) {
 		o = append(o, protocol.AnswerApproveSession)
 	}
 	return o

@@ -84,6 +84,9 @@ type RelayQuestion struct {
 	Effects uint8  `json:"Effects"`
 	Step    int    `json:"Step"`
 	Cwd     string `json:"Cwd"`
+	// Reals are the real paths the step named when it was judged: a grant
+	// the parent keeps for this question covers these only.
+	Reals []string `json:"Reals,omitempty"`
 }
 
 // RelayAnswer is the line that answers a relayed question: approve, deny,

@@ -132,7 +132,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 	refused, answer, _, ok := gate.AskPipeline(steps, auto, func(i int, st gate.Step) gate.Answer {
 		n := p.start + i + 1
 		return x.gate.Chain.Ask(x.ctx, gate.Question{ID: fmt.Sprintf("%s:%d", x.id, n),
-			Session: x.gate.Session, What: st.Text, Effects: st.Effects, Step: n, Cwd: x.sh.Dir})
+			Session: x.gate.Session, What: st.Text, Effects: st.Effects, Step: n, Cwd: x.sh.Dir, Reals: st.Reals})
 	})
 	if s := x.stopReason(); s != "" {
 		x.res.Ending = s
