@@ -3,6 +3,7 @@ package gate
 import (
 	"strings"
 
+	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -27,6 +28,8 @@ type run struct {
 	depth  int
 	steps  []Step
 	groups int
+	// paths are the judged entries of each PATH value a step looked up.
+	paths map[string][]PathEntry
 }
 
 func (sh *Shell) newRun() *run {
@@ -44,6 +47,24 @@ func (r *run) child() *run {
 }
 
 func (r *run) home() string { return r.env.str("HOME") }
+
+// lookCommand is where the shell will find the command name on PATH as
+// the script stands here (LookCommand); a builtin is never looked up.
+func (r *run) lookCommand(name string) (Found, bool) {
+	if interp.IsBuiltin(name) {
+		return Found{}, false
+	}
+	path := r.env.str("PATH")
+	entries, ok := r.paths[path]
+	if !ok {
+		entries = r.sh.PathSeen.Judge(r.sh.Policy, path)
+		if r.paths == nil {
+			r.paths = map[string][]PathEntry{}
+		}
+		r.paths[path] = entries
+	}
+	return r.sh.Policy.LookCommand(name, entries)
+}
 
 // script classifies a parsed script.
 func (r *run) script(f *syntax.File) Script {
@@ -176,6 +197,9 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 	default:
 		name = argv[0]
 		fc = commandFacts(argv[0], argv[1:])
+		if f, ok := r.lookCommand(name); ok && f.Exec {
+			parts = append(parts, NewPart(Of(Exec), false, f.Why()))
+		}
 		if len(assigns) > 0 {
 			fc.own = fc.own.With(Exec)
 			parts = append(parts, NewPart(Of(Exec), false, "an assignment before the command can change what it runs"))

@@ -1,13 +1,16 @@
 package shell
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/eukhe/eukhe/gate"
 	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
 )
 
 // credentialParts are the parts of a name, in upper case, that make it a
@@ -194,4 +197,102 @@ func gitConfigEnv(env []string, pairs [][2]string) []string {
 	}
 	return append(out, "GIT_CONFIG_COUNT="+strconv.Itoa(base+len(pairs)),
 		"GIT_OPTIONAL_LOCKS=0", "GIT_NO_LAZY_FETCH=1")
+}
+
+// The PATH a script and its programs get (gate/pathdirs.go): the
+// server's PATH judged at each call (startPath) and again at each program
+// the script starts (lookProgram), relative and missing entries dropped;
+// a process whose step may not exec gets no entry inside the workspace.
+
+// startPath is env with its PATH judged: relative and missing entries
+// dropped. An env without PATH is left so.
+func startPath(env []string, p *gate.Policy, seen *gate.PathSeen) []string {
+	v, ok := envValue(env, "PATH")
+	if !ok {
+		return env
+	}
+	return withPath(env, gate.KeptPath(seen.Judge(p, v), true))
+}
+
+// envValue is the last value of name in env.
+func envValue(env []string, name string) (string, bool) {
+	v, found := "", false
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v, found = val, true
+		}
+	}
+	return v, found
+}
+
+// withPath is env with PATH set to path, or with no PATH when path is
+// empty: to many programs (glibc's execvp, a shell) an empty PATH means
+// the working directory, and no PATH their own default.
+func withPath(env []string, path string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			out = append(out, kv)
+		}
+	}
+	if path != "" {
+		out = append(out, "PATH="+path)
+	}
+	return out
+}
+
+// program is a command the exec handler is about to start: its path,
+// how it was found on PATH (found.Exec: exec whatever its name), and the
+// shell's PATH judged now.
+type program struct {
+	path    string
+	found   gate.Found
+	entries []gate.PathEntry
+	hasPath bool
+}
+
+// lookProgram finds the command name as the gate's classifier does
+// (gate.Policy.LookCommand, over PATH judged now); a name with a "/" is
+// found from dir, as the interpreter does. On failure the error is the
+// message for the script's standard error, naming a dropped entry that
+// holds the command.
+func (x *run) lookProgram(dir string, env expand.Environ, name string) (program, error) {
+	pathVar := env.Get("PATH")
+	pr := program{hasPath: pathVar.IsSet()}
+	pr.entries = x.pathSeen.Judge(x.policy, pathVar.String())
+	if strings.Contains(name, "/") {
+		path, err := interp.LookPathDir(dir, env, name)
+		if err != nil {
+			return pr, fmt.Errorf("bash: %s: command not found", name)
+		}
+		pr.path = path
+		return pr, nil
+	}
+	if f, ok := x.policy.LookCommand(name, pr.entries); ok {
+		pr.path, pr.found = f.Path, f
+		return pr, nil
+	}
+	for _, e := range pr.entries {
+		if e.Kept() {
+			continue
+		}
+		d := e.Entry
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return pr, fmt.Errorf("bash: %s: command not found on PATH; PATH entry %s", name, e.Why())
+		}
+	}
+	return pr, fmt.Errorf("bash: %s: command not found", name)
+}
+
+// childPath is the PATH a program gets: the kept entries, without those
+// inside the workspace (or made during the session) unless its step may
+// exec. A shell without PATH gives none.
+func (pr program) childPath(env []string, exec bool) []string {
+	if !pr.hasPath {
+		return withPath(env, "")
+	}
+	return withPath(env, gate.KeptPath(pr.entries, exec))
 }

@@ -37,6 +37,8 @@ type run struct {
 	confine Confine
 	tempDir func() (string, error)
 	blind   func(gate.Effects) gate.Effects
+	// pathSeen is the session's memory of PATH (Runner.pathSeen).
+	pathSeen *gate.PathSeen
 
 	ctx    context.Context
 	cancel context.CancelFunc
