@@ -13,72 +13,13 @@ import (
 	"mvdan.cc/sh/v3/interp"
 )
 
-// credentialParts are the parts of a name, in upper case, that make it a
-// credential (S7.7): its value never reaches a child process.
-var credentialParts = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD",
-	"PASSPHRASE", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY"}
-
-// ProviderCredentials are credentials a model provider's code reads whose
-// names the parts above do not catch, in any case. eukhe has no provider
-// code of its own; every provider variable it knows of (ANTHROPIC_API_KEY,
-// OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
-// GOOGLE_APPLICATION_CREDENTIALS, …) has one of the parts, so the list is
-// empty until one does not.
-var ProviderCredentials []string
-
-// credentialEnds are the endings of a name, in upper case, that make it a
-// credential (beyond the seed, red team): SIGNING_KEY, GH_PAT, MYSQL_PWD,
-// SMTP_PASS, SENTRY_DSN, AWS_CREDS, NPM_CONFIG__AUTH. PWD and OLDPWD are
-// the shell's directories, not a credential (no "_").
-var credentialEnds = []string{"_KEY", "_PAT", "_PWD", "_PASS", "_DSN", "_CREDS", "_AUTH", "_COOKIE"}
-
-// Credential reports whether the variable name is a credential (S7.7): a
-// provider credential, or a name whose upper case holds API_KEY, APIKEY,
-// TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL, PRIVATE_KEY or
-// ACCESS_KEY, or ends in one of credentialEnds.
-func Credential(name string) bool {
-	up := strings.ToUpper(name)
-	for _, p := range credentialParts {
-		if strings.Contains(up, p) {
-			return true
-		}
-	}
-	for _, e := range credentialEnds {
-		if strings.HasSuffix(up, e) {
-			return true
-		}
-	}
-	for _, p := range ProviderCredentials {
-		if strings.EqualFold(p, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// tokenPrefixes begin the values of well-known credentials, whatever the
-// variable is called: GitHub and GitLab tokens, Slack's, AWS key ids,
-// Google API keys, OpenAI- and Anthropic-style keys, a PEM block.
-var tokenPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
-	"xoxb-", "xoxp-", "xoxa-", "xoxs-", "AKIA", "ASIA", "AIza", "sk-", "-----BEGIN"}
+// Credential reports whether the variable name is a credential (S7.7):
+// gate.CredentialName.
+func Credential(name string) bool { return gate.CredentialName(name) }
 
 // CredentialValue reports whether a variable's value is a credential
-// whatever its name (beyond the seed, red team): a URL with a user part
-// (postgres://u:p@h, a proxy with a password, a Sentry DSN) or a value in
-// a well-known token's form. Such a variable never reaches a script.
-func CredentialValue(v string) bool {
-	for _, p := range tokenPrefixes {
-		if strings.HasPrefix(v, p) && len(v) >= len(p)+8 {
-			return true
-		}
-	}
-	scheme, rest, ok := strings.Cut(v, "://")
-	if !ok || scheme == "" || strings.ContainsAny(scheme, "/@ ") {
-		return false
-	}
-	auth, _, _ := strings.Cut(rest, "/")
-	return strings.Contains(auth, "@")
-}
+// whatever its name: gate.CredentialValue.
+func CredentialValue(v string) bool { return gate.CredentialValue(v) }
 
 // scriptEnv is the environment a script starts with: the server's (env,
 // or this process's when env is nil), plus the session values, minus
