@@ -61,7 +61,7 @@ func TestCredentialValues(t *testing.T) {
 		// the shapes the list missed
 		"sk_live_4eC39HqLyjWDarjtT1zdp7dc": true, "rk_test_51H8abcdefghijklmn": true,
 		"https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX": true,
-		"xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx": true, "xapp-1-A0123ABCD-1234567890123-abc": true,
+		"xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx":                      true, "xapp-1-A0123ABCD-1234567890123-abc": true,
 		"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl": true, "Bearer eyJhbGciOiJub25lIn0.eyJhIjoxfQ.": true,
 		"glpat-xxxxxxxxxxxxxxxxxxxx": true, "gldt-0123456789abcdef": true, "glrt-t1_abcdefghijkl": true,
 		"npm_0123456789abcdefghijABCDEFGHIJ0123456789": true, "pypi-AgEIcHlwaS5vcmcCJDAwMDAwMDAwLTAwMDAtMDAwMA": true,
