@@ -13,7 +13,7 @@ var (
 	pathWorldDirs = []string{"/w", "/w/bin", "/w/sub", "/w/sub/bin", "/usr", "/usr/bin", "/opt", "/opt/bin",
 		"/home", "/home/u", "/tmp"}
 	pathWorldLinks = map[string]string{
-		"/opt/into-w":   "/w/bin",  // outside, leading into the workspace
+		"/opt/into-w":   "/w/bin",   // outside, leading into the workspace
 		"/w/to-usr":     "/usr/bin", // in the workspace, leading out: the agent can repoint it
 		"/opt/via":      "/w/to-usr",
 		"/opt/loop":     "/opt/loop",
