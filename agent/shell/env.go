@@ -146,13 +146,21 @@ func gitConfigEnv(env []string, pairs [][2]string) []string {
 // a process whose step may not exec gets no entry inside the workspace.
 
 // startPath is env with its PATH judged: relative and missing entries
-// dropped. An env without PATH is left so.
-func startPath(env []string, p *gate.Policy, seen *gate.PathSeen) []string {
+// dropped (and given back, for the message of a command not found). An
+// env without PATH is left so.
+func startPath(env []string, p *gate.Policy, seen *gate.PathSeen) ([]string, []gate.PathEntry) {
 	v, ok := envValue(env, "PATH")
 	if !ok {
-		return env
+		return env, nil
 	}
-	return withPath(env, gate.KeptPath(seen.Judge(p, v), true))
+	entries := seen.Judge(p, v)
+	var dropped []gate.PathEntry
+	for _, e := range entries {
+		if !e.Kept() {
+			dropped = append(dropped, e)
+		}
+	}
+	return withPath(env, gate.KeptPath(entries, true)), dropped
 }
 
 // envValue is the last value of name in env.
@@ -196,7 +204,7 @@ type program struct {
 // (gate.Policy.LookCommand, over PATH judged now); a name with a "/" is
 // found from dir, as the interpreter does. On failure the error is the
 // message for the script's standard error, naming a dropped entry that
-// holds the command.
+// holds the command (of the shell's PATH now, or of the server's).
 func (x *run) lookProgram(dir string, env expand.Environ, name string) (program, error) {
 	pathVar := env.Get("PATH")
 	pr := program{hasPath: pathVar.IsSet()}
@@ -213,7 +221,7 @@ func (x *run) lookProgram(dir string, env expand.Environ, name string) (program,
 		pr.path, pr.found = f.Path, f
 		return pr, nil
 	}
-	for _, e := range pr.entries {
+	for _, e := range append(append([]gate.PathEntry(nil), pr.entries...), x.dropped...) {
 		if e.Kept() {
 			continue
 		}

@@ -180,7 +180,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 	if err != nil {
 		return invalid("the session root %q cannot be the working directory (%v); nothing ran", r.Root, err)
 	}
-	env := startPath(scriptEnv(r.Env, r.Session), r.Gate.Policy, &r.pathSeen)
+	env, dropped := startPath(scriptEnv(r.Env, r.Session), r.Gate.Policy, &r.pathSeen)
 	judge := &gate.Shell{Policy: r.Gate.Policy, Dir: root, Env: gate.EnvFromList(env), ReadDir: os.ReadDir,
 		PathSeen: &r.pathSeen}
 	sc, err := judge.Classify(req.Script)
@@ -210,6 +210,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 		out: &output{cap: capacity, keepWhole: r.KeepWhole, recall: map[bool]string{true: r.RecallToken}[r.KeepWhole]}, grace: r.grace(), id: newID(), timeout: req.Timeout,
 		done: make(chan struct{}), groups: map[int]bool{},
 		confine: r.Confine, tempDir: r.tempDir, blind: r.blind, pathSeen: &r.pathSeen,
+		dropped: dropped,
 	}
 	if sc.Grammar {
 		x.ix = newIndex(f)
