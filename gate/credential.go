@@ -1,6 +1,10 @@
 package gate
 
-import "strings"
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
 
 // HoldsCredential reports whether a git config's text holds a credential
 // (red team): a URL with a password (url = https://user:TOKEN@host/…,
@@ -43,4 +47,120 @@ func cwdReach(name string, argv []string) CwdReach {
 		return CwdWorkTree
 	}
 	return CwdAll
+}
+
+// Credentials in the environment (S7.7): a variable whose name or value
+// is a credential never reaches a script or a program it runs. By name
+// (CredentialName): its parts, its endings, and the list of provider
+// variables; by value (CredentialValue): the shapes of well-known tokens,
+// whatever the variable is called. The shapes are narrow on purpose —
+// each a prefix no plain value starts with, then enough characters of
+// the token's alphabet — so PATH, HOME, GOPATH, LANG, TERM and the like
+// stay.
+
+// credentialParts are the parts of a name, in upper case, that make it a
+// credential wherever they appear in it.
+var credentialParts = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD",
+	"PASSPHRASE", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY", "AUTH_CONFIG", "AUTHCONFIG"}
+
+// credentialWords are words of a name (split at "_"), in upper case, that
+// make it a credential: CI_JOB_JWT, CI_JOB_JWT_V2, STRIPE_SK,
+// SLACK_WEBHOOK_URL (a word starting WEBHOOK).
+var credentialWords = []string{"JWT", "SK"}
+
+// credentialEnds are the endings of a name, in upper case, that make it a
+// credential (red team): SIGNING_KEY, GH_PAT, MYSQL_PWD, SMTP_PASS,
+// SENTRY_DSN, AWS_CREDS, NPM_CONFIG__AUTH. PWD and OLDPWD are the
+// shell's directories, not a credential (no "_").
+var credentialEnds = []string{"_KEY", "_PAT", "_PWD", "_PASS", "_DSN", "_CREDS", "_AUTH", "_COOKIE"}
+
+// ProviderCredentials are credentials a model provider's code reads whose
+// names the rules above do not catch, in any case. eukhe has no provider
+// code of its own; every provider variable it knows of (ANTHROPIC_API_KEY,
+// OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+// GOOGLE_APPLICATION_CREDENTIALS, …) is caught, so the list is empty
+// until one is not.
+var ProviderCredentials []string
+
+// CredentialName reports whether the variable name is a credential: a
+// provider credential, or a name whose upper case holds one of
+// credentialParts, has a word of credentialWords or a word starting
+// WEBHOOK, or ends in one of credentialEnds.
+func CredentialName(name string) bool {
+	up := strings.ToUpper(name)
+	for _, p := range credentialParts {
+		if strings.Contains(up, p) {
+			return true
+		}
+	}
+	for _, e := range credentialEnds {
+		if strings.HasSuffix(up, e) {
+			return true
+		}
+	}
+	for _, w := range strings.Split(up, "_") {
+		if strings.HasPrefix(w, "WEBHOOK") || slices.Contains(credentialWords, w) {
+			return true
+		}
+	}
+	for _, p := range ProviderCredentials {
+		if strings.EqualFold(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenShapes are the well-known tokens' forms, each matched where a
+// token can start: the value's start, or after a space, a quote, "=",
+// ":", ",", ";" or an opening bracket (a "Bearer …" header, a JSON
+// document). Not after "/" or ".": a path or a host name holds such
+// letters by chance.
+var tokenShapes = regexp.MustCompile(`(?:^|[\s"'=:,;(\[{<])(?:` + strings.Join([]string{
+	`sk_(?:live|test)_[0-9A-Za-z]{10,}`, // Stripe secret key
+	`rk_(?:live|test)_[0-9A-Za-z]{10,}`, // Stripe restricted key
+	`whsec_[0-9A-Za-z]{16,}`,            // Stripe webhook secret
+	`xox[abposer]-[0-9A-Za-z-]{8,}`,     // Slack bot, user, app-level, refresh tokens
+	`xapp-[0-9A-Za-z-]{8,}`,             // Slack app token
+	`gl(?:pat|dt|rt|ptt|soat|cbt|oas|imt|ft|agent|ffct|ds)-[0-9A-Za-z_-]{8,}`, // GitLab
+	`github_pat_[0-9A-Za-z_]{8,}`,                             // GitHub fine-grained
+	`gh[pousr]_[0-9A-Za-z]{8,}`,                               // GitHub classic, OAuth, user, server, refresh
+	`npm_[0-9A-Za-z]{30,}`,                                    // npm
+	`pypi-Ag[0-9A-Za-z_-]{20,}`,                               // PyPI (a macaroon)
+	`(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{12,}`,                    // AWS access key id
+	`AIza[0-9A-Za-z_-]{30,}`,                                  // Google API key
+	`ya29\.[0-9A-Za-z_-]{20,}`,                                // Google OAuth access token
+	`sk-[0-9A-Za-z_-]{12,}`,                                   // OpenAI, Anthropic (sk-ant-…), DeepSeek, …
+	`hf_[0-9A-Za-z]{30,}`,                                     // Hugging Face
+	`glc_[0-9A-Za-z_+/=-]{20,}`,                               // Grafana
+	`dop_v1_[0-9a-f]{40,}`,                                    // DigitalOcean
+	`SG\.[0-9A-Za-z_-]{16,}\.[0-9A-Za-z_-]{16,}`,              // SendGrid
+	`AGE-SECRET-KEY-1[0-9A-Z]{40,}`,                           // age
+	`eyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{4,}\.[0-9A-Za-z_-]*`, // a JWT: base64url header {"…, payload, signature
+	`-----BEGIN`,                                              // a PEM block
+}, "|") + `)`)
+
+// secretMarks are texts that make a value a credential wherever they
+// appear in it: a Slack or Discord webhook URL (its path is the secret),
+// a Docker auth document ({"auths": …}), the key of an Azure connection
+// string, a URL with a user and password.
+var secretMarks = regexp.MustCompile(`(?i:hooks\.slack\.com/(?:services|workflows|triggers)/)|` +
+	`(?i:discord(?:app)?\.com/api/webhooks/)|"auths"\s*:|` +
+	`(?i:AccountKey=|SharedAccessKey=|SharedAccessSignature=)|` +
+	`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@`)
+
+// CredentialValue reports whether a variable's value is a credential
+// whatever its name (red team): a URL with a user part (postgres://u:p@h,
+// a proxy with a password, a Sentry DSN), a well-known token's form
+// (tokenShapes), or a mark of one (secretMarks).
+func CredentialValue(v string) bool {
+	if tokenShapes.MatchString(v) || secretMarks.MatchString(v) {
+		return true
+	}
+	scheme, rest, ok := strings.Cut(v, "://")
+	if !ok || scheme == "" || strings.ContainsAny(scheme, "/@ ") {
+		return false
+	}
+	auth, _, _ := strings.Cut(rest, "/")
+	return strings.Contains(auth, "@")
 }

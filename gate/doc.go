@@ -50,6 +50,27 @@
 //     in pipeline.go, called by the shell's runner before each pipeline
 //     runs (agent/shell run.go); their tests run that runner on real
 //     steps (agent/shell laws_test.go).
+//   - PATH entries (path_entry_judged): pathdirs.go. Each entry of a
+//     step's PATH is judged before the step runs and again at each
+//     program it starts: relative, empty and missing entries are dropped
+//     (from the lookup and from what a program gets), and a command
+//     found in an entry inside the workspace, one made during the
+//     session (PathSeen), or through a link in the workspace, is exec.
+//     Policy.LookCommand is the one lookup: the classifier (steps.go)
+//     and the shell's exec handler both call it. Between the judgment
+//     and the run an attacker controls the file system: a stage of the
+//     same pipeline can make the directory or plant the program after
+//     the call handler judged the name, so the exec handler looks up
+//     and judges again right before it starts the program (agent/shell
+//     exec.go, env.go; tested in agent/shell path_test.go and
+//     cmd/eukhe attack_env_test.go). Law test: pathdirs_test.go.
+//   - Credentials in the environment (S7.7; credential_shapes_removed,
+//     plain_values_kept): credential.go — CredentialName (parts, words
+//     JWT and SK, a word starting WEBHOOK, AUTH_CONFIG, endings) and
+//     CredentialValue (the shapes of well-known tokens, matched where a
+//     token can start, and marks: webhook URLs, Docker's "auths", a URL
+//     with a user). The removal and its law tests: agent/shell env.go,
+//     env_laws_test.go.
 //   - G4 (gate_covers_every_runner, ipython_gated_each_call,
 //     cell_runs_only_within_or_approved, cell_within_runs_unasked,
 //     cell_approved_runs, cell_no_yes_stops, cell_exec_asks): runner.go.
@@ -123,7 +144,9 @@
 //     repository to git's discovery, whose config git obeys there. A
 //     revision word of git named after HEAD (HEAD~2, ORIG_HEAD) is not a
 //     path (git.go).
-//   - A relative PATH entry protects that directory in each root.
+//   - A relative PATH entry protects that directory in each root
+//     (places.go), though it finds no command any more (pathdirs.go):
+//     with "." or an empty entry on PATH the root itself is protected.
 //   - Every word a step names counts as a path, and so do the paths inside
 //     it: an option's value (--file=P, -fP), a curl @P, a file:// URL. The
 //     words of cd are not read as paths; the steps after it are judged in

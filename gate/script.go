@@ -22,6 +22,9 @@ type Shell struct {
 	// ReadDir lists a directory for globbing (os.ReadDir); nil leaves
 	// patterns as written.
 	ReadDir func(string) ([]fs.DirEntry, error)
+	// PathSeen is what the session saw of PATH (the entries it found
+	// missing); nil means nothing was seen before.
+	PathSeen *PathSeen
 }
 
 // Script is a classified script: its steps, and whether it stayed in the

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -32,6 +33,8 @@ type run struct {
 	// far: its words, redirections, cd targets and walked roots. A grant
 	// is for these (grant.go).
 	reals []string
+	// paths are the judged entries of each PATH value a step looked up.
+	paths map[string][]PathEntry
 }
 
 // resolve is the policy's Resolve, noting the real path for the step.
@@ -56,6 +59,24 @@ func (r *run) child() *run {
 }
 
 func (r *run) home() string { return r.env.str("HOME") }
+
+// lookCommand is where the shell will find the command name on PATH as
+// the script stands here (LookCommand); a builtin is never looked up.
+func (r *run) lookCommand(name string) (Found, bool) {
+	if interp.IsBuiltin(name) {
+		return Found{}, false
+	}
+	path := r.env.str("PATH")
+	entries, ok := r.paths[path]
+	if !ok {
+		entries = r.sh.PathSeen.Judge(r.sh.Policy, path)
+		if r.paths == nil {
+			r.paths = map[string][]PathEntry{}
+		}
+		r.paths[path] = entries
+	}
+	return r.sh.Policy.LookCommand(name, entries)
+}
 
 // script classifies a parsed script.
 func (r *run) script(f *syntax.File) Script {
@@ -192,6 +213,9 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 	default:
 		name = argv[0]
 		fc = commandFacts(argv[0], argv[1:])
+		if f, ok := r.lookCommand(name); ok && f.Exec {
+			parts = append(parts, NewPart(Of(Exec), false, f.Why()))
+		}
 		if len(assigns) > 0 {
 			fc.own = fc.own.With(Exec)
 			parts = append(parts, NewPart(Of(Exec), false, "an assignment before the command can change what it runs"))

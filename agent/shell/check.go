@@ -137,7 +137,7 @@ func (x *run) judge(args []string, dir string, env expand.Environ) gate.Step {
 	}
 	// ReadDir: a step that follows links under a tree is walked again as
 	// it runs (the words are quoted, so nothing globs).
-	sh := gate.Shell{Policy: x.policy, Dir: dir, Env: envMap(env), ReadDir: os.ReadDir}
+	sh := gate.Shell{Policy: x.policy, Dir: dir, Env: envMap(env), ReadDir: os.ReadDir, PathSeen: x.pathSeen}
 	sc, err := sh.Classify(strings.Join(words, " "))
 	if err != nil || len(sc.Steps) != 1 {
 		return everything(strings.Join(words, " "))

@@ -44,7 +44,7 @@
 //     stage swaps for a link after the judgement is not followed. A step may run with what the auto
 //     set holds, plus, when the user approved it, the effects it was asked
 //     about; anything else is refused at that step (reason "changed").
-//   - S7.7 external processes: exec.go. The interpreter's PATH lookup; a
+//   - S7.7 external processes: exec.go. The gate's PATH lookup (above); a
 //     session of its own (Setsid: a new process group, and no terminal to
 //     read or stop on); TERM to every group the script started, KILL
 //     after the grace, on kill, timeout or cancel; 128+N for a signal, so
@@ -69,13 +69,24 @@
 //     mechanism), confine_corpus_test.go (the classifier-blind corpus),
 //     confine_work_test.go (real work), confine_bench_test.go.
 //   - S7.7 environment: env.go. The server's, plus the session values,
-//     minus every credential (Credential: by name, its parts and, beyond
-//     the seed, its endings _KEY, _PAT, _PWD, _SK, …, and WEBHOOK, _JWT,
-//     AUTH_CONFIG; CredentialValue, credential_shapes.go: by value, a URL
-//     with a user part, a webhook URL, a JWT, Docker's auth JSON or a
-//     well-known token's form: Stripe, Slack, GitHub, GitLab, npm, PyPI,
-//     AWS, Google, OpenAI/Anthropic, Hugging Face; property tests
-//     TestLaw_credential_shapes_removed, TestLaw_plain_values_kept). git read steps
+//     minus every credential (gate.CredentialName: by name, its parts
+//     and, beyond the seed, its endings _KEY, _PAT, _PWD, …, the words
+//     JWT and SK, WEBHOOK…, AUTH_CONFIG; gate.CredentialValue: by value,
+//     a URL with a user part, a well-known token's shape — Stripe,
+//     Slack, JWT, GitLab, GitHub, npm, PyPI, Docker auth JSON, AWS,
+//     Google, OpenAI/Anthropic — or a webhook URL). Laws
+//     credential_shapes_removed, plain_values_kept: env_laws_test.go.
+//     PATH (gate/pathdirs.go): judged when a call starts (startPath:
+//     relative, empty and missing entries dropped) and again when each
+//     program starts (lookProgram, in exec.go): the program is found with
+//     gate.Policy.LookCommand, the lookup the classifier judged, over
+//     PATH as it is then; one found in the workspace (or in a directory
+//     made during the session: Runner.pathSeen) without exec allowed is
+//     refused, since a stage of the same pipeline may have planted it
+//     after the call handler judged the name; a program whose step may
+//     not exec gets a PATH without those entries, and one whose PATH
+//     would be empty gets none (empty means the working directory to
+//     execvp). Tests: path_test.go. git read steps
 //     (gate.GitSafeArgv) run with the gate's UntrustedRepoArgs and
 //     safe.bareRepository=explicit and no signature program, set through
 //     GIT_CONFIG_COUNT/KEY/VALUE, with GIT_OPTIONAL_LOCKS=0.

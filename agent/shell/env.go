@@ -1,59 +1,25 @@
 package shell
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/eukhe/eukhe/gate"
 	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
 )
 
-// credentialParts are the parts of a name, in upper case, that make it a
-// credential (S7.7): its value never reaches a child process.
-var credentialParts = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD",
-	"PASSPHRASE", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY", "WEBHOOK", "AUTH_CONFIG", "AUTHCONFIG",
-	"_JWT", "JWT_", "DOCKERCONFIGJSON"}
+// Credential reports whether the variable name is a credential (S7.7):
+// gate.CredentialName.
+func Credential(name string) bool { return gate.CredentialName(name) }
 
-// ProviderCredentials are credentials a model provider's code reads whose
-// names the parts above do not catch, in any case. eukhe has no provider
-// code of its own; every provider variable it knows of (ANTHROPIC_API_KEY,
-// OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
-// GOOGLE_APPLICATION_CREDENTIALS, …) has one of the parts, so the list is
-// empty until one does not.
-var ProviderCredentials []string
-
-// credentialEnds are the endings of a name, in upper case, that make it a
-// credential (beyond the seed, red team): SIGNING_KEY, GH_PAT, MYSQL_PWD,
-// SMTP_PASS, SENTRY_DSN, AWS_CREDS, NPM_CONFIG__AUTH, STRIPE_SK,
-// CI_JOB_JWT. PWD and OLDPWD are the shell's directories, not a credential
-// (no "_").
-var credentialEnds = []string{"_KEY", "_PAT", "_PWD", "_PASS", "_DSN", "_CREDS", "_AUTH", "_COOKIE", "_SK", "JWT"}
-
-// Credential reports whether the variable name is a credential (S7.7): a
-// provider credential, or a name whose upper case holds API_KEY, APIKEY,
-// TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL, PRIVATE_KEY or
-// ACCESS_KEY, or ends in one of credentialEnds.
-func Credential(name string) bool {
-	up := strings.ToUpper(name)
-	for _, p := range credentialParts {
-		if strings.Contains(up, p) {
-			return true
-		}
-	}
-	for _, e := range credentialEnds {
-		if strings.HasSuffix(up, e) {
-			return true
-		}
-	}
-	for _, p := range ProviderCredentials {
-		if strings.EqualFold(p, name) {
-			return true
-		}
-	}
-	return false
-}
+// CredentialValue reports whether a variable's value is a credential
+// whatever its name: gate.CredentialValue.
+func CredentialValue(v string) bool { return gate.CredentialValue(v) }
 
 // scriptEnv is the environment a script starts with: the server's (env,
 // or this process's when env is nil), plus the session values, minus
@@ -172,4 +138,110 @@ func gitConfigEnv(env []string, pairs [][2]string) []string {
 	}
 	return append(out, "GIT_CONFIG_COUNT="+strconv.Itoa(base+len(pairs)),
 		"GIT_OPTIONAL_LOCKS=0", "GIT_NO_LAZY_FETCH=1")
+}
+
+// The PATH a script and its programs get (gate/pathdirs.go): the
+// server's PATH judged at each call (startPath) and again at each program
+// the script starts (lookProgram), relative and missing entries dropped;
+// a process whose step may not exec gets no entry inside the workspace.
+
+// startPath is env with its PATH judged: relative and missing entries
+// dropped (and given back, for the message of a command not found). An
+// env without PATH is left so.
+func startPath(env []string, p *gate.Policy, seen *gate.PathSeen) ([]string, []gate.PathEntry) {
+	v, ok := envValue(env, "PATH")
+	if !ok {
+		return env, nil
+	}
+	entries := seen.Judge(p, v)
+	var dropped []gate.PathEntry
+	for _, e := range entries {
+		if !e.Kept() {
+			dropped = append(dropped, e)
+		}
+	}
+	return withPath(env, gate.KeptPath(entries, true)), dropped
+}
+
+// envValue is the last value of name in env.
+func envValue(env []string, name string) (string, bool) {
+	v, found := "", false
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v, found = val, true
+		}
+	}
+	return v, found
+}
+
+// withPath is env with PATH set to path, or with no PATH when path is
+// empty: to many programs (glibc's execvp, a shell) an empty PATH means
+// the working directory, and no PATH their own default.
+func withPath(env []string, path string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			out = append(out, kv)
+		}
+	}
+	if path != "" {
+		out = append(out, "PATH="+path)
+	}
+	return out
+}
+
+// program is a command the exec handler is about to start: its path,
+// how it was found on PATH (found.Exec: exec whatever its name), and the
+// shell's PATH judged now.
+type program struct {
+	path    string
+	found   gate.Found
+	entries []gate.PathEntry
+	hasPath bool
+}
+
+// lookProgram finds the command name as the gate's classifier does
+// (gate.Policy.LookCommand, over PATH judged now); a name with a "/" is
+// found from dir, as the interpreter does. On failure the error is the
+// message for the script's standard error, naming a dropped entry that
+// holds the command (of the shell's PATH now, or of the server's).
+func (x *run) lookProgram(dir string, env expand.Environ, name string) (program, error) {
+	pathVar := env.Get("PATH")
+	pr := program{hasPath: pathVar.IsSet()}
+	pr.entries = x.pathSeen.Judge(x.policy, pathVar.String())
+	if strings.Contains(name, "/") {
+		path, err := interp.LookPathDir(dir, env, name)
+		if err != nil {
+			return pr, fmt.Errorf("bash: %s: command not found", name)
+		}
+		pr.path = path
+		return pr, nil
+	}
+	if f, ok := x.policy.LookCommand(name, pr.entries); ok {
+		pr.path, pr.found = f.Path, f
+		return pr, nil
+	}
+	for _, e := range append(append([]gate.PathEntry(nil), pr.entries...), x.dropped...) {
+		if e.Kept() {
+			continue
+		}
+		d := e.Entry
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return pr, fmt.Errorf("bash: %s: command not found on PATH; PATH entry %s", name, e.Why())
+		}
+	}
+	return pr, fmt.Errorf("bash: %s: command not found", name)
+}
+
+// childPath is the PATH a program gets: the kept entries, without those
+// inside the workspace (or made during the session) unless its step may
+// exec. A shell without PATH gives none.
+func (pr program) childPath(env []string, exec bool) []string {
+	if !pr.hasPath {
+		return withPath(env, "")
+	}
+	return withPath(env, gate.KeptPath(pr.entries, exec))
 }

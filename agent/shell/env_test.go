@@ -39,6 +39,10 @@ func TestCredentialNames(t *testing.T) {
 		// the red team's: endings that name a credential
 		"SIGNING_KEY": true, "GH_PAT": true, "MYSQL_PWD": true, "SMTP_PASS": true, "SENTRY_DSN": true,
 		"NPM_CONFIG__AUTH": true, "PWD": false, "OLDPWD": false, "SSH_AUTH_SOCK": false, "KEYMAP": false,
+		// the names the list missed: …_JWT, …_WEBHOOK…, …_SK, …AUTH_CONFIG…
+		"DOCKER_AUTH_CONFIG": true, "CI_JOB_JWT": true, "CI_JOB_JWT_V2": true, "SLACK_WEBHOOK_URL": true,
+		"STRIPE_SK": true, "DISCORD_WEBHOOK": true, "GOPATH": false, "LANG": false, "TERM": false,
+		"TASK": false, "DISK_SIZE": false, "GIT_ASKPASS": false, "XAUTHORITY": false,
 	} {
 		if Credential(name) != want {
 			t.Errorf("Credential(%q) = %v", name, !want)
@@ -54,6 +58,17 @@ func TestCredentialValues(t *testing.T) {
 		"sk-0123456789abcdef": true, "-----BEGIN OPENSSH PRIVATE KEY-----": true,
 		"http://proxy:3128": false, "https://example.org/a@b": false, "/usr/bin:/bin": false,
 		"sk-1": false, "en_US.UTF-8": false, "u@host": false,
+		// the shapes the list missed
+		"sk_live_4eC39HqLyjWDarjtT1zdp7dc": true, "rk_test_51H8abcdefghijklmn": true,
+		"https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX": true,
+		"xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx":                      true, "xapp-1-A0123ABCD-1234567890123-abc": true,
+		"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl": true, "Bearer eyJhbGciOiJub25lIn0.eyJhIjoxfQ.": true,
+		"glpat-xxxxxxxxxxxxxxxxxxxx": true, "gldt-0123456789abcdef": true, "glrt-t1_abcdefghijkl": true,
+		"npm_0123456789abcdefghijABCDEFGHIJ0123456789": true, "pypi-AgEIcHlwaS5vcmcCJDAwMDAwMDAwLTAwMDAtMDAwMA": true,
+		`{"auths":{"r.example":{"auth":"dTpw"}}}`: true, "AIzaSyA-0123456789abcdefghijklmnopqrstu": true,
+		"sk-ant-api03-abcdefghijklmnopqrstuvwxyz": true, "/usr/local/bin:/home/u/go/bin": false,
+		"xterm-256color": false, "/opt/sk-0123456789abcdef/bin": false, "0123456789abcdef0123456789abcdef01234567": false,
+		`{"debug":true}`: false, "https://hooks.example.org/services/x": false,
 	} {
 		if CredentialValue(v) != want {
 			t.Errorf("CredentialValue(%q) = %v", v, !want)

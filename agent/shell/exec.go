@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/eukhe/eukhe/gate"
 	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/interp"
 )
@@ -57,19 +58,25 @@ func handlerStatus(err error) int {
 // (sandbox.go); a git read step runs hardened. A process ended by a
 // signal gives 128+N (SIGPIPE: 141).
 func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []string) error {
-	path, err := interp.LookPathDir(hc.Dir, hc.Env, args[0])
+	pr, err := x.lookProgram(hc.Dir, hc.Env, args[0])
 	if err != nil {
-		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", args[0])
+		fmt.Fprintln(hc.Stderr, err)
 		return interp.ExitStatus(127)
 	}
-	argv, env := args, childEnv(hc.Env)
-	if args[0] == "git" {
-		argv, env = gitRead(args, env)
-	}
+	path := pr.path
 	x.mu.Lock()
 	step, inStep := x.stepAt(hc.Pos)
 	allowed := x.allowedAt(step, inStep)
 	x.mu.Unlock()
+	if pr.found.Exec && !allowed.Has(gate.Exec) {
+		// The call handler judged the name before; a stage of the same
+		// pipeline may have made the directory or the program since.
+		return x.refuse(step, "run "+gate.Visible(args[0])+": "+pr.found.Why(), gate.Of(gate.Exec), allowed)
+	}
+	argv, env := args, pr.childPath(childEnv(hc.Env), allowed.Has(gate.Exec))
+	if args[0] == "git" {
+		argv, env = gitRead(args, env)
+	}
 	l, refusal := x.sandbox(path, argv, env, hc.Dir, allowed)
 	if refusal != "" {
 		fmt.Fprint(hc.Stderr, refusal)

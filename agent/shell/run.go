@@ -37,6 +37,11 @@ type run struct {
 	confine Confine
 	tempDir func() (string, error)
 	blind   func(gate.Effects) gate.Effects
+	// pathSeen is the session's memory of PATH (Runner.pathSeen).
+	pathSeen *gate.PathSeen
+	// dropped are the entries of the server's PATH the script's PATH
+	// left out, for the message of a command not found.
+	dropped []gate.PathEntry
 
 	ctx    context.Context
 	cancel context.CancelFunc

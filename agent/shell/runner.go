@@ -72,6 +72,10 @@ type Runner struct {
 
 	mu  sync.Mutex
 	tmp string // the session's private temporary directory, once made
+	// pathSeen is what the session saw of PATH: the entries it found
+	// missing (a directory that appears later was made during the
+	// session; gate.PathAppeared).
+	pathSeen gate.PathSeen
 	// blind, in tests only, replaces the effects the gate finds for every
 	// step (the classifier-blind test).
 	blind func(gate.Effects) gate.Effects
@@ -176,8 +180,9 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 	if err != nil {
 		return invalid("the session root %q cannot be the working directory (%v); nothing ran", r.Root, err)
 	}
-	env := scriptEnv(r.Env, r.Session)
-	judge := &gate.Shell{Policy: r.Gate.Policy, Dir: root, Env: gate.EnvFromList(env), ReadDir: os.ReadDir}
+	env, dropped := startPath(scriptEnv(r.Env, r.Session), r.Gate.Policy, &r.pathSeen)
+	judge := &gate.Shell{Policy: r.Gate.Policy, Dir: root, Env: gate.EnvFromList(env), ReadDir: os.ReadDir,
+		PathSeen: &r.pathSeen}
 	sc, err := judge.Classify(req.Script)
 	if err != nil {
 		return invalid("%v; nothing ran", err)
@@ -204,7 +209,8 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 		gate: r.Gate, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,
 		out: &output{cap: capacity, keepWhole: r.KeepWhole, recall: map[bool]string{true: r.RecallToken}[r.KeepWhole]}, grace: r.grace(), id: newID(), timeout: req.Timeout,
 		done: make(chan struct{}), groups: map[int]bool{},
-		confine: r.Confine, tempDir: r.tempDir, blind: r.blind,
+		confine: r.Confine, tempDir: r.tempDir, blind: r.blind, pathSeen: &r.pathSeen,
+		dropped: dropped,
 	}
 	if sc.Grammar {
 		x.ix = newIndex(f)

@@ -20,10 +20,14 @@ it would run (expanded, invisible characters escaped), its effects in the
 order read, write, exec, net, outside, protected, secret, and whether it
 runs unasked under shell.autoEffects or asks first; then how the programs
 of a step are confined: "confinement: bubblewrap", "landlock (why)" or
-"none (why)" (shell.confinement). The last line is the auto set in force
-and where it came from (a settings file or the default).
+"none (why)" (shell.confinement). A "PATH entry" line names each entry
+of PATH that is not used as it is: a relative, empty or missing one is
+dropped (no command is found there), and a command found in one inside
+the workspace is exec. The last line is the auto set in force and where
+it came from (a settings file or the default).
   --json     print {"grammar":bool,"steps":[{"text":…,"effects":[…],"asks":bool}],
-             "confinement":"…"}
+             "confinement":"…","path":[{"entry":…,"kind":…,"kept":bool,"exec":bool}]}
+             ("path" only when an entry is not used as it is)
   --cwd DIR  the directory the script runs in (default: .); the workspace
              root is the nearest directory at or above it that holds .git
              or .eukhe, else DIR itself
@@ -42,6 +46,17 @@ type checkJSON struct {
 	Grammar     bool            `json:"grammar"`
 	Steps       []checkStepJSON `json:"steps"`
 	Confinement string          `json:"confinement"`
+	// Path is every PATH entry not kept as it is: dropped, or kept with
+	// each command found there exec.
+	Path []checkPathJSON `json:"path,omitempty"`
+}
+
+type checkPathJSON struct {
+	Entry string `json:"entry"`
+	Kind  string `json:"kind"`
+	Kept  bool   `json:"kept"`
+	// Exec: a command found there is exec, whatever its name.
+	Exec bool `json:"exec"`
 }
 
 type checkStepJSON struct {
@@ -103,11 +118,22 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "eukhe check: %v\n", err)
 		return 1
 	}
+	var pathNotes []gate.PathEntry
+	if v, ok := env["PATH"]; ok {
+		for _, e := range sh.Policy.JudgePath(v, nil) {
+			if e.Kind != gate.PathOutside {
+				pathNotes = append(pathNotes, e)
+			}
+		}
+	}
 	if asJSON {
 		out := checkJSON{Grammar: sc.Grammar, Steps: []checkStepJSON{}, Confinement: shell.Describe(set.Confinement)}
 		for _, st := range sc.Steps {
 			out.Steps = append(out.Steps, checkStepJSON{Text: st.Text, Effects: st.Effects.Names(),
 				Asks: st.Asks(set.AutoEffects)})
+		}
+		for _, e := range pathNotes {
+			out.Path = append(out.Path, checkPathJSON{Entry: e.Entry, Kind: e.Kind.String(), Kept: e.Kept(), Exec: e.SuppliesExec()})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
@@ -118,6 +144,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	printCheck(stdout, sc, set.AutoEffects)
+	for _, e := range pathNotes {
+		fmt.Fprintf(stdout, "PATH entry %s\n", e.Why())
+	}
 	fmt.Fprintf(stdout, "confinement: %s\n", shell.Describe(set.Confinement))
 	fmt.Fprintln(stdout, eff.autoLine())
 	return 0

@@ -162,3 +162,41 @@ func TestCLI_check_outside_the_grammar_and_errors(t *testing.T) {
 		t.Fatalf("missing --cwd: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// eukhe check says what it does with each PATH entry that is not used as
+// it is, and judges a command found in the workspace's bin exec.
+func TestCLI_check_says_what_it_does_with_PATH(t *testing.T) {
+	w := newCheckWorld(t)
+	bin := filepath.Join(w.root, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "sort"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(w.home, ".local", "bin")
+	r := w.checkEnv([]string{"PATH=.:bin::" + bin + ":" + missing + ":/usr/bin:/bin"}, "sort a; cat a")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"step 1: sort a\n  effects: read, exec\n",
+		"step 2: cat a\n  effects: read\n",
+		"PATH entry .: relative, dropped",
+		"PATH entry bin: relative, dropped",
+		`PATH entry "" (the working directory): relative, dropped`,
+		"PATH entry " + bin + ": inside the workspace, kept; a command found there is exec",
+		"PATH entry " + missing + ": missing, dropped",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "PATH entry /usr/bin") {
+		t.Errorf("an entry used as it is was named:\n%s", r.stdout)
+	}
+	r = w.checkEnv([]string{"PATH=bin:/usr/bin"}, "--json", "ls")
+	if !strings.Contains(r.stdout, `"path":[{"entry":"bin","kind":"relative","kept":false,"exec":false}]`) {
+		t.Errorf("JSON form: %s", r.stdout)
+	}
+}
