@@ -236,6 +236,7 @@ func (s *Session) DocTools() *docs.Tools { return s.tools }
 // Close stops the session's MCP servers and its jobs, removes its
 // private temporary directory, and detaches it from its host.
 func (s *Session) Close() {
+	Grants.Forget(s.ID) // its "allow for this session" answers end with it
 	s.clients.Close()
 	if err := s.Shell().Close(); err != nil {
 		s.logf("%v", err)

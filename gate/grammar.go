@@ -20,6 +20,9 @@ func (r *run) subParts(src string) []Part {
 	sc := r.child().script(f)
 	var parts []Part
 	for _, st := range sc.Steps {
+		for _, real := range st.Reals {
+			r.reals = appendNew(r.reals, real) // a grant covers the paths shell code names too
+		}
 		for _, p := range st.Parts {
 			p.Why = "in shell code it runs, " + p.Why
 			parts = append(parts, p)

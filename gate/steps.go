@@ -75,7 +75,11 @@ func (r *run) lookCommand(name string) (Found, bool) {
 		}
 		r.paths[path] = entries
 	}
-	return r.sh.Policy.LookCommand(name, entries)
+	f, ok := r.sh.Policy.LookCommand(name, entries)
+	if ok {
+		r.reals = appendNew(r.reals, f.Path) // a grant is for the program found, too
+	}
+	return f, ok
 }
 
 // script classifies a parsed script.
