@@ -47,6 +47,11 @@ func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) docs.R
 	if len(args) > max {
 		return docs.Result{Text: fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), Failed: true}
 	}
+	if t.args != nil {
+		if err := t.args.check(t.Name, args); err != nil {
+			return badArgs(err)
+		}
+	}
 	id, mark, ctx := s.beginCall(ctx)
 	r := s.withRecovered(t.Handler(ctx, s, args))
 	r.Text = s.endCall(id, mark, t.Name, args, r)

@@ -36,6 +36,8 @@ type Tool struct {
 	Spec
 	Built Object
 	Wire  json.RawMessage
+	// args checks a call's arguments against Built (argcheck.go).
+	args *argSchema
 }
 
 // ChangeKind is a kind of roster change (S7.1).
@@ -149,11 +151,15 @@ func (r *Roster) Fix() error {
 		if err != nil {
 			return fmt.Errorf("tool %s: %v", s.Name, err)
 		}
+		args, err := newArgSchema(wire)
+		if err != nil {
+			return fmt.Errorf("tool %s: %v", s.Name, err)
+		}
 		if err := reg.Register(s.Name, s.Runner); err != nil {
 			return err
 		}
 		index[s.Name] = len(tools)
-		tools = append(tools, Tool{Spec: s, Built: built, Wire: wire})
+		tools = append(tools, Tool{Spec: s, Built: built, Wire: wire, args: args})
 	}
 	r.tools, r.index, r.reg, r.fixed = tools, index, reg, true
 	return nil

@@ -74,9 +74,9 @@ func TestBadArgumentsSayWhatWasWrong(t *testing.T) {
 	}{
 		{"read", map[string]any{"path": 5}, `read: "path" must be a string, not a number`},
 		{"read", map[string]any{"path": "x", "nope": 1}, `read has no argument "nope"; it takes "i", "path", "raw"`},
-		{"grep", map[string]any{"pattern": "x", "context": "2"}, `grep: "context" must be a whole number, not a string`},
+		{"grep", map[string]any{"pattern": "x", "context": "2"}, `grep: "context" must be a whole number of at least 0, not a string`},
 		{"edit", json.RawMessage(`"a patch"`), `edit takes a JSON object of arguments ("i", "patch"), not a string`},
-		{"dyn", map[string]any{"name": "report_issue", "arguments": []int{1}}, "dyn: arguments must be a JSON object"},
+		{"dyn", map[string]any{"name": "report_issue", "arguments": []int{1}}, `dyn: "arguments" must be an object, not an array`},
 		{"dyn", map[string]any{"name": "nothing"}, `dyn has no tool "nothing" now`},
 		{"glob", map[string]any{"pattern": "repo://x"}, "takes no URL"},
 		{"read", map[string]any{"path": strings.Repeat("x", 70<<10)}, "over this tool's limit"},

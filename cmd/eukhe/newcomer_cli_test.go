@@ -268,7 +268,7 @@ func TestMCP_argument_errors_and_counts_in_the_users_terms(t *testing.T) {
 	}{
 		{"read", map[string]any{"path": 5}, `read: "path" must be a string, not a number`},
 		{"read", map[string]any{"path": "one.txt", "raw": "yes"}, `read: "raw" must be true or false, not a string`},
-		{"grep", map[string]any{"pattern": "x", "context": 1.5}, `grep: "context" must be a whole number, not 1.5`},
+		{"grep", map[string]any{"pattern": "x", "context": 1.5}, `grep: "context" must be a whole number of at least 0, not 1.5`},
 		{"read", map[string]any{"file": "one.txt"}, `read has no argument "file"; it takes "i", "path", "raw"`},
 	} {
 		text, isErr := p.call(c.tool, c.args)
