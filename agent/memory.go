@@ -3,9 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -94,12 +92,14 @@ func parentChainHolds(sessions, id, reader string) *chainError {
 // readTranscript reads names (none: the list; cN with an optional
 // selector; cN and a line number) from the transcript in dir.
 func readTranscript(raw, base, dir, whose string, names []string, bound int) (string, error) {
-	rows, err := storedIndex(dir)
+	flushOpen(dir)
+	l, err := readLog(dir)
 	if err != nil {
 		return "", urlErr(KindIO, raw, "the transcript of %s cannot be read: %v", whose, err)
 	}
+	defer l.close()
 	if len(names) == 0 {
-		return listCalls(base, dir, whose, rows), nil
+		return listCalls(base, whose, l), nil
 	}
 	name, ranges, _ := docs.SplitSelector(names[0])
 	if len(names) > 2 || (len(names) == 2 && ranges != nil) {
@@ -110,24 +110,23 @@ func readTranscript(raw, base, dir, whose string, names []string, bound int) (st
 		return "", urlErr(KindNotFound, raw, "%q is not a call id; calls are c1, c2, …: read %s for the list", Shown(name), base)
 	}
 	var row *CallRow
-	for i := range rows {
-		if rows[i].ID == name {
-			row = &rows[i]
+	for i := range l.rows {
+		if l.rows[i].ID == name {
+			row = &l.rows[i]
 		}
 	}
-	data, ferr := os.ReadFile(filepath.Join(dir, name))
-	first, last := keptRange(dir, rows)
+	_, last := l.span()
 	dropped := fmt.Sprintf("call %s was dropped from the transcript of %s: it keeps the last %d calls or %d MiB, the oldest going first; read %s for the calls still kept", name, whose, DefaultMaxCalls, DefaultMaxBytes>>20, base)
 	switch {
+	case n <= l.drop:
+		return "", urlErr(KindNotFound, raw, "%s", dropped)
 	case row == nil && n > last:
 		return "", urlErr(KindNotFound, raw, "%s has no call %s (yet); read %s for the calls it kept", whose, name, base)
-	case row == nil && n < first:
-		return "", urlErr(KindNotFound, raw, "%s", dropped)
 	case row == nil:
 		return "", urlErr(KindNotFound, raw, "call %s of %s has not ended yet, or was not kept; read %s for the calls it kept", name, whose, base)
-	case errors.Is(ferr, os.ErrNotExist):
-		return "", urlErr(KindNotFound, raw, "%s", dropped)
-	case ferr != nil:
+	}
+	data, ferr := l.body(name)
+	if ferr != nil {
 		return "", urlErr(KindIO, raw, "call %s of %s cannot be read: %v", name, whose, ferr)
 	}
 	p := docs.Scan(data)
@@ -157,35 +156,17 @@ func readTranscript(raw, base, dir, whose string, names []string, bound int) (st
 	return docs.Render(req).Text, nil
 }
 
-// keptRange is the first call still kept (its file there) and the last
-// call in the index; 0, 0 for none.
-func keptRange(dir string, rows []CallRow) (first, last int) {
-	for _, r := range rows {
-		n, _ := callNumber(r.ID)
-		if _, err := os.Stat(filepath.Join(dir, r.ID)); err == nil && first == 0 {
-			first = n
-		}
-		last = n
-	}
-	return first, last
-}
-
 // listCalls is the list of a transcript's kept calls.
-func listCalls(base, dir, whose string, rows []CallRow) string {
+func listCalls(base, whose string, l *storedLog) string {
 	var b strings.Builder
-	var kept []CallRow
-	for _, r := range rows {
-		if _, err := os.Stat(filepath.Join(dir, r.ID)); err == nil {
-			kept = append(kept, r)
-		}
-	}
+	kept := l.kept()
 	label := base
 	if strings.HasPrefix(base, "agent://") {
 		label = strings.TrimSuffix(base, "/")
 	}
 	fmt.Fprintf(&b, "[%s: the calls of %s: %d kept", label, whose, len(kept))
-	if first, _ := keptRange(dir, rows); first > 1 {
-		fmt.Fprintf(&b, ", c1-c%d dropped (the last %d calls or %d MiB are kept)", first-1, DefaultMaxCalls, DefaultMaxBytes>>20)
+	if l.drop > 0 {
+		fmt.Fprintf(&b, ", c1-c%d dropped (the last %d calls or %d MiB are kept)", l.drop, DefaultMaxCalls, DefaultMaxBytes>>20)
 	}
 	b.WriteString("]\n")
 	for _, r := range kept {
@@ -267,6 +248,7 @@ func (s *Session) openTranscript(logPath string) {
 		s.logf("no transcript for session %s (memory:// will say so): %v", s.ID, err)
 		return
 	}
+	t.OnError = func(err error) { s.logf("%v", err) }
 	s.memory = t
 	s.recall = "\x00" + NewID() + "\x00"
 	if s.shell != nil {

@@ -73,8 +73,15 @@ func PruneSessions(dir string, cutoff time.Time) int {
 		if err != nil {
 			continue
 		}
-		if t, seen := last[id]; !seen || fi.ModTime().After(t) {
-			last[id] = fi.ModTime()
+		mod := fi.ModTime()
+		if de.IsDir() {
+			// calls.log is appended to, which leaves its directory's time
+			if li, err := os.Lstat(filepath.Join(dir, name, callsLog)); err == nil && li.ModTime().After(mod) {
+				mod = li.ModTime()
+			}
+		}
+		if t, seen := last[id]; !seen || mod.After(t) {
+			last[id] = mod
 		}
 	}
 	removed := 0

@@ -1,18 +1,16 @@
 package agent
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode/utf8"
 )
 
@@ -30,25 +28,31 @@ const (
 )
 
 // Transcript is one session's kept calls: Dir/meta.json names the session
-// and its parent, Dir/index.jsonl has a CallRow per call, Dir/cN holds
-// call N's whole result (gone once dropped).
+// and its parent; Dir/calls.log holds each kept call as a header line (its
+// CallRow) and its whole result (transcript_log.go). A call's result is
+// written after its reply, by the transcript's one writer: a call costs
+// its reply no file operation. A reader in this process waits for the
+// calls already replied to (Flush).
 type Transcript struct {
 	Dir      string
 	Session  string
 	MaxCalls int
 	MaxBytes int64
+	// OnError is told of a write that failed (the reply went out already).
+	OnError func(error)
 
 	mu     sync.Mutex
 	parent string
 	next   int
 	kept   []keptCall // in order
 	bytes  int64
-	rows   int      // rows in index.jsonl: compacted past twice the kept calls
-	index  *os.File // index.jsonl, open for appending
+	drop   int // calls up to cN with N <= drop are dropped
 	// secretLater is set when a secret was allowed in a job after its
 	// call returned: later job results are not kept.
 	secretLater bool
 	lock        int // the directory, locked while the session is open (prune.go); -1 when not
+
+	w *logWriter // calls.log's writer, started on the first Keep
 }
 
 type keptCall struct {
@@ -57,14 +61,15 @@ type keptCall struct {
 	row  CallRow
 }
 
-// CallRow is one call in the index.
+// CallRow is one call in the transcript.
 type CallRow struct {
-	ID       string `json:"id"`
-	Tool     string `json:"tool"`
-	Summary  string `json:"summary"`
-	Size     int    `json:"size"`
-	Failed   bool   `json:"failed,omitempty"`
-	Withheld bool   `json:"withheld,omitempty"`
+	ID       string    `json:"id"`
+	Tool     string    `json:"tool"`
+	Summary  string    `json:"summary"`
+	Size     int       `json:"size"`
+	Failed   bool      `json:"failed,omitempty"`
+	Withheld bool      `json:"withheld,omitempty"`
+	Time     time.Time `json:"time,omitzero"` // when the call ended
 }
 
 // transcriptMeta is Dir/meta.json.
@@ -101,6 +106,7 @@ func OpenTranscript(dir, session, parent string) (*Transcript, error) {
 		t.Close()
 		return nil, err
 	}
+	openTranscripts.Store(filepath.Clean(dir), t)
 	return t, nil
 }
 
@@ -135,36 +141,25 @@ func (t *Transcript) Begin() string {
 	return "c" + strconv.Itoa(t.next)
 }
 
-// Keep stores a call's whole result and drops the oldest calls past the
-// bounds.
+// Keep hands a call's whole result to the transcript's writer and drops
+// the oldest calls past the bounds; it does not wait for the write (Flush
+// does). Its error is only for a row that cannot be kept at all.
 func (t *Transcript) Keep(row CallRow, whole string) error {
 	n, ok := callNumber(row.ID)
 	if !ok {
 		return fmt.Errorf("call id %q", row.ID)
 	}
 	row.Size = len(whole)
-	// A call's file is new (its id is), and its row is written only once
-	// the file is whole: a reader finds no row, or the whole result.
-	if err := os.WriteFile(filepath.Join(t.Dir, row.ID), []byte(whole), 0o600); err != nil {
-		return fmt.Errorf("the transcript of session %s: %v", t.Session, err)
+	if row.Time.IsZero() {
+		row.Time = time.Now().UTC()
 	}
-	line, _ := json.Marshal(row)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.index == nil {
-		f, err := os.OpenFile(filepath.Join(t.Dir, "index.jsonl"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-		if err != nil {
-			return err
-		}
-		t.index = f
-	}
-	_, err := t.index.Write(append(line, '\n'))
 	i := len(t.kept)
 	for i > 0 && t.kept[i-1].n > n {
 		i--
 	}
 	t.kept = append(t.kept[:i], append([]keptCall{{n, int64(len(whole)), row}}, t.kept[i:]...)...)
-	t.rows++
 	t.bytes += int64(len(whole))
 	maxCalls, maxBytes := t.MaxCalls, t.MaxBytes
 	if maxCalls <= 0 {
@@ -177,38 +172,60 @@ func (t *Transcript) Keep(row CallRow, whole string) error {
 		old := t.kept[0]
 		t.kept = t.kept[1:]
 		t.bytes -= old.size
-		if rerr := os.Remove(filepath.Join(t.Dir, "c"+strconv.Itoa(old.n))); rerr != nil && err == nil && !errors.Is(rerr, os.ErrNotExist) {
-			err = rerr
-		}
+		t.drop = max(t.drop, old.n)
 	}
-	if t.rows > 2*len(t.kept)+64 && err == nil {
-		// The index keeps the rows of the kept calls only.
-		var b []byte
-		for _, k := range t.kept {
-			line, _ := json.Marshal(k.row)
-			b = append(append(b, line...), '\n')
-		}
-		if err = writeWhole(filepath.Join(t.Dir, "index.jsonl"), b); err == nil {
-			t.rows = len(t.kept)
-			t.index.Close() // the renamed file is the index now
-			t.index = nil
-		}
+	if t.w == nil {
+		t.w = newLogWriter(filepath.Join(t.Dir, callsLog), t.report)
 	}
-	return err
+	t.w.add(logRecord{row: row, whole: whole, drop: t.drop, keep: len(t.kept), keptBytes: t.bytes})
+	return nil
 }
 
-// Close closes the index; it removes nothing: a parent may still read a
-// subagent's transcript after it ended.
+// report hands a write's failure to OnError.
+func (t *Transcript) report(err error) {
+	if t.OnError != nil {
+		t.OnError(fmt.Errorf("the transcript of session %s: %v", t.Session, err))
+	}
+}
+
+// Flush waits until every call kept so far is written.
+func (t *Transcript) Flush() {
+	t.mu.Lock()
+	w := t.w
+	t.mu.Unlock()
+	if w != nil {
+		w.flush()
+	}
+}
+
+// Close writes what is pending and closes the log; it removes nothing: a
+// parent may still read a subagent's transcript after it ended.
 func (t *Transcript) Close() {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.index != nil {
-		t.index.Close()
-		t.index = nil
+	w := t.w
+	t.w = nil
+	t.mu.Unlock()
+	if w != nil {
+		w.close()
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.lock > 0 {
 		syscall.Close(t.lock)
 		t.lock = -1
+	}
+	openTranscripts.CompareAndDelete(filepath.Clean(t.Dir), t)
+}
+
+// openTranscripts are the transcripts open in this process, by directory:
+// a reader flushes one before reading it (flushOpen).
+var openTranscripts sync.Map
+
+// flushOpen waits for the pending writes of the transcript in dir when
+// this process holds it open.
+func flushOpen(dir string) {
+	if v, ok := openTranscripts.Load(filepath.Clean(dir)); ok {
+		v.(*Transcript).Flush()
 	}
 }
 
@@ -234,41 +251,6 @@ func ValidSessionID(id string) bool {
 		}
 	}
 	return true
-}
-
-// storedIndex is a transcript's index as on disk: the rows in id order
-// (the last row of an id wins), and the highest id begun that is known.
-func storedIndex(dir string) ([]CallRow, error) {
-	f, err := os.Open(filepath.Join(dir, "index.jsonl"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	byN := map[int]CallRow{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		var r CallRow
-		if json.Unmarshal(sc.Bytes(), &r) != nil {
-			continue
-		}
-		if n, ok := callNumber(r.ID); ok {
-			byN[n] = r
-		}
-	}
-	ns := make([]int, 0, len(byN))
-	for n := range byN {
-		ns = append(ns, n)
-	}
-	sort.Ints(ns)
-	rows := make([]CallRow, len(ns))
-	for i, n := range ns {
-		rows[i] = byN[n]
-	}
-	return rows, sc.Err()
 }
 
 // storedMeta is a transcript's meta.json.

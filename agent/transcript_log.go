@@ -1,0 +1,333 @@
+package agent
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+)
+
+// calls.log, the transcript's one file of calls. Each kept call is a
+// header line — its CallRow as JSON — then exactly Size bytes of its whole
+// result and a newline; a line {"drop":N} says that every call up to cN
+// is dropped (the bounds). Records are only appended, each batch in one
+// write, by the transcript's one writer, after the calls' replies went
+// out; a reader ignores a last record that is not whole yet. When the file
+// holds much more than the kept calls, the writer copies the kept calls
+// to a new file and renames it over the old: a reader that opened the old
+// file still reads it whole.
+
+const callsLog = "calls.log"
+
+// maxPending is how many bytes of results may wait for the writer before
+// Keep waits for it: the transcript never holds more than this in memory.
+const maxPending = 64 << 20
+
+// logHeader is a header line: a call's row, or a drop mark.
+type logHeader struct {
+	CallRow
+	Drop int `json:"drop,omitempty"`
+}
+
+// logRecord is one call handed to the writer, with the transcript's
+// bounds as they were after it.
+type logRecord struct {
+	row       CallRow
+	whole     string
+	drop      int
+	keep      int
+	keptBytes int64
+}
+
+// logWriter appends a transcript's calls to calls.log in the background.
+type logWriter struct {
+	path   string
+	report func(error)
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   []logRecord
+	pending int64 // bytes in queue
+	queued  int
+	written int
+	closed  bool
+	done    chan struct{}
+
+	// The writer goroutine's own state.
+	f        *os.File
+	rows     int   // header lines in the file
+	size     int64 // the file's size
+	fileDrop int   // the last drop mark in the file
+}
+
+func newLogWriter(path string, report func(error)) *logWriter {
+	w := &logWriter{path: path, report: report, done: make(chan struct{})}
+	w.cond = sync.NewCond(&w.mu)
+	go w.loop()
+	return w
+}
+
+// add queues a record; it waits while too many bytes are pending.
+func (w *logWriter) add(r logRecord) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for w.pending > maxPending && !w.closed {
+		w.cond.Wait()
+	}
+	w.queue = append(w.queue, r)
+	w.pending += int64(len(r.whole))
+	w.queued++
+	w.cond.Broadcast()
+}
+
+// flush waits until every record queued so far is written.
+func (w *logWriter) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	target := w.queued
+	for w.written < target {
+		w.cond.Wait()
+	}
+}
+
+// close writes what is queued, closes the file and ends the writer.
+func (w *logWriter) close() {
+	w.mu.Lock()
+	w.closed = true
+	w.cond.Broadcast()
+	w.mu.Unlock()
+	<-w.done
+}
+
+func (w *logWriter) loop() {
+	defer close(w.done)
+	w.mu.Lock()
+	for {
+		for len(w.queue) == 0 && !w.closed {
+			w.cond.Wait()
+		}
+		if len(w.queue) == 0 {
+			break
+		}
+		batch := w.queue
+		w.queue = nil
+		w.mu.Unlock()
+		if err := w.write(batch); err != nil && w.report != nil {
+			w.report(err)
+		}
+		w.mu.Lock()
+		for _, r := range batch {
+			w.pending -= int64(len(r.whole))
+		}
+		w.written += len(batch)
+		w.cond.Broadcast()
+	}
+	w.mu.Unlock()
+	if w.f != nil {
+		w.f.Close()
+	}
+}
+
+// write appends a batch in one write, then compacts the file when it
+// holds much more than the kept calls.
+func (w *logWriter) write(batch []logRecord) error {
+	if w.f == nil {
+		f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		w.f = f
+	}
+	var b []byte
+	for _, r := range batch {
+		b = appendRecord(b, r.row, r.whole)
+		w.rows++
+	}
+	last := batch[len(batch)-1]
+	if last.drop > w.fileDrop {
+		line, _ := json.Marshal(logHeader{Drop: last.drop})
+		b = append(append(b, line...), '\n')
+		w.fileDrop = last.drop
+		w.rows++
+	}
+	n, err := w.f.Write(b)
+	w.size += int64(n)
+	if err != nil {
+		return err
+	}
+	if w.rows > 2*last.keep+64 || w.size > 2*last.keptBytes+(1<<20) {
+		return w.compact(last.drop)
+	}
+	return nil
+}
+
+// appendRecord appends one call's header line and result.
+func appendRecord(b []byte, row CallRow, whole string) []byte {
+	row.Size = len(whole)
+	line, _ := json.Marshal(logHeader{CallRow: row})
+	b = append(append(b, line...), '\n')
+	return append(append(b, whole...), '\n')
+}
+
+// compact copies the kept calls (those after drop) to a new file and
+// renames it over calls.log.
+func (w *logWriter) compact(drop int) error {
+	l, err := readLog(filepath.Dir(w.path))
+	if err != nil {
+		return err
+	}
+	defer l.close()
+	var b []byte
+	rows := 0
+	for _, r := range l.rows {
+		if n, _ := callNumber(r.ID); n <= drop {
+			continue
+		}
+		data, err := l.body(r.ID)
+		if err != nil {
+			return err
+		}
+		b = appendRecord(b, r, string(data))
+		rows++
+	}
+	if drop > 0 {
+		line, _ := json.Marshal(logHeader{Drop: drop})
+		b = append(append(b, line...), '\n')
+		rows++
+	}
+	if err := writeWhole(w.path, b); err != nil {
+		return err
+	}
+	w.f.Close()
+	w.f = nil
+	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	w.f, w.rows, w.size = f, rows, int64(len(b))
+	return nil
+}
+
+// storedLog is a transcript's calls.log as a reader finds it: the rows in
+// id order (the last row of an id wins), where each result lies, and the
+// drop mark.
+type storedLog struct {
+	f     *os.File
+	rows  []CallRow
+	at    map[string]int64 // a row's result's offset
+	drop  int
+	empty bool
+}
+
+// readLog reads dir's calls.log; no file is an empty transcript.
+func readLog(dir string) (*storedLog, error) {
+	l := &storedLog{at: map[string]int64{}}
+	f, err := os.Open(filepath.Join(dir, callsLog))
+	if errors.Is(err, os.ErrNotExist) {
+		l.empty = true
+		return l, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	l.f = f
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	size := fi.Size()
+	br := bufio.NewReaderSize(f, 64<<10)
+	byN := map[int]CallRow{}
+	var off int64
+	for {
+		line, err := br.ReadSlice('\n')
+		if err != nil {
+			break // the end, or a header not whole yet
+		}
+		off += int64(len(line))
+		var h logHeader
+		if json.Unmarshal(line, &h) != nil {
+			break // not a header: the file is damaged from here
+		}
+		if h.Drop > 0 {
+			l.drop = max(l.drop, h.Drop)
+			continue
+		}
+		if off+int64(h.Size)+1 > size {
+			break // a result not whole yet
+		}
+		if n, ok := callNumber(h.ID); ok {
+			byN[n] = h.CallRow
+			l.at[h.ID] = off
+		}
+		if _, err := br.Discard(h.Size + 1); err != nil {
+			break
+		}
+		off += int64(h.Size) + 1
+	}
+	ns := make([]int, 0, len(byN))
+	for n := range byN {
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	for _, n := range ns {
+		l.rows = append(l.rows, byN[n])
+	}
+	return l, nil
+}
+
+// body is call id's whole result.
+func (l *storedLog) body(id string) ([]byte, error) {
+	off, ok := l.at[id]
+	if !ok || l.f == nil {
+		return nil, fmt.Errorf("call %s is not in the transcript", id)
+	}
+	var size int
+	for _, r := range l.rows {
+		if r.ID == id {
+			size = r.Size
+		}
+	}
+	b := make([]byte, size)
+	if _, err := l.f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (l *storedLog) close() {
+	if l.f != nil {
+		l.f.Close()
+	}
+}
+
+// kept are the rows of the calls not dropped.
+func (l *storedLog) kept() []CallRow {
+	var out []CallRow
+	for _, r := range l.rows {
+		if n, _ := callNumber(r.ID); n > l.drop {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// span is the first call still kept and the last call known (kept or
+// dropped); 0, 0 for none.
+func (l *storedLog) span() (first, last int) {
+	last = l.drop
+	for _, r := range l.rows {
+		n, _ := callNumber(r.ID)
+		if n > l.drop && first == 0 {
+			first = n
+		}
+		last = max(last, n)
+	}
+	return first, last
+}
