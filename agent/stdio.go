@@ -97,7 +97,12 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			_ = c.writeLine(bad)
 			continue
 		}
-		c.track(msg)
+		if !c.track(msg) {
+			r := msg.(*jsonrpc.Request)
+			id, _ := json.Marshal(r.ID.Raw())
+			_ = c.writeLine(errorLine(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("a request with id %s is still being answered; this one (%s) was not run. Give each request an id of its own", id, r.Method)))
+			continue
+		}
 		return msg, nil
 	}
 }
@@ -106,6 +111,15 @@ func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
+	}
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Error != nil {
+		if plain, changed := plainWireError(r.Error); changed {
+			cp := *r
+			cp.Error = plain
+			if b2, err2 := jsonrpc.EncodeMessage(&cp); err2 == nil {
+				b = b2
+			}
+		}
 	}
 	err = c.writeLine(b)
 	if r, ok := msg.(*jsonrpc.Response); ok {
@@ -120,16 +134,22 @@ func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	return err
 }
 
-// track notes a call read from the input.
-func (c *lineConn) track(msg jsonrpc.Message) {
+// track notes a call read from the input; false when a call with its id
+// is still being answered (the second would lose its reply, or take the
+// first one's).
+func (c *lineConn) track(msg jsonrpc.Message) bool {
 	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() {
 		c.pmu.Lock()
+		defer c.pmu.Unlock()
 		if c.pending == nil {
 			c.pending = map[jsonrpc.ID]bool{}
 		}
+		if c.pending[r.ID] {
+			return false
+		}
 		c.pending[r.ID] = true
-		c.pmu.Unlock()
 	}
+	return true
 }
 
 // drain waits until every call read is answered, or the connection closes.
@@ -204,13 +224,23 @@ func DecodeLine(line []byte, long bool, max int) (jsonrpc.Message, []byte) {
 	if line[0] == '[' {
 		return nil, errorLine(nil, jsonrpc.CodeInvalidRequest, "batches are not supported (MCP removed them); send one JSON-RPC message a line")
 	}
+	var probe struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	_ = json.Unmarshal(line, &probe)
+	if why := checkID(probe.ID); why != "" {
+		return nil, errorLine(nil, jsonrpc.CodeInvalidRequest, "invalid request: "+why)
+	}
 	msg, err := decodeMessage(line)
 	if err != nil {
-		var probe struct {
-			ID json.RawMessage `json:"id"`
-		}
-		_ = json.Unmarshal(line, &probe)
 		return nil, errorLine(probe.ID, jsonrpc.CodeInvalidRequest, "invalid request: "+reason(err)+`; want {"jsonrpc":"2.0","id":…,"method":…,"params":{…}}`)
+	}
+	if probe.Method != nil && len(probe.ID) > 0 && string(probe.ID) != "null" {
+		if why := checkParams(*probe.Method, probe.Params); why != "" {
+			return nil, errorLine(probe.ID, jsonrpc.CodeInvalidParams, "invalid params: "+why)
+		}
 	}
 	return msg, nil
 }

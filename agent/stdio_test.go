@@ -94,3 +94,59 @@ func TestEndOfInputAnswersEveryCall(t *testing.T) {
 		t.Fatalf("%d of 20 reads answered:\n%s", n, out.String())
 	}
 }
+
+// The wire's errors are in the client's terms: an id that is not a string
+// or a whole number, params that are not an object or whose field has the
+// wrong type; never the Go decoder's words.
+func TestWireErrorsSayWhatToSend(t *testing.T) {
+	w := newWorld(t)
+	r := rawConnect(t, w.sess)
+	r.initialize()
+	for _, c := range []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, "the id must be a string or a whole number, not an object"},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, "the id must be a string or a whole number, not true or false"},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, "the id 1.5 is not a whole number"},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":"read"}`, "the params of tools/call must be an object, not a string"},
+		{`{"jsonrpc":"2.0","id":6,"method":"tools/list","params":[1]}`, "the params of tools/list must be an object, not an array"},
+		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":5}}`, `invalid params for tools/call: "name" must be a string, not a number`},
+		{`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":5}}`, `invalid params for initialize: "protocolVersion" must be a string, not a number`},
+	} {
+		r.send(c.line)
+		m := r.recv()
+		msg, _ := path(m, "error", "message").(string)
+		if !strings.Contains(msg, c.want) || strings.Contains(msg, "Go ") || strings.Contains(msg, "interface {}") {
+			t.Errorf("%s: %q, want %q", c.line, msg, c.want)
+		}
+	}
+	if id := fmt.Sprint(path(r.rpc(10, "ping", ""), "id")); id != "10" {
+		t.Fatalf("after bad lines, ping answered id %s", id)
+	}
+}
+
+// Two requests with one id: the second is refused at once, saying so, and
+// the first still gets its own reply.
+func TestASecondRequestWithALiveIDIsRefused(t *testing.T) {
+	w := newWorld(t)
+	r := rawConnect(t, w.sess)
+	r.initialize()
+	w.put("a.txt", "one\n")
+	r.send(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"glob","arguments":{"pattern":"**"}}}`)
+	r.send(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"read","arguments":{"path":"a.txt"}}}`)
+	var refused, answered bool
+	for i := 0; i < 2; i++ {
+		m := r.recv()
+		if msg, _ := path(m, "error", "message").(string); strings.Contains(msg, "still being answered") {
+			refused = true
+		} else if path(m, "result") != nil {
+			answered = true
+		}
+	}
+	// One of two outcomes is honest: the first had been answered before
+	// the second was read (both answered), or the second was refused.
+	if !answered {
+		t.Fatalf("the first request got no reply (refused %v)", refused)
+	}
+	if id := fmt.Sprint(path(r.rpc(10, "ping", ""), "id")); id != "10" {
+		t.Fatalf("ping answered id %s", id)
+	}
+}
