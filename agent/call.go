@@ -52,9 +52,11 @@ func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) docs.R
 			return badArgs(err)
 		}
 	}
+	before := heapAllocs()
 	id, mark, ctx := s.beginCall(ctx)
 	r := s.withRecovered(t.Handler(ctx, s, args))
 	r.Text = s.endCall(id, mark, t.Name, args, r)
+	giveBackIfLarge(before)
 	return r
 }
 

@@ -12,6 +12,8 @@ import (
 // runs. An entry reached through a link is ErrLinkBelow. rel is a slash
 // path under the directory; "" is the directory itself.
 type Tree interface {
+	// Read reads a file below the tree; one over MaxSnapshotFileBytes may
+	// come back unread, its Stat with ErrOverLimit.
 	Read(rel string) (Snapshot, error)
 	List(rel string) ([]Entry, error)
 	Stat(rel string) (Stat, error)
@@ -30,6 +32,10 @@ type TreeOpener interface {
 
 // ErrLinkBelow is a path below a Tree's directory that goes through a
 // symbolic link: it was not followed.
+// ErrOverLimit is a Tree's read of a file over MaxSnapshotFileBytes,
+// not read: a walk counts it over the limit without its bytes.
+var ErrOverLimit = errors.New("over the 4 MiB limit, not read")
+
 var ErrLinkBelow = errors.New("a symbolic link on the way (made since the gate judged the path?) was not followed")
 
 // below is what a walk reads through: its Tree when the Store has one,

@@ -61,14 +61,17 @@ func (d *Disk) Read(path string) (Snapshot, error) {
 	}
 	defer syscall.Close(fd)
 	since := coarseNow() // before the file is looked at: see Stamp
-	snap, err := readFD(fd, func() string { return path })
+	snap, err := readFD(fd, func() string { return path }, 0)
 	snap.Stamp = snap.Stamp.settle(since, fineClock(fd))
 	return snap, err
 }
 
 // readFD reads an open file into a pooled buffer; path names it in an
 // error (made only then: a walk reads thousands of files).
-func readFD(fd int, path func() string) (Snapshot, error) {
+//
+// With limit > 0, a file larger than limit is not read: its Stat comes
+// back with ErrOverLimit (a walk skips it without holding its bytes).
+func readFD(fd int, path func() string, limit int64) (Snapshot, error) {
 	var sys syscall.Stat_t
 	if err := syscall.Fstat(fd, &sys); err != nil {
 		return Snapshot{}, &fs.PathError{Op: "stat", Path: path(), Err: err}
@@ -79,6 +82,9 @@ func readFD(fd int, path func() string) (Snapshot, error) {
 	}
 	if !st.Mode.IsRegular() {
 		return Snapshot{Stat: st}, fmt.Errorf("%s is not a regular file (%s)", path(), st.Mode.Type())
+	}
+	if limit > 0 && st.Size > limit {
+		return Snapshot{Stat: st}, ErrOverLimit
 	}
 	var bp *[]byte
 	var buf []byte

@@ -59,7 +59,10 @@ func (t *diskTree) open(rel string, flags int) (int, error) {
 
 func (t *diskTree) abs(rel string) string { return filepath.Join(t.dir, relOS(rel)) }
 
-// Read is Disk.Read below the tree; a missing path is not an error.
+// Read is Disk.Read below the tree; a missing path is not an error. A
+// file over MaxSnapshotFileBytes is not read: its Stat comes with
+// ErrOverLimit (no walk searches it, and a 50 MB file read for nothing on
+// every grep kept its bytes in the process's memory).
 func (t *diskTree) Read(rel string) (Snapshot, error) {
 	fd, err := t.open(rel, unix.O_RDONLY|unix.O_NONBLOCK)
 	if err != nil {
@@ -69,7 +72,7 @@ func (t *diskTree) Read(rel string) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	defer syscall.Close(fd)
-	return readFD(fd, func() string { return t.abs(rel) })
+	return readFD(fd, func() string { return t.abs(rel) }, MaxSnapshotFileBytes)
 }
 
 // Stat stats a path below the tree; a missing path has Exists false.
@@ -175,7 +178,7 @@ func (d *Disk) ReadNoLinks(path string) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	defer syscall.Close(fd)
-	return readFD(fd, func() string { return path })
+	return readFD(fd, func() string { return path }, 0)
 }
 
 // ListNoLinks is List of a directory none of whose parts is a link.

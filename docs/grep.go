@@ -74,6 +74,10 @@ func (t *Tools) Grep(ctx context.Context, a GrepArgs) Result {
 	if done(ctx) {
 		return cancelled("grep", shown, "nothing was searched")
 	}
+	if st, err := t.Store.Stat(real); err == nil && st.Exists && !st.Dir && st.Size > MaxSnapshotFileBytes {
+		// said before its bytes are read: a 50 MB file is not read to be refused
+		return failed("[%s is over the 4 MiB limit: grep it with bash (rg -n PATTERN %s)]", shown, shown)
+	}
 	snap, err := t.readReal(real)
 	switch {
 	case err != nil:
@@ -188,6 +192,9 @@ func (t *Tools) grepTree(ctx context.Context, m *LineMatcher, root string, a Gre
 		snap, err := src.read(abs, rel)
 		if errors.Is(err, ErrLinkBelow) {
 			return Symlink // made a link since it was listed: never followed
+		}
+		if errors.Is(err, ErrOverLimit) {
+			return OverLimit
 		}
 		if err != nil {
 			return Unreadable
