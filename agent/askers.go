@@ -34,10 +34,12 @@ type clientLink struct {
 	// root is the headless session's root, for the hint; "" under an
 	// editor.
 	root string
+	// oneShot: the session is one `eukhe tool` call, with no MCP client.
+	oneShot bool
 }
 
 // withClients wraps the host's chain of session self.
-func withClients(chain gate.Chain, self string, timeout func() time.Duration, root string) gate.Chain {
+func withClients(chain gate.Chain, self string, timeout func() time.Duration, root string, oneShot bool) gate.Chain {
 	bases := make([]gate.Asker, len(chain))
 	owners := make([]string, len(chain))
 	for i, l := range chain {
@@ -48,7 +50,7 @@ func withClients(chain gate.Chain, self string, timeout func() time.Duration, ro
 	}
 	out := make(gate.Chain, len(chain))
 	for i, l := range chain {
-		out[i] = gate.Link{Name: l.Name, Asker: &clientLink{i: i, bases: bases, owners: owners, timeout: timeout, root: root}}
+		out[i] = gate.Link{Name: l.Name, Asker: &clientLink{i: i, bases: bases, owners: owners, timeout: timeout, root: root, oneShot: oneShot}}
 	}
 	return out
 }
@@ -125,6 +127,9 @@ func (c *clientLink) AnswerHint() string {
 	if c.root == "" {
 		return ""
 	}
+	if c.oneShot {
+		return fmt.Sprintf("This one-shot call has no client to ask. Ask the user to run `eukhe approvals` in another terminal in %s while the call is made again (it answers the questions of every call on that directory)", c.root)
+	}
 	e := elicitorOf(c.owners[0])
 	return AnswerHint(c.root, e != nil, e != nil && e.On != nil && !e.On())
 }
@@ -188,7 +193,7 @@ func (s *Session) withClients(chain gate.Chain) gate.Chain {
 	if _, ok := s.host.(*Headless); ok {
 		root = s.host.Root()
 	}
-	return withClients(chain, s.ID, func() time.Duration { return s.host.Settings().ApprovalTimeout }, root)
+	return withClients(chain, s.ID, func() time.Duration { return s.host.Settings().ApprovalTimeout }, root, s.oneShot)
 }
 
 // settled is the answer that won a FirstAnswer, for the askers that lost:

@@ -24,8 +24,9 @@ func (e *ArgsError) Error() string { return e.Msg }
 // Call runs one roster tool by name, as the MCP binding does: the same
 // handler, the same documents gate and shell gate, the same bounds. An
 // unknown tool is ErrUnknownTool; arguments that are not JSON, not an
-// object, or name a parameter the tool does not take are an *ArgsError
-// (a wrong type is the tool's own failed result, as over MCP).
+// object, name a parameter the tool does not take, or do not fit its
+// schema (a required one missing, a wrong type) are an *ArgsError; over
+// MCP the same check gives the tool's failed result.
 func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (docs.Result, error) {
 	t, ok := s.roster.Lookup(name)
 	if !ok {
@@ -33,6 +34,11 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	if err := checkArgs(name, s.params(name), args); err != nil {
 		return docs.Result{}, err
+	}
+	if t.args != nil {
+		if err := t.args.check(name, args); err != nil {
+			return docs.Result{}, &ArgsError{Msg: err.Error()}
+		}
 	}
 	return s.run(ctx, t, args), nil
 }

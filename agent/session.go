@@ -35,7 +35,8 @@ type Options struct {
 	// LogPath is the session's JSONL log (report_issue rows); "" keeps none.
 	LogPath string
 	// NoTranscript keeps no transcript beside the log: a one-shot call
-	// (`eukhe tool`), whose transcript no later call could read.
+	// (`eukhe tool`), whose transcript no later call could read. Its
+	// refusals name no MCP client either: it has none.
 	NoTranscript bool
 	// SkillDirs are where skill:// looks, in order; nil is the root's
 	// .eukhe/skills alone.
@@ -65,6 +66,7 @@ type Session struct {
 	log        *SessionLog
 	logf       func(string, ...any)
 	paramNames map[string][]string
+	oneShot    bool // a one-shot call (Options.NoTranscript): no MCP client
 
 	// URLs reads the internal URLs of read (S7.5); nil until the URL
 	// reader is wired.
@@ -104,7 +106,7 @@ func Open(o Options) (*Session, error) {
 		id = NewID()
 	}
 	h := o.Host
-	s := &Session{ID: id, Parent: o.Parent, host: h, roster: roster, logf: o.Logf, paramNames: map[string][]string{}}
+	s := &Session{ID: id, Parent: o.Parent, host: h, roster: roster, logf: o.Logf, paramNames: map[string][]string{}, oneShot: o.NoTranscript}
 	for _, t := range roster.Tools() {
 		s.paramNames[t.Name] = Params(t.Built)
 	}

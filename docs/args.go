@@ -28,6 +28,15 @@ func DecodeArgs(tool string, params []string, raw []byte, v any) error {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = []byte("{}")
 	}
+	if !json.Valid(raw) {
+		var v any
+		err := json.Unmarshal(raw, &v)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("%s: the arguments are not valid JSON: %s; send one JSON object such as {%s: …}", tool, syntaxProblem(raw, se.Offset), firstOr(quoteAll(params), `"name"`, `"i"`))
+		}
+		return fmt.Errorf("%s: the arguments are not valid JSON; send one JSON object such as {%s: …}", tool, firstOr(quoteAll(params), `"name"`, `"i"`))
+	}
 	if raw[0] != '{' {
 		return fmt.Errorf("%s takes a JSON object of arguments (%s), not %s", tool, takes(), JSONKind(raw))
 	}

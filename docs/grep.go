@@ -83,7 +83,7 @@ func (t *Tools) Grep(ctx context.Context, a GrepArgs) Result {
 	case err != nil:
 		return failed("[%s cannot be read: %v]", shown, err)
 	case !snap.Stat.Exists:
-		return failed("[%s: no such file or directory]", shown)
+		return failed("%s", t.missingText(name, abs, shown))
 	case snap.Stat.Dir:
 		if ranges != nil {
 			return failed("grep: a line range needs a file; %s is a directory", shown)

@@ -27,8 +27,11 @@ func ParseSelector(s string) ([]Range, error) {
 		if dash {
 			to = 0
 			if b != "" {
-				if to, err = strconv.Atoi(b); err != nil || to < from {
+				if to, err = strconv.Atoi(b); err != nil || to < 1 {
 					return nil, fmt.Errorf("line selector %q: range %s is not A-B with A <= B", s, part)
+				}
+				if to < from {
+					return nil, fmt.Errorf("line selector %q: range %s goes backwards; write %d-%d", s, part, to, from)
 				}
 			}
 		}

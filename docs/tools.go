@@ -144,7 +144,7 @@ func (t *Tools) Read(ctx context.Context, a ReadArgs) Result {
 	case err != nil:
 		return failed("[%s cannot be read: %v]", shown, err)
 	case !snap.Stat.Exists:
-		return failed("[%s: no such file or directory]", shown)
+		return failed("%s", t.missingText(a.Path, abs, shown))
 	case snap.Stat.Dir:
 		return t.list(real, shown)
 	}

@@ -3,6 +3,7 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Answer is how a question ended (DESIGN §5). Only Approve runs the step;
@@ -123,9 +124,12 @@ func refusalText(verb string, effs Effects, a Answer, hint, unheard string) stri
 			next = hint
 		}
 		if !effs.Has(Secret) {
-			next += fmt.Sprintf(", or to allow %s in shell.autoEffects", effs)
+			// a secret always asks: no setting and no other step gets it
+			next += fmt.Sprintf(", or to add %s to shell.autoEffects", strings.Join(effs.Names(), " and "))
+			if effs != Of(Read) {
+				next += "; or use read-only steps"
+			}
 		}
-		next += "; or use read-only steps"
 	}
 	return fmt.Sprintf("%s did not run (%s): %s. %s.", verb, effs, reason, next)
 }

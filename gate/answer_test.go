@@ -15,9 +15,9 @@ func TestRefusalText(t *testing.T) {
 		unheard string
 		want    string
 	}{
-		{Of(Write, Outside), Unanswered, "", "write /x/y did not run (write+outside): it needs the user's approval, and no one answered. Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal), or to allow write+outside in shell.autoEffects; or use read-only steps."},
-		{Of(Write), Unanswered, "the editor (helix) cannot show questions", "write /x/y did not run (write): it needs the user's approval, and no one answered: the editor (helix) cannot show questions. Ask the user to answer it with `eukhe approvals` in a terminal, or to allow write in shell.autoEffects; or use read-only steps."},
-		{Of(Read, Secret), Unanswered, "", "write /x/y did not run (read+secret): it needs the user's approval, and no one answered. Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal); or use read-only steps."},
+		{Of(Write, Outside), Unanswered, "", "write /x/y did not run (write+outside): it needs the user's approval, and no one answered. Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal), or to add write and outside to shell.autoEffects; or use read-only steps."},
+		{Of(Write), Unanswered, "the editor (helix) cannot show questions", "write /x/y did not run (write): it needs the user's approval, and no one answered: the editor (helix) cannot show questions. Ask the user to answer it with `eukhe approvals` in a terminal, or to add write to shell.autoEffects; or use read-only steps."},
+		{Of(Read, Secret), Unanswered, "", "write /x/y did not run (read+secret): it needs the user's approval, and no one answered. Ask the user to attach a client (the editor, or `eukhe approvals` in a terminal)."},
 		{Of(Exec), Deny, "the editor (helix) cannot show questions", "write /x/y did not run (exec): the user denied it. Do not try it again unless the user asks for it."},
 		{Of(Write, Protected), GatewayRefused, "", "write /x/y did not run (write+protected): it needs the user's approval, and this session runs only from the phone gateway"},
 	} {

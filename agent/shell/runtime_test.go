@@ -181,7 +181,7 @@ func TestRefusalText(t *testing.T) {
 		advice string
 	}{
 		{gate.Deny, "denied", "Do not try it again unless the user asks for it"},
-		{gate.Unanswered, "unanswered", "or to allow write in shell.autoEffects"},
+		{gate.Unanswered, "unanswered", "or to add write to shell.autoEffects"},
 		{gate.GatewayRefused, "gateway_refused", "Ask the user to run it from the editor"},
 	} {
 		w := newWorld(t, readOnly())

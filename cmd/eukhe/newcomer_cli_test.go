@@ -148,7 +148,7 @@ func TestCLI_tool_dyn_lists_and_runs(t *testing.T) {
 		t.Errorf("dyn on a server not configured: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runIn(t, root, env, "tool", "dyn", `{"name": 5}`)
-	if r.code != 1 || !strings.Contains(r.stdout, `"name" must be a string`) {
+	if r.code != 2 || !strings.Contains(r.stderr, `"name" must be a string`) {
 		t.Errorf("dyn with a number for a name: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -66,10 +66,6 @@ Tools:
   dyn   {} lists the tools behind dyn (your mcp.servers, report_issue);
         {"name": "mcp/SERVER/TOOL", "arguments": {...}} runs one
 
-  dyn   {}                                  the dynamic tools: report_issue and
-                                           mcp/SERVER/TOOL for each tool of
-                                           each server in mcp.servers
-        {"name": "mcp/docs/search", "arguments": {"q": "x"}}   runs one
 
 Exit status: 0 success, 1 the tool refused or failed, 2 usage error.
 `
@@ -143,7 +139,10 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.Is(err, agent.ErrUnknownTool):
 		return cmd.bad("%v", err)
 	case errors.As(err, &argsErr):
-		return cmd.bad("%v (run eukhe tool --help for each tool's arguments)", err)
+		// a usage error, said in one line: the arguments are the problem,
+		// not the command's options
+		fmt.Fprintf(stderr, "eukhe tool: %v (eukhe tool --help shows each tool's arguments)\n", err)
+		return 2
 	case err != nil:
 		fmt.Fprintf(stderr, "eukhe tool: %v\n", err)
 		return 1
