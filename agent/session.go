@@ -244,6 +244,7 @@ func (s *Session) Close() {
 		s.logf("%v", err)
 	}
 	s.host.Detach(s)
+	s.closeTranscript() // its last calls written, its writer ended
 }
 
 // params are a roster tool's parameters, for argument errors.
