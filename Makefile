@@ -5,17 +5,25 @@
 # test-nvim-current: the Neovim end-to-end tests again on a current Neovim
 # when EUKHE_NVIM_CURRENT names one (.ci/run fetches 0.10 with
 # test/nvim/fetch-0.10.sh); the main run uses the machine's nvim.
-# mcp-peers: the npm packages the MCP peer tests of cmd/eukhe drive
-# (test/mcp-peers), installed from their lock as the extension's are.
+# mcp-peers, lspclient: the npm packages the MCP peer tests of cmd/eukhe
+# (test/mcp-peers) and the plain LSP client tests (test/lspclient) drive,
+# installed from their locks as the extension's are.
+# lint: go vet and staticcheck (run from the module proxy at a pinned
+# version: nothing to install by hand).
 # EUKHE_REQUIRE_TOOLS=1 (.ci/run sets it; CI=true does the same) makes
 # every test whose tool is missing (git, rg, nvim, node, the peers) fail
 # instead of skip.
-.PHONY: test test-vscode test-nvim-current mcp-peers build bench fuzz
+.PHONY: test test-vscode test-nvim-current mcp-peers lspclient lint build bench fuzz
 
-test: test-vscode mcp-peers
-	go vet ./...
+STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+test: test-vscode mcp-peers lspclient lint
 	go test -race -count=1 ./...
 	$(MAKE) test-nvim-current
+
+lint:
+	go vet ./...
+	go run $(STATICCHECK) ./...
 
 test-nvim-current:
 	@if [ -n "$$EUKHE_NVIM_CURRENT" ]; then \
@@ -25,6 +33,9 @@ test-nvim-current:
 
 mcp-peers:
 	cd test/mcp-peers && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; }
+
+lspclient:
+	cd test/lspclient && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; }
 
 test-vscode:
 	cd editors/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm test && npm run --silent lint
@@ -39,8 +50,13 @@ bench:
 	bash bench/mcp/run.sh
 	bash bench/nvim/run.sh
 
-# A short run of every fuzz target; the seed corpora run in `make test`.
+# A short run of every fuzz target of every package, found by name
+# (FUZZTIME each); the seed corpora run in `make test`.
+FUZZTIME ?= 30s
 fuzz:
-	go test -run '^$$' -fuzz FuzzParsePatch -fuzztime 30s ./docs
-	go test -run '^$$' -fuzz FuzzScan -fuzztime 30s ./docs
-	go test -run '^$$' -fuzz FuzzApply -fuzztime 30s ./docs
+	@set -e; for pkg in $$(go list ./...); do \
+	  for f in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$f"; \
+	    go test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done

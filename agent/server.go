@@ -23,7 +23,12 @@ const ParentMetaKey = "eukhe/parent"
 // and handlers that answer text with isError for a refusal.
 func (s *Session) Server() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "eukhe", Version: Version}, &mcp.ServerOptions{
-		Instructions:       instructions,
+		Instructions: instructions,
+		// Logging carries job notices (a job that settles after its call
+		// returned): the protocol deprecates it (SEP-2577) and keeps it
+		// working for at least a year; no other server-to-client notice
+		// reaches every client today.
+		//lint:ignore SA1019 job notices, see above
 		Capabilities:       &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}, Logging: &mcp.LoggingCapabilities{}},
 		InitializedHandler: s.initialized,
 	})
@@ -126,6 +131,7 @@ func (s *Session) Serve(ctx context.Context, t mcp.Transport) error {
 	s.SetNotify(func(text string) {
 		// A job settles after its call returned: the notice goes under
 		// the connection's context, so it is dropped once that ends.
+		//lint:ignore SA1019 job notices go as log messages (see Server)
 		ss.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "eukhe.jobs", Data: text})
 	})
 	done := make(chan error, 1)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -28,7 +27,7 @@ func (l landOnly) Commit(cs []Change) Committed {
 // ssa100 writes the benchmark's 100 files into root and gives their names
 // and the patch that changes line 10 of each.
 func ssa100(b *testing.B, root string) (names []string, pristine map[string][]byte, patch string) {
-	src := filepath.Join(runtime.GOROOT(), "src", "cmd", "compile", "internal", "ssa")
+	src := filepath.Join(goRoot(b), "src", "cmd", "compile", "internal", "ssa")
 	es, err := os.ReadDir(src)
 	if err != nil {
 		b.Skip("Go's source tree is not here")
@@ -78,7 +77,7 @@ func BenchmarkEdit100FilesStaging(b *testing.B) {
 // all or nothing with fsync, and record the new versions. bench/commit.sh
 // runs the same edit beside git apply.
 func BenchmarkEdit100Files(b *testing.B) {
-	src := filepath.Join(runtime.GOROOT(), "src", "cmd", "compile", "internal", "ssa")
+	src := filepath.Join(goRoot(b), "src", "cmd", "compile", "internal", "ssa")
 	es, err := os.ReadDir(src)
 	if err != nil {
 		b.Skip("Go's source tree is not here")

@@ -67,7 +67,6 @@ type staleCase struct {
 	v1, v2   []byte
 	l1, l2   []refLine
 	toV2     []int // v1 line -> v2 line, 0 when it changed or went
-	inserted []bool
 }
 
 func drawStale(t *rapid.T) staleCase {

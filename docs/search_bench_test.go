@@ -4,13 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
 // goSrc is Go's own source tree, present wherever Go is: the benchmark tree.
 func goSrc(b *testing.B) string {
-	dir := filepath.Join(runtime.GOROOT(), "src")
+	dir := filepath.Join(goRoot(b), "src")
 	if _, err := os.Stat(dir); err != nil {
 		b.Skip("Go's source tree is not here")
 	}

@@ -81,7 +81,7 @@ func FuzzCandidates(f *testing.F) {
 				t.Fatalf("%q gives an empty candidate", w)
 			}
 		}
-		if strings.IndexAny(w, "%?#") < 0 && !strings.Contains(w, "//") {
+		if !strings.ContainsAny(w, "%?#") && !strings.Contains(w, "//") {
 			url := "file://localhost/" + strings.TrimPrefix(w, "/")
 			found := false
 			for _, c := range candidates(url, "", false) {

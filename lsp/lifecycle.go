@@ -80,6 +80,10 @@ var serverMethods = []string{protocol.MethodTool, protocol.MethodReviewDecision,
 func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsproto.InitializeResult, error) {
 	s := r.s
 	caps := readCaps(p)
+	// Editors that predate workspaceFolders (and some that do not send
+	// them) give only rootUri.
+	//lint:ignore SA1019 read for those editors, see above
+	rootURI := p.RootURI
 	s.mu.Lock()
 	s.caps = caps
 	if folders, ok := p.WorkspaceFolders.Get(); ok && len(folders) > 0 {
@@ -91,8 +95,8 @@ func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsp
 				s.folders = append(s.folders, path)
 			}
 		}
-	} else if p.RootURI != nil {
-		if path, ok := pathOf(*p.RootURI); ok {
+	} else if rootURI != nil {
+		if path, ok := pathOf(*rootURI); ok {
 			s.root = path
 		}
 	}

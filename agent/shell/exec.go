@@ -40,7 +40,7 @@ func handlerStatus(err error) int {
 	if err == nil {
 		return 0
 	}
-	if s, ok := interp.IsExitStatus(err); ok {
+	if s, ok := exitStatus(err); ok {
 		return int(s)
 	}
 	// HandlerContext.Builtin gives a builtin's status as an error of an

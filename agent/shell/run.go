@@ -202,7 +202,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 	x.out.WriteString(statusLine(statuses))
 	x.out.WriteString(x.currentNote().line())
 	x.res.Status = code
-	if _, isStatus := interp.IsExitStatus(err); err != nil && !isStatus {
+	if _, isStatus := exitStatus(err); err != nil && !isStatus {
 		x.out.WriteString(fmt.Sprintf("bash: %v\n", err))
 		x.res.Ending = Exited
 		return false
@@ -252,10 +252,17 @@ func exitCode(err error) int {
 	if err == nil {
 		return 0
 	}
-	if s, ok := interp.IsExitStatus(err); ok {
+	if s, ok := exitStatus(err); ok {
 		return int(s)
 	}
 	return 1
+}
+
+// exitStatus is the status an interpreter error carries, if it is one.
+func exitStatus(err error) (interp.ExitStatus, bool) {
+	var s interp.ExitStatus
+	ok := errors.As(err, &s)
+	return s, ok
 }
 
 // stopReason is the ending of a stopped script, or "".

@@ -25,10 +25,8 @@ import (
 
 // lines reads a process's output line by line, for waitLine.
 type lines struct {
-	t    *testing.T
-	ch   chan string
-	mu   sync.Mutex
-	seen string
+	t  *testing.T
+	ch chan string
 }
 
 func readTestLines(t *testing.T, r io.Reader) *lines {

@@ -59,9 +59,7 @@ func setupLines(t *testing.T) (serve, test []string) {
 	t.Helper()
 	var lines []string
 	for _, b := range blocks(section(t, readme(t), "The two commands"), "sh") {
-		for _, l := range strings.Split(strings.TrimSpace(b), "\n") {
-			lines = append(lines, l)
-		}
+		lines = append(lines, strings.Split(strings.TrimSpace(b), "\n")...)
 	}
 	if len(lines) != 2 {
 		t.Fatalf("README's set-up is %d commands, want 2: %q", len(lines), lines)
