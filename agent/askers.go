@@ -89,6 +89,7 @@ func (c *clientLink) Attached() gate.Attached {
 // gets notifications/cancelled, the host's clients a settle notice).
 func (c *clientLink) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
 	a, ok := c.ask(ctx, q)
+	markAsked(ctx, q, a, ok)
 	if ok && a == gate.Approve && q.Effects.Has(gate.Secret) {
 		markSecret(ctx) // the call's result is not kept (memory://)
 	}

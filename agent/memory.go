@@ -204,6 +204,7 @@ func (s *Session) endCall(id string, m *callMark, tool string, args json.RawMess
 	}
 	m.mu.Lock()
 	secret := m.secret
+	asked := m.asked
 	m.done = true
 	m.mu.Unlock()
 	s.memory.mu.Lock()
@@ -219,7 +220,7 @@ func (s *Session) endCall(id string, m *callMark, tool string, args json.RawMess
 	} else if tool == "read" {
 		text += fmt.Sprintf("[the cut rows are kept: read memory://%s for the whole result, exactly as read]\n", id)
 	}
-	row := CallRow{ID: id, Tool: tool, Summary: Summary(tool, args), Failed: r.Failed}
+	row := CallRow{ID: id, Tool: tool, Summary: Summary(tool, args), Failed: r.Failed, Asked: asked}
 	if secret || (later && tool == "bash" && jobCall(args)) {
 		row.Withheld = true
 		whole = fmt.Sprintf("[%s: the user allowed a secret in this call; eukhe keeps no copy of its result]\n", id)
@@ -249,6 +250,9 @@ func (s *Session) openTranscript(logPath string) {
 		return
 	}
 	t.OnError = func(err error) { s.logf("%v", err) }
+	if err := t.SetRoot(s.host.Root()); err != nil {
+		s.logf("the transcript of session %s: %v", s.ID, err)
+	}
 	s.memory = t
 	s.recall = "\x00" + NewID() + "\x00"
 	if s.shell != nil {

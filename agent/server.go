@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,6 +78,11 @@ func (s *Session) initialized(ctx context.Context, req *mcp.InitializedRequest) 
 		return
 	}
 	s.useClient(req.Session)
+	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil && s.memory != nil {
+		if err := s.memory.SetClient(strings.TrimSpace(p.ClientInfo.Name + " " + p.ClientInfo.Version)); err != nil {
+			s.logf("the transcript of session %s: %v", s.ID, err)
+		}
+	}
 	if s.Parent != "" {
 		return
 	}

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // The session's transcript (DESIGN §11): every tool call it served, with
@@ -41,12 +43,12 @@ type Transcript struct {
 	// OnError is told of a write that failed (the reply went out already).
 	OnError func(error)
 
-	mu     sync.Mutex
-	parent string
-	next   int
-	kept   []keptCall // in order
-	bytes  int64
-	drop   int // calls up to cN with N <= drop are dropped
+	mu    sync.Mutex
+	meta  transcriptMeta
+	next  int
+	kept  []keptCall // in order
+	bytes int64
+	drop  int // calls up to cN with N <= drop are dropped
 	// secretLater is set when a secret was allowed in a job after its
 	// call returned: later job results are not kept.
 	secretLater bool
@@ -70,12 +72,18 @@ type CallRow struct {
 	Failed   bool      `json:"failed,omitempty"`
 	Withheld bool      `json:"withheld,omitempty"`
 	Time     time.Time `json:"time,omitzero"` // when the call ended
+	// Asked are the questions the call asked the user, each with its
+	// answer: "step 2 (write+outside) rm -rf build: approve".
+	Asked []string `json:"asked,omitempty"`
 }
 
 // transcriptMeta is Dir/meta.json.
 type transcriptMeta struct {
-	Session string `json:"session"`
-	Parent  string `json:"parent,omitempty"`
+	Session string    `json:"session"`
+	Parent  string    `json:"parent,omitempty"`
+	Root    string    `json:"root,omitempty"`
+	Client  string    `json:"client,omitempty"` // the MCP client's name and version
+	Start   time.Time `json:"start,omitzero"`
 }
 
 // TranscriptDir is where session id's transcript lives beside its log
@@ -101,7 +109,7 @@ func OpenTranscript(dir, session, parent string) (*Transcript, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the transcript directory %s: %v", dir, err)
 	}
-	t := &Transcript{Dir: dir, Session: session, lock: lock}
+	t := &Transcript{Dir: dir, Session: session, lock: lock, meta: transcriptMeta{Session: session, Start: time.Now().UTC()}}
 	if err := t.SetParent(parent); err != nil {
 		t.Close()
 		return nil, err
@@ -113,10 +121,26 @@ func OpenTranscript(dir, session, parent string) (*Transcript, error) {
 // SetParent records the session's parent, for agent:// (only the parent
 // chain may read a subagent's transcript).
 func (t *Transcript) SetParent(parent string) error {
+	return t.setMeta(func(m *transcriptMeta) { m.Parent = parent })
+}
+
+// SetRoot records the workspace the session serves, for eukhe sessions.
+func (t *Transcript) SetRoot(root string) error {
+	return t.setMeta(func(m *transcriptMeta) { m.Root = root })
+}
+
+// SetClient records the MCP client's name and version, for eukhe
+// sessions.
+func (t *Transcript) SetClient(client string) error {
+	return t.setMeta(func(m *transcriptMeta) { m.Client = client })
+}
+
+// setMeta changes meta.json, written whole.
+func (t *Transcript) setMeta(change func(*transcriptMeta)) error {
 	t.mu.Lock()
-	t.parent = parent
+	change(&t.meta)
+	b, _ := json.Marshal(t.meta)
 	t.mu.Unlock()
-	b, _ := json.Marshal(transcriptMeta{Session: t.Session, Parent: parent})
 	return writeWhole(filepath.Join(t.Dir, "meta.json"), b)
 }
 
@@ -312,7 +336,30 @@ type callMark struct {
 	mu     sync.Mutex
 	secret bool
 	done   bool
+	asked  []string // the questions asked in the call, with their answers
 	t      *Transcript
+}
+
+// markAsked records a question the call asked and how it ended.
+func markAsked(ctx context.Context, q gate.Question, a gate.Answer, ok bool) {
+	m, _ := ctx.Value(callMarkKey{}).(*callMark)
+	if m == nil {
+		return
+	}
+	what := q.What
+	if q.Step > 0 {
+		what = fmt.Sprintf("step %d %s", q.Step, q.What)
+	}
+	answer := a.String()
+	if !ok {
+		answer = "no one answered"
+	}
+	line := fmt.Sprintf("%s (%s): %s", Shown(what), q.Effects, answer)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.asked) < 50 {
+		m.asked = append(m.asked, line)
+	}
 }
 
 type callMarkKey struct{}

@@ -49,6 +49,12 @@ Usage:
       Print the settings in force for DIR (default: the current
       directory), each key with its value and the file that set it (or
       "default"), then the files read. The keys: SETTINGS.md.
+  eukhe sessions [--root DIR]
+      List the agent sessions kept, newest first: id, running or ended,
+      root, client, start, calls and the last call's time.
+  eukhe log SESSION
+      Show one session's calls: time, tool, what it named, the questions
+      it asked and their answers, and what landed.
   eukhe version, eukhe --version
       The version: the module version and the VCS revision it was built
       from (what MCP's serverInfo and the LSP handshake report).
@@ -90,6 +96,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runApprovals(args[1:], stdin, stdout, stderr)
 	case "check":
 		return runCheck(args[1:], stdin, stdout, stderr)
+	case "sessions":
+		return runSessions(args[1:], stdout, stderr)
+	case "log":
+		return runLog(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "eukhe: unknown command %q\n\n%s", args[0], usage)
 	return 2
