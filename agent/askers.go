@@ -128,10 +128,22 @@ func (c *clientLink) AnswerHint() string {
 	if c.root == "" {
 		return ""
 	}
+	e := elicitorOf(c.owners[0])
+	if c.bases[c.i].Attached().Interactive > 0 {
+		// a terminal (or the editor) was there to answer: the wait ran out
+		t := DefaultApprovalTimeout
+		if c.timeout != nil && c.timeout() > 0 {
+			t = c.timeout()
+		}
+		where := "`eukhe approvals`"
+		if e != nil && e.on() {
+			where += " and your client's window"
+		}
+		return fmt.Sprintf("The question was shown in %s and %s: ask the user to answer it there when it appears, then try again", where, TimedOutText(t))
+	}
 	if c.oneShot {
 		return fmt.Sprintf("This one-shot call has no client to ask. Ask the user to run `eukhe approvals` in another terminal in %s while the call is made again (it answers the questions of every call on that directory)", c.root)
 	}
-	e := elicitorOf(c.owners[0])
 	return AnswerHint(c.root, e != nil, e != nil && e.On != nil && !e.On())
 }
 
@@ -180,6 +192,9 @@ func FirstAnswer(ctx context.Context, timeout time.Duration, askers []func(conte
 			}
 			left++
 		case <-timer.C:
+			won.mu.Lock()
+			won.timedOut = timeout
+			won.mu.Unlock()
 			return gate.Unanswered, -1, true
 		case <-ctx.Done():
 			return gate.Unanswered, -1, true
@@ -200,9 +215,10 @@ func (s *Session) withClients(chain gate.Chain) gate.Chain {
 // settled is the answer that won a FirstAnswer, for the askers that lost:
 // their clients are told how it was settled.
 type settled struct {
-	mu sync.Mutex
-	a  gate.Answer
-	ok bool
+	mu       sync.Mutex
+	a        gate.Answer
+	ok       bool
+	timedOut time.Duration // no answer came within it
 }
 
 type settledKey struct{}
@@ -211,6 +227,24 @@ func (s *settled) set(a gate.Answer) {
 	s.mu.Lock()
 	s.a, s.ok = a, true
 	s.mu.Unlock()
+}
+
+// SettledTimeout is how long the question whose asking ctx was cancelled
+// waited before it timed out unanswered, when it did.
+func SettledTimeout(ctx context.Context) (time.Duration, bool) {
+	s, _ := ctx.Value(settledKey{}).(*settled)
+	if s == nil {
+		return 0, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.timedOut, s.timedOut > 0
+}
+
+// TimedOutText says how a question that timed out ended, for the clients
+// that showed it: "timed out after 120 s".
+func TimedOutText(d time.Duration) string {
+	return fmt.Sprintf("timed out after %g s", d.Round(100*time.Millisecond).Seconds())
 }
 
 // SettledAnswer is the answer another client gave to the question whose

@@ -192,20 +192,27 @@ func (t *Terminals) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool
 		timeout = t.Timeout()
 	}
 	a, winner, ok := FirstAnswer(ctx, timeout, askers)
-	wire := ""
-	if winner >= 0 {
+	wire, reason := "", ""
+	switch d, out := SettledTimeout(ctx); {
+	case out:
+		// the session's own wait ran out (the terminals were one asker)
+		wire, reason = gate.Unanswered.String(), TimedOutText(d)
+	case winner < 0 && ok && ctx.Err() == nil:
+		// no answer came within the terminals' own timeout
+		wire, reason = gate.Unanswered.String(), TimedOutText(timeout)
+	case winner >= 0:
 		wire = a.String()
 		if answers[winner] == protocol.AnswerApproveSession {
 			Grants.Grant(q)
 		}
-	} else if won, ok := SettledAnswer(ctx); ok && ctx.Err() != nil {
-		wire = won.String() // another client of the session answered
-	} else if ctx.Err() == nil && ok {
-		wire = gate.Unanswered.String()
+	default:
+		if won, ok := SettledAnswer(ctx); ok && ctx.Err() != nil {
+			wire = won.String() // another client of the session answered
+		}
 	}
 	for i, tm := range terms {
 		if i != winner {
-			tm.Settled(protocol.ApprovalSettledParams{ID: p.ID, Answer: wire})
+			tm.Settled(protocol.ApprovalSettledParams{ID: p.ID, Answer: wire, Reason: reason})
 		}
 	}
 	return a, ok

@@ -59,6 +59,9 @@ type ApproveResult struct {
 type ApprovalSettledParams struct {
 	ID     string `json:"id"`
 	Answer string `json:"answer,omitempty"` // how it was settled, when known: approve, deny, unanswered
+	// Reason says why, when it was not a client's answer: "timed out
+	// after 120 s".
+	Reason string `json:"reason,omitempty"`
 }
 
 // ToolIssueParams is a report_issue row (S7.4).

@@ -24,8 +24,8 @@ const approvalsUsage = `Usage: eukhe approvals [--gateway] [--root DIR]
 Answers, in this terminal, the questions of the agents working in DIR
 (default: the current directory): those attached to the editor's eukhe
 server that serves DIR, and every headless eukhe mcp session whose root
-holds DIR (each named by its session; sessions that start later are
-picked up). Each question shows the asking agent, the step exactly as it
+holds DIR (each named by its session). Sessions and an editor that start later
+are picked up: started before any, or after the last one ended, it waits. Each question shows the asking agent, the step exactly as it
 would run (invisible characters escaped) and its effects, and reads y or
 N (Enter alone is no). The editor and the agent's own client may be asked
 too; the first answer wins, and a question answered elsewhere is shown as
@@ -54,21 +54,14 @@ func runApprovals(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	a := &answering{out: stdout, gateway: gateway, msgs: make(chan sourced), known: map[string]bool{}}
-	if conn, entry, err := discovery.Find(dir, abs); err == nil {
-		editor := entry.Editor
-		if editor == "" {
-			editor = "the editor"
-		}
-		a.add(ctx, conn, fmt.Sprintf("%s's eukhe server (pid %d)", editor, entry.PID), entry.Socket, false)
-	}
+	a := &answering{out: stdout, gateway: gateway, msgs: make(chan sourced), known: map[string]bool{}, root: abs, stay: true}
+	a.findEditor(ctx, dir, abs)
 	if err := a.scan(ctx, dir, abs); err != nil {
 		fmt.Fprintf(stderr, "eukhe approvals: %v\n", err)
 		return 1
 	}
 	if len(a.srcs) == 0 {
-		fmt.Fprintf(stderr, "eukhe approvals: no editor's eukhe server and no headless eukhe mcp session serves %s; open the project in an editor that runs eukhe lsp, or start the agent (eukhe mcp) in it first\n", abs)
-		return 1
+		a.waiting()
 	}
 	if gateway {
 		fmt.Fprintln(stdout, "As a gateway: no question is shown here. Ctrl-C detaches.")
@@ -84,6 +77,7 @@ func runApprovals(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 			case <-ctx.Done():
 				return
 			case <-t.C:
+				a.findEditor(ctx, dir, abs)
 				a.scan(ctx, dir, abs)
 			}
 		}
@@ -97,6 +91,10 @@ type answering struct {
 	out     io.Writer
 	gateway bool
 	msgs    chan sourced
+	root    string
+	// stay: when the last source goes away, wait for the next one
+	// (eukhe approvals) rather than end.
+	stay bool
 
 	mu    sync.Mutex
 	srcs  []*source
@@ -105,9 +103,46 @@ type answering struct {
 
 // source is one server or session this terminal is attached to.
 type source struct {
-	name string
+	name   string
+	editor bool // the editor's eukhe server (not a headless session)
 	conn net.Conn
 	wmu  sync.Mutex
+}
+
+// findEditor attaches to the editor's eukhe server for root, when one
+// serves it and it is not attached yet (an editor opened after this
+// terminal is picked up).
+func (a *answering) findEditor(ctx context.Context, dir, root string) {
+	a.mu.Lock()
+	for _, s := range a.srcs {
+		if s.editor {
+			a.mu.Unlock()
+			return // attached to it already: no dial every second
+		}
+	}
+	a.mu.Unlock()
+	conn, entry, err := discovery.Find(dir, root)
+	if err != nil {
+		return
+	}
+	a.mu.Lock()
+	known := a.known[entry.Socket]
+	a.mu.Unlock()
+	if known {
+		conn.Close()
+		return
+	}
+	editor := entry.Editor
+	if editor == "" {
+		editor = "the editor"
+	}
+	a.add(ctx, conn, fmt.Sprintf("%s's eukhe server (pid %d)", editor, entry.PID), entry.Socket, false)
+}
+
+// waiting says that no session serves the root yet, and that this
+// terminal waits for one.
+func (a *answering) waiting() {
+	fmt.Fprintf(a.out, "No editor's eukhe server and no eukhe mcp session serves %s yet; waiting for one (Ctrl-C stops).\n", gate.Visible(a.root))
 }
 
 // sourced is one line from a source; a nil msg says the source went away.
@@ -139,13 +174,13 @@ func (a *answering) add(ctx context.Context, conn net.Conn, name, socket string,
 		conn.Close()
 		return
 	}
-	a.follow(ctx, conn, sc, name, socket)
+	a.follow(ctx, conn, sc, name, socket, !ack)
 }
 
 // follow counts an attached source and sends its lines into a.msgs, then
 // a nil msg when it goes away.
-func (a *answering) follow(ctx context.Context, conn net.Conn, sc *bufio.Scanner, name, socket string) {
-	src := &source{name: name, conn: conn}
+func (a *answering) follow(ctx context.Context, conn net.Conn, sc *bufio.Scanner, name, socket string, editor bool) {
+	src := &source{name: name, conn: conn, editor: editor}
 	a.mu.Lock()
 	a.srcs = append(a.srcs, src)
 	a.known[socket] = true
@@ -252,7 +287,10 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 				left := len(a.srcs)
 				a.mu.Unlock()
 				if left == 0 {
-					return 0
+					if !a.stay {
+						return 0
+					}
+					a.waiting() // the next session to start is picked up
 				}
 				continue
 			}
@@ -276,7 +314,10 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 					}
 					queue = append(queue[:i], queue[i+1:]...)
 					how := "answered elsewhere"
-					if s.Answer != "" {
+					switch {
+					case s.Reason != "":
+						how = s.Reason + ": it was denied"
+					case s.Answer != "":
 						how = "settled elsewhere: " + s.Answer
 					}
 					fmt.Fprintf(a.out, "\n(dropped: %s — %s)\n", gate.VisibleText(p.q.Text), how)

@@ -19,7 +19,7 @@ func answerQuestions(conn net.Conn, stdin io.Reader, stdout io.Writer) int {
 	a := &answering{out: stdout, msgs: make(chan sourced), known: map[string]bool{}}
 	sc := bufio.NewScanner(conn)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	a.follow(context.Background(), conn, sc, "The editor's eukhe server", "test")
+	a.follow(context.Background(), conn, sc, "The editor's eukhe server", "test", true)
 	return a.run(context.Background(), stdin)
 }
 
