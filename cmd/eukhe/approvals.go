@@ -105,8 +105,8 @@ type answering struct {
 type source struct {
 	name   string
 	editor bool // the editor's eukhe server (not a headless session)
-	conn net.Conn
-	wmu  sync.Mutex
+	conn   net.Conn
+	wmu    sync.Mutex
 }
 
 // findEditor attaches to the editor's eukhe server for root, when one
