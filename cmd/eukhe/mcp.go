@@ -156,11 +156,13 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 	fmt.Fprintf(stderr, "eukhe mcp: session %s attached to the editor's server for %s\n", ack.Session, root)
 	r := &relay{lines: readLines(stdin), stop: make(chan struct{}), inflight: map[string]string{}}
 	inputDone := make(chan struct{})
+	inputEnded := make(chan struct{}) // the agent's input ended (before the socket's write side closes)
 	go func() {
 		defer close(inputDone)
 		if r.toEditor(conn) != nil {
 			return
 		}
+		close(inputEnded)
 		if cw, ok := conn.(interface{ CloseWrite() error }); ok {
 			cw.CloseWrite()
 			return
@@ -185,6 +187,13 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 	case <-gone:
 	case <-ctx.Done():
 		return 0, true, nil, nil
+	}
+	select {
+	case <-inputEnded:
+		// The agent ended first, and the server closed because of it:
+		// no failover, whatever the order the two were seen in.
+		<-inputDone
+	default:
 	}
 	select {
 	case <-inputDone:
