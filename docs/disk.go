@@ -35,6 +35,9 @@ type Disk struct {
 	// left behind is finished only when every file it names is under it.
 	// "" checks nothing.
 	Root string
+	// Judge, when set, judges each path a journal left behind names
+	// before recovery acts on it (JournalAt.Judge).
+	Judge func(real string) string
 	pid  int
 	n    atomic.Int64
 
@@ -198,7 +201,12 @@ func (d *Disk) fault(step, path string) error {
 
 // Commit is S8.1 on disk: the commit engine with the disk as publisher.
 func (d *Disk) Commit(cs []Change) Committed {
-	return CommitVia(d, JournalAt{Dir: d.Journal, Root: d.Root}, d.Fault, cs)
+	return CommitVia(d, d.journalAt(), d.Fault, cs)
+}
+
+// journalAt is where d keeps its journals and how they are recovered.
+func (d *Disk) journalAt() JournalAt {
+	return JournalAt{Dir: d.Journal, Root: d.Root, Judge: d.Judge}
 }
 
 // Recover finishes the journals of interrupted commits under d.Journal
@@ -209,7 +217,7 @@ func (d *Disk) Recover() []Recovery {
 	if d.Journal == "" {
 		return nil
 	}
-	rs := recoverDead(JournalAt{Dir: d.Journal, Root: d.Root})
+	rs := recoverDead(d.journalAt())
 	d.mu.Lock()
 	d.recovered = append(d.recovered, rs...)
 	d.mu.Unlock()
