@@ -38,8 +38,8 @@ type Disk struct {
 	// Judge, when set, judges each path a journal left behind names
 	// before recovery acts on it (JournalAt.Judge).
 	Judge func(real string) string
-	pid  int
-	n    atomic.Int64
+	pid   int
+	n     atomic.Int64
 
 	mu        sync.Mutex
 	recovered []Recovery // found by Recover, not yet told (TakeRecovered)

@@ -283,4 +283,3 @@ func (j *journal) end(fault func(step, path string) error) error {
 	}
 	return os.Remove(j.path)
 }
-
