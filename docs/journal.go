@@ -31,8 +31,11 @@ import (
 // with the temp file that holds its old bytes); then the restore runs.
 //
 // One rule for a journal left behind, whoever finds it (any eukhe of that
-// root, at its start and before each commit): it is finished in the
-// direction it names. Prepare: nothing was published; nothing is changed.
+// root, at its start and before each commit): only a journal whose
+// signature verifies is acted on (journal_sign.go), only beneath the root
+// and never through a link, and it is finished in the direction it names
+// unless a path it names may not be written unasked now: then it is
+// turned back (recover.go says the rule whole). Prepare: nothing was published; nothing is changed.
 // Forward: every listed file that still holds its old
 // bytes gets its new bytes from its temp file (a move is linked to its
 // destination and its source removed); one that holds its new bytes is

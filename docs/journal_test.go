@@ -13,10 +13,10 @@ import (
 )
 
 // A journal is a list of renames the next start carries out. One that
-// eukhe would not have written — naming a file outside the root, a "temp
-// file" that is not a temp file of its target beside it, or written by
-// another user or open to others — is not acted on: it is removed and
-// reported, and no file changes.
+// eukhe would not have written — here unsigned, naming a file outside the
+// root, a "temp file" that is not a temp file of its target beside it, or
+// written by another user or open to others — is not acted on: it is set
+// aside and reported, and no file changes.
 
 func hexDigest(b []byte) string { return strconv.FormatUint(xxhash.Sum64(b), 16) }
 

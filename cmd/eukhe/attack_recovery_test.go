@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -334,5 +335,40 @@ func TestAttacks_the_agent_cannot_write_a_journal(t *testing.T) {
 	}
 	if js, _ := filepath.Glob(filepath.Join(jdir, "*.journal")); len(js) > 0 {
 		t.Errorf("the agent wrote journals: %v", js)
+	}
+}
+
+// With exec in the auto set, a program the gate cannot see into runs
+// unasked, in the sandbox: the journal directory and its key are hidden
+// from it.
+func TestAttacks_a_program_cannot_read_the_journal_key(t *testing.T) {
+	w := newAttackWorld(t)
+	writeAt(t, w.home, ".config/eukhe/settings.json", `{"shell.autoEffects": ["read", "write", "exec"]}`)
+	w.crash(t, "rename", 1, []docs.Change{ // makes the key
+		{Path: w.at("a.txt"), Old: []byte("PRIVATE workspace words\nline two\n"), New: []byte("edited\n")},
+		{Path: w.at("b.txt"), Create: true, New: []byte("b\n")},
+	})
+	key, err := os.ReadFile(filepath.Join(w.jdir(), "key"))
+	mustDo(t, err)
+	p := w.startMCP(t, "headless")
+	hexKey := fmt.Sprintf("%x", key)
+	for _, script := range []string{
+		`sh -c 'od -An -tx1 "$HOME"/.local/state/eukhe/journal/*/key | tr -d " \n"; echo'`,
+		`python3 -c 'import glob,os; [print(open(p,"rb").read().hex()) for p in glob.glob(os.path.expanduser("~/.local/state/eukhe/journal/*/key"))]'`,
+		`sh -c 'for d in "$HOME"/.local/state/eukhe/journal/*; do xxd -p "$d/key"; done'`,
+		`sh -c 'ls -la "$HOME"/.local/state/eukhe/journal/ | wc -l'`,
+		`python3 -c 'import os,glob; d=os.environ["HOME"]+"/."+"lo"+"cal/st"+"ate"; [print(open(k,"rb").read().hex()) for k in glob.glob(d+"/eu*/jo*/*/k*")]'`,
+	} {
+		out, _ := p.call("bash", map[string]any{"script": script})
+		if os.Getenv("EUKHE_ATTACK_LOG") != "" {
+			t.Logf("%s:\n%.300s", script, out)
+		}
+		flat := strings.NewReplacer("\n", "", " ", "").Replace(out)
+		if strings.Contains(flat, hexKey) {
+			t.Errorf("%s showed the journal key:\n%s", script, out)
+		}
+	}
+	if out, failed := p.call("bash", map[string]any{"script": "python3 -c 'print(6*7)'"}); failed || !strings.Contains(out, "42") {
+		t.Errorf("control: python3 under exec did not run unasked:\n%s", out)
 	}
 }
