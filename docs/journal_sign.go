@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"syscall"
 	"time"
 
@@ -41,15 +40,11 @@ const (
 	setAsideDir  = "set-aside"
 )
 
-var keys sync.Map // journal dir → key, once read or made
-
-// journalKey is the key of the journals of dir, made when there is none:
+// journalKey is the key of the journals of dir (read each time: 32 bytes,
+// and a key replaced by hand is the one in force), made when there is none:
 // written under a temp name (O_EXCL, 0600), synced, then linked to its
 // name, which never replaces: two starts at once agree on the first.
 func journalKey(dir string) ([]byte, error) {
-	if k, ok := keys.Load(dir); ok {
-		return k.([]byte), nil
-	}
 	path := filepath.Join(dir, keyName)
 	k, err := readKey(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -63,7 +58,6 @@ func journalKey(dir string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the journal key %s: %w", path, err)
 	}
-	keys.Store(dir, k)
 	return k, nil
 }
 

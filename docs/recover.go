@@ -59,6 +59,18 @@ func (r Recovery) Text(display func(string) string) string {
 		}
 		return strings.Join(out, ", ")
 	}
+	// "name (why)": the name as the session knows it
+	named := func(ps []string) string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			name, why, ok := strings.Cut(p, " (")
+			out[i] = display(name)
+			if ok {
+				out[i] += " (" + why
+			}
+		}
+		return strings.Join(out, "; ")
+	}
 	at := r.Time.Local().Format("2006-01-02 15:04:05")
 	if r.Err != nil {
 		if r.Time.IsZero() {
@@ -72,9 +84,9 @@ func (r Recovery) Text(display func(string) string) string {
 	case r.Phase == phasePrepare:
 		b.WriteString(" before any file was written: none of that edit is on disk")
 	case len(r.TurnedBack) > 0 && len(r.Left) == 0:
-		fmt.Fprintf(&b, " and turned it back instead of finishing it, because recovery may not act unasked on %s: none of that edit is on disk", strings.Join(r.TurnedBack, "; "))
+		fmt.Fprintf(&b, " and turned it back instead of finishing it, because recovery may not act unasked on %s: none of that edit is on disk", named(r.TurnedBack))
 	case len(r.TurnedBack) > 0:
-		fmt.Fprintf(&b, " and turned it back instead of finishing it, because recovery may not act unasked on %s; it could not turn all of it back", strings.Join(r.TurnedBack, "; "))
+		fmt.Fprintf(&b, " and turned it back instead of finishing it, because recovery may not act unasked on %s; it could not turn all of it back", named(r.TurnedBack))
 	case r.Phase == phaseBack && len(r.Left) == 0:
 		b.WriteString(" while it put files back, and finished putting them back: none of that edit is on disk")
 	case len(r.Left) == 0:
@@ -89,7 +101,7 @@ func (r Recovery) Text(display func(string) string) string {
 		fmt.Fprintf(&b, "; %s already held the result", names(r.Already))
 	}
 	if len(r.Left) > 0 {
-		fmt.Fprintf(&b, "; left as they are: %s. Read those files before editing them", strings.Join(r.Left, "; "))
+		fmt.Fprintf(&b, "; left as they are: %s. Read those files before editing them", named(r.Left))
 	}
 	b.WriteString(".")
 	return b.String()
