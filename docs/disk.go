@@ -734,17 +734,10 @@ func sweepTargets(paths []string) {
 func removeIfFree(path string) bool {
 	// Never through a link, and never waiting on a FIFO planted under a
 	// temp file's name: only a regular file a writer made is a temp file.
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	dir, err := unix.Open(filepath.Dir(path), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return false
 	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		return false
-	}
-	return sameFile(f, path) && os.Remove(path) == nil
+	defer unix.Close(dir)
+	return removeFreeAt(dir, filepath.Base(path))
 }

@@ -24,9 +24,11 @@
 //     commit engine, DESIGN.md §10: lock, check with the rebase, journal,
 //     publish in order, restore, over a Publisher), disk.go (the disk
 //     Publisher: temp files, rename, link, directory sync), journal.go (the
-//     intent journal and the rule for one left behind), reply.go (the
-//     reply). A Publisher may add refusals of its own (Checker: an editor
-//     that cannot apply edits) and report a change Unconfirmed (an editor
+//     intent journal), journal_sign.go (its signature), recover.go (the
+//     rule for one left behind), beneath_linux.go (recovery's acts below
+//     the root, no link followed), reply.go (the reply). A Publisher may
+//     add refusals of its own (Checker: an editor that cannot apply
+//     edits) and report a change Unconfirmed (an editor
 //     took it, unseen yet), which stops the commit like a failure. The
 //     disk may write temp files before the check (disk_early.go, after the
 //     paths are judged again) and, for an edit of several files, from the
