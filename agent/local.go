@@ -102,8 +102,11 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 	if id == "" {
 		id = NewID()
 	}
+	policy := paths.Places(env).Policy(gate.OS)
 	disk := docs.NewDisk()
 	disk.Journal, disk.Root = docs.JournalDir(env, o.Root), o.Root
+	disk.Judge = RecoveryJudge(&gate.DocumentsGate{Policy: policy, Dir: o.Root,
+		Auto: func() gate.AutoSet { return current().AutoEffects }})
 	for _, r := range disk.Recover() { // before any write (DESIGN.md §10); the first reply tells the model too
 		if o.Logf != nil {
 			o.Logf("%s", r.Text(func(p string) string { return p }))
@@ -113,7 +116,7 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 		RootDir: o.Root,
 		Disk:    disk,
 		Current: current,
-		Paths:   paths.Places(env).Policy(gate.OS),
+		Paths:   policy,
 		Client:  o.Client,
 		Remote:  o.Remote,
 		OnIssue: o.OnIssue,

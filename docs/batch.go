@@ -50,13 +50,13 @@ func (d *Disk) Begin(paths []string) Batch {
 		return b
 	}
 	if d.Journal != "" {
-		b.recovered = recoverDead(JournalAt{Dir: d.Journal, Root: d.Root})
+		b.recovered = recoverDead(d.journalAt())
 		if len(paths) > 1 {
 			ps := make([]*Pending, len(paths))
 			for i, p := range paths {
 				ps[i] = &Pending{Change: Change{Path: p}, Real: realPath(p)}
 			}
-			b.j, _ = writeJournal(d.Journal, ps, nil) // none: the commit writes its own
+			b.j, _ = writeJournal(d.journalAt(), ps, nil) // none: the commit writes its own
 		}
 	}
 	return b
@@ -104,7 +104,7 @@ func (b *diskBatch) Commit(cs []Change) Committed {
 	if d.Fault != nil {
 		return d.Commit(cs)
 	}
-	e := engine{pub: d, jdir: d.Journal, root: d.Root, fault: d.Fault, batch: b}
+	e := engine{pub: d, j: d.journalAt(), fault: d.Fault, batch: b}
 	return e.commit(cs)
 }
 

@@ -48,7 +48,7 @@ func TestEditBatchLeavesNoTempFileOrJournal(t *testing.T) {
 			}
 			t.Errorf("%s: the directory holds %v", when, names)
 		}
-		if js, _ := os.ReadDir(jdir); len(js) != 0 {
+		if js := journalsIn(jdir); len(js) != 0 {
 			t.Errorf("%s: %d journal files left", when, len(js))
 		}
 	}

@@ -114,15 +114,14 @@ func (p *Pending) named(path string) string {
 // landed, and removes the journal. A change it rebased comes back in cs
 // with the Old it checked and the New it published.
 func CommitVia(pub Publisher, j JournalAt, fault func(step, path string) error, cs []Change) Committed {
-	e := engine{pub: pub, jdir: j.Dir, root: j.Root, fault: fault}
+	e := engine{pub: pub, j: j, fault: fault}
 	return e.commit(cs)
 }
 
 type engine struct {
 	batch *diskBatch // the commit was begun early (Disk.Begin), or nil
 	pub   Publisher
-	jdir  string
-	root  string
+	j     JournalAt
 	fault func(step, path string) error
 }
 
@@ -147,8 +146,8 @@ func (e *engine) commit(cs []Change) Committed {
 	switch {
 	case e.batch != nil:
 		res.Recovered = e.batch.recovered // Begin did it, before its first write
-	case e.jdir != "":
-		res.Recovered = recoverDead(JournalAt{Dir: e.jdir, Root: e.root}) // before any write (DESIGN.md §10)
+	case e.j.Dir != "":
+		res.Recovered = recoverDead(e.j) // before any write (DESIGN.md §10)
 	}
 	unlock, failed, err := e.pub.Lock(paths)
 	if err != nil {
@@ -171,8 +170,8 @@ func (e *engine) commit(cs []Change) Committed {
 	if e.batch != nil && e.batch.j != nil && len(ps) > 1 {
 		j = e.batch.j // Begin's, listing these paths; forward names them as the changes do
 		j.rec.Files = journalFiles(ps)
-	} else if e.jdir != "" && len(ps) > 1 {
-		if j, err = writeJournal(e.jdir, ps, e.fault); err != nil {
+	} else if e.j.Dir != "" && len(ps) > 1 {
+		if j, err = writeJournal(e.j, ps, e.fault); err != nil {
 			return fail(0, err)
 		}
 	}

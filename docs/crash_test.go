@@ -272,7 +272,7 @@ func TestDisk_kill9_leaves_no_mixed_state(t *testing.T) {
 			}
 			return nil
 		})
-		if es, _ := os.ReadDir(jdir); len(es) > 0 {
+		if es := leftJournals(jdir); len(es) > 0 {
 			t.Fatalf("trial %d: the journal directory holds %v after recovery", trial, es)
 		}
 	}

@@ -35,8 +35,11 @@ type Disk struct {
 	// left behind is finished only when every file it names is under it.
 	// "" checks nothing.
 	Root string
-	pid  int
-	n    atomic.Int64
+	// Judge, when set, judges each path a journal left behind names
+	// before recovery acts on it (JournalAt.Judge).
+	Judge func(real string) string
+	pid   int
+	n     atomic.Int64
 
 	mu        sync.Mutex
 	recovered []Recovery // found by Recover, not yet told (TakeRecovered)
@@ -204,7 +207,12 @@ func (d *Disk) fault(step, path string) error {
 
 // Commit is S8.1 on disk: the commit engine with the disk as publisher.
 func (d *Disk) Commit(cs []Change) Committed {
-	return CommitVia(d, JournalAt{Dir: d.Journal, Root: d.Root}, d.Fault, cs)
+	return CommitVia(d, d.journalAt(), d.Fault, cs)
+}
+
+// journalAt is where d keeps its journals and how they are recovered.
+func (d *Disk) journalAt() JournalAt {
+	return JournalAt{Dir: d.Journal, Root: d.Root, Judge: d.Judge}
 }
 
 // Recover finishes the journals of interrupted commits under d.Journal
@@ -215,7 +223,7 @@ func (d *Disk) Recover() []Recovery {
 	if d.Journal == "" {
 		return nil
 	}
-	rs := recoverDead(JournalAt{Dir: d.Journal, Root: d.Root})
+	rs := recoverDead(d.journalAt())
 	d.mu.Lock()
 	d.recovered = append(d.recovered, rs...)
 	d.mu.Unlock()
@@ -732,17 +740,10 @@ func sweepTargets(paths []string) {
 func removeIfFree(path string) bool {
 	// Never through a link, and never waiting on a FIFO planted under a
 	// temp file's name: only a regular file a writer made is a temp file.
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	dir, err := unix.Open(filepath.Dir(path), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return false
 	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		return false
-	}
-	return sameFile(f, path) && os.Remove(path) == nil
+	defer unix.Close(dir)
+	return removeFreeAt(dir, filepath.Base(path))
 }

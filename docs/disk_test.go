@@ -386,7 +386,7 @@ func (r *wsRig) checkRecovered(t testing.TB, res docs.Result) (allNew bool) {
 		}
 		return nil
 	})
-	if es, _ := os.ReadDir(r.disk.Journal); len(es) > 0 {
+	if es := leftJournals(r.disk.Journal); len(es) > 0 {
 		t.Errorf("the journal directory holds %v after recovery", es)
 	}
 	return len(old) == 0

@@ -24,9 +24,11 @@
 //     commit engine, DESIGN.md §10: lock, check with the rebase, journal,
 //     publish in order, restore, over a Publisher), disk.go (the disk
 //     Publisher: temp files, rename, link, directory sync), journal.go (the
-//     intent journal and the rule for one left behind), reply.go (the
-//     reply). A Publisher may add refusals of its own (Checker: an editor
-//     that cannot apply edits) and report a change Unconfirmed (an editor
+//     intent journal), journal_sign.go (its signature), recover.go (the
+//     rule for one left behind), beneath_linux.go (recovery's acts below
+//     the root, no link followed), reply.go (the reply). A Publisher may
+//     add refusals of its own (Checker: an editor that cannot apply
+//     edits) and report a change Unconfirmed (an editor
 //     took it, unseen yet), which stops the commit like a failure. The
 //     disk may write temp files before the check (disk_early.go, after the
 //     paths are judged again) and, for an edit of several files, from the
@@ -134,9 +136,54 @@
 //     root (or the next commit), every file old or every file new. A single
 //     change needs none: its publish is one rename. The journal is kept by
 //     the process's root: a commit under another root's session that
-//     crashes is finished by that root's next start. A journal is acted on
-//     only when eukhe could have written it (journal.go, trusted): this
-//     user's alone, its files under the root (or what a name under the root
-//     resolves to), a move's two ends in the root, its temp files beside
-//     their targets; another is removed and reported.
+//     crashes is finished by that root's next start.
+//
+// Where the seed is silent we chose (issue 20, class 3: crash recovery is
+// as careful as the commit):
+//
+//   - A journal is acted on only when eukhe wrote it as that file, for
+//     that root: it is signed with HMAC-SHA256 under a random key made
+//     once (0600, O_EXCL, linked into place) in the journal directory,
+//     under eukhe's state directory, which the sandbox hides from every
+//     step and the documents gate judges secret; the MAC covers the root
+//     and the file's identity (device, inode, birth time), and a journal
+//     file with a second name is refused (journal_sign.go). One that does
+//     not verify — forged, another root's, a copy of an old one of this
+//     user, or a v1 journal of an earlier eukhe (unsigned: nothing shows
+//     eukhe wrote it, so it is treated as forged) — is not acted on: it is
+//     set aside in <journal dir>/set-aside, never deleted, and the notice
+//     says where.
+//   - Recovery acts only below the root, never following a link
+//     (beneath_linux.go: each directory on the way opened with openat2
+//     RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS from the root's descriptor, the
+//     last part linked, renamed or removed relative to it; a temp file
+//     published only after it is checked to be a regular file of this
+//     user with one name and the bytes the journal names, and the file
+//     checked is the one linked, through its descriptor). A file outside
+//     the root that a commit reached through a workspace symlink is never
+//     touched by recovery: nothing pins the directories on its way, and
+//     the gate's judgment of it at the commit may have been a yes that no
+//     one is there to give at a start. Its journal is turned back.
+//   - Each path a journal names is judged again by the documents gate
+//     (JournalAt.Judge, injected by agent: a write of that real path runs
+//     unasked now). A forward journal naming one that does not is turned
+//     back, not finished (recover.go: the rule, all or nothing for every
+//     file recovery may touch; each exception named in the notice).
+//
+// What an attacker controls between the commit's decision and recovery's
+// act, and what holds each: the journal file (the MAC, bound to the file;
+// the state directory hidden from steps), every directory on every path
+// (openat2 beneath the root with no links: a swap for a link to .git/hooks,
+// out of the root or to ~ is refused by the kernel; a swap the gate can see
+// turns the journal back), the target (a link there is not followed: it is
+// not a regular file), the temp files (a link is refused, a hard link of
+// another file has two names, other bytes do not match the digest; the
+// bytes checked are the bytes linked; a rename that lands other bytes
+// because the entry was swapped in between is reported), and the
+// workspace's bytes themselves. What the attacker can still do is what
+// the workspace lets it do unasked anyway: put other bytes in a file that
+// a write may change unasked (the digests are not a MAC: the gate, not
+// the digest, decides where bytes land). Tests: recover_attack_test.go,
+// recover_law_test.go, and cmd/eukhe attack_recovery_test.go,
+// crash_session_test.go through the real eukhe mcp.
 package docs

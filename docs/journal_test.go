@@ -1,7 +1,6 @@
 package docs_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -14,10 +13,10 @@ import (
 )
 
 // A journal is a list of renames the next start carries out. One that
-// eukhe would not have written — naming a file outside the root, a "temp
-// file" that is not a temp file of its target beside it, or written by
-// another user or open to others — is not acted on: it is removed and
-// reported, and no file changes.
+// eukhe would not have written — here unsigned, naming a file outside the
+// root, a "temp file" that is not a temp file of its target beside it, or
+// written by another user or open to others — is not acted on: it is set
+// aside and reported, and no file changes.
 
 func hexDigest(b []byte) string { return strconv.FormatUint(xxhash.Sum64(b), 16) }
 
@@ -115,70 +114,105 @@ func TestJournal_forged_is_not_acted_on(t *testing.T) {
 	}
 }
 
-// A journal of an edit through a symlink in the workspace to a file
-// elsewhere, or under a root that is itself reached through a symlink, is
-// eukhe's own: after a crash it is finished.
-func TestJournal_through_symlinks_is_finished(t *testing.T) {
+// A journal of an edit under a root that is itself reached through a
+// symlink is eukhe's own: after a crash it is finished.
+func TestJournal_under_a_symlinked_root_is_finished(t *testing.T) {
 	base := t.TempDir()
-	real, elsewhere := filepath.Join(base, "real"), filepath.Join(base, "elsewhere")
+	real := filepath.Join(base, "real")
 	must(t, os.MkdirAll(real, 0o755))
-	must(t, os.MkdirAll(elsewhere, 0o755))
 	root := filepath.Join(base, "root") // a symlink to real
 	must(t, os.Symlink(real, root))
 	must(t, os.WriteFile(filepath.Join(real, "a.txt"), []byte("a\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(real, "b.txt"), []byte("b\n"), 0o644))
+	d := crashAt(t, filepath.Join(base, "journal"), root, "rename", []docs.Change{
+		{Path: filepath.Join(root, "a.txt"), Old: []byte("a\n"), New: []byte("A\n")},
+		{Path: filepath.Join(root, "b.txt"), Old: []byte("b\n"), New: []byte("B\n")},
+		{Path: filepath.Join(root, "new", "c.txt"), Create: true, New: []byte("c\n")},
+	})
+	rs := d.Recover()
+	if len(rs) != 1 || rs[0].Err != nil || len(rs[0].Left) > 0 || len(rs[0].Done) != 3 {
+		t.Fatalf("recovery: %+v", rs)
+	}
+	for p, want := range map[string]string{"root/a.txt": "A\n", "root/b.txt": "B\n", "root/new/c.txt": "c\n"} {
+		if got, _ := os.ReadFile(filepath.Join(base, p)); string(got) != want {
+			t.Fatalf("%s holds %q, want %q", p, got, want)
+		}
+	}
+}
+
+// A file outside the root, reached through a symlink in the workspace, is
+// never touched by recovery (it acts only beneath the root, where no link
+// is followed): a forward journal that names one is turned back, the
+// file outside is left as it is, and the notice names it.
+func TestJournal_through_a_symlink_out_of_the_root_is_turned_back(t *testing.T) {
+	base := t.TempDir()
+	root, elsewhere := filepath.Join(base, "root"), filepath.Join(base, "elsewhere")
+	must(t, os.MkdirAll(root, 0o755))
+	must(t, os.MkdirAll(elsewhere, 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(elsewhere, "b.txt"), []byte("b\n"), 0o644))
-	must(t, os.Symlink(filepath.Join(elsewhere, "b.txt"), filepath.Join(real, "b.txt")))
-	jdir := filepath.Join(base, "journal")
+	must(t, os.Symlink(filepath.Join(elsewhere, "b.txt"), filepath.Join(root, "b.txt")))
+	d := crashAt(t, filepath.Join(base, "journal"), root, "link", []docs.Change{
+		{Path: filepath.Join(root, "a.txt"), Old: []byte("a\n"), New: []byte("A\n")},
+		{Path: filepath.Join(root, "b.txt"), Old: []byte("b\n"), New: []byte("B\n")},
+		{Path: filepath.Join(root, "new", "c.txt"), Create: true, New: []byte("c\n")},
+	})
+	// a.txt and b.txt landed (two renames), c.txt did not (its link failed)
+	rs := d.Recover()
+	if len(rs) != 1 || rs[0].Err != nil || len(rs[0].TurnedBack) == 0 {
+		t.Fatalf("recovery: %+v", rs)
+	}
+	text := rs[0].Text(func(s string) string { return s })
+	if !strings.Contains(text, "turned it back") || !strings.Contains(text, "b.txt (outside the workspace)") {
+		t.Fatalf("the notice: %s", text)
+	}
+	for p, want := range map[string]string{"elsewhere/b.txt": "B\n", "root/a.txt": "A\n"} {
+		if got, _ := os.ReadFile(filepath.Join(base, p)); string(got) != want {
+			t.Fatalf("%s holds %q, want %q", p, got, want)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(root, "new", "c.txt")); err == nil {
+		t.Fatal("c.txt was created: the journal was finished, not turned back")
+	}
+	if fi, err := os.Lstat(filepath.Join(root, "b.txt")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("b.txt is no longer a symlink")
+	}
+}
+
+// crashAt commits cs with a journal in jdir for root and "crashes" at the
+// first step named step: every step from there on fails, as a kill would
+// stop them. The disk it gives has no fault hook: the next start.
+func crashAt(t *testing.T, jdir, root, step string, cs []docs.Change) *docs.Disk {
+	t.Helper()
 	d := docs.NewDisk()
 	d.Journal, d.Root = jdir, root
 	dead := false
-	d.Fault = func(step, _ string) error {
-		dead = dead || step == "rename"
+	d.Fault = func(s, _ string) error {
+		dead = dead || s == step
 		if dead {
 			return errInjected
 		}
 		return nil
 	}
-	d.Commit([]docs.Change{
-		{Path: filepath.Join(root, "a.txt"), Old: []byte("a\n"), New: []byte("A\n")},
-		{Path: filepath.Join(root, "b.txt"), Old: []byte("b\n"), New: []byte("B\n")},
-		{Path: filepath.Join(root, "new", "c.txt"), Create: true, New: []byte("c\n")},
-	})
+	d.Commit(cs)
 	d.Fault = nil
-	rs := d.Recover()
-	if len(rs) != 1 || rs[0].Err != nil || len(rs[0].Left) > 0 || len(rs[0].Done) != 3 {
-		t.Fatalf("recovery: %+v", rs)
+	if len(leftJournals(jdir)) != 1 {
+		t.Fatalf("the crash at %s left no journal", step)
 	}
-	for p, want := range map[string]string{"root/a.txt": "A\n", "elsewhere/b.txt": "B\n", "root/new/c.txt": "c\n"} {
-		if got, _ := os.ReadFile(filepath.Join(base, p)); string(got) != want {
-			t.Fatalf("%s holds %q, want %q", p, got, want)
-		}
-	}
-	if fi, err := os.Lstat(filepath.Join(real, "b.txt")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("b.txt is no longer a symlink")
-	}
+	return d
 }
 
-// An edit under a root reached through a symlink that changes a file and
-// creates one in a new directory: the writer locks each directory once,
-// whatever spelling reaches it (it used to lock the root twice, through
-// the link and through its target, and wait for itself for ever).
-func TestDisk_one_lock_per_directory_through_symlinks(t *testing.T) {
-	base := t.TempDir()
-	real := filepath.Join(base, "real")
-	must(t, os.MkdirAll(real, 0o755))
-	root := filepath.Join(base, "root")
-	must(t, os.Symlink(real, root))
-	must(t, os.WriteFile(filepath.Join(real, "a.txt"), []byte("a\n"), 0o644))
-	tools := &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: root}
-	tools.Read(context.Background(), docs.ReadArgs{Path: "a.txt"})
-	res := tools.Edit(context.Background(), docs.EditArgs{Patch: "[a.txt#" + docs.DigestOf([]byte("a\n")).Tag().String() + "]\n@@ 1\n+A\n[new/c.txt]\n+c\n"})
-	if res.Failed {
-		t.Fatal(res.Text)
+// leftJournals lists the journals (and their temp names) in dir: not its
+// key nor what was set aside.
+func leftJournals(dir string) []string {
+	des, _ := os.ReadDir(dir)
+	var out []string
+	for _, de := range des {
+		if strings.HasSuffix(de.Name(), ".journal") || strings.HasSuffix(de.Name(), ".tmp") {
+			out = append(out, de.Name())
+		}
 	}
-	if got, _ := os.ReadFile(filepath.Join(real, "new", "c.txt")); string(got) != "c\n" {
-		t.Fatalf("new/c.txt holds %q", got)
-	}
+	return out
 }
 
 func TestJournalDir(t *testing.T) {

@@ -29,7 +29,7 @@ type planned struct {
 func (s *Server) commit(cs []docs.Change, review bool) docs.Committed {
 	order := s.openFirst(cs)
 	sorted := make([]docs.Change, len(cs))
-	journal := docs.JournalAt{Dir: s.disk.Journal, Root: s.disk.Root}
+	journal := docs.JournalAt{Dir: s.disk.Journal, Root: s.disk.Root, Judge: s.disk.Judge}
 	for k, i := range order {
 		sorted[k] = cs[i]
 		if s.touchesOpen(cs[i]) {
