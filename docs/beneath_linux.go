@@ -114,7 +114,7 @@ func (b *beneath) digest(path string) (string, bool, error) {
 }
 
 func digestFD(fd int, path string) (string, bool, error) {
-	snap, err := readFD(fd, func() string { return path })
+	snap, err := readFD(fd, func() string { return path }, 0)
 	if err != nil {
 		return "", false, err
 	}
