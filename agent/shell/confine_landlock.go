@@ -24,11 +24,25 @@ const ConfineArg = "__confine"
 // planFD is the descriptor the plan comes on.
 const planFD = 3
 
-// ConfineMain applies the plan in planEnv to this process (Landlock
-// stays with it across exec) and execs args[0] with argv args[1:]. It
-// returns only on failure, with the status: 126, as a command that cannot
-// run.
+// ConfineMain runs args[0] with argv args[1:] confined by the plan on
+// descriptor 3: as the supervisor of its processes (confine_supervise.go),
+// whose inner run applies the plan to itself (Landlock stays with it
+// across exec) and execs the program. It gives the program's status, or
+// 126, as a command that cannot run.
 func ConfineMain(args []string) int {
+	if len(args) > 0 && args[0] == innerArg {
+		return confineAndExec(args[1:])
+	}
+	if len(args) < 2 {
+		fmt.Fprintf(os.Stderr, "eukhe %s: want PATH ARGV...\n", ConfineArg)
+		return 126
+	}
+	return superviseConfined(args)
+}
+
+// confineAndExec applies the plan on descriptor 3 to this process and
+// execs args[0] with argv args[1:]; it returns only on failure.
+func confineAndExec(args []string) int {
 	if len(args) < 2 {
 		fmt.Fprintf(os.Stderr, "eukhe %s: want PATH ARGV...\n", ConfineArg)
 		return 126

@@ -153,9 +153,23 @@
 //     /proc/self/net/unix shows; a child of
 //     the command cannot read its own /proc/PID (only the command's own
 //     entry is granted, since another process's would show its environ).
+//   - Protected names at any depth (protected_tree.go): a session maps
+//     its roots' directories (identity, change time, subdirectories,
+//     protected entries); before a process allowed write but not
+//     protected, every protected entry found at any depth is read-only;
+//     after it, only the directories whose change time moved are listed
+//     again, and each protected entry that was not there is renamed to a
+//     name of its own (NAME.eukhe-refused-ID-N, never replacing one, its
+//     directory opened with no link on the way), the reply naming each.
+//     What the program controls between the look before and the rename
+//     after is written there and tested. No process of a step outlives it
+//     (confine_supervise.go): bubblewrap's pid namespace ends with the
+//     program, and under Landlock `eukhe __confine` is the subreaper of
+//     the program and kills and reaps what it left before it exits.
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
 //     would run unasked); `exec >file` lasts for its statement only, since
 //     each pipeline gets its own output pipe; a builtin writing to a closed
 //     pipe ends 0, not 141 (the interpreter ignores the write error);
-//     processes a script leaves in the background outlive it.
+//     processes a script leaves in the background outlive it when no
+//     sandbox runs (shell.confinement "off", or none works here).
 package shell

@@ -39,6 +39,8 @@ type run struct {
 	blind   func(gate.Effects) gate.Effects
 	// pathSeen is the session's memory of PATH (Runner.pathSeen).
 	pathSeen *gate.PathSeen
+	// tree is the session's map of protected entries (Runner.protected).
+	tree *protectedTree
 	// dropped are the entries of the server's PATH the script's PATH
 	// left out, for the message of a command not found.
 	dropped []gate.PathEntry

@@ -76,6 +76,9 @@ type Runner struct {
 	// missing (a directory that appears later was made during the
 	// session; gate.PathAppeared).
 	pathSeen gate.PathSeen
+	// protected is the session's map of the protected entries below its
+	// roots (protected_tree.go).
+	protected protectedTree
 	// blind, in tests only, replaces the effects the gate finds for every
 	// step (the classifier-blind test).
 	blind func(gate.Effects) gate.Effects
@@ -209,7 +212,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 		gate: r.Gate, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,
 		out: &output{cap: capacity, keepWhole: r.KeepWhole, recall: map[bool]string{true: r.RecallToken}[r.KeepWhole]}, grace: r.grace(), id: newID(), timeout: req.Timeout,
 		done: make(chan struct{}), groups: map[int]bool{},
-		confine: r.Confine, tempDir: r.tempDir, blind: r.blind, pathSeen: &r.pathSeen,
+		confine: r.Confine, tempDir: r.tempDir, blind: r.blind, pathSeen: &r.pathSeen, tree: &r.protected,
 		dropped: dropped,
 	}
 	if sc.Grammar {

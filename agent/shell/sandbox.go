@@ -7,7 +7,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/eukhe/eukhe/gate"
 )
@@ -214,17 +217,25 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		for _, p := range paths {
 			pl.Protected = appendEntry(pl.Protected, p)
 		}
-		// Named entries (.git, .eukhe, editor config) in each root, in
-		// each directory directly in a root, and in the working directory
-		// and each directory above it up to its root.
-		present := x.namedEntries(dir, names)
-		for _, p := range present {
+		// Named entries (.git, .eukhe, editor config) at any depth below
+		// the roots (the session's map, protected_tree.go), and in each
+		// root, each directory directly in one, the working directory and
+		// each directory above it up to its root (looked at every time,
+		// also when the map is full).
+		roots := x.policy.Roots()
+		tree := x.tree
+		if tree == nil {
+			tree = &protectedTree{}
+		}
+		present := tree.before(roots, names)
+		near := x.namedEntries(dir, names)
+		for _, p := range append(present, near...) {
 			pl.Protected = appendEntry(pl.Protected, p)
 		}
 		scan = func() []string {
-			var made []string
+			made, _ := tree.refresh(roots, names)
 			for _, p := range x.namedEntries(dir, names) {
-				if !contains(present, p) {
+				if !contains(near, p) && !contains(made, p) {
 					made = append(made, p)
 				}
 			}
@@ -272,25 +283,60 @@ func (x *run) namedEntries(dir string, names []string) []string {
 	return out
 }
 
+// refusedSuffix marks an entry renamed out of use: NAME.eukhe-refused-ID-N.
+const refusedSuffix = ".eukhe-refused-"
+
 // refuseMade renames each protected entry a process made where it could
 // not be made read-only beforehand (a .git from git init, a .vscode): it
-// becomes NAME.eukhe-refused-ID beside itself, nothing is lost, and no
-// program (git, the editor) reads its hooks or config as the user's. It
-// gives what it renamed, "old → new".
+// becomes NAME.eukhe-refused-ID-N beside itself, a name no entry has (the
+// rename never replaces one: two steps that each make sub/.git get two
+// names), nothing is lost, and no program (git, the editor) reads its
+// hooks or config as the user's. The parent is opened with no link on the
+// way. It gives what it did, "old → new", or why it could not.
 func refuseMade(made func() []string, id string) []string {
 	if made == nil {
 		return nil
 	}
 	var done []string
 	for _, p := range made() {
-		to := p + ".eukhe-refused-" + id
-		if err := os.Rename(p, to); err != nil {
+		to, err := renameOutOfUse(p, id)
+		if err != nil {
 			done = append(done, fmt.Sprintf("%s (not renamed: %v; remove it before git or the editor uses it)", p, err))
 			continue
 		}
 		done = append(done, p+" → "+to)
 	}
 	return done
+}
+
+var refusedSeq atomic.Int64
+
+// renameOutOfUse renames path to a new name beside it, never replacing an
+// entry and never following a link to its directory.
+func renameOutOfUse(path, id string) (string, error) {
+	dir, name := filepath.Dir(path), filepath.Base(path)
+	fd, err := unix.Openat2(unix.AT_FDCWD, dir, &unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS,
+	})
+	if err == unix.ENOSYS { // a kernel before openat2: the last part at least
+		fd, err = unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	}
+	if err != nil {
+		return "", fmt.Errorf("its directory cannot be opened without following a link: %v", err)
+	}
+	defer unix.Close(fd)
+	for tries := 0; tries < 100; tries++ {
+		to := fmt.Sprintf("%s%s%s-%d", name, refusedSuffix, id, refusedSeq.Add(1))
+		err := unix.Renameat2(fd, name, fd, to, unix.RENAME_NOREPLACE)
+		if err == nil {
+			return filepath.Join(dir, to), nil
+		}
+		if err != unix.EEXIST {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("no free name beside it")
 }
 
 func (x *run) insideRoot(d string) bool {

@@ -1,0 +1,135 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// No process of a step outlives it, under Landlock too (issue 20, class
+// 4). Bubblewrap runs each program as the init of its own pid namespace:
+// when the program ends, the kernel ends every process left in it. Landlock
+// has no such namespace, so `eukhe __confine` is a small supervisor: it
+// makes itself the subreaper of what it starts, runs the confined program
+// (a second `eukhe __confine --inner`, which applies the plan and execs
+// it), and when the program ends it kills every process left below it —
+// a daemon that double-forked or called setsid is reparented to the
+// supervisor, not to init — and reaps them, before it exits with the
+// program's status. Only then does the runner look for protected entries
+// the step made. Not covered: the supervisor itself killed with SIGKILL
+// (the runner sends TERM first, which the supervisor leaves to the
+// program).
+
+// innerArg marks the inner run of ConfineArg: apply the plan and exec.
+const innerArg = "--inner"
+
+// superviseConfined runs the inner confined program and cleans up after
+// it; the status is the program's.
+func superviseConfined(args []string) int {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not watch the program's processes (%v); nothing ran\n", args[1], err)
+		return 126
+	}
+	self, err := os.Executable()
+	if err != nil {
+		self = "/proc/self/exe"
+	}
+	cmd := exec.Command(self, append([]string{ConfineArg, innerArg}, args...)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.ExtraFiles = []*os.File{os.NewFile(planFD, "landlock-plan")}
+	// TERM and INT reach the whole process group; the program decides.
+	signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "bash: %s: %v\n", args[1], err)
+		return 126
+	}
+	cmd.ExtraFiles[0].Close()
+	err = cmd.Wait()
+	killLeftovers()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal())
+		}
+		return ee.ExitCode()
+	}
+	fmt.Fprintf(os.Stderr, "bash: %s: %v\n", args[1], err)
+	return 126
+}
+
+// killLeftovers kills every process this subreaper has as a child (the
+// program's orphans, and theirs as they are reparented in turn) and reaps
+// them, for at most a few seconds.
+func killLeftovers() {
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		kids := childrenOf(os.Getpid())
+		for _, pid := range kids {
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+		reaped := false
+		for {
+			pid, err := unix.Wait4(-1, nil, unix.WNOHANG, nil)
+			if pid <= 0 || err != nil {
+				break
+			}
+			reaped = true
+		}
+		if len(kids) == 0 && !reaped {
+			if _, err := unix.Wait4(-1, nil, unix.WNOHANG, nil); errors.Is(err, unix.ECHILD) {
+				return // no child left at all
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// childrenOf lists the processes whose parent is pid (from /proc).
+func childrenOf(pid int) []int {
+	// /proc/PID/task/*/children lists each thread's children.
+	var out []int
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	if len(tasks) > 0 && out == nil {
+		// a kernel without the children files: every process's parent
+		procs, _ := os.ReadDir("/proc")
+		for _, p := range procs {
+			n, err := strconv.Atoi(p.Name())
+			if err != nil {
+				continue
+			}
+			b, err := os.ReadFile("/proc/" + p.Name() + "/stat")
+			if err != nil {
+				continue
+			}
+			// pid (comm) state ppid …: comm may hold spaces and parentheses
+			if i := strings.LastIndexByte(string(b), ')'); i >= 0 {
+				if f := strings.Fields(string(b[i+1:])); len(f) > 1 && f[1] == strconv.Itoa(pid) {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
+}

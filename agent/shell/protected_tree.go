@@ -1,0 +1,243 @@
+package shell
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Protected names at any depth (issue 20, class 4). A program allowed
+// write but not protected can make a .git (a working repository with an
+// fsmonitor hook), a .vscode or a .devcontainer anywhere below the root,
+// and a later `git status` or the editor runs it as the user. So a
+// session keeps a map of its roots' directories: each one's identity and
+// change time, its subdirectories and the protected entries in it. Before
+// a step every entry found is made read-only (the sandbox's protected
+// list); after it only the directories whose change time moved are
+// listed again (every entry made, removed or renamed in a directory moves
+// its change time), new directories are walked whole, and every protected
+// entry that was not there before the step is renamed out of use.
+//
+// What the program controls between the scan before and the rename
+// after: every directory it may write. It can make a protected name in a
+// new directory tree (found: new directories are walked), rename one into
+// place (the parent's change time moves), make it a link or a file (a
+// .git file is a gitdir pointer: any kind counts), or swap a directory on
+// the way to it for a link once the step is over — no process of the
+// step outlives it (bubblewrap's pid namespace, the Landlock supervisor),
+// and the rename opens the parent with no link on the way and never
+// replaces an entry.
+
+// maxTreeDirs bounds the map: past it, directories are not followed
+// further (the roots, their children and the working directory's
+// ancestors are still looked at, as before).
+const maxTreeDirs = 50_000
+
+// freshFor is how long a refresh stands for the look before the next
+// process of a script: the processes of one script start back to back,
+// and a look costs a stat of every directory.
+const freshFor = time.Second
+
+// protectedTree is one session's map.
+type protectedTree struct {
+	mu      sync.Mutex
+	dirs    map[string]*treeDir
+	full    bool // maxTreeDirs was reached
+	names   []string
+	roots   []string
+	last    time.Time // when the last refresh ended
+	present []string  // the protected entries it found
+}
+
+// before is the look before a process starts: the protected entries
+// present now, from a refresh that ended within freshFor or a new one.
+// An entry made in between by anything but a step (the user's own git
+// init) is then taken as the step's and renamed out of use, and the reply
+// says so: nothing is lost.
+func (t *protectedTree) before(roots, names []string) []string {
+	t.mu.Lock()
+	if t.dirs != nil && slices.Equal(t.roots, roots) && slices.Equal(t.names, names) && time.Since(t.last) < freshFor {
+		present := t.present
+		t.mu.Unlock()
+		return present
+	}
+	t.mu.Unlock()
+	_, present := t.refresh(roots, names)
+	return present
+}
+
+// treeDir is one directory as last listed.
+type treeDir struct {
+	dev, ino uint64
+	ctime    unix.Timespec
+	subdirs  []string          // names of its subdirectories (not links)
+	found    map[string]uint64 // protected entries in it: name → inode
+	// racy: its change time was in the clock tick its listing began in,
+	// so a change later in that tick keeps the same time: it is listed
+	// again at the next refresh, whatever its time says.
+	racy bool
+}
+
+// refresh brings the map up to date for these roots and names: every
+// known directory is looked at again, and those that changed are listed
+// again. It gives the protected entries that were not in the map before
+// (all of them on the first call, which builds the map), and every one
+// present now.
+func (t *protectedTree) refresh(roots, names []string) (made, present []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	first := t.dirs == nil || !slices.Equal(t.names, names) || !slices.Equal(t.roots, roots)
+	if first {
+		t.dirs, t.full, t.names, t.roots = map[string]*treeDir{}, false, append([]string(nil), names...), append([]string(nil), roots...)
+	}
+	var queue []string
+	for _, r := range roots {
+		if _, ok := t.dirs[r]; !ok {
+			queue = append(queue, r)
+		}
+	}
+	gone, changed := t.sweep()
+	for _, p := range gone {
+		t.forget(p)
+	}
+	queue = append(queue, changed...)
+	for len(queue) > 0 {
+		path := queue[0]
+		queue = queue[1:]
+		old := t.dirs[path]
+		d, ok := t.list(path)
+		if !ok {
+			t.forget(path)
+			continue
+		}
+		t.dirs[path] = d
+		for name, ino := range d.found {
+			if old == nil || old.found[name] != ino {
+				made = append(made, filepath.Join(path, name))
+			}
+		}
+		for _, sub := range d.subdirs {
+			p := filepath.Join(path, sub)
+			if _, known := t.dirs[p]; known {
+				continue
+			}
+			if len(t.dirs)+len(queue) >= maxTreeDirs {
+				t.full = true
+				break
+			}
+			queue = append(queue, p)
+		}
+		if old != nil {
+			for _, sub := range old.subdirs {
+				if !slices.Contains(d.subdirs, sub) {
+					t.forget(filepath.Join(path, sub))
+				}
+			}
+		}
+	}
+	for path, d := range t.dirs {
+		for name := range d.found {
+			present = append(present, filepath.Join(path, name))
+		}
+	}
+	slices.Sort(made)
+	slices.Sort(present)
+	if first {
+		made = nil // what was there when the session began is the user's
+	}
+	t.present, t.last = present, time.Now()
+	return made, present
+}
+
+// sweep stats every known directory, a few at a time side by side: those
+// gone (or no longer directories) and those whose identity or change time
+// moved.
+func (t *protectedTree) sweep() (gone, changed []string) {
+	paths := make([]string, 0, len(t.dirs))
+	for p := range t.dirs {
+		paths = append(paths, p)
+	}
+	const workers = 4
+	state := make([]uint8, len(paths)) // 0 same, 1 gone, 2 changed
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Go(func() {
+			for i := w; i < len(paths); i += workers {
+				d := t.dirs[paths[i]]
+				var st unix.Stat_t
+				switch {
+				case unix.Lstat(paths[i], &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR:
+					state[i] = 1
+				case d.racy || st.Dev != d.dev || st.Ino != d.ino || st.Ctim != d.ctime:
+					state[i] = 2
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, s := range state {
+		switch s {
+		case 1:
+			gone = append(gone, paths[i])
+		case 2:
+			changed = append(changed, paths[i])
+		}
+	}
+	return gone, changed
+}
+
+// list reads one directory: its identity, its subdirectories (a
+// protected entry and a renamed-away one are not descended into, nor is a
+// link) and its protected entries of any kind.
+func (t *protectedTree) list(path string) (*treeDir, bool) {
+	var began unix.Timespec
+	_ = unix.ClockGettime(unix.CLOCK_REALTIME_COARSE, &began)
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return nil, false
+	}
+	d := &treeDir{dev: st.Dev, ino: st.Ino, ctime: st.Ctim, found: map[string]uint64{},
+		racy: st.Ctim.Sec > began.Sec || st.Ctim.Sec == began.Sec && st.Ctim.Nsec >= began.Nsec}
+	des, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, false
+	}
+	for _, de := range des {
+		name := de.Name()
+		if slices.Contains(t.names, name) {
+			if info, err := de.Info(); err == nil {
+				if s, ok := info.Sys().(*syscall.Stat_t); ok {
+					d.found[name] = s.Ino
+				} else {
+					d.found[name] = 1
+				}
+			}
+			continue
+		}
+		if de.IsDir() && !strings.Contains(name, refusedSuffix) {
+			d.subdirs = append(d.subdirs, name)
+		}
+	}
+	return d, true
+}
+
+// forget drops a directory and everything below it from the map.
+func (t *protectedTree) forget(path string) {
+	for p := range t.dirs {
+		if p == path || strings.HasPrefix(p, path+"/") {
+			delete(t.dirs, p)
+		}
+	}
+}
