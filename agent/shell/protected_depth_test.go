@@ -95,3 +95,16 @@ func TestProtectedTreeFindsOnlyWhatIsNew(t *testing.T) {
 		t.Fatalf("again: %v", made)
 	}
 }
+
+// A directory named like one eukhe renamed out of use hides nothing.
+func TestProtectedTreeWalksEveryDirectory(t *testing.T) {
+	root := t.TempDir()
+	tr := &protectedTree{}
+	names := []string{".git"}
+	tr.refresh([]string{root}, names)
+	hidden := filepath.Join(root, "x"+refusedSuffix+"1/sub/.git")
+	os.MkdirAll(hidden, 0o755)
+	if made, _ := tr.refresh([]string{root}, names); len(made) != 1 || made[0] != hidden {
+		t.Fatalf("made %v, want %s", made, hidden)
+	}
+}

@@ -193,8 +193,8 @@ func (t *protectedTree) sweep() (gone, changed []string) {
 }
 
 // list reads one directory: its identity, its subdirectories (a
-// protected entry and a renamed-away one are not descended into, nor is a
-// link) and its protected entries of any kind.
+// protected entry is not descended into, nor is a link) and its
+// protected entries of any kind.
 func (t *protectedTree) list(path string) (*treeDir, bool) {
 	var began unix.Timespec
 	_ = unix.ClockGettime(unix.CLOCK_REALTIME_COARSE, &began)
@@ -226,7 +226,10 @@ func (t *protectedTree) list(path string) (*treeDir, bool) {
 			}
 			continue
 		}
-		if de.IsDir() && !strings.Contains(name, refusedSuffix) {
+		// Every other directory is walked, one renamed out of use too: a
+		// name is no proof of what is below it (a repository could hide in
+		// a directory named like one eukhe renamed).
+		if de.IsDir() {
 			d.subdirs = append(d.subdirs, name)
 		}
 	}
