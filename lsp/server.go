@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -211,6 +212,13 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 func (s *Server) handler(next jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		call := req.IsCall()
+		if req.Method() == lsproto.MethodTextDocumentDidChange {
+			if u, why := badChange(json.RawMessage(req.Params())); why != "" {
+				s.ov.lose(u, why) // refused: the document's copy is unknown from here
+				s.logf("%s: %s", u, why)
+				return nil, nil
+			}
+		}
 		res, err := next(ctx, req)
 		if err != nil && !call {
 			s.logf("%s: %v", req.Method(), err)
