@@ -12,12 +12,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/eukhe/eukhe/agent"
 )
 
 // A real session killed mid-commit, then a directory swapped before the
 // next start (issue 20, class 3): eukhe mcp publishes an edit that
 // creates many files and, last, moves the agent's script into h/; the test
-// kills it (SIGKILL) once its journal says "forward", while it publishes.
+// kills it (SIGKILL) while it publishes, its journal "forward": stopped
+// (agent.CrashPauseEnv) just before it links the moved file into h/.
 // Before the next start the directory h is swapped for a link to
 // .git/hooks: finishing the move as the journal names it would link the
 // script into .git/hooks/pre-commit. The next eukhe mcp must plant
@@ -46,6 +49,9 @@ func TestCrash_a_killed_session_and_a_swapped_directory_plant_no_hook(t *testing
 		p.id++
 		p.send(map[string]any{"jsonrpc": "2.0", "id": p.id, "method": "tools/call",
 			"params": map[string]any{"name": "edit", "arguments": map[string]any{"patch": patch.String()}}})
+		// eukhe stops before it links the moved file into h (the creates
+		// landed, the journal forward): killed exactly there
+		p.waitStderr("paused before link")
 		forward := waitForward(w.jdir(), 20*time.Second)
 		kill()
 		if !forward {
@@ -99,7 +105,7 @@ func TestCrash_a_killed_session_and_a_swapped_directory_plant_no_hook(t *testing
 func startKillable(t *testing.T, w *attackWorld) (*mcpProc, func()) {
 	t.Helper()
 	cmd := exec.Command(binary, "mcp")
-	cmd.Dir, cmd.Env = w.root, w.env
+	cmd.Dir, cmd.Env = w.root, append(append([]string(nil), w.env...), agent.CrashPauseEnv+"=link:/h/pre-commit")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	p := &mcpProc{t: t, in: in, out: bufio.NewReader(out), stderr: &strings.Builder{}}
