@@ -34,9 +34,10 @@ import (
 // and the rename opens the parent with no link on the way and never
 // replaces an entry.
 
-// maxTreeDirs bounds the map: past it, directories are not followed
-// further (the roots, their children and the working directory's
-// ancestors are still looked at, as before).
+// maxTreeDirs bounds the first map of a session's roots: past it, the
+// directories that were there are not followed further (the roots, their
+// children and the working directory's ancestors are still looked at
+// every time); a directory made later is always walked.
 const maxTreeDirs = 50_000
 
 // freshFor is how long a refresh stands for the look before the next
@@ -127,7 +128,9 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 			if _, known := t.dirs[p]; known {
 				continue
 			}
-			if len(t.dirs)+len(queue) >= maxTreeDirs {
+			// The bound is for the first map of what was there: every
+			// directory made since is walked, however many a step made.
+			if first && len(t.dirs)+len(queue) >= maxTreeDirs {
 				t.full = true
 				break
 			}
