@@ -46,13 +46,25 @@ func ConfineMain(args []string) int {
 	}
 	// Capabilities are per thread; the exec below runs on this one.
 	runtime.LockOSThread()
-	if err := applyLandlock(plan); err != nil {
+	unixOK := plan.UnixSockets
+	if plan.ScopeOnly {
+		// Inside bubblewrap, which did the rest: only abstract Unix
+		// sockets (and signals) are kept inside, by Landlock's scopes where
+		// the kernel has them (ABI 6), else by refusing Unix sockets.
+		if abi, _ := probeLandlock(); abi >= 6 {
+			if err := landlock.V6.RestrictScoped(); err != nil {
+				fmt.Fprintf(os.Stderr, "bash: %s: the sandbox could not keep abstract Unix sockets inside (%v); nothing ran\n", args[1], err)
+				return 126
+			}
+			unixOK = true
+		}
+	} else if err := applyLandlock(plan); err != nil {
 		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not be set up (%v); nothing ran\n", args[1], err)
 		return 126
 	}
-	if !plan.UnixSockets {
-		if err := refuseUnixSockets(); err != nil {
-			fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not refuse Unix sockets (%v); nothing ran\n", args[1], err)
+	if !unixOK || !plan.Net {
+		if err := refuseSockets(unixOK, plan.Net); err != nil {
+			fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not refuse sockets (%v); nothing ran\n", args[1], err)
 			return 126
 		}
 	}

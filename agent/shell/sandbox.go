@@ -112,6 +112,17 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	pl, made := x.places(path, dir, allowed)
 	l.made = made
 	pl.TempDir = tmp
+	// With net and without secret, bubblewrap shares the network
+	// namespace, and with it the abstract Unix sockets (an X server's, a
+	// session bus's, a container runtime's): this program is re-run inside
+	// to keep them out (Landlock's scope), so it must be seen there.
+	scope := c.Mechanism == Bubblewrap && allowed.Has(gate.Net) && !allowed.Has(gate.Secret)
+	if scope {
+		if c.Self == "" {
+			return l, fmt.Sprintf("bash: %s: not run: with net allowed and secret not, eukhe re-runs itself inside bubblewrap to keep abstract Unix sockets out, and cannot find itself\n", argv[0])
+		}
+		pl.Keep = append(pl.Keep, filepath.Dir(c.Self))
+	}
 	if c.Mechanism == Landlock {
 		pl.KeepTmp = true
 	}
@@ -126,7 +137,17 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	switch c.Mechanism {
 	case Bubblewrap:
 		l.path = c.Bwrap
-		l.argv = append(append([]string{"bwrap"}, s.BwrapArgs(dir)...), path)
+		l.argv = append([]string{"bwrap"}, s.BwrapArgs(dir)...)
+		if scope {
+			b, err := json.Marshal(gate.LandlockPlan{Net: true, ScopeOnly: true})
+			if err != nil {
+				return l, fmt.Sprintf("bash: %s: not run: the sandbox's plan: %v\n", argv[0], err)
+			}
+			l.argv = append(l.argv, c.Self, ConfineArg, path, argv[0])
+			l.plan = b
+		} else {
+			l.argv = append(l.argv, path)
+		}
 		l.argv = append(l.argv, argv[1:]...)
 	case Landlock:
 		plan := s.Landlock(readDirNoLinks)
