@@ -242,6 +242,22 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		for _, p := range present {
 			pl.Protected = appendEntry(pl.Protected, p)
 		}
+		// Other names of protected files below the roots (hard links, as a
+		// tarball unpacks them): read-only too.
+		if fsys, ok := gate.OS.(gate.InodeFS); ok {
+			var tops, skip []string
+			var depths []int
+			for _, e := range pl.Protected {
+				tops, depths = append(tops, e.Path), append(depths, -1)
+			}
+			for _, e := range pl.Secrets {
+				skip = append(skip, e.Path)
+			}
+			links, _ := gate.ProtectedLinks(fsys, tops, depths, pl.Roots, skip)
+			for _, p := range links {
+				pl.Protected = appendEntry(pl.Protected, p)
+			}
+		}
 		scan = func() []string {
 			var made []string
 			for _, p := range x.namedEntries(dir, names) {
