@@ -27,6 +27,7 @@ var universe = []Entry{
 	{"/tmp/w/ws", true}, {"/tmp/w/ws/.git", true}, {"/tmp/w/ws/a", false},
 	{"/tmp/w/home", true}, {"/tmp/w/home/.ssh", true}, {"/tmp/w/home/.ssh/id", false},
 	{"/tmp/other", false},
+	{"/sys", true}, {"/sys/kernel", true}, {"/sys/kernel/profiling", false},
 }
 
 func entryOf(p string) Entry {
