@@ -165,9 +165,17 @@ func TestAttackEdges_no_datagram_nor_fast_open_without_net(t *testing.T) {
 		}
 	}()
 	udp, tcp := pc.LocalAddr().(*net.UDPAddr).Port, ln.Addr().(*net.TCPAddr).Port
+	goPath, goErr := exec.LookPath("go")
 	for _, mech := range mechanisms {
 		w := newEnvWorld(t, `["read", "write", "exec"]`)
-		p := startEdgeMCP(t, w, mech)
+		cache := filepath.Join(w.base, "gocache")
+		writeFile(t, filepath.Join(w.home, ".config", "eukhe", "settings.json"),
+			`{"shell.autoEffects": ["read", "write", "exec"], "shell.writableDirs": ["`+cache+`"]}`, 0o644)
+		writeFile(t, filepath.Join(w.root, "go.mod"), "module example.org/ctl\n\ngo 1.21\n", 0o644)
+		writeFile(t, filepath.Join(w.root, "main.go"), "package main\n\nfunc main() { println(\"built\") }\n", 0o644)
+		p := startMCP(t, w.withPath(filepath.Dir(goPath)+":"+os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech,
+			"GOCACHE="+cache, "GOFLAGS=-buildvcs=false"), w.root)
+		p.waitStderr("headless")
 		for _, script := range []string{
 			fmt.Sprintf(`python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", %d))'`, udp),
 			fmt.Sprintf(`python3 -c 'import socket; socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).sendto(b"x", ("::ffff:127.0.0.1", %d))'`, udp),
@@ -179,10 +187,17 @@ func TestAttackEdges_no_datagram_nor_fast_open_without_net(t *testing.T) {
 		} {
 			p.call("bash", map[string]any{"script": script})
 		}
-		for _, c := range []bashRow{
+		controls := []bashRow{
 			{script: "git log --oneline", want: "first"},
 			{script: "python3 -c 'import socket; a, b = socket.socketpair(); a.send(b\"PAI\" + b\"RED\"); print(b.recv(9).decode())'", want: "PAIRED"},
-		} {
+			{script: "sed -i s/zeta/eta/ a.txt && head -1 a.txt", want: "eta"},
+		}
+		if goErr == nil {
+			// (into sub/: under Landlock no file can be made directly in a
+			// root holding a read-only .git)
+			controls = append(controls, bashRow{script: "go build -o sub/out . && sub/out", want: "built"})
+		}
+		for _, c := range controls {
 			text, failed := p.call("bash", map[string]any{"script": c.script})
 			if failed || !strings.Contains(text, c.want) {
 				t.Errorf("%s: control %s did not run unasked:\n%s", mech, c.script, text)
