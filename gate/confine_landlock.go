@@ -13,7 +13,9 @@ type LandlockRule struct {
 
 // LandlockPlan is a sandbox as Landlock rules: an allow-list. Net false
 // denies every TCP bind and connect (Landlock cannot tell loopback from
-// the rest).
+// the rest), and a seccomp filter refuses every socket but Unix and
+// netlink (a UDP datagram or a TCP fast-open sendto passes Landlock's
+// TCP rules).
 type LandlockPlan struct {
 	Rules []LandlockRule `json:"rules"`
 	Net   bool           `json:"net"`

@@ -84,7 +84,11 @@ func detect(force string) Confinement {
 			// Self is re-run inside bubblewrap when a step shares the
 			// network (Landlock's scope keeps abstract sockets out).
 			self, _ := os.Executable()
-			return Confinement{Mechanism: Bubblewrap, Bwrap: bw, Self: self}
+			c := Confinement{Mechanism: Bubblewrap, Bwrap: bw, Self: self}
+			if abi, _ := probeLandlock(); abi < 6 {
+				c.Why = fmt.Sprintf("Landlock ABI %d has no abstract-socket scope: a step with net and without secret makes no Unix socket", abi)
+			}
+			return c
 		}
 		whys = append(whys, why)
 		if force == string(Bubblewrap) {
