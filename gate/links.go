@@ -1,8 +1,11 @@
 package gate
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 )
 
 // Hard links (issue 20): a protected file may have other names — a link
@@ -183,6 +186,24 @@ func (p *Policy) ClassWrite(r RealPath) Class {
 // when every name is found, and at the bound (complete false). Secret
 // entries and the protected entries themselves are not searched.
 func ProtectedLinks(fsys InodeFS, protected []string, depths []int, roots, skip []string) (links []string, complete bool) {
+	return (*LinkCache)(nil).ProtectedLinks(fsys, protected, depths, roots, skip)
+}
+
+// LinkCache keeps the last search of the roots for other names of
+// protected files (a session's steps start many processes): it is used
+// again while the protected files with names outside the entries are the
+// same, with the same numbers of names, and each name it found is still
+// one of them. A link made or removed changes a number of names; a name
+// renamed fails the last check. A nil cache searches each time.
+type LinkCache struct {
+	mu       sync.Mutex
+	key      string
+	links    []string
+	complete bool
+}
+
+// ProtectedLinks is ProtectedLinks through the cache.
+func (c *LinkCache) ProtectedLinks(fsys InodeFS, protected []string, depths []int, roots, skip []string) (links []string, complete bool) {
 	budget := MaxLinkWalk
 	seen := map[fileID]uint64{} // names found so far
 	want := map[fileID]uint64{} // names it has
@@ -206,6 +227,26 @@ func ProtectedLinks(fsys InodeFS, protected []string, depths []int, roots, skip 
 	if missing == 0 {
 		return nil, complete
 	}
+	var ids []string
+	for id, n := range want {
+		if seen[id] < n {
+			ids = append(ids, fmt.Sprintf("%d:%d:%d", id.dev, id.ino, n))
+		}
+	}
+	slices.Sort(ids)
+	key := strings.Join(slices.Concat(ids, []string{"|"}, roots, []string{"|"}, skip), "\x00")
+	if c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.key == key && c.stillLinks(fsys, want) {
+			return slices.Clone(c.links), c.complete && complete
+		}
+	}
+	defer func() {
+		if c != nil {
+			c.key, c.links, c.complete = key, slices.Clone(links), complete
+		}
+	}()
 	isSkipped := func(p string) bool {
 		for _, s := range slices.Concat(protected, skip) {
 			if under(p, s) {
@@ -232,4 +273,19 @@ func ProtectedLinks(fsys InodeFS, protected []string, depths []int, roots, skip 
 		}
 	}
 	return links, complete
+}
+
+// stillLinks reports whether each name the cache holds is still a name of
+// one of the protected files.
+func (c *LinkCache) stillLinks(fsys InodeFS, want map[fileID]uint64) bool {
+	for _, p := range c.links {
+		in, ok := fsys.Inode(p)
+		if !ok {
+			return false
+		}
+		if _, ok := want[fileID{in.Dev, in.Ino}]; !ok {
+			return false
+		}
+	}
+	return true
 }

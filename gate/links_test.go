@@ -102,3 +102,45 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// The cache of the search is used again only while it still holds: a
+// name renamed, a link added or removed is searched again.
+func TestLinkCacheSearchesAgainWhenANameMoves(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	root := filepath.Join(base, "root")
+	must(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n"), 0o644))
+	must(t, os.Link(filepath.Join(root, ".git", "config"), filepath.Join(root, "cfg")))
+	var c LinkCache
+	search := func() []string {
+		links, complete := c.ProtectedLinks(OS.(InodeFS), []string{filepath.Join(root, ".git")}, []int{-1}, []string{root}, nil)
+		if !complete {
+			t.Fatal("incomplete")
+		}
+		slices.Sort(links)
+		return links
+	}
+	check := func(want ...string) {
+		t.Helper()
+		for i := range want {
+			want[i] = filepath.Join(root, want[i])
+		}
+		if got := search(); !slices.Equal(got, want) {
+			t.Fatalf("links %v, want %v", got, want)
+		}
+	}
+	check("cfg")
+	check("cfg")
+	must(t, os.Rename(filepath.Join(root, "cfg"), filepath.Join(root, "sub", "moved")))
+	check("sub/moved")
+	must(t, os.Link(filepath.Join(root, ".git", "config"), filepath.Join(root, "again")))
+	check("again", "sub/moved")
+	must(t, os.Remove(filepath.Join(root, "sub", "moved")))
+	check("again")
+	// a plain file put where a found name was: searched again
+	must(t, os.Rename(filepath.Join(root, "again"), filepath.Join(root, "sub", "x")))
+	must(t, os.WriteFile(filepath.Join(root, "again"), []byte("plain"), 0o644))
+	check("sub/x")
+}

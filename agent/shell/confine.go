@@ -84,8 +84,9 @@ func detect(force string) Confinement {
 			// Self is re-run inside bubblewrap when a step shares the
 			// network (Landlock's scope keeps abstract sockets out).
 			self, _ := os.Executable()
-			c := Confinement{Mechanism: Bubblewrap, Bwrap: bw, Self: self}
-			if abi, _ := probeLandlock(); abi < 6 {
+			abi, _ := probeLandlock()
+			c := Confinement{Mechanism: Bubblewrap, Bwrap: bw, Self: self, LandlockABI: abi}
+			if abi < 6 {
 				c.Why = fmt.Sprintf("Landlock ABI %d has no abstract-socket scope: a step with net and without secret makes no Unix socket", abi)
 			}
 			return c

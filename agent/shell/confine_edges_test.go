@@ -214,3 +214,23 @@ func TestSandboxEdgesControls(t *testing.T) {
 		})
 	}
 }
+
+// Where this program cannot be re-run inside bubblewrap (its main does
+// not call ConfineMain, or the kernel's Landlock has no scope), a step
+// with net and without secret gets bubblewrap's --seccomp filter: no Unix
+// socket at all, so no abstract one of the host; inet sockets still work.
+func TestBubblewrapWithoutReexecRefusesUnixSockets(t *testing.T) {
+	needTool(t, "python3")
+	useMechanism(t, Bubblewrap)
+	selfConfines.Store(false)
+	t.Cleanup(func() { selfConfines.Store(true) })
+	ew := newEdgeWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Exec, gate.Net)), gate.Of(gate.Read))
+	res := ew.run(ew.expand(`python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("\0ABSTRACT"); print(s.recv(20).decode())'; ` +
+		`python3 -c 'import socket; socket.create_connection(("127.0.0.1", PORT), timeout=5); print("INET" + "-OK")'`))
+	if strings.Contains(res.Text, "CONNECTED") || !strings.Contains(res.Text, "Permission denied") {
+		t.Fatalf("the host's abstract socket was reached, or the Unix socket not refused:\n%s", res.Text)
+	}
+	if !strings.Contains(res.Text, "INET-OK") {
+		t.Fatalf("with net allowed, an inet connection failed under the filter:\n%s", res.Text)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/eukhe/eukhe/gate"
@@ -20,6 +21,18 @@ import (
 // confined process before it is read). The program's main calls
 // ConfineMain before anything else when it sees it.
 const ConfineArg = "__confine"
+
+// selfConfines is set by SelfConfines.
+var selfConfines atomic.Bool
+
+// SelfConfines tells the package that this program's main calls
+// ConfineMain when it sees ConfineArg (eukhe does; a test binary's
+// TestMain may). Without it, bubblewrap keeps abstract Unix sockets out
+// of a step with net and without secret by refusing Unix sockets
+// (bubblewrap's --seccomp), not by re-running this program inside to
+// apply Landlock's scope: a program that does not know ConfineArg would
+// run as itself there.
+func SelfConfines() { selfConfines.Store(true) }
 
 // planFD is the descriptor the plan comes on.
 const planFD = 3

@@ -169,3 +169,14 @@ func refuseSockets(unixOK, netOK bool) error {
 	runtime.KeepAlive(filter)
 	return nil
 }
+
+// filterBytes is a filter as the kernel's struct sock_filter array, in
+// this machine's byte order: what bubblewrap's --seccomp reads.
+func filterBytes(raw []bpf.RawInstruction) []byte {
+	out := make([]byte, 0, 8*len(raw))
+	for _, r := range raw {
+		f := unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+		out = append(out, unsafe.Slice((*byte)(unsafe.Pointer(&f)), unsafe.Sizeof(f))...)
+	}
+	return out
+}

@@ -165,8 +165,10 @@
 //     namespace holds them apart; with net and without secret, eukhe
 //     re-runs itself inside bubblewrap (ConfineArg, a plan with
 //     ScopeOnly) to apply Landlock's abstract-socket and signal scopes
-//     (ABI 6), or, on a kernel without them, the filter refusing Unix
-//     sockets; Landlock itself applies the scopes to every step. With net
+//     (ABI 6); on a kernel without them, or in a program whose main has
+//     not called SelfConfines (a test binary that does not handle
+//     ConfineArg), bubblewrap's --seccomp loads the filter refusing Unix
+//     sockets instead; Landlock itself applies the scopes to every step. With net
 //     and secret, nothing stands between a step and them.
 //     /sys and /proc/sys are read-only under both mechanisms (gate
 //     confine.go), and other names of protected files below the roots

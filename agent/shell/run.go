@@ -39,6 +39,9 @@ type run struct {
 	blind   func(gate.Effects) gate.Effects
 	// pathSeen is the session's memory of PATH (Runner.pathSeen).
 	pathSeen *gate.PathSeen
+	// links is the session's last search for other names of protected
+	// files (Runner.links).
+	links *gate.LinkCache
 	// dropped are the entries of the server's PATH the script's PATH
 	// left out, for the message of a command not found.
 	dropped []gate.PathEntry

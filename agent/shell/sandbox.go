@@ -116,11 +116,13 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	// namespace, and with it the abstract Unix sockets (an X server's, a
 	// session bus's, a container runtime's): this program is re-run inside
 	// to keep them out (Landlock's scope), so it must be seen there.
-	scope := c.Mechanism == Bubblewrap && allowed.Has(gate.Net) && !allowed.Has(gate.Secret)
+	// Where this program cannot be re-run so (the kernel's Landlock has
+	// no scope, or main does not call ConfineMain), bubblewrap loads a
+	// seccomp filter that refuses Unix sockets instead, as Landlock does.
+	scoped := c.Mechanism == Bubblewrap && allowed.Has(gate.Net) && !allowed.Has(gate.Secret)
+	scope := scoped && c.Self != "" && c.LandlockABI >= 6 && selfConfines.Load()
+	noUnix := scoped && !scope
 	if scope {
-		if c.Self == "" {
-			return l, fmt.Sprintf("bash: %s: not run: with net allowed and secret not, eukhe re-runs itself inside bubblewrap to keep abstract Unix sockets out, and cannot find itself\n", argv[0])
-		}
 		pl.Keep = append(pl.Keep, filepath.Dir(c.Self))
 	}
 	if c.Mechanism == Landlock {
@@ -138,6 +140,15 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	case Bubblewrap:
 		l.path = c.Bwrap
 		l.argv = append([]string{"bwrap"}, s.BwrapArgs(dir)...)
+		if noUnix {
+			raw, err := socketFilter(false, true)
+			if err != nil {
+				return l, fmt.Sprintf("bash: %s: not run: with net allowed and secret not, Unix sockets cannot be refused here (%v)\n", argv[0], err)
+			}
+			l.plan = filterBytes(raw)
+			// before the final "--"
+			l.argv = append(l.argv[:len(l.argv)-1], "--seccomp", fmt.Sprint(planFD), "--")
+		}
 		if scope {
 			b, err := json.Marshal(gate.LandlockPlan{Net: true, ScopeOnly: true})
 			if err != nil {
@@ -242,18 +253,23 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		for _, p := range present {
 			pl.Protected = appendEntry(pl.Protected, p)
 		}
-		// Other names of protected files below the roots (hard links, as a
-		// tarball unpacks them): read-only too.
+		// Other names, below the roots, of the protected files in the
+		// roots (hard links, as a tarball unpacks them): read-only too.
+		// Protected places outside the roots (PATH directories, the user's
+		// config) are not searched for each process (thousands of files);
+		// the gate judges a write to another name of theirs.
 		if fsys, ok := gate.OS.(gate.InodeFS); ok {
 			var tops, skip []string
 			var depths []int
 			for _, e := range pl.Protected {
-				tops, depths = append(tops, e.Path), append(depths, -1)
+				if x.insideRoot(e.Path) {
+					tops, depths = append(tops, e.Path), append(depths, -1)
+				}
 			}
 			for _, e := range pl.Secrets {
 				skip = append(skip, e.Path)
 			}
-			links, _ := gate.ProtectedLinks(fsys, tops, depths, pl.Roots, skip)
+			links, _ := x.links.ProtectedLinks(fsys, tops, depths, pl.Roots, skip)
 			for _, p := range links {
 				pl.Protected = appendEntry(pl.Protected, p)
 			}
