@@ -287,6 +287,11 @@ func (s Sandbox) BwrapArgs(dir string) []string {
 	for _, m := range s.Mounts {
 		switch m.Kind {
 		case MountRO:
+			if slices.Contains(kernelSettings, m.Dst) {
+				// a container without /sys has nothing there to protect
+				args = append(args, "--ro-bind-try", m.Src, m.Dst)
+				continue
+			}
 			args = append(args, "--ro-bind", m.Src, m.Dst)
 		case MountRW:
 			args = append(args, "--bind", m.Src, m.Dst)
