@@ -124,7 +124,9 @@
 //     protected entry Protected, for the document tools' writes,
 //     redirections, the words of writing commands and walked links; past
 //     MaxLinkWalk entries it says Protected (it asks). ProtectedLinks gives
-//     the sandbox those other names below the roots, to bind read-only; it
+//     the sandbox those other names below the roots, to bind read-only
+//     (agent/shell hands it the protected entries in the roots, and keeps
+//     its answer in a LinkCache per session); it
 //     searches the roots only when a protected file has a name it did not
 //     see among the protected entries, only on their devices, and stops
 //     when every name is found or at MaxLinkWalk (then what it found is
