@@ -15,7 +15,8 @@ import (
 //   - the whole file system, read-only, or writable when the step may
 //     write outside;
 //   - a fresh /dev (null, zero, tty, …) and a /proc of the sandbox's own
-//     PID namespace;
+//     PID namespace, with /proc/sys and /sys read-only (as root,
+//     kernel.core_pattern names a program the kernel runs as root);
 //   - the session's private temporary directory at /tmp, writable (the
 //     host's /tmp is not seen), unless the step may write outside: then
 //     the host's /tmp stays, and the private one is at its own path;
@@ -186,6 +187,13 @@ func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {
 			s.Mounts = append(s.Mounts, Mount{Kind: p.kind, Src: p.path, Dst: p.path})
 		}
 	}
+	// The kernel's settings stay read-only, whatever may be written: run
+	// by root, a process that writes /proc/sys/kernel/core_pattern makes
+	// the kernel run a program of its choosing as root outside any
+	// sandbox at the next crash (and /sys has its like).
+	for _, k := range kernelSettings {
+		s.Mounts = append(s.Mounts, Mount{Kind: MountRO, Src: k, Dst: k})
+	}
 	if !allowed.Has(Protected) {
 		for _, e := range sortedEntries(pl.Protected) {
 			if r := s.Reach(e.Path); r.Host == e.Path && r.Write {
@@ -213,6 +221,10 @@ func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {
 	}
 	return s
 }
+
+// kernelSettings are bound read-only over themselves in every sandbox,
+// after /proc is mounted.
+var kernelSettings = []string{"/sys", "/proc/sys"}
 
 // sortedEntries is es, shallow first, so a deeper entry's mount lands on
 // top of an ancestor's.
@@ -275,6 +287,11 @@ func (s Sandbox) BwrapArgs(dir string) []string {
 	for _, m := range s.Mounts {
 		switch m.Kind {
 		case MountRO:
+			if slices.Contains(kernelSettings, m.Dst) {
+				// a container without /sys has nothing there to protect
+				args = append(args, "--ro-bind-try", m.Src, m.Dst)
+				continue
+			}
 			args = append(args, "--ro-bind", m.Src, m.Dst)
 		case MountRW:
 			args = append(args, "--bind", m.Src, m.Dst)

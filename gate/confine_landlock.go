@@ -13,7 +13,9 @@ type LandlockRule struct {
 
 // LandlockPlan is a sandbox as Landlock rules: an allow-list. Net false
 // denies every TCP bind and connect (Landlock cannot tell loopback from
-// the rest).
+// the rest), and a seccomp filter refuses every socket but Unix and
+// netlink (a UDP datagram or a TCP fast-open sendto passes Landlock's
+// TCP rules).
 type LandlockPlan struct {
 	Rules []LandlockRule `json:"rules"`
 	Net   bool           `json:"net"`
@@ -22,6 +24,11 @@ type LandlockPlan struct {
 	// bubblewrap hides socket directories (secret: eukhe's and the agents';
 	// net: /run), a Landlock process makes none (a seccomp filter).
 	UnixSockets bool `json:"unixSockets"`
+	// ScopeOnly is a plan for a process inside bubblewrap, which made its
+	// mounts and network: it only keeps abstract Unix sockets (and
+	// signals) inside, by Landlock's scopes (ABI 6), or, on a kernel
+	// without them, by refusing Unix sockets (UnixSockets false).
+	ScopeOnly bool `json:"scopeOnly,omitempty"`
 }
 
 // landlockDevices are the devices a confined process may always write.

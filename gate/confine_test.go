@@ -27,6 +27,7 @@ var universe = []Entry{
 	{"/tmp/w/ws", true}, {"/tmp/w/ws/.git", true}, {"/tmp/w/ws/a", false},
 	{"/tmp/w/home", true}, {"/tmp/w/home/.ssh", true}, {"/tmp/w/home/.ssh/id", false},
 	{"/tmp/other", false},
+	{"/sys", true}, {"/sys/kernel", true}, {"/sys/kernel/profiling", false},
 }
 
 func entryOf(p string) Entry {
@@ -264,16 +265,16 @@ func TestBwrapArgs(t *testing.T) {
 		want    string
 	}{
 		{Of(Read), "--die-with-parent --new-session --cap-drop ALL --unshare-pid --unshare-ipc --unshare-net " +
-			"--ro-bind / / --dev /dev --proc /proc --bind /tmp/sess /tmp " +
+			"--ro-bind / / --dev /dev --proc /proc --bind /tmp/sess /tmp --ro-bind-try /sys /sys --ro-bind-try /proc/sys /proc/sys " +
 			"--tmpfs /home/u/.ssh --remount-ro /home/u/.ssh --ro-bind /dev/null /home/u/.netrc " +
 			"--tmpfs /run --remount-ro /run --chdir /home/u/proj --"},
 		{Of(Read, Write, Net), "--die-with-parent --new-session --cap-drop ALL --unshare-pid --unshare-ipc " +
 			"--ro-bind / / --dev /dev --proc /proc --bind /tmp/sess /tmp " +
 			"--bind /home/u/proj /home/u/proj --bind /home/u/.cache/go /home/u/.cache/go " +
-			"--ro-bind /home/u/proj/.git /home/u/proj/.git " +
+			"--ro-bind-try /sys /sys --ro-bind-try /proc/sys /proc/sys --ro-bind /home/u/proj/.git /home/u/proj/.git " +
 			"--tmpfs /home/u/.ssh --remount-ro /home/u/.ssh --ro-bind /dev/null /home/u/.netrc --chdir /home/u/proj --"},
 		{Of(Read, Write, Net, Outside, Protected, Secret), "--die-with-parent --new-session --cap-drop ALL --unshare-pid --unshare-ipc " +
-			"--bind / / --dev /dev --proc /proc --bind /tmp/sess /tmp/sess --chdir /home/u/proj --"},
+			"--bind / / --dev /dev --proc /proc --bind /tmp/sess /tmp/sess --ro-bind-try /sys /sys --ro-bind-try /proc/sys /proc/sys --chdir /home/u/proj --"},
 	}
 	for _, c := range cases {
 		got := strings.Join(PlanSandbox(c.allowed, pl).BwrapArgs("/home/u/proj"), " ")

@@ -115,6 +115,31 @@
 //     Property tests: confine_test.go (no secret shows, through any
 //     mount; nothing is writable but what the effects allow; the Landlock
 //     rules grant no more than the mounts).
+//     Issue 20: /sys and /proc/sys are bound read-only in every sandbox
+//     (as root, kernel.core_pattern names a program the kernel runs as
+//     root at the next crash, outside any sandbox). A write to another
+//     name of a protected file — a hard link already in the tree — is
+//     judged by the file: Policy.ClassWrite (links.go) makes a regular file
+//     with nlink > 1 whose device and inode are those of a file below a
+//     protected entry Protected, for the document tools' writes,
+//     redirections, the words of writing commands and walked links; past
+//     MaxLinkWalk entries it says Protected (it asks). ProtectedLinks gives
+//     the sandbox those other names below the roots, to bind read-only
+//     (agent/shell hands it the protected entries in the roots, and keeps
+//     its answer in a LinkCache per session); it
+//     searches the roots only when a protected file has a name it did not
+//     see among the protected entries, only on their devices, and stops
+//     when every name is found or at MaxLinkWalk (then what it found is
+//     bound, and a name past the bound stays writable).
+//     Between the judgment (or the plan) and the act, an attacker controls
+//     the file system: a hard link made after the gate judged a path is
+//     not seen (the document tools' writer re-resolves the path, not the
+//     inode); a link made after the plan is not bound. A confined step
+//     cannot make one to a protected file: under bubblewrap the protected
+//     entry is a mount of its own and link(2) across mounts fails (EXDEV);
+//     under Landlock, linking from a read-only hierarchy into a writable
+//     one fails (EXDEV, the refer right). A step that may write protected,
+//     or an unconfined program, can; the next step's plan binds it.
 //
 // Each law has a property test named after it (laws_*_test.go, and for
 // the gate over a script agent/shell laws_test.go), run on the code that

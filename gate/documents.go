@@ -20,6 +20,9 @@ type Verdict struct {
 // a second resolution can lose a loop (G1.6).
 func (p *Policy) JudgeReal(r RealPath, a Access, auto AutoSet) Verdict {
 	c := p.Class(r)
+	if a == WriteAccess {
+		c = p.ClassWrite(r)
+	}
 	effs := AccessEffects(a, c, p.HoldsSecret(r))
 	return Verdict{Real: r, Class: c, Access: a, Effects: effs, Asks: auto.Asks(effs)}
 }

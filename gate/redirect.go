@@ -56,6 +56,9 @@ func (r *run) redirect(rd *syntax.Redirect, dirs []string) ([]Part, string) {
 			continue
 		}
 		cl := r.sh.Policy.Class(rp)
+		if write {
+			cl = r.sh.Policy.ClassWrite(rp)
+		}
 		why := "redirection " + op + " " + Visible(rp.Path)
 		// A target that is or holds a secret gives secret (G2), whether
 		// read or written.

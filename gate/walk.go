@@ -108,6 +108,9 @@ func (w *walker) judge(rp RealPath) {
 	}
 	pol := w.r.sh.Policy
 	cl := pol.Class(rp)
+	if w.writes {
+		cl = pol.ClassWrite(rp)
+	}
 	secret := cl == ClassSecret || pol.HoldsSecret(rp)
 	var own Effects
 	if w.writes {

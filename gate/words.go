@@ -21,6 +21,9 @@ func (r *run) judgeWord(w string, option, writes bool, dirs []string) []Part {
 				continue
 			}
 			cl := r.sh.Policy.Class(rp)
+			if writes {
+				cl = r.sh.Policy.ClassWrite(rp)
+			}
 			secret := cl == ClassSecret || r.sh.Policy.HoldsSecret(rp)
 			var own Effects
 			if writes {

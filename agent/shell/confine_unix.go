@@ -24,6 +24,20 @@ import (
 // not see (it can make sockets), is refused too, and so is every system
 // call of another ABI (x32, or 32-bit programs on a 64-bit kernel), whose
 // numbers this filter does not know.
+//
+// Landlock's network rules cover only TCP bind and connect. Without net,
+// a UDP datagram (sendto with an address), a TCP fast-open sendto
+// (MSG_FASTOPEN connects without connect(2), so Landlock's hook never
+// runs), SCTP, MPTCP, ICMP and a listen that binds a port by itself would
+// still leave or open the sandbox. seccomp sees a call's numbers, not the
+// address a pointer points to, so it cannot tell a datagram to loopback
+// from one to the world; and Landlock already refuses every TCP bind and
+// connect without net, loopback included. So without net the filter
+// refuses every socket that is not Unix or netlink (netlink stays: the C
+// library asks it for the interfaces; it reaches only this kernel):
+// socket(AF_INET), socket(AF_INET6), AF_PACKET, AF_VSOCK (the VM's host),
+// … fail with EACCES. Nothing that worked under Landlock without net stops
+// working, as no inet socket could connect anywhere before either.
 
 // seccompData offsets (struct seccomp_data): the call's number, the
 // architecture, and the low half of its first argument (little-endian).
@@ -51,56 +65,93 @@ func nativeArch() (arch uint32, ok bool) {
 // x32Bit marks the x32 ABI's system call numbers on x86-64.
 const x32Bit = 0x40000000
 
-// noUnixSocketsFilter is the filter, as classic BPF:
+// socketFilter is the filter, as classic BPF, for a process that may make
+// Unix sockets (unixOK) and reach the network (netOK); both true needs
+// none:
 //
 //	load the architecture; another one: ENOSYS
 //	load the call's number
 //	x32 (amd64 only): ENOSYS
 //	io_uring_setup: EACCES
 //	not socket: allow
-//	load the first argument (the domain); AF_UNIX: EACCES; else allow
-func noUnixSocketsFilter() ([]bpf.RawInstruction, error) {
+//	load the first argument (the domain)
+//	AF_UNIX: allow if unixOK, else EACCES
+//	netOK: allow
+//	AF_NETLINK: allow; else EACCES
+func socketFilter(unixOK, netOK bool) ([]bpf.RawInstruction, error) {
 	arch, ok := nativeArch()
 	if !ok {
-		return nil, fmt.Errorf("no Unix-socket filter for %s", runtime.GOARCH)
+		return nil, fmt.Errorf("no socket filter for %s", runtime.GOARCH)
 	}
-	x := 0 // the x32 check's place
+	const (
+		allow = iota
+		eacces
+		enosys
+	)
+	rets := []uint32{unix.SECCOMP_RET_ALLOW, unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES), unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)}
+	// Each test jumps to one of the returns at the end when it matches
+	// (eq) or does not (ne); -1 falls through to the next test.
+	type test struct {
+		load   uint32 // an offset to load first; ^0: none
+		val    uint32
+		ge     bool // "greater or equal" instead of "equal"
+		eq, ne int
+	}
+	none := ^uint32(0)
+	tests := []test{{load: dataArch, val: arch, eq: -1, ne: enosys}}
 	if runtime.GOARCH == "amd64" {
-		x = 1
+		tests = append(tests, test{load: dataNr, val: x32Bit, ge: true, eq: enosys, ne: -1})
+	} else {
+		tests = append(tests, test{load: dataNr, val: none, eq: -1, ne: -1})
 	}
-	var (
-		iURing, iSocket, iDomain = 3 + x, 4 + x, 6 + x
-		iAllow, iEACCES, iENOSYS = 7 + x, 8 + x, 9 + x
+	tests = append(tests,
+		test{load: none, val: unix.SYS_IO_URING_SETUP, eq: eacces, ne: -1},
+		test{load: none, val: unix.SYS_SOCKET, eq: -1, ne: allow},
+		test{load: dataArg0, val: unix.AF_UNIX, eq: map[bool]int{true: allow, false: eacces}[unixOK], ne: -1},
 	)
-	skip := func(from, to int) uint8 { return uint8(to - from - 1) }
-	prog := []bpf.Instruction{
-		bpf.LoadAbsolute{Off: dataArch, Size: 4},
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: arch, SkipFalse: skip(1, iENOSYS)},
-		bpf.LoadAbsolute{Off: dataNr, Size: 4},
+	if netOK {
+		tests = append(tests, test{load: none, val: unix.AF_UNIX, eq: allow, ne: allow})
+	} else {
+		tests = append(tests, test{load: none, val: unix.AF_NETLINK, eq: allow, ne: eacces})
 	}
-	if x == 1 {
-		prog = append(prog, bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: x32Bit, SkipTrue: skip(3, iENOSYS)})
+	// Lay the tests out, then the returns.
+	var prog []bpf.Instruction
+	type jump struct{ at, eq, ne int }
+	var jumps []jump
+	for _, t := range tests {
+		if t.load != none {
+			prog = append(prog, bpf.LoadAbsolute{Off: t.load, Size: 4})
+		}
+		cond := bpf.JumpEqual
+		if t.ge {
+			cond = bpf.JumpGreaterOrEqual
+		}
+		jumps = append(jumps, jump{len(prog), t.eq, t.ne})
+		prog = append(prog, bpf.JumpIf{Cond: cond, Val: t.val})
 	}
-	prog = append(prog,
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_IO_URING_SETUP, SkipTrue: skip(iURing, iEACCES)},
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipFalse: skip(iSocket, iAllow)},
-		bpf.LoadAbsolute{Off: dataArg0, Size: 4},
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_UNIX, SkipTrue: skip(iDomain, iEACCES), SkipFalse: skip(iDomain, iAllow)},
-		bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW},
-		bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)},
-		bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
-	)
-	if len(prog) != iENOSYS+1 {
-		return nil, fmt.Errorf("the Unix-socket filter is %d instructions, want %d", len(prog), iENOSYS+1)
+	first := len(prog)
+	for _, r := range rets {
+		prog = append(prog, bpf.RetConstant{Val: r})
+	}
+	skip := func(from, ret int) uint8 {
+		if ret < 0 {
+			return 0
+		}
+		return uint8(first + ret - from - 1)
+	}
+	for _, j := range jumps {
+		in := prog[j.at].(bpf.JumpIf)
+		in.SkipTrue, in.SkipFalse = skip(j.at, j.eq), skip(j.at, j.ne)
+		prog[j.at] = in
 	}
 	return bpf.Assemble(prog)
 }
 
-// refuseUnixSockets loads the filter on this thread (Landlock's
-// no_new_privs is set already; it is set again, as seccomp requires it);
-// the exec that follows keeps it.
-func refuseUnixSockets() error {
-	raw, err := noUnixSocketsFilter()
+// refuseSockets loads the filter on this thread (Landlock's no_new_privs
+// is set already; it is set again, as seccomp requires it); the exec that
+// follows keeps it.
+func refuseSockets(unixOK, netOK bool) error {
+	raw, err := socketFilter(unixOK, netOK)
 	if err != nil {
 		return err
 	}
@@ -117,4 +168,15 @@ func refuseUnixSockets() error {
 	}
 	runtime.KeepAlive(filter)
 	return nil
+}
+
+// filterBytes is a filter as the kernel's struct sock_filter array, in
+// this machine's byte order: what bubblewrap's --seccomp reads.
+func filterBytes(raw []bpf.RawInstruction) []byte {
+	out := make([]byte, 0, 8*len(raw))
+	for _, r := range raw {
+		f := unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+		out = append(out, unsafe.Slice((*byte)(unsafe.Pointer(&f)), unsafe.Sizeof(f))...)
+	}
+	return out
 }

@@ -142,9 +142,16 @@
 //     with CAP_SYS_ADMIN it could unmount what hides a secret.
 //     Landlock cannot stop a change of mode, owner or times; it cannot let
 //     a file be made directly in a directory that holds a read-only or
-//     hidden entry (a root with .git, when protected is not allowed); its
-//     network rule (ABI 4) denies all TCP, loopback included, and leaves
-//     UDP (ABI 9, 10) open on older kernels; it cannot hide a Unix socket from a
+//     hidden entry (a root with .git, when protected is not allowed, or a
+//     hard link to a protected file); its
+//     network rule (ABI 4) denies all TCP, loopback included, and nothing
+//     else: without net the seccomp filter (confine_unix.go) refuses every
+//     socket but Unix and netlink — a UDP datagram, a TCP fast-open sendto
+//     (it connects without connect(2)), SCTP, MPTCP, ICMP — since seccomp
+//     cannot read the address a sendto points to, and no inet socket
+//     could reach anything under Landlock without net anyway (loopback
+//     TCP works only under bubblewrap, in the step's own namespace); it
+//     cannot hide a Unix socket from a
 //     connect by path, so unless secret and net are both allowed a seccomp
 //     filter refuses to make any Unix socket (socketpair still works;
 //     io_uring and system calls of another ABI are refused with it:
@@ -153,6 +160,27 @@
 //     /proc/self/net/unix shows; a child of
 //     the command cannot read its own /proc/PID (only the command's own
 //     entry is granted, since another process's would show its environ).
+//     Abstract Unix sockets (an X server's, a session bus's, a container
+//     runtime's) have no path to hide: without net, bubblewrap's network
+//     namespace holds them apart; with net and without secret, eukhe
+//     re-runs itself inside bubblewrap (ConfineArg, a plan with
+//     ScopeOnly) to apply Landlock's abstract-socket and signal scopes
+//     (ABI 6); on a kernel without them, or in a program whose main has
+//     not called SelfConfines (a test binary that does not handle
+//     ConfineArg), bubblewrap's --seccomp loads the filter refusing Unix
+//     sockets instead; Landlock itself applies the scopes to every step. With net
+//     and secret, nothing stands between a step and them.
+//     /sys and /proc/sys are read-only under both mechanisms (gate
+//     confine.go), and other names of protected files below the roots
+//     (hard links) are bound read-only like the files (places in
+//     sandbox.go, gate.ProtectedLinks). What an attacker controls between
+//     the plan and the step: the plan is made from the file system as it
+//     is when the process starts; a hard link to a protected file made
+//     after that (by a concurrent unconfined program) is not bound for
+//     this process — a confined one cannot make it (EXDEV across
+//     bubblewrap's mounts and Landlock's refer right) — and the next
+//     process's plan finds it. A name past gate.MaxLinkWalk entries of a
+//     root is not found.
 //   - Protected names at any depth (protected_tree.go): a session maps
 //     its roots' directories (identity, change time, subdirectories,
 //     protected entries); before a process allowed write but not

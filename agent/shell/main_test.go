@@ -22,6 +22,7 @@ func TestMain(m *testing.M) {
 		probeSyscalls()
 		os.Exit(0)
 	}
+	SelfConfines()
 	os.Exit(m.Run())
 }
 

@@ -41,6 +41,9 @@ type run struct {
 	pathSeen *gate.PathSeen
 	// tree is the session's map of protected entries (Runner.protected).
 	tree *protectedTree
+	// links is the session's last search for other names of protected
+	// files (Runner.links).
+	links *gate.LinkCache
 	// dropped are the entries of the server's PATH the script's PATH
 	// left out, for the message of a command not found.
 	dropped []gate.PathEntry

@@ -72,6 +72,9 @@ type Runner struct {
 
 	mu  sync.Mutex
 	tmp string // the session's private temporary directory, once made
+	// links is the last search of the roots for other names of protected
+	// files (sandbox.go).
+	links gate.LinkCache
 	// pathSeen is what the session saw of PATH: the entries it found
 	// missing (a directory that appears later was made during the
 	// session; gate.PathAppeared).
@@ -212,7 +215,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 		gate: r.Gate, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,
 		out: &output{cap: capacity, keepWhole: r.KeepWhole, recall: map[bool]string{true: r.RecallToken}[r.KeepWhole]}, grace: r.grace(), id: newID(), timeout: req.Timeout,
 		done: make(chan struct{}), groups: map[int]bool{},
-		confine: r.Confine, tempDir: r.tempDir, blind: r.blind, pathSeen: &r.pathSeen, tree: &r.protected,
+		confine: r.Confine, tempDir: r.tempDir, blind: r.blind, pathSeen: &r.pathSeen, tree: &r.protected, links: &r.links,
 		dropped: dropped,
 	}
 	if sc.Grammar {

@@ -115,6 +115,19 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	pl, made := x.places(path, dir, allowed)
 	l.made = made
 	pl.TempDir = tmp
+	// With net and without secret, bubblewrap shares the network
+	// namespace, and with it the abstract Unix sockets (an X server's, a
+	// session bus's, a container runtime's): this program is re-run inside
+	// to keep them out (Landlock's scope), so it must be seen there.
+	// Where this program cannot be re-run so (the kernel's Landlock has
+	// no scope, or main does not call ConfineMain), bubblewrap loads a
+	// seccomp filter that refuses Unix sockets instead, as Landlock does.
+	scoped := c.Mechanism == Bubblewrap && allowed.Has(gate.Net) && !allowed.Has(gate.Secret)
+	scope := scoped && c.Self != "" && c.LandlockABI >= 6 && selfConfines.Load()
+	noUnix := scoped && !scope
+	if scope {
+		pl.Keep = append(pl.Keep, filepath.Dir(c.Self))
+	}
 	if c.Mechanism == Landlock {
 		pl.KeepTmp = true
 	}
@@ -129,7 +142,26 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	switch c.Mechanism {
 	case Bubblewrap:
 		l.path = c.Bwrap
-		l.argv = append(append([]string{"bwrap"}, s.BwrapArgs(dir)...), path)
+		l.argv = append([]string{"bwrap"}, s.BwrapArgs(dir)...)
+		if noUnix {
+			raw, err := socketFilter(false, true)
+			if err != nil {
+				return l, fmt.Sprintf("bash: %s: not run: with net allowed and secret not, Unix sockets cannot be refused here (%v)\n", argv[0], err)
+			}
+			l.plan = filterBytes(raw)
+			// before the final "--"
+			l.argv = append(l.argv[:len(l.argv)-1], "--seccomp", fmt.Sprint(planFD), "--")
+		}
+		if scope {
+			b, err := json.Marshal(gate.LandlockPlan{Net: true, ScopeOnly: true})
+			if err != nil {
+				return l, fmt.Sprintf("bash: %s: not run: the sandbox's plan: %v\n", argv[0], err)
+			}
+			l.argv = append(l.argv, c.Self, ConfineArg, path, argv[0])
+			l.plan = b
+		} else {
+			l.argv = append(l.argv, path)
+		}
 		l.argv = append(l.argv, argv[1:]...)
 	case Landlock:
 		plan := s.Landlock(readDirNoLinks)
@@ -231,6 +263,27 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		near := x.namedEntries(dir, names)
 		for _, p := range append(present, near...) {
 			pl.Protected = appendEntry(pl.Protected, p)
+		}
+		// Other names, below the roots, of the protected files in the
+		// roots (hard links, as a tarball unpacks them): read-only too.
+		// Protected places outside the roots (PATH directories, the user's
+		// config) are not searched for each process (thousands of files);
+		// the gate judges a write to another name of theirs.
+		if fsys, ok := gate.OS.(gate.InodeFS); ok {
+			var tops, skip []string
+			var depths []int
+			for _, e := range pl.Protected {
+				if x.insideRoot(e.Path) {
+					tops, depths = append(tops, e.Path), append(depths, -1)
+				}
+			}
+			for _, e := range pl.Secrets {
+				skip = append(skip, e.Path)
+			}
+			links, _ := x.links.ProtectedLinks(fsys, tops, depths, pl.Roots, skip)
+			for _, p := range links {
+				pl.Protected = appendEntry(pl.Protected, p)
+			}
 		}
 		scan = func() []string {
 			made, _ := tree.refresh(roots, names)

@@ -1,0 +1,291 @@
+package gate
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Hard links (issue 20): a protected file may have other names — a link
+// to .git/config unpacked from a tarball into the tree. Writing through
+// such a name (tee -a cfg, >> cfg, the write tool) writes .git/config, yet
+// the name's path is Inside. So a write to a regular file with more than
+// one name is judged by what the file is: Protected when its device and
+// inode are those of a file below a protected entry (ClassWrite), and
+// the sandbox binds each such name read-only (ProtectedLinks).
+//
+// Only regular files with nlink > 1 can be such a name, so nothing is
+// looked up for the usual file. Both searches are bounded (MaxLinkWalk
+// entries): the gate, past the bound, judges the file Protected (it asks);
+// the sandbox, past the bound, binds what it found.
+
+// Inode is a regular file's device, inode number and number of names.
+type Inode struct{ Dev, Ino, Nlink uint64 }
+
+// InodeFS is an FS that also tells a regular file's inode and a
+// directory's device (both without following a last link). OS is one; a
+// test's map may not be, and then no file has other names.
+type InodeFS interface {
+	FS
+	Inode(path string) (Inode, bool)
+	DirDev(path string) (uint64, bool)
+	// Names are a directory's entries' names, sorted.
+	Names(dir string) ([]string, error)
+}
+
+// MaxLinkWalk is how many entries one search for a file's other names
+// looks at.
+const MaxLinkWalk = 200000
+
+type fileID struct{ dev, ino uint64 }
+
+// linkWalk visits each regular file with nlink > 1 at or below top (at
+// most depth levels of directories below it; -1: all), on one of devs
+// when devs is not nil, without following links, skipping what skip
+// says. It stops when visit says so or budget runs out; false: it ran
+// out.
+func linkWalk(fsys InodeFS, top string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) bool {
+	var walk func(p string, depth int) (ok, more bool)
+	walk = func(p string, depth int) (bool, bool) {
+		if *budget <= 0 {
+			return false, false
+		}
+		*budget--
+		if skip != nil && skip(p) {
+			return true, true
+		}
+		if in, ok := fsys.Inode(p); ok {
+			if in.Nlink > 1 {
+				return true, visit(p, in)
+			}
+			return true, true
+		}
+		dev, ok := fsys.DirDev(p)
+		if !ok || depth == 0 || devs != nil && !devs[dev] {
+			return true, true
+		}
+		names, err := fsys.Names(p)
+		if err != nil {
+			return true, true
+		}
+		for _, n := range names {
+			ok, more := walk(filepath.Join(p, n), depth-1)
+			if !ok || !more {
+				return ok, more
+			}
+		}
+		return true, true
+	}
+	ok, _ := walk(top, depth)
+	return ok
+}
+
+// protectedTops are the protected places a file with path may be another
+// name of, with how deep each is protected: each Dir rule's directory and
+// its entries (depth 1), each Tree rule's path, and each Named rule's
+// name in each root, in each directory directly in a root, and in each
+// directory above path up to its root.
+func (p *Policy) protectedTops(fsys InodeFS, path string) (tops []string, depths []int) {
+	add := func(t string, d int) {
+		for _, x := range tops {
+			if x == t {
+				return
+			}
+		}
+		if p.fs.Kind(t) == KindMissing {
+			return
+		}
+		tops, depths = append(tops, t), append(depths, d)
+	}
+	var names []string
+	for _, r := range p.rules {
+		switch r.Kind {
+		case DirRule:
+			add(r.Path, 1)
+		case TreeRule:
+			add(r.Path, -1)
+		case NamedRule:
+			names = append(names, r.Name)
+		}
+	}
+	if len(names) == 0 {
+		return tops, depths
+	}
+	var dirs []string
+	for _, root := range p.roots {
+		dirs = append(dirs, root)
+		if kids, err := fsys.Names(root); err == nil {
+			for _, k := range kids {
+				if p.fs.Kind(filepath.Join(root, k)) == KindDir {
+					dirs = append(dirs, filepath.Join(root, k))
+				}
+			}
+		}
+		if under(path, root) {
+			for d := parentOf(path); under(d, root); d = parentOf(d) {
+				dirs = append(dirs, d)
+				if d == root {
+					break
+				}
+			}
+		}
+	}
+	for _, d := range dirs {
+		for _, n := range names {
+			add(filepath.Join(d, n), -1)
+		}
+	}
+	return tops, depths
+}
+
+// LinksProtected reports whether path is a regular file with more than
+// one name, one of which is below a protected entry; past the search's
+// bound, it says yes.
+func (p *Policy) LinksProtected(path string) bool {
+	fsys, ok := p.fs.(InodeFS)
+	if !ok {
+		return false
+	}
+	in, ok := fsys.Inode(path)
+	if !ok || in.Nlink < 2 {
+		return false
+	}
+	tops, depths := p.protectedTops(fsys, path)
+	budget := MaxLinkWalk
+	found := false
+	devs := map[uint64]bool{in.Dev: true}
+	for i, t := range tops {
+		complete := linkWalk(fsys, t, depths[i], devs, nil, &budget, func(_ string, o Inode) bool {
+			found = o.Dev == in.Dev && o.Ino == in.Ino
+			return !found
+		})
+		if found || !complete {
+			return true
+		}
+	}
+	return false
+}
+
+// ClassWrite is the class of a resolved path for a write: its Class, or
+// Protected when it is another name of a protected file (a hard link).
+func (p *Policy) ClassWrite(r RealPath) Class {
+	c := p.Class(r)
+	if (c == ClassInside || c == ClassOutside) && p.LinksProtected(r.Path) {
+		return ClassProtected
+	}
+	return c
+}
+
+// ProtectedLinks are the other names, below the roots, of the regular
+// files at or below the protected entries (each Entry's depth: -1 all,
+// 1 a directory's entries): what a sandbox must bind read-only besides
+// the entries. A protected file whose names are all in protected
+// entries needs no search of the roots; the search of the roots stops
+// when every name is found, and at the bound (complete false). Secret
+// entries and the protected entries themselves are not searched.
+func ProtectedLinks(fsys InodeFS, protected []string, depths []int, roots, skip []string) (links []string, complete bool) {
+	return (*LinkCache)(nil).ProtectedLinks(fsys, protected, depths, roots, skip)
+}
+
+// LinkCache keeps the last search of the roots for other names of
+// protected files (a session's steps start many processes): it is used
+// again while the protected files with names outside the entries are the
+// same, with the same numbers of names, and each name it found is still
+// one of them. A link made or removed changes a number of names; a name
+// renamed fails the last check. A nil cache searches each time.
+type LinkCache struct {
+	mu       sync.Mutex
+	key      string
+	links    []string
+	complete bool
+}
+
+// ProtectedLinks is ProtectedLinks through the cache.
+func (c *LinkCache) ProtectedLinks(fsys InodeFS, protected []string, depths []int, roots, skip []string) (links []string, complete bool) {
+	budget := MaxLinkWalk
+	seen := map[fileID]uint64{} // names found so far
+	want := map[fileID]uint64{} // names it has
+	devs := map[uint64]bool{}
+	complete = true
+	for i, t := range protected {
+		complete = linkWalk(fsys, t, depths[i], nil, nil, &budget, func(_ string, in Inode) bool {
+			id := fileID{in.Dev, in.Ino}
+			seen[id]++
+			want[id] = in.Nlink
+			devs[in.Dev] = true
+			return true
+		}) && complete
+	}
+	missing := 0
+	for id, n := range want {
+		if seen[id] < n {
+			missing += int(n - seen[id])
+		}
+	}
+	if missing == 0 {
+		return nil, complete
+	}
+	var ids []string
+	for id, n := range want {
+		if seen[id] < n {
+			ids = append(ids, fmt.Sprintf("%d:%d:%d", id.dev, id.ino, n))
+		}
+	}
+	slices.Sort(ids)
+	key := strings.Join(slices.Concat(ids, []string{"|"}, roots, []string{"|"}, skip), "\x00")
+	if c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.key == key && c.stillLinks(fsys, want) {
+			return slices.Clone(c.links), c.complete && complete
+		}
+	}
+	defer func() {
+		if c != nil {
+			c.key, c.links, c.complete = key, slices.Clone(links), complete
+		}
+	}()
+	isSkipped := func(p string) bool {
+		for _, s := range slices.Concat(protected, skip) {
+			if under(p, s) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, root := range roots {
+		ok := linkWalk(fsys, root, -1, devs, isSkipped, &budget, func(p string, in Inode) bool {
+			id := fileID{in.Dev, in.Ino}
+			if n, ok := want[id]; ok && seen[id] < n {
+				seen[id]++
+				missing--
+				links = append(links, p)
+			}
+			return missing > 0
+		})
+		if !ok {
+			return links, false
+		}
+		if missing == 0 {
+			break
+		}
+	}
+	return links, complete
+}
+
+// stillLinks reports whether each name the cache holds is still a name of
+// one of the protected files.
+func (c *LinkCache) stillLinks(fsys InodeFS, want map[fileID]uint64) bool {
+	for _, p := range c.links {
+		in, ok := fsys.Inode(p)
+		if !ok {
+			return false
+		}
+		if _, ok := want[fileID{in.Dev, in.Ino}]; !ok {
+			return false
+		}
+	}
+	return true
+}

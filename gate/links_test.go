@@ -1,0 +1,146 @@
+package gate
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// A sandbox never lets the kernel's settings be written, whatever is
+// allowed: /sys and /proc/sys are read-only in the mounts and get no
+// Landlock write rule.
+func TestLaw_kernel_settings_are_never_writable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		allowed, pl := genEffects(t, "allowed"), genPlaces(t)
+		s := PlanSandbox(allowed, pl)
+		for _, p := range []string{"/sys", "/sys/kernel/profiling", "/proc/sys", "/proc/sys/kernel/core_pattern"} {
+			if r := s.Reach(p); r.Write {
+				t.Fatalf("%s is writable with %s allowed; mounts %v", p, allowed, s.Mounts)
+			}
+		}
+		pl.KeepTmp = true
+		plan := PlanSandbox(allowed, pl).Landlock(readDirOf)
+		for _, p := range []string{"/sys", "/sys/kernel/profiling"} {
+			if _, write := landlockAccess(plan, p); write {
+				t.Fatalf("Landlock writes %s with %s allowed; rules %v", p, allowed, plan.Rules)
+			}
+		}
+	})
+}
+
+// A write to a file is Protected exactly when the file is, or is
+// another name (a hard link) of, a file below a protected entry; and
+// ProtectedLinks finds every such other name below the roots.
+func TestLaw_a_protected_file_s_other_names_are_protected(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	rapid.Check(t, func(rt *rapid.T) {
+		n++
+		root := filepath.Join(base, fmt.Sprint(n), "root")
+		protectedFiles := []string{".git/config", ".git/hooks/pre-commit", ".vscode/tasks.json", "sub/.git/config"}
+		plain := []string{"a.txt", "sub/b.txt", "sub/deep/c.txt"}
+		for _, f := range slices.Concat(protectedFiles, plain) {
+			must(t, os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755))
+			must(t, os.WriteFile(filepath.Join(root, f), []byte(f), 0o644))
+		}
+		// Other names: of protected files (want protected) and of plain
+		// files (want not).
+		names := []string{"cfg", "sub/notes.txt", "sub/deep/x", "y", "sub/z"}
+		linkedTo := map[string]string{}
+		for _, nm := range names {
+			if !rapid.Bool().Draw(rt, "link "+nm) {
+				continue
+			}
+			target := rapid.SampledFrom(slices.Concat(protectedFiles, plain)).Draw(rt, "target "+nm)
+			must(t, os.Link(filepath.Join(root, target), filepath.Join(root, nm)))
+			linkedTo[nm] = target
+		}
+		p := NewPolicy(OS, []string{root}, nil, []Rule{{Kind: TreeRule, Path: filepath.Join(root, ".git")},
+			{Kind: NamedRule, Name: ".git"}, {Kind: NamedRule, Name: ".vscode"}})
+		isProtected := func(f string) bool { return slices.Contains(protectedFiles, f) }
+		// A plain file's inode is its own; a name shares its target's.
+		sameAsProtected := func(f string) bool { return isProtected(linkedTo[f]) }
+		for _, f := range slices.Concat(plain, names) {
+			path := filepath.Join(root, f)
+			if _, err := os.Lstat(path); err != nil {
+				continue
+			}
+			got := p.ClassWrite(Resolve(OS, root, path)) == ClassProtected
+			if want := sameAsProtected(f); got != want {
+				rt.Fatalf("write %s (a name of %q): protected %v, want %v", f, linkedTo[f], got, want)
+			}
+		}
+		tops := []string{filepath.Join(root, ".git"), filepath.Join(root, ".vscode"), filepath.Join(root, "sub", ".git")}
+		links, complete := ProtectedLinks(OS.(InodeFS), tops, []int{-1, -1, -1}, []string{root}, nil)
+		if !complete {
+			rt.Fatalf("the search of a small tree did not complete")
+		}
+		var want []string
+		for nm, target := range linkedTo {
+			if isProtected(target) {
+				want = append(want, filepath.Join(root, nm))
+			}
+		}
+		slices.Sort(want)
+		slices.Sort(links)
+		if !slices.Equal(links, want) {
+			rt.Fatalf("ProtectedLinks: %v, want %v", links, want)
+		}
+	})
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The cache of the search is used again only while it still holds: a
+// name renamed, a link added or removed is searched again.
+func TestLinkCacheSearchesAgainWhenANameMoves(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	root := filepath.Join(base, "root")
+	must(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n"), 0o644))
+	must(t, os.Link(filepath.Join(root, ".git", "config"), filepath.Join(root, "cfg")))
+	var c LinkCache
+	search := func() []string {
+		links, complete := c.ProtectedLinks(OS.(InodeFS), []string{filepath.Join(root, ".git")}, []int{-1}, []string{root}, nil)
+		if !complete {
+			t.Fatal("incomplete")
+		}
+		slices.Sort(links)
+		return links
+	}
+	check := func(want ...string) {
+		t.Helper()
+		for i := range want {
+			want[i] = filepath.Join(root, want[i])
+		}
+		if got := search(); !slices.Equal(got, want) {
+			t.Fatalf("links %v, want %v", got, want)
+		}
+	}
+	check("cfg")
+	check("cfg")
+	must(t, os.Rename(filepath.Join(root, "cfg"), filepath.Join(root, "sub", "moved")))
+	check("sub/moved")
+	must(t, os.Link(filepath.Join(root, ".git", "config"), filepath.Join(root, "again")))
+	check("again", "sub/moved")
+	must(t, os.Remove(filepath.Join(root, "sub", "moved")))
+	check("again")
+	// a plain file put where a found name was: searched again
+	must(t, os.Rename(filepath.Join(root, "again"), filepath.Join(root, "sub", "x")))
+	must(t, os.WriteFile(filepath.Join(root, "again"), []byte("plain"), 0o644))
+	check("sub/x")
+}
