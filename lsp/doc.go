@@ -146,21 +146,6 @@
 //   - Each eukhe/approve carries its deadline (approvals.go): when the
 //     settings' approval timeout will answer it unanswered, for the dialog
 //     to show; the editor keeps no timeout setting of its own.
-//   - An open document is judged by the path it has now (realpath.go,
-//     store_nolinks.go). What an attacker controls between didOpen and an
-//     edit, and between an edit and the save eukhe asks for: every
-//     directory on the way of the buffer's name (a link repointed into
-//     .git or out of the workspace, the file itself replaced by a link, a
-//     directory renamed and a link put in its place). The overlay records
-//     each document's real path at didOpen; every read, edit and save
-//     resolves its name again, and a document whose real path changed is
-//     refused with the next step (close and reopen it in the editor). At
-//     the save, the agent's names are judged again (the change's Still)
-//     and the buffer's name too; a document that fails either is not
-//     saved, and the reply says so. A file that is not open is read with
-//     the disk store's own no-follow opens (docs.NoLinkReader), and a walk
-//     opens each entry beneath the walked directory (docs.TreeOpener),
-//     with the open documents below it served from the editor.
 //   - Host tools (hosttools.go): eukhe/joinTool and eukhe/quitTool join and
 //     quit a tool on every attached session's Surface (and sessions
 //     attached later); a call runs in the editor through eukhe/runTool.

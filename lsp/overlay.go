@@ -30,7 +30,6 @@ type document struct {
 	uri     uri.URI // as the editor named it: edits go back under this name
 	path    string  // its file, cleaned
 	real    string  // the file with symlinks resolved, when that differs
-	opened  string  // its real path at didOpen (realPath): judged again at each use
 	version int32
 	text    text
 	seq     sequence // the notifications held back, and whether it is lost
@@ -69,9 +68,9 @@ func (o *overlay) open(u uri.URI, version int32, s string) {
 	if !ok {
 		return
 	}
-	d := &document{uri: u, path: path, version: version, text: newText([]byte(s)), opened: realPath(path)}
-	if d.opened != path {
-		d.real = d.opened
+	d := &document{uri: u, path: path, version: version, text: newText([]byte(s))}
+	if r, err := filepath.EvalSymlinks(path); err == nil && r != path {
+		d.real = r
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -176,10 +175,9 @@ func (o *overlay) drop(path string) {
 type view struct {
 	uri     uri.URI
 	path    string
-	opened  string // its real path at didOpen, which it still has
 	version int32
 	data    []byte // a copy
-	lost    error  // the copy is not known (data is nil), or its name resolves elsewhere now: why, and what to do
+	lost    error  // the copy is not known (data is nil): why, and what to do
 }
 
 // get gives a copy of an open document's text, by its path or its real
@@ -192,12 +190,9 @@ func (o *overlay) get(path string) (view, bool) {
 	}
 	defer o.mu.Unlock()
 	if d.seq.lost != "" {
-		return view{uri: d.uri, path: d.path, opened: d.opened, version: d.version, lost: lostError(d)}, true
+		return view{uri: d.uri, path: d.path, version: d.version, lost: lostError(d)}, true
 	}
-	if now := realPath(d.path); now != d.opened {
-		return view{uri: d.uri, path: d.path, opened: d.opened, version: d.version, lost: movedError(d.path, now, d.opened)}, true
-	}
-	return view{uri: d.uri, path: d.path, opened: d.opened, version: d.version, data: bytes.Clone(d.text.b)}, true
+	return view{uri: d.uri, path: d.path, version: d.version, data: bytes.Clone(d.text.b)}, true
 }
 
 // settled finds an open document with no notification held back (waiting
@@ -241,9 +236,6 @@ func (o *overlay) size(path string) (int, bool, error) {
 	defer o.mu.Unlock()
 	if d.seq.lost != "" {
 		return 0, true, lostError(d)
-	}
-	if now := realPath(d.path); now != d.opened {
-		return 0, true, movedError(d.path, now, d.opened)
 	}
 	return len(d.text.b), true, nil
 }

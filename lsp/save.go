@@ -21,15 +21,8 @@ import (
 func (s *Server) save(ps []*planned, res *docs.Committed) {
 	caps := s.capabilities()
 	var uris []string
-	moved := map[*planned]error{}
 	for _, p := range ps {
 		if res.Outcomes[p.i].Fate == docs.Landed && !p.dirty && caps.implements(protocol.MethodSaveDocuments) {
-			// The editor saves under the document's name: that name must
-			// still resolve to the file the edit was judged on.
-			if err := p.stillThere(); err != nil {
-				moved[p] = err
-				continue
-			}
 			uris = append(uris, string(targetURI(p)))
 		}
 	}
@@ -44,8 +37,6 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 		}
 		o := &res.Outcomes[p.i]
 		switch {
-		case moved[p] != nil:
-			o.Warning = "it was not saved: " + moved[p].Error()
 		case p.dirty:
 			o.Warning = "it had unsaved changes in the editor before this edit, so it was left unsaved: the file on disk differs from the text you edited until it is saved there"
 		case !caps.implements(protocol.MethodSaveDocuments):
@@ -56,26 +47,6 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 			o.Warning = "the editor did not save it: the file on disk differs until it is saved there"
 		}
 	}
-}
-
-// stillThere checks that the name the editor would save the document
-// under resolves now to the file the edit was judged on: the agent's
-// names (the path, a move's destination) still resolve as the gate judged
-// them (the change's Still), and the buffer's own name still resolves
-// where it did at didOpen.
-func (p *planned) stillThere() error {
-	if p.c.Still != nil {
-		if err := p.c.Still(); err != nil {
-			return err
-		}
-	}
-	if p.c.MoveTo != "" || p.v.opened == "" {
-		return nil
-	}
-	if now := realPath(p.v.path); now != p.v.opened {
-		return movedError(p.v.path, now, p.v.opened)
-	}
-	return nil
 }
 
 // targetURI is the URI a planned document has after its change.

@@ -52,12 +52,6 @@ func (st *store) openStat(path string, size int) docs.Stat {
 // are not saved to disk yet.
 func (st *store) List(dir string) ([]docs.Entry, error) {
 	es, err := st.s.disk.List(dir)
-	return st.withOpen(dir, es, err)
-}
-
-// withOpen adds to a disk listing of dir the open documents in it that
-// are not saved to disk yet.
-func (st *store) withOpen(dir string, es []docs.Entry, err error) ([]docs.Entry, error) {
 	extra := st.s.ov.in(filepath.Clean(dir))
 	if err != nil {
 		if len(extra) == 0 {
