@@ -24,8 +24,9 @@ import (
 // The editor saves by name, following whatever links the name has then,
 // so each save is judged by the name's real path now (realpath.go): right
 // before the request, a document whose name no longer resolves to the
-// real path the commit checked is not saved, and the edit is taken out of
-// its buffer again; right after, a name that resolves elsewhere than
+// real path the commit checked is not saved (nor is one left unsaved
+// kept: its user's next save would follow the name), and the edit is taken
+// out of its buffer again; right after, a name that resolves elsewhere than
 // before the request (swapped during the save) is told in the outcome and
 // the log, with the file the save may have written.
 func (s *Server) save(ps []*planned, res *docs.Committed) {
@@ -34,12 +35,18 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 	var asked []*planned
 	refused := map[*planned]bool{}
 	for _, p := range ps {
-		if res.Outcomes[p.i].Fate == docs.Landed && !p.dirty && caps.implements(protocol.MethodSaveDocuments) {
-			if err := s.judgeSave(p); err != nil {
-				refused[p] = true
-				s.refuseSave(p, &res.Outcomes[p.i], err)
-				continue
-			}
+		if res.Outcomes[p.i].Fate != docs.Landed {
+			continue
+		}
+		// Every landed document is judged, saved or not: one left unsaved
+		// would carry the edit to wherever its name points at the user's
+		// next save.
+		if err := s.judgeSave(p); err != nil {
+			refused[p] = true
+			s.refuseSave(p, &res.Outcomes[p.i], err)
+			continue
+		}
+		if !p.dirty && caps.implements(protocol.MethodSaveDocuments) {
 			uris = append(uris, string(targetURI(p)))
 			asked = append(asked, p)
 		}
