@@ -59,13 +59,14 @@ func (ep *editorPub) Check(p *docs.Pending) string {
 	if !open {
 		return ""
 	}
+	// The edit is judged by the document's name as it resolves now
+	// (realpath.go), not by the real path recorded at didOpen.
+	judged := ep.s.ov.judge(v)
 	switch {
 	case v.lost != nil:
 		return v.lost.Error()
-	case ep.s.ov.judge(v) != nil:
-		// The edit is judged by the document's name as it resolves now
-		// (realpath.go), not by the real path recorded at didOpen.
-		return ep.s.ov.judge(v).Error()
+	case judged != nil:
+		return judged.Error()
 	case v.real != p.Real:
 		return fmt.Sprintf("%s resolves to %s, but the document open in the editor under that name is %s: close and reopen it in the editor, then retry", p.Path, p.Real, v.real)
 	case p.Create:
