@@ -180,6 +180,8 @@ func (s *Server) moved(e docEdit) error {
 		return fmt.Errorf("it was closed in the editor before the edit was sent; nothing was sent to it")
 	case v.lost != nil:
 		return v.lost
+	case !e.back && s.ov.judge(v) != nil:
+		return fmt.Errorf("nothing was sent to it: %w", s.ov.judge(v))
 	case v.version != e.version || !bytes.Equal(v.data, e.from):
 		return fmt.Errorf("its buffer changed in the editor (version %d → %d: someone typed?) before the edit was sent, so nothing was sent to it: read it again and redo the edit", e.version, v.version)
 	}

@@ -15,6 +15,9 @@ type planned struct {
 	open  bool
 	v     view // the open document as checked
 	dirty bool // it held unsaved changes: its text was not the disk's
+	// real is the real path the commit checked for it (the move's
+	// destination for a move): a save must land there (save.go).
+	real string
 }
 
 // commit publishes a change set through the commit engine (docs.CommitVia)
@@ -132,7 +135,7 @@ func (s *Server) putBack(e docEdit) error {
 	if !ok {
 		return fmt.Errorf("it changed in the editor on the edit's own lines after the edit landed")
 	}
-	a := s.apply([]docEdit{{uri: cur.uri, path: cur.path, version: cur.version, from: cur.data, to: back, moveTo: moveBack(e)}}, true)[0]
+	a := s.apply([]docEdit{{uri: cur.uri, path: cur.path, version: cur.version, from: cur.data, to: back, moveTo: moveBack(e), back: true}}, true)[0]
 	if !a.landed {
 		return a.err
 	}

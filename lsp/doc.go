@@ -160,4 +160,52 @@
 // reached by showMessageRequest gets no approvalSettled (it cannot be
 // taken back); only MethodNotFound shows that a client lacks a form (any
 // other error ends that question for that client only).
+//
+// An editor buffer is judged by the path it has now (issue 20 class 7;
+// realpath.go, store.go, store_nolinks_linux.go, publisher.go, apply.go,
+// save.go). didOpen records the real path the buffer's name resolves to
+// (gate.Resolve: every link followed, dangling ones too). For an unsaved
+// new buffer, whose file does not exist, that is its nearest existing
+// directory resolved and the rest of the name as written: where a save
+// at that moment would create it. The editor saves by name, following
+// whatever links the name has then, so the record alone proves nothing.
+// The checks, each a fresh resolution of the name against the record
+// (judgeOpened; the refusal: "NAME is open in the editor, and its name
+// now resolves to X, not Y as when it was opened: close and reopen it in
+// the editor, then retry"):
+//
+//   - Between didOpen and the edit the agent controls the whole tree its
+//     bash steps may write: it can repoint a directory link on the name's
+//     way, replace the file by a link, rename a directory under the buffer
+//     and put a link in its place, or plant a dangling link where a new
+//     buffer will be saved. So every read of an open document through the
+//     editor Store (read, stat, list, tree walks) and every edit judges
+//     it: the store serves a document only by the exact path asked (its
+//     name or its recorded real path) and only while the name resolves as
+//     recorded; the commit's check (under commitMu and the disk locks)
+//     also requires the record to be the real path the commit resolved for
+//     the agent's path; and the same judgment runs again right before the
+//     applyEdit is sent.
+//   - Between the edit and the save the agent (a process it left running)
+//     can make the same changes while the editor applies the edit and the
+//     landing is awaited. So after the edit landed, every landed document,
+//     saved or left unsaved, is judged again right before
+//     eukhe/saveDocuments: one whose name resolves elsewhere is not saved,
+//     and the edit is taken out of its buffer (the put-back), so that the
+//     user's next save does not carry the agent's text there either; the
+//     reply says NOT applied, with the refusal. Right after the save it is
+//     judged once more: a name swapped during the save itself (the one
+//     window left: eukhe cannot make the editor's write atomic with its
+//     check) is told in the outcome's warning and the log, naming the file
+//     the save may have written. Whether the save landed is read at the
+//     recorded real path through no link (docs.Disk.ReadNoLinks), never by
+//     the name.
+//   - A file not open is the disk's, with the disk's protections: the
+//     store forwards docs.NoLinkReader and docs.TreeOpener to the disk
+//     for paths not open, so a read, listing or walk of a real path the
+//     gate judged follows no link swapped in after the judgment
+//     (ErrLinkBelow), exactly as the headless tools read; the commit of a
+//     closed file is the disk publisher's under the same engine. Batcher is
+//     not forwarded (its Commit would go around the editor's publisher):
+//     only the early temp files are lost.
 package lsp

@@ -9,6 +9,8 @@ import (
 
 	lsproto "go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // overlay is the text of every document open in the editor, exactly as the
@@ -23,20 +25,22 @@ type overlay struct {
 	gapWait time.Duration        // how long a notification that skips ahead is held
 	byPath  map[string]*document // by the path the editor named, and by its real path
 	watches map[*watch]struct{}
+	resolve func(string) gate.RealPath // a name's real path now (realpath.go)
 }
 
 // document is one open document.
 type document struct {
 	uri     uri.URI // as the editor named it: edits go back under this name
 	path    string  // its file, cleaned
-	real    string  // the file with symlinks resolved, when that differs
+	real    string  // the real path its name resolved to at didOpen (realpath.go)
+	looped  bool    // its links looped at didOpen
 	version int32
 	text    text
 	seq     sequence // the notifications held back, and whether it is lost
 }
 
 func newOverlay() *overlay {
-	return &overlay{byPath: map[string]*document{}, watches: map[*watch]struct{}{}, gapWait: defaultGapWait}
+	return &overlay{byPath: map[string]*document{}, watches: map[*watch]struct{}{}, gapWait: defaultGapWait, resolve: osResolve}
 }
 
 // pathOf is the file of a file: URI; other schemes are not documents of
@@ -68,15 +72,13 @@ func (o *overlay) open(u uri.URI, version int32, s string) {
 	if !ok {
 		return
 	}
-	d := &document{uri: u, path: path, version: version, text: newText([]byte(s))}
-	if r, err := filepath.EvalSymlinks(path); err == nil && r != path {
-		d.real = r
-	}
+	r := o.resolve(path)
+	d := &document{uri: u, path: path, real: r.Path, looped: r.Looped, version: version, text: newText([]byte(s))}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.drop(path)
 	o.byPath[path] = d
-	if d.real != "" {
+	if d.real != path && !d.looped {
 		o.byPath[d.real] = d
 	}
 	o.changed(d)
@@ -165,7 +167,7 @@ func (o *overlay) drop(path string) {
 		}
 		d.seq.settle()
 		delete(o.byPath, path)
-		if d.real != "" && o.byPath[d.real] == d {
+		if o.byPath[d.real] == d {
 			delete(o.byPath, d.real)
 		}
 	}
@@ -175,6 +177,8 @@ func (o *overlay) drop(path string) {
 type view struct {
 	uri     uri.URI
 	path    string
+	real    string // its name's real path at didOpen
+	looped  bool   // its links looped then
 	version int32
 	data    []byte // a copy
 	lost    error  // the copy is not known (data is nil): why, and what to do
@@ -190,9 +194,9 @@ func (o *overlay) get(path string) (view, bool) {
 	}
 	defer o.mu.Unlock()
 	if d.seq.lost != "" {
-		return view{uri: d.uri, path: d.path, version: d.version, lost: lostError(d)}, true
+		return view{uri: d.uri, path: d.path, real: d.real, looped: d.looped, version: d.version, lost: lostError(d)}, true
 	}
-	return view{uri: d.uri, path: d.path, version: d.version, data: bytes.Clone(d.text.b)}, true
+	return view{uri: d.uri, path: d.path, real: d.real, looped: d.looped, version: d.version, data: bytes.Clone(d.text.b)}, true
 }
 
 // settled finds an open document with no notification held back (waiting

@@ -59,9 +59,16 @@ func (ep *editorPub) Check(p *docs.Pending) string {
 	if !open {
 		return ""
 	}
+	// The edit is judged by the document's name as it resolves now
+	// (realpath.go), not by the real path recorded at didOpen.
+	judged := ep.s.ov.judge(v)
 	switch {
 	case v.lost != nil:
 		return v.lost.Error()
+	case judged != nil:
+		return judged.Error()
+	case v.real != p.Real:
+		return fmt.Sprintf("%s resolves to %s, but the document open in the editor under that name is %s: close and reopen it in the editor, then retry", p.Path, p.Real, v.real)
 	case p.Create:
 		return fmt.Sprintf("%s exists now (open in the editor); read it and edit it with its tag, or create another name", p.Path)
 	case !ep.attached || !ep.caps.applyEdit:
@@ -221,7 +228,7 @@ func (ep *editorPub) putBack() {
 			d.undo = docs.Outcome{Fate: docs.Failed, Err: errors.New("it changed in the editor on the edit's own lines after the edit landed")}
 			continue
 		}
-		back = append(back, docEdit{uri: cur.uri, path: cur.path, version: cur.version, from: cur.data, to: to, moveTo: moveBack(e)})
+		back = append(back, docEdit{uri: cur.uri, path: cur.path, version: cur.version, from: cur.data, to: to, moveTo: moveBack(e), back: true})
 		who = append(who, d)
 	}
 	if len(back) == 0 {
@@ -287,7 +294,7 @@ func (ep *editorPub) Finish(ps []*docs.Pending, outs []docs.Outcome) {
 // planned is a change of the commit as save and review take it, at index i
 // of its outcomes.
 func (ep *editorPub) planned(p *docs.Pending, i int) *planned {
-	pl := &planned{i: i, c: p.Change}
+	pl := &planned{i: i, c: p.Change, real: p.Target()}
 	if d := ep.open[p]; d != nil {
 		pl.open, pl.v, pl.dirty = true, d.v, d.dirty
 	}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/uri"
 
 	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -18,21 +20,56 @@ import (
 // implements it). A document the user had unsaved changes in is not saved
 // behind their back. Every landed document whose file on disk then differs
 // from its new text gets a warning saying so.
+//
+// The editor saves by name, following whatever links the name has then,
+// so each save is judged by the name's real path now (realpath.go): right
+// before the request, a document whose name no longer resolves to the
+// real path the commit checked is not saved (nor is one left unsaved
+// kept: its user's next save would follow the name), and the edit is taken
+// out of its buffer again; right after, a name that resolves elsewhere than
+// before the request (swapped during the save) is told in the outcome and
+// the log, with the file the save may have written.
 func (s *Server) save(ps []*planned, res *docs.Committed) {
 	caps := s.capabilities()
 	var uris []string
+	var asked []*planned
+	refused := map[*planned]bool{}
 	for _, p := range ps {
-		if res.Outcomes[p.i].Fate == docs.Landed && !p.dirty && caps.implements(protocol.MethodSaveDocuments) {
+		if res.Outcomes[p.i].Fate != docs.Landed {
+			continue
+		}
+		// Every landed document is judged, saved or not: one left unsaved
+		// would carry the edit to wherever its name points at the user's
+		// next save.
+		if err := s.judgeSave(p); err != nil {
+			refused[p] = true
+			s.refuseSave(p, &res.Outcomes[p.i], err)
+			continue
+		}
+		if !p.dirty && caps.implements(protocol.MethodSaveDocuments) {
 			uris = append(uris, string(targetURI(p)))
+			asked = append(asked, p)
 		}
 	}
 	var saveErr error
 	if len(uris) > 0 {
 		saveErr = s.saveDocuments(uris)
 	}
+	for _, p := range asked {
+		if err := s.judgeSave(p); err != nil {
+			refused[p] = true
+			o := &res.Outcomes[p.i]
+			now := s.ov.resolve(p.edit().target()).Path
+			o.Warning = "its name changed while the editor saved it (" + err.Error() + "): the editor's save may have written " + now + " instead; check that file"
+			s.logf("the save of %s may have written %s: its name was swapped during the save", p.edit().target(), now)
+		}
+	}
 	for _, p := range ps {
+		if refused[p] {
+			continue
+		}
 		e := p.edit()
-		if b, err := os.ReadFile(e.target()); err == nil && bytes.Equal(b, e.to) {
+		if b, err := s.readSaved(p, e); err == nil && bytes.Equal(b, e.to) {
 			continue
 		}
 		o := &res.Outcomes[p.i]
@@ -47,6 +84,47 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 			o.Warning = "the editor did not save it: the file on disk differs until it is saved there"
 		}
 	}
+}
+
+// judgeSave tells why a document must not be saved: its name (the move's
+// destination for a move) resolves now to another real path than the
+// commit checked.
+func (s *Server) judgeSave(p *planned) error {
+	name := p.edit().target()
+	if p.real == "" {
+		return nil
+	}
+	return judgeOpened(name, gate.RealPath{Path: p.real}, s.ov.resolve(name))
+}
+
+// refuseSave leaves a document unsaved whose name resolves elsewhere now,
+// and takes the edit out of its buffer again, so that no later save by
+// the user writes the agent's text there.
+func (s *Server) refuseSave(p *planned, o *docs.Outcome, why error) {
+	s.logf("not saving %s: %v", p.edit().target(), why)
+	if err := s.putBack(p.edit()); err != nil {
+		o.Warning = "NOT saved: " + why.Error() + "; taking the edit out of the editor's buffer failed too (" + err.Error() + "): do not save that buffer"
+		return
+	}
+	*o = docs.Outcome{Fate: docs.Failed, Err: fmt.Errorf("the editor was not asked to save it, and the edit was taken out of its buffer again: %w", why)}
+}
+
+// readSaved reads what the save landed at the real path the commit
+// checked, through no link; by name when none is known.
+func (s *Server) readSaved(p *planned, e docEdit) ([]byte, error) {
+	if p.real == "" {
+		return os.ReadFile(e.target())
+	}
+	snap, err := s.disk.ReadNoLinks(p.real)
+	if err != nil {
+		return nil, err
+	}
+	if !snap.Stat.Exists {
+		return nil, os.ErrNotExist
+	}
+	b := bytes.Clone(snap.Data)
+	snap.Release()
+	return b, nil
 }
 
 // targetURI is the URI a planned document has after its change.

@@ -9,30 +9,55 @@ import (
 )
 
 // store is the editor Store (DESIGN.md §4): an open document's text is the
-// truth, unsaved changes included; any other path is the disk's.
+// truth, unsaved changes included; any other path is the disk's, with the
+// disk's protections (store_nolinks_linux.go: the no-follow reads and
+// trees the headless tools get). An open document is handed out only
+// while its name resolves to the real path it had at didOpen
+// (realpath.go).
 type store struct{ s *Server }
+
+// doc is the open document at exactly path (its name, or its real path at
+// didOpen), judged: an error when its name resolves elsewhere now, or its
+// text is not known.
+func (st *store) doc(path string) (view, bool, error) {
+	v, ok := st.s.ov.get(filepath.Clean(path))
+	if !ok {
+		return view{}, false, nil
+	}
+	if v.lost != nil {
+		return v, true, v.lost
+	}
+	if err := st.s.ov.judge(v); err != nil {
+		return v, true, err
+	}
+	return v, true, nil
+}
 
 // Read gives an open document's text (a copy), else the disk's bytes.
 func (st *store) Read(path string) (docs.Snapshot, error) {
-	v, ok := st.s.ov.get(filepath.Clean(path))
+	v, ok, err := st.doc(path)
 	if !ok {
 		return st.s.disk.Read(path)
 	}
-	if v.lost != nil {
-		return docs.Snapshot{}, v.lost
+	return st.openSnap(v, err)
+}
+
+// openSnap is an open document's snapshot.
+func (st *store) openSnap(v view, err error) (docs.Snapshot, error) {
+	if err != nil {
+		return docs.Snapshot{}, err
 	}
-	stat := st.openStat(path, len(v.data))
-	return docs.Snapshot{Data: v.data, Stat: stat}, nil
+	return docs.Snapshot{Data: v.data, Stat: st.openStat(v.real, len(v.data))}, nil
 }
 
 // Stat tells of an open document from its text (it exists, even unsaved),
 // else of the disk's file.
 func (st *store) Stat(path string) (docs.Stat, error) {
-	if n, ok, err := st.s.ov.size(filepath.Clean(path)); ok {
+	if v, ok, err := st.doc(path); ok {
 		if err != nil {
 			return docs.Stat{}, err
 		}
-		return st.openStat(path, n), nil
+		return st.openStat(v.real, len(v.data)), nil
 	}
 	return st.s.disk.Stat(path)
 }
@@ -52,7 +77,18 @@ func (st *store) openStat(path string, size int) docs.Stat {
 // are not saved to disk yet.
 func (st *store) List(dir string) ([]docs.Entry, error) {
 	es, err := st.s.disk.List(dir)
-	extra := st.s.ov.in(filepath.Clean(dir))
+	return st.withOpen(dir, es, err)
+}
+
+// withOpen adds to a directory's entries on disk the open documents in it
+// not saved yet (those whose name still resolves as at didOpen).
+func (st *store) withOpen(dir string, es []docs.Entry, err error) ([]docs.Entry, error) {
+	var extra []string
+	for _, name := range st.s.ov.in(filepath.Clean(dir)) {
+		if _, ok, derr := st.doc(filepath.Join(dir, name)); ok && derr == nil {
+			extra = append(extra, name)
+		}
+	}
 	if err != nil {
 		if len(extra) == 0 {
 			return nil, err

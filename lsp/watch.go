@@ -46,7 +46,7 @@ func (o *overlay) unwatch(ws ...*watch) {
 // o.mu.
 func (o *overlay) changed(d *document) {
 	for w := range o.watches {
-		if w.path == d.path || (d.real != "" && w.path == d.real) {
+		if w.path == d.path || w.path == d.real {
 			o.check(w, d)
 		}
 	}

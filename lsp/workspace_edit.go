@@ -15,6 +15,7 @@ type docEdit struct {
 	version  int32  // the version the text below is
 	from, to []byte // the text it holds, the text it gets
 	moveTo   string // "" or the path it moves to
+	back     bool   // it takes an edit out again: sent even when the name resolves elsewhere now
 }
 
 // target is where the document ends up.
