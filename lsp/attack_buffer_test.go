@@ -178,8 +178,8 @@ func TestEditorStoreReadsClosedFilesWithoutFollowingLinks(t *testing.T) {
 	st := &store{s: e.srv}
 	var _ docs.NoLinkReader = st
 	var _ docs.TreeOpener = st
-	judged := e.path("safe/config") // what the gate gave
-	repointLink(t, e, "safe", ".git")   // then swapped
+	judged := e.path("safe/config")   // what the gate gave
+	repointLink(t, e, "safe", ".git") // then swapped
 	if snap, err := st.ReadNoLinks(judged); !errors.Is(err, docs.ErrLinkBelow) {
 		t.Errorf("read through a swapped link: %q %v", snap.Data, err)
 	}
