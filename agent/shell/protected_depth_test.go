@@ -60,16 +60,17 @@ func TestConfinedNoProcessOutlivesItsStep(t *testing.T) {
 	forEachSandbox(t, func(t *testing.T, m Mechanism) {
 		cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec)), gate.Of(gate.Read, gate.Write))
 		os.MkdirAll(cw.path("a"), 0o755)
-		for i, script := range []string{
-			"mkdir -p a/late%d; sh -c '(sleep 1; mkdir a/late%d/.git) &'",
-			"mkdir -p a/late%d; sh -c 'setsid sh -c \"sleep 1; mkdir a/late%d/.git\" &'",
-			"mkdir -p a/late%d; sh -c 'sh -c \"sh -c \\\"sleep 1; mkdir a/late%d/.git\\\" &\" &'",
-		} {
-			s := fmt.Sprintf(script, i, i)
-			res := cw.run(s)
-			time.Sleep(2 * time.Second)
+		// three children that try to outlive their step: backgrounded,
+		// in a session of their own, and double-forked
+		script := "mkdir -p a/late0 a/late1 a/late2; " +
+			"sh -c '(sleep 1; mkdir a/late0/.git) &'; " +
+			"sh -c 'setsid sh -c \"sleep 1; mkdir a/late1/.git\" &'; " +
+			"sh -c 'sh -c \"sh -c \\\"sleep 1; mkdir a/late2/.git\\\" &\" &'"
+		res := cw.run(script)
+		time.Sleep(2 * time.Second)
+		for i := 0; i < 3; i++ {
 			if exists(cw.path(fmt.Sprintf("a/late%d/.git", i))) {
-				t.Errorf("%s: a child made a/late%d/.git after its step under %s:\n%s", s, i, m, res.Text)
+				t.Errorf("a child made a/late%d/.git after its step under %s:\n%s", i, m, res.Text)
 			}
 		}
 	})

@@ -90,6 +90,11 @@ func swapDir(t *testing.T, dir, target string) {
 // or that the journal was turned back (the gate saw the link first).
 const linkOrBack = "(a link not followed, or turned back)"
 
+// twoNamesOrProtected in a row's notice: the temp file has two names, or
+// it is judged protected (another name of a protected file: class 6) and
+// the journal is turned back for it.
+const twoNamesOrProtected = "(2 names, or protected)"
+
 var plantedHook = []byte("#!/bin/sh\necho pwned > /tmp/pwned\n")
 
 type recoveryRow struct {
@@ -186,7 +191,7 @@ func recoveryRows() []recoveryRow {
 				mustDo(t, os.Remove(tmp))
 				mustDo(t, os.Link(w.at(".git/hooks/pre-push"), tmp))
 			},
-			[]string{"b.txt", "2 names"}},
+			[]string{"b.txt", twoNamesOrProtected}},
 		// 2. a path the gate would ask about now turns the journal back
 		{"judged again", "a signed journal that writes .git/info/exclude",
 			func(t *testing.T, w *attackWorld) {
@@ -259,6 +264,9 @@ func TestAttacks_recovery_through_eukhe_mcp_follows_no_link_and_acts_on_no_journ
 			}
 			for _, want := range row.notice {
 				if want == linkOrBack && (strings.Contains(notice, "symbolic link") || strings.Contains(notice, "turned it back")) {
+					continue
+				}
+				if want == twoNamesOrProtected && (strings.Contains(notice, "2 names") || strings.Contains(notice, "write+protected")) {
 					continue
 				}
 				if !strings.Contains(notice, want) {
