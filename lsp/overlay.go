@@ -230,20 +230,6 @@ func lostError(d *document) error {
 	return fmt.Errorf("eukhe lost track of %s in the editor (%s), so its unsaved text is not known here: reads and edits of it are refused until it is saved and reopened in the editor (close it and open it again, or :e in Vim)", d.path, d.seq.lost)
 }
 
-// size is an open document's length, without copying it, or why its copy
-// is not known.
-func (o *overlay) size(path string) (int, bool, error) {
-	d, ok := o.settled(path)
-	if !ok {
-		return 0, false, nil
-	}
-	defer o.mu.Unlock()
-	if d.seq.lost != "" {
-		return 0, true, lostError(d)
-	}
-	return len(d.text.b), true, nil
-}
-
 // version is an open document's version, without waiting on a hold (-1
 // when it is not open).
 func (o *overlay) version(path string) int32 {
