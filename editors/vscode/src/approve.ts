@@ -33,7 +33,12 @@ export function registerApprovals(conn: Conn): vscode.Disposable {
 			token?.onCancellationRequested(() => queue.settle(p.id));
 			return { answer: await queue.ask(p) };
 		}),
-		conn.onNotification(Method.approvalSettled, (p: ApprovalSettledParams) => queue.settle(p.id)),
+		conn.onNotification(Method.approvalSettled, (p: ApprovalSettledParams) => {
+			// A question that timed out says so here, as in the terminal:
+			// the user who looked away learns why the step did not run.
+			if (p.reason && queue.has(p.id)) void vscode.window.showInformationMessage(`eukhe: a question ${p.reason}; the step did not run.`);
+			queue.settle(p.id);
+		}),
 	];
 	return new vscode.Disposable(() => {
 		for (const s of subs) s.dispose();

@@ -119,6 +119,7 @@ export interface ApproveResult {
 export interface ApprovalSettledParams {
 	id: string;
 	answer?: string;
+	reason?: string;
 }
 
 export interface ToolIssueParams {

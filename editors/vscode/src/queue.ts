@@ -44,6 +44,11 @@ export class ApprovalQueue {
 		if (this.showing?.p.id === id) this.showing.settled = true;
 	}
 
+	// has says whether the question is queued or shown here.
+	has(id: string): boolean {
+		return this.showing?.p.id === id || this.waiting.some((w) => w.p.id === id);
+	}
+
 	isSettled(id: string): boolean {
 		return this.showing?.p.id === id && this.showing.settled;
 	}

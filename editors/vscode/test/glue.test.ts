@@ -101,10 +101,13 @@ test("eukhe/approvalSettled and a cancelled request drop queued questions; the s
 		assert.deepEqual(await second, { answer: "deny" });
 		cancel();
 		assert.deepEqual(await third, { answer: "deny" });
-		conn.notifications.get("eukhe/approvalSettled")!({ id: "1", answer: "deny" });
+		conn.notifications.get("eukhe/approvalSettled")!({ id: "1", answer: "deny", reason: "timed out after 120 s" });
+		assert.equal(user.shown.at(-1)!.message, "eukhe: a question timed out after 120 s; the step did not run.");
+		conn.notifications.get("eukhe/approvalSettled")!({ id: "9", reason: "timed out after 120 s" });
+		assert.equal(user.shown.length, 2, "a question never shown here is not announced");
 		release("Allow"); // the modal of a settled question cannot approve it
 		assert.deepEqual(await first, { answer: "deny" });
-		assert.equal(user.shown.length, 1, "settled questions were never shown");
+		assert.equal(user.shown.filter((s) => s.options?.modal).length, 1, "settled questions were never shown");
 		assert.equal(status.visible, false);
 	} finally {
 		window.showWarningMessage = orig;
