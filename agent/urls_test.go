@@ -432,7 +432,7 @@ func TestCutMiddleText(t *testing.T) {
 		}
 		j := i + strings.Index(got[i:], "]\n") + 2
 		var n int
-		if _, err := fmt.Sscanf(got[i:j], "[cut: %d bytes", &n); err != nil {
+		if _, err := fmt.Sscanf(got[i:j], "[cut: %d byte", &n); err != nil { // "1 byte", "2 bytes"
 			t.Fatalf("notice %q: %v", got[i:j], err)
 		}
 		head, tail := got[:i], got[j:]

@@ -79,8 +79,13 @@ type Pending struct {
 	// Staged is the file that holds the prepared bytes (new ones, or with
 	// back the old ones), "" when there is none; the journal lists it.
 	Staged string
+	// Kept is the file that keeps the old bytes for a restore, made by
+	// Prepare before anything is published ("" when none was needed): a
+	// restore then takes no new space (S8.1 after a double fault).
+	Kept string
 
 	temp *tempFile // the disk's prepared file
+	kept *tempFile // the disk's second name of the old file (Kept)
 	// old holds the file a rename replaces (an O_PATH descriptor, +1; 0
 	// for none) until the commit has finished: freeing the replaced
 	// file's blocks then happens off the reply's path (Disk.Finish).
@@ -300,26 +305,22 @@ func (e *engine) discard(ps []*Pending) {
 }
 
 // restore puts back the landed changes of a failed commit, newest first:
-// their old bytes prepared (and journaled as the way back, so a crash now
-// still ends all old), then published.
+// the journal turned to the way back (so a crash now still ends all old),
+// then their old bytes published. Both were made before the first
+// publish (Prepare kept each old file, forward wrote the way back), so a
+// restore takes no new space: a disk that filled up meanwhile does not
+// stop it. When the journal cannot be turned back, the restore still
+// runs (a crash during it is what the journal would be for; without the
+// restore the files stay mixed for sure).
 func (e *engine) restore(landed []*Pending, outs []Outcome, j *journal) {
+	jerr := j.back(e.fault)
 	if len(landed) == 0 {
-		// Nothing to put back; the journal says so, in case it cannot
-		// be removed.
-		j.back(nil, e.fault)
-		return
+		return // nothing to put back; the journal says so, in case it cannot be removed
 	}
 	if _, err := e.pub.Prepare(landed, true); err != nil {
 		e.discard(landed)
 		for k := range landed {
 			outs[k].Err = fmt.Errorf("preparing the old bytes failed: %v", err)
-		}
-		return
-	}
-	if err := j.back(landed, e.fault); err != nil {
-		e.discard(landed)
-		for k := range landed {
-			outs[k].Err = fmt.Errorf("journaling the restore failed: %v", err)
 		}
 		return
 	}
@@ -330,6 +331,9 @@ func (e *engine) restore(landed []*Pending, outs []Outcome, j *journal) {
 			continue
 		}
 		outs[k] = Outcome{Fate: Restored}
+		if jerr != nil {
+			outs[k].Warning = fmt.Sprintf("put back while %v", jerr)
+		}
 	}
 	e.pub.Finish(landed, nil)
 }

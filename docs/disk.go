@@ -364,12 +364,23 @@ func (d *Disk) Prepare(ps []*Pending, back bool) (int, error) {
 		if data == nil {
 			continue
 		}
+		if back && p.kept != nil {
+			// kept before the first publish: the restore takes no new space
+			p.temp, p.kept, p.Staged = p.kept, nil, p.kept.path
+			continue
+		}
 		if err := d.tempFaults(at); err != nil {
 			stop, stopErr = i, err
 			break
 		}
 		if !back && !p.Create && p.RealDest == "" {
 			p.old = holdFile(at)
+		}
+		if !back && len(ps) > 1 && !p.Create {
+			if err := d.keepOld(p); err != nil {
+				stop, stopErr = i, err
+				break
+			}
 		}
 		if !back && d.adopt(p) {
 			continue
@@ -395,8 +406,10 @@ func (d *Disk) Prepare(ps []*Pending, back bool) (int, error) {
 	// (a group commit), where one after another each waits for the last.
 	syncErrs := make([]error, stop)
 	eachParallelN(syncWorkers, stop, func(i int) {
-		if t := ps[i].temp; t != nil {
-			syncErrs[i] = t.sync()
+		for _, t := range []*tempFile{ps[i].temp, ps[i].kept} {
+			if t != nil && !t.durable && syncErrs[i] == nil {
+				syncErrs[i] = t.sync()
+			}
 		}
 	})
 	for i, err := range syncErrs {
@@ -507,6 +520,7 @@ func (d *Disk) unpublish(p *Pending) error {
 func (d *Disk) Discard(p *Pending) {
 	if !p.landed {
 		release([]*Pending{p})
+		dropKept(p)
 	}
 	dropEarly(p)
 	t := p.temp
@@ -527,6 +541,9 @@ func (d *Disk) Discard(p *Pending) {
 // are back either way.
 func (d *Disk) Finish(ps []*Pending, outs []Outcome) {
 	defer func() { go release(ps) }()
+	for _, p := range ps {
+		dropKept(p) // before the journal ends: a crash leaves no name the journal does not list
+	}
 	type touch struct {
 		i    int
 		left bool // the directory a move's source left
@@ -616,8 +633,9 @@ func syncDir(dir string) error {
 // tempFile is a temp file beside its target, locked by this writer (S8.5)
 // until it is discarded.
 type tempFile struct {
-	path string // "" once it became the target
-	f    *os.File
+	path    string // "" once it became the target
+	f       *os.File
+	durable bool // synced already (a kept file's second name, or its copy once synced)
 }
 
 // discard closes a temp file, which ends its lock, and removes it unless
@@ -677,6 +695,7 @@ func (t *tempFile) sync() error {
 	if err := unix.Fdatasync(int(t.f.Fd())); err != nil {
 		return fmt.Errorf("fsync %s: %w", t.path, err)
 	}
+	t.durable = true
 	return nil
 }
 

@@ -2,6 +2,7 @@ package docs
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,15 +21,20 @@ import (
 // batch the edit tool began: batch.go), one file in the root's journal
 // directory names every path of the commit (phase "prepare"), so that a
 // crash while the temp files are written leaves a list of where they are.
-// Once every temp file is written and fsync'd, the journal is rewritten
-// with each change in order, the digests of its old and new bytes and its
-// temp file (phase "forward"), and fsync'd; only then does the first
-// publish run. Each version is written under a temp name,
-// renamed to <pid>-<n>.journal, and (from "forward" on) its directory
-// fsync'd; its writer holds a lock on it (flock) until the commit ends and
-// removes it after the last publish. When a publish fails, the journal is
-// rewritten the same way as the way back (phase "back": each landed change
-// with the temp file that holds its old bytes); then the restore runs.
+// Once every temp file is written and fsync'd (and each file a change
+// replaces or moves has a second name, a temp name, that keeps its old
+// bytes: Disk.keepOld), the journal is rewritten with each change in
+// order, the digests of its old and new bytes, its temp file and its kept
+// old file (phase "forward"), and fsync'd; the same record as the way
+// back (phase "back") is written first beside it, <pid>-<n>.back, never
+// acted on there. Only then does the first publish run. Each version is
+// written under a temp name, renamed to <pid>-<n>.journal, and (from
+// "forward" on) its directory fsync'd; its writer holds a lock on it
+// (flock) until the commit ends and removes it after the last publish.
+// When a publish fails, the way back is renamed over the journal and the
+// restore runs: neither takes new space, so a disk that filled up since
+// the first publish (a double fault) does not leave the edit half
+// applied.
 //
 // One rule for a journal left behind, whoever finds it (any eukhe of that
 // root, at its start and before each commit): only a journal whose
@@ -82,7 +88,10 @@ func JournalDir(env map[string]string, root string) string {
 	return filepath.Join(state, "eukhe", "journal", fmt.Sprintf("%016x", xxhash.Sum64String(filepath.Clean(root))))
 }
 
-const journalExt = ".journal"
+const (
+	journalExt = ".journal"
+	backExt    = ".back" // the way back of a live commit, written before its first publish
+)
 
 // journalRec is a journal's content.
 type journalRec struct {
@@ -112,6 +121,10 @@ type journal struct {
 	dir, path string
 	f         *os.File
 	rec       journalRec
+	// backPath holds the way back, written by forward and renamed over
+	// path when a publish fails; backF is it, open and locked.
+	backPath string
+	backF    *os.File
 }
 
 var journalN atomic.Int64
@@ -157,11 +170,22 @@ func (j *journal) forward(ps []*Pending, sums []sums, fault func(step, path stri
 	if j == nil {
 		return nil
 	}
-	j.rec.Phase = phaseForward
 	for k, p := range ps {
 		j.rec.Files[k].Old, j.rec.Files[k].New = sums[k].old, sums[k].new
-		j.rec.Files[k].Temp = p.Staged
+		j.rec.Files[k].Temp, j.rec.Files[k].BackT = p.Staged, p.Kept
 	}
+	// The way back is written first, beside the journal (never acted on
+	// there): turning back after a failed publish is then a rename, which
+	// takes no new space (S8.1 after a double fault: the journal's disk
+	// full when a publish fails).
+	j.rec.Phase = phaseBack
+	j.backPath = strings.TrimSuffix(j.path, journalExt) + backExt
+	bf, err := j.write(fault, j.backPath, true)
+	if err != nil {
+		return err
+	}
+	j.backF = bf
+	j.rec.Phase = phaseForward
 	return j.put(fault, true)
 }
 
@@ -200,12 +224,29 @@ func (j *journal) sumsOf(ps []*Pending) []sums {
 // over the journal's path, and when durable fsyncs the file first and the
 // directory after.
 func (j *journal) put(fault func(step, path string) error, durable bool) error {
+	f, err := j.write(fault, j.path, durable)
+	if err != nil {
+		return err
+	}
+	if j.f != nil {
+		j.f.Close() // the record it held is replaced
+	}
+	j.f = f
+	return nil
+}
+
+// write writes the journal's record under a temp name, locked, renames it
+// to path, and when durable fsyncs the file first and the directory
+// after; it gives the file, still locked.
+func (j *journal) write(fault func(step, path string) error, path string, durable bool) (*os.File, error) {
 	if fault != nil {
-		if err := fault("journal", j.path); err != nil {
-			return fmt.Errorf("writing the intent journal %s: %w", j.path, err)
+		if err := fault("journal", path); err != nil {
+			return nil, fmt.Errorf("writing the intent journal %s: %w", path, err)
 		}
 	}
-	fail := func(err error) error { return fmt.Errorf("writing the intent journal %s: %v", j.path, err) }
+	fail := func(err error) (*os.File, error) {
+		return nil, fmt.Errorf("writing the intent journal %s: %v", path, err)
+	}
 	if err := os.MkdirAll(j.dir, 0o700); err != nil {
 		return fail(err)
 	}
@@ -241,7 +282,7 @@ func (j *journal) put(fault func(step, path string) error, durable bool) error {
 		err = unix.Fdatasync(int(f.Fd()))
 	}
 	if err == nil {
-		err = os.Rename(tmp, j.path)
+		err = os.Rename(tmp, path)
 	}
 	if err == nil && durable {
 		err = syncDir(j.dir)
@@ -251,25 +292,34 @@ func (j *journal) put(fault func(step, path string) error, durable bool) error {
 		f.Close()
 		return fail(err)
 	}
-	if j.f != nil {
-		j.f.Close() // the record it held is replaced
-	}
-	j.f = f
-	return nil
+	return f, nil
 }
 
-// back rewrites the journal as the way back: the landed changes with the
-// temp files of their old bytes. A nil journal does nothing.
-func (j *journal) back(landed []*Pending, fault func(step, path string) error) error {
+// back turns the journal into the way back: the way back forward wrote
+// beside it renamed over it (no new space). A nil journal does nothing.
+func (j *journal) back(fault func(step, path string) error) error {
 	if j == nil {
 		return nil
 	}
-	j.rec.Phase = phaseBack
-	for k, p := range landed {
-		j.rec.Files[k].BackT = p.Staged
+	if j.backF == nil {
+		return errors.New("no way back was written")
 	}
-	j.rec.Files = j.rec.Files[:len(landed)]
-	return j.put(fault, true)
+	err := error(nil)
+	if fault != nil {
+		err = fault("turnback", j.path)
+	}
+	if err == nil {
+		err = os.Rename(j.backPath, j.path)
+	}
+	if err == nil {
+		err = syncDir(j.dir)
+	}
+	if err != nil {
+		return fmt.Errorf("turning the intent journal %s back: %v", j.path, err)
+	}
+	j.f.Close()
+	j.f, j.backF, j.backPath = j.backF, nil, ""
+	return nil
 }
 
 // end removes the journal after the last publish and ends its lock. A nil
@@ -279,6 +329,13 @@ func (j *journal) end(fault func(step, path string) error) error {
 		return nil
 	}
 	defer func() { j.f.Close(); j.f = nil }()
+	if j.backF != nil {
+		// the way back was not taken: it goes first, so that a crash
+		// never leaves it without its journal
+		os.Remove(j.backPath)
+		j.backF.Close()
+		j.backF = nil
+	}
 	if fault != nil {
 		if err := fault("unjournal", j.path); err != nil {
 			return fmt.Errorf("unjournal %s: %w", j.path, err)

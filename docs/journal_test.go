@@ -166,7 +166,9 @@ func TestJournal_through_a_symlink_out_of_the_root_is_turned_back(t *testing.T) 
 	if !strings.Contains(text, "turned it back") || !strings.Contains(text, "b.txt (outside the workspace)") {
 		t.Fatalf("the notice: %s", text)
 	}
-	for p, want := range map[string]string{"elsewhere/b.txt": "B\n", "root/a.txt": "A\n"} {
+	// b.txt is not touched; a.txt had landed and ends old (its old
+	// bytes were kept before the first publish)
+	for p, want := range map[string]string{"elsewhere/b.txt": "B\n", "root/a.txt": "a\n"} {
 		if got, _ := os.ReadFile(filepath.Join(base, p)); string(got) != want {
 			t.Fatalf("%s holds %q, want %q", p, got, want)
 		}

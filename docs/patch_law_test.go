@@ -64,9 +64,9 @@ func TestRetry_start_end_insert_is_already_in_file(t *testing.T) {
 // ones. v1's lines are all distinct and v2's new lines are new, so the
 // line diff has one answer: the kept lines.
 type staleCase struct {
-	v1, v2   []byte
-	l1, l2   []refLine
-	toV2     []int // v1 line -> v2 line, 0 when it changed or went
+	v1, v2 []byte
+	l1, l2 []refLine
+	toV2   []int // v1 line -> v2 line, 0 when it changed or went
 }
 
 func drawStale(t *rapid.T) staleCase {

@@ -25,9 +25,11 @@ import (
 // journal: every file it may still touch and whose old bytes are still
 // there ends old (a file not yet published is left, a created file is
 // removed, a move's destination is removed and its source linked back
-// from the old bytes); a path that did not pass is never touched, in
-// either direction; a file whose edit had landed in place keeps it (its
-// old bytes were not kept: only a "back" journal names them). The notice
+// from the old bytes, a file whose edit had landed gets the old bytes
+// its commit kept before the first publish); a path that did not pass
+// is never touched, in either direction; a file whose edit had landed
+// and whose old bytes were not kept (a journal of an older eukhe) keeps
+// it. The notice
 // names the paths that turned it back, and each file left as it is, so
 // "all or nothing" holds for every file recovery may touch, and each
 // exception is named. A back journal is taken back, the same way.
@@ -124,8 +126,10 @@ func recoverDead(at JournalAt) []Recovery {
 			if r, ok := recoverJournal(path, at); ok {
 				out = append(out, r)
 			}
-		case strings.HasSuffix(de.Name(), ".tmp"):
-			removeIfFree(path) // a journal that was never complete: nothing was published
+		case strings.HasSuffix(de.Name(), ".tmp"), strings.HasSuffix(de.Name(), backExt):
+			// a journal that was never complete (nothing was published),
+			// or the way back of one that is gone or ended
+			removeIfFree(path)
 		}
 	}
 	return out
@@ -293,7 +297,9 @@ func planRecovery(rec journalRec, judge func(real string) string) plan {
 				if path == jf.Temp || path == jf.BackT {
 					name = jf.Name + "'s temp file"
 				}
-				p.causes = append(p.causes, name+" ("+why+")")
+				if cause := name + " (" + why + ")"; !slices.Contains(p.causes, cause) {
+					p.causes = append(p.causes, cause)
+				}
 			}
 		}
 	}

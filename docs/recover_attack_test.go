@@ -336,10 +336,13 @@ func TestRecovery_a_signed_journal_with_a_path_protected_now_is_turned_back(t *t
 	if b, _ := os.ReadFile(w.p("d/b.txt")); string(b) != "b\n" {
 		t.Fatalf("b.txt holds %q", b)
 	}
-	// a.txt landed in place before the crash: its old bytes are not
-	// kept, and the notice says so
-	if !strings.Contains(text, "a.txt (the edit had landed on it") {
-		t.Fatalf("the notice: %s", text)
+	// a.txt landed in place before the crash: its old bytes were kept
+	// before the first publish, and it ends old
+	if b, _ := os.ReadFile(w.p("a.txt")); string(b) != "a\n" || !strings.Contains(text, "completed "+w.p("a.txt")) {
+		t.Fatalf("a.txt holds %q; the notice: %s", b, text)
+	}
+	if strings.Count(text, "b.txt's temp file") != 1 {
+		t.Fatalf("the notice names a cause twice: %s", text)
 	}
 }
 

@@ -1,0 +1,75 @@
+package docs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// keepOld gives the file a change replaces or moves a second name beside
+// it before anything of the commit is published: a temp name this writer
+// locks, which keeps its old bytes for a restore. A hard link takes no new
+// space, so a restore after a failed publish needs none either, even on
+// a disk that has filled up meanwhile (a double fault). Where the file
+// system makes no hard link of it (no links, another user's file under
+// fs.protected_hardlinks, not a regular file, another program's lock on
+// it), the old bytes are copied to the temp name instead, now, while a
+// failure still fails the edit cleanly.
+func (d *Disk) keepOld(p *Pending) error {
+	if err := d.fault("keep", p.Real); err != nil {
+		return err
+	}
+	if t := d.linkOld(p.Real); t != nil {
+		p.kept, p.Kept = t, t.path
+		return nil
+	}
+	t, err := d.writeTemp(p.Real, p.Old, p.Mode)
+	if err != nil {
+		return err
+	}
+	p.kept, p.Kept = t, t.path
+	return nil
+}
+
+// linkOld makes the second name of the regular file at real and locks it
+// (shared: the file is also the target, which no eukhe locks itself;
+// a sweep's exclusive lock then fails, so it is left); nil when it could
+// not.
+func (d *Disk) linkOld(real string) *tempFile {
+	dir, name := filepath.Split(real)
+	for {
+		path := filepath.Join(dir, TempName(name, d.pid, int(d.n.Add(1))))
+		err := os.Link(real, path)
+		if errors.Is(err, fs.ErrExist) {
+			continue // a name of ours a crash left: take the next
+		}
+		if err != nil {
+			return nil
+		}
+		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			if st, serr := f.Stat(); serr == nil && st.Mode().IsRegular() &&
+				syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil && sameFile(f, path) {
+				return &tempFile{path: path, f: f, durable: true}
+			}
+			f.Close()
+		}
+		// Only this process makes names with its pid: the name is ours.
+		unix.Unlink(path)
+		return nil
+	}
+}
+
+// dropKept removes the kept second name of a change (its restore will not
+// be needed, or is done).
+func dropKept(p *Pending) {
+	if p.kept != nil {
+		p.kept.discard()
+		p.kept = nil
+	}
+	p.Kept = ""
+}

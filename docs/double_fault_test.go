@@ -1,0 +1,92 @@
+package docs_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/eukhe/eukhe/docs"
+)
+
+// A double fault (issue: nothing lost): a publish fails (EIO) after some
+// files landed, and from then on the disk is full — every step that needs
+// new space fails (a temp file, its write, a journal written anew, a
+// directory made) for the workspace and the journal's directory alike.
+// The restore needs none (each old file kept by a second name before the
+// first publish, the way back written beside the journal): every file
+// ends old, the reply says so, and no temp file stays in the workspace.
+func TestDisk_double_fault_restores_without_new_space(t *testing.T) {
+	eio := syscall.EIO
+	enospc := syscall.ENOSPC
+	needsSpace := map[string]bool{"journal": true, "temp": true, "write": true, "fsync": true, "mkdir": true, "keep": true}
+	// learn the publishes of the clean edit
+	clean := newRig(t, t.TempDir(), sixFiles())
+	clean.readAll(t)
+	var publishes []string
+	clean.disk.Fault = func(step, path string) error {
+		if step == "rename" || step == "link" {
+			rel, _ := filepath.Rel(clean.root, path)
+			publishes = append(publishes, step+" "+filepath.ToSlash(rel))
+		}
+		return nil
+	}
+	if res := clean.tools.Edit(context.Background(), docs.EditArgs{Patch: clean.patch()}); res.Failed {
+		t.Fatalf("clean edit: %s", res.Text)
+	}
+	for k := 1; k < len(publishes); k++ { // the first publish failing leaves nothing to restore
+		t.Run(fmt.Sprintf("%d-%s", k, strings.ReplaceAll(publishes[k], "/", "_")), func(t *testing.T) {
+			r := newRig(t, t.TempDir(), sixFiles())
+			r.readAll(t)
+			n, full := 0, false
+			r.disk.Fault = func(step, path string) error {
+				if step == "rename" || step == "link" {
+					if n == k && !full {
+						full = true
+						return eio
+					}
+					n++
+				}
+				if full && needsSpace[step] {
+					return enospc
+				}
+				return nil
+			}
+			res := r.tools.Edit(context.Background(), docs.EditArgs{Patch: r.patch()})
+			if !full {
+				t.Fatalf("the fault was never reached: %s", res.Text)
+			}
+			r.checkTruthful(t, res)
+			if !res.Failed || !strings.Contains(res.Text, "NOT applied") {
+				t.Fatalf("the reply: %s", res.Text)
+			}
+			for _, f := range r.files {
+				if st, why := r.state(t, f); st != stateOld {
+					t.Fatalf("%s holds %s %s after the restore; reply:\n%s", f.label(), st, why, res.Text)
+				}
+			}
+			if left := tempFilesUnder(t, r.root); len(left) > 0 {
+				t.Fatalf("temp files stay in the workspace: %v", left)
+			}
+			if j := leftJournals(r.disk.Journal); len(j) > 0 {
+				t.Fatalf("journals stay: %v", j)
+			}
+		})
+	}
+}
+
+// tempFilesUnder lists the temp files below root.
+func tempFilesUnder(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && docs.IsTemp(d.Name()) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
