@@ -361,18 +361,6 @@ func (d *Disk) Prepare(ps []*Pending, back bool) (int, error) {
 				break
 			}
 		}
-		if data == nil {
-			continue
-		}
-		if back && p.kept != nil {
-			// kept before the first publish: the restore takes no new space
-			p.temp, p.kept, p.Staged = p.kept, nil, p.kept.path
-			continue
-		}
-		if err := d.tempFaults(at); err != nil {
-			stop, stopErr = i, err
-			break
-		}
 		if !back && !p.Create && p.RealDest == "" {
 			p.old = holdFile(at)
 		}
@@ -381,6 +369,18 @@ func (d *Disk) Prepare(ps []*Pending, back bool) (int, error) {
 				stop, stopErr = i, err
 				break
 			}
+		}
+		if back && p.kept != nil {
+			// kept before the first publish: the restore takes no new space
+			p.temp, p.kept, p.Staged = p.kept, nil, p.kept.path
+			continue
+		}
+		if data == nil {
+			continue
+		}
+		if err := d.tempFaults(at); err != nil {
+			stop, stopErr = i, err
+			break
 		}
 		if !back && d.adopt(p) {
 			continue
@@ -520,7 +520,7 @@ func (d *Disk) unpublish(p *Pending) error {
 func (d *Disk) Discard(p *Pending) {
 	if !p.landed {
 		release([]*Pending{p})
-		dropKept(p)
+		d.dropKept(p)
 	}
 	dropEarly(p)
 	t := p.temp
@@ -542,7 +542,7 @@ func (d *Disk) Discard(p *Pending) {
 func (d *Disk) Finish(ps []*Pending, outs []Outcome) {
 	defer func() { go release(ps) }()
 	for _, p := range ps {
-		dropKept(p) // before the journal ends: a crash leaves no name the journal does not list
+		d.dropKept(p) // before the journal ends: a crash leaves no name the journal does not list
 	}
 	type touch struct {
 		i    int

@@ -11,7 +11,8 @@ import (
 )
 
 // keepOld gives the file a change replaces or moves a second name beside
-// it before anything of the commit is published: a temp name this writer
+// its target (the file, or a move's destination) before anything of the
+// commit is published: a temp name this writer
 // locks, which keeps its old bytes for a restore. A hard link takes no new
 // space, so a restore after a failed publish needs none either, even on
 // a disk that has filled up meanwhile (a double fault). Where the file
@@ -23,11 +24,13 @@ func (d *Disk) keepOld(p *Pending) error {
 	if err := d.fault("keep", p.Real); err != nil {
 		return err
 	}
-	if t := d.linkOld(p.Real); t != nil {
+	// beside the target: a move's source is gone once it lands, and a
+	// name left there would be swept by no later write
+	if t := d.linkOld(p.Real, p.Target()); t != nil {
 		p.kept, p.Kept = t, t.path
 		return nil
 	}
-	t, err := d.writeTemp(p.Real, p.Old, p.Mode)
+	t, err := d.writeTemp(p.Target(), p.Old, p.Mode)
 	if err != nil {
 		return err
 	}
@@ -35,12 +38,12 @@ func (d *Disk) keepOld(p *Pending) error {
 	return nil
 }
 
-// linkOld makes the second name of the regular file at real and locks it
-// (shared: the file is also the target, which no eukhe locks itself;
-// a sweep's exclusive lock then fails, so it is left); nil when it could
-// not.
-func (d *Disk) linkOld(real string) *tempFile {
-	dir, name := filepath.Split(real)
+// linkOld makes a second name of the regular file at real, a temp name
+// of target beside it, and locks it (shared: the file is also the
+// target, which no eukhe locks itself; a sweep's exclusive lock then
+// fails, so it is left); nil when it could not.
+func (d *Disk) linkOld(real, target string) *tempFile {
+	dir, name := filepath.Split(target)
 	for {
 		path := filepath.Join(dir, TempName(name, d.pid, int(d.n.Add(1))))
 		err := os.Link(real, path)
@@ -66,10 +69,14 @@ func (d *Disk) linkOld(real string) *tempFile {
 
 // dropKept removes the kept second name of a change (its restore will not
 // be needed, or is done).
-func dropKept(p *Pending) {
-	if p.kept != nil {
-		p.kept.discard()
-		p.kept = nil
+func (d *Disk) dropKept(p *Pending) {
+	t := p.kept
+	p.kept, p.Kept = nil, ""
+	if t == nil {
+		return
 	}
-	p.Kept = ""
+	if t.path != "" && d.fault("discard", t.path) != nil {
+		t.path = "" // a crash: the name stays, as it would
+	}
+	t.discard()
 }

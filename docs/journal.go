@@ -330,16 +330,17 @@ func (j *journal) end(fault func(step, path string) error) error {
 	}
 	defer func() { j.f.Close(); j.f = nil }()
 	if j.backF != nil {
-		// the way back was not taken: it goes first, so that a crash
-		// never leaves it without its journal
-		os.Remove(j.backPath)
-		j.backF.Close()
-		j.backF = nil
+		defer func() { j.backF.Close(); j.backF = nil }()
 	}
 	if fault != nil {
 		if err := fault("unjournal", j.path); err != nil {
 			return fmt.Errorf("unjournal %s: %w", j.path, err)
 		}
+	}
+	if j.backF != nil {
+		// the way back was not taken: it goes first, so that a crash
+		// never leaves it without its journal
+		os.Remove(j.backPath)
 	}
 	return os.Remove(j.path)
 }

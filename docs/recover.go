@@ -48,7 +48,10 @@ type Recovery struct {
 	TurnedBack []string
 	// SetAside is where a journal not acted on was moved ("" when none).
 	SetAside string
-	Err      error // the journal could not be handled at all
+	// Swept names, for a journal not acted on, each file of the workspace
+	// whose temp file its writer left, and what became of it.
+	Swept []string
+	Err   error // the journal could not be handled at all
 }
 
 // Text tells a session what was recovered; display turns a path into the
@@ -76,7 +79,11 @@ func (r Recovery) Text(display func(string) string) string {
 	at := r.Time.Local().Format("2006-01-02 15:04:05")
 	if r.Err != nil {
 		if r.Time.IsZero() {
-			return fmt.Sprintf("eukhe found an intent journal it did not act on: %v", r.Err)
+			text := fmt.Sprintf("eukhe found an intent journal it did not act on: %v", r.Err)
+			if len(r.Swept) > 0 {
+				text += fmt.Sprintf(". The edit it was written for may have landed on some of its files and not others; read them before editing them. Its writer's temp files: %s.", strings.Join(r.Swept, "; "))
+			}
+			return text
 		}
 		return fmt.Sprintf("eukhe found the intent journal of an edit interrupted at %s (process %d) and could not recover it: %v", at, r.PID, r.Err)
 	}
@@ -173,10 +180,10 @@ func recoverJournal(path string, at JournalAt) (Recovery, bool) {
 		where, moveErr := setAside(at.Dir, path)
 		if moveErr != nil {
 			err = fmt.Errorf("the journal %s was not acted on (%v), and could not be set aside: %v; nothing it names was changed", path, err, moveErr)
-		} else {
-			err = fmt.Errorf("the journal %s was not acted on, since %v; it was set aside as %s and nothing it names was changed", filepath.Base(path), err, where)
+			return Recovery{Err: err, SetAside: where}, true
 		}
-		return Recovery{Err: err, SetAside: where}, true
+		err = fmt.Errorf("the journal %s was not acted on, since %v; it was set aside as %s and nothing it names was changed", filepath.Base(path), err, where)
+		return Recovery{Err: err, SetAside: where, Swept: sweepAfter(at, filepath.Base(path), where+".files")}, true
 	}
 	root := at.Root
 	if root == "" {
@@ -252,6 +259,25 @@ func recoverJournal(path string, at JournalAt) (Recovery, bool) {
 	}
 	syncDir(filepath.Dir(path))
 	return r, true
+}
+
+// sweepAfter sweeps the temp files the writer of a journal not acted on
+// left below the root (orphans.go); nil when its name gives no writer.
+func sweepAfter(at JournalAt, name, aside string) []string {
+	pid, ok := journalPID(name)
+	if !ok {
+		return nil
+	}
+	root := at.Root
+	if root == "" {
+		return nil // no root to walk: only a write of each file sweeps its temp files
+	}
+	b, err := openBeneath(root)
+	if err != nil {
+		return nil
+	}
+	defer b.close()
+	return sweepOrphans(b, pid, aside)
 }
 
 // owned refuses a journal file another user owns or others may write.
@@ -517,7 +543,7 @@ func shaped(rec journalRec) error {
 		switch {
 		case jf.Path == "" || !clean(jf.Path) || !clean(jf.Dest):
 			return fmt.Errorf("it names %s, not an absolute clean path", jf.Name)
-		case !tempOf(jf.Temp, target) || !tempOf(jf.BackT, jf.Path):
+		case !tempOf(jf.Temp, target) || !tempOf(jf.BackT, jf.Path) && !tempOf(jf.BackT, target):
 			return fmt.Errorf("it names temp files of %s that are not eukhe's temp files beside it", jf.Name)
 		}
 	}
