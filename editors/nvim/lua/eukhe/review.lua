@@ -82,19 +82,31 @@ local function place(h, bufnr)
     opts.hl_group = 'EukheAdded'
     opts.hl_eol = true
   end
+  local virt = nil
   if #removed > 0 then
-    opts.virt_lines = removed
-    opts.virt_lines_above = start < n
+    virt = { virt_lines = removed, virt_lines_above = start < n, priority = 20 }
+    if not added then
+      opts.virt_lines, opts.virt_lines_above = virt.virt_lines, virt.virt_lines_above
+      virt = nil
+    end
   end
   h.bufnr = bufnr
   h.mark = vim.api.nvim_buf_set_extmark(bufnr, ns, row, 0, opts)
+  -- Neovim 0.7 draws the virtual lines of a mark with an end twice (at
+  -- its start and its end): the removed lines of a changed hunk go on a
+  -- mark of their own, at the hunk's first row.
+  if virt then
+    h.vmark = vim.api.nvim_buf_set_extmark(bufnr, ns, row, 0, virt)
+  end
 end
 
 local function unplace(h)
-  if h.bufnr and h.mark and vim.api.nvim_buf_is_valid(h.bufnr) then
-    pcall(vim.api.nvim_buf_del_extmark, h.bufnr, ns, h.mark)
+  if h.bufnr and vim.api.nvim_buf_is_valid(h.bufnr) then
+    for _, m in ipairs({ h.mark, h.vmark }) do
+      pcall(vim.api.nvim_buf_del_extmark, h.bufnr, ns, m)
+    end
   end
-  h.mark = nil
+  h.mark, h.vmark = nil, nil
 end
 
 -- where gives a hunk's first and last row (0-based) now, following the
