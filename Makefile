@@ -49,6 +49,7 @@ bench:
 	bash bench/search.sh
 	bash bench/mcp/run.sh
 	bash bench/nvim/run.sh
+	go build -o /tmp/eukhe-soak ./cmd/eukhe && go run ./bench/soakbench -eukhe /tmp/eukhe-soak
 
 # A short run of every fuzz target of every package, found by name
 # (FUZZTIME each); the seed corpora run in `make test`.

@@ -216,7 +216,7 @@ func (c *Clients) do(ctx context.Context, server string, op func(context.Context
 	p.mu.Lock()
 	stderr := ""
 	if p.cs == cs {
-		if errors.Is(err, mcp.ErrConnectionClosed) {
+		if closed(err) {
 			p.drained()
 		}
 		stderr = p.stderr.String()
@@ -226,13 +226,20 @@ func (c *Clients) do(ctx context.Context, server string, op func(context.Context
 	why := err.Error()
 	if ctx.Err() == context.DeadlineExceeded {
 		why = fmt.Sprintf("no answer within %v", c.timeout())
-	} else if errors.Is(err, mcp.ErrConnectionClosed) {
+	} else if closed(err) {
 		why = "the connection closed (the server may have crashed)"
 	}
 	if stderr != "" {
 		why += "; its last output on stderr: " + stderr
 	}
 	return fmt.Errorf("MCP server %q: %s. It was stopped and starts again on the next call", server, why)
+}
+
+// closed tells whether a call failed because the server's connection
+// ended: the SDK says so as ErrConnectionClosed, or, when the server died
+// while the call was being read, as the pipe's EOF.
+func closed(err error) bool {
+	return errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // peer is server's entry, made anew when its configuration changed.

@@ -215,6 +215,10 @@ func (s *Session) endCall(id string, m *callMark, tool string, args json.RawMess
 		text = strings.ReplaceAll(text, s.recall, id)
 	}
 	whole := r.Whole
+	if len(whole) > docs.KeptBound {
+		whole = "" // the transcript keeps the reply only: no copy that size stays
+		text += fmt.Sprintf("[the whole result, %s, is over the %s a transcript keeps: it was not kept]\n", docs.Count(len(r.Whole), "byte"), docs.Count(docs.KeptBound, "byte"))
+	}
 	if whole == "" {
 		whole = text
 	} else if tool == "read" {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -149,6 +150,23 @@ func TestMemoryGivesBackACutRead(t *testing.T) {
 	// Rows of memory:// are not anchors: the cut lines are still unseen.
 	if _, failed := m.call("edit", map[string]any{"patch": "[big.txt#" + tagOf(t, text) + "]\n@@ 3000\n+x\n"}); !failed {
 		t.Fatal("an edit anchored on a line only memory:// showed landed")
+	}
+}
+
+// A read whose whole is over what a transcript keeps (a range of one 9 MiB
+// line) keeps no copy of it: the reply is cut as any, names no
+// memory:// for it, and memory://c1 gives what the agent was shown.
+func TestMemoryKeepsNoHugeWhole(t *testing.T) {
+	w := newMemWorld(t, nil)
+	os.WriteFile(filepath.Join(w.dir, "line.txt"), append(bytes.Repeat([]byte("y"), docs.KeptBound+1<<20), '\n'), 0o644)
+	m := w.open("s1", "")
+	text, failed := m.read("line.txt:1")
+	if failed || strings.Contains(text, "memory://c1 for the whole") || len(text) > 1<<20 {
+		t.Fatalf("cut read of a huge line (%d bytes): %.300s", len(text), text)
+	}
+	back, _ := m.read("memory://c1")
+	if strings.Count(back, "y") > 1<<20 {
+		t.Fatalf("memory://c1 holds the huge whole: %d bytes", len(back))
 	}
 }
 

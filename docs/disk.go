@@ -50,6 +50,21 @@ func NewDisk() *Disk { return &Disk{pid: os.Getpid()} }
 
 var readPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 
+// maxPooled is the largest buffer a pool keeps: one that held a larger
+// file (a range read of a 50 MB file) goes to the collector, so the
+// memory is given back after the call (agent's give-back) instead of
+// staying in the pool for the life of the session.
+const maxPooled = 8 << 20
+
+// putPooled returns a buffer to pool p unless it is over maxPooled.
+func putPooled(p *sync.Pool, bp *[]byte, b []byte) {
+	if cap(b) > maxPooled {
+		return
+	}
+	*bp = b[:0]
+	p.Put(bp)
+}
+
 // Read reads a path into a pooled buffer (files up to the snapshot limit).
 func (d *Disk) Read(path string) (Snapshot, error) {
 	// Raw system calls: a grep reads thousands of files, and os.File's
@@ -111,8 +126,7 @@ func readFD(fd int, path func() string, limit int64) (Snapshot, error) {
 		}
 		if err != nil {
 			if bp != nil {
-				*bp = buf[:0]
-				readPool.Put(bp)
+				putPooled(&readPool, bp, buf)
 			}
 			return Snapshot{}, &fs.PathError{Op: "read", Path: path(), Err: err}
 		}

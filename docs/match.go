@@ -137,7 +137,7 @@ func (m *LineMatcher) Each(src []byte, f func(line int, text []byte) bool) {
 	if m.fold {
 		bp := foldPool.Get().(*[]byte)
 		hay = lowerASCII((*bp)[:0], body)
-		defer func() { *bp = hay[:0]; foldPool.Put(bp) }()
+		defer func() { putPooled(&foldPool, bp, hay) }()
 	}
 	line, counted, pos := 1, 0, 0
 	for pos < len(hay) {

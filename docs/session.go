@@ -1,9 +1,11 @@
 package docs
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -29,7 +31,18 @@ type Session struct {
 	// newest last, at most LandedKept: a retry of one with its old tag
 	// is already in the file (S8.2), whatever changed since.
 	Landed []uint64
+
+	lines int               // line hashes held, over every version kept
+	used  map[string]uint64 // each file's last Saw (a tick)
+	tick  uint64
 }
+
+// LinesKept bounds the line hashes a session keeps over all its files
+// (8 bytes each: 16 MiB). Past it, the files it saw least recently are
+// forgotten whole, down to nine tenths of it: an edit of one then asks to
+// read it again, as an edit of a file never read does. A session's
+// memory then follows what it works on, not every file it ever saw.
+var LinesKept = 2 << 20
 
 // LandedKept is how many landed sections a session remembers.
 const LandedKept = 256
@@ -88,6 +101,7 @@ func (s *Session) Saw(path string, p Projection, d Digest) *Version {
 // SawWith is Saw with the line hashes given (grep hashes the lines of the
 // bytes it searched); lines runs only for a version new to the session.
 func (s *Session) SawWith(path string, d Digest, lines func() []uint64) *Version {
+	s.touch(path)
 	vs := s.Files[path]
 	for i, v := range vs {
 		if v.Digest == d {
@@ -98,11 +112,48 @@ func (s *Session) SawWith(path string, d Digest, lines func() []uint64) *Version
 	}
 	v := &Version{Digest: d, Lines: lines()}
 	vs = append(vs, v)
+	s.lines += len(v.Lines)
 	if len(vs) > VersionsKept {
+		for _, old := range vs[:len(vs)-VersionsKept] {
+			s.lines -= len(old.Lines)
+		}
 		vs = vs[len(vs)-VersionsKept:]
 	}
 	s.Files[path] = vs
+	if s.lines > LinesKept {
+		s.shed(path)
+	}
 	return v
+}
+
+func (s *Session) touch(path string) {
+	if s.used == nil {
+		s.used = map[string]uint64{}
+	}
+	s.tick++
+	s.used[path] = s.tick
+}
+
+// shed forgets the files seen least recently, whole, until the session
+// holds nine tenths of LinesKept; keep (the file just seen) stays.
+func (s *Session) shed(keep string) {
+	type file struct {
+		path string
+		used uint64
+	}
+	var fs []file
+	for p := range s.Files {
+		if p != keep {
+			fs = append(fs, file{p, s.used[p]})
+		}
+	}
+	slices.SortFunc(fs, func(a, b file) int { return cmp.Compare(a.used, b.used) })
+	for _, f := range fs {
+		if s.lines <= LinesKept/10*9 {
+			return
+		}
+		s.Forget(f.path)
+	}
 }
 
 // Knows tells whether the session saw this exact version of path.
@@ -127,7 +178,17 @@ func (s *Session) ByTag(path string, t Tag) *Version {
 }
 
 // Forget drops what the session knows of path (a move's source).
-func (s *Session) Forget(path string) { delete(s.Files, path) }
+func (s *Session) Forget(path string) {
+	for _, v := range s.Files[path] {
+		s.lines -= len(v.Lines)
+	}
+	delete(s.Files, path)
+	delete(s.used, path)
+}
+
+// HeldLines is how many line hashes the session holds (LinesKept bounds
+// it).
+func (s *Session) HeldLines() int { return s.lines }
 
 // sessionFile is the persisted form of a Session.
 type sessionFile struct {
@@ -167,7 +228,7 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	s.Files = map[string][]*Version{}
-	s.Landed = nil
+	s.Landed, s.lines, s.used = nil, 0, nil
 	for _, k := range f.Landed {
 		var v uint64
 		if _, err := fmt.Sscanf(k, "%016x", &v); err != nil {
@@ -192,6 +253,7 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 				v.Seen.AddRange(r[0], r[1])
 			}
 			s.Files[path] = append(s.Files[path], v)
+			s.lines += len(v.Lines)
 		}
 	}
 	return nil

@@ -32,8 +32,7 @@ type Snapshot struct {
 // Release returns the snapshot's buffer to its pool.
 func (s *Snapshot) Release() {
 	if s.pooled != nil {
-		*s.pooled = s.Data[:0]
-		readPool.Put(s.pooled)
+		putPooled(&readPool, s.pooled, s.Data)
 		s.pooled = nil
 	}
 	s.Data = nil

@@ -174,15 +174,26 @@ func Render(r ViewRequest) View {
 const WholeBound = 1 << 30
 
 // Whole is the view of r with no cut, when v (its view) was cut; "" when
-// nothing was cut. It marks nothing seen: the session keeps it so that the
-// agent can read the cut rows back exactly as they were.
+// nothing was cut, or when the whole is over KeptBound (a range of a
+// 50 MB line: the file itself is there to read in ranges; a session does
+// not hold or keep a copy that size). It marks nothing seen: the session
+// keeps it so that the agent can read the cut rows back exactly as they
+// were.
 func Whole(r ViewRequest, v View) string {
 	if !v.Cut {
 		return ""
 	}
-	r.Bound = WholeBound
-	return Render(r).Text
+	r.Bound = KeptBound
+	w := Render(r)
+	if w.Cut {
+		return ""
+	}
+	return w.Text
 }
+
+// KeptBound is the largest whole result a session keeps for a later read
+// of its cut rows (memory://).
+const KeptBound = 8 << 20
 
 // Header is a read's first line: [path#TAG], [path] without a tag.
 func Header(path, tag string, raw bool) string {
