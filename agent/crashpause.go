@@ -14,8 +14,9 @@ import (
 // a moment of a few milliseconds. Unset in use.
 const CrashPauseEnv = "EUKHE_TEST_CRASH_PAUSE"
 
-// crashPause is the commit fault hook CrashPauseEnv asks for, or nil.
-func crashPause() func(step, path string) error {
+// CrashPause is the commit fault hook CrashPauseEnv asks for, or nil (the
+// editor's server sets it on its disk too).
+func CrashPause() func(step, path string) error {
 	step, suffix, ok := strings.Cut(os.Getenv(CrashPauseEnv), ":")
 	if !ok || step == "" {
 		return nil

@@ -105,7 +105,7 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 	policy := paths.Places(env).Policy(gate.OS)
 	disk := docs.NewDisk()
 	disk.Journal, disk.Root = docs.JournalDir(env, o.Root), o.Root
-	disk.Fault = crashPause()
+	disk.Fault = CrashPause()
 	disk.Judge = RecoveryJudge(&gate.DocumentsGate{Policy: policy, Dir: o.Root,
 		Auto: func() gate.AutoSet { return current().AutoEffects }})
 	for _, r := range disk.Recover() { // before any write (DESIGN.md §10); the first reply tells the model too

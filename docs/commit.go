@@ -79,6 +79,10 @@ type Pending struct {
 	// Staged is the file that holds the prepared bytes (new ones, or with
 	// back the old ones), "" when there is none; the journal lists it.
 	Staged string
+	// Buffer is set by a publisher whose change lands in an editor's
+	// buffer, not on disk (in its Check): the intent journal does not
+	// list it.
+	Buffer bool
 	// Kept is the file that keeps the old bytes for a restore, made by
 	// Prepare before anything is published ("" when none was needed): a
 	// restore then takes no new space (S8.1 after a double fault).
@@ -188,10 +192,18 @@ func (e *engine) commit(cs []Change) Committed {
 	}
 	// Nothing is written, not even a temp file, before every path still
 	// resolves as the gate judged it.
+	onDisk := 0
 	for i, p := range ps {
 		if why := e.still(p); why != "" {
 			return refuse(i, why)
 		}
+		if !p.Buffer {
+			onDisk++
+		}
+	}
+	if onDisk == 0 && j != nil {
+		j.end(e.fault) // every change lands in an editor's buffers: nothing for a journal
+		j = nil
 	}
 	if ep, ok := e.pub.(EarlyPreparer); ok {
 		ep.PrepareEarly(ps)

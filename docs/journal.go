@@ -170,9 +170,19 @@ func (j *journal) forward(ps []*Pending, sums []sums, fault func(step, path stri
 	if j == nil {
 		return nil
 	}
+	// A change that lands in an editor's buffer (Pending.Buffer) is not
+	// listed: no later process could finish or undo it; the disk's part
+	// of the commit is (issue: an editor edit killed half applied).
+	all := journalFiles(ps)
+	j.rec.Files = j.rec.Files[:0]
 	for k, p := range ps {
-		j.rec.Files[k].Old, j.rec.Files[k].New = sums[k].old, sums[k].new
-		j.rec.Files[k].Temp, j.rec.Files[k].BackT = p.Staged, p.Kept
+		if p.Buffer {
+			continue
+		}
+		f := all[k]
+		f.Old, f.New = sums[k].old, sums[k].new
+		f.Temp, f.BackT = p.Staged, p.Kept
+		j.rec.Files = append(j.rec.Files, f)
 	}
 	// The way back is written first, beside the journal (never acted on
 	// there): turning back after a failed publish is then a rename, which

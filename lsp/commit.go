@@ -25,19 +25,18 @@ type planned struct {
 // change under the lock (nothing is written when one fails), publishes in
 // order and puts back what landed when a later change does not land. The
 // open documents go first, so that the editor, which may refuse an edit
-// or not show it yet, is asked before any file on disk changes. A commit
-// that touches an open document keeps no intent journal (the editor's
-// buffers are no files a later process could finish); one of closed files
-// only keeps the disk's. The caller holds commitMu.
+// or not show it yet, is asked before any file on disk changes. The
+// intent journal lists the commit's disk part (the editor's buffers are
+// no files a later process could finish): when eukhe lsp dies between
+// the editor's part and the disk's, the next start finishes the disk's,
+// which then matches what the editor was given. The caller holds
+// commitMu.
 func (s *Server) commit(cs []docs.Change, review bool) docs.Committed {
 	order := s.openFirst(cs)
 	sorted := make([]docs.Change, len(cs))
 	journal := docs.JournalAt{Dir: s.disk.Journal, Root: s.disk.Root, Judge: s.disk.Judge}
 	for k, i := range order {
 		sorted[k] = cs[i]
-		if s.touchesOpen(cs[i]) {
-			journal = docs.JournalAt{}
-		}
 	}
 	ep := s.newEditorPub()
 	got := docs.CommitVia(ep, journal, s.disk.Fault, sorted)
@@ -80,12 +79,6 @@ func (s *Server) openFirst(cs []docs.Change) []int {
 		}
 	}
 	return append(open, closed...)
-}
-
-// touchesOpen tells whether a change names a document open in the editor.
-func (s *Server) touchesOpen(c docs.Change) bool {
-	_, open := s.openDoc(c.Path)
-	return open
 }
 
 // openDoc finds the open document of a path: by the path, else by the

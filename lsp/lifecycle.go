@@ -101,7 +101,9 @@ func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsp
 		}
 	}
 	s.ready = true
+	root := s.root
 	s.mu.Unlock()
+	s.keepJournal(root)
 	s.ov.setEncoding(caps.enc)
 	s.ov.setOrder(orderOf(caps.name, caps.eukhe.Kind))
 	sync := lsproto.TextDocumentSyncKindIncremental

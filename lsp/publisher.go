@@ -79,6 +79,7 @@ func (ep *editorPub) Check(p *docs.Pending) string {
 	disk, err := os.ReadFile(v.path)
 	d := &openDoc{v: v, dirty: err != nil || !bytes.Equal(disk, v.data)}
 	ep.open[p], ep.byReal[p.Real] = d, d
+	p.Buffer = true // the intent journal lists the commit's disk part only
 	return ""
 }
 

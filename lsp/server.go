@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	lsproto "go.lsp.dev/protocol"
 
+	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/docs"
 )
 
@@ -101,6 +102,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, disk: docs.NewDisk(), ov: newOverlay(), root: opts.Root,
 		exit: make(chan struct{}), ctx: context.Background(), closeWait: 3 * time.Second}
+	s.disk.Fault = agent.CrashPause() // nil but in crash tests
 	s.store = &store{s: s}
 	s.review = newReviewBook()
 	s.sessions = newToolSessions()

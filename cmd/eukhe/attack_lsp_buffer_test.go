@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,9 +46,19 @@ func startLSPEditor(t *testing.T, settings string) *lspEditor {
 	cfg := filepath.Join(home, "config")
 	mustDo(t, os.MkdirAll(filepath.Join(cfg, "eukhe"), 0o700))
 	mustDo(t, os.WriteFile(filepath.Join(cfg, "eukhe", "settings.json"), []byte(settings), 0o600))
+	e, _ := startLSPEditorOn(t, root, home, nil, nil)
+	return e
+}
+
+// startLSPEditorOn starts eukhe lsp on root with home's configuration and
+// state, env added, its standard error to stderr (nil: none), and
+// initializes it as an editor would.
+func startLSPEditorOn(t *testing.T, root, home string, env []string, stderr io.Writer) (*lspEditor, *exec.Cmd) {
+	cfg := filepath.Join(home, "config")
 	cmd := exec.Command(binary, "lsp", "--root", root)
 	cmd.Dir = root
-	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + cfg, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "PATH=" + os.Getenv("PATH")}
+	cmd.Env = append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + cfg, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "PATH=" + os.Getenv("PATH")}, env...)
+	cmd.Stderr = stderr
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	mustDo(t, cmd.Start())
@@ -77,7 +88,7 @@ func startLSPEditor(t *testing.T, settings string) *lspEditor {
 		t.Fatal(err)
 	}
 	e.conn.Notify(ctx, lsproto.MethodInitialized, map[string]any{})
-	return e
+	return e, cmd
 }
 
 func (e *lspEditor) path(name string) string { return filepath.Join(e.root, name) }
