@@ -238,7 +238,16 @@ func recoverJournal(path string, at JournalAt) (Recovery, bool) {
 	var targets []string
 	for _, jf := range rec.Files {
 		if plan.refusedFile(jf) != "" {
-			continue // its directory is not recovery's to tidy
+			// Its directory is not recovery's to tidy, but a temp name of
+			// its own that passes is removed: a name taken away plants
+			// nothing, and the kept old file (BackT, a second name of the
+			// file) would leave the file with two names.
+			for _, t := range []string{jf.Temp, jf.BackT} {
+				if _, refused := plan.refused[t]; t != "" && !refused {
+					b.remove(t)
+				}
+			}
+			continue
 		}
 		for _, t := range []string{jf.Temp, jf.BackT} {
 			if t != "" {
@@ -352,7 +361,13 @@ func (p plan) refusedFile(jf journalFile) string {
 // law's view of finish).
 func (p plan) acts(jf journalFile) []string {
 	if p.refusedFile(jf) != "" {
-		return nil
+		var out []string // only its own temp names that pass, removed
+		for _, t := range []string{jf.Temp, jf.BackT} {
+			if _, refused := p.refused[t]; t != "" && !refused {
+				out = append(out, t)
+			}
+		}
+		return slices.Compact(out)
 	}
 	var out []string
 	for _, path := range []string{jf.Path, jf.Dest, jf.Temp, jf.BackT} {
