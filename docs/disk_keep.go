@@ -25,7 +25,18 @@ func (d *Disk) keepOld(p *Pending) error {
 		return err
 	}
 	// beside the target: a move's source is gone once it lands, and a
-	// name left there would be swept by no later write
+	// name left there would be swept by no later write. A second name of
+	// a file a write would not run unasked (protected, secret: the
+	// recovery judge says so) would be a name the sandbox neither hides
+	// nor binds read-only: such a file's old bytes are copied instead.
+	if d.Judge != nil && d.Judge(p.Real) != "" {
+		t, err := d.writeTemp(p.Target(), p.Old, p.Mode)
+		if err != nil {
+			return err
+		}
+		p.kept, p.Kept = t, t.path
+		return nil
+	}
 	if t := d.linkOld(p.Real, p.Target()); t != nil {
 		p.kept, p.Kept = t, t.path
 		return nil

@@ -90,3 +90,46 @@ func tempFilesUnder(t *testing.T, root string) []string {
 	})
 	return out
 }
+
+// The old file a commit keeps for its restore is a second name of it only
+// where a write runs unasked: a file the judge guards (a secret, a
+// protected file) is copied instead, so no new name of it appears that
+// the sandbox neither hides nor binds read-only.
+func TestDisk_a_guarded_file_is_kept_by_a_copy_not_a_second_name(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{".env", "a.txt"} {
+		must(t, os.WriteFile(filepath.Join(root, f), []byte(f+" old\n"), 0o644))
+	}
+	d := docs.NewDisk()
+	d.Journal, d.Root = filepath.Join(t.TempDir(), "journal"), root
+	d.Judge = func(real string) string {
+		if filepath.Base(real) == ".env" {
+			return "a write there is write+secret and asks now"
+		}
+		return ""
+	}
+	links := map[string]uint64{}
+	d.Fault = func(step, path string) error {
+		if step == "rename" && len(links) == 0 {
+			for _, f := range []string{".env", "a.txt"} {
+				var st syscall.Stat_t
+				must(t, syscall.Stat(filepath.Join(root, f), &st))
+				links[f] = uint64(st.Nlink)
+			}
+		}
+		return nil
+	}
+	res := d.Commit([]docs.Change{
+		{Path: filepath.Join(root, ".env"), Old: []byte(".env old\n"), New: []byte(".env new\n")},
+		{Path: filepath.Join(root, "a.txt"), Old: []byte("a.txt old\n"), New: []byte("a.txt new\n")},
+	})
+	if res.Conflict != nil || res.Outcomes[0].Fate != docs.Landed {
+		t.Fatalf("commit: %+v", res)
+	}
+	if links[".env"] != 1 || links["a.txt"] != 2 {
+		t.Fatalf("names before the first publish: %v (want .env 1: copied; a.txt 2: linked)", links)
+	}
+	if left := tempFilesUnder(t, root); len(left) > 0 {
+		t.Fatalf("temp files stay: %v", left)
+	}
+}
