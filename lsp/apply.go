@@ -130,7 +130,12 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		}
 	}
 	var why error
+	noAnswer := false
 	switch {
+	case err != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errEditorNotReading)) && life.Err() == nil:
+		// Sent (or queued to be sent whole), not answered in time: it may
+		// still land. Not a refusal: the landing is followed (follow).
+		noAnswer = true
 	case err != nil:
 		why = fmt.Errorf("the editor did not answer the edit request (%v)", err)
 	case !res.Applied:
@@ -153,6 +158,9 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		switch {
 		case reached[i]:
 			out[i].landed = true
+		case noAnswer:
+			out[i].unconfirmed = true
+			out[i].err = fmt.Errorf("it was sent to the editor, which did not answer within %v (stopped or busy?): not confirmed", s.opts.CallTimeout)
 		case why != nil:
 			out[i].err = why
 		case skipped != nil && skipped[i]:

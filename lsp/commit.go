@@ -31,7 +31,7 @@ type planned struct {
 // the editor's part and the disk's, the next start finishes the disk's,
 // which then matches what the editor was given. The caller holds
 // commitMu.
-func (s *Server) commit(cs []docs.Change, review bool) docs.Committed {
+func (s *Server) commit(cs []docs.Change, review, closedOnly bool) docs.Committed {
 	order := s.openFirst(cs)
 	sorted := make([]docs.Change, len(cs))
 	journal := docs.JournalAt{Dir: s.disk.Journal, Root: s.disk.Root, Judge: s.disk.Judge}
@@ -39,6 +39,7 @@ func (s *Server) commit(cs []docs.Change, review bool) docs.Committed {
 		sorted[k] = cs[i]
 	}
 	ep := s.newEditorPub()
+	ep.closedOnly = closedOnly
 	got := docs.CommitVia(ep, journal, s.disk.Fault, sorted)
 	res := docs.Committed{Outcomes: make([]docs.Outcome, len(cs)), Recovered: got.Recovered}
 	if got.Conflict != nil {
@@ -79,6 +80,19 @@ func (s *Server) openFirst(cs []docs.Change) []int {
 		}
 	}
 	return append(open, closed...)
+}
+
+// touchesOpen tells whether a change set names a document open in the
+// editor (a path or a move's destination).
+func (s *Server) touchesOpen(cs []docs.Change) bool {
+	for _, c := range cs {
+		for _, p := range []string{c.Path, c.MoveTo} {
+			if _, open := s.openDoc(p); p != "" && open {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // openDoc finds the open document of a path: by the path, else by the

@@ -40,6 +40,7 @@ type editorOpts struct {
 	methods       []string      // more eukhe/* methods the editor says it implements
 	env           map[string]string
 	progressEvery time.Duration // the server's ProgressEvery
+	callTimeout   time.Duration // the server's CallTimeout (default 30s)
 	// handle answers a message before the fake client does, when it
 	// reports ok (approvals, messages, host tools: agents_test.go).
 	handle func(ctx context.Context, req *jsonrpc2.Request) (res any, err error, ok bool)
@@ -96,7 +97,10 @@ func newEditor(t testing.TB, o editorOpts) *fakeEditor {
 		home := t.TempDir()
 		o.env = map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_STATE_HOME": filepath.Join(home, ".state")}
 	}
-	e.srv = New(Options{Root: root, LandingWait: o.wait, CallTimeout: 30 * time.Second, Env: o.env, ProgressEvery: o.progressEvery})
+	if o.callTimeout == 0 {
+		o.callTimeout = 30 * time.Second
+	}
+	e.srv = New(Options{Root: root, LandingWait: o.wait, CallTimeout: o.callTimeout, Env: o.env, ProgressEvery: o.progressEvery})
 	a, b := net.Pipe()
 	go func() { e.served <- e.srv.Serve(context.Background(), a) }()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(b), jsonrpc2.WithCodec(codec{}))

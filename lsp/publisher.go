@@ -23,6 +23,10 @@ type editorPub struct {
 	caps     clientCaps
 	attached bool
 
+	// closedOnly: the commit runs without commitMu, for files none of
+	// which was open in the editor; one opened since is refused.
+	closedOnly bool
+
 	open   map[*docs.Pending]*openDoc // the changes to open documents, from Check
 	byReal map[string]*openDoc        // the same, by the resolved path the engine reads
 	ps     []*docs.Pending            // the commit's changes, as prepared
@@ -58,6 +62,9 @@ func (ep *editorPub) Check(p *docs.Pending) string {
 	v, open := ep.s.openDoc(p.Path)
 	if !open {
 		return ""
+	}
+	if ep.closedOnly {
+		return fmt.Sprintf("%s was opened in the editor while the edit was made; nothing was written: retry the same edit", p.Path)
 	}
 	// The edit is judged by the document's name as it resolves now
 	// (realpath.go), not by the real path recorded at didOpen.
@@ -103,9 +110,25 @@ func (ep *editorPub) Current(path string) (docs.Snapshot, error) {
 	return ep.disk.Current(path)
 }
 
-// Lock takes the disk writer's locks; the editor's documents are under
-// commitMu, which the caller holds.
-func (ep *editorPub) Lock(paths []string) (func(), int, error) { return ep.disk.Lock(paths) }
+// Lock takes the disk writer's locks of the files not open in the
+// editor; the editor's documents are under commitMu, which the caller
+// holds. (A directory lock held while the editor is slow to answer would
+// stop a closed file's edit beside it, which needs no editor.)
+func (ep *editorPub) Lock(paths []string) (func(), int, error) {
+	var onDisk []string
+	var at []int
+	for i, p := range paths {
+		if _, open := ep.s.openDoc(p); open && !ep.closedOnly {
+			continue
+		}
+		onDisk, at = append(onDisk, p), append(at, i)
+	}
+	unlock, failed, err := ep.disk.Lock(onDisk)
+	if err != nil {
+		return unlock, at[failed], err
+	}
+	return unlock, 0, nil
+}
 
 // Prepare makes the editor's edits (nothing is sent) and lets the disk
 // prepare its files. With back, the put-back of an open document is made

@@ -40,7 +40,7 @@ func (s *Server) undo(e *reviewEdit, sel picked) protocol.ReviewDecisionResult {
 		names = append(names, name)
 		landedAs = append(landedAs, fmt.Sprintf("%s#%s", name, docs.DigestOf(to).Tag()))
 	}
-	res := s.commit(cs, false)
+	res := s.commit(cs, false, false)
 	text, isErr := docs.Reply(names, landedAs, res)
 	all := res.Conflict == nil
 	for k, f := range files {

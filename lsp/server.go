@@ -151,7 +151,11 @@ var ErrNoShutdown = errors.New("the editor ended the session without a shutdown 
 // Serve speaks LSP on rwc until the editor sends exit, the stream ends, or
 // ctx ends. It returns nil after a clean shutdown and exit.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
-	stream := jsonrpc2.NewStream(rwc)
+	// No write to the editor blocks without a deadline (writer.go): a
+	// little past the call timeout, so that an applyEdit's own deadline
+	// ends its wait first and the connection stays whole.
+	bw := newBoundedWriter(rwc, s.opts.CallTimeout+5*time.Second)
+	stream := jsonrpc2.NewStream(bw)
 	if s.opts.Trace != nil {
 		stream = &traceStream{Stream: stream, w: s.opts.Trace}
 	}

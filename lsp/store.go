@@ -105,9 +105,16 @@ func (st *store) withOpen(dir string, es []docs.Entry, err error) ([]docs.Entry,
 }
 
 // Commit publishes a checked change set through the editor and the disk
-// (commit.go).
+// (commit.go). Edits reach the editor one commit at a time (commitMu);
+// a commit none of whose files is open in the editor goes to the disk
+// without waiting for them, so an editor that sits on an applyEdit (or is
+// stopped) delays only the edits of its own documents. Should one of its
+// files be opened meanwhile, the editor's publisher refuses it (retry).
 func (st *store) Commit(cs []docs.Change) docs.Committed {
+	if !st.s.touchesOpen(cs) {
+		return st.s.commit(cs, true, true)
+	}
 	st.s.commitMu.Lock()
 	defer st.s.commitMu.Unlock()
-	return st.s.commit(cs, true)
+	return st.s.commit(cs, true, false)
 }
