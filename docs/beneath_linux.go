@@ -131,6 +131,9 @@ func digestFD(fd int, path string) (string, bool, error) {
 // caller publishes exactly this file (linkFD, renameOver) and closes it.
 func (b *beneath) temp(path, want string) (int, error) {
 	fd, err := b.open(path)
+	if errors.Is(err, unix.EACCES) {
+		fd, err = b.openModeless(path)
+	}
 	if err != nil {
 		return -1, err
 	}
@@ -161,6 +164,46 @@ func (b *beneath) temp(path, want string) (int, error) {
 }
 
 var errBytesLost = errors.New("its bytes are lost")
+
+// openModeless opens for reading a temp file that has no mode yet (its
+// writer gives it one as it lands: tempFile.reveal): found without
+// following a link, a regular file of this user with no permission bits,
+// it is given read permission for its owner through its descriptor, then
+// opened again through that descriptor (the very file).
+func (b *beneath) openModeless(path string) (int, error) {
+	rel, err := b.rel(path)
+	if err != nil {
+		return -1, err
+	}
+	pfd, err := b.at(rel, unix.O_PATH)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(pfd)
+	return reopenModeless(pfd, path)
+}
+
+// reopenModeless is openModeless's second half, for a descriptor opened
+// with O_PATH.
+func reopenModeless(pfd int, path string) (int, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(pfd, &st); err != nil {
+		return -1, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG || int(st.Uid) != os.Getuid() || st.Mode&0o7777 != 0 {
+		return -1, &fs.PathError{Op: "open", Path: path, Err: unix.EACCES}
+	}
+	self := "/proc/self/fd/" + strconv.Itoa(pfd)
+	if err := unix.Chmod(self, 0o400); err != nil {
+		return -1, &fs.PathError{Op: "chmod", Path: path, Err: err}
+	}
+	fd, err := unix.Open(self, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	unix.Fchmod(fd, 0) // no mode again until it lands
+	return fd, nil
+}
 
 // linkFD gives the open file fd the new name to (which must not exist):
 // exactly the file checked, whatever is at its old name now.
@@ -257,9 +300,51 @@ func (b *beneath) sweep(targets []string) {
 	}
 }
 
+// removeModelessAt removes a temp file with no mode yet (tempFile.reveal:
+// not even its writer's sweep may open it to test the writer's lock)
+// when the process its name says wrote it is gone: a regular file of this
+// user with no permission bits, whose writer's pid (TempName) is not this
+// process and names no process now. A pid taken again by another process
+// keeps it, as a live writer's, until that process ends.
+func removeModelessAt(dir int, name string) bool {
+	// (this process's own: only those it no longer holds, liveTemps)
+	var st unix.Stat_t
+	if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil ||
+		st.Mode&unix.S_IFMT != unix.S_IFREG || int(st.Uid) != os.Getuid() || st.Mode&0o7777 != 0 {
+		return false
+	}
+	pid, ok := tempWriter(name)
+	switch {
+	case !ok:
+		return false
+	case pid == os.Getpid():
+		if live(dir, name) {
+			return false
+		}
+
+	case unix.Kill(pid, 0) != unix.ESRCH:
+		return false
+	}
+	return unix.Unlinkat(dir, name, 0) == nil
+}
+
+// live tells whether the entry name of dir is a temp file this process
+// made and has not discarded (liveTemps).
+func live(dir int, name string) bool {
+	at, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(dir))
+	if err != nil {
+		return true // unknown: keep it
+	}
+	_, ok := liveTemps.Load(filepath.Join(at, name))
+	return ok
+}
+
 // removeFreeAt is removeIfFree of the entry name of the directory dir.
 func removeFreeAt(dir int, name string) bool {
 	fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err == unix.EACCES {
+		return removeModelessAt(dir, name)
+	}
 	if err != nil {
 		return false
 	}

@@ -88,8 +88,9 @@ type Pending struct {
 	// restore then takes no new space (S8.1 after a double fault).
 	Kept string
 
-	temp *tempFile // the disk's prepared file
-	kept *tempFile // the disk's second name of the old file (Kept)
+	temp      *tempFile // the disk's prepared file
+	revealErr error     // giving the restored file its mode failed
+	kept      *tempFile // the disk's second name of the old file (Kept)
 	// old holds the file a rename replaces (an O_PATH descriptor, +1; 0
 	// for none) until the commit has finished: freeing the replaced
 	// file's blocks then happens off the reply's path (Disk.Finish).
@@ -342,9 +343,9 @@ func (e *engine) restore(landed []*Pending, outs []Outcome, j *journal) {
 			outs[k].Err = o.Err
 			continue
 		}
-		outs[k] = Outcome{Fate: Restored}
+		outs[k] = Outcome{Fate: Restored, Warning: o.Warning}
 		if jerr != nil {
-			outs[k].Warning = fmt.Sprintf("put back while %v", jerr)
+			outs[k].Warning = joinWarn(outs[k].Warning, fmt.Sprintf("put back while %v", jerr))
 		}
 	}
 	e.pub.Finish(landed, nil)

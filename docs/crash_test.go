@@ -179,7 +179,7 @@ func TestDisk_crash_child(t *testing.T) {
 		}
 		for _, o := range res.Outcomes {
 			if o.Fate != docs.Landed || o.Warning != "" {
-				fmt.Fprintf(os.Stderr, "outcome: %+v\n", o)
+				fmt.Fprintf(os.Stderr, "outcomes: %+v\n", res.Outcomes)
 				os.Exit(3)
 			}
 		}

@@ -462,16 +462,23 @@ func (d *Disk) Publish(p *Pending, back bool) Outcome {
 		if err := d.unpublish(p); err != nil {
 			return Outcome{Fate: Failed, Err: err}
 		}
-		return Outcome{Fate: Landed}
+		o := Outcome{Fate: Landed}
+		if p.revealErr != nil {
+			o.Warning = p.revealErr.Error()
+		}
+		return o
 	}
 	var err error
 	switch {
 	case p.temp == nil: // a move that keeps the bytes
 		err = d.link(p.Real, p.Target())
 	case p.Create || p.RealDest != "":
-		err = d.link(p.temp.path, p.Target())
+		err = d.linkTemp(p.temp, p.Target())
 	default:
 		err = d.fault("rename", p.Target())
+		if err == nil {
+			err = p.temp.untouched() // right before: nothing opened it
+		}
 		if err == nil {
 			err = os.Rename(p.temp.path, p.Target())
 		}
@@ -484,13 +491,18 @@ func (d *Disk) Publish(p *Pending, back bool) Outcome {
 	}
 	p.landed = true
 	var warn string
+	if p.temp != nil {
+		if err := p.temp.reveal(); err != nil {
+			warn = err.Error()
+		}
+	}
 	if p.RealDest != "" {
 		err := d.fault("unlink", p.Real)
 		if err == nil {
 			err = os.Remove(p.Real)
 		}
 		if err != nil {
-			warn = fmt.Sprintf("moved to %s, but the source %s stays (%v)", p.MoveTo, p.Path, err)
+			warn = joinWarn(warn, fmt.Sprintf("moved to %s, but the source %s stays (%v)", p.MoveTo, p.Path, err))
 		}
 	}
 	return Outcome{Fate: Landed, Warning: warn}
@@ -507,9 +519,10 @@ func (d *Disk) unpublish(p *Pending) error {
 		return os.Remove(p.Real)
 	case p.RealDest != "":
 		if p.temp != nil {
-			if err := d.link(p.temp.path, p.Real); err != nil {
+			if err := d.linkTemp(p.temp, p.Real); err != nil {
 				return err
 			}
+			p.revealErr = p.temp.reveal()
 		}
 		if err := d.fault("unlink", p.RealDest); err != nil {
 			return err
@@ -521,10 +534,14 @@ func (d *Disk) unpublish(p *Pending) error {
 	}
 	err := d.fault("rename", p.Real)
 	if err == nil {
+		err = p.temp.untouched()
+	}
+	if err == nil {
 		err = os.Rename(p.temp.path, p.Real)
 	}
 	if err == nil {
 		p.temp.path = ""
+		p.revealErr = p.temp.reveal()
 	}
 	return err
 }
@@ -628,6 +645,22 @@ func joinWarn(a, b string) string {
 	return a + "; " + b
 }
 
+// linkTemp links a temp file to the new name to, checked untouched right
+// before, and removes its temp name: from then on only to reaches it.
+func (d *Disk) linkTemp(t *tempFile, to string) error {
+	err := d.fault("link", to)
+	if err == nil {
+		err = t.untouched()
+	}
+	if err == nil {
+		err = os.Link(t.path, to)
+	}
+	if err == nil {
+		t.unname()
+	}
+	return err
+}
+
 func (d *Disk) link(from, to string) error {
 	if err := d.fault("link", to); err != nil {
 		return err
@@ -650,6 +683,53 @@ type tempFile struct {
 	path    string // "" once it became the target
 	f       *os.File
 	durable bool // synced already (a kept file's second name, or its copy once synced)
+	// mode is what the file gets once it is the target; until then it
+	// has none (0000), so no other process opens it: a step running
+	// during the commit cannot read a secret's new bytes or change a
+	// protected file's before they land. A kept second name (linked) has
+	// its file's own mode and is never revealed.
+	mode   fs.FileMode
+	linked bool
+	made   string // the path it was made at (liveTemps)
+}
+
+// untouched tells that no other process can have opened the temp file
+// since it was made: it still has no mode (a process of this user must
+// chmod it first to open it: root, which needs not, is not stopped) and
+// no other name. Checked right before it is published.
+func (t *tempFile) untouched() error {
+	if t.linked {
+		return nil
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(t.f.Fd()), &st); err != nil {
+		return err
+	}
+	if st.Mode&0o7777 != 0 || st.Nlink != 1 {
+		return fmt.Errorf("another program changed its temp file %s during the edit (mode %04o, %d names), so what it holds may not be the edit: nothing of it was written", filepath.Base(t.made), st.Mode&0o7777, st.Nlink)
+	}
+	return nil
+}
+
+// reveal gives a temp file that became the target (renamed over it, or
+// linked to it and its temp name removed: reachable by the target's name
+// only, which the sandbox guards) its mode.
+func (t *tempFile) reveal() error {
+	if t.linked {
+		return nil
+	}
+	if err := t.f.Chmod(t.mode); err != nil {
+		return fmt.Errorf("it landed, but giving it its mode %04o failed (%v): it has none now; chmod it", t.mode, err)
+	}
+	return nil
+}
+
+// unname removes a temp file's own name once it was linked to the
+// target: the file is then reachable by the target's name only.
+func (t *tempFile) unname() {
+	if t.path != "" && os.Remove(t.path) == nil {
+		t.path = ""
+	}
 }
 
 // discard closes a temp file, which ends its lock, and removes it unless
@@ -661,9 +741,16 @@ func (t *tempFile) discard() {
 	if t.path != "" {
 		os.Remove(t.path)
 	}
+	liveTemps.Delete(t.made)
 	t.f.Close()
 	t.f = nil
 }
+
+// liveTemps are the temp files this process made and has not discarded
+// (by the path they were made at): a sweep of this process leaves these
+// and takes its own others (removeModelessAt), which a writer's lock
+// cannot tell when the file may not be opened.
+var liveTemps sync.Map
 
 // writeTemp writes data to a new temp file beside target, with the mode
 // given, locked by this writer, and starts its writeback. target is a
@@ -673,24 +760,28 @@ func (d *Disk) writeTemp(target string, data []byte, mode fs.FileMode) (*tempFil
 	t := &tempFile{}
 	for {
 		t.path = filepath.Join(dir, TempName(name, d.pid, int(d.n.Add(1))))
+		// registered before it exists: a sweep of this process that sees
+		// it sees it live (removeModelessAt)
+		liveTemps.Store(t.path, true)
 		f, err := createNoLinks(t.path)
 		if errors.Is(err, fs.ErrExist) {
+			liveTemps.Delete(t.path)
 			continue
 		}
 		if err != nil {
+			liveTemps.Delete(t.path)
 			return nil, err
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil || !sameFile(f, t.path) {
+			liveTemps.Delete(t.path)
 			f.Close() // a sweep took it between create and lock: take another name
 			continue
 		}
-		t.f = f
+		t.f, t.made = f, t.path
 		break
 	}
+	t.mode = mode.Perm() // given once it is the target (reveal)
 	_, err := t.f.Write(data)
-	if err == nil {
-		err = t.f.Chmod(mode.Perm())
-	}
 	if err == nil {
 		// Start the writeback now, without waiting: the flushes of every
 		// temp file of a commit overlap, and sync then mostly waits for

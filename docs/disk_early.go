@@ -56,10 +56,11 @@ func (d *Disk) adopt(p *Pending) bool {
 	if e.err != nil {
 		return false
 	}
-	if !sameBytes(e.data, p.New) || e.temp.f.Chmod(p.Mode.Perm()) != nil {
-		e.temp.discard() // the check rebased it (its New is another), or no mode
+	if !sameBytes(e.data, p.New) {
+		e.temp.discard() // the check rebased it (its New is another)
 		return false
 	}
+	e.temp.mode = p.Mode.Perm() // given once it lands (reveal)
 	p.temp, p.Staged = e.temp, e.temp.path
 	return true
 }

@@ -68,7 +68,7 @@ func (d *Disk) linkOld(real, target string) *tempFile {
 		if err == nil {
 			if st, serr := f.Stat(); serr == nil && st.Mode().IsRegular() &&
 				syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil && sameFile(f, path) {
-				return &tempFile{path: path, f: f, durable: true}
+				return &tempFile{path: path, f: f, durable: true, linked: true}
 			}
 			f.Close()
 		}

@@ -145,20 +145,22 @@ func noLinks(path string, flags int) (int, error) {
 	}
 }
 
-// createNoLinks creates a new file (O_EXCL, mode 0600, for writing) at a
+// createNoLinks creates a new file (O_EXCL, mode 0000, for writing: no
+// other process of this user, a sandboxed step among them, can open it
+// while it is written; tempFile.reveal gives it its mode) at a
 // path none of whose parts is a link: the real path a writer resolved, so
 // a directory swapped for a link since is refused, atomically with the
 // create (ErrLinkBelow). A kernel without openat2 creates it as written.
 func createNoLinks(path string) (*os.File, error) {
 	const flags = unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_CLOEXEC
-	how := unix.OpenHow{Flags: flags, Mode: 0o600, Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+	how := unix.OpenHow{Flags: flags, Mode: 0, Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
 	for {
 		fd, err := unix.Openat2(unix.AT_FDCWD, path, &how)
 		switch {
 		case err == unix.EINTR || err == unix.EAGAIN:
 			continue
 		case err == unix.ENOSYS:
-			return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0)
 		case err == unix.ELOOP:
 			return nil, &fs.PathError{Op: "create", Path: path, Err: ErrLinkBelow}
 		case err != nil:

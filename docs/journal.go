@@ -113,6 +113,9 @@ type journalFile struct {
 	New    string `json:"new"`           // digest of the new bytes (hex)
 	Temp   string `json:"temp,omitempty"`
 	BackT  string `json:"backTemp,omitempty"` // the old bytes, for the way back
+	// Mode is the file's permission bits: a temp file has none until it
+	// lands (tempFile.reveal), so recovery gives it this one.
+	Mode uint32 `json:"mode,omitempty"`
 }
 
 // journal is a live commit's journal: the file, held open and locked.
@@ -157,7 +160,7 @@ func writeJournal(at JournalAt, ps []*Pending, fault func(step, path string) err
 func journalFiles(ps []*Pending) []journalFile {
 	out := make([]journalFile, len(ps))
 	for i, p := range ps {
-		out[i] = journalFile{Name: p.Path, Path: p.Real, Dest: p.RealDest, DestAs: p.MoveTo, Create: p.Create}
+		out[i] = journalFile{Name: p.Path, Path: p.Real, Dest: p.RealDest, DestAs: p.MoveTo, Create: p.Create, Mode: uint32(p.Mode.Perm())}
 	}
 	return out
 }

@@ -408,7 +408,7 @@ func finish(b *beneath, jf journalFile, back bool, touched map[string]bool) (don
 		}
 		defer syscall.Close(fd)
 		touch(jf.Path)
-		return true, errWhy(b.linkFD(fd, jf.Path))
+		return true, errWhy(landed(b.linkFD(fd, jf.Path), fd, jf.Mode))
 	case jf.Dest != "":
 		dst, dstOK, err := b.digest(jf.Dest)
 		if err != nil {
@@ -439,7 +439,7 @@ func finish(b *beneath, jf journalFile, back bool, touched map[string]bool) (don
 			defer syscall.Close(fd)
 			touch(jf.Dest)
 			touch(jf.Path)
-			if err := b.linkFD(fd, jf.Dest); err != nil {
+			if err := landed(b.linkFD(fd, jf.Dest), fd, modeIf(jf.Temp != "", jf.Mode)); err != nil {
 				return false, whyOf(err)
 			}
 			return true, errWhy(b.remove(jf.Path))
@@ -464,7 +464,7 @@ func finish(b *beneath, jf journalFile, back bool, touched map[string]bool) (don
 			}
 			defer syscall.Close(fd)
 			touch(jf.Path)
-			if err := b.linkFD(fd, jf.Path); err != nil {
+			if err := landed(b.linkFD(fd, jf.Path), fd, jf.Mode); err != nil {
 				return false, whyOf(err)
 			}
 		}
@@ -494,7 +494,29 @@ func finish(b *beneath, jf journalFile, back bool, touched map[string]bool) (don
 	}
 	defer syscall.Close(fd)
 	touch(jf.Path)
-	return true, errWhy(b.renameOver(fd, t, jf.Path))
+	return true, errWhy(landed(b.renameOver(fd, t, jf.Path), fd, jf.Mode))
+}
+
+// landed gives a temp file recovery published (err nil) the mode its
+// journal names: temp files have none until they land. A mode of 0 (a
+// journal of an older eukhe, whose temp files had theirs) is left as it
+// is.
+func landed(err error, fd int, mode uint32) error {
+	if err != nil || mode == 0 {
+		return err
+	}
+	if err := syscall.Fchmod(fd, mode&0o7777); err != nil {
+		return fmt.Errorf("it landed, but giving it its mode %04o failed: %v", mode, err)
+	}
+	return nil
+}
+
+// modeIf is mode when cond holds, else 0 (nothing to give).
+func modeIf(cond bool, mode uint32) uint32 {
+	if cond {
+		return mode
+	}
+	return 0
 }
 
 // holding opens the file at path and checks it holds bytes of digest

@@ -199,7 +199,7 @@ func recoverAttacks() []recoverAttack {
 		{"an edited file's directory swapped for a link out of the root, its temp file copied there", editInD,
 			func(t *testing.T, w *recoverWorld) {
 				tmp := tempOf(t, w.jdir, 0)
-				b, err := os.ReadFile(tmp)
+				b, err := readTemp(tmp)
 				must(t, err)
 				must(t, os.WriteFile(filepath.Join(w.base, "outside", filepath.Base(tmp)), b, 0o755))
 				swapForLink(t, w.p("d"), filepath.Join(w.base, "outside"))
@@ -400,7 +400,7 @@ func TestRecovery_a_journal_eukhe_did_not_write_is_set_aside(t *testing.T) {
 			genuine, err := os.ReadFile(jpath)
 			must(t, err)
 			temp := tempOf(t, w.jdir, 0)
-			tb, err := os.ReadFile(temp)
+			tb, err := readTemp(temp)
 			must(t, err)
 			if rs := d.Recover(); len(rs) != 1 || rs[0].Err != nil {
 				t.Fatalf("the genuine journal: %+v", rs)
@@ -427,4 +427,17 @@ func TestRecovery_a_journal_eukhe_did_not_write_is_set_aside(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readTemp reads a temp file as another process of the user must: a temp
+// file has no mode until it lands, so it is given one first (what eukhe
+// then sees as a temp file changed during the commit).
+func readTemp(path string) ([]byte, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() == 0 {
+		if err := os.Chmod(path, 0o400); err != nil {
+			return nil, err
+		}
+		defer os.Chmod(path, 0)
+	}
+	return os.ReadFile(path)
 }

@@ -66,6 +66,25 @@ func IsTempOf(entry, target string) bool {
 	return ok && number(pid) && number(n)
 }
 
+// tempWriter is the pid of the writer a temp file's name gives
+// (".eukhe-tmp-<stem>-<pid>-<n>").
+func tempWriter(name string) (int, bool) {
+	if !IsTemp(name) {
+		return 0, false
+	}
+	k := strings.LastIndexByte(name, '-')
+	if k < 0 || !number(name[k+1:]) {
+		return 0, false
+	}
+	rest := name[:k]
+	k = strings.LastIndexByte(rest, '-')
+	if k < 0 || !number(rest[k+1:]) {
+		return 0, false
+	}
+	pid, _ := strconv.Atoi(rest[k+1:])
+	return pid, pid > 0
+}
+
 // IsTemp tells whether a name is some writer's temporary file.
 func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
 
