@@ -43,7 +43,18 @@
 //   - S8.4 move (move_never_overwrites, move_moves): commit.go (the
 //     destination check), disk.go (link, unlink).
 //   - S8.5 temp files (temp_sweep_never_held, temp_sweep_only_own,
-//     temp_sweep_removes_free): temp.go.
+//     temp_sweep_removes_free): temp.go. Beyond the seed: a temp file has
+//     no mode (0000) until it is reachable by its target's name only, and
+//     is published only if still untouched (no mode, one name): a step
+//     running during the commit must chmod one to open it, which the
+//     check right before the rename sees (disk.go tempFile.untouched).
+//     Root ignores modes: under root only the check of other names holds.
+//     Such a file cannot be opened to test its writer's lock, so a sweep
+//     removes it when its writer's pid names no process, or, this
+//     process's own, when no live temp file of it has that name
+//     (beneath_linux.go removeModelessAt). The old file a commit keeps for
+//     its restore is a second name where a write runs unasked, else a
+//     copy (disk_keep.go).
 //   - S8.7/S8.9 grep and glob: walk.go (the parallel walk through the Store;
 //     each walked entry in one class: grep_accounts_every_file; a notice for
 //     every class not empty: grep_notes_every_gap), ignore.go (.gitignore,
