@@ -34,22 +34,29 @@ const prunedMark = ".pruned"
 // pruneSessionsOnce prunes a sessions directory in the background, the
 // first time a session of this process opens in it, when no process has
 // pruned it in the last pruneEvery.
-func pruneSessionsOnce(dir string) {
+// It gives a channel closed when that prune is done (nil when none was
+// started): the session that started it waits for it as it closes, so
+// nothing is written into the directory after the last session of the
+// process closed.
+func pruneSessionsOnce(dir string) <-chan struct{} {
 	if _, done := prunedDirs.LoadOrStore(dir, true); done {
-		return
+		return nil
 	}
 	mark := filepath.Join(dir, prunedMark)
 	now := time.Now()
 	if fi, err := os.Lstat(mark); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) < pruneEvery && !fi.ModTime().After(now) {
-		return
+		return nil
 	}
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		if f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600); err == nil {
 			f.Close()
 			os.Chtimes(mark, now, now)
 		}
 		PruneSessions(dir, now.Add(-SessionKeep))
 	}()
+	return done
 }
 
 // PruneSessions removes from the sessions directory dir every session whose

@@ -59,6 +59,8 @@ type Session struct {
 	ID     string
 	Parent string
 
+	pruned <-chan struct{} // the sessions directory's prune this session started, if any
+
 	host       Host
 	roster     *Roster
 	surface    Surface
@@ -159,7 +161,7 @@ func Open(o Options) (*Session, error) {
 		// A one-shot call (eukhe tool) would end before a prune of many
 		// sessions did, and take the day's mark with it: the sessions
 		// that live (eukhe mcp, an editor's) prune.
-		pruneSessionsOnce(filepath.Dir(o.LogPath))
+		s.pruned = pruneSessionsOnce(filepath.Dir(o.LogPath))
 	}
 	return s, nil
 }
@@ -245,6 +247,9 @@ func (s *Session) Close() {
 	}
 	s.host.Detach(s)
 	s.closeTranscript() // its last calls written, its writer ended
+	if s.pruned != nil {
+		<-s.pruned // the prune it started writes nothing after it closed
+	}
 }
 
 // params are a roster tool's parameters, for argument errors.
