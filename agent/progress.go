@@ -137,12 +137,12 @@ func bashProgress(what string, now shell.Now, n int) docs.Progress {
 		b.WriteString(": " + oneLine(now.Text))
 	}
 	if now.Lines == 0 {
-		b.WriteString("; no output yet")
+		b.WriteString(" — no output yet")
 	} else {
-		fmt.Fprintf(&b, "; %s of output so far", docs.Count(int(now.Lines), "line"))
+		fmt.Fprintf(&b, " — %s of output so far", docs.Count(int(now.Lines), "line"))
 	}
 	if now.Job != "" {
-		fmt.Fprintf(&b, "; goes on as job %s (bash {\"job\": %q} waits for it)", now.Job, now.Job)
+		fmt.Fprintf(&b, " — goes on as job %s (bash {\"job\": %q} waits for it)", now.Job, now.Job)
 	}
 	return docs.Progress{What: what, Message: b.String(), Done: n}
 }

@@ -148,11 +148,11 @@ func TestAnAgentsBashStepShowsProgress(t *testing.T) {
 	}
 	checkBeginReportEnd(t, got, created[0], "eukhe: bash for i in 1 2 3; do echo $i; sleep 0.2; done")
 	end := got[len(got)-1].Value.Message
-	if end != "step 1 of 1: for i in 1 2 3; do …; 3 lines of output so far" {
+	if end != "step 1 of 1: for i in 1 2 3; do … — 3 lines of output so far" {
 		t.Fatalf("end message %q", end)
 	}
 	for _, p := range got[:len(got)-1] {
-		if !strings.HasPrefix(p.Value.Message, "step 1 of 1: for i in 1 2 3; do …; ") {
+		if !strings.HasPrefix(p.Value.Message, "step 1 of 1: for i in 1 2 3; do … — ") {
 			t.Fatalf("report %+v", p.Value)
 		}
 	}
