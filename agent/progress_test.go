@@ -95,7 +95,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestOneLine(t *testing.T) {
 	long := strings.Repeat("é", 150)
 	for in, want := range map[string]string{
-		"go build ./...": "go build ./...",
+		"go build ./...":                    "go build ./...",
 		"for i in 1 2; do\n\techo $i\ndone": "for i in 1 2; do …",
 		"echo a  \n\n":                      "echo a",
 		long:                                strings.Repeat("é", progressLine-1) + "…",
