@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -88,6 +89,30 @@ func (pc *progressClient) call(t *testing.T, token any, tool string, args map[st
 	return text, pc.got[fmt.Sprint(token)]
 }
 
+// await gives token's notifications once done holds for them: the
+// client may handle a notification after the reply that followed it.
+func (pc *progressClient) await(t *testing.T, token any, done func(ps []*mcp.ProgressNotificationParams) bool) []*mcp.ProgressNotificationParams {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute) // a hang guard only
+	for {
+		pc.mu.Lock()
+		ps := append([]*mcp.ProgressNotificationParams(nil), pc.got[fmt.Sprint(token)]...)
+		pc.mu.Unlock()
+		if done(ps) {
+			return ps
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited in vain for the notifications of %v: %+v", token, ps)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// lastSays holds when the last notification's message is msg.
+func lastSays(msg string) func([]*mcp.ProgressNotificationParams) bool {
+	return func(ps []*mcp.ProgressNotificationParams) bool { return len(ps) > 0 && ps[len(ps)-1].Message == msg }
+}
+
 func (pc *progressClient) count() int {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
@@ -118,10 +143,11 @@ var linesSoFar = regexp.MustCompile(` — (\d+) lines? of output so far$| — no
 func TestMCPProgressOfABashLoop(t *testing.T) {
 	root := headlessRoot(t)
 	pc := startProgressClient(t, progressEnv(t, ""), root)
-	text, ps := pc.call(t, "loop", "bash", map[string]any{"script": "for i in 1 2 3 4; do echo $i; sleep 1; done"})
+	text, _ := pc.call(t, "loop", "bash", map[string]any{"script": "for i in 1 2 3 4; do echo $i; sleep 1; done"})
 	if !strings.Contains(text, "1\n2\n3\n4\n") {
 		t.Fatalf("bash: %s", text)
 	}
+	ps := pc.await(t, "loop", lastSays("step 1 of 1: for i in 1 2 3 4; do … — 4 lines of output so far"))
 	checkRising(t, ps, 3)
 	lines := -1
 	for _, p := range ps {
@@ -145,8 +171,10 @@ func TestMCPProgressOfABashLoop(t *testing.T) {
 
 	before := pc.count()
 	pc.call(t, nil, "bash", map[string]any{"script": "for i in 1 2; do echo $i; sleep 1; done"})
-	if n := pc.count(); n != before {
-		t.Fatalf("a call without a token got %d notifications", n-before)
+	pc.call(t, "after", "bash", map[string]any{"script": "echo a; sleep 1.5"})
+	after := pc.await(t, "after", lastSays("step 2 of 2: sleep 1.5 — 1 line of output so far"))
+	if n := pc.count(); n != before+len(after) {
+		t.Fatalf("a call without a token got %d notifications", n-before-len(after))
 	}
 }
 
@@ -170,10 +198,11 @@ func TestMCPProgressOfAGrepOverALargeTree(t *testing.T) {
 		}
 	}
 	pc := startProgressClient(t, progressEnv(t, "1ms"), root)
-	text, ps := pc.call(t, "grep", "grep", map[string]any{"pattern": "needle"})
+	text, _ := pc.call(t, "grep", "grep", map[string]any{"pattern": "needle"})
 	if !strings.Contains(text, "f1234.txt") {
 		t.Fatalf("grep: %s", text)
 	}
+	ps := pc.await(t, "grep", lastSays("4000 files searched"))
 	checkRising(t, ps, 2)
 	searched := regexp.MustCompile(`^(\d+) files? searched$`)
 	for _, p := range ps {
@@ -187,16 +216,17 @@ func TestMCPProgressOfAGrepOverALargeTree(t *testing.T) {
 	}
 	t.Logf("grep: %d notifications; the first %q", len(ps), ps[0].Message)
 
-	_, ps = pc.call(t, 42, "glob", map[string]any{"pattern": "f1*.txt"})
-	checkRising(t, ps, 2)
-	if last := ps[len(ps)-1]; last.Message != "4000 files considered" {
-		t.Fatalf("glob's last notification %+v", last)
-	}
+	pc.call(t, 42, "glob", map[string]any{"pattern": "f1*.txt"})
+	checkRising(t, pc.await(t, 42, lastSays("4000 files considered")), 2)
 
+	// Without a token, nothing; a call with one after them shows that
+	// whatever was sent before it has been handled.
 	before := pc.count()
 	pc.call(t, nil, "grep", map[string]any{"pattern": "needle"})
 	pc.call(t, nil, "glob", map[string]any{"pattern": "*.txt"})
-	if n := pc.count(); n != before {
-		t.Fatalf("calls without a token got %d notifications", n-before)
+	pc.call(t, "after", "grep", map[string]any{"pattern": "needle"})
+	pc.await(t, "after", lastSays("4000 files searched"))
+	if n, after := pc.count(), len(pc.await(t, "after", lastSays("4000 files searched"))); n != before+after {
+		t.Fatalf("calls without a token got %d notifications", n-before-after)
 	}
 }
