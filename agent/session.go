@@ -82,8 +82,8 @@ type Session struct {
 	notify func(text string)
 	memory *Transcript // the calls it served (memory://); nil without a state directory
 	recall string      // the shell's marker token for a cut output's call id
-	// bashEvery is how often a bash call reports progress (0: the default).
-	bashEvery time.Duration
+	// reportEvery is how often long calls report progress (0: the defaults).
+	reportEvery time.Duration
 
 	mu    sync.Mutex // one document call at a time: docs.Session is one agent's state
 	tools *docs.Tools
@@ -135,9 +135,9 @@ func Open(o Options) (*Session, error) {
 	if ds == nil {
 		ds = docs.NewSession()
 	}
-	s.bashEvery = progressEvery(o.ProgressEvery, env)
+	s.reportEvery = progressEvery(o.ProgressEvery, env)
 	s.tools = &docs.Tools{Store: h.Store(), Session: ds, Root: h.Root(), Home: env["HOME"],
-		Excludes: func() []string { return h.Settings().GrepExcludes }, ProgressEvery: s.bashEvery}
+		Excludes: func() []string { return h.Settings().GrepExcludes }, ProgressEvery: s.reportEvery}
 	s.clients = &Clients{Servers: func() map[string]settings.MCPServer { return h.Settings().MCPServers },
 		Timeout: o.CallTimeout, Dir: h.Root()}
 	s.chain = s.withClients(h.Attach(s))
