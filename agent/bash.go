@@ -60,7 +60,7 @@ func handleBash(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 	case a.Kill != "":
 		res = r.Kill(a.Kill)
 	default:
-		req := shell.Request{Script: *a.Script, FullOutput: a.FullOutput}
+		req := shell.Request{Script: *a.Script, FullOutput: a.FullOutput, Watch: watchBash(ctx, *a.Script, s.reportEvery)}
 		if a.Timeout != nil {
 			if *a.Timeout <= 0 {
 				return docs.Result{Text: "bash: timeout is in seconds and must be more than 0", Failed: true}

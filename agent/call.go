@@ -59,6 +59,7 @@ func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) docs.R
 		}
 	}
 	before := heapAllocs()
+	ctx = s.withProgress(ctx)
 	id, mark, ctx := s.beginCall(ctx)
 	r := s.withRecovered(t.Handler(ctx, s, args))
 	r.Text = s.endCall(id, mark, t.Name, args, r)

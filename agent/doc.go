@@ -8,6 +8,23 @@
 // (notifications/cancelled) withdraws the gate's question and stops a
 // grep or glob walk at its next file.
 //
+// Progress (progress.go): a call's progress sink rides in its context
+// (docs.WithProgress). The MCP binding sets one for a tools/call whose
+// _meta carries a progressToken; the editor's server sets one for its
+// eukhe/tool requests and, through SetProgressWatch, joins one to every
+// call of an agent attached to it. grep and glob report the files their
+// walk got to (docs), bash the step the gate asks about or runs (its text
+// as the gate shows it, its number among the script's steps) and the
+// lines of output so far (bash_progress_says), every interval
+// (Options.ProgressEvery, else EUKHE_PROGRESS_EVERY, else 100 ms for walks
+// and DefaultBashProgressEvery for bash), never faster; a call shorter
+// than one interval reports nothing, and without a sink nothing is
+// computed. An MCP client is sent a report only when its count passed the
+// last one sent (mcp_progress_increases: a walk's files, bash's report
+// number, so a silent build still shows it runs). A bash call that
+// becomes a job stops reporting when the call returns (its last report
+// names the job).
+//
 // Where each law lives:
 //
 //   - S7.1 roster_fixed, roster_sent_fixed: roster.go (Roster.Apply refuses

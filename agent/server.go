@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/eukhe/eukhe/docs"
 )
 
 // instructions tell an MCP client's model what this server is, in a few
@@ -62,7 +64,7 @@ func (s *Session) Server() *mcp.Server {
 // result as one text part.
 func (s *Session) handler(t *Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		r := s.run(ctx, t, req.Params.Arguments)
+		r := s.run(docs.WithProgress(ctx, clientProgress(ctx, req)), t, req.Params.Arguments)
 		return textResult(r.Text, r.Failed), nil
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/eukhe/eukhe/agent/shell"
@@ -50,6 +51,11 @@ type Options struct {
 	// Docs is the document session to continue (the versions and lines
 	// seen; `eukhe tool --session`); nil starts a new one.
 	Docs *docs.Session
+	// ProgressEvery is how often a long call reports its progress to a
+	// client that asked (progress.go); 0 is Env's EUKHE_PROGRESS_EVERY,
+	// else the defaults (docs.DefaultProgressEvery for walks,
+	// DefaultBashProgressEvery for bash).
+	ProgressEvery time.Duration
 }
 
 // Session is one agent's connection: its own seen lines (docs.Session), its
@@ -78,11 +84,16 @@ type Session struct {
 	notify func(text string)
 	memory *Transcript // the calls it served (memory://); nil without a state directory
 	recall string      // the shell's marker token for a cut output's call id
+	// reportEvery is how often long calls report progress (0: the defaults).
+	reportEvery time.Duration
 
 	mu    sync.Mutex // one document call at a time: docs.Session is one agent's state
 	tools *docs.Tools
 	guard *DocGuard
 	chain gate.Chain
+	// watch gives every call's watcher beside its client (progress.go);
+	// not under mu, which a document call holds while it runs.
+	watch atomic.Pointer[func() docs.ProgressFunc]
 }
 
 // NewID is a fresh session id: 16 hex digits.
@@ -126,8 +137,9 @@ func Open(o Options) (*Session, error) {
 	if ds == nil {
 		ds = docs.NewSession()
 	}
+	s.reportEvery = progressEvery(o.ProgressEvery, env)
 	s.tools = &docs.Tools{Store: h.Store(), Session: ds, Root: h.Root(), Home: env["HOME"],
-		Excludes: func() []string { return h.Settings().GrepExcludes }}
+		Excludes: func() []string { return h.Settings().GrepExcludes }, ProgressEvery: s.reportEvery}
 	s.clients = &Clients{Servers: func() map[string]settings.MCPServer { return h.Settings().MCPServers },
 		Timeout: o.CallTimeout, Dir: h.Root()}
 	s.chain = s.withClients(h.Attach(s))

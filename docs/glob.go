@@ -96,7 +96,7 @@ func (t *Tools) Glob(ctx context.Context, a GlobArgs) Result {
 		return failed("[%s became a symbolic link after the gate judged it; nothing was listed: glob again]", t.Display(root))
 	}
 	defer src.close()
-	tally := t.walkBelow(ctx, src, root, a.NoIgnore, "", func(abs, rel, shown string) WalkClass {
+	tally := t.walkBelow(ctx, src, root, a.NoIgnore, "glob", fmt.Sprintf("glob %s in %s", a.Pattern, t.Display(root)), func(abs, rel, shown string) WalkClass {
 		if !f.match(rel) {
 			return Filtered
 		}

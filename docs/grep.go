@@ -234,7 +234,7 @@ func (t *Tools) grepTree(ctx context.Context, m *LineMatcher, root string, a Gre
 		}
 		return class
 	}
-	tally := t.walkBelow(ctx, src, root, a.NoIgnore, fmt.Sprintf("grep %s in %s", a.Pattern, t.Display(root)), visit)
+	tally := t.walkBelow(ctx, src, root, a.NoIgnore, "grep", fmt.Sprintf("grep %s in %s", a.Pattern, t.Display(root)), visit)
 	if tally.Stopped {
 		return walkCancelled("grep", t.Display(root), tally, len(all), "file with matches"), tally
 	}

@@ -23,11 +23,9 @@ type Tools struct {
 	// paths under the root (a name alone without '/') that grep and glob
 	// skip; nil skips nothing.
 	Excludes func() []string
-	// Progress, when set, is told how a long grep goes (WalkProgress):
-	// every ProgressEvery (0: DefaultProgressEvery) while it walks, from
-	// a goroutine of the walk's, then once with End. A grep over sooner
-	// tells nothing. It must not call back into these Tools.
-	Progress      func(WalkProgress)
+	// ProgressEvery is how often a long grep or glob tells the call's
+	// progress sink (WithProgress) how far its walk got (0:
+	// DefaultProgressEvery). A sink must not call back into these Tools.
 	ProgressEvery time.Duration
 }
 

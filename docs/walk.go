@@ -166,18 +166,18 @@ func (t *Tools) walkTree(ctx context.Context, start string, noIgnore bool, visit
 		return tally
 	}
 	defer src.close()
-	return t.walkBelow(ctx, src, start, noIgnore, "", visit)
+	return t.walkBelow(ctx, src, start, noIgnore, "", "", visit)
 }
 
 // walkBelow walks the directory start, listing through src (so no link
-// below start is followed, below.go) and, when what is not "", tells
-// t.Progress how the walk goes (progress.go). The visitor reads each file
+// below start is followed, below.go) and, when what is not "", tells the
+// call's progress sink how the walk of tool goes (progress.go). The visitor reads each file
 // through the same src. When ctx is cancelled, every worker stops before
 // its next directory or file and the tally says it Stopped.
-func (t *Tools) walkBelow(ctx context.Context, src *below, start string, noIgnore bool, what string, visit visitor) *Tally {
+func (t *Tools) walkBelow(ctx context.Context, src *below, start string, noIgnore bool, tool, what string, visit visitor) *Tally {
 	w := &walker{store: t.Store, src: src, noIgnore: noIgnore, visit: visit, tally: &Tally{}}
 	if what != "" {
-		defer t.watchProgress(what, w.tally)()
+		defer t.watchWalk(ctx, tool, what, w.tally)()
 	}
 	if t.Excludes != nil {
 		for _, p := range t.Excludes() {

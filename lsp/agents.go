@@ -63,6 +63,9 @@ func (a *attachments) currentPolicy() *gate.Policy {
 type host struct {
 	a    *attachments
 	root string
+	// perCall: the host of eukhe/tool's sessions, whose requests each
+	// bring their own progress sink; an agent's calls are watched.
+	perCall bool
 }
 
 func (h *host) Root() string                { return h.root }
@@ -80,7 +83,9 @@ func (h *host) Attach(s *agent.Session) gate.Chain {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sessions[s.ID] = s
-	a.s.withProgress(s.DocTools())
+	if !h.perCall {
+		s.SetProgressWatch(func() docs.ProgressFunc { return a.s.progressSink(nil) })
+	}
 	for _, t := range a.tools {
 		_ = s.Surface().Join(a.bind(t, s.ID))
 	}
@@ -135,13 +140,16 @@ func startsDotDot(rel string) bool {
 func (a *attachments) sessionOptions(h *host, parent string) agent.Options {
 	id := agent.NewID()
 	return agent.Options{
-		Host:      h,
-		ID:        id,
-		Parent:    parent,
-		LogPath:   agent.SessionLogPath(a.env, id),
-		Env:       a.env,
-		SkillDirs: []string{filepath.Join(h.root, ".eukhe", "skills"), filepath.Join(a.paths.UserDir, "skills")},
-		Logf:      func(format string, args ...any) { a.s.logf("session %s: "+format, append([]any{id}, args...)...) },
+		Host:    h,
+		ID:      id,
+		Parent:  parent,
+		LogPath: agent.SessionLogPath(a.env, id),
+		// How often long calls report $/progress; 0 is EUKHE_PROGRESS_EVERY
+		// of env, else the defaults.
+		ProgressEvery: a.s.opts.ProgressEvery,
+		Env:           a.env,
+		SkillDirs:     []string{filepath.Join(h.root, ".eukhe", "skills"), filepath.Join(a.paths.UserDir, "skills")},
+		Logf:          func(format string, args ...any) { a.s.logf("session %s: "+format, append([]any{id}, args...)...) },
 	}
 }
 

@@ -73,12 +73,17 @@
 //     hunks of each landed edit; eukhe/reviewDecision keeps or undoes a
 //     hunk, a file or an edit; an undo is the inverse edit through the same
 //     commit, refused when the file changed since.
-//   - Long greps (progress.go): when the editor supports work-done
-//     progress, a grep of an eukhe/tool session or an attached agent's
-//     session that walks longer than docs.DefaultProgressEvery gets a
-//     token (window/workDoneProgress/create) and $/progress begin, a
-//     report each interval with the files searched so far, and end, all
-//     before the reply. docs only tells the counts (docs.Tools.Progress).
+//   - Long calls (progress.go): a call of an attached agent (bash, grep,
+//     glob) or of eukhe/tool (grep, glob) that runs longer than one
+//     interval (Options.ProgressEvery, else EUKHE_PROGRESS_EVERY, else
+//     the defaults) shows as work-done progress: on the request's
+//     workDoneToken when eukhe/tool carries one, else, when the editor
+//     supports work-done progress, on a token the server creates
+//     (window/workDoneProgress/create); $/progress begin, a report each
+//     interval (the files searched, the bash step and its lines of
+//     output), and end, all before the reply. docs and agent tell how a
+//     call goes (docs.Progress, each call's sink in its context); this
+//     package only translates.
 //   - eukhe/tool (tool.go, custom.go): a document tool call on a named
 //     session of the server, so an LSP client alone can drive edits end to
 //     end. Each named session is an agent session opened as an attached

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync/atomic"
 
@@ -10,11 +11,14 @@ import (
 	"github.com/eukhe/eukhe/docs"
 )
 
-// Long greps shown as LSP work-done progress: docs tells how a walk goes
-// (docs.WalkProgress); this file only translates. The first report of a
-// grep creates a token (window/workDoneProgress/create) and begins; later
-// ones report; the walk's End ends. A grep shorter than one interval
-// (docs.DefaultProgressEvery) shows nothing.
+// Long calls shown as LSP work-done progress: docs and agent tell how a
+// call goes (docs.Progress: a grep's or glob's files, a bash step and its
+// lines of output); this file only translates. Each call gets a sink of
+// its own: its first report begins on the token the editor sent with the
+// request (workDoneToken of eukhe/tool), else on one it creates
+// (window/workDoneProgress/create) when the editor supports work-done
+// progress; later ones report; the call's End ends. A call shorter than
+// one interval shows nothing.
 
 var progressTokens atomic.Int64
 
@@ -27,49 +31,55 @@ type progressValue struct {
 	Message     string `json:"message,omitempty"`
 }
 
+// progressParams are $/progress's params; a token is a string or an
+// integer.
 type progressParams struct {
-	Token string        `json:"token"`
-	Value progressValue `json:"value"`
+	Token json.RawMessage `json:"token"`
+	Value progressValue   `json:"value"`
 }
 
 type progressCreate struct {
-	Token string `json:"token"`
+	Token json.RawMessage `json:"token"`
 }
 
-// withProgress sets t's progress hook when the editor supports work-done
-// progress; t's calls are one at a time, and so are the hook's calls for
-// one walk, so its state needs no lock.
-func (s *Server) withProgress(t *docs.Tools) {
-	if !s.capabilities().workDoneProgress {
-		return
+// progressSink is one call's sink: its reports as $/progress on token
+// when the editor sent one, else on a token of the server's. nil when the
+// editor sent none and does not support work-done progress: nothing is
+// computed then. A call's reports come one at a time, so its state needs
+// no lock.
+func (s *Server) progressSink(token json.RawMessage) docs.ProgressFunc {
+	given := len(token) > 0 && string(token) != "null"
+	if !given && !s.capabilities().workDoneProgress {
+		return nil
 	}
-	t.ProgressEvery = s.opts.ProgressEvery
-	token, ok := "", false
-	t.Progress = func(p docs.WalkProgress) {
+	var tok json.RawMessage
+	begun, dropped := false, false
+	return func(p docs.Progress) {
 		_, conn, life, up := s.editor()
-		msg := docs.Count(p.Done, "file") + " searched"
 		switch {
+		case !up || dropped:
 		case p.End:
-			if ok {
-				_ = notify(life, conn, "$/progress", progressParams{Token: token, Value: progressValue{Kind: "end", Message: msg}})
+			if begun {
+				_ = notify(life, conn, "$/progress", progressParams{Token: tok, Value: progressValue{Kind: "end", Message: p.Message}})
 			}
-			token, ok = "", false
-		case token == "":
-			token = fmt.Sprintf("eukhe-grep-%d", progressTokens.Add(1))
-			if !up {
-				return
-			}
-			ctx, cancel := context.WithTimeout(life, s.opts.CallTimeout)
-			defer cancel()
-			var res jsonrpc2.RawMessage
-			if call(ctx, conn, "window/workDoneProgress/create", progressCreate{Token: token}, &res) != nil {
-				return // the editor refused: this grep shows nothing
+		case begun:
+			_ = notify(life, conn, "$/progress", progressParams{Token: tok, Value: progressValue{Kind: "report", Message: p.Message}})
+		default:
+			tok = token
+			if !given {
+				tok, _ = json.Marshal(fmt.Sprintf("eukhe-%d", progressTokens.Add(1)))
+				ctx, cancel := context.WithTimeout(life, s.opts.CallTimeout)
+				defer cancel()
+				var res jsonrpc2.RawMessage
+				if call(ctx, conn, "window/workDoneProgress/create", progressCreate{Token: tok}, &res) != nil {
+					dropped = true // the editor refused: this call shows nothing
+					return
+				}
 			}
 			no := false
-			ok = notify(life, conn, "$/progress", progressParams{Token: token,
-				Value: progressValue{Kind: "begin", Title: "eukhe: " + p.What, Cancellable: &no, Message: msg}}) == nil
-		case ok:
-			_ = notify(life, conn, "$/progress", progressParams{Token: token, Value: progressValue{Kind: "report", Message: msg}})
+			begun = notify(life, conn, "$/progress", progressParams{Token: tok,
+				Value: progressValue{Kind: "begin", Title: "eukhe: " + p.What, Cancellable: &no, Message: p.Message}}) == nil
+			dropped = !begun
 		}
 	}
 }

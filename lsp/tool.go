@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/eukhe/eukhe/agent"
+	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -30,7 +31,7 @@ func (s *Server) session(name string) (*agent.Session, error) {
 		return t, nil
 	}
 	a := s.att
-	t, err := agent.Open(a.sessionOptions(&host{a: a, root: s.Root()}, ""))
+	t, err := agent.Open(a.sessionOptions(&host{a: a, root: s.Root(), perCall: true}, ""))
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +44,7 @@ var documentTools = map[string]bool{"read": true, "edit": true, "write": true, "
 
 // runTool runs one document tool call on a session, under the request's
 // context: the connection's, so an editor that goes away stops a long grep
-// or walk at its next file.
+// or walk at its next file. A long call shows $/progress (progress.go).
 func (s *Server) runTool(ctx context.Context, p protocol.ToolParams) protocol.ToolResult {
 	if !documentTools[p.Name] {
 		return protocol.ToolResult{Text: fmt.Sprintf("unknown tool %q: eukhe/tool runs read, edit, write, grep or glob", p.Name), IsError: true}
@@ -52,7 +53,7 @@ func (s *Server) runTool(ctx context.Context, p protocol.ToolParams) protocol.To
 	if err != nil {
 		return protocol.ToolResult{Text: err.Error(), IsError: true}
 	}
-	res, err := t.Call(ctx, p.Name, p.Arguments)
+	res, err := t.Call(docs.WithProgress(ctx, s.progressSink(p.WorkDoneToken)), p.Name, p.Arguments)
 	if err != nil {
 		return protocol.ToolResult{Text: err.Error(), IsError: true}
 	}

@@ -59,6 +59,9 @@ type ToolParams struct {
 	Name      string          `json:"name"`              // read, edit, write, grep or glob
 	Arguments json.RawMessage `json:"arguments"`         // the tool's arguments object
 	Session   string          `json:"session,omitempty"` // a name; "" is the default session
+	// WorkDoneToken, when the editor sets it, is the token a long call
+	// reports $/progress on (LSP work-done progress, client-initiated).
+	WorkDoneToken json.RawMessage `json:"workDoneToken,omitempty"`
 }
 
 // ToolResult is eukhe/tool's result: the tool's text, as an agent sees it.

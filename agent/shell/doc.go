@@ -94,6 +94,11 @@
 //     the cut bytes; full_output keeps all).
 //   - S7.7 the blocking budget and the job table: runner.go (Run, Wait,
 //     Kill), jobs.go.
+//   - Progress (progress.go): Request.Watch is handed how the script goes
+//     (Now: the pipeline the gate asks about or that runs, the lines its
+//     commands wrote so far, the job it became) and stopped before Run
+//     returns, also when the script goes on as a job. This package keeps
+//     no interval and sends nothing: the agent reports (agent/progress.go).
 //
 // Where the issue is silent, this package chose:
 //

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
@@ -60,6 +61,8 @@ type run struct {
 	jobs     *Jobs
 	groups   map[int]bool // every process group the script started
 	cur      pipeline     // the pipeline that runs now
+	at       pipeline     // the pipeline asked about or running (progress.go)
+	asking   bool         // at waits for the gate's answer
 	allowed  []gate.Effects
 	status   []int
 	started  []bool
@@ -67,6 +70,8 @@ type run struct {
 	note     *sandboxNote  // the running pipeline's sandbox, and its signs
 	res      Result
 	refusal  string
+
+	lines atomic.Int64 // lines of output the script's commands wrote (progress.go)
 }
 
 // execute runs the script to its end; it is the job's goroutine.
@@ -139,11 +144,20 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 	}
 	steps := x.sc.Steps[p.start:p.end]
 	auto := x.gate.auto()
+	x.mu.Lock()
+	x.at, x.asking = p, false
+	for _, st := range steps {
+		x.asking = x.asking || !auto.Holds(st.Effects) // the gate asks about it
+	}
+	x.mu.Unlock()
 	refused, answer, _, ok := gate.AskPipeline(steps, auto, func(i int, st gate.Step) gate.Answer {
 		n := p.start + i + 1
 		return x.gate.Chain.Ask(x.ctx, gate.Question{ID: fmt.Sprintf("%s:%d", x.id, n),
 			Session: x.gate.Session, What: st.Text, Effects: st.Effects, Step: n, Cwd: x.sh.Dir, Reals: st.Reals})
 	})
+	x.mu.Lock()
+	x.asking = false
+	x.mu.Unlock()
 	if s := x.stopReason(); s != "" {
 		x.res.Ending = s
 		return false
@@ -235,7 +249,7 @@ func (x *run) runNode(node syntax.Node) error {
 	drained := make(chan struct{})
 	note := x.currentNote()
 	go func() {
-		_, _ = io.Copy(io.MultiWriter(x.out, note), pr)
+		_, _ = io.Copy(io.MultiWriter(x.out, note, lineCount{&x.lines}), pr)
 		close(drained)
 	}()
 	err = x.sh.Run(x.ctx, node)

@@ -96,6 +96,10 @@ type Request struct {
 	Timeout time.Duration
 	// FullOutput keeps all output: no cap.
 	FullOutput bool
+	// Watch, when set, is called once the script starts with how to read
+	// how it goes (progress.go); the stop it returns is called before Run
+	// returns, also when the script goes on as a job.
+	Watch func(now func() Now) (stop func())
 }
 
 func (r *Runner) budget() time.Duration {
@@ -129,6 +133,9 @@ func (r *Runner) Run(ctx context.Context, req Request) Result {
 	x, res, ok := r.start(ctx, req)
 	if !ok {
 		return res
+	}
+	if req.Watch != nil {
+		defer req.Watch(x.now)()
 	}
 	go x.execute()
 	if req.Timeout > 0 {

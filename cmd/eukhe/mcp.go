@@ -55,6 +55,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	sayWhenOnTerminal(stdin, stderr)
 
 	headlessWhy := "no editor serves this root"
 	if conn, ok := editorFor(absRoot); ok {

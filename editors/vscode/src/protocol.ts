@@ -50,6 +50,9 @@ export interface ToolParams {
 	name: string;
 	arguments: unknown;
 	session?: string;
+	// A work-done progress token (string or number): a long grep or glob
+	// reports $/progress on it.
+	workDoneToken?: unknown;
 }
 
 export interface ToolResult {
