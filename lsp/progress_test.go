@@ -42,6 +42,22 @@ func (ps *progressSeen) handle(_ context.Context, req *jsonrpc2.Request) (any, e
 	return nil, nil, false
 }
 
+// takeEnded is take once an end was seen: the editor's connection may
+// handle a notification after the reply that followed it on the wire.
+func (ps *progressSeen) takeEnded(t *testing.T) (created []string, got []progressParams) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second) // a hang guard
+	for {
+		ps.mu.Lock()
+		ended := len(ps.got) > 0 && ps.got[len(ps.got)-1].Value.Kind == "end"
+		ps.mu.Unlock()
+		if ended || time.Now().After(deadline) {
+			return ps.take()
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func (ps *progressSeen) take() (created []string, got []progressParams) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
@@ -79,7 +95,7 @@ func checkBeginReportEnd(t *testing.T, got []progressParams, token, title string
 // a grep of one file walks nothing and shows nothing.
 func TestGrepProgress(t *testing.T) {
 	var ps progressSeen
-	e := newEditor(t, editorOpts{progressEvery: time.Millisecond, handle: ps.handle})
+	e := newEditor(t, editorOpts{progressEvery: time.Microsecond, handle: ps.handle})
 	for i := range 1500 {
 		e.put(fmt.Sprintf("d%02d/f%04d.txt", i%40, i), "alpha\nneedle here\nomega\n")
 	}
@@ -87,7 +103,7 @@ func TestGrepProgress(t *testing.T) {
 	if res.IsError || !strings.Contains(res.Text, "needle here") {
 		t.Fatalf("grep: %+v", res)
 	}
-	created, got := ps.take()
+	created, got := ps.takeEnded(t)
 	if len(created) != 1 {
 		t.Fatalf("created %v, progress %+v", created, got)
 	}
@@ -107,7 +123,7 @@ func TestGrepProgress(t *testing.T) {
 // files it considered.
 func TestToolProgressOnTheEditorsToken(t *testing.T) {
 	var ps progressSeen
-	e := newEditor(t, editorOpts{progressEvery: time.Millisecond, handle: ps.handle})
+	e := newEditor(t, editorOpts{progressEvery: time.Microsecond, handle: ps.handle})
 	for i := range 1500 {
 		e.put(fmt.Sprintf("d%02d/f%04d.txt", i%40, i), "x\n")
 	}
@@ -120,7 +136,7 @@ func TestToolProgressOnTheEditorsToken(t *testing.T) {
 	if err := json.Unmarshal(raw, &res); err != nil || res.IsError {
 		t.Fatalf("glob: %s %v", raw, err)
 	}
-	created, got := ps.take()
+	created, got := ps.takeEnded(t)
 	if len(created) != 0 {
 		t.Fatalf("a token was created beside the editor's: %v", created)
 	}
@@ -142,7 +158,7 @@ func TestAnAgentsBashStepShowsProgress(t *testing.T) {
 	if failed || !strings.Contains(text, "1\n2\n3\n") {
 		t.Fatalf("bash: %v %s", failed, text)
 	}
-	created, got := ps.take()
+	created, got := ps.takeEnded(t)
 	if len(created) != 1 {
 		t.Fatalf("created %v, progress %+v", created, got)
 	}
