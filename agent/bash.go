@@ -8,6 +8,7 @@ import (
 
 	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/gate"
 )
 
 // The bash tool (S7.7, S7.8) is in the roster from the start and
@@ -56,11 +57,11 @@ func handleBash(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 	var res shell.Result
 	switch {
 	case a.Job != "":
-		res = r.Wait(ctx, a.Job)
+		res = r.WaitWatched(ctx, a.Job, watchBash(ctx, "bash job "+a.Job, s.reportEvery, false))
 	case a.Kill != "":
 		res = r.Kill(a.Kill)
 	default:
-		req := shell.Request{Script: *a.Script, FullOutput: a.FullOutput, Watch: watchBash(ctx, *a.Script, s.reportEvery)}
+		req := shell.Request{Script: *a.Script, FullOutput: a.FullOutput, Watch: watchBash(ctx, "bash "+oneLine(gate.VisibleText(*a.Script)), s.reportEvery, true)}
 		if a.Timeout != nil {
 			if *a.Timeout <= 0 {
 				return docs.Result{Text: "bash: timeout is in seconds and must be more than 0", Failed: true}

@@ -23,7 +23,7 @@
 // last one sent (mcp_progress_increases: a walk's files, bash's report
 // number, so a silent build still shows it runs). A bash call that
 // becomes a job stops reporting when the call returns (its last report
-// names the job).
+// names the job); a bash {job} call reports while it waits for the job.
 //
 // Where each law lives:
 //

@@ -11,7 +11,6 @@ import (
 
 	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/docs"
-	"github.com/eukhe/eukhe/gate"
 )
 
 // Progress of long calls. A call's progress sink rides in its context
@@ -99,10 +98,12 @@ func nextProgress(last float64, p docs.Progress) (float64, bool) {
 	return v, v > last
 }
 
-// watchBash is the Watch of a bash request when the call has a sink: the
-// step and the lines so far, every interval (DefaultBashProgressEvery when
-// every is 0); nil without a sink.
-func watchBash(ctx context.Context, script string, every time.Duration) func(now func() shell.Now) func() {
+// watchBash is the Watch of a bash call (what runs: "bash SCRIPT", "bash
+// job j1") when the call has a sink: the step and the lines so far, every
+// interval (DefaultBashProgressEvery when every is 0); nil without a sink.
+// With starts, the call started the script, and its last report names the
+// job it became; a call that waits for a job names none.
+func watchBash(ctx context.Context, what string, every time.Duration, starts bool) func(now func() shell.Now) func() {
 	f := docs.ProgressOf(ctx)
 	if f == nil {
 		return nil
@@ -110,9 +111,14 @@ func watchBash(ctx context.Context, script string, every time.Duration) func(now
 	if every <= 0 {
 		every = DefaultBashProgressEvery
 	}
-	what := "bash " + oneLine(gate.VisibleText(script))
 	return func(now func() shell.Now) func() {
-		return docs.WatchProgress(f, every, func(n int) docs.Progress { return bashProgress(what, now(), n) })
+		return docs.WatchProgress(f, every, func(n int) docs.Progress {
+			p := now()
+			if !starts {
+				p.Job = ""
+			}
+			return bashProgress(what, p, n)
+		})
 	}
 }
 

@@ -216,9 +216,18 @@ func TestBashProgressReachesTheClient(t *testing.T) {
 	}
 	ps = await("j", "goes on as job j1")
 	before := count()
-	if res := call("", map[string]any{"job": "j1"}); !strings.Contains(res, "late") {
+	// A call that waits for the job reports how it goes on its own token,
+	// naming no job.
+	if res := call("w", map[string]any{"job": "j1"}); !strings.Contains(res, "late") {
 		t.Fatalf("bash {job: j1}: %s", res)
 	}
+	waited := await("w", "step 2 of 2: echo late — 1 line of output so far")
+	for _, p := range waited {
+		if !strings.HasPrefix(p.Message, "step ") || strings.Contains(p.Message, "job") {
+			t.Fatalf("waiting for the job: %q", p.Message)
+		}
+	}
+	before += len(waited)
 	// Nothing came of the job after its call, nor of a call without a
 	// token: a call with one after them shows that whatever was sent
 	// before it has been handled.

@@ -58,10 +58,17 @@ func (j *Jobs) get(id string) *run {
 
 // Wait waits for the job until it settles or ctx ends: its result, or,
 // while it runs, its output so far (detached).
-func (j *Jobs) Wait(ctx context.Context, id string) Result {
+func (j *Jobs) Wait(ctx context.Context, id string) Result { return j.wait(ctx, id, nil) }
+
+// wait is Wait; watch, when set, is handed how the job goes while it is
+// waited for (Request.Watch).
+func (j *Jobs) wait(ctx context.Context, id string, watch func(now func() Now) (stop func())) Result {
 	x := j.get(id)
 	if x == nil {
 		return j.unknown(id)
+	}
+	if watch != nil {
+		defer watch(x.now)()
 	}
 	select {
 	case <-x.done:

@@ -163,10 +163,14 @@ func (r *Runner) Run(ctx context.Context, req Request) Result {
 
 // Wait is bash {job: ID}: it waits for the job up to the blocking budget
 // and gives its result, or, while it runs, its output so far (detached).
-func (r *Runner) Wait(ctx context.Context, id string) Result {
+func (r *Runner) Wait(ctx context.Context, id string) Result { return r.WaitWatched(ctx, id, nil) }
+
+// WaitWatched is Wait; watch, when set, is handed how the job goes while
+// this call waits for it, and stopped before it returns (Request.Watch).
+func (r *Runner) WaitWatched(ctx context.Context, id string, watch func(now func() Now) (stop func())) Result {
 	ctx, cancel := context.WithTimeout(ctx, r.budget())
 	defer cancel()
-	return r.jobs().Wait(ctx, id)
+	return r.jobs().wait(ctx, id, watch)
 }
 
 // Kill is bash {kill: ID}: it stops the job's script and every process
