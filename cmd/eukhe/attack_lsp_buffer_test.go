@@ -46,14 +46,14 @@ func startLSPEditor(t *testing.T, settings string) *lspEditor {
 	cfg := filepath.Join(home, "config")
 	mustDo(t, os.MkdirAll(filepath.Join(cfg, "eukhe"), 0o700))
 	mustDo(t, os.WriteFile(filepath.Join(cfg, "eukhe", "settings.json"), []byte(settings), 0o600))
-	e, _ := startLSPEditorOn(t, root, home, nil, nil)
+	e, _ := startLSPEditorOn(t, root, home, nil, nil, nil)
 	return e
 }
 
 // startLSPEditorOn starts eukhe lsp on root with home's configuration and
 // state, env added, its standard error to stderr (nil: none), and
 // initializes it as an editor would.
-func startLSPEditorOn(t *testing.T, root, home string, env []string, stderr io.Writer) (*lspEditor, *exec.Cmd) {
+func startLSPEditorOn(t *testing.T, root, home string, env []string, stderr io.Writer, wrapOut func(io.ReadCloser) io.ReadCloser) (*lspEditor, *exec.Cmd) {
 	cfg := filepath.Join(home, "config")
 	cmd := exec.Command(binary, "lsp", "--root", root)
 	cmd.Dir = root
@@ -62,6 +62,9 @@ func startLSPEditorOn(t *testing.T, root, home string, env []string, stderr io.W
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	mustDo(t, cmd.Start())
+	if wrapOut != nil {
+		out = wrapOut(out)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	e := &lspEditor{t: t, root: root, ctx: ctx, bufs: map[string]string{}, vers: map[string]int32{}, answer: func() string { return "deny" }}
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipes{out, in}))

@@ -30,7 +30,7 @@ func TestCrash_eukhe_lsp_killed_mid_edit_is_finished_by_the_next_start(t *testin
 		mustDo(t, os.WriteFile(filepath.Join(root, f), []byte(f+" one\n"+f+" two\n"), 0o644))
 	}
 	errR, errW := io.Pipe()
-	e, cmd := startLSPEditorOn(t, root, home, []string{agent.CrashPauseEnv + "=rename:/f2.txt"}, errW)
+	e, cmd := startLSPEditorOn(t, root, home, []string{agent.CrashPauseEnv + "=rename:/f2.txt"}, errW, nil)
 	paused := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(errR)
@@ -72,7 +72,7 @@ func TestCrash_eukhe_lsp_killed_mid_edit_is_finished_by_the_next_start(t *testin
 		t.Fatalf("the crash was not mid edit: f1 %q, f2 %q", disk("f1.txt"), disk("f2.txt"))
 	}
 
-	again, _ := startLSPEditorOn(t, root, home, nil, nil)
+	again, _ := startLSPEditorOn(t, root, home, nil, nil, nil)
 	for _, f := range []string{"f1.txt", "f2.txt"} {
 		if !strings.Contains(disk(f), f+" TWO") {
 			t.Errorf("after the next start %s holds %q: the disk's part was not finished", f, disk(f))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/eukhe/eukhe/lsp"
 )
@@ -32,6 +33,9 @@ Exit status: 0 after the editor's shutdown and exit, 1 otherwise.
 Diagnostics go to standard error (the editor's LSP log).
 `
 
+// lspCallTimeoutEnv sets eukhe lsp's wait for the editor's answers.
+const lspCallTimeoutEnv = "EUKHE_LSP_CALL_TIMEOUT"
+
 func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root, trace := ".", ""
 	cmd := subcommand{"lsp", lspUsage, stdout, stderr}
@@ -46,6 +50,12 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := lsp.Options{Root: absRoot, Log: stderr, Discover: true}
+	// How long the editor has to answer a request (an applyEdit) before
+	// the edit is "sent, not confirmed"; 60 s unless set (tests set it
+	// short: a Go duration).
+	if d, err := time.ParseDuration(os.Getenv(lspCallTimeoutEnv)); err == nil && d > 0 {
+		opts.CallTimeout = d
+	}
 	if trace != "" {
 		f, err := os.OpenFile(trace, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
