@@ -214,7 +214,7 @@ func TestBashProgressReachesTheClient(t *testing.T) {
 	if !strings.Contains(text, "j1") {
 		t.Fatalf("not a job: %s", text)
 	}
-	ps = await("j", "goes on as job j1")
+	await("j", "goes on as job j1")
 	before := count()
 	// A call that waits for the job reports how it goes on its own token,
 	// naming no job.
