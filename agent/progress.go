@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -88,6 +89,30 @@ func clientProgress(ctx context.Context, req *mcp.CallToolRequest) docs.Progress
 		last = v
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: v, Message: p.Message})
 	}
+}
+
+// closable wraps a sink so that done ends it: a report after done is
+// dropped, and done waits for one being sent. A call's reply then follows
+// its last notification on the wire (a client forgets the token with the
+// reply, and the TypeScript SDK fails on a notification for a token it
+// forgot). A nil sink stays nil.
+func closable(f docs.ProgressFunc) (docs.ProgressFunc, func()) {
+	if f == nil {
+		return nil, func() {}
+	}
+	var mu sync.Mutex
+	closed := false
+	return func(p docs.Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !closed {
+				f(p)
+			}
+		}, func() {
+			mu.Lock()
+			closed = true
+			mu.Unlock()
+		}
 }
 
 // nextProgress decides whether a report goes to an MCP client after one

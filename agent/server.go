@@ -64,7 +64,9 @@ func (s *Session) Server() *mcp.Server {
 // result as one text part.
 func (s *Session) handler(t *Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		r := s.run(docs.WithProgress(ctx, clientProgress(ctx, req)), t, req.Params.Arguments)
+		sink, done := closable(clientProgress(ctx, req))
+		r := s.run(docs.WithProgress(ctx, sink), t, req.Params.Arguments)
+		done() // no notification after the reply: a client drops the token with it
 		return textResult(r.Text, r.Failed), nil
 	}
 }

@@ -165,6 +165,30 @@ func (b *beneath) temp(path, want string) (int, error) {
 
 var errBytesLost = errors.New("its bytes are lost")
 
+// revealLeft gives the file at path (below the root, no link on the
+// way) the mode mode when it is a regular file of this user with none —
+// a temp file renamed over its target whose mode a crash kept it from
+// getting. Anything else, or a mode of 0, is left.
+func (b *beneath) revealLeft(path string, mode uint32) {
+	if path == "" || mode == 0 {
+		return
+	}
+	rel, err := b.rel(path)
+	if err != nil {
+		return
+	}
+	pfd, err := b.at(rel, unix.O_PATH)
+	if err != nil {
+		return
+	}
+	defer unix.Close(pfd)
+	var st unix.Stat_t
+	if unix.Fstat(pfd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || int(st.Uid) != os.Getuid() || st.Mode&0o7777 != 0 {
+		return
+	}
+	unix.Chmod("/proc/self/fd/"+strconv.Itoa(pfd), mode&0o7777)
+}
+
 // openModeless opens for reading a temp file that has no mode yet (its
 // writer gives it one as it lands: tempFile.reveal): found without
 // following a link, a regular file of this user with no permission bits,

@@ -221,6 +221,12 @@ func recoverJournal(path string, at JournalAt) (Recovery, bool) {
 		if rec.Phase == phasePrepare {
 			break
 		}
+		if plan.refusedFile(jf) == "" {
+			// a crash between a temp file's rename and its mode left the
+			// file with none (tempFile.reveal): give it the journal's
+			b.revealLeft(jf.Path, jf.Mode)
+			b.revealLeft(jf.Dest, jf.Mode)
+		}
 		if why := plan.refusedFile(jf); why != "" {
 			r.Left = append(r.Left, jf.Name+" (left as it is: "+why+")")
 			continue
