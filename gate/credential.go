@@ -61,7 +61,9 @@ func cwdReach(name string, argv []string) CwdReach {
 // credentialParts are the parts of a name, in upper case, that make it a
 // credential wherever they appear in it.
 var credentialParts = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD",
-	"PASSPHRASE", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY", "AUTH_CONFIG", "AUTHCONFIG"}
+	"PASSPHRASE", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY", "AUTH_CONFIG", "AUTHCONFIG",
+	// the third red team's: an Authorization header, a cookie (jar), sshpass's SSHPASS
+	"AUTHORIZATION", "COOKIE", "SSHPASS"}
 
 // credentialWords are words of a name (split at "_"), in upper case, that
 // make it a credential: CI_JOB_JWT, CI_JOB_JWT_V2, STRIPE_SK,
@@ -70,17 +72,23 @@ var credentialWords = []string{"JWT", "SK"}
 
 // credentialEnds are the endings of a name, in upper case, that make it a
 // credential (red team): SIGNING_KEY, GH_PAT, MYSQL_PWD, SMTP_PASS,
-// SENTRY_DSN, AWS_CREDS, NPM_CONFIG__AUTH. PWD and OLDPWD are the
-// shell's directories, not a credential (no "_").
-var credentialEnds = []string{"_KEY", "_PAT", "_PWD", "_PASS", "_DSN", "_CREDS", "_AUTH", "_COOKIE"}
+// SENTRY_DSN, AWS_CREDS, NPM_CONFIG__AUTH, LDAP_BIND_PW. PWD and OLDPWD
+// are the shell's directories, not a credential (no "_").
+var credentialEnds = []string{"_KEY", "_PAT", "_PWD", "_PW", "_PASS", "_DSN", "_CREDS", "_AUTH", "_COOKIE"}
+
+// credentialStarts are the beginnings of a name, in upper case, that make
+// it a credential (third red team): 1Password's OP_SESSION_<account>, a
+// session key that unlocks the vault.
+var credentialStarts = []string{"OP_SESSION_"}
 
 // ProviderCredentials are credentials a model provider's code reads whose
 // names the rules above do not catch, in any case. eukhe has no provider
 // code of its own; every provider variable it knows of (ANTHROPIC_API_KEY,
 // OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
-// GOOGLE_APPLICATION_CREDENTIALS, …) is caught, so the list is empty
-// until one is not.
-var ProviderCredentials []string
+// GOOGLE_APPLICATION_CREDENTIALS, …) is caught. The list holds the
+// credentials whose names are like plain ones: Bitwarden's BW_SESSION
+// (DESKTOP_SESSION is not one).
+var ProviderCredentials = []string{"BW_SESSION"}
 
 // CredentialName reports whether the variable name is a credential: a
 // provider credential, or a name whose upper case holds one of
@@ -95,6 +103,11 @@ func CredentialName(name string) bool {
 	}
 	for _, e := range credentialEnds {
 		if strings.HasSuffix(up, e) {
+			return true
+		}
+	}
+	for _, s := range credentialStarts {
+		if strings.HasPrefix(up, s) {
 			return true
 		}
 	}
@@ -147,7 +160,11 @@ var tokenShapes = regexp.MustCompile(`(?:^|[\s"'=:,;(\[{<])(?:` + strings.Join([
 var secretMarks = regexp.MustCompile(`(?i:hooks\.slack\.com/(?:services|workflows|triggers)/)|` +
 	`(?i:discord(?:app)?\.com/api/webhooks/)|"auths"\s*:|` +
 	`(?i:AccountKey=|SharedAccessKey=|SharedAccessSignature=)|` +
-	`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@`)
+	`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@|` +
+	// the third red team's: an Authorization header's value, and the
+	// signature of a shared access (SAS) or presigned URL's query
+	`^(?:Bearer|Basic|Token|Digest|Negotiate)\s+[0-9A-Za-z._~+/=-]{8,}|` +
+	`(?:^|[?&])(?i:sig|signature|x-amz-signature|x-goog-signature)=[^&\s]{8,}`)
 
 // CredentialValue reports whether a variable's value is a credential
 // whatever its name (red team): a URL with a user part (postgres://u:p@h,

@@ -83,6 +83,13 @@ var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua",
 	// server) or grants an agent more (.claude's permissions)
 	".helix", ".zed", ".dir-locals.el", ".dir-locals-2.el", ".lazy.lua", ".claude", ".cursor",
 	".mcp.json", ".gemini",
+	// the third red team's: Codex's .codex/config.toml, Roo Code's .roo,
+	// Kiro's .kiro, Amazon Q's .amazonq, Continue's .continue, opencode's
+	// opencode.json(c) and .opencode, Windsurf's .windsurf, aider's
+	// .aider.conf.yml (its lint and test commands), and Vim's .vimrc and
+	// .gvimrc (read with 'exrc', as .exrc is)
+	".codex", ".roo", ".kiro", ".amazonq", ".continue", "opencode.json", "opencode.jsonc", ".opencode",
+	".windsurf", ".aider.conf.yml", ".vimrc", ".gvimrc",
 	// a dev container's config: the editor runs its commands
 	// (postCreateCommand, initializeCommand on the host) when the project
 	// is reopened in the container

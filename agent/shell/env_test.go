@@ -43,6 +43,10 @@ func TestCredentialNames(t *testing.T) {
 		"DOCKER_AUTH_CONFIG": true, "CI_JOB_JWT": true, "CI_JOB_JWT_V2": true, "SLACK_WEBHOOK_URL": true,
 		"STRIPE_SK": true, "DISCORD_WEBHOOK": true, "GOPATH": false, "LANG": false, "TERM": false,
 		"TASK": false, "DISK_SIZE": false, "GIT_ASKPASS": false, "XAUTHORITY": false,
+		// the third red team's
+		"SSHPASS": true, "BW_SESSION": true, "OP_SESSION_my": true, "LDAP_BIND_PW": true, "DB_PW": true,
+		"HTTP_AUTHORIZATION": true, "SESSION_COOKIE_JAR": true, "DESKTOP_SESSION": false,
+		"XDG_SESSION_TYPE": false, "DBUS_SESSION_BUS_ADDRESS": false, "GPG_TTY": false, "HISTCONTROL": false,
 	} {
 		if Credential(name) != want {
 			t.Errorf("Credential(%q) = %v", name, !want)
@@ -69,6 +73,10 @@ func TestCredentialValues(t *testing.T) {
 		"sk-ant-api03-abcdefghijklmnopqrstuvwxyz": true, "/usr/local/bin:/home/u/go/bin": false,
 		"xterm-256color": false, "/opt/sk-0123456789abcdef/bin": false, "0123456789abcdef0123456789abcdef01234567": false,
 		`{"debug":true}`: false, "https://hooks.example.org/services/x": false,
+		// the third red team's
+		"Bearer CANARYbearer06": true, "Basic dXNlcjpwYXNzd29yZA==": true, "sv=2022-11-02&ss=b&sig=CANARYsas18": true,
+		"https://b.example/c?X-Amz-Signature=0123456789abcdef": true, "Bearer": false, "sig=1": false,
+		"ignoreboth": false, "Basic": false,
 	} {
 		if CredentialValue(v) != want {
 			t.Errorf("CredentialValue(%q) = %v", v, !want)
