@@ -24,11 +24,6 @@ type LandlockPlan struct {
 	// bubblewrap hides socket directories (secret: eukhe's and the agents';
 	// net: /run), a Landlock process makes none (a seccomp filter).
 	UnixSockets bool `json:"unixSockets"`
-	// ScopeOnly is a plan for a process inside bubblewrap, which made its
-	// mounts and network: it only keeps abstract Unix sockets (and
-	// signals) inside, by Landlock's scopes (ABI 6), or, on a kernel
-	// without them, by refusing Unix sockets (UnixSockets false).
-	ScopeOnly bool `json:"scopeOnly,omitempty"`
 }
 
 // landlockDevices are the devices a confined process may always write.

@@ -32,8 +32,7 @@ type Confinement struct {
 	Mechanism Mechanism
 	// Bwrap is the bubblewrap program.
 	Bwrap string
-	// Self is this program, re-run to apply Landlock before the command
-	// (under bubblewrap: only its scopes, when the step shares the network).
+	// Self is this program, re-run to apply Landlock before the command.
 	Self string
 	// LandlockABI is the kernel's Landlock version (0: none); below 4 it
 	// has no network rules.
@@ -81,15 +80,8 @@ func detect(force string) Confinement {
 	if force != string(Landlock) {
 		bw, why := probeBwrap()
 		if why == "" {
-			// Self is re-run inside bubblewrap when a step shares the
-			// network (Landlock's scope keeps abstract sockets out).
-			self, _ := os.Executable()
 			abi, _ := probeLandlock()
-			c := Confinement{Mechanism: Bubblewrap, Bwrap: bw, Self: self, LandlockABI: abi}
-			if abi < 6 {
-				c.Why = fmt.Sprintf("Landlock ABI %d has no abstract-socket scope: a step with net and without secret makes no Unix socket", abi)
-			}
-			return c
+			return Confinement{Mechanism: Bubblewrap, Bwrap: bw, LandlockABI: abi}
 		}
 		whys = append(whys, why)
 		if force == string(Bubblewrap) {

@@ -215,22 +215,58 @@ func TestSandboxEdgesControls(t *testing.T) {
 	}
 }
 
-// Where this program cannot be re-run inside bubblewrap (its main does
-// not call ConfineMain, or the kernel's Landlock has no scope), a step
-// with net and without secret gets bubblewrap's --seccomp filter: no Unix
-// socket at all, so no abstract one of the host; inet sockets still work.
-func TestBubblewrapWithoutReexecRefusesUnixSockets(t *testing.T) {
+// Under bubblewrap, unless net and secret are both allowed, a step makes
+// no Unix socket (the --seccomp filter, as under Landlock): neither a
+// host's abstract one nor one by its path in the home (a container
+// runtime's docker.sock, the third red team's); inet sockets still work
+// with net; socketpair always.
+func TestBubblewrapRefusesUnixSocketsUnlessNetAndSecret(t *testing.T) {
 	needTool(t, "python3")
 	useMechanism(t, Bubblewrap)
-	selfConfines.Store(false)
-	t.Cleanup(func() { selfConfines.Store(true) })
-	ew := newEdgeWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Exec, gate.Net)), gate.Of(gate.Read))
-	res := ew.run(ew.expand(`python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("\0ABSTRACT"); print(s.recv(20).decode())'; ` +
-		`python3 -c 'import socket; socket.create_connection(("127.0.0.1", PORT), timeout=5); print("INET" + "-OK")'`))
-	if strings.Contains(res.Text, "CONNECTED") || !strings.Contains(res.Text, "Permission denied") {
-		t.Fatalf("the host's abstract socket was reached, or the Unix socket not refused:\n%s", res.Text)
-	}
-	if !strings.Contains(res.Text, "INET-OK") {
-		t.Fatalf("with net allowed, an inet connection failed under the filter:\n%s", res.Text)
+	for _, auto := range []gate.Effects{gate.Of(gate.Read, gate.Exec, gate.Net), gate.Of(gate.Read, gate.Write, gate.Exec)} {
+		ew := newEdgeWorld(t, gate.AutoOf(auto), gate.Of(gate.Read))
+		// a short directory: a Unix socket's path must fit in 108 bytes
+		home, err := os.MkdirTemp("", "sk")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(home) })
+		sock := home + "/d.sock"
+		ln, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reached atomic.Int32
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				reached.Add(1)
+				c.Close()
+			}
+		}()
+		script := `test -S ` + sock + ` && echo SOCKET-SEEN; ` +
+			`python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("\0ABSTRACT"); print(s.recv(20).decode())'; ` +
+			`python3 -c 'import socket; socket.socket(socket.AF_UNIX).connect("` + sock + `")'; ` +
+			`python3 -c 'import socket; a, b = socket.socketpair(); a.send(b"PAI" + b"RED"); print(b.recv(10).decode())'`
+		if auto.Has(gate.Net) {
+			script += `; python3 -c 'import socket; socket.create_connection(("127.0.0.1", PORT), timeout=5); print("INET" + "-OK")'`
+		}
+		res := ew.run(ew.expand(script))
+		ln.Close()
+		if strings.Contains(res.Text, "CONNECTED") || reached.Load() > 0 || !strings.Contains(res.Text, "Permission denied") {
+			t.Fatalf("%s: a host's Unix socket was reached (by path: %d), or a Unix socket not refused:\n%s", auto, reached.Load(), res.Text)
+		}
+		if !strings.Contains(res.Text, "SOCKET-SEEN") {
+			t.Fatalf("%s: the socket is not seen in the step, so the row proves nothing:\n%s", auto, res.Text)
+		}
+		if !strings.Contains(res.Text, "PAIRED") {
+			t.Fatalf("%s: socketpair failed under the filter:\n%s", auto, res.Text)
+		}
+		if auto.Has(gate.Net) && !strings.Contains(res.Text, "INET-OK") {
+			t.Fatalf("%s: with net allowed, an inet connection failed under the filter:\n%s", auto, res.Text)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/eukhe/eukhe/gate"
@@ -21,18 +20,6 @@ import (
 // confined process before it is read). The program's main calls
 // ConfineMain before anything else when it sees it.
 const ConfineArg = "__confine"
-
-// selfConfines is set by SelfConfines.
-var selfConfines atomic.Bool
-
-// SelfConfines tells the package that this program's main calls
-// ConfineMain when it sees ConfineArg (eukhe does; a test binary's
-// TestMain may). Without it, bubblewrap keeps abstract Unix sockets out
-// of a step with net and without secret by refusing Unix sockets
-// (bubblewrap's --seccomp), not by re-running this program inside to
-// apply Landlock's scope: a program that does not know ConfineArg would
-// run as itself there.
-func SelfConfines() { selfConfines.Store(true) }
 
 // planFD is the descriptor the plan comes on.
 const planFD = 3
@@ -74,18 +61,7 @@ func confineAndExec(args []string) int {
 	// Capabilities are per thread; the exec below runs on this one.
 	runtime.LockOSThread()
 	unixOK := plan.UnixSockets
-	if plan.ScopeOnly {
-		// Inside bubblewrap, which did the rest: only abstract Unix
-		// sockets (and signals) are kept inside, by Landlock's scopes where
-		// the kernel has them (ABI 6), else by refusing Unix sockets.
-		if abi, _ := probeLandlock(); abi >= 6 {
-			if err := landlock.V6.RestrictScoped(); err != nil {
-				fmt.Fprintf(os.Stderr, "bash: %s: the sandbox could not keep abstract Unix sockets inside (%v); nothing ran\n", args[1], err)
-				return 126
-			}
-			unixOK = true
-		}
-	} else if err := applyLandlock(plan); err != nil {
+	if err := applyLandlock(plan); err != nil {
 		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not be set up (%v); nothing ran\n", args[1], err)
 		return 126
 	}

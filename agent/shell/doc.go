@@ -165,16 +165,13 @@
 //     /proc/self/net/unix shows; a child of
 //     the command cannot read its own /proc/PID (only the command's own
 //     entry is granted, since another process's would show its environ).
-//     Abstract Unix sockets (an X server's, a session bus's, a container
-//     runtime's) have no path to hide: without net, bubblewrap's network
-//     namespace holds them apart; with net and without secret, eukhe
-//     re-runs itself inside bubblewrap (ConfineArg, a plan with
-//     ScopeOnly) to apply Landlock's abstract-socket and signal scopes
-//     (ABI 6); on a kernel without them, or in a program whose main has
-//     not called SelfConfines (a test binary that does not handle
-//     ConfineArg), bubblewrap's --seccomp loads the filter refusing Unix
-//     sockets instead; Landlock itself applies the scopes to every step. With net
-//     and secret, nothing stands between a step and them.
+//     Bubblewrap cannot hide every Unix socket either (a container
+//     runtime's docker.sock in the home, the third red team's): unless
+//     net and secret are both allowed, bubblewrap's --seccomp loads the
+//     same filter, so a step makes no Unix socket, by path or abstract
+//     (an X server's, a session bus's); Landlock also applies its
+//     abstract-socket and signal scopes to every step. With net and
+//     secret, nothing stands between a step and them.
 //     /sys and /proc/sys are read-only under both mechanisms (gate
 //     confine.go), and other names of protected files below the roots
 //     (hard links) are bound read-only like the files (places in

@@ -115,19 +115,13 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	pl, made := x.places(path, dir, allowed)
 	l.made = made
 	pl.TempDir = tmp
-	// With net and without secret, bubblewrap shares the network
-	// namespace, and with it the abstract Unix sockets (an X server's, a
-	// session bus's, a container runtime's): this program is re-run inside
-	// to keep them out (Landlock's scope), so it must be seen there.
-	// Where this program cannot be re-run so (the kernel's Landlock has
-	// no scope, or main does not call ConfineMain), bubblewrap loads a
-	// seccomp filter that refuses Unix sockets instead, as Landlock does.
-	scoped := c.Mechanism == Bubblewrap && allowed.Has(gate.Net) && !allowed.Has(gate.Secret)
-	scope := scoped && c.Self != "" && c.LandlockABI >= 6 && selfConfines.Load()
-	noUnix := scoped && !scope
-	if scope {
-		pl.Keep = append(pl.Keep, filepath.Dir(c.Self))
-	}
+	// A Unix socket is reached by its path, and neither mechanism can
+	// hide every one (a container runtime's docker.sock in the home, an
+	// agent's socket): unless net and secret are both allowed, a step
+	// makes none (a seccomp filter; socketpair still works), under
+	// bubblewrap as under Landlock. Bubblewrap's network namespace keeps
+	// the inet sockets of a step without net on its own loopback.
+	noUnix := c.Mechanism == Bubblewrap && !(allowed.Has(gate.Net) && allowed.Has(gate.Secret))
 	if c.Mechanism == Landlock {
 		pl.KeepTmp = true
 	}
@@ -146,22 +140,13 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		if noUnix {
 			raw, err := socketFilter(false, true)
 			if err != nil {
-				return l, fmt.Sprintf("bash: %s: not run: with net allowed and secret not, Unix sockets cannot be refused here (%v)\n", argv[0], err)
+				return l, fmt.Sprintf("bash: %s: not run: Unix sockets cannot be refused here (%v); allow net and secret for this step to run it without the filter\n", argv[0], err)
 			}
 			l.plan = filterBytes(raw)
 			// before the final "--"
 			l.argv = append(l.argv[:len(l.argv)-1], "--seccomp", fmt.Sprint(planFD), "--")
 		}
-		if scope {
-			b, err := json.Marshal(gate.LandlockPlan{Net: true, ScopeOnly: true})
-			if err != nil {
-				return l, fmt.Sprintf("bash: %s: not run: the sandbox's plan: %v\n", argv[0], err)
-			}
-			l.argv = append(l.argv, c.Self, ConfineArg, path, argv[0])
-			l.plan = b
-		} else {
-			l.argv = append(l.argv, path)
-		}
+		l.argv = append(l.argv, path)
 		l.argv = append(l.argv, argv[1:]...)
 	case Landlock:
 		plan := s.Landlock(readDirNoLinks)

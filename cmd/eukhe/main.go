@@ -69,7 +69,6 @@ func main() {
 		// The Landlock re-run of a confined step: apply, then exec.
 		os.Exit(shell.ConfineMain(os.Args[2:]))
 	}
-	shell.SelfConfines()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
