@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -270,8 +271,23 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 				pl.Protected = appendEntry(pl.Protected, p)
 			}
 		}
+		// A protected place that is missing now (a PATH directory of the
+		// workspace not made yet, a file git includes) has nothing a mount
+		// could cover: one the process makes is renamed out of use after
+		// it, as a .git is (the third red team's).
+		var missing []string
+		for _, p := range paths {
+			if p = filepath.Clean(p); filepath.IsAbs(p) && !exists(p) {
+				missing = append(missing, p)
+			}
+		}
 		scan = func() []string {
 			made, _ := tree.refresh(roots, names)
+			for _, p := range missing {
+				if exists(p) && !slices.ContainsFunc(made, func(m string) bool { return p == m || strings.HasPrefix(p, m+"/") }) {
+					made = append(made, p)
+				}
+			}
 			for _, p := range x.namedEntries(dir, names) {
 				if !contains(near, p) && !contains(made, p) {
 					made = append(made, p)
@@ -457,4 +473,11 @@ func (j *Jobs) killAll() {
 		}
 		t.Stop()
 	}
+}
+
+// exists reports whether there is an entry of any kind at p (a link is
+// not followed).
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
