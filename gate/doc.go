@@ -163,7 +163,15 @@
 //     grants an agent more: .helix, .zed, .dir-locals.el, .lazy.lua,
 //     .claude, .cursor, .mcp.json, .gemini, and a dev container's
 //     .devcontainer and .devcontainer.json (its initializeCommand runs on
-//     the host) (NamedProtected).
+//     the host) (NamedProtected), and (third red team) .codex, .roo,
+//     .kiro, .amazonq, .continue, opencode.json, .opencode, .windsurf,
+//     .aider.conf.yml, .vimrc and .gvimrc.
+//   - Where git finds what it runs for a root outside its .git is
+//     protected as a tree (third red team; Places.GitPlaces, gathered by
+//     settings.GitPlaces, parsed by ParseGitConfigRefs): a linked
+//     worktree's or separate git directory and its common directory, the
+//     user's ~/.gitconfig and $XDG_CONFIG_HOME/git, every file the
+//     configs include (any includeIf condition), every core.hooksPath.
 //   - A file named HEAD is protected by name below a root too (red
 //     team): with objects/ and refs/ beside it, its directory is a bare
 //     repository to git's discovery, whose config git obeys there. A

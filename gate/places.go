@@ -35,6 +35,11 @@ type Places struct {
 	// places were gathered (a root's .git/config with a password in a
 	// URL: HoldsCredential); each is a secret entry.
 	CredentialFiles []string
+	// GitPlaces are where git finds what it runs for the roots outside
+	// their .git (settings.GitPlaces: a worktree's real git directory,
+	// the user's git config, included files, core.hooksPath): each is
+	// protected as a tree.
+	GitPlaces []string
 }
 
 // HomeSecrets are the credential stores of other programs in the home
@@ -168,6 +173,9 @@ func (pl Places) Rules() []Rule {
 	}
 	for _, f := range pl.SettingsFiles {
 		rs = append(rs, Rule{Kind: TreeRule, Path: f})
+	}
+	for _, p := range pl.GitPlaces {
+		rs = append(rs, Rule{Kind: TreeRule, Path: p})
 	}
 	for _, d := range pl.PathDirs {
 		if filepath.IsAbs(d) {

@@ -63,6 +63,7 @@ func (p Paths) Places(env map[string]string) gate.Places {
 		PathDirs:        filepath.SplitList(env["PATH"]),
 		Env:             env,
 		CredentialFiles: credentialConfigs(p.Roots),
+		GitPlaces:       GitPlaces(p.Roots, p.Home, env),
 	}
 }
 
