@@ -18,6 +18,9 @@ type planned struct {
 	// real is the real path the commit checked for it (the move's
 	// destination for a move): a save must land there (save.go).
 	real string
+	// file is the file that was under real as the commit checked it (for
+	// a move, the file moved there): a save must write that file.
+	file fileID
 }
 
 // commit publishes a change set through the commit engine (docs.CommitVia)

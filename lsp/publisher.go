@@ -38,6 +38,7 @@ type openDoc struct {
 	v      view    // the document as checked
 	dirty  bool    // it held unsaved changes: its text was not the disk's
 	e      docEdit // what goes to the editor, from Prepare
+	file   fileID  // the file under its real path as checked
 	done   bool    // sent (alone or with others): out is its outcome
 	out    docs.Outcome
 	undone bool // its put-back was sent: undo is its outcome
@@ -84,7 +85,7 @@ func (ep *editorPub) Check(p *docs.Pending) string {
 		return fmt.Sprintf("%s is open in an editor that cannot rename files; close it there and retry, or move it with bash", p.Path)
 	}
 	disk, err := os.ReadFile(v.path)
-	d := &openDoc{v: v, dirty: err != nil || !bytes.Equal(disk, v.data)}
+	d := &openDoc{v: v, dirty: err != nil || !bytes.Equal(disk, v.data), file: fileIDOf(p.Real)}
 	ep.open[p], ep.byReal[p.Real] = d, d
 	p.Buffer = true // the intent journal lists the commit's disk part only
 	return ""
@@ -320,7 +321,7 @@ func (ep *editorPub) Finish(ps []*docs.Pending, outs []docs.Outcome) {
 func (ep *editorPub) planned(p *docs.Pending, i int) *planned {
 	pl := &planned{i: i, c: p.Change, real: p.Target()}
 	if d := ep.open[p]; d != nil {
-		pl.open, pl.v, pl.dirty = true, d.v, d.dirty
+		pl.open, pl.v, pl.dirty, pl.file = true, d.v, d.dirty, d.file
 	}
 	return pl
 }

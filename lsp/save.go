@@ -41,7 +41,11 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 		// Every landed document is judged, saved or not: one left unsaved
 		// would carry the edit to wherever its name points at the user's
 		// next save.
-		if err := s.judgeSave(p); err != nil {
+		err := s.judgeSave(p)
+		if err == nil {
+			err = judgeSavedFile(p)
+		}
+		if err != nil {
 			refused[p] = true
 			s.refuseSave(p, &res.Outcomes[p.i], err)
 			continue
@@ -95,6 +99,27 @@ func (s *Server) judgeSave(p *planned) error {
 		return nil
 	}
 	return judgeOpened(name, gate.RealPath{Path: p.real}, s.ov.resolve(name))
+}
+
+// judgeSavedFile tells why a document must not be saved though its name
+// still resolves as checked: the file there is not the one the commit
+// checked (another was renamed over it — a second name of .git/config
+// would then be written by the editor's in-place save, the third red
+// team's), or, where there was none (a new file), the one there now has
+// other names, any of which may be protected. It is asked right before
+// the save only: an editor's own save may replace the file (a rename of
+// its temporary file), which changes no name it writes.
+func judgeSavedFile(p *planned) error {
+	now := fileIDOf(p.real)
+	switch {
+	case p.file.exists && !now.exists:
+		return fmt.Errorf("%s was removed while the edit reached the editor: close and reopen it in the editor, then retry", p.real)
+	case p.file.known && (!now.known || now.dev != p.file.dev || now.ino != p.file.ino):
+		return fmt.Errorf("%s is another file than when the edit was checked (one was renamed over it while the edit reached the editor): close and reopen it in the editor, then retry", p.real)
+	case !p.file.exists && now.known && now.links > 1:
+		return fmt.Errorf("%s was made while the edit reached the editor, with %d names (a hard link, maybe of a protected file): close it in the editor, remove its other names, then retry", p.real, now.links)
+	}
+	return nil
 }
 
 // refuseSave leaves a document unsaved whose name resolves elsewhere now,
