@@ -113,6 +113,10 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 		}
 		return errHalted
 	}
+	var endLive func() []string
+	if l.begin != nil {
+		endLive = l.begin()
+	}
 	err = cmd.Start()
 	if planW != nil {
 		go func(plan []byte) {
@@ -125,6 +129,9 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	}
 	x.mu.Unlock()
 	if err != nil {
+		if endLive != nil {
+			endLive()
+		}
 		if errors.Is(err, syscall.ENOEXEC) {
 			fmt.Fprintf(hc.Stderr, "bash: %s: cannot run it: not a program, and a script without #! does not run\n", args[0])
 			return interp.ExitStatus(126)
@@ -133,7 +140,11 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 		return interp.ExitStatus(126)
 	}
 	err = cmd.Wait()
-	if made := refuseMade(l.made, x.id); len(made) > 0 {
+	made := refuseMade(l.made, x.id)
+	if endLive != nil {
+		made = append(endLive(), made...)
+	}
+	if len(made) > 0 {
 		x.currentNote().made(made)
 	}
 	var ee *exec.ExitError

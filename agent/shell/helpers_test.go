@@ -48,6 +48,7 @@ func newWorld(t testing.TB, auto gate.AutoSet) *world {
 		Budget:    time.Minute,
 		KillGrace: 500 * time.Millisecond,
 	}
+	t.Cleanup(func() { _ = w.runner.Close() })
 	return w
 }
 

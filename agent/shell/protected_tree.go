@@ -54,6 +54,9 @@ type protectedTree struct {
 	roots   []string
 	last    time.Time // when the last refresh ended
 	present []string  // the protected entries it found
+	// live watches the map's directories while a process runs
+	// (protected_live.go).
+	live liveTree
 }
 
 // before is the look before a process starts: the protected entries
@@ -118,6 +121,7 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 			continue
 		}
 		t.dirs[path] = d
+		t.live.watch(path)
 		for name, ino := range d.found {
 			if old == nil || old.found[name] != ino {
 				made = append(made, filepath.Join(path, name))
@@ -241,6 +245,7 @@ func (t *protectedTree) list(path string) (*treeDir, bool) {
 
 // forget drops a directory and everything below it from the map.
 func (t *protectedTree) forget(path string) {
+	t.live.unwatch(path)
 	for p := range t.dirs {
 		if p == path || strings.HasPrefix(p, path+"/") {
 			delete(t.dirs, p)

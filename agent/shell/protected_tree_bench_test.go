@@ -23,6 +23,14 @@ func BenchmarkProtectedTreeRefresh(b *testing.B) {
 			(&protectedTree{}).refresh([]string{root}, names)
 		}
 	})
+	b.Run("first-watched", func(b *testing.B) {
+		for b.Loop() {
+			tr := &protectedTree{}
+			tr.live.enable()
+			tr.refresh([]string{root}, names)
+			tr.live.close()
+		}
+	})
 	b.Run("unchanged", func(b *testing.B) {
 		tr := &protectedTree{}
 		tr.refresh([]string{root}, names)

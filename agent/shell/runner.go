@@ -222,6 +222,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 	if req.FullOutput {
 		capacity = -1
 	}
+	r.protected.live.enable()
 	x = &run{
 		gate: r.Gate, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,
 		out: &output{cap: capacity, keepWhole: r.KeepWhole, recall: map[bool]string{true: r.RecallToken}[r.KeepWhole]}, grace: r.grace(), id: newID(), timeout: req.Timeout,

@@ -52,6 +52,10 @@ type launch struct {
 	// editor config) it made where it could without protected; nil when
 	// it could make none.
 	made func() []string
+	// begin, when made is set, starts the session's live watch for the
+	// process (protected_live.go); the function it gives ends it and
+	// lists what the watch renamed out of use meanwhile.
+	begin func() (end func() []string)
 }
 
 // tempDir is the session's private temporary directory, made on first
@@ -74,6 +78,7 @@ func (r *Runner) tempDir() (string, error) {
 // temporary directory is removed.
 func (r *Runner) Close() error {
 	r.jobs().killAll()
+	r.protected.live.close()
 	r.mu.Lock()
 	d := r.tmp
 	r.tmp = ""
@@ -115,6 +120,10 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	}
 	pl, made := x.places(path, dir, allowed)
 	l.made = made
+	if made != nil && x.tree != nil {
+		_, _, names := x.policy.SandboxRules()
+		l.begin = func() func() []string { return x.tree.live.begin(names, x.id) }
+	}
 	pl.TempDir = tmp
 	// A Unix socket is reached by its path, and neither mechanism can
 	// hide every one (a container runtime's docker.sock in the home, an
@@ -277,14 +286,14 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		// it, as a .git is (the third red team's).
 		var missing []string
 		for _, p := range paths {
-			if p = filepath.Clean(p); filepath.IsAbs(p) && !exists(p) {
+			if p = filepath.Clean(p); filepath.IsAbs(p) && !entryExists(p) {
 				missing = append(missing, p)
 			}
 		}
 		scan = func() []string {
 			made, _ := tree.refresh(roots, names)
 			for _, p := range missing {
-				if exists(p) && !slices.ContainsFunc(made, func(m string) bool { return p == m || strings.HasPrefix(p, m+"/") }) {
+				if entryExists(p) && !slices.ContainsFunc(made, func(m string) bool { return p == m || strings.HasPrefix(p, m+"/") }) {
 					made = append(made, p)
 				}
 			}
@@ -475,9 +484,9 @@ func (j *Jobs) killAll() {
 	}
 }
 
-// exists reports whether there is an entry of any kind at p (a link is
+// entryExists reports whether there is an entry of any kind at p (a link is
 // not followed).
-func exists(p string) bool {
+func entryExists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
 }

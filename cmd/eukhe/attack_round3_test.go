@@ -192,8 +192,12 @@ func TestAttackRound3_a_repository_a_step_makes_is_live_until_the_step_ends(t *t
 			}()
 			cfg := filepath.Join(w.root, "deep", "r", ".git", "config")
 			deadline := time.Now().Add(15 * time.Second)
+			refused := func() bool {
+				m, _ := filepath.Glob(filepath.Join(w.root, "deep", "r", ".git.eukhe-refused-*"))
+				return len(m) > 0
+			}
 			for time.Now().Before(deadline) {
-				if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "fsmonitor") {
+				if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "fsmonitor") || refused() {
 					break
 				}
 				time.Sleep(50 * time.Millisecond)
@@ -203,6 +207,9 @@ func TestAttackRound3_a_repository_a_step_makes_is_live_until_the_step_ends(t *t
 			text := <-done
 			if r3exists(mark) {
 				t.Errorf("the user's git status ran the fsmonitor program of a repository the step had made, before the step ended:\n%s", text)
+			}
+			if !strings.Contains(text, ".eukhe-refused-") {
+				t.Errorf("the reply does not say the .git the step made was renamed out of use:\n%s", text)
 			}
 		})
 	}

@@ -1,0 +1,177 @@
+package shell
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Protected names made while a process runs (the third red team). The
+// map (protected_tree.go) finds a .git a process made when the process
+// ends; until then any git the user runs there — a shell prompt showing
+// the branch, the editor's git, which finds new repositories in the
+// workspace — would obey its config unconfined. So the session also
+// watches every directory of its map (fsnotify), and while one of its
+// processes runs, a protected name that appears in a watched directory —
+// made, or renamed into place — is renamed out of use at once, and a
+// directory that appears is watched and looked into at once (what was
+// made in it before the watch). What the process controls: the moments
+// between its making a name and the watch's event (microseconds to a few
+// milliseconds), and directories past the watch bound (maxLiveWatches, or
+// the system's own limit on watches), which only the look after the
+// process covers.
+
+// maxLiveWatches bounds the directories one session watches.
+const maxLiveWatches = 2 * maxTreeDirs
+
+// liveTree is one session's watch.
+type liveTree struct {
+	mu      sync.Mutex
+	on      bool // the session's own map: enabled by the runner
+	w       *fsnotify.Watcher
+	broken  bool // no watcher could be made, or the system's limit was met
+	watched map[string]bool
+	names   []string
+	id      string
+	active  int      // processes running under the watch
+	renamed []string // "path → new name" made while they ran, not told yet
+	done    chan struct{}
+}
+
+// watch adds dir to the watch (made on first use).
+func (l *liveTree) watch(dir string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.watchLocked(dir)
+}
+
+// enable makes the watch watch: only a session's own map is watched (a
+// map made for one look is not, having no end to close it).
+func (l *liveTree) enable() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.on = true
+}
+
+func (l *liveTree) watchLocked(dir string) bool {
+	if !l.on || l.broken || l.watched[dir] {
+		return false
+	}
+	if l.w == nil {
+		w, err := fsnotify.NewWatcher()
+		if err != nil {
+			l.broken = true
+			return false
+		}
+		l.w, l.watched, l.done = w, map[string]bool{}, make(chan struct{})
+		go l.loop(w, l.done)
+	}
+	if len(l.watched) >= maxLiveWatches {
+		return false
+	}
+	if err := l.w.Add(dir); err != nil {
+		return false
+	}
+	l.watched[dir] = true
+	return true
+}
+
+// unwatch drops every watched directory at or below path.
+func (l *liveTree) unwatch(path string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for d := range l.watched {
+		if d == path || strings.HasPrefix(d, path+"/") {
+			_ = l.w.Remove(d)
+			delete(l.watched, d)
+		}
+	}
+}
+
+// begin marks a process of the session running with these protected
+// names; end (the function it gives) unmarks it and gives what was
+// renamed out of use meanwhile.
+func (l *liveTree) begin(names []string, id string) (end func() []string) {
+	l.mu.Lock()
+	l.active++
+	l.names, l.id = names, id
+	l.mu.Unlock()
+	return func() []string {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.active--
+		out := l.renamed
+		l.renamed = nil
+		return out
+	}
+}
+
+// close stops the watch.
+func (l *liveTree) close() {
+	l.mu.Lock()
+	w, done := l.w, l.done
+	l.w, l.watched, l.broken = nil, nil, true
+	l.mu.Unlock()
+	if w != nil {
+		w.Close()
+		<-done // the loop may be waiting for l.mu: not held here
+	}
+}
+
+func (l *liveTree) loop(w *fsnotify.Watcher, done chan struct{}) {
+	defer close(done)
+	for {
+		select {
+		case ev, ok := <-w.Events:
+			if !ok {
+				return
+			}
+			if ev.Has(fsnotify.Create) {
+				l.appeared(ev.Name)
+			}
+		case _, ok := <-w.Errors:
+			if !ok {
+				return
+			}
+		}
+	}
+}
+
+// appeared handles an entry made or renamed into a watched directory.
+func (l *liveTree) appeared(path string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.active == 0 || strings.Contains(filepath.Base(path), refusedSuffix) {
+		return
+	}
+	l.look(path, 0)
+}
+
+// look renames path out of use when it has a protected name, else, when
+// it is a directory (not a link), watches it and looks at each entry made
+// in it before the watch.
+func (l *liveTree) look(path string, depth int) {
+	if slices.Contains(l.names, filepath.Base(path)) {
+		if to, err := renameOutOfUse(path, l.id); err == nil {
+			l.renamed = append(l.renamed, path+" → "+to)
+		}
+		return
+	}
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.IsDir() || depth > 64 || !l.watchLocked(path) {
+		return
+	}
+	des, err := os.ReadDir(path)
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		if !strings.Contains(de.Name(), refusedSuffix) {
+			l.look(filepath.Join(path, de.Name()), depth+1)
+		}
+	}
+}
