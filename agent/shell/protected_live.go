@@ -25,8 +25,9 @@ import (
 // the system's own limit on watches), which only the look after the
 // process covers.
 
-// maxLiveWatches bounds the directories one session watches.
-const maxLiveWatches = 2 * maxTreeDirs
+// maxLiveWatches bounds the directories one session watches (twice the
+// map's bound: the map and what processes make).
+const maxLiveWatches = 100_000
 
 // liveTree is one session's watch.
 type liveTree struct {

@@ -35,10 +35,12 @@ import (
 // replaces an entry.
 
 // maxTreeDirs bounds the first map of a session's roots: past it, the
-// directories that were there are not followed further (the roots, their
-// children and the working directory's ancestors are still looked at
-// every time); a directory made later is always walked.
-const maxTreeDirs = 50_000
+// directories that were there are not mapped (the roots, their children
+// and the working directory's ancestors are still looked at every time,
+// and what is below the last mapped ones is walked whole at every
+// refresh: protected_beyond.go); a directory made later is always mapped.
+// A variable for the tests only.
+var maxTreeDirs = 50_000
 
 // freshFor is how long a refresh stands for the look before the next
 // process of a script: the processes of one script start back to back,
@@ -54,6 +56,11 @@ type protectedTree struct {
 	roots   []string
 	last    time.Time // when the last refresh ended
 	present []string  // the protected entries it found
+	// Past the bound: the directories the first map did not list
+	// (frontier), and the protected entries found below them at the
+	// last walk (beyond). Each refresh walks them whole (beyond.go).
+	frontier []string
+	beyond   map[string]bool
 	// live watches the map's directories while a process runs
 	// (protected_live.go).
 	live liveTree
@@ -99,6 +106,7 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 	first := t.dirs == nil || !slices.Equal(t.names, names) || !slices.Equal(t.roots, roots)
 	if first {
 		t.dirs, t.full, t.names, t.roots = map[string]*treeDir{}, false, append([]string(nil), names...), append([]string(nil), roots...)
+		t.frontier, t.beyond = nil, nil
 	}
 	var queue []string
 	for _, r := range roots {
@@ -123,8 +131,11 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 		t.dirs[path] = d
 		t.live.watch(path)
 		for name, ino := range d.found {
-			if old == nil || old.found[name] != ino {
-				made = append(made, filepath.Join(path, name))
+			p := filepath.Join(path, name)
+			// one the walk past the bound found before is not new when the
+			// map takes its directory in (its parent changed)
+			if (old == nil || old.found[name] != ino) && !(old == nil && t.beyond[p]) {
+				made = append(made, p)
 			}
 		}
 		for _, sub := range d.subdirs {
@@ -134,9 +145,12 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 			}
 			// The bound is for the first map of what was there: every
 			// directory made since is walked, however many a step made.
-			if first && len(t.dirs)+len(queue) >= maxTreeDirs {
+			// What the first map leaves out is walked whole at every
+			// refresh (walkBeyond).
+			if first && (t.full || len(t.dirs)+len(queue) >= maxTreeDirs) {
 				t.full = true
-				break
+				t.frontier = append(t.frontier, p)
+				continue
 			}
 			queue = append(queue, p)
 		}
@@ -152,6 +166,16 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 		for name := range d.found {
 			present = append(present, filepath.Join(path, name))
 		}
+	}
+	if len(t.frontier) > 0 {
+		found := t.walkBeyond()
+		for p := range found {
+			if !first && !t.beyond[p] {
+				made = append(made, p)
+			}
+			present = append(present, p)
+		}
+		t.beyond = found
 	}
 	slices.Sort(made)
 	slices.Sort(present)

@@ -40,3 +40,18 @@ func BenchmarkProtectedTreeRefresh(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkProtectedTreeBeyond is what each refresh adds for 20,000
+// directories past the map's bound: a walk that lists them all.
+func BenchmarkProtectedTreeBeyond(b *testing.B) {
+	root := b.TempDir()
+	for i := 0; i < 200; i++ {
+		for j := 0; j < 100; j++ {
+			os.MkdirAll(filepath.Join(root, fmt.Sprintf("d%d/e%d", i, j)), 0o755)
+		}
+	}
+	tr := &protectedTree{names: []string{".git", ".vscode"}, frontier: []string{root}, dirs: map[string]*treeDir{}}
+	for b.Loop() {
+		tr.walkBeyond()
+	}
+}

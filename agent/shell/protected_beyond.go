@@ -1,0 +1,89 @@
+package shell
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+)
+
+// Past the map's bound (the third red team): a repository made in a
+// directory the first map did not list (a monorepo's, a node_modules')
+// was never found. The map stays bounded — its memory and the stat of
+// every directory before each process — but what it left out is walked
+// whole at every refresh, listing directories only (no stat: the entry
+// types come with the listing), and every protected entry found there
+// that the walk before did not find is taken as made. A session on a
+// tree past the bound pays that walk for each process that may write
+// (BenchmarkProtectedTreeBeyond).
+
+// walkBeyond walks every frontier directory not mapped since, a few side
+// by side, and gives the protected entries below them. A protected entry
+// is not descended into, nor is a link.
+func (t *protectedTree) walkBeyond() map[string]bool {
+	var (
+		mu      sync.Mutex
+		cond    = sync.NewCond(&mu)
+		stack   []string
+		pending int
+		found   = map[string]bool{}
+	)
+	for _, f := range t.frontier {
+		if _, mapped := t.dirs[f]; !mapped {
+			stack = append(stack, f)
+		}
+	}
+	pending = len(stack)
+	const workers = 4
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				for len(stack) == 0 && pending > 0 {
+					cond.Wait()
+				}
+				if len(stack) == 0 {
+					mu.Unlock()
+					return
+				}
+				dir := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				mu.Unlock()
+				var subs, hits []string
+				if des, err := readDirUnsorted(dir); err == nil {
+					for _, de := range des {
+						p := filepath.Join(dir, de.Name())
+						switch {
+						case slices.Contains(t.names, de.Name()):
+							hits = append(hits, p)
+						case de.IsDir():
+							subs = append(subs, p)
+						}
+					}
+				}
+				mu.Lock()
+				for _, h := range hits {
+					found[h] = true
+				}
+				stack = append(stack, subs...)
+				pending += len(subs) - 1
+				cond.Broadcast()
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return found
+}
+
+// readDirUnsorted is a directory's entries as the system lists them, with
+// their types and no stat (os.ReadDir would also sort them).
+func readDirUnsorted(dir string) ([]os.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
