@@ -136,21 +136,22 @@ var tokenShapes = regexp.MustCompile(`(?:^|[\s"'=:,;(\[{<])(?:` + strings.Join([
 	`xox[abposer]-[0-9A-Za-z-]{8,}`,     // Slack bot, user, app-level, refresh tokens
 	`xapp-[0-9A-Za-z-]{8,}`,             // Slack app token
 	`gl(?:pat|dt|rt|ptt|soat|cbt|oas|imt|ft|agent|ffct|ds)-[0-9A-Za-z_-]{8,}`, // GitLab
-	`github_pat_[0-9A-Za-z_]{8,}`,                             // GitHub fine-grained
-	`gh[pousr]_[0-9A-Za-z]{8,}`,                               // GitHub classic, OAuth, user, server, refresh
-	`npm_[0-9A-Za-z]{30,}`,                                    // npm
-	`pypi-Ag[0-9A-Za-z_-]{20,}`,                               // PyPI (a macaroon)
-	`(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{12,}`,                    // AWS access key id
-	`AIza[0-9A-Za-z_-]{30,}`,                                  // Google API key
-	`ya29\.[0-9A-Za-z_-]{20,}`,                                // Google OAuth access token
-	`sk-[0-9A-Za-z_-]{12,}`,                                   // OpenAI, Anthropic (sk-ant-…), DeepSeek, …
-	`hf_[0-9A-Za-z]{30,}`,                                     // Hugging Face
-	`glc_[0-9A-Za-z_+/=-]{20,}`,                               // Grafana
-	`dop_v1_[0-9a-f]{40,}`,                                    // DigitalOcean
-	`SG\.[0-9A-Za-z_-]{16,}\.[0-9A-Za-z_-]{16,}`,              // SendGrid
-	`AGE-SECRET-KEY-1[0-9A-Z]{40,}`,                           // age
-	`eyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{4,}\.[0-9A-Za-z_-]*`, // a JWT: base64url header {"…, payload, signature
-	`-----BEGIN`,                                              // a PEM block
+	`github_pat_[0-9A-Za-z_]{8,}`,                                      // GitHub fine-grained
+	`gh[pousr]_[0-9A-Za-z]{8,}`,                                        // GitHub classic, OAuth, user, server, refresh
+	`npm_[0-9A-Za-z]{30,}`,                                             // npm
+	`pypi-Ag[0-9A-Za-z_-]{20,}`,                                        // PyPI (a macaroon)
+	`(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{12,}`,                             // AWS access key id
+	`AIza[0-9A-Za-z_-]{30,}`,                                           // Google API key
+	`ya29\.[0-9A-Za-z_-]{20,}`,                                         // Google OAuth access token
+	`sk-[0-9A-Za-z_-]{12,}`,                                            // OpenAI, Anthropic (sk-ant-…), DeepSeek, …
+	`hf_[0-9A-Za-z]{30,}`,                                              // Hugging Face
+	`glc_[0-9A-Za-z_+/=-]{20,}`,                                        // Grafana
+	`dop_v1_[0-9a-f]{40,}`,                                             // DigitalOcean
+	`SG\.[0-9A-Za-z_-]{16,}\.[0-9A-Za-z_-]{16,}`,                       // SendGrid
+	`AGE-SECRET-KEY-1[0-9A-Z]{40,}`,                                    // age
+	`eyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{4,}\.[0-9A-Za-z_-]*`,          // a JWT: base64url header {"…, payload, signature
+	`-----BEGIN`,                                                       // a PEM block
+	`(?:Bearer|Basic|Token|Digest|Negotiate)\s+[0-9A-Za-z._~+/=-]{8,}`, // an Authorization header's value (third red team)
 }, "|") + `)`)
 
 // secretMarks are texts that make a value a credential wherever they
@@ -161,9 +162,8 @@ var secretMarks = regexp.MustCompile(`(?i:hooks\.slack\.com/(?:services|workflow
 	`(?i:discord(?:app)?\.com/api/webhooks/)|"auths"\s*:|` +
 	`(?i:AccountKey=|SharedAccessKey=|SharedAccessSignature=)|` +
 	`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@|` +
-	// the third red team's: an Authorization header's value, and the
-	// signature of a shared access (SAS) or presigned URL's query
-	`^(?:Bearer|Basic|Token|Digest|Negotiate)\s+[0-9A-Za-z._~+/=-]{8,}|` +
+	// the third red team's: the signature of a shared access (SAS) or
+	// presigned URL's query
 	`(?:^|[?&])(?i:sig|signature|x-amz-signature|x-goog-signature)=[^&\s]{8,}`)
 
 // CredentialValue reports whether a variable's value is a credential

@@ -35,7 +35,7 @@ func genChars(t *rapid.T, set string, min, max int, label string) string {
 // genToken draws a credential in the form one provider issues.
 func genToken(t *rapid.T) string {
 	pick := func(label string, opts ...string) string { return rapid.SampledFrom(opts).Draw(t, label) }
-	switch rapid.IntRange(0, 18).Draw(t, "shape") {
+	switch rapid.IntRange(0, 20).Draw(t, "shape") {
 	case 0: // Stripe secret and restricted keys
 		return pick("stripe", "sk_live_", "sk_test_", "rk_live_", "rk_test_") + genChars(t, alnum, 24, 99, "stripe")
 	case 1: // Slack bot and user tokens
@@ -86,6 +86,11 @@ func genToken(t *rapid.T) string {
 		return "whsec_" + genChars(t, alnum, 32, 40, "wh")
 	case 17: // Hugging Face
 		return "hf_" + genChars(t, alnum, 34, 34, "hf")
+	case 18: // an Authorization header's value, whatever the token (third red team)
+		return pick("auth", "Bearer ", "Basic ", "Token ") + genChars(t, b64url, 8, 60, "auth")
+	case 19: // a shared access signature or presigned URL's query
+		return "sv=2022-11-02&ss=" + genChars(t, "bfqt", 1, 4, "ss") + "&" + pick("sig", "sig=", "X-Amz-Signature=", "X-Goog-Signature=") +
+			genChars(t, b64url, 8, 64, "sig")
 	default: // an Azure connection string
 		return "DefaultEndpointsProtocol=https;AccountName=" + genChars(t, "abcdefgh", 3, 12, "acct") + ";AccountKey=" +
 			genChars(t, alnum, 60, 88, "key") + "==;EndpointSuffix=core.windows.net"
@@ -171,9 +176,11 @@ func genPlainValue(t *rapid.T) string {
 func genCredentialName(t *rapid.T) string {
 	pre := rapid.SampledFrom([]string{"", "CI_JOB", "STRIPE", "SLACK", "MY_APP", "DOCKER", "GITLAB", "X"}).Draw(t, "pre")
 	core := rapid.SampledFrom([]string{"JWT", "JWT_V2", "WEBHOOK_URL", "WEBHOOK", "WEBHOOKS", "SK", "SK_LIVE", "AUTH_CONFIG",
-		"TOKEN", "API_KEY", "SECRET", "PASSWORD", "PAT", "DSN", "SIGNING_KEY", "CREDENTIALS"}).Draw(t, "core")
+		"TOKEN", "API_KEY", "SECRET", "PASSWORD", "PAT", "DSN", "SIGNING_KEY", "CREDENTIALS",
+		// the third red team's
+		"PW", "BIND_PW", "AUTHORIZATION", "COOKIE_JAR", "SSHPASS"}).Draw(t, "core")
 	if pre == "" {
-		if core == "SK" || core == "SK_LIVE" || core == "PAT" || core == "DSN" {
+		if core == "SK" || core == "SK_LIVE" || core == "PAT" || core == "DSN" || core == "PW" {
 			pre = "APP"
 		} else {
 			return core
