@@ -172,6 +172,11 @@
 //     worktree's or separate git directory and its common directory, the
 //     user's ~/.gitconfig and $XDG_CONFIG_HOME/git, every file the
 //     configs include (any includeIf condition), every core.hooksPath.
+//     They are read once, when the session's places are gathered: what an
+//     attacker controls between that reading and a later judgment is
+//     nothing of the repository's config (it is protected), but a change
+//     the user makes to their own git config during the session is seen
+//     at the next session only.
 //   - A file named HEAD is protected by name below a root too (red
 //     team): with objects/ and refs/ beside it, its directory is a bare
 //     repository to git's discovery, whose config git obeys there. A

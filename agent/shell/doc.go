@@ -196,6 +196,17 @@
 //     (confine_supervise.go): bubblewrap's pid namespace ends with the
 //     program, and under Landlock `eukhe __confine` is the subreaper of
 //     the program and kills and reaps what it left before it exits.
+//     While the process runs, the session watches the map's directories
+//     (protected_live.go, fsnotify): a protected name made or renamed into
+//     one, or into a directory made since, is renamed out of use at once,
+//     so the user's own git (a prompt, the editor's) does not obey it
+//     meanwhile; what the program controls is the moment between its
+//     making the name and the watch's event. The map is bounded (50,000
+//     directories); what its first look left out is walked whole at every
+//     refresh (protected_beyond.go), so a name made past the bound is
+//     found too, after the process. A protected place that did not exist
+//     before the process (a PATH directory of the workspace, an included
+//     git config) and exists after it is renamed out of use the same way.
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
 //     would run unasked); `exec >file` lasts for its statement only, since
 //     each pipeline gets its own output pipe; a builtin writing to a closed
