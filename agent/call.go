@@ -50,6 +50,9 @@ func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) docs.R
 	if max <= 0 {
 		max = DefaultMaxArgs
 	}
+	if s.beforeCall != nil {
+		s.beforeCall()
+	}
 	if len(args) > max {
 		return docs.Result{Text: fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), Failed: true}
 	}

@@ -103,6 +103,7 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 		id = NewID()
 	}
 	policy := paths.Places(env).Policy(gate.OS)
+	git := settings.NewGitWatch(paths.Roots, paths.Home, env)
 	disk := docs.NewDisk()
 	disk.Journal, disk.Root = docs.JournalDir(env, o.Root), o.Root
 	disk.Fault = CrashPause()
@@ -135,6 +136,7 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 		SkillDirs:    []string{filepath.Join(o.Root, ".eukhe", "skills"), filepath.Join(paths.UserDir, "skills")},
 		Logf:         o.Logf,
 		NoTranscript: o.NoTranscript,
+		BeforeCall:   func() { git.Refresh(policy) },
 	}
 	if !o.NoLog {
 		opts.LogPath = SessionLogPath(env, id)

@@ -56,6 +56,9 @@ type Options struct {
 	// else the defaults (docs.DefaultProgressEvery for walks,
 	// DefaultBashProgressEvery for bash).
 	ProgressEvery time.Duration
+	// BeforeCall runs before each tool call is judged (the git places of
+	// a git config the user changed: settings.GitWatch); nil is nothing.
+	BeforeCall func()
 }
 
 // Session is one agent's connection: its own seen lines (docs.Session), its
@@ -73,6 +76,7 @@ type Session struct {
 	clients    *Clients
 	log        *SessionLog
 	logf       func(string, ...any)
+	beforeCall func()
 	paramNames map[string][]string
 	oneShot    bool // a one-shot call (Options.NoTranscript): no MCP client
 
@@ -119,7 +123,7 @@ func Open(o Options) (*Session, error) {
 		id = NewID()
 	}
 	h := o.Host
-	s := &Session{ID: id, Parent: o.Parent, host: h, roster: roster, logf: o.Logf, paramNames: map[string][]string{}, oneShot: o.NoTranscript}
+	s := &Session{ID: id, Parent: o.Parent, host: h, roster: roster, logf: o.Logf, beforeCall: o.BeforeCall, paramNames: map[string][]string{}, oneShot: o.NoTranscript}
 	for _, t := range roster.Tools() {
 		s.paramNames[t.Name] = Params(t.Built)
 	}

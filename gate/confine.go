@@ -316,7 +316,8 @@ func (s Sandbox) BwrapArgs(dir string) []string {
 // of its Named rules.
 func (p *Policy) SandboxRules() (secrets, paths, names []string) {
 	secrets = append(secrets, p.secrets...)
-	for _, r := range p.rules {
+	rules, _ := p.allRules()
+	for _, r := range rules {
 		if r.Kind == NamedRule {
 			names = appendNew(names, r.Name)
 		} else {

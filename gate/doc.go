@@ -172,11 +172,12 @@
 //     worktree's or separate git directory and its common directory, the
 //     user's ~/.gitconfig and $XDG_CONFIG_HOME/git, every file the
 //     configs include (any includeIf condition), every core.hooksPath.
-//     They are read once, when the session's places are gathered: what an
-//     attacker controls between that reading and a later judgment is
-//     nothing of the repository's config (it is protected), but a change
-//     the user makes to their own git config during the session is seen
-//     at the next session only.
+//     They are read when the session's places are gathered, and again
+//     before a tool call when a file they were read from changed
+//     (settings.GitWatch, Policy.SetMoreRules: the places of the start
+//     stay protected): a core.hooksPath or include the user adds during
+//     the session protects from the next call on. The repository's config
+//     itself is protected, so the agent cannot move them unasked.
 //   - A file named HEAD is protected by name below a root too (red
 //     team): with objects/ and refs/ beside it, its directory is a bare
 //     repository to git's discovery, whose config git obeys there. A

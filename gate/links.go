@@ -100,7 +100,8 @@ func (p *Policy) protectedTops(fsys InodeFS, path string) (tops []string, depths
 		tops, depths = append(tops, t), append(depths, d)
 	}
 	var names []string
-	for _, r := range p.rules {
+	rules, _ := p.allRules()
+	for _, r := range rules {
 		switch r.Kind {
 		case DirRule:
 			add(r.Path, 1)

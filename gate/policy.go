@@ -2,7 +2,9 @@ package gate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Class is what a real path is to the policy (G1.2). The first that
@@ -66,6 +68,46 @@ type Policy struct {
 	// entries are the concrete protected and secret paths; an ancestor of
 	// one is Protected.
 	entries []string
+	// more are protected rules that can grow during a session (the git
+	// places a changed git config names: SetMoreRules), swapped whole.
+	more atomic.Pointer[moreRules]
+}
+
+// moreRules are the rules SetMoreRules gave, with their concrete paths.
+type moreRules struct {
+	rules   []Rule
+	entries []string
+}
+
+// SetMoreRules makes these Dir and Tree rules protected too, in addition
+// to the policy's own (which never shrink), each path in its written and
+// real form as NewPolicy makes them. The set replaces the last one given.
+func (p *Policy) SetMoreRules(rules []Rule) {
+	m := &moreRules{}
+	start := newMemoFS(p.fs)
+	for _, r := range rules {
+		if r.Kind == NamedRule {
+			continue
+		}
+		w := cleanAbs("/", r.Path)
+		for _, e := range []string{w, Resolve(start, "/", w).Path} {
+			if !slices.ContainsFunc(m.rules, func(x Rule) bool { return x.Path == e && x.Kind == r.Kind }) {
+				m.rules = append(m.rules, Rule{Kind: r.Kind, Path: e})
+			}
+			m.entries = appendNew(m.entries, e)
+		}
+	}
+	p.more.Store(m)
+}
+
+// allRules are the policy's rules and the ones SetMoreRules gave, and
+// their concrete paths.
+func (p *Policy) allRules() ([]Rule, []string) {
+	m := p.more.Load()
+	if m == nil {
+		return p.rules, p.entries
+	}
+	return append(slices.Clip(p.rules), m.rules...), append(slices.Clip(p.entries), m.entries...)
 }
 
 // NewPolicy is a policy over fsys with these roots, secret entries and
@@ -194,7 +236,8 @@ func (p *Policy) HoldsSecretIn(r RealPath, reach CwdReach) bool {
 }
 
 func (p *Policy) protects(path string) bool {
-	for _, r := range p.rules {
+	rules, entries := p.allRules()
+	for _, r := range rules {
 		switch r.Kind {
 		case DirRule:
 			if path == r.Path || parentOf(path) == r.Path {
@@ -210,7 +253,7 @@ func (p *Policy) protects(path string) bool {
 			}
 		}
 	}
-	for _, e := range p.entries {
+	for _, e := range entries {
 		if e != path && under(e, path) {
 			return true
 		}

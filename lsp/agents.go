@@ -23,6 +23,7 @@ type attachments struct {
 	watch    *settings.Watcher
 	paths    settings.Paths
 	policy   *gate.Policy
+	git      *settings.GitWatch // keeps the policy's git places current
 	sessions map[string]*agent.Session
 	tools    map[string]agent.HostTool // joined by the editor, by name
 	listener interface{ Close() error }
@@ -35,6 +36,7 @@ func newAttachments(s *Server, env map[string]string) *attachments {
 	a := &attachments{s: s, env: env, sessions: map[string]*agent.Session{}, tools: map[string]agent.HostTool{}}
 	a.paths = settings.Locate(env, []string{s.opts.Root})
 	a.policy = a.paths.Places(env).Policy(gate.OS)
+	a.git = settings.NewGitWatch(a.paths.Roots, a.paths.Home, env)
 	a.broker = newBroker(s)
 	return a
 }
@@ -150,7 +152,17 @@ func (a *attachments) sessionOptions(h *host, parent string) agent.Options {
 		Env:           a.env,
 		SkillDirs:     []string{filepath.Join(h.root, ".eukhe", "skills"), filepath.Join(a.paths.UserDir, "skills")},
 		Logf:          func(format string, args ...any) { a.s.logf("session %s: "+format, append([]any{id}, args...)...) },
+		BeforeCall:    a.refreshGit,
 	}
+}
+
+// refreshGit gives the policy the git places again when a git config
+// they were read from changed (settings.GitWatch).
+func (a *attachments) refreshGit() {
+	a.mu.Lock()
+	g, p := a.git, a.policy
+	a.mu.Unlock()
+	g.Refresh(p)
 }
 
 // processEnv is the process's environment as a map.

@@ -40,6 +40,7 @@ func (a *attachments) start() {
 	}
 	a.paths = paths
 	a.policy = paths.Places(a.env).Policy(gate.OS)
+	a.git = settings.NewGitWatch(paths.Roots, paths.Home, a.env)
 	if err != nil {
 		s.logf("%v", err)
 	} else {

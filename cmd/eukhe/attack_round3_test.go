@@ -669,3 +669,22 @@ func TestAttackRound3_controls(t *testing.T) {
 		}
 	})
 }
+
+// The git places are read as the session starts; a core.hooksPath or an
+// include the user adds during the session is protected from the next
+// call on (settings.GitWatch), not only at the next session.
+func TestAttackRound3_git_places_the_user_adds_during_the_session_are_protected(t *testing.T) {
+	w := newEnvWorld(t, `["read", "write"]`)
+	mark := filepath.Join(w.base, "pwned")
+	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
+	p.call("read", map[string]any{"path": "a.txt"})
+	r3git(t, w.home, w.root, "config", "core.hooksPath", ".githooks")
+	r3git(t, w.home, w.root, "config", "include.path", "../shared.gitconfig")
+	p.call("write", map[string]any{"path": ".githooks/pre-commit", "content": r3hook(mark)})
+	p.call("bash", map[string]any{"script": "printf '[core]\\n\\tfsmonitor = \"touch " + mark + "; false\"\\n' > shared.gitconfig"})
+	for _, f := range []string{".githooks/pre-commit", "shared.gitconfig"} {
+		if r3exists(filepath.Join(w.root, f)) {
+			t.Errorf("%s, named by the git config the user changed during the session, was written unasked", f)
+		}
+	}
+}

@@ -27,6 +27,12 @@ import (
 // changes later is read at the next session. A file that cannot be read
 // or is larger than 1 MiB adds nothing of its own.
 func GitPlaces(roots []string, home string, env map[string]string) []string {
+	places, _ := gitPlacesRead(roots, home, env)
+	return places
+}
+
+// gitPlacesRead is GitPlaces and every file it read or looked for.
+func gitPlacesRead(roots []string, home string, env map[string]string) (places, read []string) {
 	g := gitPlaces{home: home, seen: map[string]bool{}}
 	xdg := env["XDG_CONFIG_HOME"]
 	if !filepath.IsAbs(xdg) && home != "" {
@@ -57,8 +63,15 @@ func GitPlaces(roots []string, home string, env map[string]string) []string {
 		}
 		g.config(filepath.Join(common, "config"), []string{root}, 0)
 		g.config(filepath.Join(gitdir, "config.worktree"), []string{root}, 0)
+		g.seen[filepath.Join(gitdir, "commondir")] = true
 	}
-	return g.out
+	for _, root := range roots {
+		g.seen[filepath.Join(root, ".git")] = true
+	}
+	for f := range g.seen {
+		read = append(read, f)
+	}
+	return g.out, read
 }
 
 type gitPlaces struct {
