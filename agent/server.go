@@ -21,11 +21,13 @@ const instructions = `eukhe: document and shell tools for this workspace. read s
 // client that cannot pass --parent.
 const ParentMetaKey = "eukhe/parent"
 
-// Server is the MCP server of this session: the fixed roster in order,
-// listChanged false (S7.1), each tool's built schema as sent bytes (S7.3),
-// and handlers that answer text with isError for a refusal.
-func (s *Session) Server() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "eukhe", Version: Version}, &mcp.ServerOptions{
+// NewMCPServer is an MCP server with eukhe's identity, instructions and
+// capabilities and no tool: what a client's initialize is answered with,
+// by a session's server (Server) and by eukhe mcp's handshake that asks
+// the client for its roots before a session exists (the same answer, so
+// the session's own is dropped).
+func NewMCPServer(initialized func(context.Context, *mcp.InitializedRequest)) *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: "eukhe", Version: Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		// Logging carries job notices (a job that settles after its call
 		// returned): the protocol deprecates it (SEP-2577) and keeps it
@@ -33,8 +35,15 @@ func (s *Session) Server() *mcp.Server {
 		// reaches every client today.
 		//lint:ignore SA1019 job notices, see above
 		Capabilities:       &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}, Logging: &mcp.LoggingCapabilities{}},
-		InitializedHandler: s.initialized,
+		InitializedHandler: initialized,
 	})
+}
+
+// Server is the MCP server of this session: the fixed roster in order,
+// listChanged false (S7.1), each tool's built schema as sent bytes (S7.3),
+// and handlers that answer text with isError for a refusal.
+func (s *Session) Server() *mcp.Server {
+	srv := NewMCPServer(s.initialized)
 	order := map[string]int{}
 	for i, t := range s.roster.Tools() {
 		order[t.Name] = i

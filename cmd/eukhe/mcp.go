@@ -22,7 +22,8 @@ const mcpUsage = `Usage: eukhe mcp [--root DIR] [--parent SESSION]
 
 Serves the agent's tools over MCP on standard input and output (one
 JSON-RPC message a line): read, edit, write, grep, glob, bash and dyn.
-  --root DIR         the workspace root (default: the current directory)
+  --root DIR         the workspace root (default: the client's first root
+                     when it offers roots, else the current directory)
   --parent SESSION   the session whose clients answer this one's questions
                      (a subagent's parent); also taken from initialize's
                      _meta "eukhe/parent"
@@ -44,10 +45,14 @@ Use it from an agent:  claude mcp add eukhe -- eukhe mcp
 `
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root, parent := ".", ""
+	root, parent := "", ""
 	cmd := subcommand{"mcp", mcpUsage, stdout, stderr}
 	if code, done := cmd.options(flags{values: map[string]*string{"--root": &root, "--parent": &parent}}, args); done {
 		return code
+	}
+	given := root != ""
+	if !given {
+		root = "."
 	}
 	absRoot, err := directory("--root", root)
 	if err != nil {
@@ -56,6 +61,15 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sayWhenOnTerminal(stdin, stderr)
+	why := "--root"
+	if !given {
+		if stdin == os.Stdin {
+			stdin = pollableStdin()
+		}
+		c := chooseRoot(ctx, stdin, stdout, absRoot, stderr)
+		absRoot, why, stdin, stdout = c.root, c.why, c.in, c.out
+	}
+	fmt.Fprintf(stderr, "eukhe mcp: serving %s (%s)\n", absRoot, why)
 
 	headlessWhy := "no editor serves this root"
 	if conn, ok := editorFor(absRoot); ok {
