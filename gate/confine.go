@@ -318,6 +318,9 @@ func (p *Policy) SandboxRules() (secrets, paths, names []string) {
 	secrets = append(secrets, p.secrets...)
 	rules, _ := p.allRules()
 	for _, r := range rules {
+		if r.Kind == EndRule {
+			continue // the gate's alone (EndRule)
+		}
 		if r.Kind == NamedRule {
 			names = appendNew(names, r.Name)
 		} else {

@@ -63,7 +63,9 @@ func cwdReach(name string, argv []string) CwdReach {
 var credentialParts = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD",
 	"PASSPHRASE", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY", "AUTH_CONFIG", "AUTHCONFIG",
 	// the third red team's: an Authorization header, a cookie (jar), sshpass's SSHPASS
-	"AUTHORIZATION", "COOKIE", "SSHPASS"}
+	"AUTHORIZATION", "COOKIE", "SSHPASS",
+	// the fourth's: Tailscale's auth key, Honeycomb's write key, a wallet's words
+	"AUTHKEY", "WRITEKEY", "PRIVKEY", "MNEMONIC", "SEED_PHRASE"}
 
 // credentialWords are words of a name (split at "_"), in upper case, that
 // make it a credential: CI_JOB_JWT, CI_JOB_JWT_V2, STRIPE_SK,
@@ -152,6 +154,7 @@ var tokenShapes = regexp.MustCompile(`(?:^|[\s"'=:,;(\[{<])(?:` + strings.Join([
 	`eyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{4,}\.[0-9A-Za-z_-]*`,          // a JWT: base64url header {"…, payload, signature
 	`-----BEGIN`,                                                       // a PEM block
 	`(?:Bearer|Basic|Token|Digest|Negotiate)\s+[0-9A-Za-z._~+/=-]{8,}`, // an Authorization header's value (third red team)
+	`tskey-[0-9A-Za-z-]{10,}`,                                          // Tailscale (fourth red team)
 }, "|") + `)`)
 
 // secretMarks are texts that make a value a credential wherever they
@@ -162,6 +165,11 @@ var secretMarks = regexp.MustCompile(`(?i:hooks\.slack\.com/(?:services|workflow
 	`(?i:discord(?:app)?\.com/api/webhooks/)|"auths"\s*:|` +
 	`(?i:AccountKey=|SharedAccessKey=|SharedAccessSignature=)|` +
 	`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@|` +
+	// the fourth red team's: a password in a connection string (.NET's
+	// Password=…;, libpq's password=…, a JDBC URL's query), an
+	// Authorization header in a header list (OTel's, git's extraheader)
+	`(?i:(?:^|[;?&\s])(?:password|pwd|passwd)\s*=\s*[^;&\s]{4,})|` +
+	`(?i:authorization\s*[:=]\s*(?:basic|bearer|token)\s+\S{4,})|` +
 	// the third red team's: the signature of a shared access (SAS) or
 	// presigned URL's query
 	`(?:^|[?&])(?i:sig|signature|x-amz-signature|x-goog-signature)=[^&\s]{8,}`)

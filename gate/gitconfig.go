@@ -22,6 +22,8 @@ type GitConfigRefs struct {
 func ParseGitConfigRefs(text string) GitConfigRefs {
 	var refs GitConfigRefs
 	section, sub := "", false
+	// git skips a UTF-8 byte order mark at the start (a Windows editor's)
+	text = strings.TrimPrefix(text, "\ufeff")
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimSpace(lines[i])

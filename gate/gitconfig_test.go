@@ -19,6 +19,7 @@ func TestParseGitConfigRefs(t *testing.T) {
 		{"[core]\r\n\thooksPath = crlf\r\n", []string{"crlf"}, nil},
 		{"[core]\n\tfsmonitor = x\n\t# hooksPath = no\n", nil, nil},
 		{"[core.x]\n\thooksPath = no\n", nil, nil},
+		{"\ufeff[core]\n\thooksPath = bom\n", []string{"bom"}, nil},
 	} {
 		got := ParseGitConfigRefs(c.text)
 		if !slices.Equal(got.HooksPaths, c.hooks) || !slices.Equal(got.Includes, c.incls) {

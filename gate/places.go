@@ -55,6 +55,22 @@ var HomeSecrets = []string{
 	".oci", ".m2/settings-security.xml", ".gradle/gradle.properties", ".yarnrc.yml",
 }
 
+// HomeProtected are the files and directories in the home whose programs
+// the user's own tools run when they next start (fourth red team): the
+// shells' startup files, the editors' config, what the desktop session
+// and systemd start, and the user's git config (also among GitPlaces).
+// Each is protected as a tree: a step that may write outside the
+// workspace still asks before it writes them.
+var HomeProtected = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".inputrc",
+	".config/fish", ".config/nushell", ".config/environment.d", ".pam_environment", ".xprofile",
+	".xinitrc", ".xsession", ".xsessionrc", ".config/autostart", ".config/systemd", ".config/nvim",
+	".vimrc", ".gvimrc", ".vim", ".emacs", ".emacs.d", ".config/emacs", ".config/helix", ".config/zed",
+	".config/Code/User", ".config/Code - OSS/User", ".config/Cursor/User", ".vscode/extensions",
+	".gitconfig", ".config/git", ".config/husky", ".claude", ".codex", ".gemini", ".config/opencode",
+	".cursor", ".config/pip", ".pythonrc", ".tmux.conf",
+	".config/tmux", ".direnvrc", ".config/direnv"}
+
 // SecretEnv are the variables that name credential files (G1.4), and,
 // beyond the seed, the ones that move a store of HomeSecrets elsewhere
 // (gh, docker, gpg, pass, az, npm, psql, podman, gcloud's key file): a
@@ -95,6 +111,17 @@ var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua",
 	// .gvimrc (read with 'exrc', as .exrc is)
 	".codex", ".roo", ".kiro", ".amazonq", ".continue", "opencode.json", "opencode.jsonc", ".opencode",
 	".windsurf", ".aider.conf.yml", ".vimrc", ".gvimrc",
+	// the fourth red team's: git hook managers' scripts and config, which
+	// the hooks they install run (husky's .husky/pre-commit, lefthook's,
+	// pre-commit's local hooks, overcommit's, simple-git-hooks')
+	".husky", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml", ".lefthook-local.yml", "lefthook.yaml",
+	".lefthook.yaml", ".lefthook", ".pre-commit-config.yaml", ".overcommit.yml", ".simple-git-hooks.json",
+	".simple-git-hooks.js", ".simple-git-hooks.cjs",
+	// more agents' and editors' (fourth red team): a VS Code workspace file
+	// (its tasks run on folder open; a name written *SUFFIX protects every
+	// name with that ending: MatchesName), Qwen Code's, Crush's, Kilo
+	// Code's, Junie's, Cline's rules and hooks
+	"*.code-workspace", ".qwen", "crush.json", ".crush.json", ".crush", ".kilocode", ".junie", ".clinerules",
 	// a dev container's config: the editor runs its commands
 	// (postCreateCommand, initializeCommand on the host) when the project
 	// is reopened in the container
@@ -171,6 +198,11 @@ func (pl Places) Rules() []Rule {
 	for _, n := range NamedProtected {
 		rs = append(rs, Rule{Kind: NamedRule, Name: n})
 	}
+	if pl.Home != "" && pl.Home != "/" {
+		for _, h := range HomeProtected {
+			rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Join(pl.Home, h)})
+		}
+	}
 	for _, f := range pl.SettingsFiles {
 		rs = append(rs, Rule{Kind: TreeRule, Path: f})
 	}
@@ -184,6 +216,10 @@ func (pl Places) Rules() []Rule {
 		}
 		for _, root := range pl.Roots {
 			rs = append(rs, Rule{Kind: DirRule, Path: filepath.Join(root, d)})
+		}
+		// and wherever the user's shell may be (fourth red team)
+		if c := filepath.Clean(d); c != "." && !strings.HasPrefix(c, "..") {
+			rs = append(rs, Rule{Kind: EndRule, Name: c})
 		}
 	}
 	return rs

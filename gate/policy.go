@@ -46,10 +46,18 @@ const (
 	// the part of the path below its workspace root (the whole path when no
 	// root holds it).
 	NamedRule
+	// EndRule covers every directory whose path ends with Name (one or
+	// more parts: "bin", "node_modules/.bin") and each entry directly in
+	// it: a relative PATH entry, which names such a directory wherever
+	// the user's shell is (fourth red team). It is the gate's alone: the
+	// sandbox does not rename such directories a process makes (every
+	// build's bin/ would go), it drops relative entries from a child's
+	// PATH instead.
+	EndRule
 )
 
 // Rule is one protected rule: Path for DirRule and TreeRule, Name for
-// NamedRule.
+// NamedRule and EndRule.
 type Rule struct {
 	Kind RuleKind
 	Path string
@@ -136,7 +144,7 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 		}
 	}
 	for _, r := range rules {
-		if r.Kind == NamedRule {
+		if r.Kind == NamedRule || r.Kind == EndRule {
 			p.rules = append(p.rules, r)
 			continue
 		}
@@ -251,6 +259,10 @@ func (p *Policy) protects(path string) bool {
 			if hasPart(p.belowRoot(path), r.Name) {
 				return true
 			}
+		case EndRule:
+			if end := "/" + r.Name; strings.HasSuffix(path, end) || strings.HasSuffix(parentOf(path), end) {
+				return true
+			}
 		}
 	}
 	for _, e := range entries {
@@ -286,7 +298,27 @@ func parentOf(path string) string {
 
 func hasPart(path, name string) bool {
 	for _, c := range splitPath(path) {
-		if c == name {
+		if MatchesName(c, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// MatchesName reports whether an entry's name is a protected name: the
+// same, or, for a name written "*SUFFIX" (*.code-workspace), one ending
+// in SUFFIX.
+func MatchesName(entry, name string) bool {
+	if suffix, ok := strings.CutPrefix(name, "*"); ok {
+		return len(entry) > len(suffix) && strings.HasSuffix(entry, suffix)
+	}
+	return entry == name
+}
+
+// NameIn reports whether an entry's name is one of the protected names.
+func NameIn(names []string, entry string) bool {
+	for _, n := range names {
+		if MatchesName(entry, n) {
 			return true
 		}
 	}

@@ -3,8 +3,10 @@ package shell
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
+	"syscall"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // Past the map's bound (the third red team): a repository made in a
@@ -18,15 +20,16 @@ import (
 // (BenchmarkProtectedTreeBeyond).
 
 // walkBeyond walks every frontier directory not mapped since, a few side
-// by side, and gives the protected entries below them. A protected entry
+// by side, and gives the protected entries below them with their inodes
+// (one swapped in at the same path is another entry). A protected entry
 // is not descended into, nor is a link.
-func (t *protectedTree) walkBeyond() map[string]bool {
+func (t *protectedTree) walkBeyond() map[string]uint64 {
 	var (
 		mu      sync.Mutex
 		cond    = sync.NewCond(&mu)
 		stack   []string
 		pending int
-		found   = map[string]bool{}
+		found   = map[string]uint64{}
 	)
 	for _, f := range t.frontier {
 		if _, mapped := t.dirs[f]; !mapped {
@@ -50,21 +53,27 @@ func (t *protectedTree) walkBeyond() map[string]bool {
 				dir := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
 				mu.Unlock()
-				var subs, hits []string
+				var subs []string
+				hits := map[string]uint64{}
 				if des, err := readDirUnsorted(dir); err == nil {
 					for _, de := range des {
 						p := filepath.Join(dir, de.Name())
 						switch {
-						case slices.Contains(t.names, de.Name()):
-							hits = append(hits, p)
+						case gate.NameIn(t.names, de.Name()):
+							hits[p] = 1
+							if info, err := de.Info(); err == nil {
+								if st, ok := info.Sys().(*syscall.Stat_t); ok {
+									hits[p] = st.Ino
+								}
+							}
 						case de.IsDir():
 							subs = append(subs, p)
 						}
 					}
 				}
 				mu.Lock()
-				for _, h := range hits {
-					found[h] = true
+				for h, ino := range hits {
+					found[h] = ino
 				}
 				stack = append(stack, subs...)
 				pending += len(subs) - 1

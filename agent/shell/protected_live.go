@@ -3,11 +3,12 @@ package shell
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // Protected names made while a process runs (the third red team). The
@@ -37,6 +38,7 @@ type liveTree struct {
 	broken  bool // no watcher could be made, or the system's limit was met
 	watched map[string]bool
 	names   []string
+	roots   []string
 	id      string
 	active  int      // processes running under the watch
 	renamed []string // "path → new name" made while they ran, not told yet
@@ -96,10 +98,10 @@ func (l *liveTree) unwatch(path string) {
 // begin marks a process of the session running with these protected
 // names; end (the function it gives) unmarks it and gives what was
 // renamed out of use meanwhile.
-func (l *liveTree) begin(names []string, id string) (end func() []string) {
+func (l *liveTree) begin(roots, names []string, id string) (end func() []string) {
 	l.mu.Lock()
 	l.active++
-	l.names, l.id = names, id
+	l.roots, l.names, l.id = roots, names, id
 	l.mu.Unlock()
 	return func() []string {
 		l.mu.Lock()
@@ -156,13 +158,19 @@ func (l *liveTree) appeared(path string) {
 // it is a directory (not a link), watches it and looks at each entry made
 // in it before the watch.
 func (l *liveTree) look(path string, depth int) {
-	if slices.Contains(l.names, filepath.Base(path)) {
+	if gate.NameIn(l.names, filepath.Base(path)) {
 		if to, err := renameOutOfUse(path, l.id); err == nil {
 			l.renamed = append(l.renamed, path+" → "+to)
 		}
 		return
 	}
 	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 && leadsToRepository(path, l.roots, l.names) {
+		if to, err := renameOutOfUse(path, l.id); err == nil {
+			l.renamed = append(l.renamed, path+" → "+to)
+		}
+		return
+	}
 	if err != nil || !fi.IsDir() || depth > 64 || !l.watchLocked(path) {
 		return
 	}

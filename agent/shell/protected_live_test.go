@@ -28,7 +28,7 @@ func TestLiveWatchRenamesProtectedNamesWhileAProcessRuns(t *testing.T) {
 		t.Fatalf("with no process running, the watch renamed an entry: %v", err)
 	}
 
-	end := l.begin(names, "t1")
+	end := l.begin([]string{root}, names, "t1")
 	if err := os.MkdirAll(filepath.Join(root, "a", "b", ".git", "hooks"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // Protected names at any depth (issue 20, class 4). A program allowed
@@ -60,7 +62,7 @@ type protectedTree struct {
 	// (frontier), and the protected entries found below them at the
 	// last walk (beyond). Each refresh walks them whole (beyond.go).
 	frontier []string
-	beyond   map[string]bool
+	beyond   map[string]uint64
 	// live watches the map's directories while a process runs
 	// (protected_live.go).
 	live liveTree
@@ -89,6 +91,7 @@ type treeDir struct {
 	ctime    unix.Timespec
 	subdirs  []string          // names of its subdirectories (not links)
 	found    map[string]uint64 // protected entries in it: name → inode
+	links    map[string]uint64 // its symbolic links: name → inode
 	// racy: its change time was in the clock tick its listing began in,
 	// so a change later in that tick keeps the same time: it is listed
 	// again at the next refresh, whatever its time says.
@@ -134,7 +137,12 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 			p := filepath.Join(path, name)
 			// one the walk past the bound found before is not new when the
 			// map takes its directory in (its parent changed)
-			if (old == nil || old.found[name] != ino) && !(old == nil && t.beyond[p]) {
+			if (old == nil || old.found[name] != ino) && !(old == nil && t.beyond[p] == ino) {
+				made = append(made, p)
+			}
+		}
+		for name, ino := range d.links {
+			if p := filepath.Join(path, name); !first && (old == nil || old.links[name] != ino) && leadsToRepository(p, t.roots, t.names) {
 				made = append(made, p)
 			}
 		}
@@ -169,8 +177,8 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 	}
 	if len(t.frontier) > 0 {
 		found := t.walkBeyond()
-		for p := range found {
-			if !first && !t.beyond[p] {
+		for p, ino := range found {
+			if was, ok := t.beyond[p]; !first && (!ok || was != ino) {
 				made = append(made, p)
 			}
 			present = append(present, p)
@@ -247,12 +255,23 @@ func (t *protectedTree) list(path string) (*treeDir, bool) {
 	}
 	for _, de := range des {
 		name := de.Name()
-		if slices.Contains(t.names, name) {
+		if gate.NameIn(t.names, name) {
 			if info, err := de.Info(); err == nil {
 				if s, ok := info.Sys().(*syscall.Stat_t); ok {
 					d.found[name] = s.Ino
 				} else {
 					d.found[name] = 1
+				}
+			}
+			continue
+		}
+		if de.Type()&os.ModeSymlink != 0 {
+			if info, err := de.Info(); err == nil {
+				if s, ok := info.Sys().(*syscall.Stat_t); ok {
+					if d.links == nil {
+						d.links = map[string]uint64{}
+					}
+					d.links[name] = s.Ino
 				}
 			}
 			continue
@@ -273,6 +292,42 @@ func (t *protectedTree) forget(path string) {
 	for p := range t.dirs {
 		if p == path || strings.HasPrefix(p, path+"/") {
 			delete(t.dirs, p)
+		}
+	}
+}
+
+// leadsToRepository reports whether the link at path leads out of the
+// roots into a directory git or an editor would take as a repository or
+// a project with config (the fourth red team): one holding a protected
+// name, or below a directory holding .git, or itself a bare repository.
+// A process that may not make a .git in the roots could otherwise make
+// one where it may write (the session's temporary directory) and link it
+// in: the user's git in the linked directory would obey its config.
+func leadsToRepository(path string, roots, names []string) bool {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	for _, r := range roots {
+		if real == r || strings.HasPrefix(real, r+"/") {
+			return false // the map looks there itself
+		}
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return false
+	}
+	has := func(dir, name string) bool { _, err := os.Lstat(filepath.Join(dir, name)); return err == nil }
+	for _, n := range names {
+		if has(real, n) {
+			return true
+		}
+	}
+	for d := real; ; d = filepath.Dir(d) {
+		if has(d, ".git") || has(d, "HEAD") && has(d, "objects") && has(d, "refs") {
+			return true
+		}
+		if d == "/" || d == "." {
+			return false
 		}
 	}
 }

@@ -122,7 +122,8 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	l.made = made
 	if made != nil && x.tree != nil {
 		_, _, names := x.policy.SandboxRules()
-		l.begin = func() func() []string { return x.tree.live.begin(names, x.id) }
+		roots := x.policy.Roots()
+		l.begin = func() func() []string { return x.tree.live.begin(roots, names, x.id) }
 	}
 	pl.TempDir = tmp
 	// A Unix socket is reached by its path, and neither mechanism can
@@ -260,16 +261,28 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 			pl.Protected = appendEntry(pl.Protected, p)
 		}
 		// Other names, below the roots, of the protected files in the
-		// roots (hard links, as a tarball unpacks them): read-only too.
-		// Protected places outside the roots (PATH directories, the user's
-		// config) are not searched for each process (thousands of files);
-		// the gate judges a write to another name of theirs.
+		// roots (hard links, as a tarball unpacks them), of the protected
+		// files outside them, and of the entries of the protected
+		// directories of the home: read-only too. The protected
+		// directories elsewhere (/usr/bin on PATH: thousands of files) are
+		// not searched for each process; the gate judges a write to
+		// another name of theirs.
 		if fsys, ok := gate.OS.(gate.InodeFS); ok {
 			var tops, skip []string
 			var depths []int
 			for _, e := range pl.Protected {
-				if x.insideRoot(e.Path) {
+				switch {
+				case x.insideRoot(e.Path):
 					tops, depths = append(tops, e.Path), append(depths, -1)
+				case !e.Dir:
+					// a protected file outside (~/.gitconfig, ~/.bashrc) with
+					// another name in the workspace (a dotfiles repository's
+					// hard link): the fourth red team's
+					tops, depths = append(tops, e.Path), append(depths, 0)
+				case filepath.IsAbs(home) && strings.HasPrefix(e.Path, realOf(home)+"/"):
+					// a PATH directory or config directory of the home:
+					// its entries (a tool hard-linked into ~/bin)
+					tops, depths = append(tops, e.Path), append(depths, 1)
 				}
 			}
 			for _, e := range pl.Secrets {
@@ -282,18 +295,17 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		}
 		// A protected place that is missing now (a PATH directory of the
 		// workspace not made yet, a file git includes) has nothing a mount
-		// could cover: one the process makes is renamed out of use after
-		// it, as a .git is (the third red team's).
-		var missing []string
-		for _, p := range paths {
-			if p = filepath.Clean(p); filepath.IsAbs(p) && !entryExists(p) {
-				missing = append(missing, p)
-			}
-		}
+		// could cover, and one that exists can be replaced by renaming a
+		// directory above it away (its mount or rule goes with it): after
+		// the process, what appeared where a place was missing (the first
+		// missing part of its path, a link too) and a place that is not
+		// the file it was are renamed out of use, as a .git is (the third
+		// and fourth red teams').
+		places := lookPlaces(paths)
 		scan = func() []string {
 			made, _ := tree.refresh(roots, names)
-			for _, p := range missing {
-				if entryExists(p) && !slices.ContainsFunc(made, func(m string) bool { return p == m || strings.HasPrefix(p, m+"/") }) {
+			for _, p := range places.changed() {
+				if !slices.ContainsFunc(made, func(m string) bool { return p == m || strings.HasPrefix(p, m+"/") }) {
 					made = append(made, p)
 				}
 			}
@@ -335,11 +347,23 @@ func (x *run) namedEntries(dir string, names []string) []string {
 		}
 	}
 	var out []string
+	wild := slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "*") })
 	for _, d := range dirs {
 		for _, n := range names {
 			p := filepath.Join(d, n)
 			if _, err := os.Lstat(p); err == nil && !contains(out, p) {
 				out = append(out, p)
+			}
+		}
+		if !wild {
+			continue
+		}
+		// a name protected by its ending (*.code-workspace): listed
+		if des, err := os.ReadDir(d); err == nil {
+			for _, de := range des {
+				if p := filepath.Join(d, de.Name()); gate.NameIn(names, de.Name()) && !contains(out, p) {
+					out = append(out, p)
+				}
 			}
 		}
 	}
@@ -484,9 +508,66 @@ func (j *Jobs) killAll() {
 	}
 }
 
-// entryExists reports whether there is an entry of any kind at p (a link is
-// not followed).
-func entryExists(p string) bool {
-	_, err := os.Lstat(p)
-	return err == nil
+// placesLook is the protected places as a process found them: the
+// identity of each that exists, and the first missing part of the path of
+// each that does not.
+type placesLook struct {
+	ids   map[string]fileKey
+	first []string
+}
+
+// fileKey is an entry's identity.
+type fileKey struct{ dev, ino uint64 }
+
+func keyOf(p string) (fileKey, bool) {
+	var st unix.Stat_t
+	if unix.Lstat(p, &st) != nil {
+		return fileKey{}, false
+	}
+	return fileKey{uint64(st.Dev), st.Ino}, true
+}
+
+// lookPlaces looks at the protected places (absolute paths) before a
+// process.
+func lookPlaces(paths []string) placesLook {
+	l := placesLook{ids: map[string]fileKey{}}
+	for _, p := range paths {
+		if p = filepath.Clean(p); !filepath.IsAbs(p) || p == "/" {
+			continue
+		}
+		if k, ok := keyOf(p); ok {
+			l.ids[p] = k
+			continue
+		}
+		first := p
+		for d := filepath.Dir(first); d != first; d = filepath.Dir(first) {
+			if _, ok := keyOf(d); ok {
+				break
+			}
+			first = d
+		}
+		if !slices.Contains(l.first, first) {
+			l.first = append(l.first, first)
+		}
+	}
+	return l
+}
+
+// changed are the entries to rename out of use after the process: what
+// exists now where a place was missing, and each place that is another
+// entry than before.
+func (l placesLook) changed() []string {
+	var out []string
+	for _, p := range l.first {
+		if _, ok := keyOf(p); ok {
+			out = append(out, p)
+		}
+	}
+	for p, was := range l.ids {
+		if now, ok := keyOf(p); ok && now != was {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

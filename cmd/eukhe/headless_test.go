@@ -564,7 +564,9 @@ func TestHeadlessSubagentAsksThroughItsParentsClient(t *testing.T) {
 func TestHeadlessParentLoopEnds(t *testing.T) {
 	env := attachEnv(t)
 	root := headlessRoot(t)
-	a := startMCPUninitialized(t, env, root)
+	// --root: the session exists before its client's initialize (without
+	// it, eukhe mcp waits for initialize to choose the root)
+	a := startMCPUninitialized(t, env, root, "--root", root)
 	aID := sessionOf(t, a)
 	b := startMCP(t, env, root, "--parent", aID)
 	a.initialize(map[string]any{"eukhe/parent": sessionOf(t, b)})

@@ -65,6 +65,10 @@ func chooseRoot(ctx context.Context, stdin io.Reader, stdout io.Writer, cwd stri
 	br := bufio.NewReaderSize(stdin, 64<<10)
 	first, err := br.ReadBytes('\n')
 	plain := rootChoice{root: cwd, why: "the current directory: the client offers no roots", in: io.MultiReader(bytes.NewReader(first), br), out: stdout}
+	if err != nil {
+		// the end of input (a terminal's Ctrl-D is read once): no more
+		plain.in = bytes.NewReader(first)
+	}
 	var head rpcHead
 	switch {
 	case err != nil || json.Unmarshal(first, &head) != nil:

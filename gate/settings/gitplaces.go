@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/eukhe/eukhe/gate"
@@ -20,8 +21,9 @@ import (
 //   - every file those configs and the roots' include (include.path,
 //     includeIf.*.path, followed as git follows them), whatever its
 //     condition;
-//   - every core.hooksPath they name (relative: in each root, where the
-//     hooks run).
+//   - every core.hooksPath they name (relative: in each root's work tree,
+//     where the hooks run: the root, or the directory above it whose .git
+//     git finds, whose git directory is protected too).
 //
 // They are read once, as the places are gathered; a config the user
 // changes later is read at the next session. A file that cannot be read
@@ -34,6 +36,22 @@ func GitPlaces(roots []string, home string, env map[string]string) []string {
 // gitPlacesRead is GitPlaces and every file it read or looked for.
 func gitPlacesRead(roots []string, home string, env map[string]string) (places, read []string) {
 	g := gitPlaces{home: home, seen: map[string]bool{}}
+	// Each root's work tree: the root, or the directory above it that
+	// holds the .git git finds from it (a package of a monorepo: the
+	// fourth red team's); a relative core.hooksPath is taken there.
+	var tops []string
+	for _, r := range roots {
+		top := workTree(r)
+		for d := r; ; d = filepath.Dir(d) {
+			g.seen[filepath.Join(d, ".git")] = true // a .git made there later changes the places
+			if d == top || d == filepath.Dir(d) {
+				break
+			}
+		}
+		if !slices.Contains(tops, top) {
+			tops = append(tops, top)
+		}
+	}
 	xdg := env["XDG_CONFIG_HOME"]
 	if !filepath.IsAbs(xdg) && home != "" {
 		xdg = filepath.Join(home, ".config")
@@ -46,27 +64,45 @@ func gitPlacesRead(roots []string, home string, env map[string]string) (places, 
 		user = append(user, filepath.Join(xdg, "git", "config"))
 		g.add(filepath.Join(xdg, "git"))
 	}
+	// the environment's: the global and system files it names instead
+	// (GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, the older GIT_CONFIG), and the
+	// git directory it names for every repository (GIT_DIR,
+	// GIT_COMMON_DIR) — the fourth red team's
+	for _, k := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"} {
+		if v := g.tilde(env[k]); filepath.IsAbs(v) && v != "/dev/null" {
+			user = append(user, v)
+		}
+	}
 	for _, f := range user {
 		g.add(f)
-		g.config(f, roots, 0)
+		g.config(f, tops, 0)
 	}
-	for _, root := range roots {
-		gitdir, common := gitDirs(root)
+	g.envConfig(env, tops)
+	for _, k := range []string{"GIT_DIR", "GIT_COMMON_DIR"} {
+		if v := g.tilde(env[k]); v != "" {
+			for _, r := range roots {
+				if !filepath.IsAbs(v) {
+					v = filepath.Join(r, v)
+				}
+				g.add(v)
+				g.config(filepath.Join(v, "config"), tops, 0)
+			}
+		}
+	}
+	for _, top := range tops {
+		gitdir, common := gitDirs(top)
 		if gitdir == "" {
 			continue
 		}
-		if gitdir != filepath.Join(root, ".git") {
-			g.add(gitdir)
+		if !slices.Contains(roots, top) || gitdir != filepath.Join(top, ".git") {
+			g.add(gitdir) // not the root's own .git (a rule of its own)
 		}
 		if common != gitdir {
 			g.add(common)
 		}
-		g.config(filepath.Join(common, "config"), []string{root}, 0)
-		g.config(filepath.Join(gitdir, "config.worktree"), []string{root}, 0)
+		g.config(filepath.Join(common, "config"), []string{top}, 0)
+		g.config(filepath.Join(gitdir, "config.worktree"), []string{top}, 0)
 		g.seen[filepath.Join(gitdir, "commondir")] = true
-	}
-	for _, root := range roots {
-		g.seen[filepath.Join(root, ".git")] = true
 	}
 	for f := range g.seen {
 		read = append(read, f)
@@ -120,11 +156,56 @@ func (g *gitPlaces) config(name string, roots []string, depth int) {
 	}
 }
 
+// envConfig adds what GIT_CONFIG_COUNT and its GIT_CONFIG_KEY_n and
+// GIT_CONFIG_VALUE_n give (git obeys them as the last config read): a
+// core.hooksPath, an include (relative: in each root).
+func (g *gitPlaces) envConfig(env map[string]string, roots []string) {
+	n, err := strconv.Atoi(env["GIT_CONFIG_COUNT"])
+	if err != nil || n <= 0 {
+		return
+	}
+	for i := range min(n, 1000) {
+		key := strings.ToLower(env["GIT_CONFIG_KEY_"+strconv.Itoa(i)])
+		v := g.tilde(env["GIT_CONFIG_VALUE_"+strconv.Itoa(i)])
+		hooks := key == "core.hookspath"
+		include := key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path")
+		if v == "" || !hooks && !include {
+			continue
+		}
+		if filepath.IsAbs(v) {
+			g.add(v)
+			if include {
+				g.config(v, roots, 1)
+			}
+			continue
+		}
+		for _, r := range roots {
+			g.add(filepath.Join(r, v))
+			if include {
+				g.config(filepath.Join(r, v), roots, 1)
+			}
+		}
+	}
+}
+
 func (g *gitPlaces) tilde(p string) string {
 	if rest, ok := strings.CutPrefix(p, "~/"); ok && g.home != "" {
 		return filepath.Join(g.home, rest)
 	}
 	return p
+}
+
+// workTree is the directory whose .git git finds from root: root or the
+// nearest above it holding a .git; root when there is none.
+func workTree(root string) string {
+	for d := root; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return root
+		}
+	}
 }
 
 // gitDirs are a root's git directory and common directory: .git itself
