@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 
@@ -43,7 +44,20 @@ type liveTree struct {
 	active  int      // processes running under the watch
 	renamed []string // "path → new name" made while they ran, not told yet
 	done    chan struct{}
+	// ours are the names the watch renamed entries to (their events are
+	// its own doing); a name alone proves nothing (a step can make a
+	// directory named like one).
+	ours map[string]bool
+	// unwatched are directories made while a process ran that could not
+	// be watched (the system's limit on watches, which a step can use up
+	// itself): they are listed every pollEvery while a process runs.
+	unwatched map[string]bool
+	polling   bool
 }
+
+// pollEvery is how often the directories that could not be watched are
+// listed while a process runs.
+const pollEvery = 10 * time.Millisecond
 
 // watch adds dir to the watch (made on first use).
 func (l *liveTree) watch(dir string) {
@@ -79,6 +93,7 @@ func (l *liveTree) watchLocked(dir string) bool {
 	if err := l.w.Add(dir); err != nil {
 		return false
 	}
+	delete(l.unwatched, dir)
 	l.watched[dir] = true
 	return true
 }
@@ -109,7 +124,28 @@ func (l *liveTree) begin(roots, names []string, id string) (end func() []string)
 		l.active--
 		out := l.renamed
 		l.renamed = nil
+		if l.active == 0 {
+			clear(l.unwatched) // the look after the process covers them
+		}
 		return out
+	}
+}
+
+// poll lists the directories that could not be watched, and what was
+// made in them, every pollEvery while a process runs.
+func (l *liveTree) poll() {
+	for {
+		time.Sleep(pollEvery)
+		l.mu.Lock()
+		if l.active == 0 || len(l.unwatched) == 0 {
+			l.polling = false
+			l.mu.Unlock()
+			return
+		}
+		for dir := range l.unwatched {
+			l.lookIn(dir, 0)
+		}
+		l.mu.Unlock()
 	}
 }
 
@@ -148,39 +184,69 @@ func (l *liveTree) loop(w *fsnotify.Watcher, done chan struct{}) {
 func (l *liveTree) appeared(path string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.active == 0 || strings.Contains(filepath.Base(path), refusedSuffix) {
+	if l.active == 0 || l.ours[path] {
 		return
 	}
 	l.look(path, 0)
+}
+
+// renameLocked renames path out of use and keeps what it did.
+func (l *liveTree) renameLocked(path string) {
+	if to, err := renameOutOfUse(path, l.id); err == nil {
+		l.renamed = append(l.renamed, path+" → "+to)
+		if l.ours == nil {
+			l.ours = map[string]bool{}
+		}
+		l.ours[to] = true
+	}
 }
 
 // look renames path out of use when it has a protected name, else, when
 // it is a directory (not a link), watches it and looks at each entry made
 // in it before the watch.
 func (l *liveTree) look(path string, depth int) {
+	if l.ours[path] {
+		return
+	}
 	if gate.NameIn(l.names, filepath.Base(path)) {
-		if to, err := renameOutOfUse(path, l.id); err == nil {
-			l.renamed = append(l.renamed, path+" → "+to)
-		}
+		l.renameLocked(path)
 		return
 	}
 	fi, err := os.Lstat(path)
 	if err == nil && fi.Mode()&os.ModeSymlink != 0 && leadsToRepository(path, l.roots, l.names) {
-		if to, err := renameOutOfUse(path, l.id); err == nil {
-			l.renamed = append(l.renamed, path+" → "+to)
+		l.renameLocked(path)
+		return
+	}
+	if err != nil || !fi.IsDir() || depth > 64 {
+		return
+	}
+	if !l.watched[path] && !l.watchLocked(path) {
+		// not watched: listed while the process runs
+		if l.unwatched == nil {
+			l.unwatched = map[string]bool{}
 		}
-		return
+		if len(l.unwatched) < maxLiveWatches {
+			l.unwatched[path] = true
+		}
+		if !l.polling {
+			l.polling = true
+			go l.poll()
+		}
 	}
-	if err != nil || !fi.IsDir() || depth > 64 || !l.watchLocked(path) {
-		return
-	}
+	l.lookIn(path, depth)
+}
+
+// lookIn looks at each entry of the directory path.
+func (l *liveTree) lookIn(path string, depth int) {
 	des, err := os.ReadDir(path)
 	if err != nil {
 		return
 	}
 	for _, de := range des {
-		if !strings.Contains(de.Name(), refusedSuffix) {
-			l.look(filepath.Join(path, de.Name()), depth+1)
+		p := filepath.Join(path, de.Name())
+		if de.IsDir() && (l.watched[p] || l.unwatched[p]) {
+			continue // seen to already
 		}
+		l.look(p, depth+1)
 	}
 }

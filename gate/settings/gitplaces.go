@@ -89,6 +89,13 @@ func gitPlacesRead(roots []string, home string, env map[string]string) (places, 
 			}
 		}
 	}
+	// the repositories below the roots (a nested clone, a vendored one):
+	// their own config names hooks and includes too (fourth red team)
+	for _, n := range nestedRepos(roots, maxNestedWalk) {
+		if !slices.Contains(tops, n) {
+			tops = append(tops, n)
+		}
+	}
 	for _, top := range tops {
 		gitdir, common := gitDirs(top)
 		if gitdir == "" {
@@ -193,6 +200,41 @@ func (g *gitPlaces) tilde(p string) string {
 		return filepath.Join(g.home, rest)
 	}
 	return p
+}
+
+// maxNestedWalk bounds the directories nestedRepos lists: past it, a
+// repository deeper in the roots is not found, and its config's hooks
+// and includes are not protected (its .git is, by name).
+const maxNestedWalk = 20_000
+
+// nestedRepos are the directories below the roots (not the roots) that
+// hold a .git, breadth first, listing at most budget directories; a .git
+// is not descended into, nor is a link.
+func nestedRepos(roots []string, budget int) []string {
+	var out []string
+	queue := append([]string(nil), roots...)
+	for len(queue) > 0 && budget > 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		budget--
+		f, err := os.Open(dir)
+		if err != nil {
+			continue
+		}
+		des, _ := f.ReadDir(-1)
+		f.Close()
+		for _, de := range des {
+			switch {
+			case de.Name() == ".git":
+				if !slices.Contains(roots, dir) {
+					out = append(out, dir)
+				}
+			case de.IsDir():
+				queue = append(queue, filepath.Join(dir, de.Name()))
+			}
+		}
+	}
+	return out
 }
 
 // workTree is the directory whose .git git finds from root: root or the
