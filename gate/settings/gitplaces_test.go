@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func put(t *testing.T, name, text string) {
+func put(t testing.TB, name, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		t.Fatal(err)
