@@ -78,7 +78,12 @@ var HomeProtected = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_l
 var SecretEnv = []string{"AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "CLOUDSDK_CONFIG",
 	"GOOGLE_APPLICATION_CREDENTIALS", "GH_CONFIG_DIR", "DOCKER_CONFIG", "GNUPGHOME",
 	"PASSWORD_STORE_DIR", "AZURE_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig",
-	"PGPASSFILE", "REGISTRY_AUTH_FILE", "BOTO_CONFIG", "NETRC", "VAULT_TOKEN_FILE"}
+	"PGPASSFILE", "REGISTRY_AUTH_FILE", "BOTO_CONFIG", "NETRC", "VAULT_TOKEN_FILE",
+	// the fifth red team's: sops' age keys, a web identity token, Ansible's
+	// vault password, Terraform's CLI config (its credentials block),
+	// rclone's config, Helm's registry logins, Docker's TLS client keys
+	"SOPS_AGE_KEY_FILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "ANSIBLE_VAULT_PASSWORD_FILE", "TF_CLI_CONFIG_FILE",
+	"RCLONE_CONFIG", "HELM_REGISTRY_CONFIG", "DOCKER_CERT_PATH"}
 
 // SecretEnvLists are variables that name several credential files,
 // separated as PATH is (KUBECONFIG).
