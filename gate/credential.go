@@ -65,7 +65,9 @@ var credentialParts = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD
 	// the third red team's: an Authorization header, a cookie (jar), sshpass's SSHPASS
 	"AUTHORIZATION", "COOKIE", "SSHPASS",
 	// the fourth's: Tailscale's auth key, Honeycomb's write key, a wallet's words
-	"AUTHKEY", "WRITEKEY", "PRIVKEY", "MNEMONIC", "SEED_PHRASE"}
+	"AUTHKEY", "WRITEKEY", "PRIVKEY", "MNEMONIC", "SEED_PHRASE",
+	// the fifth's: Yarn's npmAuthIdent (YARN_NPM_AUTH_IDENT), user:password
+	"AUTH_IDENT", "AUTHIDENT"}
 
 // credentialWords are words of a name (split at "_"), in upper case, that
 // make it a credential: CI_JOB_JWT, CI_JOB_JWT_V2, STRIPE_SK,
@@ -90,7 +92,19 @@ var credentialStarts = []string{"OP_SESSION_"}
 // GOOGLE_APPLICATION_CREDENTIALS, …) is caught. The list holds the
 // credentials whose names are like plain ones: Bitwarden's BW_SESSION
 // (DESKTOP_SESSION is not one).
-var ProviderCredentials = []string{"BW_SESSION"}
+var ProviderCredentials = []string{"BW_SESSION",
+	// the fifth red team's: SonarQube's token, fastlane's Apple ID session
+	"SONAR_LOGIN", "FASTLANE_SESSION"}
+
+// bundlerHostCredential reports whether the name is Bundler's credential
+// for a gem source (the fifth red team's): BUNDLE_<HOST>, the host's dots
+// as "__" (BUNDLE_GEMS__CONTRIBSYS__COM=user:password), while Bundler's
+// settings have single underscores (BUNDLE_PATH, BUNDLE_BUILD__…: a
+// build's flags, kept).
+func bundlerHostCredential(up string) bool {
+	rest, ok := strings.CutPrefix(up, "BUNDLE_")
+	return ok && strings.Contains(rest, "__") && !strings.HasPrefix(rest, "BUILD__")
+}
 
 // CredentialName reports whether the variable name is a credential: a
 // provider credential, or a name whose upper case holds one of
@@ -123,7 +137,7 @@ func CredentialName(name string) bool {
 			return true
 		}
 	}
-	return false
+	return bundlerHostCredential(up)
 }
 
 // tokenShapes are the well-known tokens' forms, each matched where a
@@ -155,6 +169,29 @@ var tokenShapes = regexp.MustCompile(`(?:^|[\s"'=:,;(\[{<])(?:` + strings.Join([
 	`-----BEGIN`,                                                       // a PEM block
 	`(?:Bearer|Basic|Token|Digest|Negotiate)\s+[0-9A-Za-z._~+/=-]{8,}`, // an Authorization header's value (third red team)
 	`tskey-[0-9A-Za-z-]{10,}`,                                          // Tailscale (fourth red team)
+	// the fifth red team's, and others of the kind
+	`sq[uap]_[0-9a-f]{30,}`,                        // SonarQube user, project, analysis tokens
+	`gsk_[0-9A-Za-z]{20,}`,                         // Groq
+	`hv[sbr]\.[0-9A-Za-z_-]{20,}`,                  // HashiCorp Vault service, batch, recovery tokens
+	`xai-[0-9A-Za-z]{20,}`,                         // xAI
+	`pplx-[0-9A-Za-z]{20,}`,                        // Perplexity
+	`r8_[0-9A-Za-z]{20,}`,                          // Replicate
+	`lin_(?:api|oauth)_[0-9A-Za-z]{20,}`,           // Linear
+	`shp(?:at|ss|ca|pa)_[0-9a-fA-F]{20,}`,          // Shopify
+	`sntr[ysu]_[0-9A-Za-z_+/=-]{20,}`,              // Sentry auth tokens
+	`dapi[0-9a-f]{32}`,                             // Databricks
+	`dckr_pat_[0-9A-Za-z_-]{20,}`,                  // Docker Hub
+	`glsa_[0-9A-Za-z_]{20,}`,                       // Grafana service account
+	`rubygems_[0-9a-f]{40,}`,                       // RubyGems
+	`pul-[0-9a-f]{40}`,                             // Pulumi
+	`do[or]_v1_[0-9a-f]{40,}`,                      // DigitalOcean OAuth
+	`AKCp[0-9A-Za-z]{60,}`,                         // JFrog Artifactory
+	`fm[12]_[0-9A-Za-z_+/=-]{20,}`,                 // Fly.io
+	`[0-9A-Za-z]{14}\.atlasv1\.[0-9A-Za-z_-]{60,}`, // Terraform Cloud
+	`ATATT3[0-9A-Za-z_=-]{20,}`,                    // Atlassian API token
+	`ntn_[0-9A-Za-z]{30,}`,                         // Notion
+	`figd_[0-9A-Za-z_-]{20,}`,                      // Figma
+	`LTAI[0-9A-Za-z]{12,}`,                         // Alibaba Cloud access key id
 }, "|") + `)`)
 
 // secretMarks are texts that make a value a credential wherever they

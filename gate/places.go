@@ -215,6 +215,11 @@ func (pl Places) Rules() []Rule {
 		rs = append(rs, Rule{Kind: TreeRule, Path: p})
 	}
 	for _, d := range pl.PathDirs {
+		// "~/bin" (a quoted assignment in a startup file leaves the tilde):
+		// bash expands it at each command search (the fifth red team's)
+		if pl.Home != "" && (d == "~" || strings.HasPrefix(d, "~/")) {
+			d = pl.Home + d[1:]
+		}
 		if filepath.IsAbs(d) {
 			rs = append(rs, Rule{Kind: DirRule, Path: d})
 			continue
@@ -222,8 +227,14 @@ func (pl Places) Rules() []Rule {
 		for _, root := range pl.Roots {
 			rs = append(rs, Rule{Kind: DirRule, Path: filepath.Join(root, d)})
 		}
-		// and wherever the user's shell may be (fourth red team)
-		if c := filepath.Clean(d); c != "." && !strings.HasPrefix(c, "..") {
+		// and wherever the user's shell may be (fourth red team); "../bin"
+		// is a bin beside wherever it is, so every path ending in /bin
+		// (the fifth red team's)
+		c := filepath.Clean(d)
+		for c == ".." || strings.HasPrefix(c, "../") {
+			c = strings.TrimPrefix(strings.TrimPrefix(c, ".."), "/")
+		}
+		if c != "" && c != "." {
 			rs = append(rs, Rule{Kind: EndRule, Name: c})
 		}
 	}

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -370,12 +371,13 @@ func (x *run) namedEntries(dir string, names []string) []string {
 	return out
 }
 
-// refusedSuffix marks an entry renamed out of use: NAME.eukhe-refused-ID-N.
+// refusedSuffix marks an entry renamed out of use: NAME.eukhe-refused-ID-R,
+// R a random tail a program cannot guess.
 const refusedSuffix = ".eukhe-refused-"
 
 // refuseMade renames each protected entry a process made where it could
 // not be made read-only beforehand (a .git from git init, a .vscode): it
-// becomes NAME.eukhe-refused-ID-N beside itself, a name no entry has (the
+// becomes NAME.eukhe-refused-ID-R beside itself, a name no entry has (the
 // rename never replaces one: two steps that each make sub/.git get two
 // names), nothing is lost, and no program (git, the editor) reads its
 // hooks or config as the user's. The parent is opened with no link on the
@@ -396,8 +398,6 @@ func refuseMade(made func() []string, id string) []string {
 	return done
 }
 
-var refusedSeq atomic.Int64
-
 // renameOutOfUse renames path to a new name beside it, never replacing an
 // entry and never following a link to its directory.
 func renameOutOfUse(path, id string) (string, error) {
@@ -413,8 +413,11 @@ func renameOutOfUse(path, id string) (string, error) {
 		return "", fmt.Errorf("its directory cannot be opened without following a link: %v", err)
 	}
 	defer unix.Close(fd)
-	for tries := 0; tries < 100; tries++ {
-		to := fmt.Sprintf("%s%s%s-%d", name, refusedSuffix, id, refusedSeq.Add(1))
+	// The tail is random (the fifth red team filled the next names of a
+	// sequence it had seen, so none was free): a step cannot guess it,
+	// and a name taken anyway only makes it draw again.
+	for {
+		to := name + refusedSuffix + id + "-" + randomTail()
 		err := unix.Renameat2(fd, name, fd, to, unix.RENAME_NOREPLACE)
 		if err == nil {
 			return filepath.Join(dir, to), nil
@@ -423,7 +426,13 @@ func renameOutOfUse(path, id string) (string, error) {
 			return "", err
 		}
 	}
-	return "", fmt.Errorf("no free name beside it")
+}
+
+// randomTail is 12 random hex digits.
+func randomTail() string {
+	var b [6]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
 }
 
 func (x *run) insideRoot(d string) bool {

@@ -1,0 +1,33 @@
+package gate
+
+import (
+	"slices"
+	"testing"
+)
+
+// PATH entries as the user's shell reads them: "~/bin" is the home's bin
+// (bash expands the tilde at each search), and "../bin" is a bin beside
+// wherever the shell is, so every path ending in /bin.
+func TestPlaces_path_entries_as_the_shell_reads_them(t *testing.T) {
+	pl := Places{Roots: []string{"/w"}, Home: "/h", PathDirs: []string{"~/bin", "~", "../bin", "../../tools/bin", "../.local/bin", "./node_modules/.bin", "..", ""}}
+	rs := pl.Rules()
+	for _, want := range []Rule{
+		{Kind: DirRule, Path: "/h/bin"},
+		{Kind: DirRule, Path: "/h"},
+		{Kind: EndRule, Name: "bin"},
+		{Kind: EndRule, Name: "tools/bin"},
+		{Kind: EndRule, Name: ".local/bin"},
+		{Kind: EndRule, Name: "node_modules/.bin"},
+		{Kind: DirRule, Path: "/w/node_modules/.bin"},
+		{Kind: DirRule, Path: "/w"},
+	} {
+		if !slices.Contains(rs, want) {
+			t.Errorf("no rule %+v in %+v", want, rs)
+		}
+	}
+	for _, r := range rs {
+		if r.Kind == EndRule && (r.Name == "" || r.Name == "." || r.Name == "..") {
+			t.Errorf("an end rule that ends every path: %+v", r)
+		}
+	}
+}
