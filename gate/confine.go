@@ -318,8 +318,8 @@ func (p *Policy) SandboxRules() (secrets, paths, names []string) {
 	secrets = append(secrets, p.secrets...)
 	rules, _ := p.allRules()
 	for _, r := range rules {
-		if r.Kind == EndRule {
-			continue // the gate's alone (EndRule)
+		if r.Kind == EndRule || r.Kind == DotRule {
+			continue // the gate's alone (EndRule); DotHomes (DotRule)
 		}
 		if r.Kind == NamedRule {
 			names = appendNew(names, r.Name)
@@ -328,4 +328,18 @@ func (p *Policy) SandboxRules() (secrets, paths, names []string) {
 		}
 	}
 	return secrets, paths, names
+}
+
+// DotHomes are the paths of the policy's DotRules (the home, written and
+// real): the sandbox lists each, as its process starts, for the entries
+// the rule covers (DotCovers).
+func (p *Policy) DotHomes() []string {
+	var out []string
+	rules, _ := p.allRules()
+	for _, r := range rules {
+		if r.Kind == DotRule {
+			out = appendNew(out, r.Path)
+		}
+	}
+	return out
 }

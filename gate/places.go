@@ -119,8 +119,11 @@ var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua",
 	// the fourth red team's: git hook managers' scripts and config, which
 	// the hooks they install run (husky's .husky/pre-commit, lefthook's,
 	// pre-commit's local hooks, overcommit's, simple-git-hooks')
-	".husky", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml", ".lefthook-local.yml", "lefthook.yaml",
-	".lefthook.yaml", ".lefthook", ".pre-commit-config.yaml", ".overcommit.yml", ".simple-git-hooks.json",
+	// (lefthook reads lefthook.{yml,yaml,toml,json,jsonc}, the dotted and
+	// -local forms, and the scripts of .lefthook/ and .lefthook-local/:
+	// the fifth red team's; not every name starting lefthook, which
+	// node_modules/lefthook-linux-x64, its own package, has)
+	".husky", ".lefthook", ".lefthook-local", ".pre-commit-config.yaml", ".overcommit.yml", ".simple-git-hooks.json",
 	".simple-git-hooks.js", ".simple-git-hooks.cjs",
 	// more agents' and editors' (fourth red team): a VS Code workspace file
 	// (its tasks run on folder open; a name written *SUFFIX protects every
@@ -131,6 +134,16 @@ var NamedProtected = []string{".eukhe", ".git", ".vscode", ".idea", ".nvim.lua",
 	// (postCreateCommand, initializeCommand on the host) when the project
 	// is reopened in the container
 	".devcontainer", ".devcontainer.json"}
+
+func init() {
+	for _, dot := range []string{"", "."} {
+		for _, local := range []string{"", "-local"} {
+			for _, ext := range []string{"yml", "yaml", "toml", "json", "jsonc"} {
+				NamedProtected = append(NamedProtected, dot+"lefthook"+local+"."+ext)
+			}
+		}
+	}
+}
 
 // Secrets are the secret entries of these places: the user's auth.json in
 // eukhe's config dir, the home credential stores (in every home a script
@@ -207,6 +220,7 @@ func (pl Places) Rules() []Rule {
 		for _, h := range HomeProtected {
 			rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Join(pl.Home, h)})
 		}
+		rs = append(rs, Rule{Kind: DotRule, Path: pl.Home})
 	}
 	for _, f := range pl.SettingsFiles {
 		rs = append(rs, Rule{Kind: TreeRule, Path: f})

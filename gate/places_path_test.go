@@ -31,3 +31,16 @@ func TestPlaces_path_entries_as_the_shell_reads_them(t *testing.T) {
 		}
 	}
 }
+
+// lefthook's config by every name it reads is protected, and not its own
+// npm package's names.
+func TestNamedProtected_lefthook(t *testing.T) {
+	for name, want := range map[string]bool{
+		"lefthook.toml": true, ".lefthook.json": true, "lefthook-local.jsonc": true, ".lefthook-local.yml": true,
+		".lefthook": true, ".lefthook-local": true, "lefthook": false, "lefthook-linux-x64": false,
+	} {
+		if got := NameIn(NamedProtected, name); got != want {
+			t.Errorf("NameIn(NamedProtected, %q) = %v", name, got)
+		}
+	}
+}

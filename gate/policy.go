@@ -54,7 +54,39 @@ const (
 	// build's bin/ would go), it drops relative entries from a child's
 	// PATH instead.
 	EndRule
+	// DotRule covers every entry directly in Path whose name starts with
+	// "." and everything below it, except the places of HomeWritable:
+	// the home's configuration, whatever program reads it (the fifth red
+	// team found a dozen startup files no list named: a .pth file in
+	// site-packages, ~/.bash_aliases, Neovim's site plugins, starship's
+	// prompt commands, Gradle's init scripts, …).
+	DotRule
 )
+
+// HomeWritable are the places below the home's dot-entries that tools
+// write in their normal work (caches, downloaded packages, state), left
+// to the outside effect: a step allowed to write outside writes them
+// unasked. A poisoned cache can still mislead a later build; a program a
+// login, a shell, an editor or git runs unasked is never here.
+var HomeWritable = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository",
+	".gradle/caches", ".gradle/wrapper", ".gradle/daemon", ".gradle/native", ".pnpm-store",
+	".bun/install/cache", ".yarn/berry/cache", ".local/state", ".local/share/pnpm", ".rustup/downloads",
+	".rustup/tmp", ".nuget/packages", ".node-gyp", ".conda/pkgs", ".ivy2/cache", ".sbt/boot",
+	".composer/cache", ".bundle/cache"}
+
+// DotCovers reports whether a path below the home (rel, relative to it)
+// is covered by a DotRule on the home.
+func DotCovers(rel string) bool {
+	if !strings.HasPrefix(rel, ".") || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		return false
+	}
+	for _, w := range HomeWritable {
+		if rel == w || strings.HasPrefix(rel, w+"/") {
+			return false
+		}
+	}
+	return true
+}
 
 // Rule is one protected rule: Path for DirRule and TreeRule, Name for
 // NamedRule and EndRule.
@@ -150,7 +182,9 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 		}
 		for _, e := range both(r.Path) {
 			p.rules = append(p.rules, Rule{Kind: r.Kind, Path: e})
-			p.entries = appendNew(p.entries, e)
+			if r.Kind != DotRule {
+				p.entries = appendNew(p.entries, e)
+			}
 		}
 	}
 	return p
@@ -257,6 +291,10 @@ func (p *Policy) protects(path string) bool {
 			}
 		case NamedRule:
 			if hasPart(p.belowRoot(path), r.Name) {
+				return true
+			}
+		case DotRule:
+			if rest, ok := strings.CutPrefix(path, r.Path+"/"); ok && DotCovers(rest) {
 				return true
 			}
 		case EndRule:

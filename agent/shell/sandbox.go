@@ -302,9 +302,22 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		// missing part of its path, a link too) and a place that is not
 		// the file it was are renamed out of use, as a .git is (the third
 		// and fourth red teams').
-		places := lookPlaces(paths)
+		// The home's configuration (the DotRule): every dot-entry of the
+		// home but its caches, read-only, and one the process makes is
+		// renamed out of use after it.
+		var dots homeDots
+		if homes := x.policy.DotHomes(); allowed.Has(gate.Outside) || slices.ContainsFunc(homes, func(h string) bool {
+			return slices.ContainsFunc(slices.Concat(roots, pl.Writable), func(w string) bool { return h == w || strings.HasPrefix(h, w+"/") })
+		}) {
+			dots = lookHomeDots(homes)
+			for _, p := range dots.covered {
+				pl.Protected = appendEntry(pl.Protected, p)
+			}
+		}
+		places := lookPlaces(append(slices.Clip(paths), dots.covered...))
 		scan = func() []string {
 			made, _ := tree.refresh(roots, names)
+			made = append(made, dots.made()...)
 			for _, p := range places.changed() {
 				if !slices.ContainsFunc(made, func(m string) bool { return p == m || strings.HasPrefix(p, m+"/") }) {
 					made = append(made, p)

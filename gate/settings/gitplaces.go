@@ -129,6 +129,16 @@ func (g *gitPlaces) add(p string) {
 	}
 }
 
+// addHooks adds a core.hooksPath; one named "_" is husky's (husky
+// installed in any directory D sets D/_, whose hooks run D/<hook>: the
+// fifth red team's .config/husky), so its parent too.
+func (g *gitPlaces) addHooks(h string) {
+	g.add(h)
+	if filepath.Base(filepath.Clean(h)) == "_" {
+		g.add(filepath.Dir(filepath.Clean(h)))
+	}
+}
+
 // maxIncludeDepth is git's own bound on nested includes.
 const maxIncludeDepth = 10
 
@@ -146,11 +156,11 @@ func (g *gitPlaces) config(name string, roots []string, depth int) {
 	for _, h := range refs.HooksPaths {
 		h = g.tilde(h)
 		if filepath.IsAbs(h) {
-			g.add(h)
+			g.addHooks(h)
 			continue
 		}
 		for _, r := range roots {
-			g.add(filepath.Join(r, h))
+			g.addHooks(filepath.Join(r, h))
 		}
 	}
 	for _, inc := range refs.Includes {
@@ -179,15 +189,19 @@ func (g *gitPlaces) envConfig(env map[string]string, roots []string) {
 		if v == "" || !hooks && !include {
 			continue
 		}
+		add := g.add
+		if hooks {
+			add = g.addHooks
+		}
 		if filepath.IsAbs(v) {
-			g.add(v)
+			add(v)
 			if include {
 				g.config(v, roots, 1)
 			}
 			continue
 		}
 		for _, r := range roots {
-			g.add(filepath.Join(r, v))
+			add(filepath.Join(r, v))
 			if include {
 				g.config(filepath.Join(r, v), roots, 1)
 			}

@@ -1,0 +1,90 @@
+package shell
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// homeDots is what a process found of the home's configuration (the
+// policy's DotRule, gate.DotCovers): each covered entry (read-only to a
+// process that may not write protected), and the names of each
+// directory it listed, so that a covered entry made by the process
+// (~/.bash_aliases, ~/.local/lib/…/site-packages/x.pth) is renamed out
+// of use after it, as a .git is (the fifth red team's).
+type homeDots struct {
+	covered []string
+	listed  map[string][]string // directory → its names then
+	rel     map[string]string   // directory → its path below its home ("" for the home)
+}
+
+// lookHomeDots lists each home for the entries the DotRule covers. A dot
+// directory holding a place of gate.HomeWritable (~/.cargo holds
+// registry) is not covered whole: its entries are looked at one by one.
+func lookHomeDots(homes []string) homeDots {
+	h := homeDots{listed: map[string][]string{}, rel: map[string]string{}}
+	for _, home := range homes {
+		h.look(home, "")
+	}
+	return h
+}
+
+func (h *homeDots) look(dir, rel string) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	h.listed[dir], h.rel[dir] = names, rel
+	for _, n := range names {
+		r := n
+		if rel != "" {
+			r = rel + "/" + n
+		}
+		if !gate.DotCovers(r) {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		if holdsWritable(r) {
+			if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+				h.look(p, r)
+				continue
+			}
+		}
+		h.covered = append(h.covered, p)
+	}
+}
+
+// holdsWritable reports whether a place of gate.HomeWritable is below rel.
+func holdsWritable(rel string) bool {
+	return slices.ContainsFunc(gate.HomeWritable, func(w string) bool { return strings.HasPrefix(w, rel+"/") })
+}
+
+// made are the covered entries that are in a listed directory now and
+// were not when it was listed.
+func (h homeDots) made() []string {
+	var out []string
+	for dir, before := range h.listed {
+		f, err := os.Open(dir)
+		if err != nil {
+			continue
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		for _, n := range names {
+			r := n
+			if h.rel[dir] != "" {
+				r = h.rel[dir] + "/" + n
+			}
+			if gate.DotCovers(r) && !holdsWritable(r) && !slices.Contains(before, n) && !strings.Contains(n, refusedSuffix) {
+				out = append(out, filepath.Join(dir, n))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
