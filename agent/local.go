@@ -104,6 +104,7 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 	}
 	policy := paths.Places(env).Policy(gate.OS)
 	git := settings.NewGitWatch(paths.Roots, paths.Home, env)
+	policy.SetNear(git.Near(policy))
 	disk := docs.NewDisk()
 	disk.Journal, disk.Root = docs.JournalDir(env, o.Root), o.Root
 	disk.Fault = CrashPause()

@@ -212,6 +212,16 @@ func (pl Places) Rules() []Rule {
 	for _, root := range pl.Roots {
 		rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Join(root, ".eukhe")},
 			Rule{Kind: TreeRule, Path: filepath.Join(root, ".git")})
+		// git looks for the repository in each directory above the root
+		// too (a .git, or the directory itself as a bare one, HEAD making
+		// it one): one made there is the project's (the fifth red team's)
+		for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+			rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Join(d, ".git")},
+				Rule{Kind: TreeRule, Path: filepath.Join(d, "HEAD")})
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
 	}
 	for _, n := range NamedProtected {
 		rs = append(rs, Rule{Kind: NamedRule, Name: n})

@@ -111,6 +111,23 @@ type Policy struct {
 	// more are protected rules that can grow during a session (the git
 	// places a changed git config names: SetMoreRules), swapped whole.
 	more atomic.Pointer[moreRules]
+	// near is told each path before it is judged for a write (SetNear).
+	near atomic.Pointer[func(path string)]
+}
+
+// SetNear has f told each real path before the policy judges a write of
+// it, and each directory Near is given: the edge that finds what the
+// rules of the start could not know (a repository made below a root
+// during the session, whose config names hooks: settings.GitWatch), and
+// gives it with SetMoreRules before the judgment goes on.
+func (p *Policy) SetNear(f func(path string)) { p.near.Store(&f) }
+
+// Near tells the SetNear function of path (a directory a process found a
+// .git in).
+func (p *Policy) Near(path string) {
+	if f := p.near.Load(); f != nil {
+		(*f)(path)
+	}
 }
 
 // moreRules are the rules SetMoreRules gave, with their concrete paths.
@@ -278,6 +295,7 @@ func (p *Policy) HoldsSecretIn(r RealPath, reach CwdReach) bool {
 }
 
 func (p *Policy) protects(path string) bool {
+	p.Near(path)
 	rules, entries := p.allRules()
 	for _, r := range rules {
 		switch r.Kind {

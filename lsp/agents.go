@@ -37,6 +37,7 @@ func newAttachments(s *Server, env map[string]string) *attachments {
 	a.paths = settings.Locate(env, []string{s.opts.Root})
 	a.policy = a.paths.Places(env).Policy(gate.OS)
 	a.git = settings.NewGitWatch(a.paths.Roots, a.paths.Home, env)
+	a.policy.SetNear(a.git.Near(a.policy))
 	a.broker = newBroker(s)
 	return a
 }

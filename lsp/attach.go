@@ -41,6 +41,7 @@ func (a *attachments) start() {
 	a.paths = paths
 	a.policy = paths.Places(a.env).Policy(gate.OS)
 	a.git = settings.NewGitWatch(paths.Roots, paths.Home, a.env)
+	a.policy.SetNear(a.git.Near(a.policy))
 	if err != nil {
 		s.logf("%v", err)
 	} else {

@@ -243,9 +243,6 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		}
 	}
 	if allowed.Has(gate.Write) && !allowed.Has(gate.Protected) {
-		for _, p := range paths {
-			pl.Protected = appendEntry(pl.Protected, p)
-		}
 		// Named entries (.git, .eukhe, editor config) at any depth below
 		// the roots (the session's map, protected_tree.go), and in each
 		// root, each directory directly in one, the working directory and
@@ -258,6 +255,19 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		}
 		present := tree.before(roots, names)
 		near := x.namedEntries(dir, names)
+		// A repository the map found that the policy's git places do not
+		// know yet (made during the session, or past the walk of the
+		// start): its config's hooks and includes are protected too, in
+		// this process already (Policy.Near, settings.GitWatch).
+		for _, p := range append(present, near...) {
+			if filepath.Base(p) == ".git" {
+				x.policy.Near(filepath.Dir(p))
+			}
+		}
+		_, paths, _ = x.policy.SandboxRules()
+		for _, p := range paths {
+			pl.Protected = appendEntry(pl.Protected, p)
+		}
 		for _, p := range append(present, near...) {
 			pl.Protected = appendEntry(pl.Protected, p)
 		}

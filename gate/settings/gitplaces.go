@@ -29,12 +29,14 @@ import (
 // changes later is read at the next session. A file that cannot be read
 // or is larger than 1 MiB adds nothing of its own.
 func GitPlaces(roots []string, home string, env map[string]string) []string {
-	places, _ := gitPlacesRead(roots, home, env)
+	places, _, _ := gitPlacesRead(roots, home, env, nil)
 	return places
 }
 
-// gitPlacesRead is GitPlaces and every file it read or looked for.
-func gitPlacesRead(roots []string, home string, env map[string]string) (places, read []string) {
+// gitPlacesRead is GitPlaces, with the repositories of extra (found
+// since) among those below the roots, and every file it read or looked
+// for, and the work trees whose config it read.
+func gitPlacesRead(roots []string, home string, env map[string]string, extra []string) (places, read, trees []string) {
 	g := gitPlaces{home: home, seen: map[string]bool{}}
 	// Each root's work tree: the root, or the directory above it that
 	// holds the .git git finds from it (a package of a monorepo: the
@@ -91,7 +93,7 @@ func gitPlacesRead(roots []string, home string, env map[string]string) (places, 
 	}
 	// the repositories below the roots (a nested clone, a vendored one):
 	// their own config names hooks and includes too (fourth red team)
-	for _, n := range nestedRepos(roots, maxNestedWalk) {
+	for _, n := range append(nestedRepos(roots, maxNestedWalk), extra...) {
 		if !slices.Contains(tops, n) {
 			tops = append(tops, n)
 		}
@@ -114,7 +116,7 @@ func gitPlacesRead(roots []string, home string, env map[string]string) (places, 
 	for f := range g.seen {
 		read = append(read, f)
 	}
-	return g.out, read
+	return g.out, read, tops
 }
 
 type gitPlaces struct {

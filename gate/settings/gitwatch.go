@@ -2,6 +2,9 @@ package settings
 
 import (
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +28,8 @@ type GitWatch struct {
 
 	mu    sync.Mutex
 	stamp map[string]fileStamp // each file read or looked for → its stamp then
+	trees []string             // the work trees whose config was read
+	extra []string             // repositories found since the start (Near)
 }
 
 // fileStamp is what a change to a file moves.
@@ -38,9 +43,52 @@ type fileStamp struct {
 // NewGitWatch starts watching the git places of these roots.
 func NewGitWatch(roots []string, home string, env map[string]string) *GitWatch {
 	g := &GitWatch{roots: roots, home: home, env: env}
-	_, read := gitPlacesRead(roots, home, env)
-	g.stamp = stamps(read)
+	_, read, trees := gitPlacesRead(roots, home, env, nil)
+	g.stamp, g.trees = stamps(read), trees
 	return g
+}
+
+// Near is the policy's SetNear function: before a write of a path below
+// a root is judged, each directory from the path up to its root is
+// looked at for a .git (a stat each); a repository not known yet (the
+// user cloned it there during the session, or the walk of the start
+// passed its bound: the fifth red team's) has its config read, and the
+// places it names are given to the policy before the judgment goes on.
+// A process's new repositories come the same way (Policy.Near, from the
+// sandbox's map).
+func (g *GitWatch) Near(p *gate.Policy) func(path string) {
+	return func(path string) {
+		root := ""
+		for _, r := range g.roots {
+			if strings.HasPrefix(path, r+"/") || path == r {
+				root = r
+				break
+			}
+		}
+		if root == "" {
+			return
+		}
+		var found []string
+		for d := path; d != root && strings.HasPrefix(d, root+"/"); d = filepath.Dir(d) {
+			if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
+				found = append(found, d)
+			}
+		}
+		if len(found) == 0 {
+			return
+		}
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		fresh := false
+		for _, d := range found {
+			if !slices.Contains(g.trees, d) && !slices.Contains(g.extra, d) {
+				g.extra, fresh = append(g.extra, d), true
+			}
+		}
+		if fresh {
+			g.give(p)
+		}
+	}
 }
 
 // Refresh gives the policy the git places again when a file they were
@@ -58,8 +106,13 @@ func (g *GitWatch) Refresh(p *gate.Policy) {
 	if !changed {
 		return
 	}
-	places, read := gitPlacesRead(g.roots, g.home, g.env)
-	g.stamp = stamps(read)
+	g.give(p)
+}
+
+// give reads the places again and gives them to the policy; g.mu is held.
+func (g *GitWatch) give(p *gate.Policy) {
+	places, read, trees := gitPlacesRead(g.roots, g.home, g.env, g.extra)
+	g.stamp, g.trees = stamps(read), trees
 	rules := make([]gate.Rule, 0, len(places))
 	for _, pl := range places {
 		rules = append(rules, gate.Rule{Kind: gate.TreeRule, Path: pl})
