@@ -23,14 +23,14 @@ import (
 // by side, and gives the protected entries below them with their inodes
 // (one swapped in at the same path is another entry). A protected entry
 // is not descended into, nor is a link.
-func (t *protectedTree) walkBeyond() map[string]uint64 {
+func (t *protectedTree) walkBeyond() (found, links map[string]uint64) {
 	var (
 		mu      sync.Mutex
 		cond    = sync.NewCond(&mu)
 		stack   []string
 		pending int
-		found   = map[string]uint64{}
 	)
+	found, links = map[string]uint64{}, map[string]uint64{}
 	for _, f := range t.frontier {
 		if _, mapped := t.dirs[f]; !mapped {
 			stack = append(stack, f)
@@ -54,18 +54,23 @@ func (t *protectedTree) walkBeyond() map[string]uint64 {
 				stack = stack[:len(stack)-1]
 				mu.Unlock()
 				var subs []string
-				hits := map[string]uint64{}
+				hits, ls := map[string]uint64{}, map[string]uint64{}
+				inode := func(de os.DirEntry) uint64 {
+					if info, err := de.Info(); err == nil {
+						if st, ok := info.Sys().(*syscall.Stat_t); ok {
+							return st.Ino
+						}
+					}
+					return 1
+				}
 				if des, err := readDirUnsorted(dir); err == nil {
 					for _, de := range des {
 						p := filepath.Join(dir, de.Name())
 						switch {
 						case gate.NameIn(t.names, de.Name()):
-							hits[p] = 1
-							if info, err := de.Info(); err == nil {
-								if st, ok := info.Sys().(*syscall.Stat_t); ok {
-									hits[p] = st.Ino
-								}
-							}
+							hits[p] = inode(de)
+						case de.Type()&os.ModeSymlink != 0:
+							ls[p] = inode(de)
 						case de.IsDir():
 							subs = append(subs, p)
 						}
@@ -75,6 +80,9 @@ func (t *protectedTree) walkBeyond() map[string]uint64 {
 				for h, ino := range hits {
 					found[h] = ino
 				}
+				for l, ino := range ls {
+					links[l] = ino
+				}
 				stack = append(stack, subs...)
 				pending += len(subs) - 1
 				cond.Broadcast()
@@ -83,7 +91,7 @@ func (t *protectedTree) walkBeyond() map[string]uint64 {
 		})
 	}
 	wg.Wait()
-	return found
+	return found, links
 }
 
 // readDirUnsorted is a directory's entries as the system lists them, with

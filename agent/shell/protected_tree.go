@@ -63,6 +63,12 @@ type protectedTree struct {
 	// last walk (beyond). Each refresh walks them whole (beyond.go).
 	frontier []string
 	beyond   map[string]uint64
+	// beyondLinks are the links found there at the last walk, and
+	// outLinks the links a step made that lead out of the roots or
+	// nowhere yet: each is looked at again at every refresh, for a
+	// repository made at its target since (the fifth red team's).
+	beyondLinks map[string]uint64
+	outLinks    map[string]uint64
 	// live watches the map's directories while a process runs
 	// (protected_live.go).
 	live liveTree
@@ -109,7 +115,7 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 	first := t.dirs == nil || !slices.Equal(t.names, names) || !slices.Equal(t.roots, roots)
 	if first {
 		t.dirs, t.full, t.names, t.roots = map[string]*treeDir{}, false, append([]string(nil), names...), append([]string(nil), roots...)
-		t.frontier, t.beyond = nil, nil
+		t.frontier, t.beyond, t.beyondLinks, t.outLinks = nil, nil, nil, map[string]uint64{}
 	}
 	var queue []string
 	for _, r := range roots {
@@ -142,8 +148,8 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 			}
 		}
 		for name, ino := range d.links {
-			if p := filepath.Join(path, name); !first && (old == nil || old.links[name] != ino) && leadsToRepository(p, t.roots, t.names) {
-				made = append(made, p)
+			if p := filepath.Join(path, name); !first && (old == nil || old.links[name] != ino) {
+				made = t.newLink(made, p, ino)
 			}
 		}
 		for _, sub := range d.subdirs {
@@ -176,14 +182,31 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 		}
 	}
 	if len(t.frontier) > 0 {
-		found := t.walkBeyond()
+		found, links := t.walkBeyond()
 		for p, ino := range found {
 			if was, ok := t.beyond[p]; !first && (!ok || was != ino) {
 				made = append(made, p)
 			}
 			present = append(present, p)
 		}
-		t.beyond = found
+		for p, ino := range links {
+			if was, ok := t.beyondLinks[p]; !first && (!ok || was != ino) {
+				made = t.newLink(made, p, ino)
+			}
+		}
+		t.beyond, t.beyondLinks = found, links
+	}
+	for p, ino := range t.outLinks {
+		var st unix.Stat_t
+		switch {
+		case unix.Lstat(p, &st) != nil || st.Ino != ino:
+			delete(t.outLinks, p)
+		case leadsToRepository(p, t.roots, t.names):
+			delete(t.outLinks, p)
+			if !slices.Contains(made, p) {
+				made = append(made, p)
+			}
+		}
 	}
 	slices.Sort(made)
 	slices.Sort(present)
@@ -296,6 +319,32 @@ func (t *protectedTree) forget(path string) {
 	}
 }
 
+// maxOutLinks bounds the links kept to look at again (outLinks).
+const maxOutLinks = 10_000
+
+// newLink judges a link a step made: one that leads to a repository is
+// made (renamed out of use); one that leads out of the roots or nowhere
+// yet is kept to look at again at each refresh.
+func (t *protectedTree) newLink(made []string, p string, ino uint64) []string {
+	if leadsToRepository(p, t.roots, t.names) {
+		return append(made, p)
+	}
+	if len(t.outLinks) < maxOutLinks && leadsOut(p, t.roots) {
+		t.outLinks[p] = ino
+	}
+	return made
+}
+
+// leadsOut reports whether the link at path leads nowhere (yet) or out of
+// the roots.
+func leadsOut(path string, roots []string) bool {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return true
+	}
+	return !slices.ContainsFunc(roots, func(r string) bool { return real == r || strings.HasPrefix(real, r+"/") })
+}
+
 // leadsToRepository reports whether the link at path leads out of the
 // roots into a directory git or an editor would take as a repository or
 // a project with config (the fourth red team): one holding a protected
@@ -322,12 +371,48 @@ func leadsToRepository(path string, roots, names []string) bool {
 			return true
 		}
 	}
+	repo := func(d string) bool { return has(d, ".git") || has(d, "HEAD") && has(d, "objects") && has(d, "refs") }
 	for d := real; ; d = filepath.Dir(d) {
-		if has(d, ".git") || has(d, "HEAD") && has(d, "objects") && has(d, "refs") {
+		if repo(d) {
 			return true
 		}
 		if d == "/" || d == "." {
-			return false
+			break
 		}
 	}
+	// and below it, a few levels (an editor looks for repositories one
+	// level down; the fifth red team linked the parent of one)
+	return repositoryBelow(real, repo)
+}
+
+// repositoryBelow looks for a repository in the directories below dir,
+// breadth first, to a depth of 3 and at most 500 directories.
+func repositoryBelow(dir string, repo func(string) bool) bool {
+	type at struct {
+		path  string
+		depth int
+	}
+	queue, budget := []at{{dir, 0}}, 500
+	for len(queue) > 0 && budget > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		budget--
+		des, err := readDirUnsorted(d.path)
+		if err != nil {
+			continue
+		}
+		for _, de := range des {
+			if !de.IsDir() {
+				continue
+			}
+			p := filepath.Join(d.path, de.Name())
+			if repo(p) {
+				return true
+			}
+			if d.depth < 2 {
+				queue = append(queue, at{p, d.depth + 1})
+			}
+		}
+	}
+	return false
 }
