@@ -343,3 +343,18 @@ func (p *Policy) DotHomes() []string {
 	}
 	return out
 }
+
+// EndNames are the names of the policy's EndRules (the relative PATH
+// entries, "bin", "node_modules/.bin"): a sandbox takes a program a
+// process makes in such a directory, named like a command of the user's
+// PATH, as a protected entry made.
+func (p *Policy) EndNames() []string {
+	var out []string
+	rules, _ := p.allRules()
+	for _, r := range rules {
+		if r.Kind == EndRule {
+			out = appendNew(out, r.Name)
+		}
+	}
+	return out
+}

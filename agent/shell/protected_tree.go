@@ -69,6 +69,9 @@ type protectedTree struct {
 	// repository made at its target since (the fifth red team's).
 	beyondLinks map[string]uint64
 	outLinks    map[string]uint64
+	// shadow: the entries of relative PATH directories that shadow a
+	// command are protected entries too (protected_shadow.go).
+	shadow *pathShadow
 	// live watches the map's directories while a process runs
 	// (protected_live.go).
 	live liveTree
@@ -278,7 +281,7 @@ func (t *protectedTree) list(path string) (*treeDir, bool) {
 	}
 	for _, de := range des {
 		name := de.Name()
-		if gate.NameIn(t.names, name) {
+		if gate.NameIn(t.names, name) || !de.IsDir() && t.shadow.shadows(path, name) {
 			if info, err := de.Info(); err == nil {
 				if s, ok := info.Sys().(*syscall.Stat_t); ok {
 					d.found[name] = s.Ino

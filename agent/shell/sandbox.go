@@ -253,6 +253,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		if tree == nil {
 			tree = &protectedTree{}
 		}
+		tree.setShadow(x.policy.EndNames(), env["PATH"])
 		present := tree.before(roots, names)
 		near := x.namedEntries(dir, names)
 		// A repository the map found that the policy's git places do not

@@ -15,8 +15,7 @@ import (
 
 // The fifth red team (after the fixes of the fourth), through the real
 // binary. Each TestAttackRound5_<what> is an attack that got through when
-// it was written, and holds now (the one still open is in
-// attack_open_test.go). The attacks that
+// it was written, and holds now. The attacks that
 // held are the rows of TestAttackRound5_controls, which must pass. What
 // counts as getting through is what the third round's file says: a
 // secret's bytes reach a step, or a program is planted where it runs
@@ -436,6 +435,39 @@ func TestAttackRound5_a_tilde_PATH_entry_is_not_the_homes_bin(t *testing.T) {
 	out, _ := cmd.CombinedOutput()
 	if strings.Contains(string(out), "PLANTEDRAN") {
 		t.Errorf("the user's ls in bash ran the program the agent planted in ~/bin (PATH names it ~/bin): %s", out)
+	}
+}
+
+// The sandbox does not rename a directory a process makes whose path
+// ends with a relative PATH entry (EndRule is the gate's alone: "every
+// build's bin/ would go"); it drops relative entries from the child's
+// PATH. But the user's shell keeps them: a program (exec, not
+// protected) makes sub/bin/ls and sub/node_modules/.bin/cat, and the
+// user's ls and cat in sub run them.
+func TestAttackRound5_a_relative_PATH_directory_a_program_makes_keeps_its_plant(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) {
+			w := newEnvWorld(t, `["read", "write", "exec"]`)
+			path := "./bin:node_modules/.bin:" + os.Getenv("PATH")
+			p := r3mcp(t, w, w.root, path, "EUKHE_CONFINEMENT="+mech)
+			text, _ := p.call("bash", map[string]any{"script": r3py(
+				"import os\n" +
+					"for d, n in (('sub/bin', 'ls'), ('sub/node_modules/.bin', 'cat'), ('sub/bin', 'r5build')):\n" +
+					"  os.makedirs(d, exist_ok=True); open(d + '/' + n, 'w').write(" + fmt.Sprintf("%q", planted) + "); os.chmod(d + '/' + n, 0o755)\n")})
+			if !r3exists(filepath.Join(w.root, "sub", "bin", "r5build")) {
+				t.Errorf("a build's own program in a relative PATH directory (named like no command) was renamed:\n%s", text)
+			}
+			for _, prog := range []string{"ls", "cat"} {
+				cmd := exec.Command("sh", "-c", prog+" /dev/null")
+				cmd.Dir = filepath.Join(w.root, "sub")
+				cmd.Env = append(os.Environ(), "PATH="+path, "HOME="+w.home)
+				out, _ := cmd.CombinedOutput()
+				if strings.Contains(string(out), "PLANTEDRAN") {
+					t.Errorf("the user's %s in sub ran the program a step's program planted in a relative PATH directory there: %s\n%s", prog, out, text)
+				}
+			}
+		})
 	}
 }
 
