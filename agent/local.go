@@ -102,9 +102,7 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 	if id == "" {
 		id = NewID()
 	}
-	policy := paths.Places(env).Policy(gate.OS)
-	git := settings.NewGitWatch(paths.Roots, paths.Home, env)
-	policy.SetNear(git.Near(policy))
+	policy, git := paths.Policy(env)
 	disk := docs.NewDisk()
 	disk.Journal, disk.Root = docs.JournalDir(env, o.Root), o.Root
 	disk.Fault = CrashPause()

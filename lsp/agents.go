@@ -35,9 +35,7 @@ type attachments struct {
 func newAttachments(s *Server, env map[string]string) *attachments {
 	a := &attachments{s: s, env: env, sessions: map[string]*agent.Session{}, tools: map[string]agent.HostTool{}}
 	a.paths = settings.Locate(env, []string{s.opts.Root})
-	a.policy = a.paths.Places(env).Policy(gate.OS)
-	a.git = settings.NewGitWatch(a.paths.Roots, a.paths.Home, env)
-	a.policy.SetNear(a.git.Near(a.policy))
+	a.policy, a.git = a.paths.Policy(env)
 	a.broker = newBroker(s)
 	return a
 }

@@ -9,7 +9,6 @@ import (
 	"net"
 
 	"github.com/eukhe/eukhe/agent"
-	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/lsp/discovery"
 	"github.com/eukhe/eukhe/protocol"
@@ -39,9 +38,7 @@ func (a *attachments) start() {
 		return
 	}
 	a.paths = paths
-	a.policy = paths.Places(a.env).Policy(gate.OS)
-	a.git = settings.NewGitWatch(paths.Roots, paths.Home, a.env)
-	a.policy.SetNear(a.git.Near(a.policy))
+	a.policy, a.git = paths.Policy(a.env)
 	if err != nil {
 		s.logf("%v", err)
 	} else {

@@ -26,10 +26,11 @@ type GitWatch struct {
 	home  string
 	env   map[string]string
 
-	mu    sync.Mutex
-	stamp map[string]fileStamp // each file read or looked for → its stamp then
-	trees []string             // the work trees whose config was read
-	extra []string             // repositories found since the start (Near)
+	mu     sync.Mutex
+	stamp  map[string]fileStamp // each file read or looked for → its stamp then
+	places []string             // the places of the start
+	trees  []string             // the work trees whose config was read
+	extra  []string             // repositories found since the start (Near)
 }
 
 // fileStamp is what a change to a file moves.
@@ -43,8 +44,8 @@ type fileStamp struct {
 // NewGitWatch starts watching the git places of these roots.
 func NewGitWatch(roots []string, home string, env map[string]string) *GitWatch {
 	g := &GitWatch{roots: roots, home: home, env: env}
-	_, read, trees := gitPlacesRead(roots, home, env, nil)
-	g.stamp, g.trees = stamps(read), trees
+	places, read, trees := gitPlacesRead(roots, home, env, nil)
+	g.places, g.stamp, g.trees = places, stamps(read), trees
 	return g
 }
 

@@ -53,6 +53,20 @@ func (p Paths) Files() []string { return append([]string{p.UserFile}, p.ProjectF
 // set comes from the files the loader reads (G1.3), the secret set from
 // the home and the environment (G1.4).
 func (p Paths) Places(env map[string]string) gate.Places {
+	return p.places(env, GitPlaces(p.Roots, p.Home, env))
+}
+
+// Policy is the policy of these paths' places over the system's files,
+// with its git places kept current (GitWatch: Refresh before each call,
+// Near before each write is judged): the git places are gathered once.
+func (p Paths) Policy(env map[string]string) (*gate.Policy, *GitWatch) {
+	git := NewGitWatch(p.Roots, p.Home, env)
+	policy := p.places(env, git.places).Policy(gate.OS)
+	policy.SetNear(git.Near(policy))
+	return policy, git
+}
+
+func (p Paths) places(env map[string]string, git []string) gate.Places {
 	return gate.Places{
 		Home:            p.Home,
 		OtherHomes:      UserHomes(),
@@ -63,7 +77,7 @@ func (p Paths) Places(env map[string]string) gate.Places {
 		PathDirs:        filepath.SplitList(env["PATH"]),
 		Env:             env,
 		CredentialFiles: credentialConfigs(p.Roots),
-		GitPlaces:       GitPlaces(p.Roots, p.Home, env),
+		GitPlaces:       git,
 	}
 }
 
