@@ -16,16 +16,19 @@ import (
 // (~/.bash_aliases, ~/.local/lib/…/site-packages/x.pth) is renamed out
 // of use after it, as a .git is (the fifth red team's).
 type homeDots struct {
-	covered []string
-	listed  map[string][]string // directory → its names then
-	rel     map[string]string   // directory → its path below its home ("" for the home)
+	covered  []string
+	listed   map[string][]string // directory → its names then
+	rel      map[string]string   // directory → its path below its home ("" for the home)
+	writable []string            // shell.writableDirs: the user's, never covered
 }
 
 // lookHomeDots lists each home for the entries the DotRule covers. A dot
 // directory holding a place of gate.HomeWritable (~/.cargo holds
 // registry) is not covered whole: its entries are looked at one by one.
-func lookHomeDots(homes []string) homeDots {
-	h := homeDots{listed: map[string][]string{}, rel: map[string]string{}}
+// The user's shell.writableDirs below a dot directory (~/.gradle/foo)
+// are passed over the same way.
+func lookHomeDots(homes, writable []string) homeDots {
+	h := homeDots{listed: map[string][]string{}, rel: map[string]string{}, writable: writable}
 	for _, home := range homes {
 		h.look(home, "")
 	}
@@ -45,11 +48,11 @@ func (h *homeDots) look(dir, rel string) {
 		if rel != "" {
 			r = rel + "/" + n
 		}
-		if !gate.DotCovers(r) {
+		p := filepath.Join(dir, n)
+		if !gate.DotCovers(r) || h.isWritable(p) {
 			continue
 		}
-		p := filepath.Join(dir, n)
-		if holdsWritable(r) {
+		if holdsWritable(r) || h.holdsWritable(p) {
 			if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
 				h.look(p, r)
 				continue
@@ -62,6 +65,16 @@ func (h *homeDots) look(dir, rel string) {
 // holdsWritable reports whether a place of gate.HomeWritable is below rel.
 func holdsWritable(rel string) bool {
 	return slices.ContainsFunc(gate.HomeWritable, func(w string) bool { return strings.HasPrefix(w, rel+"/") })
+}
+
+// isWritable reports whether p is or is below a writable directory.
+func (h homeDots) isWritable(p string) bool {
+	return slices.ContainsFunc(h.writable, func(w string) bool { return p == w || strings.HasPrefix(p, w+"/") })
+}
+
+// holdsWritable reports whether a writable directory is below p.
+func (h homeDots) holdsWritable(p string) bool {
+	return slices.ContainsFunc(h.writable, func(w string) bool { return strings.HasPrefix(w, p+"/") })
 }
 
 // made are the covered entries that are in a listed directory now and
@@ -80,8 +93,9 @@ func (h homeDots) made() []string {
 			if h.rel[dir] != "" {
 				r = h.rel[dir] + "/" + n
 			}
-			if gate.DotCovers(r) && !holdsWritable(r) && !slices.Contains(before, n) && !strings.Contains(n, refusedSuffix) {
-				out = append(out, filepath.Join(dir, n))
+			p := filepath.Join(dir, n)
+			if gate.DotCovers(r) && !holdsWritable(r) && !h.isWritable(p) && !h.holdsWritable(p) && !slices.Contains(before, n) && !strings.Contains(n, refusedSuffix) {
+				out = append(out, p)
 			}
 		}
 	}

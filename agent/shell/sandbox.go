@@ -320,7 +320,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		if homes := x.policy.DotHomes(); allowed.Has(gate.Outside) || slices.ContainsFunc(homes, func(h string) bool {
 			return slices.ContainsFunc(slices.Concat(roots, pl.Writable), func(w string) bool { return h == w || strings.HasPrefix(h, w+"/") })
 		}) {
-			dots = lookHomeDots(homes)
+			dots = lookHomeDots(homes, pl.Writable)
 			for _, p := range dots.covered {
 				pl.Protected = appendEntry(pl.Protected, p)
 			}

@@ -22,14 +22,15 @@ import (
 // between a Refresh and the judgments of that call is seen at the next
 // call.
 type GitWatch struct {
-	roots []string
-	home  string
-	env   map[string]string
+	roots     []string
+	realRoots []string // the roots, written and real
+	home      string
+	env       map[string]string
 
 	mu     sync.Mutex
 	stamp  map[string]fileStamp // each file read or looked for → its stamp then
 	places []string             // the places of the start
-	trees  []string             // the work trees whose config was read
+	trees  []string             // the work trees whose config was read, written and real
 	extra  []string             // repositories found since the start (Near)
 }
 
@@ -44,8 +45,14 @@ type fileStamp struct {
 // NewGitWatch starts watching the git places of these roots.
 func NewGitWatch(roots []string, home string, env map[string]string) *GitWatch {
 	g := &GitWatch{roots: roots, home: home, env: env}
+	for _, r := range roots { // the policy judges real paths
+		g.realRoots = append(g.realRoots, r)
+		if real, err := filepath.EvalSymlinks(r); err == nil && real != r {
+			g.realRoots = append(g.realRoots, real)
+		}
+	}
 	places, read, trees := gitPlacesRead(roots, home, env, nil)
-	g.places, g.stamp, g.trees = places, stamps(read), trees
+	g.places, g.stamp, g.trees = places, stamps(read), withReal(trees)
 	return g
 }
 
@@ -60,7 +67,7 @@ func NewGitWatch(roots []string, home string, env map[string]string) *GitWatch {
 func (g *GitWatch) Near(p *gate.Policy) func(path string) {
 	return func(path string) {
 		root := ""
-		for _, r := range g.roots {
+		for _, r := range g.realRoots {
 			if strings.HasPrefix(path, r+"/") || path == r {
 				root = r
 				break
@@ -113,12 +120,23 @@ func (g *GitWatch) Refresh(p *gate.Policy) {
 // give reads the places again and gives them to the policy; g.mu is held.
 func (g *GitWatch) give(p *gate.Policy) {
 	places, read, trees := gitPlacesRead(g.roots, g.home, g.env, g.extra)
-	g.stamp, g.trees = stamps(read), trees
+	g.stamp, g.trees = stamps(read), withReal(trees)
 	rules := make([]gate.Rule, 0, len(places))
 	for _, pl := range places {
 		rules = append(rules, gate.Rule{Kind: gate.TreeRule, Path: pl})
 	}
 	p.SetMoreRules(rules)
+}
+
+// withReal is these paths and the real path of each that differs.
+func withReal(paths []string) []string {
+	out := slices.Clone(paths)
+	for _, p := range paths {
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p && !slices.Contains(out, real) {
+			out = append(out, real)
+		}
+	}
+	return out
 }
 
 func stamps(files []string) map[string]fileStamp {

@@ -1,7 +1,7 @@
 package settings
 
 import (
-	"os/exec"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -12,14 +12,23 @@ import (
 // the walk of the start reaches): before a write below it is judged,
 // Near finds it and its config's hooks and includes are protected.
 func TestGitWatch_near_finds_a_repository_made_during_the_session(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatal("git is needed")
-	}
+	t.Run("a root by its real path", func(t *testing.T) { nearTest(t, false) })
+	t.Run("a root through a link", func(t *testing.T) { nearTest(t, true) })
+}
+
+func nearTest(t *testing.T, link bool) {
 	base := t.TempDir()
 	root, home := filepath.Join(base, "w"), filepath.Join(base, "home")
 	put(t, filepath.Join(root, "a.txt"), "a\n")
-	policy := gate.Places{Roots: []string{root}, Home: home}.Policy(gate.OS)
-	git := NewGitWatch([]string{root}, home, map[string]string{})
+	given := root
+	if link {
+		given = filepath.Join(base, "link")
+		if err := os.Symlink(root, given); err != nil {
+			t.Fatal(err)
+		}
+	}
+	policy := gate.Places{Roots: []string{given}, Home: home}.Policy(gate.OS)
+	git := NewGitWatch([]string{given}, home, map[string]string{})
 	policy.SetNear(git.Near(policy))
 	class := func(rel string) gate.Class {
 		return policy.ClassWrite(gate.Resolve(gate.OS, root, filepath.Join(root, rel)))
