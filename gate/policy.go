@@ -66,8 +66,13 @@ const (
 // HomeWritable are the places below the home's dot-entries that tools
 // write in their normal work (caches, downloaded packages, state), left
 // to the outside effect: a step allowed to write outside writes them
-// unasked. A poisoned cache can still mislead a later build; a program a
-// login, a shell, an editor or git runs unasked is never here.
+// unasked, so every build under that auto set does not ask. Where the
+// seed is silent we chose this knowing its cost: a cache holds code a
+// later build runs (an unpacked crate's build.rs, a jar, a pre-commit
+// environment in ~/.cache), so a step allowed outside can plant there.
+// A user who wants that guarded leaves outside out of the auto set: then
+// a program writes the home only in shell.writableDirs. A program a
+// login, a shell, an editor or git runs by itself is never here.
 var HomeWritable = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository",
 	".gradle/caches", ".gradle/wrapper", ".gradle/daemon", ".gradle/native", ".pnpm-store",
 	".bun/install/cache", ".yarn/berry/cache", ".local/state", ".local/share/pnpm", ".rustup/downloads",
