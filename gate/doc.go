@@ -177,7 +177,16 @@
 //     (settings.GitWatch, Policy.SetMoreRules: the places of the start
 //     stay protected): a core.hooksPath or include the user adds during
 //     the session protects from the next call on. The repository's config
-//     itself is protected, so the agent cannot move them unasked.
+//     itself is protected, so the agent cannot move them unasked. A
+//     repository below a root the start did not find (made during the
+//     session, or past the walk's bound) is found before a write below it
+//     is judged (Policy.SetNear, settings.GitWatch.Near; fifth red team).
+//     A .git or HEAD in each directory above a root is protected too: git
+//     looks for the repository there.
+//   - The home's configuration is every dot-entry of the home and what is
+//     below it (DotRule, DotCovers), but the caches of HomeWritable (fifth
+//     red team): no list of startup files was ever whole. The sandbox makes
+//     the entries read-only and renames one a process makes out of use.
 //   - A file named HEAD is protected by name below a root too (red
 //     team): with objects/ and refs/ beside it, its directory is a bare
 //     repository to git's discovery, whose config git obeys there. A
@@ -185,7 +194,9 @@
 //     path (git.go).
 //   - A relative PATH entry protects that directory in each root
 //     (places.go), though it finds no command any more (pathdirs.go):
-//     with "." or an empty entry on PATH the root itself is protected.
+//     with "." or an empty entry on PATH the root itself is protected;
+//     and every directory whose path ends with it (EndRule; "../bin" is
+//     every bin). "~/bin" is the home's bin, as bash reads it.
 //   - Every word a step names counts as a path, and so do the paths inside
 //     it: an option's value (--file=P, -fP), a curl @P, a file:// URL. The
 //     words of cd are not read as paths; the steps after it are judged in
