@@ -207,6 +207,14 @@
 //     found too, after the process. A protected place that did not exist
 //     before the process (a PATH directory of the workspace, an included
 //     git config) and exists after it is renamed out of use the same way.
+//     So are (fifth red team): a dot-entry a process makes in the home
+//     (home_dots.go: the home's configuration, gate.DotRule); a program
+//     it makes in a relative PATH directory named like a command of PATH
+//     (protected_shadow.go); a link it makes that leads to a repository
+//     outside the roots (at the target, above it, or up to three levels
+//     below), looked at again at each refresh while it leads out of the
+//     roots or nowhere (protected_tree.go). A name renamed out of use
+//     gets a random tail: a step cannot fill the names beforehand.
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
 //     would run unasked); `exec >file` lasts for its statement only, since
 //     each pipeline gets its own output pipe; a builtin writing to a closed
