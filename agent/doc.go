@@ -91,7 +91,7 @@
 //     the call's context; a secret allowed in a job after its call
 //     returned withholds later job results too).
 //
-// One session builder (issue 12 class 10): every way of running a tool is
+// One session builder: every way of running a tool is
 // an agent Session with the documents gate and the shell gate over the
 // host's policy and the user's settings. OpenLocal (local.go) builds the
 // host of a root no editor serves, for `eukhe mcp` and `eukhe tool`; the

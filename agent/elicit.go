@@ -13,7 +13,7 @@ import (
 )
 
 // The agent's own MCP client as a client of the session's questions (DESIGN
-// §5, issue 14): when it declared the elicitation capability, a question
+// §5): when it declared the elicitation capability, a question
 // also goes to it as elicitation/create, a form of one enum field whose
 // first value denies.
 

@@ -13,7 +13,7 @@ import (
 	"github.com/eukhe/eukhe/protocol"
 )
 
-// Terminals is the approvals endpoint of a headless session (issue 14):
+// Terminals is the approvals endpoint of a headless session:
 // the `eukhe approvals` terminals attached to it over its discovery
 // socket. It is the session's own sink (a gate.Asker): every interactive
 // terminal is asked, the first answer wins, the others are told it

@@ -6,7 +6,7 @@ import (
 )
 
 // Tree reads below one directory without following any symbolic link on
-// the way (issue 12 class 8, G1.5 during a walk): the gate judged the
+// the way (G1.5 during a walk): the gate judged the
 // directory's real path, so whatever a walk reads must lie below it, even
 // when a directory or file of the tree is swapped for a link while the walk
 // runs. An entry reached through a link is ErrLinkBelow. rel is a slash

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Cancellation (issue 16 item 5): every tool takes the call's context
+// Cancellation: every tool takes the call's context
 // first and stops when it is done — a cancelled MCP call, a closed editor,
 // an interrupted eukhe tool. Where it stops decides what it says:
 //

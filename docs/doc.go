@@ -71,7 +71,7 @@
 // (pathguard.go) once, with its Access, before anything is read or
 // written, and then uses the real path it gives. grep (of a file or a
 // tree) and glob ask SearchAccess for their root, so a search of a path
-// that is or holds a secret is read and secret (issue 12 class 8). The
+// that is or holds a secret is read and secret. The
 // walk never follows a symbolic link under the root (walk.go: counted in
 // a notice), and on disk it reads through a Tree (below.go,
 // disk_tree_linux.go: openat2 from the root's descriptor with
@@ -121,7 +121,7 @@
 //   - Every count in a message takes its noun's number (Count, plural.go):
 //     1 line, 2 lines, 1 match in 1 file, 1 entry.
 //
-// Where the seed is silent we chose (issue 16):
+// Where the seed is silent we chose:
 //
 //   - The check under the writer's lock is S8.1's byte check through the
 //     rebase of S8.2: a file whose bytes changed since the edit was staged
@@ -149,8 +149,8 @@
 //     the process's root: a commit under another root's session that
 //     crashes is finished by that root's next start.
 //
-// Where the seed is silent we chose (issue 20, class 3: crash recovery is
-// as careful as the commit):
+// Where the seed is silent we chose (crash recovery is as careful as the
+// commit):
 //
 //   - A journal is acted on only when eukhe wrote it as that file, for
 //     that root: it is signed with HMAC-SHA256 under a random key made

@@ -6,7 +6,7 @@ import (
 )
 
 // ExpandTilde expands a leading tilde of a path the model named as the
-// shell expands it in a word (issue 17 item 8): "~" and "~/x" are under
+// shell expands it in a word: "~" and "~/x" are under
 // home, "~+" and "~+/x" under dir (the tools' working directory, as $PWD),
 // "~NAME" and "~NAME/x" under the home of user NAME when users knows it.
 // Any other path, and a form that cannot be expanded (no home given, an

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Backups (red team, after issue 12): cp, mv and ln with a backup suffix
+// Backups (red team): cp, mv and ln with a backup suffix
 // (-S SUFFIX, --suffix=SUFFIX, which imply --backup) rename the file they
 // replace to DEST+SUFFIX, a name no word of the step shows: with a/b/.gi
 // in place, `cp -b -S t a.txt a/b/.gi` makes a/b/.git. Every such name is

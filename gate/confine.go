@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Confinement (DESIGN §9, issue 13): the gate decides from a step's words;
+// Confinement (DESIGN §9): the gate decides from a step's words;
 // the sandbox makes the decision hold whatever a program does. PlanSandbox
 // turns a step's allowed effects (the auto set ∪ what the user approved
 // for it) and the places of the session into the mounts of a sandbox,

@@ -103,7 +103,7 @@
 //     asker.go), an unanswered refusal says so and asks for `eukhe
 //     approvals` instead of a client to attach; a sink with a Hinter
 //     (askers in agent) names what works now instead.
-//   - Confinement (issue 13, DESIGN §9): PlanSandbox in confine.go turns a
+//   - Confinement (DESIGN §9): PlanSandbox in confine.go turns a
 //     step's allowed effects and the session's places into the mounts of
 //     a sandbox, last mount wins, in the order of the classes of G1.2
 //     (the base, read-only unless write and outside; /dev, /proc; the
@@ -221,7 +221,7 @@
 //     printed it, each non-printing character replaced by its syntax.Quote
 //     escape ($'\u202e').
 //   - curl with no writing option is net only.
-//   - /proc (issue 12, classes 1 and 2): the gate runs in eukhe's
+//   - /proc: the gate runs in eukhe's
 //     process, and a /proc link (/proc/self, /proc/<pid>/cwd, fd/N, root)
 //     means another file in each process that opens it, so judging it as
 //     the process that opens it would need to know that process's
@@ -289,7 +289,7 @@
 //     work-tree readers all but .git. A token added after the session
 //     started is not seen until the places are gathered again.
 //   - eukhe's state directory ($XDG_STATE_HOME/eukhe: session logs,
-//     report_issue rows) is a secret entry (issue 12, class 9).
+//     report_issue rows) is a secret entry.
 //   - Words expand as mvdan's interpreter expands them (environ.Get and
 //     asTheInterpreter): $$ and $PPID are this process's, $# is 0, $0 is
 //     gosh, IFS and OPTIND are reset, HOME, UID, EUID and GID set when

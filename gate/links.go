@@ -8,7 +8,7 @@ import (
 	"sync"
 )
 
-// Hard links (issue 20): a protected file may have other names — a link
+// Hard links: a protected file may have other names — a link
 // to .git/config unpacked from a tarball into the tree. Writing through
 // such a name (tee -a cfg, >> cfg, the write tool) writes .git/config, yet
 // the name's path is Inside. So a write to a regular file with more than

@@ -2,7 +2,7 @@ package gate
 
 import "strings"
 
-// The process filesystem (issue 12, classes 1 and 2). A path under /proc
+// The process filesystem. A path under /proc
 // names a process's memory, environment, descriptors and working
 // directory; its links (/proc/self, /proc/<pid>/cwd, /proc/<pid>/fd/N,
 // /proc/<pid>/root) mean something else in each process that opens them.

@@ -2,7 +2,7 @@ package gate
 
 import "strings"
 
-// Values the gate cannot see into (issue 12, class 3): an option whose
+// Values the gate cannot see into: an option whose
 // value is a file that lists paths (sort --files0-from, sha256sum -c,
 // file -f, less -t's tags file), or a config or a program that can name
 // paths and programs (curl -K, wget -e/-i/--config, less --lesskey-src,

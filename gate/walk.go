@@ -2,7 +2,7 @@ package gate
 
 import "io/fs"
 
-// Recursion that follows links (issue 12, class 4): grep -R, rg -L, find
+// Recursion that follows links: grep -R, rg -L, find
 // -L, ls -LR, du -L, cp -rL, chmod -RL, diff -r, tar -h read (or change)
 // what each symlink under the trees they name resolves to. The gate walks
 // those trees as it judges the step, following links as the command will,

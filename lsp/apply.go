@@ -148,7 +148,7 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 	var reached, skipped []bool
 	if why != nil && (caps.checksEveryVersion() || len(es) == 1) {
 		// A refusal is known: a transactional client applied nothing, and a
-		// single document has nothing else to wait for (issue 15, item 8).
+		// single document has nothing else to wait for.
 		// It is still looked at once: applied: false is not proof either.
 		reached = await(doneCtx(), ws)
 	} else {

@@ -9,7 +9,7 @@ import (
 )
 
 // How the editor is asked a question, and what it answers with when it
-// cannot show one (issue 15, items 1 and 7).
+// cannot show one.
 
 // dialog is the form the editor's questions take.
 type dialog uint8

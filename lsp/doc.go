@@ -89,7 +89,7 @@
 //     end. Each named session is an agent session opened as an attached
 //     agent's is (agent.Open over this server's host), so its accesses go
 //     through the documents gate with the user's settings and ask in the
-//     editor (issue 12 class 10). $/cancelRequest naming an eukhe/tool
+//     editor. $/cancelRequest naming an eukhe/tool
 //     request cancels its context (cancel.go): a grep or glob stops at its
 //     next file and answers how far it got; an edit already committing
 //     finishes. The eukhe/* methods are documented in protocol/README.md.
@@ -105,7 +105,7 @@
 // core; an edit that lands in the editor and then fails on disk is put back
 // in the editor.
 //
-// Agents attached to the editor (issue 7, phase 2):
+// Agents attached to the editor:
 //
 //   - Discovery (attach.go, package lsp/discovery): after initialized the
 //     server listens on a socket in the per-user directory, with a JSON
@@ -166,8 +166,7 @@
 // taken back); only MethodNotFound shows that a client lacks a form (any
 // other error ends that question for that client only).
 //
-// An editor buffer is judged by the path it has now (issue 20 class 7;
-// realpath.go, store.go, store_nolinks_linux.go, publisher.go, apply.go,
+// An editor buffer is judged by the path it has now (realpath.go, store.go, store_nolinks_linux.go, publisher.go, apply.go,
 // save.go). didOpen records the real path the buffer's name resolves to
 // (gate.Resolve: every link followed, dangling ones too). For an unsaved
 // new buffer, whose file does not exist, that is its nearest existing

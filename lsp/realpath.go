@@ -6,7 +6,7 @@ import (
 	"github.com/eukhe/eukhe/gate"
 )
 
-// An open document is judged by the path it has now (issue 20 class 7).
+// An open document is judged by the path it has now.
 // At didOpen the overlay records the real path its name resolves to then
 // (gate.Resolve: every link followed, dangling ones too; a name that does
 // not exist yet — an unsaved new buffer — is its nearest existing

@@ -7,7 +7,7 @@ import (
 )
 
 // The editor Store gives every file not open in the editor the disk's
-// protections (issue 20 class 7): the documents gate hands docs a real
+// protections: the documents gate hands docs a real
 // path it judged, and docs reads it through docs.NoLinkReader and walks
 // through docs.TreeOpener, which it finds by type assertion. A wrapper
 // that lacked them would open closed files by path, following a link

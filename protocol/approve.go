@@ -2,8 +2,7 @@ package protocol
 
 import "encoding/json"
 
-// The eukhe/* methods of approvals, issues and host tools (issue 7, phase
-// 2): the contract the server and the VS Code and Neovim clients share.
+// The eukhe/* methods of approvals, issues and host tools: the contract the server and the VS Code and Neovim clients share.
 const (
 	// Server → client request: ask the user about one gated step or
 	// document access. Result: ApproveResult. A client that does not

@@ -11,7 +11,7 @@ const MethodSettingsStatus = "eukhe/settingsStatus"
 type SettingsStatusResult struct {
 	Files []SettingsFileStatus `json:"files"`
 	// Confinement is how the external programs of a step are confined:
-	// "bubblewrap", "landlock (why)" or "none (why)" (issue 13).
+	// "bubblewrap", "landlock (why)" or "none (why)".
 	Confinement string `json:"confinement,omitempty"`
 }
 

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Mechanism is how external processes are confined here (issue 13).
+// Mechanism is how external processes are confined here.
 type Mechanism string
 
 // The mechanisms, best first.

@@ -14,8 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// No process of a step outlives it, under Landlock too (issue 20, class
-// 4). Bubblewrap runs each program as the init of its own pid namespace:
+// No process of a step outlives it, under Landlock too. Bubblewrap runs each program as the init of its own pid namespace:
 // when the program ends, the kernel ends every process left in it. Landlock
 // has no such namespace, so `eukhe __confine` is a small supervisor: it
 // makes itself the subreaper of what it starts, runs the confined program

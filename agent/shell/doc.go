@@ -1,4 +1,4 @@
-// Package shell is the engine of the bash tool (S7.7, S7.8, issue 6): it
+// Package shell is the engine of the bash tool (S7.7, S7.8): it
 // runs a script in process with mvdan.cc/sh/v3's interpreter, behind the
 // approval gate. The gate enters the shell as handlers — call, exec and
 // open middleware — not as a fork of the interpreter.
@@ -49,7 +49,7 @@
 //     read or stop on); TERM to every group the script started, KILL
 //     after the grace, on kill, timeout or cancel; 128+N for a signal, so
 //     a writer to a closed pipe ends 141.
-//   - Confinement (issue 13, DESIGN §9): every external process runs in
+//   - Confinement (DESIGN §9): every external process runs in
 //     the sandbox of what its step may do — the auto set, plus the effects
 //     the user approved for that step (run.allowed, set in run.pipeline
 //     from the answer; exec.go reads it per process). sandbox.go gathers

@@ -14,7 +14,7 @@ import (
 	"github.com/eukhe/eukhe/gate"
 )
 
-// Protected names at any depth (issue 20, class 4). A program allowed
+// Protected names at any depth. A program allowed
 // write but not protected can make a .git (a working repository with an
 // fsmonitor hook), a .vscode or a .devcontainer anywhere below the root,
 // and a later `git status` or the editor runs it as the user. So a

@@ -66,7 +66,7 @@ type Runner struct {
 	KillGrace time.Duration
 	// Jobs is the session's job table; nil makes one on first use.
 	Jobs *Jobs
-	// Confine is how each external process is confined (issue 13); the
+	// Confine is how each external process is confined; the
 	// zero value is shell.confinement "auto" with no writable dirs.
 	Confine Confine
 

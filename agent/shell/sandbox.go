@@ -18,7 +18,7 @@ import (
 )
 
 // Confine is how a runner confines the external processes of its steps
-// (issue 13, DESIGN §9).
+// (DESIGN §9).
 type Confine struct {
 	// Mode is shell.confinement, read as each process starts: "auto" (or
 	// ""), "require" or "off".

@@ -10,7 +10,7 @@ import (
 )
 
 // When the editor's server goes away (the editor closed or killed) while
-// an agent is attached, the agent keeps its tools (issue 15, item 9): each
+// an agent is attached, the agent keeps its tools: each
 // call in flight gets a clear error, and the session goes on headless —
 // the same MCP session, now served by this process on the disk. The relay
 // between the agent and the socket keeps what that needs: the agent's

@@ -17,7 +17,7 @@ import (
 )
 
 // publishSession makes a headless session's approvals endpoint and
-// publishes it on the discovery socket (issue 14), so that `eukhe
+// publishes it on the discovery socket, so that `eukhe
 // approvals` in the root lists and answers its questions. The endpoint is
 // the session's own approval sink. When the socket cannot be made, the
 // session runs without it and stderr says why.

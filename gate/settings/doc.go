@@ -41,7 +41,7 @@
 //   - Every settings file the loader reads is a protected path (G1.3):
 //     Paths.Places hands them to the gate's policy, with eukhe's state
 //     directory ($XDG_STATE_HOME/eukhe, default ~/.local/state/eukhe:
-//     session logs and report_issue rows; a secret entry, issue 12) and
+//     session logs and report_issue rows; a secret entry) and
 //     the homes a script can name with ~user (homes.go: the current
 //     user's and each login user's in /etc/passwd; their credential
 //     stores are secrets).
