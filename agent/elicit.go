@@ -33,15 +33,11 @@ const ElicitField = "answer"
 // protected or secret step).
 func ElicitOffers(effs gate.Effects) []string {
 	o := []string{ElicitDeny, ElicitAllow}
-	if Grantable(effs) {
+	if gate.SessionGrantable(effs) {
 		o = append(o, ElicitAllowSession)
 	}
 	return o
 }
-
-// Grantable tells whether "allow for this session" may be offered
-// (gate.Grantable).
-func Grantable(effs gate.Effects) bool { return gate.Grantable(effs) }
 
 // Grants is this process's one store of "allow for this session" answers,
 // whichever client gave them: the agent's MCP client, a terminal, the

@@ -161,7 +161,7 @@ func (t *Terminals) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool
 	p := protocol.ApproveParams{ID: fmt.Sprintf("q%d", t.seq), Session: q.Session, Agent: q.Agent,
 		Text: q.What, Cwd: q.Cwd, Effects: append([]string{}, q.Effects.Names()...), Step: q.Step,
 		Offers: []string{protocol.AnswerDeny, protocol.AnswerApprove}}
-	if Grantable(q.Effects) {
+	if gate.SessionGrantable(q.Effects) {
 		p.Offers = append(p.Offers, protocol.AnswerApproveSession)
 	}
 	var terms []*Terminal

@@ -7,11 +7,11 @@ import "math/bits"
 // bit a line. A whole read of a 100,000-line file is one run (8 bytes);
 // a scattered one is at most 12.5 KB.
 type LineSet struct {
-	runs []run    // sorted, disjoint, not adjacent; nil once bits is set
-	bits []uint64 // bit i-1 is line i
+	runs []lineSpan // sorted, disjoint, not adjacent; nil once bits is set
+	bits []uint64   // bit i-1 is line i
 }
 
-type run struct{ lo, hi uint32 } // inclusive
+type lineSpan struct{ lo, hi uint32 } // inclusive
 
 // Has tells whether line n is in the set.
 func (s *LineSet) Has(n int) bool {
@@ -49,7 +49,7 @@ func (s *LineSet) AddRange(a, b int) {
 		s.setBits(a, b)
 		return
 	}
-	r := run{uint32(a), uint32(b)}
+	r := lineSpan{uint32(a), uint32(b)}
 	// The common case, lines added in order: extend or follow the last run.
 	if k := len(s.runs) - 1; k < 0 || s.runs[k].hi+1 < r.lo {
 		s.runs = append(s.runs, r)
@@ -70,7 +70,7 @@ func (s *LineSet) AddRange(a, b int) {
 		r.hi = max(r.hi, s.runs[j].hi)
 		j++
 	}
-	s.runs = append(s.runs[:i], append([]run{r}, s.runs[j:]...)...)
+	s.runs = append(s.runs[:i], append([]lineSpan{r}, s.runs[j:]...)...)
 	s.maybeBits()
 }
 

@@ -15,7 +15,7 @@ type Question struct {
 	// or "write /real/path" for a document access.
 	What string
 	// Effects are all the step's effects, not only those outside the auto
-	// set: the dialog shows them, and the gateway rule (Fate) judges them.
+	// set: the dialog shows them, and the gateway rule (GatewayRule) judges them.
 	Effects Effects
 	// Step is the step's number in its script, from 1; 0 for an access or
 	// a cell.
@@ -107,7 +107,7 @@ func (c Chain) RefusalText(verb string, effs Effects, a Answer) string {
 	return refusalText(verb, effs, a, c.Hint(), c.Unheard())
 }
 
-// Ask routes q up the chain (G5) with Next and Fate, and returns the
+// Ask routes q up the chain (G5) with Next and GatewayRule, and returns the
 // answer. A frame at the first session is its own question; a relayed one
 // names the first session as Agent.
 func (c Chain) Ask(ctx context.Context, q Question) Answer {
@@ -132,7 +132,7 @@ func (c Chain) Ask(ctx context.Context, q Question) Answer {
 		}
 		switch act {
 		case ByGatewayRule:
-			return Fate(q.Effects)
+			return GatewayRule(q.Effects)
 		case NoOneAnswers:
 			return Unanswered
 		}

@@ -10,15 +10,15 @@ import (
 // holds Secret: no constructor can put it there.
 type AutoSet struct{ effs Effects }
 
-// grantable is every effect but Secret: the names shell.autoEffects accepts.
-const grantable = allEffects &^ (1 << Secret)
+// autoable is every effect but Secret: the names shell.autoEffects accepts.
+const autoable = allEffects &^ (1 << Secret)
 
 // DefaultAuto is the auto set with no user setting: every effect but
 // secret, so nothing asks but a secret (law default_auto_is_grantable).
-func DefaultAuto() AutoSet { return AutoSet{grantable} }
+func DefaultAuto() AutoSet { return AutoSet{autoable} }
 
-// AutoOf is the auto set of the grantable effects of s; Secret is dropped.
-func AutoOf(s Effects) AutoSet { return AutoSet{s & grantable} }
+// AutoOf is the auto set of the effects of s an auto set may hold; Secret is dropped.
+func AutoOf(s Effects) AutoSet { return AutoSet{s & autoable} }
 
 // ParseAutoSet reads the value of shell.autoEffects. A name other than
 // read, write, exec, net, outside and protected is an *AutoEffectError.
@@ -42,7 +42,7 @@ func (e *AutoEffectError) Error() string {
 		return `"secret" cannot be in shell.autoEffects: a step that reads or writes a secret always asks; remove it`
 	}
 	return fmt.Sprintf("%q is not an effect shell.autoEffects can hold; use any of %s",
-		e.Name, strings.Join(grantable.Names(), ", "))
+		e.Name, strings.Join(autoable.Names(), ", "))
 }
 
 // Effects is the set the auto set holds.

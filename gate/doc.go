@@ -80,7 +80,7 @@
 //     gateway_runs_the_rest, left_to_the_gateway, gateway_rules_a_subagent,
 //     never_auto_is_routed, never_auto_asks_the_client,
 //     outside_runs_only_by_the_gateway, guarded_refused_from_the_phone):
-//     route.go (Next: what a session does with a question; Fate: the
+//     route.go (Next: what a session does with a question; GatewayRule: the
 //     gateway rule), asker.go (Asker, Chain.Ask: the router, which calls
 //     both at each session; Decide: the auto set first). Their tests run
 //     Chain.Ask and Decide over generated chains of one to eight sessions

@@ -12,7 +12,7 @@ import (
 // shell has ReadDir. Command and process substitutions occur only outside
 // the grammar, where each command inside is a part of its own; their
 // output is not known here and counts as empty.
-func (r *run) cfg() *expand.Config {
+func (r *classifying) cfg() *expand.Config {
 	return &expand.Config{
 		Env:       r.env,
 		ReadDir2:  r.sh.ReadDir,
@@ -24,7 +24,7 @@ func (r *run) cfg() *expand.Config {
 // fields expands words to the fields a command gets (expand.Fields, never
 // Word.Lit: `sed -\i` is `sed -i`). ok is false when they cannot be
 // expanded; then the words are given as written.
-func (r *run) fields(words ...*syntax.Word) (out []string, ok bool) {
+func (r *classifying) fields(words ...*syntax.Word) (out []string, ok bool) {
 	defer func() {
 		if recover() != nil {
 			out, ok = printedWords(words), false
@@ -53,7 +53,7 @@ func (r *run) fields(words ...*syntax.Word) (out []string, ok bool) {
 const maxFields = 4096
 
 // literal expands an assignment's value (no field splitting, no globbing).
-func (r *run) literal(w *syntax.Word) (out string, ok bool) {
+func (r *classifying) literal(w *syntax.Word) (out string, ok bool) {
 	defer func() {
 		if recover() != nil {
 			out, ok = printedWords([]*syntax.Word{w})[0], false

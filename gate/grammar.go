@@ -9,7 +9,7 @@ import (
 
 // subParts are the parts of shell code a step runs (eval, sh -c, an
 // alias): every part of every step of it.
-func (r *run) subParts(src string) []Part {
+func (r *classifying) subParts(src string) []Part {
 	if r.depth >= maxDepth || strings.IndexByte(src, 0) >= 0 {
 		return []Part{NewPart(Of(Exec), false, "shell code the gate cannot read")}
 	}
@@ -34,7 +34,7 @@ func (r *run) subParts(src string) []Part {
 // whole classifies a script outside the grammar as one step: exec, and
 // every part of every command it holds, in functions, loops, subshells
 // and substitutions alike, of every redirection, and of every word.
-func (r *run) whole(f *syntax.File) Step {
+func (r *classifying) whole(f *syntax.File) Step {
 	var b bytes.Buffer
 	syntax.NewPrinter().Print(&b, f)
 	st := Step{Text: VisibleText(strings.TrimRight(b.String(), "\n"))}
@@ -78,7 +78,7 @@ func (r *run) whole(f *syntax.File) Step {
 // everyCd adds to the run's directories every directory a cd anywhere in
 // the script may move to, from any directory it may run in, until no new
 // one turns up (loops and functions run a cd in any order).
-func (r *run) everyCd(f *syntax.File) {
+func (r *classifying) everyCd(f *syntax.File) {
 	for round := 0; round < 4; round++ {
 		before := len(r.cwds)
 		syntax.Walk(f, func(n syntax.Node) bool {

@@ -25,9 +25,9 @@ type Grants struct {
 	by map[string]map[string]bool // session → grant key
 }
 
-// Grantable tells whether "allow for this session" may be offered, and
+// SessionGrantable tells whether "allow for this session" may be offered, and
 // kept, for a step of these effects.
-func Grantable(effs Effects) bool {
+func SessionGrantable(effs Effects) bool {
 	return !effs.Has(Protected) && !effs.Has(Secret)
 }
 
@@ -53,7 +53,7 @@ func grantKey(q Question) string {
 // keeping nothing, when q's effects are not grantable or it has no
 // session.
 func (g *Grants) Grant(q Question) bool {
-	if !Grantable(q.Effects) || q.Session == "" {
+	if !SessionGrantable(q.Effects) || q.Session == "" {
 		return false
 	}
 	g.mu.Lock()
@@ -72,7 +72,7 @@ func (g *Grants) Grant(q Question) bool {
 // session, text, directory, effects and real paths, none of them secret
 // or protected.
 func (g *Grants) Covers(q Question) bool {
-	if g == nil || !Grantable(q.Effects) || q.Session == "" {
+	if g == nil || !SessionGrantable(q.Effects) || q.Session == "" {
 		return false
 	}
 	g.mu.Lock()

@@ -13,7 +13,7 @@ var devNull = setOf("/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr")
 // write inside is write; outside, write and outside; protected, write and
 // protected; a secret, write and secret. A read is read, and secret when
 // its target is or holds one.
-func (r *run) redirect(rd *syntax.Redirect, dirs []string) ([]Part, string) {
+func (r *classifying) redirect(rd *syntax.Redirect, dirs []string) ([]Part, string) {
 	n := ""
 	if rd.N != nil {
 		n = rd.N.Value

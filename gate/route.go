@@ -57,11 +57,11 @@ func Next(a Attached, root bool) Action {
 	return RelayToParent
 }
 
-// Fate is the gateway rule (G5), Chain.Ask's answer at a session whose
+// GatewayRule is the gateway rule (G5), Chain.Ask's answer at a session whose
 // clients are the phone gateway alone, or whose interactive clients all
 // left beside it: a step with protected or secret is
 // refused; every other step runs.
-func Fate(effs Effects) Answer {
+func GatewayRule(effs Effects) Answer {
 	if effs.Has(Protected) || effs.Has(Secret) {
 		return GatewayRefused
 	}

@@ -464,7 +464,7 @@ func lnSymbolic(args []string) (targets []string, dest string, into, ok bool) {
 
 // linkDirs are the directories ln -s puts its links in, from each
 // directory the step may run in.
-func (r *run) linkDirs(dest string, into bool, dirs []string) []string {
+func (r *classifying) linkDirs(dest string, into bool, dirs []string) []string {
 	var out []string
 	for _, d := range dirs {
 		rp := r.resolve(d, dest)

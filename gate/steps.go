@@ -8,9 +8,9 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// run is one pass over a script: the environment and working directories
+// classifying is one pass over a script: the environment and working directories
 // as earlier steps leave them.
-type run struct {
+type classifying struct {
 	sh  *Shell
 	env *environ
 	// cwds are every directory a step may run in: the start, and each a
@@ -38,31 +38,31 @@ type run struct {
 }
 
 // resolve is the policy's Resolve, noting the real path for the step.
-func (r *run) resolve(dir, path string) RealPath {
+func (r *classifying) resolve(dir, path string) RealPath {
 	rp := r.sh.Policy.Resolve(dir, path)
 	r.reals = appendNew(r.reals, rp.Path)
 	return rp
 }
 
-func (sh *Shell) newRun() *run {
+func (sh *Shell) newRun() *classifying {
 	dir := sh.Policy.Resolve("/", sh.Dir).Path
-	r := &run{sh: sh, env: newEnviron(sh.Env), cwds: []string{dir}, lex: []string{cleanAbs("/", sh.Dir)}}
+	r := &classifying{sh: sh, env: newEnviron(sh.Env), cwds: []string{dir}, lex: []string{cleanAbs("/", sh.Dir)}}
 	r.env.asTheInterpreter()
 	r.env.setString("PWD", dir)
 	return r
 }
 
-func (r *run) child() *run {
-	c := &run{sh: r.sh, env: r.env.clone(), cwds: append([]string(nil), r.cwds...),
+func (r *classifying) child() *classifying {
+	c := &classifying{sh: r.sh, env: r.env.clone(), cwds: append([]string(nil), r.cwds...),
 		lex: append([]string(nil), r.lex...), tainted: r.tainted, lost: r.lost, depth: r.depth + 1}
 	return c
 }
 
-func (r *run) home() string { return r.env.str("HOME") }
+func (r *classifying) home() string { return r.env.str("HOME") }
 
 // lookCommand is where the shell will find the command name on PATH as
 // the script stands here (LookCommand); a builtin is never looked up.
-func (r *run) lookCommand(name string) (Found, bool) {
+func (r *classifying) lookCommand(name string) (Found, bool) {
 	if interp.IsBuiltin(name) {
 		return Found{}, false
 	}
@@ -83,7 +83,7 @@ func (r *run) lookCommand(name string) (Found, bool) {
 }
 
 // script classifies a parsed script.
-func (r *run) script(f *syntax.File) Script {
+func (r *classifying) script(f *syntax.File) Script {
 	if !inGrammar(f) {
 		st := r.whole(f)
 		st.Reals = slices.Sorted(slices.Values(r.reals))
@@ -95,7 +95,7 @@ func (r *run) script(f *syntax.File) Script {
 	return Script{Grammar: true, Steps: r.steps}
 }
 
-func (r *run) walk(s *syntax.Stmt, group int) {
+func (r *classifying) walk(s *syntax.Stmt, group int) {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok {
 		if b.Op == syntax.Pipe {
 			if group < 0 {
@@ -127,7 +127,7 @@ func (r *run) walk(s *syntax.Stmt, group int) {
 	r.steps = append(r.steps, st)
 }
 
-func (r *run) newGroup() int {
+func (r *classifying) newGroup() int {
 	r.groups++
 	return r.groups - 1
 }
@@ -136,7 +136,7 @@ func (r *run) newGroup() int {
 // operands of export and its kin), its words and its redirections. live
 // applies what it does to the shell (cd, assignments, state) for the steps
 // after it; outside the grammar nothing is live.
-func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*syntax.Redirect, decl string, live bool) Step {
+func (r *classifying) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*syntax.Redirect, decl string, live bool) Step {
 	var st Step
 	var text, named []string
 	var parts []Part
@@ -314,7 +314,7 @@ func (r *run) call(assigns []*syntax.Assign, args []*syntax.Word, redirs []*synt
 type varSet struct{ name, value string }
 
 // after applies a live step to the shell for the steps after it.
-func (r *run) after(st Step, fc facts, decl string, argv []string, sets []varSet) {
+func (r *classifying) after(st Step, fc facts, decl string, argv []string, sets []varSet) {
 	changed := r.env.changed
 	r.env.changed = false
 	if len(argv) == 0 || decl != "" {
@@ -342,7 +342,7 @@ const maxDirs = 16
 
 // cd adds the directory a cd may move to; the ones before stay possible,
 // as a cd that fails leaves the shell where it was.
-func (r *run) cd(target string) {
+func (r *classifying) cd(target string) {
 	if target == "~" || strings.HasPrefix(target, "~/") {
 		target = r.home() + target[1:]
 	}

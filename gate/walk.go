@@ -17,7 +17,7 @@ const maxWalk = 10000
 
 // walker is one step's walk: what it has visited and what is left.
 type walker struct {
-	r       *run
+	r       *classifying
 	writes  bool
 	left    int
 	seen    map[string]bool
@@ -29,7 +29,7 @@ type walker struct {
 // walkParts walks each directory a following step names (the words'
 // paths in each directory it may run in, and its working directories when
 // it reads them) and gives the parts of what the links under them reach.
-func (r *run) walkParts(words []string, options []bool, dirs []string, readsCwd []string, writes bool) []Part {
+func (r *classifying) walkParts(words []string, options []bool, dirs []string, readsCwd []string, writes bool) []Part {
 	w := &walker{r: r, writes: writes, left: maxWalk, seen: map[string]bool{}, kinds: map[Part]int{}}
 	if r.sh.ReadDir == nil {
 		return []Part{NewPart(Of(Exec), true, "it follows links under a tree the gate cannot walk")}

@@ -12,7 +12,7 @@ import (
 // option's value (--file=P, -fP, -uoP), a curl @P or <P, a file: URL. An
 // option word of a command the table knows (option) is not itself a
 // path: only the values in it are.
-func (r *run) judgeWord(w string, option, writes bool, dirs []string) []Part {
+func (r *classifying) judgeWord(w string, option, writes bool, dirs []string) []Part {
 	var parts []Part
 	for _, c := range candidates(w, r.home(), option) {
 		for _, d := range dirs {

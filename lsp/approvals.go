@@ -174,14 +174,11 @@ func (b *broker) editorGone() {
 	}
 }
 
-// grantable tells whether "allow for this session" may be offered: never
-// for a step with protected or secret effects.
-
 // offers are the answers a dialog may offer for these effects, deny first:
 // a client that pre-selects the first one denies on Enter alone.
 func offers(effs gate.Effects) []string {
 	o := []string{protocol.AnswerDeny, protocol.AnswerApprove}
-	if gate.Grantable(effs) {
+	if gate.SessionGrantable(effs) {
 		o = append(o, protocol.AnswerApproveSession)
 	}
 	return o
