@@ -210,7 +210,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 	env := gate.EnvFromList(x.env)
 	home := env["HOME"]
 	pl := gate.SandboxPlaces{Roots: x.policy.Roots()}
-	secrets, paths, names := x.policy.SandboxRules()
+	secrets, _, names := x.policy.SandboxRules()
 	pathDirs := filepath.SplitList(env["PATH"])
 	pl.Keep = append(pl.Keep, dir, filepath.Dir(program))
 	if filepath.IsAbs(home) {
@@ -265,7 +265,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 				x.policy.Near(filepath.Dir(p))
 			}
 		}
-		_, paths, _ = x.policy.SandboxRules()
+		_, paths, _ := x.policy.SandboxRules()
 		for _, p := range paths {
 			pl.Protected = appendEntry(pl.Protected, p)
 		}
