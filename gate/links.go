@@ -171,7 +171,9 @@ func (p *Policy) LinksProtected(path string) bool {
 
 // ClassWrite is the class of a resolved path for a write: its Class, or
 // Protected when it is another name of a protected file (a hard link).
+// The policy's SetNear function is told the path first.
 func (p *Policy) ClassWrite(r RealPath) Class {
+	p.Near(r.Path)
 	c := p.Class(r)
 	if (c == ClassInside || c == ClassOutside) && p.LinksProtected(r.Path) {
 		return ClassProtected

@@ -121,7 +121,7 @@ type Policy struct {
 }
 
 // SetNear has f told each real path before the policy judges a write of
-// it, and each directory Near is given: the edge that finds what the
+// it (ClassWrite), and each directory Near is given: the edge that finds what the
 // rules of the start could not know (a repository made below a root
 // during the session, whose config names hooks: settings.GitWatch), and
 // gives it with SetMoreRules before the judgment goes on.
@@ -300,7 +300,6 @@ func (p *Policy) HoldsSecretIn(r RealPath, reach CwdReach) bool {
 }
 
 func (p *Policy) protects(path string) bool {
-	p.Near(path)
 	rules, entries := p.allRules()
 	for _, r := range rules {
 		switch r.Kind {

@@ -67,7 +67,7 @@ func (t *protectedTree) walkBeyond() (found, links map[string]uint64) {
 					for _, de := range des {
 						p := filepath.Join(dir, de.Name())
 						switch {
-						case gate.NameIn(t.names, de.Name()):
+						case gate.NameIn(t.names, de.Name()) || !de.IsDir() && t.shadow.shadows(dir, de.Name()):
 							hits[p] = inode(de)
 						case de.Type()&os.ModeSymlink != 0:
 							ls[p] = inode(de)
