@@ -12,7 +12,7 @@ import (
 // person started it on a terminal: it waits for a client that never comes.
 const mcpOnTerminal = `eukhe mcp: waiting for an MCP client on standard input (JSON-RPC, one message a line).
   It is meant to be started by an agent: add it to one, e.g. claude mcp add eukhe -- eukhe mcp
-  (eukhe mcp --help; README.md "Use it from an agent" has Codex, VS Code, Cursor and others).
+  (eukhe mcp --help; README.md "Connect an agent" has Codex and Cursor, guide/clients.md the others).
   To try a tool by hand: eukhe tool read '{"path": "README.md"}' (eukhe tool --help lists them).
   Ctrl-D or Ctrl-C ends this.
 `

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -13,11 +14,12 @@ import (
 	"github.com/eukhe/eukhe/internal/testkit"
 )
 
-// Every snippet README gives a user is parsed in its client's own format
-// and its keys checked against what that client documents: a snippet that
-// a client would reject, or whose keys it would ignore, fails here.
+// Every snippet README and the pages of guide/ give a user is parsed in
+// its client's own format and its keys checked against what that client
+// documents: a snippet that a client would reject, or whose keys it would
+// ignore, fails here.
 
-// The keys each client documents for the tables README fills.
+// The keys each client documents for the tables the snippets fill.
 var (
 	// Codex, config.toml: [mcp_servers.NAME] and [features].
 	codexServerKeys = []string{"command", "args", "env", "env_vars", "cwd", "startup_timeout_sec", "tool_timeout_sec", "enabled", "enabled_tools", "disabled_tools", "url", "bearer_token_env_var", "http_headers"}
@@ -31,60 +33,102 @@ var (
 	mcpServersKeys = []string{"command", "args", "env", "cwd", "type", "url", "headers"}
 )
 
+// snippetPages are the pages that give a user snippets: README and
+// every page of guide/.
+func snippetPages(t *testing.T) map[string]string {
+	t.Helper()
+	pages := map[string]string{"README.md": readme(t)}
+	guide, err := filepath.Glob(filepath.Join("..", "..", "guide", "*.md"))
+	if err != nil || len(guide) == 0 {
+		t.Fatalf("no guide/*.md pages: %v", err)
+	}
+	for _, g := range guide {
+		rel := "guide/" + filepath.Base(g)
+		pages[rel] = page(t, rel)
+	}
+	return pages
+}
+
 func TestREADME_snippets_parse_in_their_clients_formats(t *testing.T) {
-	md := readme(t)
-	jsons := blocks(md, "json")
-	if len(jsons) < 4 {
-		t.Fatalf("README has %d JSON snippets; want the two presets, VS Code's and Cursor's", len(jsons))
-	}
-	for _, b := range jsons {
-		checkJSONSnippet(t, b)
-	}
-	tomls := blocks(md, "toml")
-	if len(tomls) < 3 {
-		t.Fatalf("README has %d TOML snippets; want Codex's server, Codex's features and Helix's", len(tomls))
-	}
-	for _, b := range tomls {
-		checkTOMLSnippet(t, b, parseTOML(t, b))
-	}
-	for _, b := range blocks(md, "sh") {
-		for _, line := range strings.Split(b, "\n") {
-			if f := strings.Fields(line); len(f) > 2 && f[0] == "claude" && f[1] == "mcp" && f[2] == "add" {
-				checkClaudeAdd(t, f[3:])
+	pages := snippetPages(t)
+	// What each kind of snippet is, and how many the pages give of it.
+	kinds := map[string]int{}
+	claudeAdds, eglotForms := 0, 0
+	for name, md := range pages {
+		for _, b := range blocks(md, "json") {
+			kinds[checkJSONSnippet(t, b)]++
+		}
+		for _, b := range blocks(md, "toml") {
+			kinds[checkTOMLSnippet(t, b, parseTOML(t, b))]++
+		}
+		for _, b := range blocks(md, "sh") {
+			for _, line := range strings.Split(b, "\n") {
+				if f := strings.Fields(line); len(f) > 2 && f[0] == "claude" && f[1] == "mcp" && f[2] == "add" {
+					checkClaudeAdd(t, f[3:])
+					claudeAdds++
+				}
 			}
 		}
+		if strings.Contains(md, "MultiEdit") {
+			t.Errorf("%s names MultiEdit, which Claude Code no longer has", name)
+		}
+		if eglotForm.MatchString(strings.ReplaceAll(md, "\n", " ")) {
+			checkEglotForm(t, md)
+			eglotForms++
+		}
 	}
-	if !strings.Contains(md, "~/.local/share/nvim/site/pack/eukhe/start/eukhe") {
-		t.Errorf("README does not give Neovim's packpath in full")
+	// README keeps the common ones; guide/clients.md has them all.
+	for _, want := range []struct {
+		kind string
+		n    int
+		what string
+	}{
+		{"settings", 2, "the two presets"}, {"vscode", 1, "VS Code's mcp.json"}, {"mcpServers", 1, "Cursor's mcp.json"},
+		{"codex server", 1, "Codex's server"}, {"codex features", 1, "Codex's features"}, {"helix", 1, "Helix's languages.toml"},
+	} {
+		if kinds[want.kind] < want.n {
+			t.Errorf("README and guide/ give %d %s snippets; want %s (%v)", kinds[want.kind], want.kind, want.what, kinds)
+		}
 	}
-	if strings.Contains(md, "MultiEdit") {
-		t.Errorf("README names MultiEdit, which Claude Code no longer has")
+	if claudeAdds == 0 {
+		t.Errorf("README and guide/ give no `claude mcp add` line")
 	}
-	checkEglotForm(t, md)
+	for _, name := range []string{"README.md", "guide/clients.md"} {
+		if !strings.Contains(pages[name], "~/.local/share/nvim/site/pack/eukhe/start/eukhe") {
+			t.Errorf("%s does not give Neovim's packpath in full", name)
+		}
+	}
+	if eglotForms == 0 || !eglotForm.MatchString(strings.ReplaceAll(pages["guide/clients.md"], "\n", " ")) {
+		t.Errorf("guide/clients.md has no Eglot form")
+	}
 }
 
 // checkJSONSnippet parses a JSON snippet and checks it as the file it is
 // for: eukhe's settings, VS Code's mcp.json or an mcpServers file.
-func checkJSONSnippet(t *testing.T, b string) {
+func checkJSONSnippet(t *testing.T, b string) (kind string) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(b), &top); err != nil {
 		t.Errorf("a JSON snippet does not parse: %v\n%s", err, b)
-		return
+		return "bad"
 	}
 	switch {
 	case top["servers"] != nil:
+		kind = "vscode"
 		checkServers(t, "VS Code mcp.json servers", top["servers"], vscodeServerKeys, func(s map[string]any) {
 			if ty, _ := s["type"].(string); ty != "stdio" {
 				t.Errorf("VS Code's mcp.json: a stdio server has \"type\": \"stdio\", not %v", s["type"])
 			}
 		})
 	case top["mcpServers"] != nil:
+		kind = "mcpServers"
 		checkServers(t, "mcpServers", top["mcpServers"], mcpServersKeys, nil)
 	default:
+		kind = "settings"
 		if _, events := settings.Parse("settings.json", []byte(b), settings.UserScope); len(events) > 0 {
 			t.Errorf("a settings snippet does not parse as a user settings file: %v\n%s", events, b)
 		}
 	}
+	return kind
 }
 
 func checkServers(t *testing.T, what string, raw json.RawMessage, keys []string, more func(map[string]any)) {
@@ -113,7 +157,7 @@ func checkServers(t *testing.T, what string, raw json.RawMessage, keys []string,
 func parseTOML(t *testing.T, b string) map[string]any {
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		testkit.Missing(t, "python3 is not installed: the README TOML snippets are parsed with its tomllib")
+		testkit.Missing(t, "python3 is not installed: the TOML snippets of README and guide/ are parsed with its tomllib")
 	}
 	cmd := exec.Command(py, "-c", "import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))")
 	cmd.Stdin = strings.NewReader(b)
@@ -132,19 +176,22 @@ func parseTOML(t *testing.T, b string) map[string]any {
 	return v
 }
 
-func checkTOMLSnippet(t *testing.T, b string, v map[string]any) {
+func checkTOMLSnippet(t *testing.T, b string, v map[string]any) (kind string) {
 	tables := keysOf(v)
 	switch {
 	case slices.Equal(tables, []string{"mcp_servers"}):
+		kind = "codex server"
 		for name, s := range v["mcp_servers"].(map[string]any) {
 			checkKeys(t, "Codex [mcp_servers."+name+"]", s, codexServerKeys)
 		}
 	case slices.Equal(tables, []string{"features"}):
+		kind = "codex features"
 		checkKeys(t, "Codex [features]", v["features"], codexFeatures)
 		if v["features"].(map[string]any)["shell_tool"] != false {
 			t.Errorf("Codex [features] does not turn shell_tool off:\n%s", b)
 		}
 	case slices.Equal(tables, []string{"language", "language-server"}):
+		kind = "helix"
 		for name, s := range v["language-server"].(map[string]any) {
 			checkKeys(t, "Helix [language-server."+name+"]", s, helixServerKeys)
 		}
@@ -160,8 +207,10 @@ func checkTOMLSnippet(t *testing.T, b string, v map[string]any) {
 			}
 		}
 	default:
+		kind = "unknown"
 		t.Errorf("a TOML snippet of no known client (tables %v):\n%s", tables, b)
 	}
+	return kind
 }
 
 func checkKeys(t *testing.T, what string, v any, keys []string) {
@@ -219,20 +268,20 @@ func checkClaudeAdd(t *testing.T, words []string) {
 	}
 }
 
-// eglotForm is README's Eglot line.
+// eglotForm is the Eglot line of guide/clients.md.
 var eglotForm = regexp.MustCompile("`(\\(add-to-list 'eglot-server-programs[^`]*)`")
 
-// checkEglotForm reads README's Eglot form with Emacs's own reader and
+// checkEglotForm reads a page's Eglot form with Emacs's own reader and
 // checks that it adds ("eukhe" "lsp") for some modes.
 func checkEglotForm(t *testing.T, md string) {
 	m := eglotForm.FindStringSubmatch(strings.ReplaceAll(md, "\n", " "))
 	if m == nil {
-		t.Errorf("README has no Eglot form")
+		t.Errorf("the page has no Eglot form")
 		return
 	}
 	emacs, err := exec.LookPath("emacs")
 	if err != nil {
-		testkit.Missing(t, "emacs is not installed: README's Eglot form is read with Emacs's reader")
+		testkit.Missing(t, "emacs is not installed: the Eglot form is read with Emacs's reader")
 	}
 	prog := `(let* ((form (car (read-from-string (car command-line-args-left))))
        (entry (nth 2 form)))
@@ -243,6 +292,6 @@ func checkEglotForm(t *testing.T, md string) {
   (princ "ok"))`
 	out, err := exec.Command(emacs, "--batch", "--eval", prog, m[1]).CombinedOutput()
 	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "ok") {
-		t.Errorf("Emacs reads README's Eglot form %s as: %v\n%s", m[1], err, out)
+		t.Errorf("Emacs reads the Eglot form %s as: %v\n%s", m[1], err, out)
 	}
 }

@@ -22,7 +22,14 @@ import (
 // readme is the repository's README.md.
 func readme(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	return page(t, "README.md")
+}
+
+// page is a page of the repository by its path from the root
+// (README.md, guide/security.md).
+func page(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +41,7 @@ func section(t *testing.T, md, title string) string {
 	t.Helper()
 	_, rest, ok := strings.Cut(md, "\n## "+title+"\n")
 	if !ok {
-		t.Fatalf("README has no section %q", title)
+		t.Fatalf("the page has no section %q", title)
 	}
 	body, _, _ := strings.Cut(rest, "\n## ")
 	return body
@@ -261,13 +268,23 @@ func TestREADME_effect_examples_are_what_check_says(t *testing.T) {
 	if want := []string{"read", "write", "exec", "net", "outside", "protected", "secret"}; !slices.Equal(seen, want) {
 		t.Errorf("README's effects table defines %v, want %v", seen, want)
 	}
-	// The default auto set README states is the one in force with no file.
-	if r := w.check("", "ls"); !strings.Contains(r.stdout, "auto set: read, write, exec, net, outside, protected (the default") ||
-		!strings.Contains(table, "read, write, exec, net, outside and\nprotected") {
-		t.Errorf("README's default auto set and eukhe check's disagree:\n%s", r.stdout)
+	// The default auto set README and the security page state is the
+	// one in force with no file.
+	security := page(t, "guide/security.md")
+	r := w.check("", "ls")
+	for _, doc := range []struct{ name, text string }{{"README", table}, {"guide/security.md", section(t, security, "The auto set")}} {
+		if !strings.Contains(r.stdout, "auto set: read, write, exec, net, outside, protected (the default") ||
+			!strings.Contains(strings.Join(strings.Fields(doc.text), " "), "read, write, exec, net, outside and protected") {
+			t.Errorf("%s's default auto set and eukhe check's disagree:\n%s", doc.name, r.stdout)
+		}
 	}
-	// The presets are valid settings that eukhe settings takes.
-	for _, preset := range blocks(table, "json") {
+	// The presets (in guide/security.md) are valid settings that eukhe
+	// settings takes.
+	presets := blocks(section(t, security, "Two presets"), "json")
+	if len(presets) != 2 {
+		t.Errorf("guide/security.md has %d presets, want 2 (careful and the default)", len(presets))
+	}
+	for _, preset := range presets {
 		w.settings(preset)
 		cmd := exec.Command(binary, "settings", "--root", w.root)
 		cmd.Env = []string{"HOME=" + w.home, "PATH=/usr/bin:/bin"}
