@@ -330,15 +330,15 @@ func (p *Policy) SandboxRules() (secrets, paths, names []string) {
 	return secrets, paths, names
 }
 
-// DotHomes are the paths of the policy's DotRules (the home, written and
-// real): the sandbox lists each, as its process starts, for the entries
-// the rule covers (DotCovers).
-func (p *Policy) DotHomes() []string {
-	var out []string
+// DotHomes are the policy's DotRules (the home, and the parts of it the
+// environment moves elsewhere, written and real): the sandbox lists
+// each, as its process starts, for the entries the rule covers.
+func (p *Policy) DotHomes() []Rule {
+	var out []Rule
 	rules, _ := p.allRules()
 	for _, r := range rules {
-		if r.Kind == DotRule {
-			out = appendNew(out, r.Path)
+		if r.Kind == DotRule && !slices.Contains(out, r) {
+			out = append(out, r)
 		}
 	}
 	return out

@@ -71,6 +71,22 @@ var HomeProtected = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_l
 	".cursor", ".config/pip", ".pythonrc", ".tmux.conf",
 	".config/tmux", ".direnvrc", ".config/direnv"}
 
+// MovedHomes are the variables that move a part of the home's
+// configuration elsewhere, each with the part it replaces (a DotRule on
+// the value: its caches of HomeWritable stay writable), or "" for one
+// that names a startup file (protected whole): the shells' startup files
+// (ZDOTDIR, BASH_ENV, ENV, INPUTRC), Python's (PYTHONSTARTUP, and
+// PYTHONUSERBASE's site-packages, whose .pth files every python runs),
+// and the tool homes whose bin is on PATH or whose init scripts run.
+var MovedHomes = map[string]string{
+	"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "ZDOTDIR": ".zdotdir",
+	"CARGO_HOME": ".cargo", "RUSTUP_HOME": ".rustup", "GRADLE_USER_HOME": ".gradle",
+	"IPYTHONDIR": ".ipython", "JUPYTER_CONFIG_DIR": ".jupyter", "NVM_DIR": ".nvm", "PYENV_ROOT": ".pyenv",
+	"RBENV_ROOT": ".rbenv", "VOLTA_HOME": ".volta", "BUN_INSTALL": ".bun", "PYTHONUSERBASE": ".local",
+	"PIPX_HOME": ".local/pipx", "PIPX_BIN_DIR": ".local/bin", "GEM_HOME": ".gem", "SDKMAN_DIR": ".sdkman",
+	"BASH_ENV": "", "ENV": "", "PYTHONSTARTUP": "", "INPUTRC": "", "MYVIMRC": "",
+}
+
 // SecretEnv are the variables that name credential files (G1.4), and,
 // beyond the seed, the ones that move a store of HomeSecrets elsewhere
 // (gh, docker, gpg, pass, az, npm, psql, podman, gcloud's key file): a
@@ -231,6 +247,20 @@ func (pl Places) Rules() []Rule {
 			rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Join(pl.Home, h)})
 		}
 		rs = append(rs, Rule{Kind: DotRule, Path: pl.Home})
+	}
+	for _, k := range slices.Sorted(maps.Keys(MovedHomes)) {
+		v := pl.Env[k]
+		if rest, ok := strings.CutPrefix(v, "~/"); ok && pl.Home != "" {
+			v = filepath.Join(pl.Home, rest)
+		}
+		if !filepath.IsAbs(v) || filepath.Clean(v) == "/" || pl.Home != "" && filepath.Clean(v) == filepath.Clean(pl.Home) {
+			continue
+		}
+		if MovedHomes[k] == "" { // a file
+			rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Clean(v)})
+			continue
+		}
+		rs = append(rs, Rule{Kind: DotRule, Path: filepath.Clean(v), Name: MovedHomes[k]})
 	}
 	for _, f := range pl.SettingsFiles {
 		rs = append(rs, Rule{Kind: TreeRule, Path: f})

@@ -55,7 +55,10 @@ const (
 	// PATH instead.
 	EndRule
 	// DotRule covers every entry directly in Path whose name starts with
-	// "." and everything below it, except the places of HomeWritable:
+	// "." and everything below it, except the places of HomeWritable;
+	// with a Name, Path is that part of the home moved elsewhere by the
+	// environment (CARGO_HOME=/opt/cargo for .cargo: MovedHomes), and
+	// covers Path and what DotCovers covers below Name:
 	// the home's configuration, whatever program reads it (the fifth red
 	// team found a dozen startup files no list named: a .pth file in
 	// site-packages, ~/.bash_aliases, Neovim's site plugins, starship's
@@ -77,7 +80,21 @@ var HomeWritable = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", "
 	".gradle/caches", ".gradle/wrapper", ".gradle/daemon", ".gradle/native", ".pnpm-store",
 	".bun/install/cache", ".yarn/berry/cache", ".local/state", ".local/share/pnpm", ".rustup/downloads",
 	".rustup/tmp", ".nuget/packages", ".node-gyp", ".conda/pkgs", ".ivy2/cache", ".sbt/boot",
-	".composer/cache", ".bundle/cache"}
+	".composer/cache", ".bundle/cache",
+	// the locks and scratch the same tools keep beside their caches
+	".cargo/.package-cache", ".cargo/.package-cache-mutate", ".cargo/.global-cache", ".gradle/.tmp",
+	".gradle/notifications", ".gradle/kotlin", ".docker/buildx",
+	// history and state files, data no program runs
+	".wget-hsts", ".lesshst", ".python_history", ".node_repl_history", ".sqlite_history",
+	".psql_history", ".bash_history", ".zsh_history", ".rediscli_history", ".mysql_history"}
+
+// path2 is rel below the part of the home part names ("" the home).
+func path2(part, rel string) string {
+	if part == "" {
+		return rel
+	}
+	return part + "/" + rel
+}
 
 // DotCovers reports whether a path below the home (rel, relative to it)
 // is covered by a DotRule on the home.
@@ -203,7 +220,7 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 			continue
 		}
 		for _, e := range both(r.Path) {
-			p.rules = append(p.rules, Rule{Kind: r.Kind, Path: e})
+			p.rules = append(p.rules, Rule{Kind: r.Kind, Path: e, Name: r.Name})
 			if r.Kind != DotRule {
 				p.entries = appendNew(p.entries, e)
 			}
@@ -316,7 +333,7 @@ func (p *Policy) protects(path string) bool {
 				return true
 			}
 		case DotRule:
-			if rest, ok := strings.CutPrefix(path, r.Path+"/"); ok && DotCovers(rest) {
+			if rest, ok := strings.CutPrefix(path, r.Path+"/"); ok && DotCovers(path2(r.Name, rest)) || path == r.Path && r.Name != "" {
 				return true
 			}
 		case EndRule:

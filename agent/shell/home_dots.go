@@ -27,10 +27,17 @@ type homeDots struct {
 // registry) is not covered whole: its entries are looked at one by one.
 // The user's shell.writableDirs below a dot directory (~/.gradle/foo)
 // are passed over the same way.
-func lookHomeDots(homes, writable []string) homeDots {
+// A part of the home moved elsewhere (CARGO_HOME) is listed as that part.
+func lookHomeDots(homes []gate.Rule, writable []string) homeDots {
 	h := homeDots{listed: map[string][]string{}, rel: map[string]string{}, writable: writable}
 	for _, home := range homes {
-		h.look(home, "")
+		if home.Name != "" && gate.DotCovers(home.Name) && !holdsWritable(home.Name) && !h.isWritable(home.Path) && !h.holdsWritable(home.Path) {
+			if _, err := os.Lstat(home.Path); err == nil {
+				h.covered = append(h.covered, home.Path) // whole: one mount
+			}
+			continue
+		}
+		h.look(home.Path, home.Name)
 	}
 	return h
 }

@@ -317,12 +317,17 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		// home but its caches, read-only, and one the process makes is
 		// renamed out of use after it.
 		var dots homeDots
-		if homes := x.policy.DotHomes(); allowed.Has(gate.Outside) || slices.ContainsFunc(homes, func(h string) bool {
-			return slices.ContainsFunc(slices.Concat(roots, pl.Writable), func(w string) bool { return h == w || strings.HasPrefix(h, w+"/") })
+		if homes := x.policy.DotHomes(); allowed.Has(gate.Outside) || slices.ContainsFunc(homes, func(h gate.Rule) bool {
+			return slices.ContainsFunc(slices.Concat(roots, pl.Writable), func(w string) bool { return h.Path == w || strings.HasPrefix(h.Path, w+"/") })
 		}) {
 			dots = lookHomeDots(homes, pl.Writable)
 			for _, p := range dots.covered {
 				pl.Protected = appendEntry(pl.Protected, p)
+			}
+			for _, h := range homes {
+				if h.Name != "" && !slices.Contains(dots.covered, h.Path) {
+					dots.covered = append(dots.covered, h.Path) // looked at: one made is renamed
+				}
 			}
 		}
 		places := lookPlaces(append(slices.Clip(paths), dots.covered...))

@@ -657,3 +657,45 @@ func TestAttackRound5_controls(t *testing.T) {
 		}
 	})
 }
+
+// A follow-up of the fifth round, found while fixing it: the environment
+// moves parts of the home's configuration elsewhere (CARGO_HOME,
+// XDG_CONFIG_HOME, ZDOTDIR, PYTHONSTARTUP, …). A step allowed to write
+// outside writes there as it would in the home: a cargo subcommand in
+// $CARGO_HOME/bin, fish's config in $XDG_CONFIG_HOME, zsh's .zshrc in
+// $ZDOTDIR — by the shell's words and by a program. The caches there
+// ($CARGO_HOME/registry) stay writable.
+func TestAttackRound5_moved_parts_of_the_home_are_its_configuration(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) {
+			w := newEnvWorld(t, `["read", "write", "exec", "outside"]`)
+			moved := filepath.Join(w.base, "moved")
+			cargo, xdg, zdot := filepath.Join(moved, "cargo"), filepath.Join(moved, "config"), filepath.Join(moved, "zsh")
+			for _, d := range []string{filepath.Join(cargo, "bin"), filepath.Join(cargo, "registry"), xdg, zdot} {
+				mustDo(t, os.MkdirAll(d, 0o755))
+			}
+			// eukhe's own settings move with XDG_CONFIG_HOME
+			settings, err := os.ReadFile(filepath.Join(w.home, ".config", "eukhe", "settings.json"))
+			mustDo(t, err)
+			writeFile(t, filepath.Join(xdg, "eukhe", "settings.json"), string(settings), 0o644)
+			p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech,
+				"CARGO_HOME="+cargo, "XDG_CONFIG_HOME="+xdg, "ZDOTDIR="+zdot)
+			words, _ := p.call("bash", map[string]any{"script": "echo 'touch pwned' > " + shellQuote(filepath.Join(cargo, "bin", "cargo-x")) +
+				"; mkdir -p " + shellQuote(filepath.Join(xdg, "fish")) + " && echo 'touch pwned' > " + shellQuote(filepath.Join(xdg, "fish", "config.fish"))})
+			text, _ := p.call("bash", map[string]any{"script": r3py(
+				"import os\n" +
+					"for f in (" + fmt.Sprintf("%q, %q, %q", filepath.Join(zdot, ".zshrc"), filepath.Join(cargo, "config.toml"), filepath.Join(cargo, "registry", "cache.txt")) + "):\n" +
+					"  try: open(f, 'w').write('x\\n')\n" +
+					"  except OSError as e: print('REFUSED', f, e)\n")})
+			for _, f := range []string{filepath.Join(cargo, "bin", "cargo-x"), filepath.Join(xdg, "fish", "config.fish"), filepath.Join(zdot, ".zshrc"), filepath.Join(cargo, "config.toml")} {
+				if r3exists(f) {
+					t.Errorf("%s was written unasked:\n%s\n%s", f, words, text)
+				}
+			}
+			if !r3exists(filepath.Join(cargo, "registry", "cache.txt")) {
+				t.Errorf("a step allowed outside could not write the cache $CARGO_HOME/registry:\n%s", text)
+			}
+		})
+	}
+}
