@@ -69,7 +69,10 @@ var HomeProtected = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_l
 	".config/Code/User", ".config/Code - OSS/User", ".config/Cursor/User", ".vscode/extensions",
 	".gitconfig", ".config/git", ".config/husky", ".claude", ".codex", ".gemini", ".config/opencode",
 	".cursor", ".config/pip", ".pythonrc", ".tmux.conf",
-	".config/tmux", ".direnvrc", ".config/direnv"}
+	".config/tmux", ".direnvrc", ".config/direnv",
+	// the sixth red team's: Debian's and Ubuntu's ~/.profile puts ~/bin
+	// first on PATH at the next login once it exists
+	"bin"}
 
 // MovedHomes are the variables that move a part of the home's
 // configuration elsewhere, each with the part it replaces (a DotRule on
@@ -273,6 +276,13 @@ func (pl Places) Rules() []Rule {
 		// bash expands it at each command search (the fifth red team's)
 		if pl.Home != "" && (d == "~" || strings.HasPrefix(d, "~/")) {
 			d = pl.Home + d[1:]
+		}
+		// "~+" is the working directory and "~-" the one before it to
+		// bash's search (the sixth red team's): relative
+		for _, t := range []string{"~+", "~-"} {
+			if d == t || strings.HasPrefix(d, t+"/") {
+				d = "." + d[2:]
+			}
 		}
 		if filepath.IsAbs(d) {
 			rs = append(rs, Rule{Kind: DirRule, Path: d})

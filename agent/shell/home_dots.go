@@ -85,27 +85,47 @@ func (h homeDots) holdsWritable(p string) bool {
 }
 
 // made are the covered entries that are in a listed directory now and
-// were not when it was listed.
+// were not when it was listed. A new directory that holds a cache place
+// (~/.local, made by the process) is looked into the same way, all its
+// entries new (the sixth red team's ~/.local/bin/ls).
 func (h homeDots) made() []string {
 	var out []string
 	for dir, before := range h.listed {
-		f, err := os.Open(dir)
-		if err != nil {
-			continue
-		}
-		names, _ := f.Readdirnames(-1)
-		f.Close()
-		for _, n := range names {
-			r := n
-			if h.rel[dir] != "" {
-				r = h.rel[dir] + "/" + n
-			}
-			p := filepath.Join(dir, n)
-			if gate.DotCovers(r) && !holdsWritable(r) && !h.isWritable(p) && !h.holdsWritable(p) && !slices.Contains(before, n) && !strings.Contains(n, refusedSuffix) {
-				out = append(out, p)
-			}
-		}
+		out = h.newIn(out, dir, h.rel[dir], before, 0)
 	}
 	slices.Sort(out)
+	return out
+}
+
+// newIn adds the covered entries of dir (rel below its home) not among
+// before.
+func (h homeDots) newIn(out []string, dir, rel string, before []string, depth int) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return out
+	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	for _, n := range names {
+		if slices.Contains(before, n) || strings.Contains(n, refusedSuffix) {
+			continue
+		}
+		r := n
+		if rel != "" {
+			r = rel + "/" + n
+		}
+		p := filepath.Join(dir, n)
+		switch {
+		case !gate.DotCovers(r) || h.isWritable(p):
+		case holdsWritable(r) || h.holdsWritable(p):
+			if fi, err := os.Lstat(p); err == nil && fi.IsDir() && depth < 8 {
+				out = h.newIn(out, p, r, nil, depth+1)
+			} else {
+				out = append(out, p)
+			}
+		default:
+			out = append(out, p)
+		}
+	}
 	return out
 }

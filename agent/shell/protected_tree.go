@@ -327,12 +327,18 @@ const maxOutLinks = 10_000
 
 // newLink judges a link a step made: one that leads to a repository is
 // made (renamed out of use); one that leads out of the roots or nowhere
-// yet is kept to look at again at each refresh.
+// yet is kept to look at again at each refresh; past maxOutLinks kept,
+// it is made too.
 func (t *protectedTree) newLink(made []string, p string, ino uint64) []string {
 	if leadsToRepository(p, t.roots, t.names) {
 		return append(made, p)
 	}
-	if len(t.outLinks) < maxOutLinks && leadsOut(p, t.roots) {
+	if leadsOut(p, t.roots) {
+		if len(t.outLinks) >= maxOutLinks {
+			// more than can be looked at again (the sixth red team filled
+			// the list first): one that cannot be kept is not left in use
+			return append(made, p)
+		}
 		t.outLinks[p] = ino
 	}
 	return made
@@ -389,14 +395,20 @@ func leadsToRepository(path string, roots, names []string) bool {
 }
 
 // repositoryBelow looks for a repository in the directories below dir,
-// breadth first, to a depth of 3 and at most 500 directories.
+// breadth first, at any depth; one with more than 5,000 directories it
+// cannot tell, and says yes (the sixth red team hid one deeper than a
+// bounded look): a step's link to so large a tree outside the roots is
+// renamed out of use, and the reply says so.
 func repositoryBelow(dir string, repo func(string) bool) bool {
 	type at struct {
 		path  string
 		depth int
 	}
-	queue, budget := []at{{dir, 0}}, 500
-	for len(queue) > 0 && budget > 0 {
+	queue, budget := []at{{dir, 0}}, 5000
+	for len(queue) > 0 {
+		if budget == 0 {
+			return true
+		}
 		d := queue[0]
 		queue = queue[1:]
 		budget--
@@ -412,9 +424,7 @@ func repositoryBelow(dir string, repo func(string) bool) bool {
 			if repo(p) {
 				return true
 			}
-			if d.depth < 2 {
-				queue = append(queue, at{p, d.depth + 1})
-			}
+			queue = append(queue, at{p, d.depth + 1})
 		}
 	}
 	return false

@@ -32,6 +32,10 @@ type GitWatch struct {
 	places []string             // the places of the start
 	trees  []string             // the work trees whose config was read, written and real
 	extra  []string             // repositories found since the start (Near)
+	// walked is when Near last walked the roots for repositories, and
+	// walkCost what a walk took.
+	walked   time.Time
+	walkCost time.Duration
 }
 
 // fileStamp is what a change to a file moves.
@@ -51,8 +55,10 @@ func NewGitWatch(roots []string, home string, env map[string]string) *GitWatch {
 			g.realRoots = append(g.realRoots, real)
 		}
 	}
+	start := time.Now()
 	places, read, trees := gitPlacesRead(roots, home, env, nil)
 	g.places, g.stamp, g.trees = places, stamps(read), withReal(trees)
+	g.walked, g.walkCost = time.Now(), time.Since(start)
 	return g
 }
 
@@ -82,11 +88,18 @@ func (g *GitWatch) Near(p *gate.Policy) func(path string) {
 				found = append(found, d)
 			}
 		}
-		if len(found) == 0 {
-			return
-		}
 		g.mu.Lock()
 		defer g.mu.Unlock()
+		// A repository elsewhere below the roots whose config names this
+		// path (an include or hooks path outside its own tree: the sixth
+		// red team's) is found by walking the roots again, as often as
+		// costs at most a fiftieth of the time: at every write on a small
+		// tree, every few seconds on a large one.
+		if time.Since(g.walked) > 50*g.walkCost {
+			start := time.Now()
+			found = append(found, nestedRepos(g.roots, maxNestedWalk)...)
+			g.walked, g.walkCost = time.Now(), time.Since(start)
+		}
 		fresh := false
 		for _, d := range found {
 			if !slices.Contains(g.trees, d) && !slices.Contains(g.extra, d) {
