@@ -115,7 +115,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if stdin == os.Stdin {
 		stdin = pollableStdin()
 	}
-	err = local.Serve(ctx, &agent.LineTransport{In: stdin, Out: stdout})
+	// The editor is looked for again at each tool call (late_attach.go).
+	hin, hout := newLateSwitch(absRoot, parent, readLines(stdin), stdout, stderr, "")
+	err = local.Serve(ctx, &agent.LineTransport{In: hin, Out: hout})
 	if err != nil && err != io.EOF {
 		fmt.Fprintf(stderr, "eukhe mcp: %v\n", err)
 		return 1
@@ -151,24 +153,12 @@ var editorFor = func(root string) (io.ReadWriteCloser, bool) {
 // calls in flight were answered with an error saying so.
 func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) (code int, attached bool, in io.Reader, out io.Writer) {
 	defer conn.Close()
-	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloAttach, Root: root, Parent: parent})
-	var ack protocol.HelloAnswer
-	br := bufio.NewReader(conn)
-	_, err := conn.Write(append(hello, '\n'))
-	if err == nil {
-		var line []byte
-		if line, err = br.ReadBytes('\n'); err == nil {
-			err = json.Unmarshal(line, &ack)
-		}
-	}
-	if err == nil && ack.Eukhe != protocol.HelloAttached {
-		err = fmt.Errorf("%s", ack.Error)
-	}
+	br, session, err := sayHello(conn, root, parent)
 	if err != nil {
 		fmt.Fprintf(stderr, "eukhe mcp: the editor's server did not take the session (%v); running headless\n", err)
 		return 0, false, nil, nil
 	}
-	fmt.Fprintf(stderr, "eukhe mcp: session %s attached to the editor's server for %s\n", ack.Session, root)
+	fmt.Fprintf(stderr, "eukhe mcp: session %s attached to the editor's server for %s\n", session, root)
 	r := &relay{lines: readLines(stdin), stop: make(chan struct{}), inflight: map[string]string{}}
 	inputDone := make(chan struct{})
 	inputEnded := make(chan struct{}) // the agent's input ended (before the socket's write side closes)
@@ -224,8 +214,26 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 	conn.Close() // ends a write to the dead server
 	<-inputDone  // no line is taken for the server from here
 	fmt.Fprintf(stderr, "eukhe mcp: %s\n", headlessNote(root))
-	in, out = r.failover(stdout)
-	return 0, true, in, out
+	return 0, true, r.failover(stdout), stdout
+}
+
+// sayHello asks the editor's server to take a session on root: it gives
+// the connection's reader and the session's id.
+func sayHello(conn io.ReadWriter, root, parent string) (*bufio.Reader, string, error) {
+	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloAttach, Root: root, Parent: parent})
+	var ack protocol.HelloAnswer
+	br := bufio.NewReader(conn)
+	_, err := conn.Write(append(hello, '\n'))
+	if err == nil {
+		var line []byte
+		if line, err = br.ReadBytes('\n'); err == nil {
+			err = json.Unmarshal(line, &ack)
+		}
+	}
+	if err == nil && ack.Eukhe != protocol.HelloAttached {
+		err = fmt.Errorf("%s", ack.Error)
+	}
+	return br, ack.Session, err
 }
 
 // pollableStdin is standard input read through the runtime's poller when

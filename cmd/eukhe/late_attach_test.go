@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// An agent started before the editor's server was up attaches at its next
+// tool call, and is told so in that call's result; when that editor quits
+// with no call running, the next result says reads come from the disk
+// again (issue 22, items 4 and 7).
+func TestAnAgentStartedBeforeTheEditorAttachesLater(t *testing.T) {
+	env := attachEnv(t)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("on disk\n"), 0o644)
+	ag := startMCP(t, env, root)
+	if text, failed := ag.call("read", map[string]any{"path": "a.txt"}); failed || !strings.Contains(text, "1:on disk") || strings.Contains(text, "attached") {
+		t.Fatalf("a read before the editor is up:\n%s\n%s", text, ag.stderrText())
+	}
+	e := startEditorAt(t, env, root, func(int) string { return "approve" })
+	e.open("a.txt", "unsaved in the editor\n")
+	text, failed := ag.call("read", map[string]any{"path": "a.txt"})
+	if failed || !strings.Contains(text, "1:unsaved in the editor") || !strings.Contains(text, "is up now, and this session is attached to it") {
+		t.Fatalf("the first read once the editor is up:\n%s\n%s", text, ag.stderrText())
+	}
+	if text, _ := ag.call("read", map[string]any{"path": "a.txt"}); strings.Contains(text, "attached") {
+		t.Fatalf("the attachment is said twice:\n%s", text)
+	}
+	// A gated step is the editor's question now.
+	if text, failed := ag.call("bash", map[string]any{"script": "echo yes > approved.txt"}); failed {
+		t.Fatalf("a step the editor approves: %s\n%s", text, ag.stderrText())
+	}
+	e.mu.Lock()
+	asked := len(e.asked)
+	e.mu.Unlock()
+	if asked != 1 {
+		t.Fatalf("the editor was asked %d times", asked)
+	}
+	// The editor quits while no call runs.
+	var r json.RawMessage
+	e.conn.Call(context.Background(), "shutdown", nil, &r)
+	e.conn.Notify(context.Background(), "exit", nil)
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(ag.stderrText(), "went away") {
+		if time.Now().After(deadline) {
+			t.Fatalf("eukhe mcp never saw the editor go:\n%s", ag.stderrText())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	text, failed = ag.call("read", map[string]any{"path": "a.txt"})
+	if failed || !strings.Contains(text, "1:on disk") || !strings.Contains(text, "the editor quit") || !strings.Contains(text, "reads now come from the disk") {
+		t.Fatalf("the first read after the editor quit:\n%s\n%s", text, ag.stderrText())
+	}
+	if text, _ := ag.call("read", map[string]any{"path": "a.txt"}); strings.Contains(text, "quit") {
+		t.Fatalf("the quit is said twice:\n%s", text)
+	}
+}
