@@ -36,6 +36,7 @@ type editorOpts struct {
 	debounce      bool          // hold every change until flush, as Neovim's debounce does (versions counted at once)
 	zero          bool          // open documents at version 0, as Neovim does
 	gapless       bool          // with debounce: number each didChange one more than the last (not Neovim)
+	name          string        // its clientInfo name (default "fake", or "Neovim" with debounce and not gapless)
 	wait          time.Duration // the server's LandingWait (default 2s)
 	methods       []string      // more eukhe/* methods the editor says it implements
 	env           map[string]string
@@ -154,6 +155,9 @@ func (e *fakeEditor) initialize() {
 	name := "fake"
 	if e.opts.debounce && !e.opts.gapless {
 		name = "Neovim" // versions by changedtick: they skip what the debounce merged
+	}
+	if e.opts.name != "" {
+		name = e.opts.name
 	}
 	p := &lsproto.InitializeParams{ClientInfo: lsproto.ClientInfo{Name: name}, Capabilities: caps}
 	//lint:ignore SA1019 the fake editor is one that sends only rootUri
