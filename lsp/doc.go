@@ -54,8 +54,12 @@
 //     the document is quiet, growing while it changes up to TypingWait;
 //     past it the document is docs.Unconfirmed ("not confirmed yet: read
 //     it again"), never reported not applied, and followed: when it shows,
-//     a lone document's edit is reviewed, one of an edit that did not land
-//     whole is put back. Right before each applyEdit every document must
+//     a lone document's edit is reviewed, and so is one the editor answered
+//     applied: true for (it applied it: vim-lsp tells 2.5 s after its
+//     answer; never taken back), while one of an edit that did not land
+//     whole that the editor did not answer for is put back. The landed
+//     documents of one applyEdit a client checks whole (VS Code) answered
+//     applied: true are not put back when another of it is not seen yet. Right before each applyEdit every document must
 //     still hold the edit's text at its version; a known refusal ends the
 //     wait at once. A client that checks every version before applying any
 //     (VS Code) gets one applyEdit; any other (Neovim checks only the
