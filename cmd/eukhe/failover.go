@@ -20,8 +20,8 @@ import (
 // failoverID is the id of the replayed initialize; its answer is dropped.
 const failoverID = `"eukhe-failover"`
 
-// goneText is what the agent is told, once per call in flight, and in one
-// notification when none was.
+// goneText is what the agent is told, once per call in flight; when none
+// was, the next tool result says quitNote instead (late_attach.go).
 const goneText = "the editor's eukhe server went away (the editor was closed or killed) while this call ran, so its result is unknown: " +
 	"read the files again before editing them. The session goes on headless from here: reads and writes on the disk, " +
 	"and a step that needs the user's approval is refused (no editor to ask)."
@@ -108,20 +108,20 @@ func (r *relay) answered(line []byte) {
 	}
 }
 
-// failover answers every call in flight with goneText (or sends it once as
-// a notification when none was), and gives the headless session's input:
-// the agent's initialize again (under failoverID; the late switch drops
-// its answer), then every line not delivered.
-func (r *relay) failover(out io.Writer) io.Reader {
+// failover answers every call in flight with goneText, and gives the
+// headless session's input: the agent's initialize again (under
+// failoverID; the late switch drops its answer), then every line not
+// delivered. When no call was in flight, note is what the next tool
+// result says (quitNote): a notification alone is easily missed, and the
+// next read would quietly serve the disk.
+func (r *relay) failover(out io.Writer) (in io.Reader, note string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	tell := bytes.NewBuffer(goneAnswers(r.inflight))
-	if tell.Len() == 0 {
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/message",
-			"params": map[string]any{"level": "warning", "logger": "eukhe", "data": goneText}})
-		tell.Write(append(b, '\n'))
+	tell := goneAnswers(r.inflight)
+	if len(tell) == 0 {
+		note = quitNote
 	}
-	out.Write(tell.Bytes())
+	out.Write(tell)
 	var pre bytes.Buffer
 	if _, initPending := r.inflight[idOf(r.init)]; r.init != nil && !initPending {
 		pre.Write(replayedInit(r.init))
@@ -129,7 +129,7 @@ func (r *relay) failover(out io.Writer) io.Reader {
 		pre.Write(r.init) // the editor never answered it: the headless session does
 	}
 	pre.Write(r.held)
-	return io.MultiReader(&pre, &chanReader{lines: r.lines})
+	return io.MultiReader(&pre, &chanReader{lines: r.lines}), note
 }
 
 // goneAnswers answers each request in flight (id → method) with

@@ -60,3 +60,35 @@ func TestAnAgentStartedBeforeTheEditorAttachesLater(t *testing.T) {
 		t.Fatalf("the quit is said twice:\n%s", text)
 	}
 }
+
+// An agent attached from its start, whose editor quits while no call
+// runs: the next tool result says once that the editor quit and reads now
+// come from the disk (issue 22, item 7); before, only a log notification
+// said it, in the words for a call in flight.
+func TestTheEditorQuittingIsSaidInTheNextToolResult(t *testing.T) {
+	env := attachEnv(t)
+	e := startEditor(t, env, func(int) string { return "approve" })
+	os.WriteFile(filepath.Join(e.root, "a.txt"), []byte("on disk\n"), 0o644)
+	e.open("a.txt", "unsaved in the editor\n")
+	ag := startMCP(t, env, e.root)
+	if text, failed := ag.call("read", map[string]any{"path": "a.txt"}); failed || !strings.Contains(text, "1:unsaved in the editor") || strings.Contains(text, "attached") {
+		t.Fatalf("a read through the editor:\n%s\n%s", text, ag.stderrText())
+	}
+	var r json.RawMessage
+	e.conn.Call(context.Background(), "shutdown", nil, &r)
+	e.conn.Notify(context.Background(), "exit", nil)
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(ag.stderrText(), "went away") {
+		if time.Now().After(deadline) {
+			t.Fatalf("eukhe mcp never saw the editor go:\n%s", ag.stderrText())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	text, failed := ag.call("read", map[string]any{"path": "a.txt"})
+	if failed || !strings.Contains(text, "1:on disk") || !strings.Contains(text, "the editor quit") || !strings.Contains(text, "reads now come from the disk") || strings.Contains(text, "while this call ran") {
+		t.Fatalf("the first read after the editor quit:\n%s\n%s", text, ag.stderrText())
+	}
+	if text, _ := ag.call("read", map[string]any{"path": "a.txt"}); strings.Contains(text, "quit") {
+		t.Fatalf("the quit is said twice:\n%s", text)
+	}
+}

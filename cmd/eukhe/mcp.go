@@ -71,14 +71,14 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "eukhe mcp: serving %s (%s)\n", absRoot, why)
 
-	headlessWhy := "no editor serves this root"
+	headlessWhy, note := "no editor serves this root", ""
 	if conn, ok := editorFor(absRoot); ok {
-		code, attached, in, out := attach(ctx, conn, absRoot, parent, stdin, stdout, stderr)
+		code, attached, in, quit := attach(ctx, conn, absRoot, parent, stdin, stdout, stderr)
 		if attached && in == nil {
 			return code
 		}
 		if attached { // the editor's server went away: go on headless
-			stdin, stdout, headlessWhy = in, out, "from here on, the same MCP session"
+			stdin, note, headlessWhy = in, quit, "from here on, the same MCP session"
 		}
 	}
 
@@ -116,7 +116,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stdin = pollableStdin()
 	}
 	// The editor is looked for again at each tool call (late_attach.go).
-	hin, hout := newLateSwitch(absRoot, parent, readLines(stdin), stdout, stderr, "")
+	hin, hout := newLateSwitch(absRoot, parent, readLines(stdin), stdout, stderr, note)
 	err = local.Serve(ctx, &agent.LineTransport{In: hin, Out: hout})
 	if err != nil && err != io.EOF {
 		fmt.Fprintf(stderr, "eukhe mcp: %v\n", err)
@@ -148,15 +148,16 @@ var editorFor = func(root string) (io.ReadWriteCloser, bool) {
 
 // attach pipes this process's stdio to the editor's server. At the end of
 // standard input the socket's write side is closed and the server's last
-// answers are still copied out. When the server goes away first, in and
-// out are the headless session's input and output (failover.go): the
-// calls in flight were answered with an error saying so.
-func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) (code int, attached bool, in io.Reader, out io.Writer) {
+// answers are still copied out. When the server goes away first, in is
+// the headless session's input (failover.go): the calls in flight were
+// answered with an error saying so; when none was, note is for the next
+// tool result.
+func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) (code int, attached bool, in io.Reader, note string) {
 	defer conn.Close()
 	br, session, err := sayHello(conn, root, parent)
 	if err != nil {
 		fmt.Fprintf(stderr, "eukhe mcp: the editor's server did not take the session (%v); running headless\n", err)
-		return 0, false, nil, nil
+		return 0, false, nil, ""
 	}
 	fmt.Fprintf(stderr, "eukhe mcp: session %s attached to the editor's server for %s\n", session, root)
 	r := &relay{lines: readLines(stdin), stop: make(chan struct{}), inflight: map[string]string{}}
@@ -191,7 +192,7 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 	select {
 	case <-gone:
 	case <-ctx.Done():
-		return 0, true, nil, nil
+		return 0, true, nil, ""
 	}
 	select {
 	case <-inputEnded:
@@ -206,7 +207,7 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 		clean := len(r.inflight) == 0 && r.held == nil
 		r.mu.Unlock()
 		if clean {
-			return 0, true, nil, nil // the agent's input ended, every call answered
+			return 0, true, nil, "" // the agent's input ended, every call answered
 		}
 	default:
 	}
@@ -214,7 +215,8 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 	conn.Close() // ends a write to the dead server
 	<-inputDone  // no line is taken for the server from here
 	fmt.Fprintf(stderr, "eukhe mcp: %s\n", headlessNote(root))
-	return 0, true, r.failover(stdout), stdout
+	in, note = r.failover(stdout)
+	return 0, true, in, note
 }
 
 // sayHello asks the editor's server to take a session on root: it gives
