@@ -29,7 +29,8 @@ JSON-RPC message a line): read, edit, write, grep, glob, bash and dyn.
                      _meta "eukhe/parent"
 
 When an editor's eukhe server serves the root, the tools reach its buffers
-and dialogs; otherwise they run headless on the disk, and a step or access
+and dialogs (an editor that comes up later is found at the next tool
+call); otherwise they run headless on the disk, and a step or access
 that needs the user's approval asks the agent's own client (when it
 supports MCP elicitation; approval.elicitation: false turns that off) and
 every eukhe approvals started in the root; unanswered, it is refused
