@@ -72,6 +72,8 @@ func Reply(names []string, landedAs []string, res Committed) (text string, isErr
 			restored = append(restored, names[i])
 		case o.Fate == Untried && cause >= 0:
 			untried = append(untried, names[i])
+		case o.Fate == Landed && o.Err != nil && cause >= 0 && res.Outcomes[cause].Fate == Unconfirmed:
+			fmt.Fprintf(&b, "\n%s landed, and %s is not confirmed yet; %s was not restored to its previous bytes (%v): it holds the edit.", names[i], names[cause], names[i], o.Err)
 		case o.Fate == Landed && o.Err != nil && cause >= 0:
 			fmt.Fprintf(&b, "\n%s landed before %s failed, and restoring its previous bytes failed (%v): it holds the edit.", names[i], names[cause], o.Err)
 		}

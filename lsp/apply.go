@@ -13,11 +13,16 @@ import (
 
 // applied is what became of one docEdit.
 type applied struct {
-	sent        bool  // it went to the editor
-	landed      bool  // the document reached its new text
-	unconfirmed bool  // the editor took it, and its landing is not seen yet
-	err         error // why it did not land (or is not confirmed)
-	watch       *watch
+	sent        bool // it went to the editor
+	landed      bool // the document reached its new text
+	unconfirmed bool // the editor took it, and its landing is not seen yet
+	// editorApplied: the editor answered applied: true (and no later
+	// didChange showed it skipped the edit). It applied the edit: eukhe
+	// never takes it back because its didChange is late (vim-lsp tells
+	// 2.5 s after its answer).
+	editorApplied bool
+	err           error // why it did not land (or is not confirmed)
+	watch         *watch
 }
 
 // apply sends edits to the editor and verifies each: a document landed iff
@@ -167,6 +172,7 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 			out[i].err = errors.New("its buffer changed in the editor (someone typed?) before the edit reached it, and the editor skipped it: it did not land")
 		default:
 			out[i].unconfirmed = true
+			out[i].editorApplied = err == nil && res.Applied
 			out[i].err = s.notLanded(e)
 		}
 	}

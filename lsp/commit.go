@@ -112,13 +112,14 @@ func (s *Server) openDoc(path string) (view, bool) {
 }
 
 // follow keeps watching an unconfirmed document: when its edit shows, the
-// edit is reviewed when it was the whole commit (whole), else put back,
-// the rest of its commit not having landed.
-func (s *Server) follow(p *planned, e docEdit, w *watch, whole bool) {
+// edit is reviewed when it stays (keep: it was the whole commit, or the
+// editor answered that it applied it), else put back, the rest of its
+// commit not having landed.
+func (s *Server) follow(p *planned, e docEdit, w *watch, keep bool) {
 	s.ov.track(w, func() {
 		s.commitMu.Lock()
 		defer s.commitMu.Unlock()
-		if whole {
+		if keep {
 			s.logf("the edit of %s, not confirmed when the agent was answered, landed", e.target())
 			landed := docs.Committed{Outcomes: make([]docs.Outcome, p.i+1)}
 			landed.Outcomes[p.i] = docs.Outcome{Fate: docs.Landed}

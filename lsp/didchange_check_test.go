@@ -29,7 +29,7 @@ func TestADidChangeWithABadRangeMakesTheDocumentUnknown(t *testing.T) {
 		}
 		e.sync()
 		got := e.tool("read", map[string]any{"path": "a.txt"})
-		if !got.IsError || strings.Contains(got.Text, "1:X") || !strings.Contains(got.Text, "lost track") {
+		if !got.IsError || strings.Contains(got.Text, "1:X") || !strings.Contains(got.Text, "does not know the text") {
 			t.Errorf("after a didChange with range %s: %v %s", rng, got.IsError, got.Text)
 		}
 	}

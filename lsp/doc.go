@@ -20,11 +20,15 @@
 //   - The overlay (overlay.go, text.go, textsync.go): each open document's
 //     exact text and version, from didOpen, didChange and didClose, with a
 //     line index so a didChange costs one copy of the text's tail.
-//     didChange applies strictly in version order (sequence.go): one that
-//     skips ahead is held for the missing versions (gapWait, 500 ms; a
-//     read waits meanwhile); past it, or when a version comes after a
-//     later one, the document is lost: reads and edits refused until it is
-//     reopened, never served from a copy the editor did not have.
+//     didChange applies in version order, whatever the client's name
+//     (sequence.go): a full-text change resets the copy whatever its
+//     version; a repeat of the last version applies in arrival order; one
+//     that skips ahead is held for the missing versions (gapWait, 500 ms; a
+//     read waits meanwhile). A gap never filled is the client's numbering
+//     (Neovim's changedtick): it applies, and later gaps at once, unless
+//     the client was seen to reorder; then, or when a version comes after
+//     a later one, the document is unknown: reads and edits refused,
+//     saying how to re-sync, until a full-text change or a didOpen.
 //   - The editor Store (store.go, commit.go, publisher.go): reads give an
 //     open document's text (unsaved changes included), else the disk's. A
 //     commit is docs' commit engine (docs.CommitVia) with the editor's
@@ -32,7 +36,7 @@
 //     document's text — rebased as a stale tag is, move destinations free,
 //     created names free), the order and the restore are docs' only; the
 //     publisher adds the editor's own refusals (a move onto an open
-//     document, an editor without applyEdit or rename, a lost document).
+//     document, an editor without applyEdit or rename, an unknown document).
 //     Open documents are published first (the editor may refuse or not
 //     show an edit; the disk is touched only after), and a commit that
 //     touches one keeps no intent journal. Open documents get workspace
@@ -50,8 +54,12 @@
 //     the document is quiet, growing while it changes up to TypingWait;
 //     past it the document is docs.Unconfirmed ("not confirmed yet: read
 //     it again"), never reported not applied, and followed: when it shows,
-//     a lone document's edit is reviewed, one of an edit that did not land
-//     whole is put back. Right before each applyEdit every document must
+//     a lone document's edit is reviewed, and so is one the editor answered
+//     applied: true for (it applied it: vim-lsp tells 2.5 s after its
+//     answer; never taken back), while one of an edit that did not land
+//     whole that the editor did not answer for is put back. The landed
+//     documents of one applyEdit a client checks whole (VS Code) answered
+//     applied: true are not put back when another of it is not seen yet. Right before each applyEdit every document must
 //     still hold the edit's text at its version; a known refusal ends the
 //     wait at once. A client that checks every version before applying any
 //     (VS Code) gets one applyEdit; any other (Neovim checks only the
@@ -95,10 +103,11 @@
 //     finishes. The eukhe/* methods are documented in protocol/README.md.
 //
 // Choices where the design is silent: a client's version numbering is
-// known by its name (Neovim, Eglot, emacs leave gaps and send in order;
-// any other is taken to number each didChange one more than the last, so
-// one that leaves gaps unannounced has its documents lost, never served
-// wrong); an unconfirmed edit is followed until its document is closed;
+// learnt from what it sends, never from its name (a gap waits gapWait
+// once; a client that reorders by more than that before it was ever seen
+// to reorder has its copy taken ahead, and unknown as soon as the late
+// version comes); the landing's skip detection (landing.go) still knows
+// Neovim, Eglot and emacs by name as telling in order; an unconfirmed edit is followed until its document is closed;
 // whether an open document has unsaved
 // changes is decided by comparing its text with the disk's (not by
 // tracking didSave); a lone '\r' is text in positions, as in the document

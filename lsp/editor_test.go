@@ -36,6 +36,7 @@ type editorOpts struct {
 	debounce      bool          // hold every change until flush, as Neovim's debounce does (versions counted at once)
 	zero          bool          // open documents at version 0, as Neovim does
 	gapless       bool          // with debounce: number each didChange one more than the last (not Neovim)
+	name          string        // its clientInfo name (default "fake", or "Neovim" with debounce and not gapless)
 	wait          time.Duration // the server's LandingWait (default 2s)
 	methods       []string      // more eukhe/* methods the editor says it implements
 	env           map[string]string
@@ -60,14 +61,15 @@ type fakeEditor struct {
 
 	// What the editor does with the next edits; set by a test before it
 	// edits, read under mu.
-	refuse      bool           // answer applied: false, apply nothing
-	lie         bool           // answer applied: true, apply nothing
-	late        bool           // send the didChange after the reply
-	applyAfter  time.Duration  // answer at once, apply this much later (held: debounce mode)
-	beforeApply func(call int) // runs before the editor applies an edit: a user typing
-	hold        chan struct{}  // when set, an applyEdit waits for it to close
-	saveLies    bool           // answer eukhe/saveDocuments as saved, save nothing
-	applyCalls  int            // applyEdit requests received
+	refuse      bool                     // answer applied: false, apply nothing
+	lie         bool                     // answer applied: true, apply nothing
+	late        bool                     // send the didChange after the reply
+	tellLate    map[string]time.Duration // by path: send an applied edit's didChange this much later (vim-lsp: 2.5 s)
+	applyAfter  time.Duration            // answer at once, apply this much later (held: debounce mode)
+	beforeApply func(call int)           // runs before the editor applies an edit: a user typing
+	hold        chan struct{}            // when set, an applyEdit waits for it to close
+	saveLies    bool                     // answer eukhe/saveDocuments as saved, save nothing
+	applyCalls  int                      // applyEdit requests received
 	edits       []lsproto.WorkspaceEdit
 	reviewed    []protocol.ReviewParams
 	saved       []string
@@ -154,6 +156,9 @@ func (e *fakeEditor) initialize() {
 	name := "fake"
 	if e.opts.debounce && !e.opts.gapless {
 		name = "Neovim" // versions by changedtick: they skip what the debounce merged
+	}
+	if e.opts.name != "" {
+		name = e.opts.name
 	}
 	p := &lsproto.InitializeParams{ClientInfo: lsproto.ClientInfo{Name: name}, Capabilities: caps}
 	//lint:ignore SA1019 the fake editor is one that sends only rootUri
@@ -558,6 +563,12 @@ func (e *fakeEditor) applyTextEdits(b *fakeBuf, edits []lsproto.TextDocumentEdit
 		}
 	}
 	params := b.notification()
+	if path, _ := pathOf(b.uri); e.tellLate[path] > 0 {
+		d := e.tellLate[path]
+		return func() {
+			go func() { time.Sleep(d); _ = e.server.DidChange(context.Background(), params) }()
+		}
+	}
 	return func() { _ = e.server.DidChange(context.Background(), params) }
 }
 

@@ -88,6 +88,19 @@ func touch(a0, a1, b0, b1 int) bool {
 // later version that holds the old text (with the user's changes
 // elsewhere) and not the edit means the editor skipped it: skipped[i],
 // known at once.
+// saysInOrder tells the clients known to apply an edit before they
+// answer and to tell their changes in order, for the landing only (a
+// skipped edit known at once): the text's order never depends on a
+// client's name (sequence.go), and any other client that shows gaps in
+// order is taken as one too.
+func saysInOrder(clientName, kind string) bool {
+	switch clientName {
+	case "Neovim", "Eglot", "emacs":
+		return true
+	}
+	return kind == "nvim"
+}
+
 func (s *Server) awaitLanding(life context.Context, es []docEdit, ws []*watch, sig <-chan struct{}, after []int32) (reached, skipped []bool) {
 	start := time.Now()
 	ctx, cancel := context.WithCancel(life)

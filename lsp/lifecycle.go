@@ -105,7 +105,7 @@ func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsp
 	s.mu.Unlock()
 	s.keepJournal(root)
 	s.ov.setEncoding(caps.enc)
-	s.ov.setOrder(orderOf(caps.name, caps.eukhe.Kind))
+	s.ov.setInOrder(saysInOrder(caps.name, caps.eukhe.Kind))
 	sync := lsproto.TextDocumentSyncKindIncremental
 	yes := true
 	ex, _ := json.Marshal(map[string]protocol.ServerCapabilities{

@@ -21,7 +21,8 @@ import (
 type overlay struct {
 	mu      sync.Mutex
 	enc     encoding
-	order   versionOrder
+	num     numbering            // how the client numbers its versions, as seen so far (sequence.go)
+	inOrder bool                 // the client is known to tell its changes in order (landing.go: saysInOrder)
 	gapWait time.Duration        // how long a notification that skips ahead is held
 	byPath  map[string]*document // by the path the editor named, and by its real path
 	watches map[*watch]struct{}
@@ -58,15 +59,8 @@ func (o *overlay) setEncoding(e encoding) {
 	o.mu.Unlock()
 }
 
-// setOrder says how the client numbers its versions (lifecycle.go).
-func (o *overlay) setOrder(v versionOrder) {
-	o.mu.Lock()
-	o.order = v
-	o.mu.Unlock()
-}
-
-// open records a document the editor opened (or opened again): a lost
-// document is known again from here.
+// open records a document the editor opened (or opened again): an
+// unknown document is known again from here.
 func (o *overlay) open(u uri.URI, version int32, s string) {
 	path, ok := pathOf(u)
 	if !ok {
@@ -84,9 +78,10 @@ func (o *overlay) open(u uri.URI, version int32, s string) {
 	o.changed(d)
 }
 
-// change takes one didChange: applied at once when it is the next
-// version, held back when it skips ahead (until the missing versions
-// come, within gapWait), and the document lost when it comes too late.
+// change takes one didChange (sequence.go): applied at once when it is
+// the next version or a full text, held back when it skips ahead (until
+// the missing versions come, within gapWait), and the document unknown
+// when it comes too late.
 func (o *overlay) change(u uri.URI, version int32, changes []lsproto.TextDocumentContentChangeEvent) error {
 	path, ok := pathOf(u)
 	if !ok {
@@ -99,7 +94,7 @@ func (o *overlay) change(u uri.URI, version int32, changes []lsproto.TextDocumen
 		return fmt.Errorf("didChange for %s, which is not open (no didOpen came for it)", u)
 	}
 	wasLost := d.seq.lost != ""
-	ready, wasHeld := d.seq.arrive(d.version, notification{version: version, changes: changes}, o.order)
+	ready, wasHeld := d.seq.arrive(d.version, notification{version: version, changes: changes}, &o.num)
 	for _, n := range ready {
 		o.applyChanges(d, n)
 	}
@@ -109,7 +104,7 @@ func (o *overlay) change(u uri.URI, version int32, changes []lsproto.TextDocumen
 		time.AfterFunc(o.gapWait, func() { o.expire(d, gen) })
 	}
 	if !wasLost && d.seq.lost != "" {
-		return lostError(d) // logged once; reads and edits say it again
+		return unknownError(d) // logged once; reads and edits say it again
 	}
 	return nil
 }
@@ -132,11 +127,18 @@ func (o *overlay) applyChanges(d *document, n notification) {
 }
 
 // expire ends a hold that outlived gapWait: the missing versions did not
-// come, so the document's copy cannot be known in order.
+// come (sequence.go says what that means). expireLocked is expire under
+// o.mu.
 func (o *overlay) expire(d *document, gen uint64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	d.seq.expire(gen, d.version)
+	o.expireLocked(d, gen)
+}
+
+func (o *overlay) expireLocked(d *document, gen uint64) {
+	for _, n := range d.seq.expire(gen, d.version, &o.num) {
+		o.applyChanges(d, n)
+	}
 }
 
 // close forgets a document the editor closed.
@@ -194,7 +196,7 @@ func (o *overlay) get(path string) (view, bool) {
 	}
 	defer o.mu.Unlock()
 	if d.seq.lost != "" {
-		return view{uri: d.uri, path: d.path, real: d.real, looped: d.looped, version: d.version, lost: lostError(d)}, true
+		return view{uri: d.uri, path: d.path, real: d.real, looped: d.looped, version: d.version, lost: unknownError(d)}, true
 	}
 	return view{uri: d.uri, path: d.path, real: d.real, looped: d.looped, version: d.version, data: bytes.Clone(d.text.b)}, true
 }
@@ -218,16 +220,18 @@ func (o *overlay) settled(path string) (*document, bool) {
 		case <-wait:
 		case <-time.After(2 * o.gapWait): // expire ends it; this only bounds a stuck timer
 			o.mu.Lock()
-			d.seq.expire(d.seq.gen, d.version)
+			o.expireLocked(d, d.seq.gen)
 			o.mu.Unlock()
 		}
 		o.mu.Lock()
 	}
 }
 
-// lostError is what a read or an edit of a lost document is told.
-func lostError(d *document) error {
-	return fmt.Errorf("eukhe lost track of %s in the editor (%s), so its unsaved text is not known here: reads and edits of it are refused until it is saved and reopened in the editor (close it and open it again, or :e in Vim)", d.path, d.seq.lost)
+// unknownError is what a read or an edit of an unknown document is told:
+// how to make the editor send its whole text again.
+func unknownError(d *document) error {
+	return fmt.Errorf("eukhe does not know the text of %s in the editor now (%s): reads and edits of it are refused until the editor sends its whole text again. "+
+		"To re-sync, save it and reload it there (in Vim :w then :e!; in other editors close it and open it again); an editor that sends the whole text with each change (Vim's yegappan/lsp) re-syncs it at its next change", d.path, d.seq.lost)
 }
 
 // version is an open document's version, without waiting on a hold (-1
@@ -241,12 +245,20 @@ func (o *overlay) version(path string) int32 {
 	return -1
 }
 
-// ordered tells whether the client tells its changes in order, versions
-// with gaps (Neovim, Eglot).
+// ordered tells whether the client tells its changes in order: known
+// (saysInOrder), or seen (versions with gaps, never reordered;
+// sequence.go). Only the landing uses it, never the text's order.
 func (o *overlay) ordered() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.order == increasing
+	return o.inOrder || o.num.inOrderWithGaps()
+}
+
+// setInOrder says the client is known to tell its changes in order.
+func (o *overlay) setInOrder(v bool) {
+	o.mu.Lock()
+	o.inOrder = v
+	o.mu.Unlock()
 }
 
 // isOpen tells whether path is an open document.

@@ -43,6 +43,10 @@ type openDoc struct {
 	out    docs.Outcome
 	undone bool // its put-back was sent: undo is its outcome
 	undo   docs.Outcome
+	// kept: the editor applied it with the rest of one applyEdit it
+	// answered applied: true, a document of which is only not confirmed
+	// yet: it is not put back.
+	kept bool
 }
 
 func (s *Server) newEditorPub() *editorPub {
@@ -203,6 +207,21 @@ func (ep *editorPub) send(from int) {
 	}
 	got := ep.s.apply(es, false)
 	whole := len(ep.ps) == 1
+	// A client that checks every version applies one applyEdit whole: when
+	// it answered applied: true, a document of it not seen yet does not
+	// make eukhe take back the others.
+	if ep.caps.checksEveryVersion() {
+		for k := range run {
+			if got[k].unconfirmed && got[k].editorApplied {
+				for j, p := range run {
+					if got[j].landed {
+						ep.open[p].kept = true
+					}
+				}
+				break
+			}
+		}
+	}
 	for k, p := range run {
 		d := ep.open[p]
 		d.done = true
@@ -212,10 +231,16 @@ func (ep *editorPub) send(from int) {
 		case a.unconfirmed:
 			d.out = docs.Outcome{Fate: docs.Unconfirmed, Err: a.err}
 			if a.watch != nil {
-				if !whole {
+				switch {
+				case !whole && a.editorApplied:
+					// The editor said it applied it: never taken back
+					// (its didChange may come seconds later); when it
+					// shows, it is reviewed like a whole edit.
+					d.out.Err = fmt.Errorf("%v; the editor answered that it applied it, so eukhe never takes it back", a.err)
+				case !whole:
 					d.out.Err = fmt.Errorf("%v; the rest of the edit did not land, so if it shows, eukhe puts it back", a.err)
 				}
-				ep.s.follow(ep.planned(p, 0), d.e, a.watch, whole)
+				ep.s.follow(ep.planned(p, 0), d.e, a.watch, whole || a.editorApplied)
 			}
 		case a.err != nil:
 			d.out = docs.Outcome{Fate: docs.Failed, Err: a.err}
@@ -239,6 +264,12 @@ func (ep *editorPub) putBack() {
 		}
 		d.undone = true
 		e := d.e
+		if d.kept {
+			d.undo = docs.Outcome{Fate: docs.Failed, Err: errors.New("not put back: the editor answered that it applied the whole edit at once")}
+			landed := docs.Committed{Outcomes: []docs.Outcome{{Fate: docs.Landed}}}
+			ep.s.reviewLanded([]*planned{ep.planned(p, 0)}, &landed) // it stays: the user keeps or undoes it
+			continue
+		}
 		cur, open := ep.s.ov.get(e.target())
 		switch {
 		case !open:

@@ -10,7 +10,9 @@ import (
 )
 
 // settingsProblems keeps, per settings file, the problems of its latest
-// load (eukhe/settingsStatus): a load that succeeds clears them.
+// load (eukhe/settingsStatus): a load that succeeds clears them, and so
+// does the file's removal (a file that is gone has no problems; the
+// removal itself was told as a window/showMessage).
 type settingsProblems struct {
 	mu     sync.Mutex
 	byFile map[string][]settings.Event
@@ -22,7 +24,7 @@ func (p *settingsProblems) note(e settings.Event) {
 	if p.byFile == nil {
 		p.byFile = map[string][]settings.Event{}
 	}
-	if e.Level == settings.Info {
+	if e.Level == settings.Info || e.Removed {
 		delete(p.byFile, e.File)
 		return
 	}

@@ -2,14 +2,17 @@ package lsp
 
 import (
 	"encoding/json"
-	"github.com/eukhe/eukhe/agent/shell"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
+	"pgregory.net/rapid"
 
+	"github.com/eukhe/eukhe/agent/shell"
+	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -61,5 +64,65 @@ func TestSettingsStatusNamesABrokenFile(t *testing.T) {
 		r := status()
 		return len(r.Files) > 1 && r.Files[1].File == project && r.Files[1].Level == "warning" &&
 			strings.Contains(strings.Join(r.Files[1].Problems, "\n"), "shell.autoEffects is an execution gate")
+	})
+	// A removed file has no problems left: its warning and a broken
+	// file's error both go with it.
+	if err := os.Remove(project); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(user, []byte(`{"shell.autoEffects": [`), 0o600)
+	waitFor(t, "the user file broken again", func() bool {
+		r := status()
+		return len(r.Files) > 0 && r.Files[0].Level == "error"
+	})
+	if err := os.Remove(user); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the removed files' problems cleared", func() bool {
+		r := status()
+		return len(r.Files) > 1 && r.Files[0].Level == "ok" && len(r.Files[0].Problems) == 0 &&
+			r.Files[1].File == project && r.Files[1].Level == "ok" && len(r.Files[1].Problems) == 0
+	})
+}
+
+// TestLaw_SettingsProblemsAreTheLatestLoads: after any sequence of events,
+// a file's problems are exactly the non-Info events since its last Info or
+// removal, each once.
+func TestLaw_SettingsProblemsAreTheLatestLoads(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var p settingsProblems
+		files := []string{"/u/settings.json", "/p/.eukhe/settings.json"}
+		want := map[string][]settings.Event{}
+		for i, n := 0, rapid.IntRange(0, 30).Draw(t, "n"); i < n; i++ {
+			e := settings.Event{
+				File:    rapid.SampledFrom(files).Draw(t, "file"),
+				Level:   rapid.SampledFrom([]settings.Level{settings.Info, settings.Warning, settings.Error}).Draw(t, "level"),
+				Line:    rapid.IntRange(0, 3).Draw(t, "line"),
+				Message: rapid.SampledFrom([]string{"a key ignored", "broken"}).Draw(t, "message"),
+			}
+			if e.Level == settings.Warning && rapid.Bool().Draw(t, "removed") {
+				e.Removed, e.Line, e.Message = true, 0, "the file was removed; its settings no longer apply"
+			}
+			p.note(e)
+			switch {
+			case e.Level == settings.Info || e.Removed:
+				delete(want, e.File)
+			case !slices.Contains(want[e.File], e):
+				want[e.File] = append(want[e.File], e)
+			}
+		}
+		res := p.status(files)
+		for _, st := range res.Files {
+			var problems []string
+			for _, e := range want[st.File] {
+				problems = append(problems, e.String())
+			}
+			if !slices.Equal(st.Problems, problems) {
+				t.Fatalf("%s: problems %q, want %q", st.File, st.Problems, problems)
+			}
+			if (st.Level == "ok") != (len(problems) == 0) {
+				t.Fatalf("%s: level %s with problems %q", st.File, st.Level, problems)
+			}
+		}
 	})
 }

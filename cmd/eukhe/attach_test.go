@@ -132,7 +132,7 @@ func startEditorAt(t *testing.T, env []string, root string, answer func(n int) s
 	// The socket listens once initialized is handled.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if files, _ := filepath.Glob(filepath.Join(envMap(env)["XDG_RUNTIME_DIR"], "eukhe", "*.json")); len(files) == 1 {
+		if editorEntries(env) == 1 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -141,6 +141,20 @@ func startEditorAt(t *testing.T, env []string, root string, answer func(n int) s
 		time.Sleep(5 * time.Millisecond)
 	}
 	return e
+}
+
+// editorEntries counts the editors' discovery files (a headless session's
+// approvals endpoint is not one).
+func editorEntries(env []string) int {
+	files, _ := filepath.Glob(filepath.Join(envMap(env)["XDG_RUNTIME_DIR"], "eukhe", "*.json"))
+	n := 0
+	for _, f := range files {
+		var e protocol.DiscoveryEntry
+		if b, err := os.ReadFile(f); err == nil && json.Unmarshal(b, &e) == nil && e.Kind == "" {
+			n++
+		}
+	}
+	return n
 }
 
 func (e *editor) open(name, text string) {

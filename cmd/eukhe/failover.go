@@ -20,8 +20,8 @@ import (
 // failoverID is the id of the replayed initialize; its answer is dropped.
 const failoverID = `"eukhe-failover"`
 
-// goneText is what the agent is told, once per call in flight, and in one
-// notification when none was.
+// goneText is what the agent is told, once per call in flight; when none
+// was, the next tool result says quitNote instead (late_attach.go).
 const goneText = "the editor's eukhe server went away (the editor was closed or killed) while this call ran, so its result is unknown: " +
 	"read the files again before editing them. The session goes on headless from here: reads and writes on the disk, " +
 	"and a step that needs the user's approval is refused (no editor to ask)."
@@ -108,17 +108,38 @@ func (r *relay) answered(line []byte) {
 	}
 }
 
-// failover answers every call in flight with goneText (or sends it once as
-// a notification when none was), and gives the headless session's input:
-// the agent's initialize again (under failoverID), then every line not
-// delivered, and its output, which drops the answer to that initialize.
-func (r *relay) failover(out io.Writer) (io.Reader, io.Writer) {
+// failover answers every call in flight with goneText, and gives the
+// headless session's input: the agent's initialize again (under
+// failoverID; the late switch drops its answer), then every line not
+// delivered. When no call was in flight, note is what the next tool
+// result says (quitNote): a notification alone is easily missed, and the
+// next read would quietly serve the disk.
+func (r *relay) failover(out io.Writer) (in io.Reader, note string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	tell := goneAnswers(r.inflight)
+	if len(tell) == 0 {
+		note = quitNote
+	}
+	out.Write(tell)
+	var pre bytes.Buffer
+	if _, initPending := r.inflight[idOf(r.init)]; r.init != nil && !initPending {
+		pre.Write(replayedInit(r.init))
+	} else if r.init != nil {
+		pre.Write(r.init) // the editor never answered it: the headless session does
+	}
+	pre.Write(r.held)
+	return io.MultiReader(&pre, &chanReader{lines: r.lines}), note
+}
+
+// goneAnswers answers each request in flight (id → method) with
+// goneText, but an initialize (replayed to the headless session, which
+// answers it).
+func goneAnswers(inflight map[string]string) []byte {
 	var tell bytes.Buffer
-	for id, method := range r.inflight {
+	for id, method := range inflight {
 		if method == "initialize" {
-			continue // replayed below: its answer goes to the agent
+			continue
 		}
 		var msg any = map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id),
 			"error": map[string]any{"code": -32603, "message": goneText}}
@@ -129,29 +150,7 @@ func (r *relay) failover(out io.Writer) (io.Reader, io.Writer) {
 		b, _ := json.Marshal(msg)
 		tell.Write(append(b, '\n'))
 	}
-	if tell.Len() == 0 {
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/message",
-			"params": map[string]any{"level": "warning", "logger": "eukhe", "data": goneText}})
-		tell.Write(append(b, '\n'))
-	}
-	out.Write(tell.Bytes())
-	var pre bytes.Buffer
-	drop := ""
-	_, initPending := r.inflight[idOf(r.init)]
-	if r.init != nil && !initPending {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(r.init, &m) == nil {
-			m["id"] = json.RawMessage(failoverID)
-			b, _ := json.Marshal(m)
-			pre.Write(append(b, '\n'))
-			pre.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
-			drop = failoverID
-		}
-	} else if r.init != nil {
-		pre.Write(r.init) // the editor never answered it: the headless session does
-	}
-	pre.Write(r.held)
-	return io.MultiReader(&pre, &chanReader{lines: r.lines}), &dropWriter{w: out, id: drop}
+	return tell.Bytes()
 }
 
 func idOf(line []byte) string {
@@ -179,33 +178,6 @@ func (c *chanReader) Read(p []byte) (int, error) {
 	n := copy(p, c.rest)
 	c.rest = c.rest[n:]
 	return n, nil
-}
-
-// dropWriter writes lines through, but the answer to id.
-type dropWriter struct {
-	w    io.Writer
-	id   string
-	mu   sync.Mutex
-	part []byte
-}
-
-func (d *dropWriter) Write(p []byte) (int, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.part = append(d.part, p...)
-	for {
-		i := bytes.IndexByte(d.part, '\n')
-		if i < 0 {
-			return len(p), nil
-		}
-		line := d.part[:i+1]
-		if d.id == "" || idOf(line) != d.id {
-			if _, err := d.w.Write(line); err != nil {
-				return 0, err
-			}
-		}
-		d.part = d.part[i+1:]
-	}
 }
 
 // headlessNote is said once on standard error when the session fails over.

@@ -29,7 +29,8 @@ JSON-RPC message a line): read, edit, write, grep, glob, bash and dyn.
                      _meta "eukhe/parent"
 
 When an editor's eukhe server serves the root, the tools reach its buffers
-and dialogs; otherwise they run headless on the disk, and a step or access
+and dialogs (an editor that comes up later is found at the next tool
+call); otherwise they run headless on the disk, and a step or access
 that needs the user's approval asks the agent's own client (when it
 supports MCP elicitation; approval.elicitation: false turns that off) and
 every eukhe approvals started in the root; unanswered, it is refused
@@ -71,14 +72,14 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "eukhe mcp: serving %s (%s)\n", absRoot, why)
 
-	headlessWhy := "no editor serves this root"
+	headlessWhy, note := "no editor serves this root", ""
 	if conn, ok := editorFor(absRoot); ok {
-		code, attached, in, out := attach(ctx, conn, absRoot, parent, stdin, stdout, stderr)
+		code, attached, in, quit := attach(ctx, conn, absRoot, parent, stdin, stdout, stderr)
 		if attached && in == nil {
 			return code
 		}
 		if attached { // the editor's server went away: go on headless
-			stdin, stdout, headlessWhy = in, out, "from here on, the same MCP session"
+			stdin, note, headlessWhy = in, quit, "from here on, the same MCP session"
 		}
 	}
 
@@ -115,7 +116,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if stdin == os.Stdin {
 		stdin = pollableStdin()
 	}
-	err = local.Serve(ctx, &agent.LineTransport{In: stdin, Out: stdout})
+	// The editor is looked for again at each tool call (late_attach.go).
+	hin, hout := newLateSwitch(absRoot, parent, readLines(stdin), stdout, stderr, note)
+	err = local.Serve(ctx, &agent.LineTransport{In: hin, Out: hout})
 	if err != nil && err != io.EOF {
 		fmt.Fprintf(stderr, "eukhe mcp: %v\n", err)
 		return 1
@@ -146,29 +149,18 @@ var editorFor = func(root string) (io.ReadWriteCloser, bool) {
 
 // attach pipes this process's stdio to the editor's server. At the end of
 // standard input the socket's write side is closed and the server's last
-// answers are still copied out. When the server goes away first, in and
-// out are the headless session's input and output (failover.go): the
-// calls in flight were answered with an error saying so.
-func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) (code int, attached bool, in io.Reader, out io.Writer) {
+// answers are still copied out. When the server goes away first, in is
+// the headless session's input (failover.go): the calls in flight were
+// answered with an error saying so; when none was, note is for the next
+// tool result.
+func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) (code int, attached bool, in io.Reader, note string) {
 	defer conn.Close()
-	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloAttach, Root: root, Parent: parent})
-	var ack protocol.HelloAnswer
-	br := bufio.NewReader(conn)
-	_, err := conn.Write(append(hello, '\n'))
-	if err == nil {
-		var line []byte
-		if line, err = br.ReadBytes('\n'); err == nil {
-			err = json.Unmarshal(line, &ack)
-		}
-	}
-	if err == nil && ack.Eukhe != protocol.HelloAttached {
-		err = fmt.Errorf("%s", ack.Error)
-	}
+	br, session, err := sayHello(conn, root, parent)
 	if err != nil {
 		fmt.Fprintf(stderr, "eukhe mcp: the editor's server did not take the session (%v); running headless\n", err)
-		return 0, false, nil, nil
+		return 0, false, nil, ""
 	}
-	fmt.Fprintf(stderr, "eukhe mcp: session %s attached to the editor's server for %s\n", ack.Session, root)
+	fmt.Fprintf(stderr, "eukhe mcp: session %s attached to the editor's server for %s\n", session, root)
 	r := &relay{lines: readLines(stdin), stop: make(chan struct{}), inflight: map[string]string{}}
 	inputDone := make(chan struct{})
 	inputEnded := make(chan struct{}) // the agent's input ended (before the socket's write side closes)
@@ -201,7 +193,7 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 	select {
 	case <-gone:
 	case <-ctx.Done():
-		return 0, true, nil, nil
+		return 0, true, nil, ""
 	}
 	select {
 	case <-inputEnded:
@@ -216,7 +208,7 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 		clean := len(r.inflight) == 0 && r.held == nil
 		r.mu.Unlock()
 		if clean {
-			return 0, true, nil, nil // the agent's input ended, every call answered
+			return 0, true, nil, "" // the agent's input ended, every call answered
 		}
 	default:
 	}
@@ -224,8 +216,27 @@ func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, s
 	conn.Close() // ends a write to the dead server
 	<-inputDone  // no line is taken for the server from here
 	fmt.Fprintf(stderr, "eukhe mcp: %s\n", headlessNote(root))
-	in, out = r.failover(stdout)
-	return 0, true, in, out
+	in, note = r.failover(stdout)
+	return 0, true, in, note
+}
+
+// sayHello asks the editor's server to take a session on root: it gives
+// the connection's reader and the session's id.
+func sayHello(conn io.ReadWriter, root, parent string) (*bufio.Reader, string, error) {
+	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloAttach, Root: root, Parent: parent})
+	var ack protocol.HelloAnswer
+	br := bufio.NewReader(conn)
+	_, err := conn.Write(append(hello, '\n'))
+	if err == nil {
+		var line []byte
+		if line, err = br.ReadBytes('\n'); err == nil {
+			err = json.Unmarshal(line, &ack)
+		}
+	}
+	if err == nil && ack.Eukhe != protocol.HelloAttached {
+		err = fmt.Errorf("%s", ack.Error)
+	}
+	return br, ack.Session, err
 }
 
 // pollableStdin is standard input read through the runtime's poller when

@@ -34,7 +34,7 @@
 //   - A file that does not parse or validate gives an Error event naming the
 //     file, line and column (from the byte offset) and the problem, and the
 //     last good version of that file stays in force (watch.go). An unknown
-//     key, a gate in a project file, a removed file: a Warning event. No
+//     key, a gate in a project file, a removed file (Removed set): a Warning event. No
 //     rule is dropped without an event. A file that loads gives its Info
 //     ("loaded") before that load's Warnings (watch.go), so a reader that
 //     clears a file's problems on Info keeps them (lsp's settingsStatus).

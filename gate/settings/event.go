@@ -37,6 +37,10 @@ type Event struct {
 	// Line and Col are 1-based; 0 when the event is about the whole file.
 	Line, Col int
 	Message   string
+	// Removed marks the Warning of a file that went away: none of the
+	// file's earlier problems stands any more (a reader that keeps a
+	// file's problems, lsp's settingsStatus, drops them on it).
+	Removed bool
 }
 
 func (e Event) String() string {

@@ -194,7 +194,7 @@ func (w *Watcher) reloadEvents() []Event {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if st.exists || st.good != nil {
-				events = append(events, Event{Level: Warning, File: name,
+				events = append(events, Event{Level: Warning, File: name, Removed: true,
 					Message: "the file was removed; its settings no longer apply"})
 			}
 			st.exists, st.data, st.good, st.broken = false, nil, nil, false

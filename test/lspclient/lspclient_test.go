@@ -204,9 +204,10 @@ func TestFastTypingReadsAreAlwaysAVersionTheClientHad(t *testing.T) {
 	}
 }
 
-// A didChange that never comes (versions 1, 2, 4): after the bound eukhe
-// holds a later version for, the document is unknown: its reads and edits
-// are refused saying to save or reopen it, and nothing is sent to it.
+// A didChange that never comes from a client seen to reorder (versions 2,
+// 1, 4): after the bound eukhe holds a later version for, the document is
+// unknown: its reads and edits are refused saying how to re-sync (save,
+// reload or reopen it), and nothing is sent to it.
 func TestAMissingDidChangeMakesTheDocumentUnknownNeverAThirdText(t *testing.T) {
 	res := scenario(t, "gap")
 	read := testkit.Str(res, "read")

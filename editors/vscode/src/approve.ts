@@ -17,8 +17,13 @@ export async function showQuestion(p: ApproveParams): Promise<string> {
 	return answerOf(d, picked?.title);
 }
 
+export const approvalsItemId = "questions";
+
 export function registerApprovals(conn: Conn): vscode.Disposable {
-	const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 100);
+	// Its own id (VS Code prefixes the extension's): hiding the settings
+	// item from the status bar's menu must not hide this one.
+	const status = vscode.window.createStatusBarItem(approvalsItemId, vscode.StatusBarAlignment.Left, 100);
+	status.name = "eukhe questions";
 	const changed = (n: number) => {
 		status.text = `$(shield) eukhe: ${n} question${n === 1 ? "" : "s"}`;
 		status.tooltip = "Agent steps waiting for your approval (shown one at a time)";

@@ -70,13 +70,18 @@ export function itemOf(byFolder: Map<string, SettingsStatusResult>): StatusItem 
 const settingsMessage = /^eukhe settings /;
 const settingsLog = /^eukhe lsp: settings: /;
 
+export const settingsItemId = "settings";
+
 export class SettingsStatus {
-	readonly item = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 99);
+	// Its own id, apart from the questions' item (approve.ts): each can be
+	// hidden alone.
+	readonly item = vscode.window.createStatusBarItem(settingsItemId, vscode.StatusBarAlignment.Left, 99);
 	private byFolder = new Map<string, SettingsStatusResult>();
 	private shown = new Set<string>();
 	private toldUnconfined = false;
 
 	constructor() {
+		this.item.name = "eukhe settings";
 		this.item.command = showSettingsStatusCommand;
 	}
 

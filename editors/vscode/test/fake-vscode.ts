@@ -200,9 +200,13 @@ export const window = {
 		window.shownDocuments.push({ uri: uri.toString(), selection: options?.selection });
 		return undefined;
 	},
-	statusItems: [] as { text: string; visible: boolean }[],
-	createStatusBarItem: () => {
-		const item = { text: "", tooltip: "", visible: false, show() { item.visible = true; }, hide() { item.visible = false; }, dispose() {} };
+	statusItems: [] as { id: string; name?: string; text: string; visible: boolean }[],
+	// createStatusBarItem(id?, alignment?, priority?): as in VS Code, an
+	// item created without an id gets the extension's id ("eukhe.eukhe"),
+	// one with an id the extension's id and its own.
+	createStatusBarItem: (id?: string | number) => {
+		const itemId = typeof id === "string" ? `eukhe.eukhe.${id}` : "eukhe.eukhe";
+		const item = { id: itemId, name: undefined as string | undefined, text: "", tooltip: "", visible: false, show() { item.visible = true; }, hide() { item.visible = false; }, dispose() {} };
 		window.statusItems.push(item);
 		return item;
 	},

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { registerApprovals } from "../src/approve";
+import { SettingsStatus } from "../src/settingsstatus";
 import { Conn, Token } from "../src/conn";
 import { registerIssues } from "../src/issues";
 import { mcpDefinitions, registerMcp } from "../src/mcp";
@@ -240,4 +241,17 @@ test("review decorations: set on the visible editor, following typing, cleared a
 		window.visibleTextEditors = [];
 		d.dispose();
 	}
+});
+
+test("the questions' and the settings' status items have ids and names of their own, so the status bar's menu hides each alone", () => {
+	const before = window.statusItems.length;
+	const d = registerApprovals(new Recorder());
+	new SettingsStatus();
+	const [questions, settings] = window.statusItems.slice(before);
+	assert.equal(questions.id, "eukhe.eukhe.questions");
+	assert.equal(settings.id, "eukhe.eukhe.settings");
+	assert.notEqual(questions.id, settings.id);
+	assert.equal(questions.name, "eukhe questions");
+	assert.equal(settings.name, "eukhe settings");
+	d.dispose();
 });

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// An agent started before the editor's server was up attaches at its next
+// tool call, and is told so in that call's result; when that editor quits
+// with no call running, the next result says reads come from the disk
+// again (issue 22, items 4 and 7).
+func TestAnAgentStartedBeforeTheEditorAttachesLater(t *testing.T) {
+	env := attachEnv(t)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("on disk\n"), 0o644)
+	ag := startMCP(t, env, root)
+	if text, failed := ag.call("read", map[string]any{"path": "a.txt"}); failed || !strings.Contains(text, "1:on disk") || strings.Contains(text, "attached") {
+		t.Fatalf("a read before the editor is up:\n%s\n%s", text, ag.stderrText())
+	}
+	e := startEditorAt(t, env, root, func(int) string { return "approve" })
+	e.open("a.txt", "unsaved in the editor\n")
+	text, failed := ag.call("read", map[string]any{"path": "a.txt"})
+	if failed || !strings.Contains(text, "1:unsaved in the editor") || !strings.Contains(text, "is up now, and this session is attached to it") {
+		t.Fatalf("the first read once the editor is up:\n%s\n%s", text, ag.stderrText())
+	}
+	if text, _ := ag.call("read", map[string]any{"path": "a.txt"}); strings.Contains(text, "attached") {
+		t.Fatalf("the attachment is said twice:\n%s", text)
+	}
+	// A gated step is the editor's question now.
+	if text, failed := ag.call("bash", map[string]any{"script": "echo yes > approved.txt"}); failed {
+		t.Fatalf("a step the editor approves: %s\n%s", text, ag.stderrText())
+	}
+	e.mu.Lock()
+	asked := len(e.asked)
+	e.mu.Unlock()
+	if asked != 1 {
+		t.Fatalf("the editor was asked %d times", asked)
+	}
+	// The editor quits while no call runs.
+	var r json.RawMessage
+	e.conn.Call(context.Background(), "shutdown", nil, &r)
+	e.conn.Notify(context.Background(), "exit", nil)
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(ag.stderrText(), "went away") {
+		if time.Now().After(deadline) {
+			t.Fatalf("eukhe mcp never saw the editor go:\n%s", ag.stderrText())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	text, failed = ag.call("read", map[string]any{"path": "a.txt"})
+	if failed || !strings.Contains(text, "1:on disk") || !strings.Contains(text, "the editor quit") || !strings.Contains(text, "reads now come from the disk") {
+		t.Fatalf("the first read after the editor quit:\n%s\n%s", text, ag.stderrText())
+	}
+	if text, _ := ag.call("read", map[string]any{"path": "a.txt"}); strings.Contains(text, "quit") {
+		t.Fatalf("the quit is said twice:\n%s", text)
+	}
+}
+
+// An agent attached from its start, whose editor quits while no call
+// runs: the next tool result says once that the editor quit and reads now
+// come from the disk (issue 22, item 7); before, only a log notification
+// said it, in the words for a call in flight.
+func TestTheEditorQuittingIsSaidInTheNextToolResult(t *testing.T) {
+	env := attachEnv(t)
+	e := startEditor(t, env, func(int) string { return "approve" })
+	os.WriteFile(filepath.Join(e.root, "a.txt"), []byte("on disk\n"), 0o644)
+	e.open("a.txt", "unsaved in the editor\n")
+	ag := startMCP(t, env, e.root)
+	if text, failed := ag.call("read", map[string]any{"path": "a.txt"}); failed || !strings.Contains(text, "1:unsaved in the editor") || strings.Contains(text, "attached") {
+		t.Fatalf("a read through the editor:\n%s\n%s", text, ag.stderrText())
+	}
+	var r json.RawMessage
+	e.conn.Call(context.Background(), "shutdown", nil, &r)
+	e.conn.Notify(context.Background(), "exit", nil)
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(ag.stderrText(), "went away") {
+		if time.Now().After(deadline) {
+			t.Fatalf("eukhe mcp never saw the editor go:\n%s", ag.stderrText())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	text, failed := ag.call("read", map[string]any{"path": "a.txt"})
+	if failed || !strings.Contains(text, "1:on disk") || !strings.Contains(text, "the editor quit") || !strings.Contains(text, "reads now come from the disk") || strings.Contains(text, "while this call ran") {
+		t.Fatalf("the first read after the editor quit:\n%s\n%s", text, ag.stderrText())
+	}
+	if text, _ := ag.call("read", map[string]any{"path": "a.txt"}); strings.Contains(text, "quit") {
+		t.Fatalf("the quit is said twice:\n%s", text)
+	}
+}
+
+// TestLaw_ANoteGoesBeforeAToolResultAndKeepsIt: whatever a tools/call
+// answer holds, the note is said first, and the rest of the answer is
+// kept as it was.
+func TestLaw_ANoteGoesBeforeAToolResultAndKeepsIt(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		text := rapid.String().Draw(t, "text")
+		note := rapid.StringMatching(`[a-z :.]{1,40}`).Draw(t, "note")
+		var answer map[string]any
+		switch rapid.IntRange(0, 2).Draw(t, "shape") {
+		case 0:
+			answer = map[string]any{"jsonrpc": "2.0", "id": 7, "result": map[string]any{
+				"content": []any{map[string]any{"type": "text", "text": text}}, "isError": rapid.Bool().Draw(t, "isError")}}
+		case 1: // no text first: the note comes before the content
+			answer = map[string]any{"jsonrpc": "2.0", "id": 7, "result": map[string]any{
+				"content": []any{map[string]any{"type": "image", "data": text, "mimeType": "image/png"}}}}
+		default:
+			answer = map[string]any{"jsonrpc": "2.0", "id": 7, "error": map[string]any{"code": -32603, "message": text}}
+		}
+		line, _ := json.Marshal(answer)
+		got, ok := withNote(append(line, '\n'), note)
+		if !ok {
+			t.Fatalf("no note put in %s", line)
+		}
+		var m struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content []map[string]any `json:"content"`
+				IsError bool             `json:"isError"`
+			} `json:"result"`
+			Error struct{ Message string } `json:"error"`
+		}
+		if err := json.Unmarshal(got, &m); err != nil || m.ID != 7 || got[len(got)-1] != '\n' {
+			t.Fatalf("not one JSON line with the id: %q (%v)", got, err)
+		}
+		if _, isErr := answer["error"]; isErr {
+			if m.Error.Message != note+"\n\n"+text {
+				t.Fatalf("error message %q", m.Error.Message)
+			}
+			return
+		}
+		first, _ := m.Result.Content[0]["text"].(string)
+		if !strings.HasPrefix(first, note) {
+			t.Fatalf("the first text %q does not start with the note", first)
+		}
+		if c0 := answer["result"].(map[string]any)["content"].([]any)[0].(map[string]any); c0["type"] == "text" {
+			if first != note+"\n\n"+text || m.Result.IsError != answer["result"].(map[string]any)["isError"] {
+				t.Fatalf("the text became %q", first)
+			}
+		} else if len(m.Result.Content) != 2 || m.Result.Content[1]["data"] != text {
+			t.Fatalf("the content became %v", m.Result.Content)
+		}
+	})
+}
