@@ -192,6 +192,12 @@ var tokenShapes = regexp.MustCompile(`(?:^|[\s"'=:,;(\[{<])(?:` + strings.Join([
 	`ntn_[0-9A-Za-z]{30,}`,                         // Notion
 	`figd_[0-9A-Za-z_-]{20,}`,                      // Figma
 	`LTAI[0-9A-Za-z]{12,}`,                         // Alibaba Cloud access key id
+	// the sixth red team's
+	"PMAK-[0-9a-f]{24}-[0-9A-Za-z]{20,}", // Postman
+	"lsv2_(?:pt|sk)_[0-9A-Za-z_]{20,}",   // LangSmith
+	"sbp_[0-9A-Za-z]{30,}",               // Supabase
+	"ops_eyJ[0-9A-Za-z_=-]{10,}",         // 1Password service account
+	"phx_[0-9A-Za-z]{30,}",               // PostHog's personal key (phc_, a project's, is public)
 }, "|") + `)`)
 
 // secretMarks are texts that make a value a credential wherever they

@@ -337,7 +337,7 @@ func (p *Policy) protects(path string) bool {
 				return true
 			}
 		case EndRule:
-			if end := "/" + r.Name; strings.HasSuffix(path, end) || strings.HasSuffix(parentOf(path), end) {
+			if end := "/" + r.Name; r.Name != "" && (strings.HasSuffix(path, end) || strings.HasSuffix(parentOf(path), end)) {
 				return true
 			}
 		}

@@ -93,6 +93,10 @@ func TestCredentialValues(t *testing.T) {
 		"hvs.CANARYvault07abcdefghijklmnop": true, "xai-abcdefghijklmnopqrstuvwx": true,
 		"dckr_pat_abcdefghijklmnopqrstuvwx": true, "glsa_abcdefghijklmnopqrstuvwx_0123abcd": true,
 		"squ_short": false, "hvs.x": false, "/srv/hvs.config": false, "gsk_": false,
+		// the sixth red team's
+		"PMAK-0123456789abcdef01234567-abcdef0123456789abcdef01": true, "lsv2_pt_abcdefghijklmnopqrstuv_0123456789": true,
+		"sbp_abcdef0123456789abcdef0123456789abcdef01": true, "ops_eyJzaWduSW5BZGRyZXNzIjoieCJ9": true,
+		"phx_abcdefghijklmnopqrstuvwxyz012345": true, "PMAK-1": false, "ops_manual": false,
 	} {
 		if CredentialValue(v) != want {
 			t.Errorf("CredentialValue(%q) = %v", v, !want)

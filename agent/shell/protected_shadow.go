@@ -26,21 +26,9 @@ type pathShadow struct {
 
 // setShadow gives the map the relative PATH entries' endings and lists
 // the commands of PATH's absolute directories (once for each PATH).
-// An entry with no ending ("." or "", and "..": the parent of wherever
-// the shell is, the sixth red team's) makes every directory one.
+// An ending "" (an entry ".", "" or "..": the parent of wherever the
+// shell is, the sixth red team's) makes every directory one.
 func (t *protectedTree) setShadow(ends []string, path string) {
-	for _, d := range filepath.SplitList(path) {
-		if filepath.IsAbs(d) || d == "~" || strings.HasPrefix(d, "~/") {
-			continue
-		}
-		c := filepath.Clean(strings.TrimPrefix(strings.TrimPrefix(d, "~+"), "~-"))
-		for c == ".." || strings.HasPrefix(c, "../") {
-			c = strings.TrimPrefix(strings.TrimPrefix(c, ".."), "/")
-		}
-		if (c == "" || c == "." || c == "/") && !slices.Contains(ends, "") {
-			ends = append(slices.Clip(ends), "")
-		}
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(ends) == 0 {

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 a client that offers roots is what one attack is (a root inside a credential store)
+
 package main
 
 import (
