@@ -2,6 +2,8 @@ package gate
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -10,7 +12,8 @@ import (
 // Beyond the seed (the fifth red team): the home's configuration is every
 // dot-entry of the home and what is below it, but the caches tools write
 // (HomeWritable). A write there is protected; a write to the home's other
-// entries is only outside; a cache is only outside.
+// entries is only outside; a cache is only outside, but the places in it
+// a shell or git runs code from (HomeNeverWritable).
 func TestLaw_home_configuration_is_protected(t *testing.T) {
 	base := t.TempDir()
 	home, root := filepath.Join(base, "home"), filepath.Join(base, "work")
@@ -29,8 +32,8 @@ func TestLaw_home_configuration_is_protected(t *testing.T) {
 		}
 		got := p.Class(Resolve(OS, root, filepath.Join(home, rel)))
 		want := ClassOutside
-		if cache == "" && dot {
-			want = ClassProtected
+		if cache == "" && dot || slices.ContainsFunc(HomeNeverWritable, func(n string) bool { return strings.HasPrefix(rel, n) }) {
+			want = ClassProtected // a place a shell or git runs code from stays covered
 		}
 		if got != want {
 			t.Fatalf("~/%s: %v, want %v", rel, got, want)

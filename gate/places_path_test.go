@@ -45,3 +45,15 @@ func TestNamedProtected_lefthook(t *testing.T) {
 		}
 	}
 }
+
+// The places in a cache that a shell or git runs code from stay covered.
+func TestDotCovers_never_writable_places_in_caches(t *testing.T) {
+	for rel, want := range map[string]bool{
+		".cache/p10k-instant-prompt-me.zsh": true, ".cache/pre-commit/repo1/hook.py": true,
+		".cache/go-build/00/x": false, ".gradle/wrapper/dists/x/bin/gradle": true, ".gradle/caches/x": false,
+	} {
+		if got := DotCovers(rel); got != want {
+			t.Errorf("DotCovers(%q) = %v", rel, got)
+		}
+	}
+}

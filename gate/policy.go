@@ -77,7 +77,7 @@ const (
 // a program writes the home only in shell.writableDirs. A program a
 // login, a shell, an editor or git runs by itself is never here.
 var HomeWritable = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository",
-	".gradle/caches", ".gradle/wrapper", ".gradle/daemon", ".gradle/native", ".pnpm-store",
+	".gradle/caches", ".gradle/daemon", ".gradle/native", ".pnpm-store",
 	".bun/install/cache", ".yarn/berry/cache", ".local/state", ".local/share/pnpm", ".rustup/downloads",
 	".rustup/tmp", ".nuget/packages", ".node-gyp", ".conda/pkgs", ".ivy2/cache", ".sbt/boot",
 	".composer/cache", ".bundle/cache",
@@ -96,11 +96,22 @@ func path2(part, rel string) string {
 	return part + "/" + rel
 }
 
+// HomeNeverWritable are places inside HomeWritable that a shell or git
+// runs code from by itself (the sixth red team's notes): zsh's
+// powerlevel10k instant prompt, sourced by every zsh, and pre-commit's
+// hook environments, run at every commit. They stay covered.
+var HomeNeverWritable = []string{".cache/p10k-", ".cache/pre-commit", ".cache/gitstatus"}
+
 // DotCovers reports whether a path below the home (rel, relative to it)
 // is covered by a DotRule on the home.
 func DotCovers(rel string) bool {
 	if !strings.HasPrefix(rel, ".") || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
 		return false
+	}
+	for _, n := range HomeNeverWritable {
+		if strings.HasPrefix(rel, n) {
+			return true
+		}
 	}
 	for _, w := range HomeWritable {
 		if rel == w || strings.HasPrefix(rel, w+"/") {

@@ -56,7 +56,7 @@ func (h *homeDots) look(dir, rel string) {
 			r = rel + "/" + n
 		}
 		p := filepath.Join(dir, n)
-		if !gate.DotCovers(r) || h.isWritable(p) {
+		if !gate.DotCovers(r) && !holdsWritable(r) || h.isWritable(p) {
 			continue
 		}
 		if holdsWritable(r) || h.holdsWritable(p) {
@@ -69,9 +69,12 @@ func (h *homeDots) look(dir, rel string) {
 	}
 }
 
-// holdsWritable reports whether a place of gate.HomeWritable is below rel.
+// holdsWritable reports whether a place of gate.HomeWritable, or of
+// gate.HomeNeverWritable inside one, is below rel: such a directory is
+// looked at entry by entry.
 func holdsWritable(rel string) bool {
-	return slices.ContainsFunc(gate.HomeWritable, func(w string) bool { return strings.HasPrefix(w, rel+"/") })
+	return slices.ContainsFunc(gate.HomeWritable, func(w string) bool { return strings.HasPrefix(w, rel+"/") }) ||
+		slices.ContainsFunc(gate.HomeNeverWritable, func(w string) bool { return strings.HasPrefix(w, rel+"/") })
 }
 
 // isWritable reports whether p is or is below a writable directory.
@@ -116,7 +119,7 @@ func (h homeDots) newIn(out []string, dir, rel string, before []string, depth in
 		}
 		p := filepath.Join(dir, n)
 		switch {
-		case !gate.DotCovers(r) || h.isWritable(p):
+		case !gate.DotCovers(r) && !holdsWritable(r) || h.isWritable(p):
 		case holdsWritable(r) || h.holdsWritable(p):
 			if fi, err := os.Lstat(p); err == nil && fi.IsDir() && depth < 8 {
 				out = h.newIn(out, p, r, nil, depth+1)
