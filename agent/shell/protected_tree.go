@@ -330,6 +330,13 @@ const maxOutLinks = 10_000
 // yet is kept to look at again at each refresh; past maxOutLinks kept,
 // it is made too.
 func (t *protectedTree) newLink(made []string, p string, ino uint64) []string {
+	if strings.Contains(filepath.Base(p), refusedSuffix) {
+		if k, ok := keyOf(p); ok {
+			if _, ours := renamedOut.Load(k); ours {
+				return made
+			}
+		}
+	}
 	if leadsToRepository(p, t.roots, t.names) {
 		return append(made, p)
 	}

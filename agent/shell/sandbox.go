@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -449,6 +450,9 @@ func renameOutOfUse(path, id string) (string, error) {
 		to := name + refusedSuffix + id + "-" + randomTail()
 		err := unix.Renameat2(fd, name, fd, to, unix.RENAME_NOREPLACE)
 		if err == nil {
+			if k, ok := keyOf(filepath.Join(dir, to)); ok {
+				renamedOut.Store(k, true)
+			}
 			return filepath.Join(dir, to), nil
 		}
 		if err != unix.EEXIST {
@@ -456,6 +460,12 @@ func renameOutOfUse(path, id string) (string, error) {
 		}
 	}
 }
+
+// renamedOut are the entries eukhe renamed out of use (fileKey → true):
+// a link among them, still under the name it was given, is out of use
+// already, and is not judged again (a link to a large tree was renamed
+// at every look, its name growing until too long).
+var renamedOut sync.Map
 
 // randomTail is 12 random hex digits.
 func randomTail() string {
