@@ -407,19 +407,14 @@ func leadsToRepository(path string, roots, names []string) bool {
 // bounded look): a step's link to so large a tree outside the roots is
 // renamed out of use, and the reply says so.
 func repositoryBelow(dir string, repo func(string) bool) bool {
-	type at struct {
-		path  string
-		depth int
-	}
-	queue, budget := []at{{dir, 0}}, 5000
-	for len(queue) > 0 {
+	queue, budget := []string{dir}, 5000
+	for ; len(queue) > 0; budget-- {
 		if budget == 0 {
 			return true
 		}
 		d := queue[0]
 		queue = queue[1:]
-		budget--
-		des, err := readDirUnsorted(d.path)
+		des, err := readDirUnsorted(d)
 		if err != nil {
 			continue
 		}
@@ -427,11 +422,11 @@ func repositoryBelow(dir string, repo func(string) bool) bool {
 			if !de.IsDir() {
 				continue
 			}
-			p := filepath.Join(d.path, de.Name())
+			p := filepath.Join(d, de.Name())
 			if repo(p) {
 				return true
 			}
-			queue = append(queue, at{p, d.depth + 1})
+			queue = append(queue, p)
 		}
 	}
 	return false
