@@ -189,7 +189,20 @@ func (p *Policy) ClassWrite(r RealPath) Class {
 // when every name is found, and at the bound (complete false). Secret
 // entries and the protected entries themselves are not searched.
 func ProtectedLinks(fsys InodeFS, protected []string, depths []int, roots, skip []string) (links []string, complete bool) {
-	return (*LinkCache)(nil).ProtectedLinks(fsys, protected, depths, roots, skip)
+	r := (*LinkCache)(nil).Search(fsys, protected, depths, roots, skip)
+	return r.Links, r.Complete
+}
+
+// LinkSearch is what a search for the other names of protected files
+// found: the names below the roots (Links), whether it looked at all it
+// was to (Complete: the bound was not reached), and the protected files
+// some of whose names it did not find (Unfound, one name each: the
+// first met). A name not found is outside the roots searched: a sandbox
+// that lets a process write there cannot keep the file read-only.
+type LinkSearch struct {
+	Links    []string
+	Complete bool
+	Unfound  []string
 }
 
 // LinkCache keeps the last search of the roots for other names of
@@ -199,27 +212,37 @@ func ProtectedLinks(fsys InodeFS, protected []string, depths []int, roots, skip 
 // one of them. A link made or removed changes a number of names; a name
 // renamed fails the last check. A nil cache searches each time.
 type LinkCache struct {
-	mu       sync.Mutex
-	key      string
-	links    []string
-	complete bool
+	mu   sync.Mutex
+	key  string
+	last LinkSearch
 }
 
 // ProtectedLinks is ProtectedLinks through the cache.
 func (c *LinkCache) ProtectedLinks(fsys InodeFS, protected []string, depths []int, roots, skip []string) (links []string, complete bool) {
+	r := c.Search(fsys, protected, depths, roots, skip)
+	return r.Links, r.Complete
+}
+
+// Search is the search ProtectedLinks makes, through the cache, with the
+// files whose names it did not all find.
+func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots, skip []string) (r LinkSearch) {
 	budget := MaxLinkWalk
-	seen := map[fileID]uint64{} // names found so far
-	want := map[fileID]uint64{} // names it has
+	seen := map[fileID]uint64{}  // names found so far
+	want := map[fileID]uint64{}  // names it has
+	first := map[fileID]string{} // a name of it in the entries
 	devs := map[uint64]bool{}
-	complete = true
+	r.Complete = true
 	for i, t := range protected {
-		complete = linkWalk(fsys, t, depths[i], nil, nil, &budget, func(_ string, in Inode) bool {
+		r.Complete = linkWalk(fsys, t, depths[i], nil, nil, &budget, func(p string, in Inode) bool {
 			id := fileID{in.Dev, in.Ino}
 			seen[id]++
 			want[id] = in.Nlink
+			if _, ok := first[id]; !ok {
+				first[id] = p
+			}
 			devs[in.Dev] = true
 			return true
-		}) && complete
+		}) && r.Complete
 	}
 	missing := 0
 	for id, n := range want {
@@ -228,7 +251,7 @@ func (c *LinkCache) ProtectedLinks(fsys InodeFS, protected []string, depths []in
 		}
 	}
 	if missing == 0 {
-		return nil, complete
+		return r
 	}
 	var ids []string
 	for id, n := range want {
@@ -242,12 +265,21 @@ func (c *LinkCache) ProtectedLinks(fsys InodeFS, protected []string, depths []in
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if c.key == key && c.stillLinks(fsys, want) {
-			return slices.Clone(c.links), c.complete && complete
+			out := c.last
+			out.Links, out.Unfound = slices.Clone(out.Links), slices.Clone(out.Unfound)
+			out.Complete = out.Complete && r.Complete
+			return out
 		}
 	}
 	defer func() {
+		for id, n := range want {
+			if seen[id] < n {
+				r.Unfound = append(r.Unfound, first[id])
+			}
+		}
+		slices.Sort(r.Unfound)
 		if c != nil {
-			c.key, c.links, c.complete = key, slices.Clone(links), complete
+			c.key, c.last = key, LinkSearch{Links: slices.Clone(r.Links), Complete: r.Complete, Unfound: slices.Clone(r.Unfound)}
 		}
 	}()
 	isSkipped := func(p string) bool {
@@ -264,24 +296,25 @@ func (c *LinkCache) ProtectedLinks(fsys InodeFS, protected []string, depths []in
 			if n, ok := want[id]; ok && seen[id] < n {
 				seen[id]++
 				missing--
-				links = append(links, p)
+				r.Links = append(r.Links, p)
 			}
 			return missing > 0
 		})
 		if !ok {
-			return links, false
+			r.Complete = false
+			return r
 		}
 		if missing == 0 {
 			break
 		}
 	}
-	return links, complete
+	return r
 }
 
 // stillLinks reports whether each name the cache holds is still a name of
 // one of the protected files.
 func (c *LinkCache) stillLinks(fsys InodeFS, want map[fileID]uint64) bool {
-	for _, p := range c.links {
+	for _, p := range c.last.Links {
 		in, ok := fsys.Inode(p)
 		if !ok {
 			return false

@@ -55,14 +55,14 @@ func BenchmarkSandboxPlan(b *testing.B) {
 	allowed := gate.Of(gate.Read, gate.Exec)
 	b.Run("bubblewrap", func(b *testing.B) {
 		for b.Loop() {
-			pl, _ := x.places("/usr/bin/true", w.root, allowed)
+			pl, _, _ := x.places("/usr/bin/true", w.root, allowed)
 			pl.TempDir = "/tmp/x"
 			_ = gate.PlanSandbox(allowed, pl).BwrapArgs(w.root)
 		}
 	})
 	b.Run("landlock", func(b *testing.B) {
 		for b.Loop() {
-			pl, _ := x.places("/usr/bin/true", w.root, allowed)
+			pl, _, _ := x.places("/usr/bin/true", w.root, allowed)
 			pl.TempDir, pl.KeepTmp = "/tmp/x", true
 			_ = gate.PlanSandbox(allowed, pl).Landlock(readDirNoLinks)
 		}

@@ -120,7 +120,10 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	if err != nil {
 		return l, fmt.Sprintf("bash: %s: not run: %v\n", argv[0], err)
 	}
-	pl, made := x.places(path, dir, allowed)
+	pl, made, refused := x.places(path, dir, allowed)
+	if refused != "" {
+		return l, refused
+	}
 	l.made = made
 	if made != nil && x.tree != nil {
 		_, _, names := x.policy.SandboxRules()
@@ -207,8 +210,12 @@ func readDirNoLinks(dir string) ([]gate.Entry, error) {
 // will use is looked up: the secrets when secret is not allowed, the
 // protected entries when write is and protected is not, the socket
 // directories when net is not.
-func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxPlaces, scan func() []string) {
+//
+// refusal is the text of a process the plan cannot keep within what was
+// allowed (protected_outside.go): it must not run.
+func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxPlaces, scan func() []string, refusal string) {
 	env := gate.EnvFromList(x.env)
+	outside := allowed.Has(gate.Write) && allowed.Has(gate.Outside) && !allowed.Has(gate.Protected)
 	home := env["HOME"]
 	pl := gate.SandboxPlaces{Roots: x.policy.Roots()}
 	secrets, _, names := x.policy.SandboxRules()
@@ -273,6 +280,23 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		for _, p := range append(present, near...) {
 			pl.Protected = appendEntry(pl.Protected, p)
 		}
+		// The home's configuration (the DotRule): every dot-entry of the
+		// home but its caches, read-only, and one the process makes is
+		// renamed out of use after it.
+		var dots homeDots
+		if homes := x.policy.DotHomes(); allowed.Has(gate.Outside) || slices.ContainsFunc(homes, func(h gate.Rule) bool {
+			return slices.ContainsFunc(slices.Concat(roots, pl.Writable), func(w string) bool { return h.Path == w || strings.HasPrefix(h.Path, w+"/") })
+		}) {
+			dots = lookHomeDots(homes, pl.Writable)
+			for _, p := range dots.covered {
+				pl.Protected = appendEntry(pl.Protected, p)
+			}
+			for _, h := range homes {
+				if h.Name != "" && !slices.Contains(dots.covered, h.Path) {
+					dots.covered = append(dots.covered, h.Path) // looked at: one made is renamed
+				}
+			}
+		}
 		// Other names, below the roots, of the protected files in the
 		// roots (hard links, as a tarball unpacks them), of the protected
 		// files outside them, and of the entries of the protected
@@ -301,9 +325,16 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 			for _, e := range pl.Secrets {
 				skip = append(skip, e.Path)
 			}
-			links, _ := x.links.ProtectedLinks(fsys, tops, depths, pl.Roots, skip)
-			for _, p := range links {
+			scopes := pl.Roots
+			if outside {
+				scopes, depths = outsideLinkScopes(pl, home, tops, depths)
+			}
+			found := x.links.Search(fsys, tops, depths, scopes, skip)
+			for _, p := range found.Links {
 				pl.Protected = appendEntry(pl.Protected, p)
+			}
+			if outside && (len(found.Unfound) > 0 || !found.Complete) {
+				refusal = unfoundLinksRefusal(program, found)
 			}
 		}
 		// A protected place that is missing now (a PATH directory of the
@@ -314,23 +345,6 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		// missing part of its path, a link too) and a place that is not
 		// the file it was are renamed out of use, as a .git is (the third
 		// and fourth red teams').
-		// The home's configuration (the DotRule): every dot-entry of the
-		// home but its caches, read-only, and one the process makes is
-		// renamed out of use after it.
-		var dots homeDots
-		if homes := x.policy.DotHomes(); allowed.Has(gate.Outside) || slices.ContainsFunc(homes, func(h gate.Rule) bool {
-			return slices.ContainsFunc(slices.Concat(roots, pl.Writable), func(w string) bool { return h.Path == w || strings.HasPrefix(h.Path, w+"/") })
-		}) {
-			dots = lookHomeDots(homes, pl.Writable)
-			for _, p := range dots.covered {
-				pl.Protected = appendEntry(pl.Protected, p)
-			}
-			for _, h := range homes {
-				if h.Name != "" && !slices.Contains(dots.covered, h.Path) {
-					dots.covered = append(dots.covered, h.Path) // looked at: one made is renamed
-				}
-			}
-		}
 		places := lookPlaces(append(slices.Clip(paths), dots.covered...))
 		scan = func() []string {
 			made, _ := tree.refresh(roots, names)
@@ -353,7 +367,10 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 			pl.Sockets = appendEntry(pl.Sockets, d)
 		}
 	}
-	return pl, scan
+	if outside && refusal == "" {
+		refusal = relativePathRefusal(program, x.policy.EndNames())
+	}
+	return pl, scan, refusal
 }
 
 // namedEntries are the entries of these names (.git, .eukhe, editor

@@ -18,29 +18,6 @@ import (
 // helpers they call are in the round's own file. Fixing one moves it back
 // to its round's file.
 
-// Outside the roots the shadow rule does not look: with PATH "./bin"
-// and outside in the auto set, a program makes ~/other/bin/ls (another
-// project of the user's) and the user's ls there runs it. The gate asks
-// for the words (every path ending in /bin is protected); the program
-// is not looked at.
-func TestAttackOpen_a_shadowing_program_outside_the_roots_stays(t *testing.T) {
-	needEdgeTools(t)
-	for _, mech := range mechanisms {
-		t.Run(mech, func(t *testing.T) {
-			w := newEnvWorld(t, `["read", "write", "exec", "outside"]`)
-			other := filepath.Join(w.home, "other")
-			writeFile(t, filepath.Join(other, "README"), "other\n", 0o644)
-			path := "./bin:" + os.Getenv("PATH")
-			p := r3mcp(t, w, w.root, path, "EUKHE_CONFINEMENT="+mech)
-			text, _ := p.call("bash", map[string]any{"script": r3py("import os\n" + r6plant(filepath.Join(other, "bin", "ls")))})
-			out := r6user(w, other, path, "sh", "-c", "ls /dev/null")
-			if strings.Contains(out, "PLANTEDRAN") {
-				t.Errorf("the user's ls in another project ran bin/ls, made there by a step's program: %s\n%s", out, text)
-			}
-		})
-	}
-}
-
 // lefthook's config is protected by every name it reads, and the fix
 // left node_modules/lefthook-linux-x64 alone ("its own package"): but the
 // hook lefthook installed runs that package's binary. With read and
@@ -59,16 +36,6 @@ func TestAttackOpen_lefthooks_own_binary_the_hook_runs_is_written_unasked(t *tes
 	if r3exists(mark) {
 		t.Errorf("the lefthook binary the installed hook runs (%s) was written unasked and ran at the user's commit:\n%s\n%s", bin, t1, t2)
 	}
-}
-
-// A dotfiles manager that hard-links (dotfiles kept in ~/dotfiles, each
-// linked into the home by a second name, as `ln` without -s or `cp -l`
-// makes it): ~/.bash_profile and ~/dotfiles/bash_profile are one file.
-// The DotRule covers the name in the home; a step's program (exec and
-// outside, not protected) appends to the other name, and the user's next
-// login shell runs it. (The shell's words are asked: a control.)
-func TestAttackOpen_a_dotfile_hard_linked_from_a_dotfiles_directory_is_written_by_a_program(t *testing.T) {
-	r6hardLinkedDotfile(t, false)
 }
 
 // husky 9's hooks (core.hooksPath .husky/_) source .husky/_/h, which

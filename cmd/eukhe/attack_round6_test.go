@@ -451,6 +451,68 @@ func TestAttackRound6_credentials_of_other_names_and_shapes_reach_the_step(t *te
 
 // --- 7. hook managers ---
 
+// Outside the roots the shadow rule does not look: with PATH "./bin"
+// and outside in the auto set, a program makes ~/other/bin/ls (another
+// project of the user's) and the user's ls there runs it. The gate asks
+// for the words (every path ending in /bin is protected); the program
+// is not looked at. Fixed: with a relative PATH entry a process that may
+// write outside does not run (the sandbox cannot look at every bin/).
+func TestAttackRound6_a_shadowing_program_outside_the_roots_stays(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) {
+			w := newEnvWorld(t, `["read", "write", "exec", "outside"]`)
+			other := filepath.Join(w.home, "other")
+			writeFile(t, filepath.Join(other, "README"), "other\n", 0o644)
+			path := "./bin:" + os.Getenv("PATH")
+			p := r3mcp(t, w, w.root, path, "EUKHE_CONFINEMENT="+mech)
+			text, _ := p.call("bash", map[string]any{"script": r3py("import os\n" + r6plant(filepath.Join(other, "bin", "ls")))})
+			out := r6user(w, other, path, "sh", "-c", "ls /dev/null")
+			if strings.Contains(out, "PLANTEDRAN") {
+				t.Errorf("the user's ls in another project ran bin/ls, made there by a step's program: %s\n%s", out, text)
+			}
+		})
+	}
+}
+
+// A dotfiles manager that hard-links (dotfiles kept in ~/dotfiles, each
+// linked into the home by a second name, as `ln` without -s or `cp -l`
+// makes it): ~/.bash_profile and ~/dotfiles/bash_profile are one file.
+// The DotRule covers the name in the home; a step's program (exec and
+// outside, not protected) appends to the other name, and the user's next
+// login shell runs it. (The shell's words are asked: a control.)
+// Fixed: a process that may write outside has the other names of the
+// protected files searched for in the home too and bound read-only; a
+// name not found there stops the process (the next test).
+func TestAttackRound6_a_dotfile_hard_linked_from_a_dotfiles_directory_is_written_by_a_program(t *testing.T) {
+	r6hardLinkedDotfile(t, false)
+}
+
+// The other name outside the home (a dotfiles directory on another
+// path of the same file system): not found, so a process that may write
+// outside does not run, and says why and what to do.
+func TestAttackRound6_a_dotfile_hard_linked_from_outside_the_home_stops_the_process(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) {
+			w := newEnvWorld(t, `["read", "write", "exec", "outside"]`)
+			mark := filepath.Join(w.base, "pwned")
+			other := filepath.Join(w.base, "dotfiles", "bash_profile")
+			writeFile(t, other, "# the user's bash_profile\n", 0o644)
+			mustDo(t, os.Link(other, filepath.Join(w.home, ".bash_profile")))
+			p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
+			text, _ := p.call("bash", map[string]any{"script": r3py("open(" + fmt.Sprintf("%q", other) + ", 'a').write('touch " + mark + "\\n')\n")})
+			r6user(w, w.root, os.Getenv("PATH"), "bash", "-lc", "true")
+			if r3exists(mark) {
+				t.Errorf("the user's login bash ran what a step appended to another name of ~/.bash_profile outside the home:\n%s", text)
+			}
+			if !strings.Contains(text, "has another name (a hard link)") || !strings.Contains(text, "allow protected for this step") {
+				t.Errorf("the process was not refused with the reason and what to do:\n%s", text)
+			}
+		})
+	}
+}
+
 // r6hardLinkedDotfile appends to ~/dotfiles/bash_profile, a second name
 // of ~/.bash_profile, with the shell's words or with a program.
 func r6hardLinkedDotfile(t *testing.T, words bool) {
@@ -515,6 +577,24 @@ func TestAttackRound6_controls(t *testing.T) {
 	t.Run("a repository a program makes above the root by a rename, a gitfile or a bare layout is out of use", r6aboveRoot)
 	t.Run("a step cannot listen on git's credential cache socket in ~/.cache", r6credCacheSocket)
 	t.Run("a shadowing program past the map's bound is renamed", r6shadowPastBound)
+	t.Run("a dotfile symbolically linked from a dotfiles directory leaves outside steps running", func(t *testing.T) {
+		w := newEnvWorld(t, `["read", "write", "exec", "outside"]`)
+		writeFile(t, filepath.Join(w.home, "dotfiles", "bash_profile"), "# the user's\n", 0o644)
+		mustDo(t, os.Symlink(filepath.Join(w.home, "dotfiles", "bash_profile"), filepath.Join(w.home, ".bash_profile")))
+		p := r3mcp(t, w, w.root, os.Getenv("PATH"))
+		text, _ := p.call("bash", map[string]any{"script": r3py("open(" + fmt.Sprintf("%q", filepath.Join(w.base, "elsewhere.txt")) + ", 'w').write('x')\n")})
+		if !r3exists(filepath.Join(w.base, "elsewhere.txt")) {
+			t.Errorf("an outside write stopped with no hard link about:\n%s", text)
+		}
+	})
+	t.Run("a relative PATH entry leaves steps that may not write outside running", func(t *testing.T) {
+		w := newEnvWorld(t, `["read", "write", "exec"]`)
+		p := r3mcp(t, w, w.root, "./bin:"+os.Getenv("PATH"))
+		text, _ := p.call("bash", map[string]any{"script": r3py("open('made.txt', 'w').write('x')\n")})
+		if !r3exists(filepath.Join(w.root, "made.txt")) {
+			t.Errorf("a step writing in the workspace stopped for a relative PATH entry:\n%s", text)
+		}
+	})
 	t.Run("the shell's words appending to a second name of ~/.bash_profile are asked", func(t *testing.T) { r6hardLinkedDotfile(t, true) })
 	t.Run("a dotfile linked into a dotfiles directory is written neither by words nor by a program", r6dotfileLinked)
 	t.Run("a .git renamed back each time the live watch renames it is renamed again", r6renamedBack)

@@ -1,0 +1,94 @@
+package shell
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// A process that may write outside the workspace (write and outside
+// allowed, protected not) writes wherever the user may. The sandbox keeps
+// the protected entries read-only by their paths; two shapes of the
+// user's own machine make a path the wrong handle, and a process meets
+// them anywhere, not only in the workspace:
+//
+//   - a protected file with another name (a hard link: a dotfiles
+//     directory that links ~/dotfiles/bash_profile to ~/.bash_profile).
+//     Its other names are searched for in the roots, the writable
+//     directories and the home, and bound read-only too; a name not
+//     found there (or a search cut at its bound) is a name the process
+//     could write, so the process does not run. The search is the
+//     session's LinkCache: paid again only when the files' names change.
+//   - a relative PATH entry ("./bin", "", "."): it names a directory
+//     wherever the user's shell is, so a program made in any directory's
+//     bin/ runs when the user types its name there. In the workspace the
+//     sandbox renames such a program out of use after the process
+//     (protected_shadow.go); outside it, there is no tree to look at, so
+//     the process does not run.
+//
+// Both refusals say what to do: allow protected for the step, or change
+// the shape (a symbolic link in place of the hard link, an absolute PATH
+// entry).
+
+// outsideLinkScopes are where a process that may write outside could
+// reach another name of a protected file (the roots, the writable
+// directories and the home), and the depths the protected directories of
+// the home are searched to for files with other names (two levels:
+// ~/.config/fish/config.fish).
+func outsideLinkScopes(pl gate.SandboxPlaces, home string, tops []string, depths []int) ([]string, []int) {
+	scopes := slices.Clone(pl.Roots)
+	add := func(p string) {
+		for _, s := range scopes {
+			if p == s || strings.HasPrefix(p, s+"/") {
+				return
+			}
+		}
+		scopes = slices.DeleteFunc(scopes, func(s string) bool { return strings.HasPrefix(s, p+"/") })
+		scopes = append(scopes, p)
+	}
+	for _, w := range pl.Writable {
+		add(w)
+	}
+	if filepath.IsAbs(home) {
+		add(realOf(home))
+	}
+	depths = slices.Clone(depths)
+	for i, t := range tops {
+		if depths[i] == 1 && filepath.IsAbs(home) && strings.HasPrefix(t, realOf(home)+"/") {
+			depths[i] = 2
+		}
+	}
+	return scopes, depths
+}
+
+// unfoundLinksRefusal is the text of a process not run because a
+// protected file has a name the search did not find.
+func unfoundLinksRefusal(program string, found gate.LinkSearch) string {
+	what := "a protected file"
+	if len(found.Unfound) > 0 {
+		what = gate.Visible(found.Unfound[0])
+	}
+	return fmt.Sprintf("bash: %s: not run: %s has another name (a hard link) outside the workspace and the home, "+
+		"which this step may write (outside), so the sandbox cannot keep it read-only; allow protected for this step, "+
+		"or make that other name a symbolic link\n", filepath.Base(program), what)
+}
+
+// relativePathRefusal is the text of a process not run because the
+// user's PATH has a relative entry (ends: the policy's EndNames, each
+// entry's path below wherever the shell is), or "" when it has none.
+func relativePathRefusal(program string, ends []string) string {
+	if len(ends) == 0 {
+		return ""
+	}
+	shown := "./" + ends[0]
+	if ends[0] == "" {
+		shown = "the current directory (an entry \".\", \"..\" or empty)"
+	}
+	return fmt.Sprintf("bash: %s: not run: your PATH has a relative entry (%s), a directory wherever a shell is; "+
+		"this step may write outside the workspace, where the sandbox cannot keep a program named like a command "+
+		"out of every such directory; allow protected for this step, or make the entry absolute\n",
+		filepath.Base(program), shown)
+}
