@@ -86,7 +86,8 @@ func linkWalk(fsys InodeFS, top string, depth int, devs map[uint64]bool, skip fu
 // name of, with how deep each is protected: each Dir rule's directory and
 // its entries (depth 1), each Tree rule's path, and each Named rule's
 // name in each root, in each directory directly in a root, and in each
-// directory above path up to its root.
+// directory above path up to its root; and the home's configuration each
+// DotRule covers (dotTops).
 func (p *Policy) protectedTops(fsys InodeFS, path string) (tops []string, depths []int) {
 	add := func(t string, d int) {
 		for _, x := range tops {
@@ -109,6 +110,8 @@ func (p *Policy) protectedTops(fsys InodeFS, path string) (tops []string, depths
 			add(r.Path, -1)
 		case NamedRule:
 			names = append(names, r.Name)
+		case DotRule:
+			p.dotTops(fsys, r, add)
 		}
 	}
 	if len(names) == 0 {
@@ -139,6 +142,26 @@ func (p *Policy) protectedTops(fsys InodeFS, path string) (tops []string, depths
 		}
 	}
 	return tops, depths
+}
+
+// dotTops gives add the home's configuration a DotRule covers, two
+// levels deep (~/.config/fish/config.fish): each dot-entry of the home
+// DotCovers covers, or the moved part itself. Deeper files are the
+// TreeRules' of HomeProtected, searched whole.
+func (p *Policy) dotTops(fsys InodeFS, r Rule, add func(string, int)) {
+	if r.Name != "" {
+		add(r.Path, 2)
+		return
+	}
+	names, err := fsys.Names(r.Path)
+	if err != nil {
+		return
+	}
+	for _, n := range names {
+		if DotCovers(n) {
+			add(filepath.Join(r.Path, n), 2)
+		}
+	}
 }
 
 // LinksProtected reports whether path is a regular file with more than

@@ -144,3 +144,30 @@ func TestLinkCacheSearchesAgainWhenANameMoves(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(root, "again"), []byte("plain"), 0o644))
 	check("sub/x")
 }
+
+// A dotfile with a second name (a dotfiles directory that hard-links
+// ~/dotfiles/bash_aliases to ~/.bash_aliases, no list names it): a write to the second name
+// writes the home's configuration, so it is Protected, two levels into a
+// dot-directory too; a name shared with a cache of HomeWritable is not.
+func TestDotfileHardLinkedFromElsewhereIsProtected(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	home, root := filepath.Join(base, "home"), filepath.Join(base, "home", "work")
+	for _, d := range []string{root, filepath.Join(home, "dotfiles"), filepath.Join(home, ".config", "mise"), filepath.Join(home, ".cache")} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	link := func(protected, other string) {
+		must(t, os.WriteFile(filepath.Join(home, protected), []byte("x\n"), 0o644))
+		must(t, os.Link(filepath.Join(home, protected), filepath.Join(home, other)))
+	}
+	link(".bash_aliases", "dotfiles/bash_aliases")
+	link(".config/mise/config.toml", "dotfiles/mise.toml")
+	link(".cache/blob", "dotfiles/blob")
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	for other, want := range map[string]Class{"dotfiles/bash_aliases": ClassProtected, "dotfiles/mise.toml": ClassProtected, "dotfiles/blob": ClassOutside} {
+		path := filepath.Join(home, other)
+		if got := p.ClassWrite(Resolve(OS, root, path)); got != want {
+			t.Errorf("write %s: %v, want %v", other, got, want)
+		}
+	}
+}
