@@ -339,6 +339,37 @@ func r6renamedBack(t *testing.T) {
 	}
 }
 
+// A link out of the roots to a directory holding a repository is renamed
+// out of use after the step that made it; the next step renames it back
+// to its name. eukhe leaves a link under the name it gave it alone (it
+// judged it once): under its first name again it is judged again, and
+// renamed again.
+func TestAttackRound6_a_refused_link_renamed_back_by_a_later_step_is_refused_again(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) {
+			w := newEnvWorld(t, `["read", "write", "exec"]`)
+			mark := filepath.Join(w.base, "pwned")
+			p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
+			t1, _ := p.call("bash", map[string]any{"script": r3py(r5hostTmp() +
+				"r = t + '/out/r'\n" +
+				"s.run(['git', 'init', '-q', r])\n" +
+				"s.run(['git', '-C', r, 'config', 'core.fsmonitor', 'touch " + mark + "; false'])\n" +
+				"os.symlink(host + '/out', 'sub/out')\n")})
+			t2, _ := p.call("bash", map[string]any{"script": r3py("import os\n" +
+				"for n in os.listdir('sub'):\n" +
+				"  if n.startswith('out.eukhe-refused-'): os.rename('sub/' + n, 'sub/out'); print('RENAMED BACK')\n")})
+			if !strings.Contains(t2, "RENAMED BACK") {
+				t.Fatalf("the first step's link was not renamed out of use, so nothing was renamed back:\n%s\n%s", t1, t2)
+			}
+			r3gitTry(w.home, filepath.Join(w.root, "sub", "out", "r"), "status", "--short")
+			if r3exists(mark) {
+				t.Errorf("a link renamed back to its name by a later step stayed in use; its repository's fsmonitor ran at the user's git status:\n%s\n%s", t1, t2)
+			}
+		})
+	}
+}
+
 // --- 5. PATH entries ---
 
 // r6pathEntry is r5pathEntry with the user's shell named: bash expands
