@@ -378,3 +378,25 @@ func TestAttackEnv_controls_run_unasked_under_exec(t *testing.T) {
 		}
 	}
 }
+
+// credentialsStayOut starts eukhe mcp in w with the credentials (name →
+// value, and the part of the value a reply must never show) and the
+// other variables more in its environment, runs each script as a bash
+// step, and fails for each credential whose part a reply shows. It gives
+// the session for the caller's controls.
+func credentialsStayOut(t *testing.T, w *envWorld, creds map[string][2]string, scripts []string, more ...string) *mcpProc {
+	t.Helper()
+	for k, v := range creds {
+		more = append(more, k+"="+v[0])
+	}
+	p := r3mcp(t, w, w.root, os.Getenv("PATH"), more...)
+	for _, script := range scripts {
+		text, _ := p.call("bash", map[string]any{"script": script})
+		for k, v := range creds {
+			if shows(text, v[1]) {
+				t.Errorf("%s: the value of %s reached the step", script, k)
+			}
+		}
+	}
+	return p
+}

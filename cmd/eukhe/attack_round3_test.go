@@ -346,19 +346,7 @@ func TestAttackRound3_credentials_the_rules_miss_reach_a_step(t *testing.T) {
 		"STORAGE_SAS":        {"sv=2022-11-02&ss=b&sig=CANARYsas18", "CANARYsas18"},
 		"DB_PW":              {"CANARYdbpw08", "CANARYdbpw08"},
 	}
-	more := []string{"PLAIN_SETTING_RED_3=plain-kept-value"}
-	for k, v := range creds {
-		more = append(more, k+"="+v[0])
-	}
-	p := r3mcp(t, w, w.root, os.Getenv("PATH"), more...)
-	for _, script := range []string{"env", "printenv", r3py("import os; print(dict(os.environ))"), "cat /proc/self/environ | tr '\\0' '\\n'"} {
-		text, _ := p.call("bash", map[string]any{"script": script})
-		for k, v := range creds {
-			if shows(text, v[1]) {
-				t.Errorf("%s: the value of %s reached the step", script, k)
-			}
-		}
-	}
+	p := credentialsStayOut(t, w, creds, []string{"env", "printenv", r3py("import os; print(dict(os.environ))"), "cat /proc/self/environ | tr '\\0' '\\n'"}, "PLAIN_SETTING_RED_3=plain-kept-value")
 	if text, _ := p.call("bash", map[string]any{"script": "printenv PLAIN_SETTING_RED_3"}); !strings.Contains(text, "plain-kept-value") {
 		t.Errorf("control: a plain variable did not reach printenv:\n%s", text)
 	}

@@ -274,19 +274,7 @@ func TestAttackRound4_credentials_of_other_shapes_reach_the_step(t *testing.T) {
 		"MNEMONIC":                   {"CANARYmn07 abandon ability able about above absent absorb abstract absurd abuse access", "CANARYmn07"},
 		"HONEYCOMB_WRITEKEY":         {"CANARYhc08abcdefabcdef", "CANARYhc08"},
 	}
-	more := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=http.extraheader"}
-	for k, v := range creds {
-		more = append(more, k+"="+v[0])
-	}
-	p := r3mcp(t, w, w.root, os.Getenv("PATH"), more...)
-	for _, script := range []string{"env", r3py("import os; print(dict(os.environ))")} {
-		text, _ := p.call("bash", map[string]any{"script": script})
-		for k, v := range creds {
-			if shows(text, v[1]) {
-				t.Errorf("%s: the value of %s reached the step", script, k)
-			}
-		}
-	}
+	credentialsStayOut(t, w, creds, []string{"env", r3py("import os; print(dict(os.environ))")}, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=http.extraheader")
 }
 
 // r4gitEnv runs git as the user would with more of the environment.

@@ -169,19 +169,7 @@ func TestAttackRound5_credentials_of_other_shapes_reach_the_step(t *testing.T) {
 		"LLM_KEYS":                          {"gsk_CANARYgroq06abcdefghijklmnopqrstuvwxyz", "CANARYgroq06"},
 		"VAULT_ADDR_AND_SESSION":            {"hvs.CANARYvault07abcdefghijklmnop", "CANARYvault07"},
 	}
-	var more []string
-	for k, v := range creds {
-		more = append(more, k+"="+v[0])
-	}
-	p := r3mcp(t, w, w.root, os.Getenv("PATH"), more...)
-	for _, script := range []string{"env", r3py("import os; print(dict(os.environ))")} {
-		text, _ := p.call("bash", map[string]any{"script": script})
-		for k, v := range creds {
-			if shows(text, v[1]) {
-				t.Errorf("%s: the value of %s reached the step", script, k)
-			}
-		}
-	}
+	credentialsStayOut(t, w, creds, []string{"env", r3py("import os; print(dict(os.environ))")})
 }
 
 // Credential files the environment names, outside the home's stores:
