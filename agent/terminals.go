@@ -4,10 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net"
-	"sync"
-	"time"
 
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/protocol"
@@ -24,18 +21,13 @@ import (
 // the terminal is counted, then eukhe/approve and eukhe/approvalSettled
 // lines out and {"id","answer"} lines in.
 type Terminals struct {
-	// Timeout is the approval timeout in force; nil or 0 is
-	// DefaultApprovalTimeout.
-	Timeout func() time.Duration
+	// Broker asks the interactive terminals and counts the gateways; its
+	// Timeout is the approval timeout in force.
+	Broker
 	// Relay, when set, answers a subagent's question relayed from another
 	// process (G5): the hello {"eukhe":"relay","question":{…}} gets one
 	// line {"answer": …} once this session's chain answered it.
 	Relay func(ctx context.Context, q gate.Question) gate.Answer
-
-	mu       sync.Mutex
-	seq      int
-	terms    map[*Terminal]bool
-	gateways int
 }
 
 // maxTermLine bounds one line from a terminal.
@@ -92,30 +84,17 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 		return
 	}
 	tm := NewTerminal(c)
-	t.mu.Lock()
+	var leave func()
 	if h.Gateway {
-		t.gateways++
+		leave = t.JoinGateway()
 	} else {
-		if t.terms == nil {
-			t.terms = map[*Terminal]bool{}
-		}
-		t.terms[tm] = true
+		leave = t.Join(tm)
 	}
-	t.mu.Unlock()
+	defer func() { leave(); tm.Leave() }()
 	// Attached from here on: the terminal says so only once it is.
 	if tm.SendLine(protocol.HelloAnswer{Eukhe: protocol.HelloAttached}) != nil {
 		return
 	}
-	defer func() {
-		t.mu.Lock()
-		if h.Gateway {
-			t.gateways--
-		} else {
-			delete(t.terms, tm)
-		}
-		t.mu.Unlock()
-		tm.Leave()
-	}()
 	for ctx.Err() == nil {
 		line, long, err := readLine(br, maxTermLine)
 		if err != nil {
@@ -140,80 +119,4 @@ func (t *Terminals) relay(ctx context.Context, c net.Conn, br *bufio.Reader, q g
 	}()
 	b, _ := json.Marshal(protocol.RelayAnswer{Answer: t.Relay(ctx, q).String()})
 	c.Write(append(b, '\n'))
-}
-
-// Attached counts the terminals.
-func (t *Terminals) Attached() gate.Attached {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return gate.Attached{Interactive: len(t.terms), Gateway: t.gateways}
-}
-
-// Ask shows q to every interactive terminal; the first answer wins and the
-// others get eukhe/approvalSettled. No answer within the timeout is
-// unanswered; ok is false when every terminal left without answering.
-func (t *Terminals) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
-	if Grants.Covers(q) {
-		return gate.Approve, true
-	}
-	t.mu.Lock()
-	t.seq++
-	p := protocol.ApproveParams{ID: fmt.Sprintf("q%d", t.seq), Session: q.Session, Agent: q.Agent,
-		Text: q.What, Cwd: q.Cwd, Effects: append([]string{}, q.Effects.Names()...), Step: q.Step,
-		Offers: []string{protocol.AnswerDeny, protocol.AnswerApprove}}
-	if gate.SessionGrantable(q.Effects) {
-		p.Offers = append(p.Offers, protocol.AnswerApproveSession)
-	}
-	var terms []*Terminal
-	for tm := range t.terms {
-		terms = append(terms, tm)
-	}
-	t.mu.Unlock()
-	if len(terms) == 0 {
-		return gate.Unanswered, false
-	}
-	answers := make([]string, len(terms))
-	askers := make([]func(context.Context) (gate.Answer, bool), len(terms))
-	for i, tm := range terms {
-		askers[i] = func(ctx context.Context) (gate.Answer, bool) {
-			wire, ok := tm.Ask(ctx, p)
-			answers[i] = wire
-			switch {
-			case !ok:
-				return gate.Unanswered, false
-			case wire == protocol.AnswerApprove || wire == protocol.AnswerApproveSession:
-				return gate.Approve, true
-			}
-			return gate.Deny, true
-		}
-	}
-	timeout := DefaultApprovalTimeout
-	if t.Timeout != nil && t.Timeout() > 0 {
-		timeout = t.Timeout()
-	}
-	a, winner, ok := FirstAnswer(ctx, timeout, askers)
-	wire, reason := "", ""
-	switch d, out := SettledTimeout(ctx); {
-	case out:
-		// the session's own wait ran out (the terminals were one asker)
-		wire, reason = gate.Unanswered.String(), TimedOutText(d)
-	case winner < 0 && ok && ctx.Err() == nil:
-		// no answer came within the terminals' own timeout
-		wire, reason = gate.Unanswered.String(), TimedOutText(timeout)
-	case winner >= 0:
-		wire = a.String()
-		if answers[winner] == protocol.AnswerApproveSession {
-			Grants.Grant(q)
-		}
-	default:
-		if won, ok := SettledAnswer(ctx); ok && ctx.Err() != nil {
-			wire = won.String() // another client of the session answered
-		}
-	}
-	for i, tm := range terms {
-		if i != winner {
-			tm.Settled(protocol.ApprovalSettledParams{ID: p.ID, Answer: wire, Reason: reason})
-		}
-	}
-	return a, ok
 }

@@ -44,10 +44,22 @@ func (e *editorApprover) connected() bool {
 	return ok
 }
 
-// up tells whether the editor can be asked: connected, and not known to
-// be unable to show a question.
-func (e *editorApprover) up() bool {
+// Present tells whether the editor can be asked: connected, and not known
+// to be unable to show a question (agent.Present).
+func (e *editorApprover) Present() bool {
 	return e.connected() && e.dialog() != noDialog
+}
+
+// Ask shows q in the editor's dialog and waits for the answer
+// (agent.Client).
+func (e *editorApprover) Ask(ctx context.Context, q agent.Asked) (agent.Reply, bool) {
+	wire, ok := e.ask(ctx, agent.ApproveParamsOf(q))
+	return agent.ReplyOfWire(wire), ok
+}
+
+// Settled tells the editor q no longer waits (agent.Client).
+func (e *editorApprover) Settled(q agent.Asked, how agent.Settlement) {
+	e.settled(agent.SettledParamsOf(q, how))
 }
 
 // dialog is the form the editor's next question takes.
@@ -220,38 +232,18 @@ func joinEffects(names []string) string {
 	return out
 }
 
-// terminal is an `eukhe approvals` client on the socket, asked as an
-// approver.
-type terminal struct{ *agent.Terminal }
-
-func (t terminal) ask(ctx context.Context, p protocol.ApproveParams) (string, bool) {
-	return t.Ask(ctx, p)
-}
-
-func (t terminal) settled(p protocol.ApprovalSettledParams) { t.Settled(p) }
-
 // serveTerminal registers a terminal until it leaves: an interactive one
 // is asked every question; a gateway only counts as attached (G5: the
 // gateway rule answers at once).
 func (b *broker) serveTerminal(ctx context.Context, c net.Conn, br *bufio.Reader, gateway bool) {
-	t := &terminal{agent.NewTerminal(c)}
-	b.mu.Lock()
+	t := agent.NewTerminal(c)
+	var leave func()
 	if gateway {
-		b.gateways++
+		leave = b.JoinGateway()
 	} else {
-		b.terms[t] = true
+		leave = b.Join(t)
 	}
-	b.mu.Unlock()
-	defer func() {
-		b.mu.Lock()
-		if gateway {
-			b.gateways--
-		} else {
-			delete(b.terms, t)
-		}
-		b.mu.Unlock()
-		t.Leave()
-	}()
+	defer func() { leave(); t.Leave() }()
 	for {
 		line, err := readLine(br, maxHello)
 		if err != nil || ctx.Err() != nil {
