@@ -120,3 +120,46 @@ func (t *Terminals) relay(ctx context.Context, c net.Conn, br *bufio.Reader, q g
 	b, _ := json.Marshal(protocol.RelayAnswer{Answer: t.Relay(ctx, q).String()})
 	c.Write(append(b, '\n'))
 }
+
+// ParentClient is a parent session in another process as a client of a
+// subagent's question (G5 relay): it sends the question to the parent's
+// approvals endpoint in a relay hello and waits for its one answer line;
+// the parent's chain (its clients, its timeout, its own parents) decides.
+// Cancelling the ask closes the connection, which ends the question there.
+type ParentClient struct {
+	// Dial connects to the parent's approvals endpoint.
+	Dial func() (net.Conn, error)
+	// Up tells whether the endpoint is published now; nil is always.
+	Up func() bool
+}
+
+// Present is true while the parent's endpoint lives: what answers there
+// is the parent's to say.
+func (p ParentClient) Present() bool { return p.Up == nil || p.Up() }
+
+// Ask relays q and waits for the parent's answer; ok is false when the
+// parent cannot be reached.
+func (p ParentClient) Ask(ctx context.Context, q Asked) (Reply, bool) {
+	conn, err := p.Dial()
+	if err != nil {
+		return Reply{}, false
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloRelay, Question: RelayQuestionOf(q.Question), Hops: RelayHops(ctx) + 1})
+	if _, err := conn.Write(append(hello, '\n')); err != nil {
+		return Reply{}, false
+	}
+	line, err := bufio.NewReader(conn).ReadBytes('\n')
+	var a protocol.RelayAnswer
+	if err != nil || json.Unmarshal(line, &a) != nil {
+		return Reply{}, false
+	}
+	answer, ok := gate.ParseAnswer(a.Answer)
+	return Reply{Answer: answer}, ok || a.Answer == "" // no answer at all reads as unanswered
+}
+
+// Settled does nothing more: the cancelled ask closed the connection,
+// which ends the question at the parent.
+func (ParentClient) Settled(Asked, Settlement) {}
