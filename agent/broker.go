@@ -85,14 +85,19 @@ type Broker struct {
 
 	mu       sync.Mutex
 	seq      int
-	clients  []Client
+	clients  []*joined
 	gateways int
 }
 
+// joined is one client that joined, told apart by its own address (a
+// Client may be a value no == compares).
+type joined struct{ c Client }
+
 // Join adds c to the clients every question is shown to, until leave.
 func (b *Broker) Join(c Client) (leave func()) {
+	j := &joined{c}
 	b.mu.Lock()
-	b.clients = append(b.clients, c)
+	b.clients = append(b.clients, j)
 	b.mu.Unlock()
 	var once sync.Once
 	return func() {
@@ -100,7 +105,7 @@ func (b *Broker) Join(c Client) (leave func()) {
 			b.mu.Lock()
 			defer b.mu.Unlock()
 			for i, o := range b.clients {
-				if o == c {
+				if o == j {
 					b.clients = append(b.clients[:i:i], b.clients[i+1:]...)
 					return
 				}
@@ -128,12 +133,12 @@ func (b *Broker) JoinGateway() (leave func()) {
 // present are the clients that can be asked now.
 func (b *Broker) present() []Client {
 	b.mu.Lock()
-	all := append([]Client(nil), b.clients...)
+	all := append([]*joined(nil), b.clients...)
 	b.mu.Unlock()
-	out := all[:0]
-	for _, c := range all {
-		if isPresent(c) {
-			out = append(out, c)
+	var out []Client
+	for _, j := range all {
+		if isPresent(j.c) {
+			out = append(out, j.c)
 		}
 	}
 	return out
