@@ -10,8 +10,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"pgregory.net/rapid"
 
 	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/agent/brokertest"
@@ -204,5 +206,43 @@ func (l *trackedListener) closeAll() {
 	defer l.mu.Unlock()
 	for _, c := range l.conns {
 		c.Close()
+	}
+}
+
+// Only approve and approve_session run a step: every other answer line a
+// terminal or the editor sends (a dismissed dialog, a typo, an unknown
+// word) denies, and only approve_session asks for the grant.
+func TestLaw_only_an_approving_answer_runs(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		wire := rapid.OneOf(rapid.SampledFrom([]string{protocol.AnswerApprove, protocol.AnswerApproveSession,
+			protocol.AnswerDeny, "", "yes", "Approve", "approve ", "unanswered"}), rapid.String()).Draw(t, "wire")
+		r := agent.ReplyOfWire(wire)
+		runs := wire == protocol.AnswerApprove || wire == protocol.AnswerApproveSession
+		if r.Answer.Runs() != runs || (!runs && r.Answer != gate.Deny) {
+			t.Fatalf("%q reads as %v", wire, r.Answer)
+		}
+		if r.ForSession != (wire == protocol.AnswerApproveSession) {
+			t.Fatalf("%q asks for the grant: %v", wire, r.ForSession)
+		}
+	})
+}
+
+// A settle notice says the answer that won, and a reason only for a
+// timeout.
+func TestSettledParamsSayHowItEnded(t *testing.T) {
+	q := agent.Asked{ID: "q7"}
+	for _, c := range []struct {
+		how            agent.Settlement
+		answer, reason string
+	}{
+		{agent.Settlement{Answered: true, Answer: gate.Approve}, "approve", ""},
+		{agent.Settlement{Answered: true, Answer: gate.Deny}, "deny", ""},
+		{agent.Settlement{Answer: gate.Unanswered, TimedOut: 120 * time.Second}, "unanswered", "timed out after 120 s"},
+		{agent.Settlement{Answer: gate.Unanswered}, "unanswered", ""},
+	} {
+		p := agent.SettledParamsOf(q, c.how)
+		if p.ID != "q7" || p.Answer != c.answer || p.Reason != c.reason {
+			t.Errorf("%+v: %+v", c.how, p)
+		}
 	}
 }
