@@ -47,11 +47,11 @@ func (t *Terminal) send(method string, params any) error {
 // (Client); ok is false when the line could not be written, the terminal
 // left or ctx ended first.
 func (t *Terminal) Ask(ctx context.Context, q Asked) (Reply, bool) {
-	wire, ok := t.ask(ctx, ApproveParamsOf(q))
+	wire, ok := t.askWire(ctx, ApproveParamsOf(q))
 	return ReplyOfWire(wire), ok
 }
 
-func (t *Terminal) ask(ctx context.Context, p protocol.ApproveParams) (answer string, ok bool) {
+func (t *Terminal) askWire(ctx context.Context, p protocol.ApproveParams) (answer string, ok bool) {
 	ch := make(chan string, 1)
 	t.mu.Lock()
 	t.wait[p.ID] = ch

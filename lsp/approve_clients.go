@@ -21,7 +21,8 @@ import (
 // window/showMessageRequest) and an `eukhe approvals` terminal on the
 // socket.
 
-// editorApprover asks the editor of this connection.
+// editorApprover asks the editor of this connection: an agent.Client of
+// the editor session's broker while it can show a dialog.
 type editorApprover struct {
 	s    *Server
 	once sync.Once
@@ -53,13 +54,13 @@ func (e *editorApprover) Present() bool {
 // Ask shows q in the editor's dialog and waits for the answer
 // (agent.Client).
 func (e *editorApprover) Ask(ctx context.Context, q agent.Asked) (agent.Reply, bool) {
-	wire, ok := e.ask(ctx, agent.ApproveParamsOf(q))
+	wire, ok := e.askWire(ctx, agent.ApproveParamsOf(q))
 	return agent.ReplyOfWire(wire), ok
 }
 
 // Settled tells the editor q no longer waits (agent.Client).
 func (e *editorApprover) Settled(q agent.Asked, how agent.Settlement) {
-	e.settled(agent.SettledParamsOf(q, how))
+	e.settleWire(agent.SettledParamsOf(q, how))
 }
 
 // dialog is the form the editor's next question takes.
@@ -114,7 +115,9 @@ func (e *editorApprover) tellCannotAsk() {
 
 func (e *editorApprover) close() { e.once.Do(func() { close(e.gone) }) }
 
-func (e *editorApprover) ask(ctx context.Context, p protocol.ApproveParams) (string, bool) {
+// askWire asks with the first dialog the editor can show; a form it
+// lacks falls to the next.
+func (e *editorApprover) askWire(ctx context.Context, p protocol.ApproveParams) (string, bool) {
 	client, conn, life, ok := e.s.editor()
 	if !ok {
 		return "", false
@@ -187,7 +190,9 @@ func askMessage(ctx context.Context, client lsproto.Client, p protocol.ApprovePa
 	return answerOfAction(item.Title), nil
 }
 
-func (e *editorApprover) settled(p protocol.ApprovalSettledParams) {
+// settleWire sends eukhe/approvalSettled, when the question was asked
+// with eukhe/approve.
+func (e *editorApprover) settleWire(p protocol.ApprovalSettledParams) {
 	if !e.connected() || e.dialog() != approveDialog {
 		return // a showMessageRequest cannot be taken back
 	}
