@@ -169,7 +169,7 @@ func newParentClient(t *testing.T) (agent.Client, brokertest.User) {
 	}}
 	go ep.Serve(ctx, tl)
 	c := agent.ParentClient{Dial: func() (net.Conn, error) { return net.Dial("unix", sock) }}
-	desk := brokertest.NewDesk(func() { cancel(); tl.closeAll() })
+	desk := brokertest.NewDesk(func() { tl.closeAll(); cancel() }) // the connections first: no answer line gets out
 	return c, parentUser{Fake: user, desk: desk}
 }
 
