@@ -198,8 +198,8 @@ func (b *Broker) AskWith(ctx context.Context, q gate.Question, extra ...Client) 
 	b.seq++
 	asked := Asked{Question: q, ID: fmt.Sprintf("q%d", b.seq), Deadline: time.Now().Add(timeout)}
 	b.mu.Unlock()
-	answer, how, winner, ok := race(ctx, asked, clients, timeout)
-	if winner >= 0 && how.Answer == gate.Approve && answer.ForSession {
+	reply, how, winner, ok := race(ctx, asked, clients, timeout)
+	if winner >= 0 && how.Answer == gate.Approve && reply.ForSession {
 		Grants.Grant(q)
 	}
 	for i, c := range clients {
