@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
@@ -18,10 +17,6 @@ import (
 // which case they join that one. So a question is
 // asked of the editor, the terminals and the agent's own window at once,
 // and the first answer wins.
-
-// DefaultApprovalTimeout is how long a question waits when the settings
-// give no timeout.
-const DefaultApprovalTimeout = 2 * time.Minute
 
 // clientLink is one link of a session's chain with the agent clients that
 // join it.
@@ -102,22 +97,22 @@ func (c *clientLink) ask(ctx context.Context, q gate.Question) (gate.Answer, boo
 	if len(es) == 0 {
 		return base.Ask(ctx, q)
 	}
-	if Grants.Covers(q) {
-		return gate.Approve, true
-	}
-	var askers []func(context.Context) (gate.Answer, bool)
-	if base.Attached().Interactive > 0 {
-		askers = append(askers, func(ctx context.Context) (gate.Answer, bool) { return base.Ask(ctx, q) })
-	}
+	extra := make([]Client, 0, len(es)+1)
 	for _, e := range es {
-		askers = append(askers, func(ctx context.Context) (gate.Answer, bool) { return e.ask(ctx, q) })
+		extra = append(extra, e)
 	}
-	timeout := DefaultApprovalTimeout
-	if c.timeout != nil && c.timeout() > 0 {
-		timeout = c.timeout()
+	if j, ok := base.(joinable); ok {
+		return j.AskWith(ctx, q, extra...)
 	}
-	a, _, ok := FirstAnswer(ctx, timeout, askers)
-	return a, ok
+	// A sink that is no broker (a gate.Headless client, a parent in
+	// another process) is one more client of this link's question.
+	b := &Broker{Timeout: c.timeout}
+	return b.AskWith(ctx, q, append([]Client{SinkClient{base}}, extra...)...)
+}
+
+// joinable is a sink whose question other clients can join: a Broker.
+type joinable interface {
+	AskWith(ctx context.Context, q gate.Question, extra ...Client) (gate.Answer, bool)
 }
 
 // AnswerHint is what the model is told to ask of the user when no one
@@ -131,10 +126,7 @@ func (c *clientLink) AnswerHint() string {
 	e := elicitorOf(c.owners[0])
 	if c.bases[c.i].Attached().Interactive > 0 {
 		// a terminal (or the editor) was there to answer: the wait ran out
-		t := DefaultApprovalTimeout
-		if c.timeout != nil && c.timeout() > 0 {
-			t = c.timeout()
-		}
+		t := (&Broker{Timeout: c.timeout}).WaitLimit()
 		where := "`eukhe approvals`"
 		if e != nil && e.on() {
 			where += " and your client's window"
@@ -161,48 +153,6 @@ func AnswerHint(root string, elicits, off bool) string {
 	return "Ask the user " + term + " (your MCP client does not support elicitation, so it cannot ask them), then try again"
 }
 
-// FirstAnswer asks every asker at once and gives the first answer and
-// which asker gave it (-1: none); the others' contexts are then cancelled.
-// ok is false when every asker left without answering. No answer within
-// timeout is Unanswered.
-func FirstAnswer(ctx context.Context, timeout time.Duration, askers []func(context.Context) (gate.Answer, bool)) (a gate.Answer, winner int, ok bool) {
-	won := &settled{}
-	qctx, cancel := context.WithCancel(context.WithValue(ctx, settledKey{}, won))
-	defer cancel()
-	type reply struct {
-		a  gate.Answer
-		i  int
-		ok bool
-	}
-	replies := make(chan reply, len(askers))
-	for i, ask := range askers {
-		go func() {
-			a, ok := ask(qctx)
-			replies <- reply{a, i, ok}
-		}()
-	}
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	for left := 0; left < len(askers); {
-		select {
-		case r := <-replies:
-			if r.ok {
-				won.set(r.a)
-				return r.a, r.i, true
-			}
-			left++
-		case <-timer.C:
-			won.mu.Lock()
-			won.timedOut = timeout
-			won.mu.Unlock()
-			return gate.Unanswered, -1, true
-		case <-ctx.Done():
-			return gate.Unanswered, -1, true
-		}
-	}
-	return gate.Unanswered, -1, false
-}
-
 // withClients is the host's chain with the agent clients joined.
 func (s *Session) withClients(chain gate.Chain) gate.Chain {
 	root := ""
@@ -210,53 +160,6 @@ func (s *Session) withClients(chain gate.Chain) gate.Chain {
 		root = s.host.Root()
 	}
 	return withClients(chain, s.ID, func() time.Duration { return s.host.Settings().ApprovalTimeout }, root, s.oneShot)
-}
-
-// settled is the answer that won a FirstAnswer, for the askers that lost:
-// their clients are told how it was settled.
-type settled struct {
-	mu       sync.Mutex
-	a        gate.Answer
-	ok       bool
-	timedOut time.Duration // no answer came within it
-}
-
-type settledKey struct{}
-
-func (s *settled) set(a gate.Answer) {
-	s.mu.Lock()
-	s.a, s.ok = a, true
-	s.mu.Unlock()
-}
-
-// SettledTimeout is how long the question whose asking ctx was cancelled
-// waited before it timed out unanswered, when it did.
-func SettledTimeout(ctx context.Context) (time.Duration, bool) {
-	s, _ := ctx.Value(settledKey{}).(*settled)
-	if s == nil {
-		return 0, false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.timedOut, s.timedOut > 0
-}
-
-// TimedOutText says how a question that timed out ended, for the clients
-// that showed it: "timed out after 120 s".
-func TimedOutText(d time.Duration) string {
-	return fmt.Sprintf("timed out after %g s", d.Round(100*time.Millisecond).Seconds())
-}
-
-// SettledAnswer is the answer another client gave to the question whose
-// asking ctx was cancelled, when one did.
-func SettledAnswer(ctx context.Context) (gate.Answer, bool) {
-	s, _ := ctx.Value(settledKey{}).(*settled)
-	if s == nil {
-		return 0, false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.a, s.ok
 }
 
 // Unheard is the link's own sink's client that cannot be asked, in words

@@ -48,17 +48,26 @@
 //     holding "://" to the session's URLReader; Clients is its
 //     ResourceSource.
 //   - G5 routing: a session's chain is its own sink, then its parent's up
-//     to the root (host.go, Host.Attach). Headless, the session's own sink
-//     is its approvals endpoint (terminals.go, Terminals): `eukhe
-//     approvals` terminals on the session's discovery socket, every one
-//     asked, the first answer wins, the others get eukhe/approvalSettled;
-//     gateways are counted (the gateway rule). One terminal's connection
-//     (terminal.go, Terminal: ask and wait for the answer line, settled) is
-//     the editor server's too (package lsp). A parent session running
-//     headless in another process is reached through its endpoint
-//     (Headless.Remote; the endpoint's Relay asks that session's chain,
-//     Headless.RelayTo), so a subagent's question reaches its root's
-//     clients there too. The lines are package protocol's (Hello,
+//     to the root (host.go, Host.Attach). A link's clients are asked by
+//     the one approval broker (broker.go, Broker over Client: Ask,
+//     Settled): every client that can be asked now gets the question at
+//     once, the first answer wins, the others' asks are cancelled and each
+//     is told how it settled (Settlement); no answer within the timeout
+//     (settings.DefaultApprovalTimeout unless the settings say) or the
+//     step ending is unanswered; "allow for this session" is granted there
+//     only, in Grants. The clients: the agent's MCP client (Elicitor), an
+//     `eukhe approvals` terminal (Terminal), the editor (package lsp), a
+//     parent session in another process (cmd/eukhe, ClientSink).
+//     Headless, the session's own sink is its approvals endpoint
+//     (terminals.go, Terminals, a Broker): `eukhe approvals` terminals on
+//     the session's discovery socket, eukhe/approve out (ApproveParamsOf),
+//     answers in (ReplyOfWire), eukhe/approvalSettled to the losers
+//     (SettledParamsOf); gateways are counted (the gateway rule). The
+//     terminal's connection (terminal.go) is the editor server's too. A
+//     parent session running headless in another process is reached
+//     through its endpoint (Headless.Remote; the endpoint's Relay asks
+//     that session's chain, Headless.RelayTo), so a subagent's question
+//     reaches its root's clients there too. The lines are package protocol's (Hello,
 //     RelayQuestion, RelayAnswer, TerminalLine, TerminalAnswer). Unanswered, the model gets
 //     gate.RefusalHinted with what works now (askers.go AnswerHint: the
 //     client's window, else `eukhe approvals` in a terminal in the root).
@@ -71,11 +80,10 @@
 //     timeout deny (ElicitVerdict). Each link of the host's chain is
 //     wrapped (withClients): the elicitors of the sessions at or below a
 //     link join its clients unless a link above has interactive clients
-//     (the editor, terminals), where they join instead; FirstAnswer asks
-//     all at once, the first answer wins and the losers' contexts are
-//     cancelled (the SDK sends notifications/cancelled; SettledAnswer
-//     tells a losing terminal how it was settled). approval.elicitation
-//     false never sends one.
+//     (the editor, terminals), where they join that link's Broker
+//     (AskWith), so one race asks them all; a losing elicitation's
+//     context is cancelled (the SDK sends notifications/cancelled).
+//     approval.elicitation false never sends one.
 //   - DESIGN §11 memory:// and agent:// (transcript.go, memory.go): each
 //     call gets an id (cN) and its whole result (docs.Result.Whole when a
 //     bound cut it) is kept in <state>/eukhe/sessions/<id>/ beside the

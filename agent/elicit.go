@@ -39,13 +39,6 @@ func ElicitOffers(effs gate.Effects) []string {
 	return o
 }
 
-// Grants is this process's one store of "allow for this session" answers,
-// whichever client gave them: the agent's MCP client, a terminal, the
-// editor, a parent session's client for its subagent (gate.Grants: a
-// grant covers only the step's text, directory, effects and real paths
-// as judged, never secret or protected).
-var Grants = &gate.Grants{}
-
 // ElicitForm is the elicitation/create request of a question: a message
 // with the asking agent, what would run (each character a terminal hides
 // or acts on escaped), its effects and why it asks under the auto set,
@@ -155,6 +148,10 @@ type Elicitor struct {
 	gone bool
 }
 
+// Present is whether the client is asked now: its connection is up and
+// approval.elicitation is on (Client).
+func (e *Elicitor) Present() bool { return e.on() }
+
 func (e *Elicitor) on() bool {
 	e.mu.Lock()
 	gone := e.gone
@@ -162,30 +159,32 @@ func (e *Elicitor) on() bool {
 	return !gone && (e.On == nil || e.On())
 }
 
-// ask sends q and waits for the user's answer. ok is false when the
-// client's connection is gone.
-func (e *Elicitor) ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
+// Ask sends q as elicitation/create and waits for the user's answer
+// (Client); cancelling ctx cancels the request. ok is false when the
+// client's connection is gone or ctx ended first.
+func (e *Elicitor) Ask(ctx context.Context, q Asked) (Reply, bool) {
 	auto := gate.DefaultAuto()
 	if e.Auto != nil {
 		auto = e.Auto()
 	}
 	offers := ElicitOffers(q.Effects)
-	res, err := e.Elicit(ctx, ElicitForm(q, auto))
+	res, err := e.Elicit(ctx, ElicitForm(q.Question, auto))
 	if ctx.Err() != nil {
-		return gate.Unanswered, false // answered elsewhere, or the step ended
+		return Reply{}, false // answered elsewhere, or the step ended
 	}
 	if errors.Is(err, mcp.ErrConnectionClosed) {
 		e.mu.Lock()
 		e.gone = true
 		e.mu.Unlock()
-		return gate.Unanswered, false
+		return Reply{}, false
 	}
 	a, session := ElicitVerdict(res, err, offers)
-	if session {
-		Grants.Grant(q)
-	}
-	return a, true
+	return Reply{Answer: a, ForSession: session}, true
 }
+
+// Settled does nothing more: the cancelled ask already sent
+// notifications/cancelled, which closes the client's form.
+func (e *Elicitor) Settled(Asked, Settlement) {}
 
 // elicitors are this process's sessions whose MCP client declared
 // elicitation, by session id.

@@ -48,10 +48,10 @@ type Headless struct {
 	// Client: the session's approvals endpoint (Terminals), which `eukhe
 	// approvals` attaches to.
 	Sink gate.Asker
-	// Remote, when set, is the sink of a parent session open in another
-	// process (its approvals endpoint, G5 relay); nil: a link no one
-	// answers.
-	Remote func(parent string) gate.Asker
+	// Remote, when set, is the client of a parent session open in another
+	// process (its approvals endpoint, G5 relay), the whole sink of that
+	// link (ClientSink); nil: a link no one answers.
+	Remote func(parent string) Client
 	// OnIssue sees each report_issue row; nil drops it (the session log
 	// keeps it).
 	OnIssue func(Issue)
@@ -99,7 +99,7 @@ func (h *Headless) Attach(s *Session) gate.Chain {
 		if !ok {
 			var remote gate.Asker = gate.Headless{}
 			if h.Remote != nil {
-				remote = h.Remote(p)
+				remote = ClientSink{h.Remote(p)}
 			}
 			chain = append(chain, gate.Link{Name: p, Asker: remote})
 			break

@@ -37,9 +37,9 @@ type LocalOptions struct {
 	// its settings, in place of Client (headless eukhe mcp: the terminals of
 	// the approvals endpoint it publishes).
 	Sink func(id string, current func() settings.Settings) gate.Asker
-	// Remote, when set, is the sink of a parent session open in another
+	// Remote, when set, is the client of a parent session open in another
 	// process (a subagent's questions relayed to it).
-	Remote func(parent string) gate.Asker
+	Remote func(parent string) Client
 	// Events sees each settings event above Info; nil drops them.
 	Events func(settings.Event)
 	// OnIssue sees each report_issue row; nil drops it (the log keeps it).

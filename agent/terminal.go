@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"net"
 	"sync"
+	"time"
 
+	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -41,9 +43,15 @@ func (t *Terminal) send(method string, params any) error {
 	return t.SendLine(protocol.TerminalLine{Method: method, Params: b})
 }
 
-// Ask sends p and waits for its answer; ok is false when the line could
-// not be written, the terminal left or ctx ended first.
-func (t *Terminal) Ask(ctx context.Context, p protocol.ApproveParams) (answer string, ok bool) {
+// Ask sends q as an eukhe/approve line and waits for its answer line
+// (Client); ok is false when the line could not be written, the terminal
+// left or ctx ended first.
+func (t *Terminal) Ask(ctx context.Context, q Asked) (Reply, bool) {
+	wire, ok := t.askWire(ctx, ApproveParamsOf(q))
+	return ReplyOfWire(wire), ok
+}
+
+func (t *Terminal) askWire(ctx context.Context, p protocol.ApproveParams) (answer string, ok bool) {
 	ch := make(chan string, 1)
 	t.mu.Lock()
 	t.wait[p.ID] = ch
@@ -79,10 +87,61 @@ func (t *Terminal) Answer(a protocol.TerminalAnswer) {
 	}
 }
 
-// Settled tells the terminal the question p names no longer waits.
-func (t *Terminal) Settled(p protocol.ApprovalSettledParams) {
-	_ = t.send(protocol.MethodApprovalSettled, p)
+// Settled tells the terminal the question q no longer waits, with an
+// eukhe/approvalSettled line (Client).
+func (t *Terminal) Settled(q Asked, how Settlement) {
+	_ = t.send(protocol.MethodApprovalSettled, SettledParamsOf(q, how))
 }
 
 // Leave marks the terminal gone: every Ask waiting on it returns.
 func (t *Terminal) Leave() { t.once.Do(func() { close(t.gone) }) }
+
+// The eukhe/approve wire, shared by the terminals and the editor: a
+// question as ApproveParams, an answer string as a Reply, a settlement as
+// ApprovalSettledParams.
+
+// ApproveOffers are the answers a dialog may offer for these effects,
+// deny first (a client that pre-selects the first one denies on Enter
+// alone); approve_session only where gate.SessionGrantable.
+func ApproveOffers(effs gate.Effects) []string {
+	o := []string{protocol.AnswerDeny, protocol.AnswerApprove}
+	if gate.SessionGrantable(effs) {
+		o = append(o, protocol.AnswerApproveSession)
+	}
+	return o
+}
+
+// ApproveParamsOf is q as an eukhe/approve request.
+func ApproveParamsOf(q Asked) protocol.ApproveParams {
+	p := protocol.ApproveParams{ID: q.ID, Session: q.Session, Agent: q.Agent,
+		Text: q.What, Cwd: q.Cwd, Effects: append([]string{}, q.Effects.Names()...), Step: q.Step,
+		Offers: ApproveOffers(q.Effects)}
+	if !q.Deadline.IsZero() {
+		p.Deadline = q.Deadline.UTC().Format(time.RFC3339Nano)
+	}
+	return p
+}
+
+// ReplyOfWire is an eukhe/approve answer as a Reply: approve runs,
+// approve_session runs and asks for the grant, anything else (a
+// dismissed dialog too) denies.
+func ReplyOfWire(wire string) Reply {
+	switch wire {
+	case protocol.AnswerApprove:
+		return Reply{Answer: gate.Approve}
+	case protocol.AnswerApproveSession:
+		return Reply{Answer: gate.Approve, ForSession: true}
+	}
+	return Reply{Answer: gate.Deny}
+}
+
+// SettledParamsOf is how q settled as an eukhe/approvalSettled
+// notification: the winning answer; on a timeout "unanswered" with the
+// reason ("timed out after 120 s"); else "unanswered".
+func SettledParamsOf(q Asked, how Settlement) protocol.ApprovalSettledParams {
+	p := protocol.ApprovalSettledParams{ID: q.ID, Answer: how.Answer.String()}
+	if how.TimedOut > 0 {
+		p.Reason = TimedOutText(how.TimedOut)
+	}
+	return p
+}

@@ -4,10 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net"
-	"sync"
-	"time"
 
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/protocol"
@@ -24,18 +21,13 @@ import (
 // the terminal is counted, then eukhe/approve and eukhe/approvalSettled
 // lines out and {"id","answer"} lines in.
 type Terminals struct {
-	// Timeout is the approval timeout in force; nil or 0 is
-	// DefaultApprovalTimeout.
-	Timeout func() time.Duration
+	// Broker asks the interactive terminals and counts the gateways; its
+	// Timeout is the approval timeout in force.
+	Broker
 	// Relay, when set, answers a subagent's question relayed from another
 	// process (G5): the hello {"eukhe":"relay","question":{…}} gets one
 	// line {"answer": …} once this session's chain answered it.
 	Relay func(ctx context.Context, q gate.Question) gate.Answer
-
-	mu       sync.Mutex
-	seq      int
-	terms    map[*Terminal]bool
-	gateways int
 }
 
 // maxTermLine bounds one line from a terminal.
@@ -92,30 +84,17 @@ func (t *Terminals) serve(ctx context.Context, c net.Conn) {
 		return
 	}
 	tm := NewTerminal(c)
-	t.mu.Lock()
+	var leave func()
 	if h.Gateway {
-		t.gateways++
+		leave = t.JoinGateway()
 	} else {
-		if t.terms == nil {
-			t.terms = map[*Terminal]bool{}
-		}
-		t.terms[tm] = true
+		leave = t.Join(tm)
 	}
-	t.mu.Unlock()
+	defer func() { leave(); tm.Leave() }()
 	// Attached from here on: the terminal says so only once it is.
 	if tm.SendLine(protocol.HelloAnswer{Eukhe: protocol.HelloAttached}) != nil {
 		return
 	}
-	defer func() {
-		t.mu.Lock()
-		if h.Gateway {
-			t.gateways--
-		} else {
-			delete(t.terms, tm)
-		}
-		t.mu.Unlock()
-		tm.Leave()
-	}()
 	for ctx.Err() == nil {
 		line, long, err := readLine(br, maxTermLine)
 		if err != nil {
@@ -142,78 +121,45 @@ func (t *Terminals) relay(ctx context.Context, c net.Conn, br *bufio.Reader, q g
 	c.Write(append(b, '\n'))
 }
 
-// Attached counts the terminals.
-func (t *Terminals) Attached() gate.Attached {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return gate.Attached{Interactive: len(t.terms), Gateway: t.gateways}
+// ParentClient is a parent session in another process as a client of a
+// subagent's question (G5 relay): it sends the question to the parent's
+// approvals endpoint in a relay hello and waits for its one answer line;
+// the parent's chain (its clients, its timeout, its own parents) decides.
+// Cancelling the ask closes the connection, which ends the question there.
+type ParentClient struct {
+	// Dial connects to the parent's approvals endpoint.
+	Dial func() (net.Conn, error)
+	// Up tells whether the endpoint is published now; nil is always.
+	Up func() bool
 }
 
-// Ask shows q to every interactive terminal; the first answer wins and the
-// others get eukhe/approvalSettled. No answer within the timeout is
-// unanswered; ok is false when every terminal left without answering.
-func (t *Terminals) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
-	if Grants.Covers(q) {
-		return gate.Approve, true
+// Present is true while the parent's endpoint lives: what answers there
+// is the parent's to say.
+func (p ParentClient) Present() bool { return p.Up == nil || p.Up() }
+
+// Ask relays q and waits for the parent's answer; ok is false when the
+// parent cannot be reached.
+func (p ParentClient) Ask(ctx context.Context, q Asked) (Reply, bool) {
+	conn, err := p.Dial()
+	if err != nil {
+		return Reply{}, false
 	}
-	t.mu.Lock()
-	t.seq++
-	p := protocol.ApproveParams{ID: fmt.Sprintf("q%d", t.seq), Session: q.Session, Agent: q.Agent,
-		Text: q.What, Cwd: q.Cwd, Effects: append([]string{}, q.Effects.Names()...), Step: q.Step,
-		Offers: []string{protocol.AnswerDeny, protocol.AnswerApprove}}
-	if gate.SessionGrantable(q.Effects) {
-		p.Offers = append(p.Offers, protocol.AnswerApproveSession)
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloRelay, Question: RelayQuestionOf(q.Question), Hops: RelayHops(ctx) + 1})
+	if _, err := conn.Write(append(hello, '\n')); err != nil {
+		return Reply{}, false
 	}
-	var terms []*Terminal
-	for tm := range t.terms {
-		terms = append(terms, tm)
+	line, err := bufio.NewReader(conn).ReadBytes('\n')
+	var a protocol.RelayAnswer
+	if err != nil || json.Unmarshal(line, &a) != nil {
+		return Reply{}, false
 	}
-	t.mu.Unlock()
-	if len(terms) == 0 {
-		return gate.Unanswered, false
-	}
-	answers := make([]string, len(terms))
-	askers := make([]func(context.Context) (gate.Answer, bool), len(terms))
-	for i, tm := range terms {
-		askers[i] = func(ctx context.Context) (gate.Answer, bool) {
-			wire, ok := tm.Ask(ctx, p)
-			answers[i] = wire
-			switch {
-			case !ok:
-				return gate.Unanswered, false
-			case wire == protocol.AnswerApprove || wire == protocol.AnswerApproveSession:
-				return gate.Approve, true
-			}
-			return gate.Deny, true
-		}
-	}
-	timeout := DefaultApprovalTimeout
-	if t.Timeout != nil && t.Timeout() > 0 {
-		timeout = t.Timeout()
-	}
-	a, winner, ok := FirstAnswer(ctx, timeout, askers)
-	wire, reason := "", ""
-	switch d, out := SettledTimeout(ctx); {
-	case out:
-		// the session's own wait ran out (the terminals were one asker)
-		wire, reason = gate.Unanswered.String(), TimedOutText(d)
-	case winner < 0 && ok && ctx.Err() == nil:
-		// no answer came within the terminals' own timeout
-		wire, reason = gate.Unanswered.String(), TimedOutText(timeout)
-	case winner >= 0:
-		wire = a.String()
-		if answers[winner] == protocol.AnswerApproveSession {
-			Grants.Grant(q)
-		}
-	default:
-		if won, ok := SettledAnswer(ctx); ok && ctx.Err() != nil {
-			wire = won.String() // another client of the session answered
-		}
-	}
-	for i, tm := range terms {
-		if i != winner {
-			tm.Settled(protocol.ApprovalSettledParams{ID: p.ID, Answer: wire, Reason: reason})
-		}
-	}
-	return a, ok
+	answer, ok := gate.ParseAnswer(a.Answer)
+	return Reply{Answer: answer}, ok || a.Answer == "" // no answer at all reads as unanswered
 }
+
+// Settled does nothing more: the cancelled ask closed the connection,
+// which ends the question at the parent.
+func (ParentClient) Settled(Asked, Settlement) {}

@@ -21,7 +21,8 @@ import (
 // window/showMessageRequest) and an `eukhe approvals` terminal on the
 // socket.
 
-// editorApprover asks the editor of this connection.
+// editorApprover asks the editor of this connection: an agent.Client of
+// the editor session's broker while it can show a dialog.
 type editorApprover struct {
 	s    *Server
 	once sync.Once
@@ -44,10 +45,22 @@ func (e *editorApprover) connected() bool {
 	return ok
 }
 
-// up tells whether the editor can be asked: connected, and not known to
-// be unable to show a question.
-func (e *editorApprover) up() bool {
+// Present tells whether the editor can be asked: connected, and not known
+// to be unable to show a question (agent.Present).
+func (e *editorApprover) Present() bool {
 	return e.connected() && e.dialog() != noDialog
+}
+
+// Ask shows q in the editor's dialog and waits for the answer
+// (agent.Client).
+func (e *editorApprover) Ask(ctx context.Context, q agent.Asked) (agent.Reply, bool) {
+	wire, ok := e.askWire(ctx, agent.ApproveParamsOf(q))
+	return agent.ReplyOfWire(wire), ok
+}
+
+// Settled tells the editor q no longer waits (agent.Client).
+func (e *editorApprover) Settled(q agent.Asked, how agent.Settlement) {
+	e.settleWire(agent.SettledParamsOf(q, how))
 }
 
 // dialog is the form the editor's next question takes.
@@ -102,7 +115,9 @@ func (e *editorApprover) tellCannotAsk() {
 
 func (e *editorApprover) close() { e.once.Do(func() { close(e.gone) }) }
 
-func (e *editorApprover) ask(ctx context.Context, p protocol.ApproveParams) (string, bool) {
+// askWire asks with the first dialog the editor can show; a form it
+// lacks falls to the next.
+func (e *editorApprover) askWire(ctx context.Context, p protocol.ApproveParams) (string, bool) {
 	client, conn, life, ok := e.s.editor()
 	if !ok {
 		return "", false
@@ -175,7 +190,9 @@ func askMessage(ctx context.Context, client lsproto.Client, p protocol.ApprovePa
 	return answerOfAction(item.Title), nil
 }
 
-func (e *editorApprover) settled(p protocol.ApprovalSettledParams) {
+// settleWire sends eukhe/approvalSettled, when the question was asked
+// with eukhe/approve.
+func (e *editorApprover) settleWire(p protocol.ApprovalSettledParams) {
 	if !e.connected() || e.dialog() != approveDialog {
 		return // a showMessageRequest cannot be taken back
 	}
@@ -220,38 +237,18 @@ func joinEffects(names []string) string {
 	return out
 }
 
-// terminal is an `eukhe approvals` client on the socket, asked as an
-// approver.
-type terminal struct{ *agent.Terminal }
-
-func (t terminal) ask(ctx context.Context, p protocol.ApproveParams) (string, bool) {
-	return t.Ask(ctx, p)
-}
-
-func (t terminal) settled(p protocol.ApprovalSettledParams) { t.Settled(p) }
-
 // serveTerminal registers a terminal until it leaves: an interactive one
 // is asked every question; a gateway only counts as attached (G5: the
 // gateway rule answers at once).
 func (b *broker) serveTerminal(ctx context.Context, c net.Conn, br *bufio.Reader, gateway bool) {
-	t := &terminal{agent.NewTerminal(c)}
-	b.mu.Lock()
+	t := agent.NewTerminal(c)
+	var leave func()
 	if gateway {
-		b.gateways++
+		leave = b.JoinGateway()
 	} else {
-		b.terms[t] = true
+		leave = b.Join(t)
 	}
-	b.mu.Unlock()
-	defer func() {
-		b.mu.Lock()
-		if gateway {
-			b.gateways--
-		} else {
-			delete(b.terms, t)
-		}
-		b.mu.Unlock()
-		t.Leave()
-	}()
+	defer func() { leave(); t.Leave() }()
 	for {
 		line, err := readLine(br, maxHello)
 		if err != nil || ctx.Err() != nil {

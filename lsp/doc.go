@@ -143,13 +143,16 @@
 //     that can show none (Helix) is not counted as interactive, so its
 //     questions go to the terminals or end unanswered at once, the user is
 //     told once (window/showMessage), and the agent's refusal says the
-//     editor cannot show questions (gate.Unheard). Every interactive
-//     client is asked, the first answer wins, the others get
-//     eukhe/approvalSettled; the settings' approval timeout answers
-//     unanswered; shutdown or the editor's end ends its pending questions
-//     at once. approve_session is remembered per session by exact step
-//     text and cwd, and never offered (nor remembered) for protected or
-//     secret effects.
+//     editor cannot show questions (gate.Unheard). The editor's session's
+//     sink (approvals.go) is agent.Broker with the editor
+//     (approve_clients.go, an agent.Client while it can show a dialog) and
+//     each terminal joined: every interactive client is asked, the first
+//     answer wins, the others get eukhe/approvalSettled (a timeout with
+//     its reason); the settings' approval timeout answers unanswered;
+//     shutdown or the editor's end ends its pending questions at once.
+//     approve_session is kept in agent.Grants, per session, for the step
+//     as judged (gate.Grants), and never offered (nor kept) for protected
+//     or secret effects.
 //   - What reaches the editor unasked (notices.go): settings problems as
 //     window/showMessage (Error: the file is broken, the last good
 //     settings stay; Warning: a key ignored, such as a gate in a project

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"time"
 
@@ -22,7 +21,8 @@ import (
 // the session's own approval sink. When the socket cannot be made, the
 // session runs without it and stderr says why.
 func publishSession(ctx context.Context, root, id, parent string, current func() settings.Settings, stderr io.Writer) (*agent.Terminals, func()) {
-	terms := &agent.Terminals{Timeout: func() time.Duration { return current().ApprovalTimeout }}
+	terms := &agent.Terminals{}
+	terms.Timeout = func() time.Duration { return current().ApprovalTimeout }
 	dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
 	if err == nil {
 		var l *discovery.Listener
@@ -37,53 +37,28 @@ func publishSession(ctx context.Context, root, id, parent string, current func()
 	return terms, func() {}
 }
 
-// remoteParents gives the sink of a parent session that runs headless in
-// another process: its approvals endpoint, which asks the parent's chain
-// (its client, its terminals, its own parents) and answers (G5 relay).
-func remoteParents() func(parent string) gate.Asker {
-	return func(parent string) gate.Asker { return remoteParent{id: parent} }
-}
-
-type remoteParent struct{ id string }
-
-func (r remoteParent) dir() (string, error) { return discovery.Dir(gate.EnvFromList(os.Environ())) }
-
-// Attached is one interactive client while the parent's endpoint lives:
-// what answers there is the parent's to say.
-func (r remoteParent) Attached() gate.Attached {
-	dir, err := r.dir()
-	if err != nil {
-		return gate.Attached{}
+// remoteParents gives the client of a parent session that runs headless
+// in another process: its approvals endpoint found on the discovery
+// socket (agent.ParentClient, G5 relay), the whole sink of that link.
+func remoteParents() func(parent string) agent.Client {
+	return func(parent string) agent.Client {
+		return agent.ParentClient{
+			Dial: func() (net.Conn, error) {
+				dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+				if err != nil {
+					return nil, err
+				}
+				conn, _, err := discovery.FindSession(dir, parent)
+				return conn, err
+			},
+			Up: func() bool {
+				dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+				if err != nil {
+					return false
+				}
+				_, _, ok := discovery.LookupSession(dir, parent)
+				return ok
+			},
+		}
 	}
-	if _, _, ok := discovery.LookupSession(dir, r.id); ok {
-		return gate.Attached{Interactive: 1}
-	}
-	return gate.Attached{}
-}
-
-// Ask relays q to the parent and waits for its answer; ok is false when
-// the parent cannot be reached.
-func (r remoteParent) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
-	dir, err := r.dir()
-	if err != nil {
-		return gate.Unanswered, false
-	}
-	conn, _, err := discovery.FindSession(dir, r.id)
-	if err != nil {
-		return gate.Unanswered, false
-	}
-	defer conn.Close()
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stop()
-	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloRelay, Question: agent.RelayQuestionOf(q), Hops: agent.RelayHops(ctx) + 1})
-	if _, err := conn.Write(append(hello, '\n')); err != nil {
-		return gate.Unanswered, false
-	}
-	line, err := bufio.NewReader(conn).ReadBytes('\n')
-	var a protocol.RelayAnswer
-	if err != nil || json.Unmarshal(line, &a) != nil {
-		return gate.Unanswered, false
-	}
-	answer, ok := gate.ParseAnswer(a.Answer)
-	return answer, ok || a.Answer == "" // no answer at all reads as unanswered
 }

@@ -60,13 +60,18 @@ type MCPServer struct {
 	BearerTokenEnvVar string            `json:"bearerTokenEnvVar,omitempty"`
 }
 
+// DefaultApprovalTimeout is approval.timeoutSeconds when no file sets it,
+// and the wait of an approval broker given no timeout: the one default
+// of how long a question waits (G5; agent.Broker).
+const DefaultApprovalTimeout = 2 * time.Minute
+
 // Defaults are the settings with no file.
 func Defaults() Settings {
 	return Settings{
 		AutoEffects:     gate.DefaultAuto(),
 		SSHHosts:        []string{},
 		MCPServers:      map[string]MCPServer{},
-		ApprovalTimeout: 2 * time.Minute,
+		ApprovalTimeout: DefaultApprovalTimeout,
 		Elicitation:     true,
 		ReviewStyle:     "inline",
 		EditSave:        "clean",
