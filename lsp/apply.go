@@ -21,8 +21,13 @@ type applied struct {
 	// never takes it back because its didChange is late (vim-lsp tells
 	// 2.5 s after its answer).
 	editorApplied bool
-	err           error // why it did not land (or is not confirmed)
-	watch         *watch
+	// stale: nothing of it was applied (not sent, refused, or skipped by
+	// the editor) because its buffer moved on from the text it was made
+	// on: the user typed. It may be rebased on the new text and sent again
+	// (rebase.go).
+	stale bool
+	err   error // why it did not land (or is not confirmed)
+	watch *watch
 }
 
 // apply sends edits to the editor and verifies each: a document landed iff
@@ -59,6 +64,12 @@ func (s *Server) apply(es []docEdit, all bool) []applied {
 			part[k] = es[i]
 		}
 		res := s.applyBatch(part, enc, caps)
+		for try := 1; try < maxRebases && s.rebaseStale(part, res); try++ {
+			res = s.applyBatch(part, enc, caps)
+		}
+		for k, i := range batch {
+			es[i] = part[k] // the edit as last sent: rebased, it is the one that landed
+		}
 		ok := true
 		for k, i := range batch {
 			out[i] = res[k]
@@ -72,6 +83,8 @@ func (s *Server) apply(es []docEdit, all bool) []applied {
 }
 
 // applyBatch sends one applyEdit and waits for its documents to land.
+// A document whose buffer moved on before anything of it was applied is
+// marked stale (rebaseStale).
 func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []applied {
 	out := make([]applied, len(es))
 	client, _, life, ok := s.editor()
@@ -95,6 +108,7 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		}
 		if why := s.moved(e); why != nil {
 			out[i].err = why
+			out[i].stale = s.movedOn(e)
 			return out // nothing of this batch is sent
 		}
 	}
@@ -168,8 +182,12 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 			out[i].err = fmt.Errorf("it was sent to the editor, which did not answer within %v (stopped or busy?): not confirmed", s.opts.CallTimeout)
 		case why != nil:
 			out[i].err = why
+			// refused whole (a client that checks every version) or alone:
+			// nothing of it applied; stale when the user typed meanwhile
+			out[i].stale = s.movedOn(e)
 		case skipped != nil && skipped[i]:
 			out[i].err = errors.New("its buffer changed in the editor (someone typed?) before the edit reached it, and the editor skipped it: it did not land")
+			out[i].stale = s.movedOn(e)
 		default:
 			out[i].unconfirmed = true
 			out[i].editorApplied = err == nil && res.Applied

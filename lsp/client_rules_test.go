@@ -284,11 +284,37 @@ func TestNeovimSkippingAStaleEditIsKnownNotApplied(t *testing.T) {
 			go func() { time.Sleep(10 * time.Millisecond); e.flush("a.txt") }()
 		}
 	})
+	// The user types before every apply: each rebased edit is stale again,
+	// until eukhe stops sending it.
 	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 1\n+ONE\n"})
 	if !got.IsError || !strings.HasPrefix(got.Text, "NOT applied to a.txt") || !strings.Contains(got.Text, "skipped it") {
 		t.Fatalf("reply:\n%s", got.Text)
 	}
-	if b := e.buf("a.txt"); b != "one\ntwo\ntyped three\n" {
+	if b := e.buf("a.txt"); b != "one\ntwo\n"+strings.Repeat("typed ", maxRebases)+"three\n" {
+		t.Fatalf("buffer %q", b)
+	}
+}
+
+// Typing once, on another line, before Neovim applies: it skips the stale
+// edit, which is made again over the typing and lands (issue 22, item 1).
+func TestNeovimSkippingAStaleEditGetsItRebased(t *testing.T) {
+	e := newEditor(t, editorOpts{debounce: true, wait: 30 * time.Second})
+	e.put("a.txt", "one\ntwo\nthree\n")
+	e.open("a.txt")
+	tag := tagOf(t, e.tool("read", map[string]any{"path": "a.txt"}).Text)
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == 1 {
+				e.typeAt("a.txt", 2, 0, "typed ")
+				go func() { time.Sleep(10 * time.Millisecond); e.flush("a.txt") }()
+			}
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 1\n+ONE\n"})
+	if got.IsError || !strings.HasPrefix(got.Text, "Applied to a.txt") {
+		t.Fatalf("reply:\n%s", got.Text)
+	}
+	if b := e.buf("a.txt"); b != "ONE\ntwo\ntyped three\n" {
 		t.Fatalf("buffer %q", b)
 	}
 }

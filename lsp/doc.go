@@ -64,7 +64,13 @@
 //     wait at once. A client that checks every version before applying any
 //     (VS Code) gets one applyEdit; any other (Neovim checks only the
 //     first document's version) gets one per document, in order, stopping
-//     at the first that does not land. When one does not land, the
+//     at the first that does not land. A document whose buffer moved on
+//     before any of it was applied (the user typed between the check and
+//     the apply: VS Code refuses, Neovim skips) is made again over the
+//     user's text and sent again (rebase.go, at most maxRebases times);
+//     only typing on the edit's own lines refuses it, naming those lines
+//     (TestLaw_an_edit_rebased_under_typing_keeps_the_users_lines_and_the_edits).
+//     An edit the editor may have applied is never sent twice. When one does not land, the
 //     documents that did are put back by the inverse edit, rebased over
 //     the user's changes elsewhere (rebaseBack), and the outcomes say
 //     exactly what landed, for docs.Reply.
@@ -80,7 +86,9 @@
 //   - Review (review.go, review_undo.go): eukhe/review tells the client the
 //     hunks of each landed edit; eukhe/reviewDecision keeps or undoes a
 //     hunk, a file or an edit; an undo is the inverse edit through the same
-//     commit, refused when the file changed since.
+//     commit. A file the user typed in since has its hunks followed to
+//     where they stand (review_follow.go); only a hunk whose own lines
+//     changed is refused.
 //   - Long calls (progress.go): a call of an attached agent (bash, grep,
 //     glob) or of eukhe/tool (grep, glob) that runs longer than one
 //     interval (Options.ProgressEvery, else EUKHE_PROGRESS_EVERY, else

@@ -47,6 +47,9 @@ type openDoc struct {
 	// answered applied: true, a document of which is only not confirmed
 	// yet: it is not put back.
 	kept bool
+	// rebased: e was made again over the user's typing before it landed
+	// (rebase.go): the review shows e's change, not the commit's.
+	rebased bool
 }
 
 func (s *Server) newEditorPub() *editorPub {
@@ -206,6 +209,11 @@ func (ep *editorPub) send(from int) {
 		es[k] = ep.open[p].e
 	}
 	got := ep.s.apply(es, false)
+	for k, p := range run {
+		if d := ep.open[p]; !bytes.Equal(d.e.from, es[k].from) {
+			d.e, d.rebased = es[k], true // made again over the user's typing (rebase.go)
+		}
+	}
 	whole := len(ep.ps) == 1
 	// A client that checks every version applies one applyEdit whole: when
 	// it answered applied: true, a document of it not seen yet does not
@@ -353,6 +361,9 @@ func (ep *editorPub) planned(p *docs.Pending, i int) *planned {
 	pl := &planned{i: i, c: p.Change, real: p.Target()}
 	if d := ep.open[p]; d != nil {
 		pl.open, pl.v, pl.dirty, pl.file = true, d.v, d.dirty, d.file
+		if d.rebased {
+			pl.c.Old, pl.c.New = d.e.from, d.e.to
+		}
 	}
 	return pl
 }

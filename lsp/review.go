@@ -45,6 +45,9 @@ type reviewHunk struct {
 	index   int // as announced
 	at, end int // its bytes in after
 	before  []byte
+	// typed: its lines changed after the edit (the user typed on them):
+	// putting it back would take that away too, so it is not undone.
+	typed bool
 }
 
 func newReviewBook() *reviewBook { return &reviewBook{edits: map[string]*reviewEdit{}} }

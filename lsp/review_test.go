@@ -84,17 +84,43 @@ func TestUndoOneHunkThenTheRestOfTheFile(t *testing.T) {
 	}
 }
 
-func TestUndoIsRefusedWhenTheTextChangedSince(t *testing.T) {
+// Undo follows the hunks under typing (issue 22, item 2): the user's
+// typing elsewhere stays and the hunk goes back where it stands now; a
+// hunk whose own lines the user changed is refused, the others undo.
+func TestUndoFollowsTheHunksUnderTyping(t *testing.T) {
 	e := newEditor(t, editorOpts{reviews: true})
 	r := reviewed(t, e)
-	e.typeAt("a.txt", 0, 0, "typed ")
+	e.typeAt("a.txt", 0, 0, "typed ") // line 1, above both hunks
+	e.typeAt("a.txt", 2, 0, "more ")  // line 3, between them
 	a := string(uri.File(e.path("a.txt")))
 	res := e.decide(protocol.ReviewDecisionParams{EditID: r.EditID, URI: a, Decision: protocol.DecisionUndo})
-	if res.Applied || !strings.Contains(res.Message, "changed since edit") {
-		t.Fatalf("undo over the user's typing: %+v", res)
+	if !res.Applied || !strings.HasPrefix(res.Message, "undo: Applied to a.txt#") {
+		t.Fatalf("undo over the user's typing elsewhere: %+v", res)
 	}
-	if b := e.buf("a.txt"); b != "typed 1\ntwo\n3\nfour\nFOUR\n5\n" {
+	if b := e.buf("a.txt"); b != "typed 1\n2\nmore 3\n4\n5\n" {
 		t.Errorf("buffer = %q", b)
+	}
+}
+
+func TestUndoIsRefusedForAHunkWhoseLinesTheUserChanged(t *testing.T) {
+	e := newEditor(t, editorOpts{reviews: true})
+	r := reviewed(t, e)
+	e.typeAt("a.txt", 1, 0, "typed ") // line 2: hunk 0's own line
+	a := string(uri.File(e.path("a.txt")))
+	zero, one := 0, 1
+	res := e.decide(protocol.ReviewDecisionParams{EditID: r.EditID, URI: a, Hunk: &zero, Decision: protocol.DecisionUndo})
+	if res.Applied || !strings.Contains(res.Message, "someone typed on them") {
+		t.Fatalf("undo of the hunk the user typed on: %+v", res)
+	}
+	if b := e.buf("a.txt"); b != "1\ntyped two\n3\nfour\nFOUR\n5\n" {
+		t.Errorf("buffer after the refusal = %q", b)
+	}
+	res = e.decide(protocol.ReviewDecisionParams{EditID: r.EditID, URI: a, Hunk: &one, Decision: protocol.DecisionUndo})
+	if !res.Applied {
+		t.Fatalf("undo of the other hunk: %+v", res)
+	}
+	if b := e.buf("a.txt"); b != "1\ntyped two\n3\n4\n5\n" {
+		t.Errorf("buffer after the other hunk's undo = %q", b)
 	}
 }
 

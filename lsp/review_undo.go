@@ -13,8 +13,9 @@ import (
 // undo puts back the text of the picked hunks: one change per file, from
 // the text the edit left to that text with those hunks reverted, through
 // the same commit as the agent's edits (the editor for an open document,
-// else the disk). A file that changed since the edit is refused: its
-// hunks no longer stand where they were. The caller holds commitMu.
+// else the disk). A file that changed since the edit (the user typed)
+// has its hunks followed to where they stand now (review_follow.go); a
+// hunk whose own lines changed is refused. The caller holds commitMu.
 func (s *Server) undo(e *reviewEdit, sel picked) protocol.ReviewDecisionResult {
 	files := make([]*reviewFile, 0, len(sel))
 	for f := range sel {
@@ -32,8 +33,15 @@ func (s *Server) undo(e *reviewEdit, sel picked) protocol.ReviewDecisionResult {
 		switch {
 		case err != nil:
 			return protocol.ReviewDecisionResult{Message: fmt.Sprintf("undo refused: %s cannot be read: %v", name, err)}
-		case !snap.Stat.Exists || !bytes.Equal(snap.Data, f.after):
-			return protocol.ReviewDecisionResult{Message: fmt.Sprintf("undo refused: %s changed since edit %s, so its hunks no longer stand where they were; undo it in the editor (its undo history holds the edit), or ask the agent", name, e.id)}
+		case !snap.Stat.Exists:
+			return protocol.ReviewDecisionResult{Message: fmt.Sprintf("undo refused: %s is gone since edit %s; undo it in the editor (its undo history holds the edit), or ask the agent", name, e.id)}
+		case !bytes.Equal(snap.Data, f.after):
+			s.review.follow(f, snap.Data)
+		}
+		for _, k := range sel[f] {
+			if f.hunks[k].typed {
+				return protocol.ReviewDecisionResult{Message: fmt.Sprintf("undo refused: %s: its lines of that hunk changed since edit %s (someone typed on them), so putting the hunk back would undo that too; undo it in the editor (its undo history holds the edit), or ask the agent", name, e.id)}
+			}
 		}
 		to := f.revert(sel[f])
 		cs = append(cs, docs.Change{Path: f.path, Old: snap.Data, New: to})

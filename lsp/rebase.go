@@ -1,0 +1,100 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Rebase under typing. Users type while agents work: an edit checked
+// against version 68 of a buffer meets version 69 at the editor (the user
+// typed on another line), and the editor refuses it (VS Code checks every
+// version) or skips it (Neovim). Such an edit was applied nowhere, so it
+// is made again on the buffer's text now — the edit's lines replaced, the
+// user's changes kept (merged: the same line rule landing uses) — and
+// sent again, up to maxRebases times in all. Only a user's change that
+// touches the edit's own lines refuses it, and the reply names those
+// lines. An edit the editor may have applied (no answer, applied: true)
+// is never sent again: it is followed (landing.go).
+
+// maxRebases bounds how many times one document's edit is sent.
+const maxRebases = 8
+
+// movedOn reports whether the open document's buffer is not the text the
+// edit was made on any more (the user typed), while it is still open,
+// known and judged as before: what makes a stale edit worth rebasing.
+func (s *Server) movedOn(e docEdit) bool {
+	v, open := s.ov.get(e.path)
+	if !open || v.lost != nil || !e.back && s.ov.judge(v) != nil {
+		return false
+	}
+	return v.version != e.version || !bytes.Equal(v.data, e.from)
+}
+
+// rebaseStale makes each stale edit of a batch again on its buffer's
+// text now, and reports whether the batch is worth sending again: some
+// edit was stale, all of them rebased, and nothing of the batch landed
+// or may have (a document that landed is not sent twice). An edit whose
+// lines the user changed gets the reason in its result.
+func (s *Server) rebaseStale(part []docEdit, res []applied) bool {
+	stale := false
+	for _, a := range res {
+		switch {
+		case a.landed || a.unconfirmed:
+			return false
+		case a.stale:
+			stale = true
+		}
+	}
+	if !stale {
+		return false
+	}
+	next := make([]docEdit, len(part))
+	copy(next, part)
+	for k, a := range res {
+		if !a.stale {
+			continue
+		}
+		e := part[k]
+		v, _ := s.ov.get(e.path)
+		to, ok := merged(e.to, e.from, v.data)
+		if !ok {
+			// the batch stops here: each of its documents says why (a
+			// client that checks every version refused them together)
+			err := fmt.Errorf("the user changed %s of %s in the editor (version %d → %d), which this edit replaces, so it was not sent again: read it again and redo the edit",
+				touchedLines(e.from, e.to, v.data), s.display(e.path), e.version, v.version)
+			for j := range res {
+				if !res[j].landed && !res[j].unconfirmed {
+					res[j].err = err
+				}
+			}
+			return false
+		}
+		next[k] = docEdit{uri: e.uri, path: e.path, version: v.version, from: v.data, to: to, moveTo: e.moveTo, back: e.back}
+	}
+	copy(part, next)
+	return true
+}
+
+// touchedLines names the lines of from (1-based) that both the edit
+// from → to and the user's change from → cur replace.
+func touchedLines(from, to, cur []byte) string {
+	first, last := 0, 0
+	for _, h := range hunks(from, to) {
+		for _, u := range hunks(from, cur) {
+			if touch(h.OldFrom, h.OldTo, u.OldFrom, u.OldTo) {
+				a, b := max(h.OldFrom, u.OldFrom)+1, max(min(h.OldTo, u.OldTo), max(h.OldFrom, u.OldFrom)+1)
+				if first == 0 || a < first {
+					first = a
+				}
+				last = max(last, b)
+			}
+		}
+	}
+	switch {
+	case first == 0:
+		return "lines next to the edit's"
+	case first == last:
+		return fmt.Sprintf("line %d", first)
+	}
+	return fmt.Sprintf("lines %d–%d", first, last)
+}
