@@ -26,7 +26,10 @@ type applied struct {
 	// on: the user typed. It may be rebased on the new text and sent again
 	// (rebase.go).
 	stale bool
-	err   error // why it did not land (or is not confirmed)
+	// refused: the editor answered applied: false (nothing of it applied);
+	// its didChange may still be on its way (awaitMoved)
+	refused bool
+	err     error // why it did not land (or is not confirmed)
 	watch *watch
 }
 
@@ -64,7 +67,7 @@ func (s *Server) apply(es []docEdit, all bool) []applied {
 			part[k] = es[i]
 		}
 		res := s.applyBatch(part, enc, caps)
-		for try := 1; try < maxRebases && s.rebaseStale(part, res); try++ {
+		for try := 1; try < maxRebases && s.rebaseStale(part, s.awaitMoved(part, res, caps)); try++ {
 			res = s.applyBatch(part, enc, caps)
 		}
 		for k, i := range batch {
@@ -185,6 +188,7 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 			// refused whole (a client that checks every version) or alone:
 			// nothing of it applied; stale when the user typed meanwhile
 			out[i].stale = s.movedOn(e)
+			out[i].refused = err == nil
 		case skipped != nil && skipped[i]:
 			out[i].err = errors.New("its buffer changed in the editor (someone typed?) before the edit reached it, and the editor skipped it: it did not land")
 			out[i].stale = s.movedOn(e)

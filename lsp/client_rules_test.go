@@ -254,7 +254,7 @@ func TestAnEditAtVersionZeroNeverOverwritesUnseenTyping(t *testing.T) {
 		e.flush("a.txt")
 		b := e.buf("a.txt")
 		switch {
-		case typed && (b != "one\ntwoX\nthree\n" || !got.IsError || !strings.Contains(got.Text, "nothing was sent")):
+		case typed && (b != "one\ntwoX\nthree\n" || !got.IsError || !strings.Contains(got.Text, "the user changed line 2 of a.txt")):
 			t.Errorf("typed: buffer %q, reply:\n%s", b, got.Text)
 		case !typed && (b != "one\nTWO\nthree\n" || got.IsError):
 			t.Errorf("not typed: buffer %q, reply:\n%s", b, got.Text)

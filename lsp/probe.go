@@ -18,7 +18,8 @@ import (
 // version, 0 included), is preceded by a probe: an empty edit (an empty
 // insert at the start, which changes no text) that makes Neovim count a
 // change and tell every change it held. Once the overlay is past version
-// 0, the document must still hold the edit's text, or nothing is sent.
+// 0, the edit is made again over what the user typed meanwhile
+// (rebase.go), or refused when the typing touched its lines.
 
 // skipsVersionZero tells whether the client applies an edit at version 0
 // unchecked: Neovim without the eukhe plugin (which says checksVersions).
@@ -58,7 +59,8 @@ func (s *Server) probe(life context.Context, client lsproto.Client, e docEdit) (
 			return e, v.lost
 		case v.version > 0:
 			if !bytes.Equal(v.data, e.from) {
-				return e, fmt.Errorf("its buffer changed in the editor (someone typed?) before the edit was sent, so nothing was sent to it: read it again and redo the edit")
+				// the user typed: the edit is made again over it (rebase.go)
+				return s.rebaseOn(e, v)
 			}
 			e.version = v.version
 			return e, nil

@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"time"
 )
 
 // Rebase under typing. Users type while agents work: an edit checked
@@ -30,6 +32,34 @@ func (s *Server) movedOn(e docEdit) bool {
 	return v.version != e.version || !bytes.Equal(v.data, e.from)
 }
 
+// refusedWait is how long a refused edit's document is watched for the
+// didChange of the typing that made the editor refuse it: the editor may
+// answer before it tells the change (VS Code tells it 16 ms after).
+// Neovim's plugin refuses an edit whose buffer moved while Neovim's
+// debounce still holds the change (told once the user pauses): for it the
+// wait is TypingWait.
+const refusedWait = 300 * time.Millisecond
+
+// awaitMoved waits, for each refused document not seen moved yet, until
+// its buffer moved on or the wait ends, and marks those that moved stale.
+func (s *Server) awaitMoved(part []docEdit, res []applied, caps clientCaps) []applied {
+	wait := min(refusedWait, s.opts.LandingWait)
+	if caps.eukhe.ChecksVersions {
+		wait = s.opts.TypingWait
+	}
+	for k, a := range res {
+		if !a.refused || a.stale {
+			continue
+		}
+		deadline := time.Now().Add(wait)
+		for !s.movedOn(part[k]) && time.Now().Before(deadline) {
+			s.ov.waitChange(context.Background(), part[k].path, min(50*time.Millisecond, time.Until(deadline)))
+		}
+		res[k].stale = s.movedOn(part[k])
+	}
+	return res
+}
+
 // rebaseStale makes each stale edit of a batch again on its buffer's
 // text now, and reports whether the batch is worth sending again: some
 // edit was stale, all of them rebased, and nothing of the batch landed
@@ -54,14 +84,11 @@ func (s *Server) rebaseStale(part []docEdit, res []applied) bool {
 		if !a.stale {
 			continue
 		}
-		e := part[k]
-		v, _ := s.ov.get(e.path)
-		to, ok := merged(e.to, e.from, v.data)
-		if !ok {
+		v, _ := s.ov.get(part[k].path)
+		e, err := s.rebaseOn(part[k], v)
+		if err != nil {
 			// the batch stops here: each of its documents says why (a
 			// client that checks every version refused them together)
-			err := fmt.Errorf("the user changed %s of %s in the editor (version %d → %d), which this edit replaces, so it was not sent again: read it again and redo the edit",
-				touchedLines(e.from, e.to, v.data), s.display(e.path), e.version, v.version)
 			for j := range res {
 				if !res[j].landed && !res[j].unconfirmed {
 					res[j].err = err
@@ -69,7 +96,7 @@ func (s *Server) rebaseStale(part []docEdit, res []applied) bool {
 			}
 			return false
 		}
-		next[k] = docEdit{uri: e.uri, path: e.path, version: v.version, from: v.data, to: to, moveTo: e.moveTo, back: e.back}
+		next[k] = e
 	}
 	copy(part, next)
 	return true
@@ -97,4 +124,16 @@ func touchedLines(from, to, cur []byte) string {
 		return fmt.Sprintf("line %d", first)
 	}
 	return fmt.Sprintf("lines %d–%d", first, last)
+}
+
+// rebaseOn is the edit e made again on the document's text now, v: its
+// lines replaced, the user's changes kept; an error naming the lines when
+// the user changed the edit's own lines.
+func (s *Server) rebaseOn(e docEdit, v view) (docEdit, error) {
+	to, ok := merged(e.to, e.from, v.data)
+	if !ok {
+		return e, fmt.Errorf("the user changed %s of %s in the editor (version %d → %d), which this edit replaces, so it was not sent: read it again and redo the edit",
+			touchedLines(e.from, e.to, v.data), s.display(e.path), e.version, v.version)
+	}
+	return docEdit{uri: e.uri, path: e.path, version: v.version, from: v.data, to: to, moveTo: e.moveTo, back: e.back}, nil
 }

@@ -193,6 +193,11 @@ func TestLSPWithNeovimTypingNearTheAgentsLinesLosesNoKeystroke(t *testing.T) {
 				t.Errorf("replies not true to the buffer:\n%v", wrong)
 			}
 			t.Logf("%v keystrokes; replies: %v", typed, res["replies"])
+			// the typing never touches the edited lines (9 and 11): an edit
+			// the editor refused or skipped is made again over it and lands
+			if refused, _ := res["refused"].([]any); len(refused) > 0 {
+				t.Errorf("%d edits refused though the typing never touched their lines: %v", len(refused), refused)
+			}
 		})
 	}
 }

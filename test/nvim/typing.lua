@@ -27,6 +27,7 @@ h.run(function()
   end))
   local replies = {}
   local wrong = {}
+  local refused = {}
   for n = 1, tonumber(os.getenv('EUKHE_TYPING_EDITS') or '16') do
     local target = (n % 2 == 0) and 9 or 11
     local r = h.agent('read', { path = 'a.txt' })
@@ -38,6 +39,9 @@ h.run(function()
       local landed = now == want
       local says = e.text:match('^Applied') and 'applied' or (e.text:match('^not confirmed') and 'unconfirmed' or 'not')
       table.insert(replies, says)
+      if says == 'not' then
+        table.insert(refused, e.text)
+      end
       if (says == 'applied' and not landed) or (says == 'not' and landed) then
         table.insert(wrong, string.format('edit %d: the buffer has %q; the reply:\n%s', n, now, e.text))
       end
@@ -53,4 +57,5 @@ h.run(function()
   h.results.lines = #lines
   h.results.replies = replies
   h.results.wrong = wrong
+  h.results.refused = refused
 end)
