@@ -30,7 +30,7 @@ type applied struct {
 	// its didChange may still be on its way (awaitMoved)
 	refused bool
 	err     error // why it did not land (or is not confirmed)
-	watch *watch
+	watch   *watch
 }
 
 // apply sends edits to the editor and verifies each: a document landed iff
