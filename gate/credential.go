@@ -198,6 +198,19 @@ var tokenShapes = regexp.MustCompile(`(?:^|[\s"'=:,;(\[{<])(?:` + strings.Join([
 	"sbp_[0-9A-Za-z]{30,}",               // Supabase
 	"ops_eyJ[0-9A-Za-z_=-]{10,}",         // 1Password service account
 	"phx_[0-9A-Za-z]{30,}",               // PostHog's personal key (phc_, a project's, is public)
+	// the seventh red team's: the same providers' other shapes, and others
+	"sb_secret_[0-9A-Za-z_-]{20,}",                        // Supabase's new secret keys
+	"ls__[0-9A-Za-z]{20,}",                                // LangSmith's older keys
+	"PMAT-[0-9A-Za-z]{20,}",                               // Postman collection access token
+	"HRKU-[0-9A-Za-z_-]{20,}",                             // Heroku
+	"nf[pcu]_[0-9A-Za-z]{20,}",                            // Netlify personal, OAuth
+	`dp\.(?:st|pt|ct|sa|scim|audit)\.[0-9A-Za-z._-]{20,}`, // Doppler
+	"napi_[0-9A-Za-z]{30,}",                               // Neon
+	"pcsk_[0-9A-Za-z_]{20,}",                              // Pinecone
+	"re_[0-9A-Za-z]{6,}_[0-9A-Za-z_]{16,}",                // Resend
+	"GOCSPX-[0-9A-Za-z_-]{20,}",                           // Google OAuth client secret
+	"ddp_[0-9A-Za-z]{30,}",                                // Deno Deploy
+	"bk(?:ua|ab)_[0-9A-Za-z]{30,}",                        // Buildkite
 }, "|") + `)`)
 
 // secretMarks are texts that make a value a credential wherever they

@@ -153,15 +153,29 @@ func (p *Policy) dotTops(fsys InodeFS, r Rule, add func(string, int)) {
 		add(r.Path, 2)
 		return
 	}
-	names, err := fsys.Names(r.Path)
-	if err != nil {
-		return
-	}
-	for _, n := range names {
-		if DotCovers(n) {
-			add(filepath.Join(r.Path, n), 2)
+	var walk func(dir, rel string, depth int)
+	walk = func(dir, rel string, depth int) {
+		names, err := fsys.Names(dir)
+		if err != nil {
+			return
+		}
+		for _, n := range names {
+			r := path2(rel, n)
+			switch {
+			case !DotCovers(r):
+			case !writableBelow(r):
+				add(filepath.Join(dir, n), depth)
+			case depth > 0:
+				walk(filepath.Join(dir, n), r, depth-1) // ~/.cache: its covered entries
+			}
 		}
 	}
+	walk(r.Path, "", 2)
+}
+
+// writableBelow reports whether a place of HomeWritable is below rel.
+func writableBelow(rel string) bool {
+	return slices.ContainsFunc(HomeWritable, func(w string) bool { return strings.HasPrefix(w, rel+"/") })
 }
 
 // LinksProtected reports whether path is a regular file with more than

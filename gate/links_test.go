@@ -153,7 +153,7 @@ func TestDotfileHardLinkedFromElsewhereIsProtected(t *testing.T) {
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	must(t, err)
 	home, root := filepath.Join(base, "home"), filepath.Join(base, "home", "work")
-	for _, d := range []string{root, filepath.Join(home, "dotfiles"), filepath.Join(home, ".config", "mise"), filepath.Join(home, ".cache")} {
+	for _, d := range []string{root, filepath.Join(home, "dotfiles"), filepath.Join(home, ".config", "mise"), filepath.Join(home, ".cache", "go-build")} {
 		must(t, os.MkdirAll(d, 0o755))
 	}
 	link := func(protected, other string) {
@@ -162,7 +162,7 @@ func TestDotfileHardLinkedFromElsewhereIsProtected(t *testing.T) {
 	}
 	link(".bash_aliases", "dotfiles/bash_aliases")
 	link(".config/mise/config.toml", "dotfiles/mise.toml")
-	link(".cache/blob", "dotfiles/blob")
+	link(".cache/go-build/blob", "dotfiles/blob")
 	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
 	for other, want := range map[string]Class{"dotfiles/bash_aliases": ClassProtected, "dotfiles/mise.toml": ClassProtected, "dotfiles/blob": ClassOutside} {
 		path := filepath.Join(home, other)

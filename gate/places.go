@@ -53,6 +53,12 @@ var HomeSecrets = []string{
 	".config/rclone", ".config/sops", ".config/op", ".config/doctl", ".pgpass", ".my.cnf",
 	".vault-token", ".gem/credentials", ".terraform.d/credentials.tfrc.json", ".s3cfg", ".boto",
 	".oci", ".m2/settings-security.xml", ".gradle/gradle.properties", ".yarnrc.yml",
+	// the seventh red team's: tokens in a cache and in tools' own places
+	".cache/huggingface/token", ".huggingface/token", ".supabase/access-token", ".fly/config.yml",
+	".pulumi/credentials.json", ".config/configstore", ".config/stripe", ".local/share/com.vercel.cli",
+	".config/heroku", ".netlify/config.json", ".config/netlify", ".config/doppler", ".databrickscfg",
+	".snowflake/connections.toml", ".config/snowflake", ".config/railway", ".railway", ".wrangler/config",
+	".config/.wrangler/config",
 }
 
 // HomeProtected are the files and directories in the home whose programs
@@ -71,8 +77,10 @@ var HomeProtected = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_l
 	".cursor", ".config/pip", ".pythonrc", ".tmux.conf",
 	".config/tmux", ".direnvrc", ".config/direnv",
 	// the sixth red team's: Debian's and Ubuntu's ~/.profile puts ~/bin
-	// first on PATH at the next login once it exists
-	"bin"}
+	// first on PATH at the next login once it exists; the seventh's: the
+	// home's other PATH directories that are no dot-entry (Go's, which the
+	// README has the user put on PATH; local::lib's Perl tree)
+	"bin", "go/bin", "perl5"}
 
 // MovedHomes are the variables that move a part of the home's
 // configuration elsewhere, each with the part it replaces (a DotRule on
@@ -88,7 +96,20 @@ var MovedHomes = map[string]string{
 	"RBENV_ROOT": ".rbenv", "VOLTA_HOME": ".volta", "BUN_INSTALL": ".bun", "PYTHONUSERBASE": ".local",
 	"PIPX_HOME": ".local/pipx", "PIPX_BIN_DIR": ".local/bin", "GEM_HOME": ".gem", "SDKMAN_DIR": ".sdkman",
 	"BASH_ENV": "", "ENV": "", "PYTHONSTARTUP": "", "INPUTRC": "", "MYVIMRC": "",
+	// the seventh red team's: the caches (their code places stay covered,
+	// as in ~/.cache), the state, and config files whose settings run
+	// programs: ripgrep's (--pre), Go's (GOFLAGS=-toolexec), starship's
+	// (custom commands), psql's (\!), irb's, gem's, tig's, less's keys
+	"XDG_CACHE_HOME": ".cache", "XDG_STATE_HOME": ".local/state", "PRE_COMMIT_HOME": ".cache/pre-commit",
+	"HF_HOME":             ".cache/huggingface",
+	"RIPGREP_CONFIG_PATH": "", "GOENV": "", "STARSHIP_CONFIG": "", "PSQLRC": "", "IRBRC": "", "GEMRC": "",
+	"TIGRC_USER": "", "LESSKEYIN": "", "WGETRC": "", "SCREENRC": "", "EDITRC": "",
 }
+
+// PathHomes are the variables that name a directory of programs the
+// user's PATH holds, each with the part below it that is that directory:
+// Go's (GOBIN; GOPATH's bin, for each entry of it).
+var PathHomes = map[string]string{"GOBIN": "", "GOPATH": "bin"}
 
 // SecretEnv are the variables that name credential files (G1.4), and,
 // beyond the seed, the ones that move a store of HomeSecrets elsewhere
@@ -245,11 +266,17 @@ func (pl Places) Rules() []Rule {
 	for _, n := range NamedProtected {
 		rs = append(rs, Rule{Kind: NamedRule, Name: n})
 	}
-	if pl.Home != "" && pl.Home != "/" {
-		for _, h := range HomeProtected {
-			rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Join(pl.Home, h)})
+	// the home's configuration, and the other homes' a script can name
+	// (~user: the user's own home in the user database when HOME is not
+	// it, the seventh red team's)
+	for _, home := range append([]string{pl.Home}, pl.OtherHomes...) {
+		if home == "" || home == "/" || home != pl.Home && home == filepath.Clean(pl.Home) {
+			continue
 		}
-		rs = append(rs, Rule{Kind: DotRule, Path: pl.Home})
+		for _, h := range HomeProtected {
+			rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Join(home, h)})
+		}
+		rs = append(rs, Rule{Kind: DotRule, Path: home})
 	}
 	for _, k := range slices.Sorted(maps.Keys(MovedHomes)) {
 		v := pl.Env[k]
@@ -265,6 +292,16 @@ func (pl Places) Rules() []Rule {
 		}
 		rs = append(rs, Rule{Kind: DotRule, Path: filepath.Clean(v), Name: MovedHomes[k]})
 	}
+	for _, k := range slices.Sorted(maps.Keys(PathHomes)) {
+		for _, v := range filepath.SplitList(pl.Env[k]) {
+			if rest, ok := strings.CutPrefix(v, "~/"); ok && pl.Home != "" {
+				v = filepath.Join(pl.Home, rest)
+			}
+			if v = filepath.Join(v, PathHomes[k]); filepath.IsAbs(v) && v != "/" {
+				rs = append(rs, Rule{Kind: TreeRule, Path: v})
+			}
+		}
+	}
 	for _, f := range pl.SettingsFiles {
 		rs = append(rs, Rule{Kind: TreeRule, Path: f})
 	}
@@ -278,10 +315,13 @@ func (pl Places) Rules() []Rule {
 			d = pl.Home + d[1:]
 		}
 		// "~+" is the working directory and "~-" the one before it to
-		// bash's search (the sixth red team's): relative
-		for _, t := range []string{"~+", "~-"} {
-			if d == t || strings.HasPrefix(d, t+"/") {
-				d = "." + d[2:]
+		// bash's search (the sixth red team's), and "~N", "~+N", "~-N"
+		// entries of the directory stack ("~0" the working directory, the
+		// seventh's): relative
+		if rest, ok := strings.CutPrefix(d, "~"); ok {
+			head, tail, _ := strings.Cut(rest, "/")
+			if dirStackTilde(head) {
+				d = "./" + tail
 			}
 		}
 		if filepath.IsAbs(d) {
@@ -312,4 +352,15 @@ func (pl Places) Rules() []Rule {
 // Policy is the path policy of these places over fsys.
 func (pl Places) Policy(fsys FS) *Policy {
 	return NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
+}
+
+// dirStackTilde reports whether what follows "~" in a word ("+", "-",
+// "3", "+0", "-1") names a directory of bash's stack: the working
+// directory, the one before it, or an entry of pushd's stack.
+func dirStackTilde(head string) bool {
+	digits := strings.TrimLeft(head, "+-")
+	if len(head)-len(digits) > 1 || head == "" {
+		return false
+	}
+	return strings.Trim(digits, "0123456789") == ""
 }

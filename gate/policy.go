@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -76,11 +77,24 @@ const (
 // A user who wants that guarded leaves outside out of the auto set: then
 // a program writes the home only in shell.writableDirs. A program a
 // login, a shell, an editor or git runs by itself is never here.
-var HomeWritable = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository",
-	".gradle/caches", ".gradle/daemon", ".gradle/native", ".pnpm-store",
-	".bun/install/cache", ".yarn/berry/cache", ".local/state", ".local/share/pnpm", ".rustup/downloads",
-	".rustup/tmp", ".nuget/packages", ".node-gyp", ".conda/pkgs", ".ivy2/cache", ".sbt/boot",
+var HomeWritable = []string{".npm", ".cargo/registry", ".cargo/git", ".m2/repository",
+	".gradle/caches", ".gradle/daemon", ".pnpm-store",
+	".bun/install/cache", ".yarn/berry/cache", ".local/share/pnpm/store", ".rustup/downloads",
+	".rustup/tmp", ".nuget/packages", ".node-gyp", ".conda/pkgs", ".ivy2/cache",
 	".composer/cache", ".bundle/cache",
+	// ~/.cache by the tools that keep data there (the seventh red team
+	// found a shell's prompt code, a shell's plugins and keymaps, compinit's
+	// dump in others: a cache not named here is covered)
+	".cache/go-build", ".cache/pip", ".cache/pypoetry", ".cache/uv", ".cache/yarn", ".cache/pnpm",
+	".cache/node-gyp", ".cache/ms-playwright", ".cache/puppeteer", ".cache/Cypress", ".cache/bazel",
+	".cache/ccache", ".cache/sccache", ".cache/golangci-lint", ".cache/staticcheck", ".cache/gopls",
+	".cache/deno", ".cache/typescript", ".cache/mypy", ".cache/ruff", ".cache/black", ".cache/pylint",
+	".cache/jedi", ".cache/clangd", ".cache/electron", ".cache/electron-builder", ".cache/node",
+	".cache/zig", ".cache/huggingface/hub", ".cache/torch", ".cache/matplotlib", ".cache/fontconfig",
+	".cache/mesa_shader_cache", ".cache/composer", ".cache/coursier", ".cache/JetBrains",
+	".cache/google-chrome", ".cache/chromium", ".cache/mozilla", ".cache/thumbnails", ".cache/vscode-cpptools",
+	".cache/prisma", ".cache/turbo", ".cache/nx", ".cache/esbuild", ".cache/bun", ".cache/buf",
+	".cache/helm", ".cache/terraform", ".cache/tflint", ".cache/trivy", ".cache/shellcheck",
 	// the locks and scratch the same tools keep beside their caches
 	".cargo/.package-cache", ".cargo/.package-cache-mutate", ".cargo/.global-cache", ".gradle/.tmp",
 	".gradle/notifications", ".gradle/kotlin", ".docker/buildx",
@@ -236,8 +250,39 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 				p.entries = appendNew(p.entries, e)
 			}
 		}
+		if r.Kind == DotRule && r.Name == "" {
+			p.rules = append(p.rules, linkedDots(fsys, start, cleanAbs("/", r.Path))...)
+		}
 	}
 	return p
+}
+
+// linkedDots are DotRules for the home's dot-entries that are links to a
+// directory elsewhere (~/.cache -> /scratch/me/cache, ~/.config ->
+// ~/dotfiles/config): a path through one resolves out of the home, so
+// the entry's real directory is covered as that part of the home, as a
+// part MovedHomes names is (the seventh red team's). The home is listed
+// when the file system can list (InodeFS: the OS).
+func linkedDots(fsys FS, start FS, home string) []Rule {
+	lister, ok := fsys.(InodeFS)
+	if !ok {
+		return nil
+	}
+	names, err := lister.Names(home)
+	if err != nil {
+		return nil
+	}
+	var rs []Rule
+	for _, n := range names {
+		p := filepath.Join(home, n)
+		if !strings.HasPrefix(n, ".") || n == "." || n == ".." || start.Kind(p) != KindLink {
+			continue
+		}
+		if real := Resolve(start, "/", p).Path; real != p && real != "/" {
+			rs = append(rs, Rule{Kind: DotRule, Path: real, Name: n})
+		}
+	}
+	return rs
 }
 
 func appendNew(list []string, s string) []string {
