@@ -15,8 +15,8 @@ import (
 // publishes and the restore after a failure — and calls a Publisher only
 // for what differs between stores.
 //
-// The engine calls, in this order: Lock; Check (a Checker's), Lstat and
-// Current for the check; Prepare of every change; Publish of each in
+// The engine calls, in this order: Lock; Check, then PrepareEarly, then
+// Unchanged or Current and Lstat for the check; Prepare of every change; Publish of each in
 // order, stopping at the first that did not land (Failed, or Unconfirmed:
 // an editor took it and has not shown it yet); then Prepare and Publish of
 // the landed ones with back set (their old bytes back), in reverse order;
@@ -49,22 +49,25 @@ type Publisher interface {
 	// Finish makes the landed changes durable (the disk: each directory
 	// synced once); a failure is a warning on the outcomes it concerns.
 	Finish(ps []*Pending, outs []Outcome)
-}
 
-// EarlyPreparer is a Publisher that can start preparing changes before
-// they are checked (the disk: writing the temp files while the files are
-// read for the check). Prepare then uses what it made for a change whose
-// New the check left as it was, and drops the rest; Discard drops it too.
-type EarlyPreparer interface {
-	PrepareEarly(ps []*Pending)
-}
+	// Each publisher says what it adds to the engine's own work; one
+	// that adds nothing embeds PlainPublisher (bypath.go).
 
-// Checker is a Publisher with refusals of its own, asked under the lock
-// before the engine's checks of each change: an editor that cannot apply
-// edits to an open document, or a move onto a document open there. ""
-// lets the change go on to the engine's checks.
-type Checker interface {
+	// Check is the publisher's own refusal, asked under the lock before
+	// the engine's checks of each change: an editor that cannot apply
+	// edits to an open document, or a move onto a document open there. ""
+	// lets the change go on to the engine's checks.
 	Check(p *Pending) string
+	// PrepareEarly may start preparing changes before they are checked
+	// (the disk: writing the temp files while the files are read for the
+	// check; a batch's, written while the edit was made). Prepare then
+	// uses what it made for a change whose New the check left as it was,
+	// and drops the rest; Discard drops it too.
+	PrepareEarly(ps []*Pending)
+	// Unchanged tells, without reading it, that the file at path still
+	// holds the bytes a read of it stamped (the disk: stamp.go), and gives
+	// its Stat then; false makes the engine read the file and compare.
+	Unchanged(path string, was Stamp) (Stat, bool)
 }
 
 // Pending is one change of a commit, checked: its paths resolved through
@@ -129,7 +132,7 @@ func CommitVia(pub Publisher, j JournalAt, fault func(step, path string) error, 
 }
 
 type engine struct {
-	batch *diskBatch // the commit was begun early (Disk.Begin), or nil
+	begun *begun // the commit was begun early (Store.Begin), or nil
 	pub   Publisher
 	j     JournalAt
 	fault func(step, path string) error
@@ -154,8 +157,8 @@ func (e *engine) commit(cs []Change) Committed {
 		return res
 	}
 	switch {
-	case e.batch != nil:
-		res.Recovered = e.batch.recovered // Begin did it, before its first write
+	case e.begun != nil:
+		res.Recovered = e.begun.recovered // Begin did it, before its first write
 	case e.j.Dir != "":
 		res.Recovered = recoverDead(e.j) // before any write (DESIGN.md §10)
 	}
@@ -172,13 +175,8 @@ func (e *engine) commit(cs []Change) Committed {
 	// The journal lists where temp files may be before any is written;
 	// a publisher that can writes them while the changes are checked.
 	var j *journal
-	if e.batch != nil {
-		for _, p := range ps {
-			e.batch.take(p)
-		}
-	}
-	if e.batch != nil && e.batch.j != nil && len(ps) > 1 {
-		j = e.batch.j // Begin's, listing these paths; forward names them as the changes do
+	if e.begun != nil && e.begun.j != nil && len(ps) > 1 {
+		j = e.begun.j // Begin's, listing these paths; forward names them as the changes do
 		j.rec.Files = journalFiles(ps)
 	} else if e.j.Dir != "" && len(ps) > 1 {
 		if j, err = writeJournal(e.j, ps, e.fault); err != nil {
@@ -206,9 +204,7 @@ func (e *engine) commit(cs []Change) Committed {
 		j.end(e.fault) // every change lands in an editor's buffers: nothing for a journal
 		j = nil
 	}
-	if ep, ok := e.pub.(EarlyPreparer); ok {
-		ep.PrepareEarly(ps)
-	}
+	e.pub.PrepareEarly(ps)
 	// The files are read a window at a time, side by side: a commit of
 	// many big files holds a window of them, not all, a third time.
 	for lo := 0; lo < len(ps); lo += checkWindow {
@@ -270,12 +266,7 @@ func (e *engine) still(p *Pending) string {
 			return err.Error()
 		}
 	}
-	if c, ok := e.pub.(Checker); ok {
-		if why := c.Check(p); why != "" {
-			return why
-		}
-	}
-	return ""
+	return e.pub.Check(p)
 }
 
 // checkWindow is how many files the check reads at once.
@@ -294,14 +285,13 @@ func (c currentOf) Release() { c.snap.Release() }
 // or moves a file, side by side.
 func (e *engine) current(ps []*Pending) []currentOf {
 	out := make([]currentOf, len(ps))
-	vouch, _ := e.pub.(StampChecker)
 	eachParallel(len(ps), func(i int) {
 		p := ps[i]
 		if p.Create {
 			return
 		}
-		if vouch != nil && p.OldStamp.Settled() {
-			if st, ok := vouch.Unchanged(p.Real, p.OldStamp); ok {
+		if p.OldStamp.Settled() {
+			if st, ok := e.pub.Unchanged(p.Real, p.OldStamp); ok {
 				out[i] = currentOf{snap: Snapshot{Data: p.Old, Stat: st}, same: true}
 				return
 			}
