@@ -18,6 +18,11 @@ type Batch interface {
 	// Close drops what was written and not published, and the journal
 	// when no commit used it; after the commit, or instead of it.
 	Close()
+	// disk is the disk's batch under any wrapper, nil for NoBatch. It is
+	// unexported on purpose: every Batch is the disk's, NoBatch, or a
+	// wrapper that embeds one of them, so a wrapper cannot hide from the
+	// disk the batch it began.
+	disk() *diskBatch
 }
 
 // NoBatch is the Batch of a store that writes nothing early (ByPath's,
@@ -28,6 +33,7 @@ type noBatch struct{}
 
 func (noBatch) Write(string, []byte) {}
 func (noBatch) Close()               {}
+func (noBatch) disk() *diskBatch     { return nil }
 
 // begun is what the engine takes from a commit begun early: the journals
 // left behind it finished, and the intent journal it wrote (nil when none).
@@ -67,6 +73,8 @@ func (d *Disk) Begin(paths []string) Batch {
 	}
 	return b
 }
+
+func (b *diskBatch) disk() *diskBatch { return b }
 
 func (b *diskBatch) Write(path string, data []byte) {
 	if b.d.Fault != nil || data == nil || (b.j == nil && b.d.Journal != "") {
@@ -112,7 +120,10 @@ func (d *Disk) begunIn(cs []Change) *diskBatch {
 		return nil
 	}
 	for _, c := range cs {
-		if b, ok := c.Begun.(*diskBatch); ok && b.d == d {
+		if c.Begun == nil {
+			continue
+		}
+		if b := c.Begun.disk(); b != nil && b.d == d {
 			return b
 		}
 	}

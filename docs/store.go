@@ -75,8 +75,10 @@ type Change struct {
 	// under the lock without reading it again.
 	OldStamp Stamp
 	// Begun is the batch Store.Begin gave for this commit, or nil: the
-	// store that began it takes the temp files written early (Batch.Write);
-	// any other store ignores it.
+	// store that began it takes the temp files written early (Batch.Write)
+	// and its journal; any other store ignores it. A wrapper passes the
+	// changes on as they are (Begun with Still and Rebase): the disk's
+	// commit without its open batch would wait on the batch's own journal.
 	Begun Batch
 }
 
