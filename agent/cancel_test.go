@@ -38,6 +38,32 @@ type heldStore struct {
 }
 
 func (s *heldStore) Read(path string) (docs.Snapshot, error) {
+	s.hold(path)
+	return s.Store.Read(path)
+}
+
+// OpenTree holds the walk's reads through the disk's tree (the openat2
+// walk a session runs) as Read holds reads by path.
+func (s *heldStore) OpenTree(dir string, real bool) (docs.Tree, error) {
+	t, err := s.Store.OpenTree(dir, real)
+	if err != nil {
+		return nil, err
+	}
+	return heldTree{t, s}, nil
+}
+
+type heldTree struct {
+	docs.Tree
+	s *heldStore
+}
+
+func (t heldTree) Read(rel string) (docs.Snapshot, error) {
+	t.s.hold(rel)
+	return t.Tree.Read(rel)
+}
+
+// hold holds a read of a walked file from the at-th on.
+func (s *heldStore) hold(path string) {
 	if strings.HasSuffix(path, ".txt") && strings.Contains(path, "tree") {
 		if s.reads.Add(1) >= s.at {
 			s.once.Do(func() { close(s.reached) })
@@ -48,7 +74,6 @@ func (s *heldStore) Read(path string) (docs.Snapshot, error) {
 			}
 		}
 	}
-	return s.Store.Read(path)
 }
 
 // An MCP call the client cancels (go-sdk: a cancelled context sends

@@ -123,24 +123,12 @@ func (w *readWatch) Read(path string) (docs.Snapshot, error) {
 	return snap, err
 }
 
-// ReadNoLinks keeps the store's read of a real path with no link on the
-// way (docs.NoLinkReader), noted as Read notes.
+// ReadNoLinks is the store's read of a real path with no link on the way,
+// noted as Read notes. Every other method is the store's own.
 func (w *readWatch) ReadNoLinks(path string) (docs.Snapshot, error) {
-	r, ok := w.Store.(docs.NoLinkReader)
-	if !ok {
-		return w.Read(path)
-	}
-	snap, err := r.ReadNoLinks(path)
+	snap, err := w.Store.ReadNoLinks(path)
 	w.read, w.stat, w.err = true, snap.Stat, err
 	return snap, err
-}
-
-// ListNoLinks is the store's, or its List.
-func (w *readWatch) ListNoLinks(dir string) ([]docs.Entry, error) {
-	if r, ok := w.Store.(docs.NoLinkReader); ok {
-		return r.ListNoLinks(dir)
-	}
-	return w.Store.List(dir)
 }
 
 // failure types a read docs refused; text is docs' own reply, which

@@ -2,39 +2,51 @@ package docs
 
 import "sync"
 
-// Batcher is a Store that can begin a commit before its changes are all
-// made (the disk): it writes the intent journal at once, and the temp file
-// of each change as soon as its new bytes are known, while the edit tool
-// makes the others. The commit then only checks, syncs and publishes. A
-// Store that wraps the disk and changes its Commit must give its own
-// Begin too (the disk's, promoted, would commit around the wrapper).
-type Batcher interface {
-	// Begin begins a commit of the files at paths (every path and move
-	// destination the changes will name).
-	Begin(paths []string) Batch
-}
-
-// Batch is a commit begun (Batcher.Begin).
+// Batch is a commit begun before its changes are all made (Store.Begin).
+// The disk writes the intent journal at once, and the temp file of each
+// change as soon as its new bytes are known, while the edit tool makes the
+// others; the commit then only checks, syncs and publishes. The commit is
+// Store.Commit of changes whose Begun is the batch: a wrapper that changes
+// Commit cannot commit around itself, and one that does not forwards the
+// batch with the changes.
 type Batch interface {
 	// Write starts writing, in the background, data as the new bytes of
 	// the file at path: the real path the gate judged (no link on it),
 	// which is taken as it is — a link made on it since is not followed,
 	// and nothing is written then.
 	Write(path string, data []byte)
-	// Commit is Store.Commit of the changes: a change whose New is the
-	// very slice written for its path uses what was written.
-	Commit(cs []Change) Committed
 	// Close drops what was written and not published, and the journal
-	// when Commit did not run; after Commit, or instead of it.
+	// when no commit used it; after the commit, or instead of it.
 	Close()
+	// disk is the disk's batch under any wrapper, nil for NoBatch. It is
+	// unexported on purpose: every Batch is the disk's, NoBatch, or a
+	// wrapper that embeds one of them, so a wrapper cannot hide from the
+	// disk the batch it began.
+	disk() *diskBatch
+}
+
+// NoBatch is the Batch of a store that writes nothing early (ByPath's,
+// the editor's): the commit does all of the work.
+var NoBatch Batch = noBatch{}
+
+type noBatch struct{}
+
+func (noBatch) Write(string, []byte) {}
+func (noBatch) Close()               {}
+func (noBatch) disk() *diskBatch     { return nil }
+
+// begun is what the engine takes from a commit begun early: the journals
+// left behind it finished, and the intent journal it wrote (nil when none).
+type begun struct {
+	recovered []Recovery
+	j         *journal
 }
 
 // diskBatch is the disk's Batch.
 type diskBatch struct {
-	d         *Disk
-	j         *journal // the intent journal, phase "prepare", paths only; nil when none is kept
-	recovered []Recovery
-	slots     chan struct{}
+	d     *Disk
+	begun // its journal: phase "prepare", paths only; nil when none is kept
+	slots chan struct{}
 
 	mu    sync.Mutex
 	early map[string]*earlyTemp // by real path
@@ -43,7 +55,7 @@ type diskBatch struct {
 // Begin finishes the journals left behind (before any write, as Commit
 // does), writes the journal of this commit listing its paths, and returns
 // the batch. With a Fault hook set nothing is done early (the hook sees
-// every step of a commit in order): the batch's Commit is Disk.Commit.
+// every step of a commit in order): Disk.Commit then ignores the batch.
 func (d *Disk) Begin(paths []string) Batch {
 	b := &diskBatch{d: d, early: map[string]*earlyTemp{}, slots: make(chan struct{}, batchWriters())}
 	if d.Fault != nil {
@@ -61,6 +73,8 @@ func (d *Disk) Begin(paths []string) Batch {
 	}
 	return b
 }
+
+func (b *diskBatch) disk() *diskBatch { return b }
 
 func (b *diskBatch) Write(path string, data []byte) {
 	if b.d.Fault != nil || data == nil || (b.j == nil && b.d.Journal != "") {
@@ -99,13 +113,35 @@ func (b *diskBatch) take(p *Pending) {
 	p.early = e
 }
 
-func (b *diskBatch) Commit(cs []Change) Committed {
-	d := b.d
+// begunIn is the batch of d that a change set carries, if any (none with
+// a Fault hook set: see Begin).
+func (d *Disk) begunIn(cs []Change) *diskBatch {
 	if d.Fault != nil {
-		return d.Commit(cs)
+		return nil
 	}
-	e := engine{pub: d, j: d.journalAt(), fault: d.Fault, batch: b}
-	return e.commit(cs)
+	for _, c := range cs {
+		if c.Begun == nil {
+			continue
+		}
+		if b := c.Begun.disk(); b != nil && b.d == d {
+			return b
+		}
+	}
+	return nil
+}
+
+// batchPub is the disk publishing a commit it began: before it writes temp
+// files early itself, each change adopts the one the batch wrote for it.
+type batchPub struct {
+	*Disk
+	b *diskBatch
+}
+
+func (bp batchPub) PrepareEarly(ps []*Pending) {
+	for _, p := range ps {
+		bp.b.take(p)
+	}
+	bp.Disk.PrepareEarly(ps)
 }
 
 func (b *diskBatch) Close() {

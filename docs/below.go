@@ -20,16 +20,6 @@ type Tree interface {
 	Close() error
 }
 
-// TreeOpener is a Store that can open a Tree (Disk on Linux); a walk over
-// a Store that cannot reads by path, where a link is still never followed
-// as it is listed, but a swap between the listing and the read is not
-// seen.
-type TreeOpener interface {
-	// OpenTree opens dir; with real set, dir is a real path the gate
-	// judged, and a link on it (made since) is ErrLinkBelow.
-	OpenTree(dir string, real bool) (Tree, error)
-}
-
 // ErrLinkBelow is a path below a Tree's directory that goes through a
 // symbolic link: it was not followed.
 // ErrOverLimit is a Tree's read of a file over MaxSnapshotFileBytes,
@@ -38,7 +28,7 @@ var ErrOverLimit = errors.New("over the 4 MiB limit, not read")
 
 var ErrLinkBelow = errors.New("a symbolic link on the way (made since the gate judged the path?) was not followed")
 
-// below is what a walk reads through: its Tree when the Store has one,
+// below is what a walk reads through: the Store's Tree (Store.OpenTree),
 // else the Store by absolute path.
 type below struct {
 	store Store
@@ -47,18 +37,16 @@ type below struct {
 
 // openBelow opens the reader of a walk of dir; with real set (the gate
 // gave dir as the real path it judged), a link on dir itself made since
-// is ErrLinkBelow. A Store that has trees but cannot open this one
-// otherwise (dir is gone, or the kernel lacks openat2) is read by path.
+// is ErrLinkBelow. A Store that cannot open this tree otherwise (dir is
+// gone, the kernel lacks openat2, ByPath's ErrNoTree) is read by path.
 func openBelow(s Store, dir string, real bool) (*below, error) {
 	b := &below{store: s}
-	if o, ok := s.(TreeOpener); ok {
-		t, err := o.OpenTree(dir, real)
-		if errors.Is(err, ErrLinkBelow) {
-			return nil, err
-		}
-		if err == nil {
-			b.tree = t
-		}
+	t, err := s.OpenTree(dir, real)
+	if errors.Is(err, ErrLinkBelow) {
+		return nil, err
+	}
+	if err == nil {
+		b.tree = t
 	}
 	return b, nil
 }
@@ -98,29 +86,19 @@ func relOS(rel string) string {
 	return filepath.FromSlash(rel)
 }
 
-// NoLinkReader is a Store that can read a path none of whose parts may be
-// a symbolic link (Disk on Linux: openat2 with RESOLVE_NO_SYMLINKS). The
-// gate gives a real path, which has no link; reading it so makes the read
-// land on exactly the file judged, even when a part was swapped for a link
-// since (ErrLinkBelow).
-type NoLinkReader interface {
-	ReadNoLinks(path string) (Snapshot, error)
-	ListNoLinks(dir string) ([]Entry, error)
-}
-
-// readReal reads the real path the gate gave: without following a link
-// when the Store can, by path otherwise (or when no gate judged it).
+// readReal reads the real path the gate gave without following a link
+// (Store.ReadNoLinks); by path when no gate judged it (no real path).
 func (t *Tools) readReal(real string) (Snapshot, error) {
-	if r, ok := t.Store.(NoLinkReader); ok && t.Guard != nil {
-		return r.ReadNoLinks(real)
+	if t.Guard != nil {
+		return t.Store.ReadNoLinks(real)
 	}
 	return t.Store.Read(real)
 }
 
 // listReal lists the real directory the gate gave, as readReal reads.
 func (t *Tools) listReal(real string) ([]Entry, error) {
-	if r, ok := t.Store.(NoLinkReader); ok && t.Guard != nil {
-		return r.ListNoLinks(real)
+	if t.Guard != nil {
+		return t.Store.ListNoLinks(real)
 	}
 	return t.Store.List(real)
 }

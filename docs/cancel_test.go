@@ -57,10 +57,15 @@ func (c *readCounter) read(rel string) {
 	}
 }
 
-// pathStore is a Store walked by path (no trees): its reads are counted.
+// pathStore is a Store walked by path on purpose (ByPath's OpenTree, as
+// on a kernel without openat2): its reads are counted.
 type pathStore struct {
 	Store
 	c *readCounter
+}
+
+func (s *pathStore) OpenTree(dir string, real bool) (Tree, error) {
+	return ByPath{}.OpenTree(dir, real)
 }
 
 func (s *pathStore) Read(path string) (Snapshot, error) {
@@ -151,10 +156,15 @@ func TestGrepNotCancelledWalksTheWholeTree(t *testing.T) {
 	}
 }
 
-// statCounter cancels a glob at its at-th stat and counts the stats after.
+// statStore cancels a glob at its at-th stat and counts the stats after,
+// on the walk's tree (and by path, where the kernel has no openat2).
 type statStore struct {
 	Store
 	c *readCounter
+}
+
+func (s *statStore) OpenTree(dir string, real bool) (Tree, error) {
+	return openWatched(s.Store, dir, real, watchedTree{stat: s.c.read})
 }
 
 func (s *statStore) Stat(path string) (Stat, error) {
@@ -302,6 +312,18 @@ func (s *cancelAtStore) op() {
 	}
 }
 
+// OpenTree watches the walk's tree as Read and List watch reads by path.
+func (s *cancelAtStore) OpenTree(dir string, real bool) (Tree, error) {
+	op := func(string) { s.op() }
+	return openWatched(s.Store, dir, real, watchedTree{read: op, list: op, listed: s.count})
+}
+
+func (s *cancelAtStore) count(n int) {
+	s.mu.Lock()
+	s.listed += n
+	s.mu.Unlock()
+}
+
 func (s *cancelAtStore) Read(path string) (Snapshot, error) {
 	s.op()
 	return s.Store.Read(path)
@@ -310,9 +332,7 @@ func (s *cancelAtStore) Read(path string) (Snapshot, error) {
 func (s *cancelAtStore) List(dir string) ([]Entry, error) {
 	s.op()
 	es, err := s.Store.List(dir)
-	s.mu.Lock()
-	s.listed += len(es)
-	s.mu.Unlock()
+	s.count(len(es))
 	return es, err
 }
 

@@ -15,8 +15,8 @@ import (
 // publishes and the restore after a failure — and calls a Publisher only
 // for what differs between stores.
 //
-// The engine calls, in this order: Lock; Check (a Checker's), Lstat and
-// Current for the check; Prepare of every change; Publish of each in
+// The engine calls, in this order: Lock; Check, then PrepareEarly, then
+// Unchanged or Current and Lstat for the check; Prepare of every change; Publish of each in
 // order, stopping at the first that did not land (Failed, or Unconfirmed:
 // an editor took it and has not shown it yet); then Prepare and Publish of
 // the landed ones with back set (their old bytes back), in reverse order;
@@ -49,71 +49,25 @@ type Publisher interface {
 	// Finish makes the landed changes durable (the disk: each directory
 	// synced once); a failure is a warning on the outcomes it concerns.
 	Finish(ps []*Pending, outs []Outcome)
-}
 
-// EarlyPreparer is a Publisher that can start preparing changes before
-// they are checked (the disk: writing the temp files while the files are
-// read for the check). Prepare then uses what it made for a change whose
-// New the check left as it was, and drops the rest; Discard drops it too.
-type EarlyPreparer interface {
-	PrepareEarly(ps []*Pending)
-}
+	// Each publisher says what it adds to the engine's own work; one
+	// that adds nothing embeds PlainPublisher (bypath.go).
 
-// Checker is a Publisher with refusals of its own, asked under the lock
-// before the engine's checks of each change: an editor that cannot apply
-// edits to an open document, or a move onto a document open there. ""
-// lets the change go on to the engine's checks.
-type Checker interface {
+	// Check is the publisher's own refusal, asked under the lock before
+	// the engine's checks of each change: an editor that cannot apply
+	// edits to an open document, or a move onto a document open there. ""
+	// lets the change go on to the engine's checks.
 	Check(p *Pending) string
-}
-
-// Pending is one change of a commit, checked: its paths resolved through
-// symlinks (a symlink's target is written, the link stays), the mode it
-// lands with, and what its Publisher prepared.
-type Pending struct {
-	Change
-	Real     string      // the file: Path resolved
-	RealDest string      // MoveTo resolved, or ""
-	Mode     fs.FileMode // of the file as checked; 0644 for a created one
-	Rebased  bool        // the file had changed on lines the edit keeps: New was made anew
-	// Staged is the file that holds the prepared bytes (new ones, or with
-	// back the old ones), "" when there is none; the journal lists it.
-	Staged string
-	// Buffer is set by a publisher whose change lands in an editor's
-	// buffer, not on disk (in its Check): the intent journal does not
-	// list it.
-	Buffer bool
-	// Kept is the file that keeps the old bytes for a restore, made by
-	// Prepare before anything is published ("" when none was needed): a
-	// restore then takes no new space (S8.1 after a double fault).
-	Kept string
-
-	temp      *tempFile // the disk's prepared file
-	revealErr error     // giving the restored file its mode failed
-	kept      *tempFile // the disk's second name of the old file (Kept)
-	// old holds the file a rename replaces (an O_PATH descriptor, +1; 0
-	// for none) until the commit has finished: freeing the replaced
-	// file's blocks then happens off the reply's path (Disk.Finish).
-	old    int
-	landed bool       // published (the disk's Publish of the new bytes)
-	early  *earlyTemp // the disk's temp file written during the check
-}
-
-// Target is where the new bytes land: the resolved destination, else the
-// resolved path.
-func (p *Pending) Target() string {
-	if p.RealDest != "" {
-		return p.RealDest
-	}
-	return p.Real
-}
-
-// named is the name the change set gave the file at a resolved path.
-func (p *Pending) named(path string) string {
-	if path == p.RealDest {
-		return p.MoveTo
-	}
-	return p.Path
+	// PrepareEarly may start preparing changes before they are checked
+	// (the disk: writing the temp files while the files are read for the
+	// check; a batch's, written while the edit was made). Prepare then
+	// uses what it made for a change whose New the check left as it was,
+	// and drops the rest; Discard drops it too.
+	PrepareEarly(ps []*Pending)
+	// Unchanged tells, without reading it, that the file at path still
+	// holds the bytes a read of it stamped (the disk: stamp.go), and gives
+	// its Stat then; false makes the engine read the file and compare.
+	Unchanged(path string, was Stamp) (Stat, bool)
 }
 
 // CommitVia is the commit engine (S8.1, S8.4, DESIGN.md §10): it locks
@@ -129,7 +83,7 @@ func CommitVia(pub Publisher, j JournalAt, fault func(step, path string) error, 
 }
 
 type engine struct {
-	batch *diskBatch // the commit was begun early (Disk.Begin), or nil
+	begun *begun // the commit was begun early (Store.Begin), or nil
 	pub   Publisher
 	j     JournalAt
 	fault func(step, path string) error
@@ -154,8 +108,8 @@ func (e *engine) commit(cs []Change) Committed {
 		return res
 	}
 	switch {
-	case e.batch != nil:
-		res.Recovered = e.batch.recovered // Begin did it, before its first write
+	case e.begun != nil:
+		res.Recovered = e.begun.recovered // Begin did it, before its first write
 	case e.j.Dir != "":
 		res.Recovered = recoverDead(e.j) // before any write (DESIGN.md §10)
 	}
@@ -172,13 +126,8 @@ func (e *engine) commit(cs []Change) Committed {
 	// The journal lists where temp files may be before any is written;
 	// a publisher that can writes them while the changes are checked.
 	var j *journal
-	if e.batch != nil {
-		for _, p := range ps {
-			e.batch.take(p)
-		}
-	}
-	if e.batch != nil && e.batch.j != nil && len(ps) > 1 {
-		j = e.batch.j // Begin's, listing these paths; forward names them as the changes do
+	if e.begun != nil && e.begun.j != nil && len(ps) > 1 {
+		j = e.begun.j // Begin's, listing these paths; forward names them as the changes do
 		j.rec.Files = journalFiles(ps)
 	} else if e.j.Dir != "" && len(ps) > 1 {
 		if j, err = writeJournal(e.j, ps, e.fault); err != nil {
@@ -206,9 +155,7 @@ func (e *engine) commit(cs []Change) Committed {
 		j.end(e.fault) // every change lands in an editor's buffers: nothing for a journal
 		j = nil
 	}
-	if ep, ok := e.pub.(EarlyPreparer); ok {
-		ep.PrepareEarly(ps)
-	}
+	e.pub.PrepareEarly(ps)
 	// The files are read a window at a time, side by side: a commit of
 	// many big files holds a window of them, not all, a third time.
 	for lo := 0; lo < len(ps); lo += checkWindow {
@@ -270,12 +217,7 @@ func (e *engine) still(p *Pending) string {
 			return err.Error()
 		}
 	}
-	if c, ok := e.pub.(Checker); ok {
-		if why := c.Check(p); why != "" {
-			return why
-		}
-	}
-	return ""
+	return e.pub.Check(p)
 }
 
 // checkWindow is how many files the check reads at once.
@@ -294,14 +236,13 @@ func (c currentOf) Release() { c.snap.Release() }
 // or moves a file, side by side.
 func (e *engine) current(ps []*Pending) []currentOf {
 	out := make([]currentOf, len(ps))
-	vouch, _ := e.pub.(StampChecker)
 	eachParallel(len(ps), func(i int) {
 		p := ps[i]
 		if p.Create {
 			return
 		}
-		if vouch != nil && p.OldStamp.Settled() {
-			if st, ok := vouch.Unchanged(p.Real, p.OldStamp); ok {
+		if p.OldStamp.Settled() {
+			if st, ok := e.pub.Unchanged(p.Real, p.OldStamp); ok {
 				out[i] = currentOf{snap: Snapshot{Data: p.Old, Stat: st}, same: true}
 				return
 			}

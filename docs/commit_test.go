@@ -21,10 +21,11 @@ import (
 // memPublisher keeps files in memory; fail makes the publish (or the
 // restore, with back) of a path fail.
 type memPublisher struct {
-	mu    sync.Mutex
-	files map[string][]byte
-	fail  func(path string, back bool) bool
-	log   []string // publishes and restores, in order
+	docs.PlainPublisher // no refusal of its own, nothing early, no stamps
+	mu                  sync.Mutex
+	files               map[string][]byte
+	fail                func(path string, back bool) bool
+	log                 []string // publishes and restores, in order
 }
 
 func (m *memPublisher) Lstat(path string) (docs.Stat, error) {

@@ -168,7 +168,10 @@ func TestDisk_crash_child(t *testing.T) {
 			for _, c := range cs[:len(cs)-1] {
 				b.Write(c.Path, c.New)
 			}
-			res = b.Commit(cs)
+			for i := range cs {
+				cs[i].Begun = b
+			}
+			res = d.Commit(cs)
 			b.Close()
 		} else {
 			res = d.Commit(cs)

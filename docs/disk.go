@@ -219,10 +219,20 @@ func (d *Disk) fault(step, path string) error {
 	return nil
 }
 
-// Commit is S8.1 on disk: the commit engine with the disk as publisher.
+// Commit is S8.1 on disk: the commit engine with the disk as publisher,
+// and for changes this disk began (Begin) the batch's journal and temp
+// files.
 func (d *Disk) Commit(cs []Change) Committed {
+	if b := d.begunIn(cs); b != nil {
+		e := engine{pub: batchPub{d, b}, j: d.journalAt(), fault: d.Fault, begun: &b.begun}
+		return e.commit(cs)
+	}
 	return CommitVia(d, d.journalAt(), d.Fault, cs)
 }
+
+// Check is the disk's own refusal of a change: none (the engine's checks
+// are all of the disk's).
+func (d *Disk) Check(*Pending) string { return "" }
 
 // journalAt is where d keeps its journals and how they are recovered.
 func (d *Disk) journalAt() JournalAt {

@@ -27,14 +27,26 @@
 //     intent journal), journal_sign.go (its signature), recover.go (the
 //     rule for one left behind), beneath_linux.go (recovery's acts below
 //     the root, no link followed), reply.go (the reply). A Publisher may
-//     add refusals of its own (Checker: an editor that cannot apply
-//     edits) and report a change Unconfirmed (an editor
+//     add refusals of its own (Publisher.Check: an editor that cannot
+//     apply edits) and report a change Unconfirmed (an editor
 //     took it, unseen yet), which stops the commit like a failure. The
 //     disk may write temp files before the check (disk_early.go, after the
 //     paths are judged again) and, for an edit of several files, from the
 //     moment each file's new bytes are made (batch.go, after the journal):
 //     nothing is published before the check, and no temp file is made
 //     through a link.
+//   - Capabilities are methods every Store and Publisher has (no type
+//     assertion switches a path; a wrapper that embeds a Store or the Disk
+//     forwards them all): store.go (Store: ReadNoLinks, ListNoLinks,
+//     OpenTree, Begin), commit.go (Publisher: Check, PrepareEarly,
+//     Unchanged). The disk's: disk_tree_linux.go (no-follow reads and
+//     trees), batch.go (Begin; its batch rides on the changes as
+//     Change.Begun, so a wrapper of Commit keeps it, and batchPub adopts
+//     its temp files), disk_early.go (PrepareEarly), stamp.go (Unchanged).
+//     The one default of each, for a store or publisher that cannot do
+//     better: bypath.go (ByPath, NoBatch, PlainPublisher); the disk and
+//     the editor store use none. The engine (commit.go) holds no disk
+//     type: only a begun commit's recoveries and journal.
 //   - The store conformance suite (storetest): the S8.1, S8.3 and S8.4
 //     laws and edit_keeps_untouched_bytes through the documents tools over
 //     any Store; run here over the disk (conformance_test.go), in lsp over
@@ -78,10 +90,10 @@
 // RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS), so a directory or file
 // swapped for a link while the walk runs is refused by the kernel and
 // counted, never read: what a walk reads is below the judged real root.
-// A Store without trees (the editor's) is walked by path. Likewise read,
-// edit, write and grep of a file read the real path the gate gave with no
-// link on any part of it (NoLinkReader), so a swap after the judgement
-// reads nothing.
+// A Store without trees (ByPath's) is walked by path; the editor's store
+// walks the disk's tree. Likewise read, edit, write and grep of a file read
+// the real path the gate gave with no link on any part of it
+// (Store.ReadNoLinks), so a swap after the judgement reads nothing.
 //
 // Decisions are pure functions over bytes, lines and outcomes; the disk
 // Store and the tool entry points (tools.go) are the thin I/O edges.

@@ -99,10 +99,11 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 		}
 		ts = append(ts, target{s, real, checks})
 	}
-	// A store that can begins the commit now: its journal first, then
-	// each file's new bytes written as soon as they are made.
+	// A commit of several files begins now: the store's journal first,
+	// then each file's new bytes written as soon as they are made (the
+	// disk's; a store that writes nothing early gives NoBatch).
 	var batch Batch
-	if b, ok := t.Store.(Batcher); ok && len(ts) > 1 {
+	if len(ts) > 1 {
 		var paths []string
 		for _, tg := range ts {
 			paths = append(paths, tg.s.abs)
@@ -110,7 +111,7 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 				paths = append(paths, tg.s.dest)
 			}
 		}
-		batch = b.Begin(paths)
+		batch = t.Store.Begin(paths)
 		defer batch.Close()
 	}
 	// The files are read and scanned side by side; each is staged, in
@@ -397,7 +398,9 @@ func (t *Tools) commit(st []*staged, batch Batch) Result {
 			already = append(already, fmt.Sprintf("%s#%s", s.name, s.cur.Tag()))
 			continue
 		}
-		changes = append(changes, s.change)
+		c := s.change
+		c.Begun = batch // nil when none was begun
+		changes = append(changes, c)
 		names = append(names, s.name)
 		idx = append(idx, s)
 	}
@@ -408,12 +411,7 @@ func (t *Tools) commit(st []*staged, batch Batch) Result {
 	if len(changes) == 0 {
 		return Result{Text: alreadyNote}
 	}
-	var res Committed
-	if batch != nil {
-		res = batch.Commit(changes)
-	} else {
-		res = t.Store.Commit(changes)
-	}
+	res := t.Store.Commit(changes)
 	if c := res.Conflict; c != nil && idx[c.Index].refusal != "" {
 		// The rebase's refusal, with the lines as they are now, in the
 		// shape of every commit's reply: what was NOT applied, first.

@@ -15,11 +15,28 @@ import (
 	"pgregory.net/rapid"
 )
 
-// countingStore counts every entry a walk lists.
+// countingStore counts every entry a walk lists, on the walk's tree (the
+// openat2 walk production runs) or by path where the kernel has none, and
+// the trees it opened.
 type countingStore struct {
 	Store
 	mu     sync.Mutex
 	listed int
+	trees  int
+}
+
+func (c *countingStore) OpenTree(dir string, real bool) (Tree, error) {
+	t, err := openWatched(c.Store, dir, real, watchedTree{listed: func(n int) {
+		c.mu.Lock()
+		c.listed += n
+		c.mu.Unlock()
+	}})
+	if err == nil {
+		c.mu.Lock()
+		c.trees++
+		c.mu.Unlock()
+	}
+	return t, err
 }
 
 func (c *countingStore) List(dir string) ([]Entry, error) {
@@ -68,6 +85,7 @@ func classTree(t *rapid.T, root string) {
 }
 
 func TestLaw_grep_accounts_every_file(t *testing.T) {
+	_, noTrees := NewDisk().OpenTree(t.TempDir(), true) // a kernel without openat2 walks by path
 	rapid.Check(t, func(rt *rapid.T) {
 		root := t.TempDir()
 		classTree(rt, root)
@@ -89,6 +107,11 @@ func TestLaw_grep_accounts_every_file(t *testing.T) {
 			collectHit(m, src, SeveralPerFile, 0, nil)
 			return c
 		})
+		// The walk is production's: through the disk's tree, which the
+		// wrapper forwards (a wrapper that dropped OpenTree walks by path).
+		if noTrees == nil && cs.trees == 0 {
+			rt.Fatalf("the walk through the wrapped disk opened no tree: it read by path")
+		}
 		// The root itself is walked as a directory; every listed entry once.
 		if got, want := tally.Total(), cs.listed+1; got != want {
 			rt.Fatalf("classes sum to %d, the walk listed %d entries (+ the root): %+v", got, want, tally.Count)

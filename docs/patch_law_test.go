@@ -419,7 +419,9 @@ func TestLaw_edit_lands_every_file(t *testing.T) {
 }
 
 // hookStore runs a function right before a commit: another program
-// changing a file between the edit's staging and its commit.
+// changing a file between the edit's staging and its commit. An edit of
+// several files commits through the disk's batch (Change.Begun) all the
+// same: the hook runs on that path too.
 type hookStore struct {
 	*docs.Disk
 	before func()
@@ -428,22 +430,6 @@ type hookStore struct {
 func (h hookStore) Commit(cs []docs.Change) docs.Committed {
 	h.before()
 	return h.Disk.Commit(cs)
-}
-
-// Begin hooks the commit of a begun batch (the disk's path for an edit of
-// several files) the same way.
-func (h hookStore) Begin(paths []string) docs.Batch {
-	return hookBatch{Batch: h.Disk.Begin(paths), before: h.before}
-}
-
-type hookBatch struct {
-	docs.Batch
-	before func()
-}
-
-func (h hookBatch) Commit(cs []docs.Change) docs.Committed {
-	h.before()
-	return h.Batch.Commit(cs)
 }
 
 // edit_all_or_nothing_on_conflict: one file changed since staging (or a

@@ -99,6 +99,10 @@ type slowStore struct {
 	pause time.Duration
 }
 
+func (s *slowStore) OpenTree(dir string, real bool) (Tree, error) {
+	return openWatched(s.Store, dir, real, watchedTree{read: func(string) { time.Sleep(s.pause) }})
+}
+
 func (s *slowStore) Read(path string) (Snapshot, error) {
 	time.Sleep(s.pause)
 	return s.Store.Read(path)
@@ -109,6 +113,10 @@ func (s *slowStore) Read(path string) (Snapshot, error) {
 type slowStatStore struct {
 	Store
 	pause time.Duration
+}
+
+func (s *slowStatStore) OpenTree(dir string, real bool) (Tree, error) {
+	return openWatched(s.Store, dir, real, watchedTree{stat: func(string) { time.Sleep(s.pause) }})
 }
 
 func (s *slowStatStore) Stat(path string) (Stat, error) {

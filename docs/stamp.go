@@ -114,11 +114,3 @@ func (s Stamp) unsettled() Stamp {
 	s.settled = false
 	return s
 }
-
-// StampChecker is a Publisher that can tell, without reading it, that a
-// file still holds the bytes a read of it stamped (the disk). The engine
-// asks it first, under the lock, and reads only the files it cannot vouch
-// for.
-type StampChecker interface {
-	Unchanged(path string, was Stamp) (Stat, bool)
-}

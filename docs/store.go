@@ -71,9 +71,15 @@ type Change struct {
 	OldDigest, NewDigest Digest
 	Digested             bool
 	// OldStamp, when settled, is the Stamp of the disk read that gave Old:
-	// a publisher that can (StampChecker) then vouches for the file under
-	// the lock without reading it again.
+	// a publisher that can (Publisher.Unchanged) then vouches for the file
+	// under the lock without reading it again.
 	OldStamp Stamp
+	// Begun is the batch Store.Begin gave for this commit, or nil: the
+	// store that began it takes the temp files written early (Batch.Write)
+	// and its journal; any other store ignores it. A wrapper passes the
+	// changes on as they are (Begun with Still and Rebase): the disk's
+	// commit without its open batch would wait on the batch's own journal.
+	Begun Batch
 }
 
 // Target is where the change lands: the move's destination, else its path.
@@ -123,7 +129,11 @@ type Committed struct {
 }
 
 // Store is where documents live (DESIGN.md §4): the disk, or an editor's
-// open buffers over the disk.
+// open buffers over the disk. Every capability is a method every store
+// has, so a wrapper that embeds a Store (or the Disk) forwards all of
+// them, and the compiler makes a new store say what it does. A store that
+// can only act by path embeds ByPath (bypath.go) for the no-follow reads,
+// the walk and the batch; the disk and the editor store do not.
 type Store interface {
 	// Read gives a path's current bytes; a missing path is a Snapshot with
 	// Stat.Exists false and no error. A directory has no Data.
@@ -133,11 +143,34 @@ type Store interface {
 	// Stat tells what a path is without reading it; a missing path has
 	// Exists false and no error.
 	Stat(path string) (Stat, error)
+
+	// ReadNoLinks is Read of a path none of whose parts may be a symbolic
+	// link (the disk: openat2 with RESOLVE_NO_SYMLINKS). The gate gives a
+	// real path, which has no link; reading it so makes the read land on
+	// exactly the file judged, even when a part was swapped for a link
+	// since (ErrLinkBelow).
+	ReadNoLinks(path string) (Snapshot, error)
+	// ListNoLinks is List of such a directory.
+	ListNoLinks(dir string) ([]Entry, error)
+	// OpenTree opens dir for a walk that reads below it without following
+	// any link (below.go); with real set, dir is a real path the gate
+	// judged, and a link on it (made since) is ErrLinkBelow. Any other
+	// error makes the walk read by path (ByPath's, or a kernel without
+	// openat2).
+	OpenTree(dir string, real bool) (Tree, error)
+
 	// Commit locks every path of the change set in one order, checks each
 	// (bytes as expected, or rebased; destinations free), and only then
 	// publishes in order, stopping at the first failure (S8.1). A change
 	// it rebased comes back with the Old it checked and the New it wrote.
+	// A change whose Begun is a batch this store began uses what the
+	// batch wrote; a wrapper that changes Commit passes the changes on as
+	// they are, and so keeps the batch.
 	Commit(changes []Change) Committed
+	// Begin begins a commit of the files at paths (every path and move
+	// destination the changes will name) before its changes are all made
+	// (batch.go). NoBatch when the store writes nothing early.
+	Begin(paths []string) Batch
 }
 
 // ErrNotExist is the error of a path that is not there.

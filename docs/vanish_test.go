@@ -7,10 +7,15 @@ import (
 	"testing"
 )
 
-// vanishingStore loses one file between the listing and the read.
+// vanishingStore loses one file between the listing and the read, on
+// the walk's tree as on a read by path.
 type vanishingStore struct {
 	Store
 	gone string
+}
+
+func (v vanishingStore) OpenTree(dir string, real bool) (Tree, error) {
+	return openWatched(v.Store, dir, real, watchedTree{gone: func(rel string) bool { return filepath.Base(rel) == v.gone }})
 }
 
 func (v vanishingStore) Read(path string) (Snapshot, error) {

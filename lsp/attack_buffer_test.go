@@ -176,8 +176,7 @@ func TestAttacks_buffer_controls_still_run(t *testing.T) {
 func TestEditorStoreReadsClosedFilesWithoutFollowingLinks(t *testing.T) {
 	e := carefulEditor(t, editorOpts{})
 	st := &store{s: e.srv}
-	var _ docs.NoLinkReader = st
-	var _ docs.TreeOpener = st
+	var _ docs.Store = st
 	judged := e.path("safe/config")   // what the gate gave
 	repointLink(t, e, "safe", ".git") // then swapped
 	if snap, err := st.ReadNoLinks(judged); !errors.Is(err, docs.ErrLinkBelow) {

@@ -225,11 +225,15 @@
 //     recorded real path through no link (docs.Disk.ReadNoLinks), never by
 //     the name.
 //   - A file not open is the disk's, with the disk's protections: the
-//     store forwards docs.NoLinkReader and docs.TreeOpener to the disk
-//     for paths not open, so a read, listing or walk of a real path the
+//     store (store.go, store_closed.go) gives every path not open to the
+//     disk store's ReadNoLinks, ListNoLinks and OpenTree, which every
+//     docs.Store must have, so a read, listing or walk of a real path the
 //     gate judged follows no link swapped in after the judgment
-//     (ErrLinkBelow), exactly as the headless tools read; the commit of a
-//     closed file is the disk publisher's under the same engine. Batcher is
-//     not forwarded (its Commit would go around the editor's publisher):
-//     only the early temp files are lost.
+//     (ErrLinkBelow), exactly as the headless tools read
+//     (TestEditorStoreClosedReadsRefuseALinkLikeTheDisk); the commit of a
+//     closed file is the disk publisher's under the same engine. Begin is
+//     docs.NoBatch (the disk's batch would write for a commit the editor's
+//     publisher makes): only the early temp files are lost. The editor's
+//     publisher (publisher.go) has its own Check, prepares nothing early
+//     and vouches for no file by stamp.
 package lsp

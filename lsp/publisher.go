@@ -57,6 +57,16 @@ func (s *Server) newEditorPub() *editorPub {
 	return &editorPub{s: s, disk: s.disk, caps: s.capabilities(), attached: attached, open: map[*docs.Pending]*openDoc{}, byReal: map[string]*openDoc{}}
 }
 
+// PrepareEarly prepares nothing early: an open document's edit is made
+// by the editor, and a closed file's temp file is written by Prepare (the
+// engine's work over the disk, without its early start).
+func (ep *editorPub) PrepareEarly([]*docs.Pending) {}
+
+// Unchanged vouches for no file: the engine reads each one for its check
+// (an open document's text is the editor's, which a disk stamp says
+// nothing of).
+func (ep *editorPub) Unchanged(string, docs.Stamp) (docs.Stat, bool) { return docs.Stat{}, false }
+
 // Check refuses what the editor cannot do: a move onto a document open
 // there, an open document whose text is not known, or one the editor
 // cannot apply edits to (or rename, for a move). It records the open

@@ -10,11 +10,13 @@ import (
 
 // store is the editor Store (DESIGN.md §4): an open document's text is the
 // truth, unsaved changes included; any other path is the disk's, with the
-// disk's protections (store_nolinks_linux.go: the no-follow reads and
-// trees the headless tools get). An open document is handed out only
+// disk's protections (store_closed.go: the no-follow reads and trees the
+// headless tools get). An open document is handed out only
 // while its name resolves to the real path it had at didOpen
 // (realpath.go).
 type store struct{ s *Server }
+
+var _ docs.Store = (*store)(nil)
 
 // doc is the open document at exactly path (its name, or its real path at
 // didOpen), judged: an error when its name resolves elsewhere now, or its

@@ -91,7 +91,9 @@ func makePatch(args []string) error {
 	return err
 }
 
-// timed is the disk Store with its Commit timed.
+// timed is the disk Store with its Commit timed. An edit of several files
+// begins the disk's batch (its Begin, forwarded) and commits through this
+// Commit all the same, as eukhe mcp's edit does.
 type timed struct {
 	docs.Store
 	commit time.Duration
@@ -101,24 +103,6 @@ func (t *timed) Commit(cs []docs.Change) docs.Committed {
 	start := time.Now()
 	defer func() { t.commit += time.Since(start) }()
 	return t.Store.Commit(cs)
-}
-
-// Begin begins a timed batch: the edit writes each file's temp file as
-// soon as its new bytes are made (docs.Batcher), as eukhe mcp's edit does.
-func (t *timed) Begin(paths []string) docs.Batch {
-	return &timedBatch{Batch: t.Store.(docs.Batcher).Begin(paths), t: t}
-}
-
-// timedBatch is a batch with its Commit timed.
-type timedBatch struct {
-	docs.Batch
-	t *timed
-}
-
-func (b *timedBatch) Commit(cs []docs.Change) docs.Committed {
-	start := time.Now()
-	defer func() { b.t.commit += time.Since(start) }()
-	return b.Batch.Commit(cs)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

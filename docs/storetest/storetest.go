@@ -229,7 +229,10 @@ func editLandsEveryFile(t *testing.T, rig Rig) {
 }
 
 // hooked runs a function right before a commit: another program changing
-// a file after the edit was made, before the writer checks it.
+// a file after the edit was made, before the writer checks it. It embeds
+// the Store, so an edit of several files begins the store's own batch and
+// commits through this Commit with it (Change.Begun): the path production
+// runs, hooked.
 type hooked struct {
 	docs.Store
 	before func()

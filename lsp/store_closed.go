@@ -6,24 +6,22 @@ import (
 	"github.com/eukhe/eukhe/docs"
 )
 
-// The editor Store gives every file not open in the editor the disk's
-// protections: the documents gate hands docs a real
-// path it judged, and docs reads it through docs.NoLinkReader and walks
-// through docs.TreeOpener, which it finds by type assertion. A wrapper
-// that lacked them would open closed files by path, following a link
-// swapped in after the judgment. So the store forwards both to the disk
-// for paths not open, and serves an open document (judged: realpath.go)
-// at exactly the path asked.
+// The editor Store gives every file not open in the editor to the disk
+// store, with the disk's protections: the documents gate hands docs a real
+// path it judged, and docs reads it through Store.ReadNoLinks and walks
+// through Store.OpenTree, which every docs.Store has (the compiler holds
+// this store to them). A closed file is read, listed and walked by the
+// disk's no-follow reads (openat2, no link on any part), so a link
+// swapped in after the judgment is refused as on the disk; an open
+// document (judged: realpath.go) is served at exactly the path asked.
 //
-// docs.Batcher is not forwarded: its Commit would publish around the
-// editor's publisher (batch.go). An editor commit runs the same engine
-// with the disk as the publisher of every closed file (publisher.go), so
-// it loses only the early temp files, not a check.
+// Begin is docs.NoBatch: the disk's batch would write temp files for a
+// commit the editor's publisher makes (publisher.go), which runs the same
+// engine with the disk as the publisher of every closed file, so an
+// editor commit loses only the early temp files, not a check.
 
-var (
-	_ docs.NoLinkReader = (*store)(nil)
-	_ docs.TreeOpener   = (*store)(nil)
-)
+// Begin writes nothing early (see above).
+func (st *store) Begin([]string) docs.Batch { return docs.NoBatch }
 
 // ReadNoLinks is an open document's text, else the disk's read of a path
 // none of whose parts is a link.
