@@ -83,7 +83,7 @@ func (r *relay) toEditor(w io.Writer) error {
 		var m message
 		if json.Unmarshal(line, &m) == nil && m.Method != "" && len(m.ID) > 0 {
 			r.mu.Lock()
-			if m.Method == "initialize" {
+			if opensSession(m.Method) {
 				r.init = bytes.Clone(line)
 			}
 			r.inflight[string(m.ID)] = m.Method
@@ -138,7 +138,7 @@ func (r *relay) failover(out io.Writer) (in io.Reader, note string) {
 func goneAnswers(inflight map[string]string) []byte {
 	var tell bytes.Buffer
 	for id, method := range inflight {
-		if method == "initialize" {
+		if opensSession(method) {
 			continue
 		}
 		var msg any = map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id),

@@ -88,7 +88,7 @@ func (s *lateSwitch) route(lines <-chan []byte) {
 		if m.Method == "tools/call" && len(m.ID) > 0 {
 			s.toolCalls[string(m.ID)] = true
 		}
-		if m.Method == "initialize" && s.conn == nil {
+		if opensSession(m.Method) && s.conn == nil {
 			s.init = bytes.Clone(line)
 		}
 		s.mu.Unlock()
@@ -318,8 +318,23 @@ func replayedInit(init []byte) []byte {
 	}
 	m["id"] = json.RawMessage(failoverID)
 	b, _ := json.Marshal(m)
-	return append(append(b, '\n'), `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"...)
+	b = append(b, '\n')
+	var method string
+	json.Unmarshal(m["method"], &method)
+	if method == "initialize" {
+		b = append(b, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"...)
+	}
+	return b
 }
+
+// opensSession reports whether an agent's request is the one that opens
+// its MCP session and says its version: initialize, or server/discover
+// (MCP 2026-07-28, which has no initialize: the official SDK's clients
+// send it first). Attaching later, or falling back to headless, replays
+// it (its answer dropped). Keyed on initialize alone, a 2026-07-28 client
+// was never attached to an editor that came up after it (found by the
+// Helix test).
+func opensSession(method string) bool { return method == "initialize" || method == "server/discover" }
 
 // lineSplitter hands each whole line written to it to emit.
 type lineSplitter struct {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"pgregory.net/rapid"
 )
 
@@ -147,4 +149,59 @@ func TestLaw_ANoteGoesBeforeAToolResultAndKeepsIt(t *testing.T) {
 			t.Fatalf("the content became %v", m.Result.Content)
 		}
 	})
+}
+
+// The official SDK's client speaks MCP 2026-07-28, which has no
+// initialize: its first request is server/discover. An agent of it
+// started before the editor attaches later too (keyed on initialize
+// alone, it never did: found by the Helix test), and goes on headless
+// when that editor quits.
+func TestAnAgentOfTheNewestMCPStartedBeforeTheEditorAttachesLater(t *testing.T) {
+	env := attachEnv(t)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("on disk\n"), 0o644)
+	cmd := exec.Command(binary, "mcp")
+	cmd.Dir, cmd.Env = root, env
+	stderr := &lockedWriter{w: &strings.Builder{}}
+	cmd.Stderr = stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "newest", Version: "1"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	read := func() string {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": "a.txt"}})
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		var b strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		return b.String()
+	}
+	if text := read(); !strings.Contains(text, "1:on disk") {
+		t.Fatalf("a read before the editor is up:\n%s", text)
+	}
+	e := startEditorAt(t, env, root, func(int) string { return "approve" })
+	e.open("a.txt", "unsaved in the editor\n")
+	if text := read(); !strings.Contains(text, "1:unsaved in the editor") || !strings.Contains(text, "is up now, and this session is attached to it") {
+		t.Fatalf("the first read once the editor is up:\n%s", text)
+	}
+	var r json.RawMessage
+	e.conn.Call(context.Background(), "shutdown", nil, &r)
+	e.conn.Notify(context.Background(), "exit", nil)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		text := read()
+		if strings.Contains(text, "1:on disk") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("reads never came from the disk again after the editor quit:\n%s", text)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
