@@ -283,9 +283,13 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		// The home's configuration (the DotRule): every dot-entry of the
 		// home but its caches, read-only, and one the process makes is
 		// renamed out of use after it.
+		// A home a root or writable directory holds, or a writable
+		// directory in a home (~/.cache named writable: the code places in
+		// it stay covered), is looked at without outside too.
 		var dots homeDots
 		if homes := x.policy.DotHomes(); allowed.Has(gate.Outside) || slices.ContainsFunc(homes, func(h gate.Rule) bool {
-			return slices.ContainsFunc(slices.Concat(roots, pl.Writable), func(w string) bool { return h.Path == w || strings.HasPrefix(h.Path, w+"/") })
+			return slices.ContainsFunc(slices.Concat(roots, pl.Writable), func(w string) bool { return h.Path == w || strings.HasPrefix(h.Path, w+"/") }) ||
+				slices.ContainsFunc(pl.Writable, func(w string) bool { return strings.HasPrefix(w, h.Path+"/") })
 		}) {
 			dots = lookHomeDots(homes, pl.Writable)
 			for _, p := range dots.covered {

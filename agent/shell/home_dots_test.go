@@ -1,0 +1,45 @@
+package shell
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// A directory the user named writable (shell.writableDirs: ~/.cache)
+// keeps the places of gate.HomeNeverWritable in it covered, present
+// before the process and made by it (the seventh red team's).
+func TestHomeDots_a_writable_directory_keeps_its_code_places_covered(t *testing.T) {
+	home := t.TempDir()
+	cache := filepath.Join(home, ".cache")
+	for _, f := range []string{"p10k-instant-prompt-me.zsh", "pre-commit/repo/bin/black", "go-build/x"} {
+		mustWrite(t, filepath.Join(cache, f))
+	}
+	h := lookHomeDots([]gate.Rule{{Path: home}}, []string{cache})
+	for _, want := range []string{"p10k-instant-prompt-me.zsh", "pre-commit"} {
+		if !slices.Contains(h.covered, filepath.Join(cache, want)) {
+			t.Errorf("%s not covered: %v", want, h.covered)
+		}
+	}
+	if slices.Contains(h.covered, filepath.Join(cache, "go-build")) || slices.Contains(h.covered, cache) {
+		t.Errorf("the writable cache itself covered: %v", h.covered)
+	}
+	mustWrite(t, filepath.Join(cache, "gitstatus", "gitstatusd"))
+	mustWrite(t, filepath.Join(cache, "pip", "x"))
+	if made := h.made(); !slices.Equal(made, []string{filepath.Join(cache, "gitstatus")}) {
+		t.Errorf("made = %v, want only the new gitstatus", made)
+	}
+}
+
+func mustWrite(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
