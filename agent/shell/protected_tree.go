@@ -388,28 +388,41 @@ func leadsToRepository(path string, roots, names []string) bool {
 		}
 	}
 	repo := func(d string) bool { return has(d, ".git") || has(d, "HEAD") && has(d, "objects") && has(d, "refs") }
-	for d := real; ; d = filepath.Dir(d) {
+	if repoAbove(real, repo) {
+		return true
+	}
+	// and below it, a few levels (an editor looks for repositories one
+	// level down; the fifth red team linked the parent of one)
+	return repositoryBelow(real, roots, repo)
+}
+
+// repoAbove reports whether d or a directory above it is a repository.
+func repoAbove(d string, repo func(string) bool) bool {
+	for ; ; d = filepath.Dir(d) {
 		if repo(d) {
 			return true
 		}
 		if d == "/" || d == "." {
-			break
+			return false
 		}
 	}
-	// and below it, a few levels (an editor looks for repositories one
-	// level down; the fifth red team linked the parent of one)
-	return repositoryBelow(real, repo)
 }
 
 // repositoryBelow looks for a repository in the directories below dir,
-// breadth first, at any depth; one with more than 5,000 directories it
+// breadth first, at any depth, following the links it meets there as the
+// user's git does (the seventh red team's: a link to a repository, into
+// the middle of one, or to where one is made later, the link kept and
+// looked at again): a link's target and the directories above it are
+// looked at, and it is walked in turn, each directory once; a target in
+// the roots is the map's. With more than 5,000 directories and links it
 // cannot tell, and says yes (the sixth red team hid one deeper than a
 // bounded look): a step's link to so large a tree outside the roots is
 // renamed out of use, and the reply says so.
-func repositoryBelow(dir string, repo func(string) bool) bool {
+func repositoryBelow(dir string, roots []string, repo func(string) bool) bool {
 	queue, budget := []string{dir}, 5000
-	for ; len(queue) > 0; budget-- {
-		if budget == 0 {
+	seen := map[string]bool{dir: true}
+	for len(queue) > 0 {
+		if budget--; budget < 0 {
 			return true
 		}
 		d := queue[0]
@@ -419,14 +432,34 @@ func repositoryBelow(dir string, repo func(string) bool) bool {
 			continue
 		}
 		for _, de := range des {
-			if !de.IsDir() {
+			p := filepath.Join(d, de.Name())
+			switch {
+			case de.IsDir():
+				if repo(p) {
+					return true
+				}
+			case de.Type()&os.ModeSymlink != 0:
+				if budget--; budget < 0 {
+					return true
+				}
+				real, err := filepath.EvalSymlinks(p)
+				if err != nil || seen[real] || slices.ContainsFunc(roots, func(r string) bool { return real == r || strings.HasPrefix(real, r+"/") }) {
+					continue // dangling now: the link above it is kept and looked at again
+				}
+				if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+					continue
+				}
+				if repoAbove(real, repo) {
+					return true
+				}
+				p = real
+			default:
 				continue
 			}
-			p := filepath.Join(d, de.Name())
-			if repo(p) {
-				return true
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
 			}
-			queue = append(queue, p)
 		}
 	}
 	return false
