@@ -26,7 +26,7 @@ func TestLeadsToRepository_follows_the_links_below(t *testing.T) {
 		if err := os.Symlink(c.target, filepath.Join(top, "l")); err != nil {
 			t.Fatal(err)
 		}
-		if !leadsToRepository(top, []string{root}, names) {
+		if !leadsToRepository(top, []string{root}, names, nil) {
 			t.Errorf("a directory holding a link to %s: no repository", c.target)
 		}
 	}
@@ -37,11 +37,11 @@ func TestLeadsToRepository_follows_the_links_below(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if leadsToRepository(top, []string{root}, names) {
+	if leadsToRepository(top, []string{root}, names, nil) {
 		t.Error("a dangling link, a loop and a link into the roots: a repository")
 	}
 	mustWrite(t, filepath.Join(base, "later", ".git", "HEAD"))
-	if !leadsToRepository(top, []string{root}, names) {
+	if !leadsToRepository(top, []string{root}, names, nil) {
 		t.Error("the dangling link's target made a repository later: not seen")
 	}
 }

@@ -129,6 +129,54 @@ func (s *pathShadow) endsLike(dir string) bool {
 	return slices.ContainsFunc(s.ends, func(e string) bool { return e == "" || strings.HasSuffix(dir, "/"+e) })
 }
 
+// linkNamedLike reports whether the path of a link ends with the first
+// parts of a relative PATH entry ("bin"; "node_modules" or
+// "node_modules/.bin" for "node_modules/.bin"): the user's shell reaches
+// a directory through it by such an entry.
+func (s *pathShadow) linkNamedLike(link string) bool {
+	return s != nil && len(s.restsAfter(link)) > 0
+}
+
+// restsAfter are, for each relative PATH entry whose first parts the
+// link's path ends with, the parts that follow ("" when it ends with the
+// whole entry).
+func (s *pathShadow) restsAfter(link string) []string {
+	var out []string
+	for _, e := range s.ends {
+		if e == "" {
+			continue // every directory: the map sees the link's target's own
+		}
+		parts := strings.Split(e, "/")
+		for k := 1; k <= len(parts); k++ {
+			if strings.HasSuffix(link, "/"+strings.Join(parts[:k], "/")) {
+				out = append(out, strings.Join(parts[k:], "/"))
+			}
+		}
+	}
+	return out
+}
+
+// shadowThrough reports whether the link at link (leading to real, in the
+// roots) makes a shadow: a directory the user's shell reaches through it
+// by a relative PATH entry holds an entry named like a command.
+func (s *pathShadow) shadowThrough(link, real string) bool {
+	if s == nil {
+		return false
+	}
+	for _, rest := range s.restsAfter(link) {
+		f, err := os.Open(filepath.Join(real, rest))
+		if err != nil {
+			continue
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		if slices.ContainsFunc(names, func(n string) bool { return s.commands[n] }) {
+			return true
+		}
+	}
+	return false
+}
+
 // shadows reports whether the entry name in dir shadows a command: dir
 // ends with a relative PATH entry and name is a command of the PATH.
 func (s *pathShadow) shadows(dir, name string) bool {
