@@ -20,6 +20,11 @@ type homeDots struct {
 	listed   map[string][]string // directory → its names then
 	rel      map[string]string   // directory → its path below its home ("" for the home)
 	writable []string            // shell.writableDirs: the user's, never covered
+	// links are the links to a directory holding places looked at (a
+	// ~/.cache that is a link to a bigger disk): listed at their real
+	// path, and each looked at again after the process (lookPlaces), so
+	// one swapped for a link elsewhere is renamed out of use.
+	links []string
 }
 
 // lookHomeDots lists each home for the entries the DotRule covers. A dot
@@ -76,6 +81,15 @@ func (h *homeDots) look(dir, rel string) {
 			if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
 				h.look(p, r)
 				continue
+			}
+			// a link to a directory (~/.cache -> /scratch/me/cache): its
+			// places are where the link leads (the seventh red team's)
+			if real, err := filepath.EvalSymlinks(p); err == nil && real != p && !slices.Contains(h.links, p) && len(h.links) < 64 {
+				if fi, err := os.Stat(real); err == nil && fi.IsDir() {
+					h.links = append(h.links, p)
+					h.look(real, r)
+					continue
+				}
 			}
 		}
 		h.covered = append(h.covered, p)

@@ -43,3 +43,39 @@ func mustWrite(t *testing.T, p string) {
 		t.Fatal(err)
 	}
 }
+
+// A cache directory that is a link to a bigger disk (~/.cache ->
+// /scratch/me/cache) is looked at where it leads: its code places are
+// covered at their real paths, its caches stay writable (not the whole
+// target read-only), and the link is kept to look at again (the seventh
+// red team's).
+func TestHomeDots_a_cache_directory_that_is_a_link_is_looked_at_where_it_leads(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, disk := filepath.Join(base, "home"), filepath.Join(base, "disk", "cache")
+	for _, f := range []string{"p10k-instant-prompt-me.zsh", "pre-commit/repo/bin/black", "go-build/x"} {
+		mustWrite(t, filepath.Join(disk, f))
+	}
+	mustWrite(t, filepath.Join(home, ".bashrc"))
+	if err := os.Symlink(disk, filepath.Join(home, ".cache")); err != nil {
+		t.Fatal(err)
+	}
+	h := lookHomeDots([]gate.Rule{{Path: home}}, nil)
+	for _, want := range []string{filepath.Join(disk, "p10k-instant-prompt-me.zsh"), filepath.Join(disk, "pre-commit"), filepath.Join(home, ".bashrc")} {
+		if !slices.Contains(h.covered, want) {
+			t.Errorf("%s not covered: %v", want, h.covered)
+		}
+	}
+	if slices.Contains(h.covered, filepath.Join(home, ".cache")) || slices.Contains(h.covered, filepath.Join(disk, "go-build")) {
+		t.Errorf("the linked cache covered whole or its caches: %v", h.covered)
+	}
+	if !slices.Equal(h.links, []string{filepath.Join(home, ".cache")}) {
+		t.Errorf("links = %v", h.links)
+	}
+	mustWrite(t, filepath.Join(disk, "gitstatus", "gitstatusd"))
+	if made := h.made(); !slices.Equal(made, []string{filepath.Join(disk, "gitstatus")}) {
+		t.Errorf("made = %v, want the new gitstatus at its real path", made)
+	}
+}

@@ -372,7 +372,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 				}
 			}
 		}
-		places := lookPlaces(slices.Concat(paths, dots.covered, way))
+		places := lookPlaces(slices.Concat(paths, dots.covered, dots.links, way))
 		scan = func() []string {
 			made, _ := tree.refresh(roots, names)
 			made = append(made, dots.made()...)
