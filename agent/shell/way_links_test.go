@@ -106,3 +106,15 @@ func TestLaw_every_link_on_the_way_is_named(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkLinksOnTheWay is what looking for the links on the way adds
+// before every process allowed write: an lstat of each part of each
+// protected place (here the PATH's directories).
+func BenchmarkLinksOnTheWay(b *testing.B) {
+	dirs := filepath.SplitList(os.Getenv("PATH"))
+	for b.Loop() {
+		for _, d := range dirs {
+			linksOnTheWay(d)
+		}
+	}
+}
