@@ -215,6 +215,39 @@
 //     below), looked at again at each refresh while it leads out of the
 //     roots or nowhere (protected_tree.go). A name renamed out of use
 //     gets a random tail: a step cannot fill the names beforehand.
+//   - The seventh red team's, each kept at its class:
+//     a directory the user names in shell.writableDirs keeps the places of
+//     gate.HomeNeverWritable in it covered (home_dots.go look and newIn:
+//     read-only, one a process makes renamed), and a writable directory
+//     in a home has the home looked at without outside. A cache
+//     directory that is a link (~/.cache -> /scratch/me/cache) is looked
+//     at where it leads: its code places covered at their real paths, its
+//     caches writable (it was read-only whole), and the link itself looked
+//     at again after the process (the words are the gate's). Every link on
+//     the way from a protected place as written to its real entry (a PATH
+//     directory through the Nix profile's links in ~/.local/state:
+//     way_links.go linksOnTheWay) is looked at again after the process
+//     and renamed out of use when it is another entry, and is read-only
+//     under Landlock (its directory split into its other entries);
+//     bubblewrap cannot mount over a link (a bind lands on its target), so
+//     there what the program controls is the process's whole run: it may
+//     swap the link, and the look after renames the swapped one before
+//     the user's shell uses it. repositoryBelow follows the links below a
+//     linked directory as the user's git does (to, into, and — kept and
+//     looked at again — to where a repository is made later), links
+//     counted in its 5,000 budget, past which it says yes. The shadow
+//     rule lists the PATH's commands again when a PATH directory changed
+//     (a stat of each before every process, BenchmarkSetShadowUnchanged),
+//     so a command installed during the session is one; entries already
+//     in a relative PATH directory that shadow it are present, not made.
+//     A link by which the user's shell reaches a directory holding an
+//     entry named like a command through a relative PATH entry (sub/bin
+//     -> tools; node_modules -> lib with lib/.bin; below a link out of
+//     the roots, any directory reached at such a path) is a shadow made;
+//     a link named like an entry is kept and looked at again at each
+//     refresh (bounded with the links out of the roots) for a command
+//     made in its target later. What a program controls between the look
+//     and the rename: as for every entry made, the step's whole run.
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
 //     would run unasked); `exec >file` lasts for its statement only, since
 //     each pipeline gets its own output pipe; a builtin writing to a closed

@@ -20,6 +20,11 @@ type homeDots struct {
 	listed   map[string][]string // directory → its names then
 	rel      map[string]string   // directory → its path below its home ("" for the home)
 	writable []string            // shell.writableDirs: the user's, never covered
+	// links are the links to a directory holding places looked at (a
+	// ~/.cache that is a link to a bigger disk): listed at their real
+	// path, and each looked at again after the process (lookPlaces), so
+	// one swapped for a link elsewhere is renamed out of use.
+	links []string
 }
 
 // lookHomeDots lists each home for the entries the DotRule covers. A dot
@@ -56,13 +61,35 @@ func (h *homeDots) look(dir, rel string) {
 			r = rel + "/" + n
 		}
 		p := filepath.Join(dir, n)
-		if !gate.DotCovers(r) && !holdsWritable(r) || h.isWritable(p) {
+		if h.isWritable(p) {
+			// the user's, but a place a shell or git runs code from stays
+			// covered in it (the seventh red team's ~/.cache named writable)
+			switch {
+			case neverWritable(r):
+				h.covered = append(h.covered, p)
+			case holdsNeverWritable(r):
+				if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+					h.look(p, r)
+				}
+			}
+			continue
+		}
+		if !gate.DotCovers(r) && !holdsWritable(r) {
 			continue
 		}
 		if holdsWritable(r) || h.holdsWritable(p) {
 			if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
 				h.look(p, r)
 				continue
+			}
+			// a link to a directory (~/.cache -> /scratch/me/cache): its
+			// places are where the link leads (the seventh red team's)
+			if real, err := filepath.EvalSymlinks(p); err == nil && real != p && !slices.Contains(h.links, p) && len(h.links) < 64 {
+				if fi, err := os.Stat(real); err == nil && fi.IsDir() {
+					h.links = append(h.links, p)
+					h.look(real, r)
+					continue
+				}
 			}
 		}
 		h.covered = append(h.covered, p)
@@ -75,6 +102,18 @@ func (h *homeDots) look(dir, rel string) {
 func holdsWritable(rel string) bool {
 	return slices.ContainsFunc(gate.HomeWritable, func(w string) bool { return strings.HasPrefix(w, rel+"/") }) ||
 		slices.ContainsFunc(gate.HomeNeverWritable, func(w string) bool { return strings.HasPrefix(w, rel+"/") })
+}
+
+// neverWritable reports whether rel is a place of gate.HomeNeverWritable
+// (a prefix, as DotCovers takes it): covered even in a writable directory.
+func neverWritable(rel string) bool {
+	return slices.ContainsFunc(gate.HomeNeverWritable, func(n string) bool { return strings.HasPrefix(rel, n) })
+}
+
+// holdsNeverWritable reports whether a place of gate.HomeNeverWritable is
+// below rel.
+func holdsNeverWritable(rel string) bool {
+	return slices.ContainsFunc(gate.HomeNeverWritable, func(n string) bool { return strings.HasPrefix(n, rel+"/") })
 }
 
 // isWritable reports whether p is or is below a writable directory.
@@ -119,7 +158,13 @@ func (h homeDots) newIn(out []string, dir, rel string, before []string, depth in
 		}
 		p := filepath.Join(dir, n)
 		switch {
-		case !gate.DotCovers(r) && !holdsWritable(r) || h.isWritable(p):
+		case h.isWritable(p) && neverWritable(r):
+			out = append(out, p)
+		case h.isWritable(p) && holdsNeverWritable(r):
+			if fi, err := os.Lstat(p); err == nil && fi.IsDir() && depth < 8 {
+				out = h.newIn(out, p, r, nil, depth+1)
+			}
+		case h.isWritable(p) || !gate.DotCovers(r) && !holdsWritable(r):
 		case holdsWritable(r) || h.holdsWritable(p):
 			if fi, err := os.Lstat(p); err == nil && fi.IsDir() && depth < 8 {
 				out = h.newIn(out, p, r, nil, depth+1)

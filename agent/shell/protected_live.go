@@ -213,7 +213,7 @@ func (l *liveTree) look(path string, depth int) {
 		return
 	}
 	fi, err := os.Lstat(path)
-	if err == nil && fi.Mode()&os.ModeSymlink != 0 && leadsToRepository(path, l.roots, l.names) {
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 && leadsToRepository(path, l.roots, l.names, nil) {
 		l.renameLocked(path)
 		return
 	}

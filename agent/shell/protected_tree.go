@@ -204,7 +204,7 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 		switch {
 		case unix.Lstat(p, &st) != nil || st.Ino != ino:
 			delete(t.outLinks, p)
-		case leadsToRepository(p, t.roots, t.names):
+		case leadsToRepository(p, t.roots, t.names, t.shadow):
 			delete(t.outLinks, p)
 			if !slices.Contains(made, p) {
 				made = append(made, p)
@@ -337,10 +337,12 @@ func (t *protectedTree) newLink(made []string, p string, ino uint64) []string {
 			}
 		}
 	}
-	if leadsToRepository(p, t.roots, t.names) {
+	if leadsToRepository(p, t.roots, t.names, t.shadow) {
 		return append(made, p)
 	}
-	if leadsOut(p, t.roots) {
+	// one out of the roots, or one named like a relative PATH entry's
+	// ending (its target's commands may come later), is looked at again
+	if leadsOut(p, t.roots) || t.shadow.linkNamedLike(p) {
 		if len(t.outLinks) >= maxOutLinks {
 			// more than can be looked at again (the sixth red team filled
 			// the list first): one that cannot be kept is not left in use
@@ -368,14 +370,22 @@ func leadsOut(path string, roots []string) bool {
 // A process that may not make a .git in the roots could otherwise make
 // one where it may write (the session's temporary directory) and link it
 // in: the user's git in the linked directory would obey its config.
-func leadsToRepository(path string, roots, names []string) bool {
+//
+// With sh, a link that makes a shadow is judged the same (the seventh red
+// team's sub/bin -> tools, tools holding ls, PATH "./bin"): the user's
+// shell reaches the target's directories by the link's name, so a
+// directory reached at a path ending like a relative PATH entry, holding
+// an entry named like a command, is a shadow made — in the roots, only
+// the path the link's name begins (the map sees the rest by its own
+// names), out of them, every directory the walk below reaches.
+func leadsToRepository(path string, roots, names []string, sh *pathShadow) bool {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return false
 	}
 	for _, r := range roots {
 		if real == r || strings.HasPrefix(real, r+"/") {
-			return false // the map looks there itself
+			return sh.shadowThrough(path, real) // the map looks there itself
 		}
 	}
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
@@ -388,45 +398,85 @@ func leadsToRepository(path string, roots, names []string) bool {
 		}
 	}
 	repo := func(d string) bool { return has(d, ".git") || has(d, "HEAD") && has(d, "objects") && has(d, "refs") }
-	for d := real; ; d = filepath.Dir(d) {
+	if repoAbove(real, repo) {
+		return true
+	}
+	// and below it, a few levels (an editor looks for repositories one
+	// level down; the fifth red team linked the parent of one)
+	return repositoryBelow(real, path, roots, repo, sh)
+}
+
+// repoAbove reports whether d or a directory above it is a repository.
+func repoAbove(d string, repo func(string) bool) bool {
+	for ; ; d = filepath.Dir(d) {
 		if repo(d) {
 			return true
 		}
 		if d == "/" || d == "." {
-			break
+			return false
 		}
 	}
-	// and below it, a few levels (an editor looks for repositories one
-	// level down; the fifth red team linked the parent of one)
-	return repositoryBelow(real, repo)
 }
 
 // repositoryBelow looks for a repository in the directories below dir,
-// breadth first, at any depth; one with more than 5,000 directories it
+// breadth first, at any depth, following the links it meets there as the
+// user's git does (the seventh red team's: a link to a repository, into
+// the middle of one, or to where one is made later, the link kept and
+// looked at again): a link's target and the directories above it are
+// looked at, and it is walked in turn, each directory once; a target in
+// the roots is the map's. With more than 5,000 directories and links it
 // cannot tell, and says yes (the sixth red team hid one deeper than a
 // bounded look): a step's link to so large a tree outside the roots is
 // renamed out of use, and the reply says so.
-func repositoryBelow(dir string, repo func(string) bool) bool {
-	queue, budget := []string{dir}, 5000
-	for ; len(queue) > 0; budget-- {
-		if budget == 0 {
+// via is the path the user reaches dir by (the link's): with sh, a
+// directory reached at a path ending like a relative PATH entry that
+// holds an entry named like a command is a shadow, and counts as yes.
+func repositoryBelow(dir, via string, roots []string, repo func(string) bool, sh *pathShadow) bool {
+	type at struct{ real, via string }
+	queue, budget := []at{{dir, via}}, 5000
+	seen := map[string]bool{dir: true}
+	for len(queue) > 0 {
+		if budget--; budget < 0 {
 			return true
 		}
-		d := queue[0]
+		d, v := queue[0].real, queue[0].via
 		queue = queue[1:]
 		des, err := readDirUnsorted(d)
 		if err != nil {
 			continue
 		}
+		if sh != nil && sh.endsLike(v) && slices.ContainsFunc(des, func(de os.DirEntry) bool { return sh.commands[de.Name()] }) {
+			return true
+		}
 		for _, de := range des {
-			if !de.IsDir() {
+			p := filepath.Join(d, de.Name())
+			switch {
+			case de.IsDir():
+				if repo(p) {
+					return true
+				}
+			case de.Type()&os.ModeSymlink != 0:
+				if budget--; budget < 0 {
+					return true
+				}
+				real, err := filepath.EvalSymlinks(p)
+				if err != nil || seen[real] || slices.ContainsFunc(roots, func(r string) bool { return real == r || strings.HasPrefix(real, r+"/") }) {
+					continue // dangling now: the link above it is kept and looked at again
+				}
+				if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+					continue
+				}
+				if repoAbove(real, repo) {
+					return true
+				}
+				p = real
+			default:
 				continue
 			}
-			p := filepath.Join(d, de.Name())
-			if repo(p) {
-				return true
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, at{p, filepath.Join(v, de.Name())})
 			}
-			queue = append(queue, p)
 		}
 	}
 	return false

@@ -131,6 +131,14 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		l.begin = func() func() []string { return x.tree.live.begin(roots, names, x.id) }
 	}
 	pl.TempDir = tmp
+	if c.Mechanism != Landlock {
+		// a link on the way to a place (linksOnTheWay): a bind mount on it
+		// would land on its target
+		pl.Protected = slices.DeleteFunc(slices.Clone(pl.Protected), func(e gate.Entry) bool {
+			fi, err := os.Lstat(e.Path)
+			return err == nil && fi.Mode()&os.ModeSymlink != 0
+		})
+	}
 	// A Unix socket is reached by its path, and neither mechanism can
 	// hide every one (a container runtime's docker.sock in the home, an
 	// agent's socket): unless net and secret are both allowed, a step
@@ -283,9 +291,13 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		// The home's configuration (the DotRule): every dot-entry of the
 		// home but its caches, read-only, and one the process makes is
 		// renamed out of use after it.
+		// A home a root or writable directory holds, or a writable
+		// directory in a home (~/.cache named writable: the code places in
+		// it stay covered), is looked at without outside too.
 		var dots homeDots
 		if homes := x.policy.DotHomes(); allowed.Has(gate.Outside) || slices.ContainsFunc(homes, func(h gate.Rule) bool {
-			return slices.ContainsFunc(slices.Concat(roots, pl.Writable), func(w string) bool { return h.Path == w || strings.HasPrefix(h.Path, w+"/") })
+			return slices.ContainsFunc(slices.Concat(roots, pl.Writable), func(w string) bool { return h.Path == w || strings.HasPrefix(h.Path, w+"/") }) ||
+				slices.ContainsFunc(pl.Writable, func(w string) bool { return strings.HasPrefix(w, h.Path+"/") })
 		}) {
 			dots = lookHomeDots(homes, pl.Writable)
 			for _, p := range dots.covered {
@@ -345,7 +357,22 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		// missing part of its path, a link too) and a place that is not
 		// the file it was are renamed out of use, as a .git is (the third
 		// and fourth red teams').
-		places := lookPlaces(append(slices.Clip(paths), dots.covered...))
+		// A place reached through links (a PATH directory through the Nix
+		// profile's links) is swapped by replacing a link on the way:
+		// each is looked at again after the process, and read-only under
+		// Landlock (its directory's other entries get their own rules; a
+		// mount cannot cover a link itself: sandbox drops these for
+		// bubblewrap).
+		var way []string
+		for _, p := range paths {
+			for _, l := range linksOnTheWay(p) {
+				if !contains(way, l) {
+					way = append(way, l)
+					pl.Protected = append(pl.Protected, gate.Entry{Path: l})
+				}
+			}
+		}
+		places := lookPlaces(slices.Concat(paths, dots.covered, dots.links, way))
 		scan = func() []string {
 			made, _ := tree.refresh(roots, names)
 			made = append(made, dots.made()...)
