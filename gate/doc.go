@@ -28,7 +28,8 @@
 //     links), unseen.go (wc, the checksum tools, jq, wget),
 //     git.go, sed.go, options.go (getopt_long prefixes, short groups); the
 //     step grammar and what lies outside it: grammar.go; steps, the
-//     environment and cd: steps.go, expand.go, env.go; redirections:
+//     environment and cd: steps.go (call.go: one simple command; commandOf
+//     decides its command from its words alone), expand.go, env.go; redirections:
 //     redirect.go; the paths a step names and its working directory:
 //     words.go; what the user is shown: shown.go. Issue 12's rules:
 //     option values a step reads but the gate cannot see into
