@@ -94,7 +94,7 @@
 //     answer and a later step of the same text the agent controls the
 //     filesystem, so a grant is keyed by session, text, directory, all
 //     effects and the real paths the step named when judged (Step.Reals,
-//     noted by run.resolve in steps.go); secret and protected are never
+//     noted by classifying.resolve in steps.go); secret and protected are never
 //     granted nor covered (TestLaw_grant_covers_only_what_was_judged,
 //     TestLaw_grant_never_secret_or_protected; cmd/eukhe
 //     attack_grant_test.go swaps what a granted step names).
