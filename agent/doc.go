@@ -151,6 +151,6 @@
 //     directory (prune.go), unless a session still holds the transcript
 //     (an open transcript keeps a lock on its directory).
 //   - memory:// and agent:// of a session opened without a log path, or
-//     with NoTranscript (a one-shot `eukhe tool` call), is the rejection
+//     opened OneShot (a one-shot `eukhe tool` call), is the rejection
 //     scheme, saying that it keeps no transcript.
 package agent
