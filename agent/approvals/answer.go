@@ -216,14 +216,10 @@ func (a *answering) scan(ctx context.Context, root string) error {
 	return err
 }
 
-// pending is a question shown or queued: its source and its params.
-type pending struct {
-	src *source
-	q   protocol.ApproveParams
-}
-
 // run shows the questions one at a time, oldest first, and sends each
 // y / N to the source that asked; a question settled elsewhere is dropped.
+// What to show and what a line answers is the desk's (desk.go); run reads,
+// writes and sends.
 func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 	lines := make(chan string)
 	go func() {
@@ -236,106 +232,31 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 	if a.gateway {
 		lines = nil
 	}
-	var queue []pending
-	// held: the question on screen went away unanswered here; the next is
-	// shown at the next line read, which answers nothing.
-	held := false
-	show := func() {
-		if len(queue) > 0 {
-			fmt.Fprint(a.out, questionPrompt(queue[0].q))
-		}
-	}
-	hold := func() {
-		if held = len(queue) > 0; held {
-			fmt.Fprint(a.out, "Another question waits: press Enter to see it. ")
-		}
-	}
+	var d desk
 	for {
 		select {
 		case <-ctx.Done():
 			return 0
 		case m := <-a.msgs:
-			if m.msg == nil {
-				fmt.Fprintf(a.out, "%s went away.\n", m.src.name)
-				kept := queue[:0]
-				for _, p := range queue {
-					if p.src != m.src {
-						kept = append(kept, p)
-					}
-				}
-				head := len(queue) > 0 && queue[0].src == m.src
-				queue = kept
-				if head {
-					hold()
-				}
-				a.mu.Lock()
-				for i, s := range a.srcs {
-					if s == m.src {
-						a.srcs = append(a.srcs[:i], a.srcs[i+1:]...)
-						break
-					}
-				}
-				left := len(a.srcs)
-				a.mu.Unlock()
-				if left == 0 {
-					if !a.stay {
-						return 0
-					}
-					a.waiting() // the next session to start is picked up
-				}
+			if m.msg != nil {
+				a.say(d.message(m.src, *m.msg))
 				continue
 			}
-			switch m.msg.Method {
-			case protocol.MethodApprove:
-				var q protocol.ApproveParams
-				if json.Unmarshal(m.msg.Params, &q) != nil {
-					continue
+			a.say(d.gone(m.src))
+			if a.left(m.src) == 0 {
+				if !a.stay {
+					return 0
 				}
-				queue = append(queue, pending{m.src, q})
-				if len(queue) == 1 {
-					held = false
-					show()
-				}
-			case protocol.MethodApprovalSettled:
-				var s protocol.ApprovalSettledParams
-				json.Unmarshal(m.msg.Params, &s)
-				for i, p := range queue {
-					if p.src != m.src || p.q.ID != s.ID {
-						continue
-					}
-					queue = append(queue[:i], queue[i+1:]...)
-					how := "answered elsewhere"
-					switch {
-					case s.Reason != "":
-						how = s.Reason + ": it was denied"
-					case s.Answer != "":
-						how = "settled elsewhere: " + s.Answer
-					}
-					fmt.Fprintf(a.out, "\n(dropped: %s — %s)\n", gate.VisibleText(p.q.Text), how)
-					if i == 0 {
-						hold()
-					}
-					break
-				}
+				a.waiting() // the next session to start is picked up
 			}
 		case line, ok := <-lines:
 			if !ok {
 				return 0 // end of input: detach; pending questions go to the other clients
 			}
-			if len(queue) == 0 {
-				held = false
+			p, answer, out := d.line(line)
+			a.say(out)
+			if p == nil {
 				continue
-			}
-			if held {
-				held = false
-				show()
-				continue
-			}
-			p := queue[0]
-			queue = queue[1:]
-			answer := protocol.AnswerDeny
-			if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
-				answer = protocol.AnswerApprove
 			}
 			b, _ := json.Marshal(protocol.TerminalAnswer{ID: p.q.ID, Answer: answer})
 			p.src.wmu.Lock()
@@ -346,9 +267,29 @@ func (a *answering) run(ctx context.Context, stdin io.Reader) int {
 			} else {
 				fmt.Fprintf(a.out, "%s.\n", map[string]string{protocol.AnswerApprove: "Allowed", protocol.AnswerDeny: "Denied"}[answer])
 			}
-			show()
+			a.say(d.show())
 		}
 	}
+}
+
+// say writes s when there is anything to write.
+func (a *answering) say(s string) {
+	if s != "" {
+		fmt.Fprint(a.out, s)
+	}
+}
+
+// left forgets a source that went away: how many are left.
+func (a *answering) left(src *source) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i, s := range a.srcs {
+		if s == src {
+			a.srcs = append(a.srcs[:i], a.srcs[i+1:]...)
+			break
+		}
+	}
+	return len(a.srcs)
 }
 
 // questionPrompt is one question as the terminal shows it: what would
