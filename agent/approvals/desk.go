@@ -90,13 +90,15 @@ func (d *desk) settled(src *source, s protocol.ApprovalSettledParams) string {
 // gone drops every question of src, which went away.
 func (d *desk) gone(src *source) string {
 	out := fmt.Sprintf("%s went away.\n", src.name)
+	// Whether the question on screen was src's is seen before the queue
+	// is filtered in place (after, its first place holds the next one).
+	head := len(d.queue) > 0 && d.queue[0].src == src
 	kept := d.queue[:0]
 	for _, p := range d.queue {
 		if p.src != src {
 			kept = append(kept, p)
 		}
 	}
-	head := len(d.queue) > 0 && d.queue[0].src == src
 	d.queue = kept
 	if head {
 		out += d.hold()
