@@ -11,6 +11,7 @@ import (
 
 	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/agent/attach"
+	"github.com/eukhe/eukhe/agent/roots"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/lsp/discovery"
@@ -65,8 +66,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if stdin == os.Stdin {
 			stdin = pollableStdin()
 		}
-		c := chooseRoot(ctx, stdin, stdout, absRoot, stderr)
-		absRoot, why, stdin, stdout = c.root, c.why, c.in, c.out
+		c := roots.Choose(ctx, stdin, stdout, absRoot, stderr)
+		absRoot, why, stdin, stdout = c.Root, c.Why, c.In, c.Out
 	}
 	fmt.Fprintf(stderr, "eukhe mcp: serving %s (%s)\n", absRoot, why)
 
