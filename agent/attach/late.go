@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// A headless session looks for the editor again (issue 22, item 4): an
+// A headless session looks for the editor again (so that the agent reads
+// the user's unsaved buffers as soon as there are any to read): an
 // agent started before the editor's server was up, or one whose editor
 // went away and came back, attaches at its next tool call. The switch
 // sits between the agent's lines and the headless session: at each
