@@ -141,47 +141,10 @@ func handshake(ctx context.Context, initialize []byte, id json.RawMessage, br *b
 	if err != nil {
 		fmt.Fprintf(stderr, "eukhe mcp: the handshake for the client's roots failed (%v)\n", err)
 	}
-	// Until the client is initialized every line goes to the handshake;
-	// then only the answers (to roots/list), and the rest waits for the
-	// session.
-	replay := [][]byte{initialize}
-	var held [][]byte
-	initialized := false
 	bareIn.Write(initialize)
-	var roots *mcp.ListRootsResult
-	why := ""
-wait:
-	for {
-		select {
-		case line, ok := <-lines:
-			if !ok {
-				why = "the client closed before it answered roots/list"
-				break wait
-			}
-			var h rpcHead
-			_ = json.Unmarshal(line, &h)
-			switch {
-			case !initialized:
-				if h.Method == "notifications/initialized" {
-					initialized = true
-					replay = append(replay, line)
-				}
-				bareIn.Write(line)
-			case h.Method == "" && len(h.ID) > 0:
-				bareIn.Write(line)
-			default:
-				held = append(held, line)
-			}
-		case roots = <-rootsCh:
-			break wait
-		case err := <-errCh:
-			why = fmt.Sprintf("the client's roots/list failed (%v)", err)
-			break wait
-		case <-hctx.Done():
-			why = fmt.Sprintf("the client did not answer roots/list within %s", rootsWait)
-			break wait
-		}
-	}
+	w := waitRoots(hctx, lines, rootsCh, errCh, bareIn)
+	w.replay = append([][]byte{initialize}, w.replay...)
+	roots, why, replay, held := w.roots, w.why, w.replay, w.held
 	if ss != nil {
 		ss.Close()
 	}
@@ -211,6 +174,76 @@ wait:
 	}()
 	choice.In, choice.Out = in, &dropAnswer{w: stdout, id: id}
 	return choice
+}
+
+// route is where a client's line goes while the handshake waits for its
+// roots (pure): until the client is initialized, to the handshake (its
+// notifications/initialized also kept to replay to the session); then
+// only answers (to roots/list) go there, and the rest waits for the
+// session.
+type route int
+
+const (
+	toHandshake route = iota
+	toHandshakeAndReplay
+	toSession
+)
+
+func routeLine(initialized bool, h rpcHead) route {
+	switch {
+	case !initialized && h.Method == "notifications/initialized":
+		return toHandshakeAndReplay
+	case !initialized:
+		return toHandshake
+	case h.Method == "" && len(h.ID) > 0:
+		return toHandshake
+	}
+	return toSession
+}
+
+// waited is what the handshake's wait ends with: the client's roots, or
+// why there are none; the lines to replay to the session after its
+// initialize, and the lines held for it.
+type waited struct {
+	roots        *mcp.ListRootsResult
+	why          string
+	replay, held [][]byte
+}
+
+// waitRoots routes the client's lines (routeLine) until its roots come,
+// its roots/list fails, it closes or ctx ends.
+func waitRoots(ctx context.Context, lines <-chan []byte, rootsCh <-chan *mcp.ListRootsResult, errCh <-chan error, bare io.Writer) waited {
+	var w waited
+	initialized := false
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				w.why = "the client closed before it answered roots/list"
+				return w
+			}
+			var h rpcHead
+			_ = json.Unmarshal(line, &h)
+			switch routeLine(initialized, h) {
+			case toHandshakeAndReplay:
+				initialized = true
+				w.replay = append(w.replay, line)
+				bare.Write(line)
+			case toHandshake:
+				bare.Write(line)
+			default:
+				w.held = append(w.held, line)
+			}
+		case w.roots = <-rootsCh:
+			return w
+		case err := <-errCh:
+			w.why = fmt.Sprintf("the client's roots/list failed (%v)", err)
+			return w
+		case <-ctx.Done():
+			w.why = fmt.Sprintf("the client did not answer roots/list within %s", rootsWait)
+			return w
+		}
+	}
 }
 
 // pickRoot is the first of the client's roots that is a directory here.
