@@ -8,6 +8,11 @@
 // (notifications/cancelled) withdraws the gate's question and stops a
 // grep or glob walk at its next file.
 //
+// Sub-packages: shell (the runner and its sandbox), attach (eukhe mcp's
+// link to the editor's server: attach, failover, late attach), roots (the
+// workspace root from the client's roots), approvals (the `eukhe
+// approvals` terminal). cmd/eukhe wires them; it decides nothing.
+//
 // Progress (progress.go): a call's progress sink rides in its context
 // (docs.WithProgress). The MCP binding sets one for a tools/call whose
 // _meta carries a progressToken; the editor's server sets one for its
@@ -63,7 +68,8 @@
 //     the session's discovery socket, eukhe/approve out (ApproveParamsOf),
 //     answers in (ReplyOfWire), eukhe/approvalSettled to the losers
 //     (SettledParamsOf); gateways are counted (the gateway rule). The
-//     terminal's connection (terminal.go) is the editor server's too. A
+//     terminal's connection (terminal.go) is the editor server's too; the
+//     terminal's own side, `eukhe approvals`, is agent/approvals. A
 //     parent session running headless in another process is reached
 //     through its endpoint (Headless.Remote; the endpoint's Relay asks
 //     that session's chain, Headless.RelayTo), so a subagent's question
@@ -151,6 +157,6 @@
 //     directory (prune.go), unless a session still holds the transcript
 //     (an open transcript keeps a lock on its directory).
 //   - memory:// and agent:// of a session opened without a log path, or
-//     with NoTranscript (a one-shot `eukhe tool` call), is the rejection
+//     opened OneShot (a one-shot `eukhe tool` call), is the rejection
 //     scheme, saying that it keeps no transcript.
 package agent

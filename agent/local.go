@@ -44,15 +44,11 @@ type LocalOptions struct {
 	Events func(settings.Event)
 	// OnIssue sees each report_issue row; nil drops it (the log keeps it).
 	OnIssue func(Issue)
-	// Once reads the settings once instead of watching them (a one-shot
-	// call: no file watch to set up).
-	Once bool
-	// NoLog keeps no session log (a one-shot call); else the log is under
-	// the user's state directory.
-	NoLog bool
-	// NoTranscript keeps no transcript of the calls (a one-shot call: no
-	// later call of this session could read it back through memory://).
-	NoTranscript bool
+	// OneShot is a session of one call (`eukhe tool`): the settings are
+	// read once instead of watched (no file watch to set up), and the
+	// session keeps no transcript and names no MCP client (Options.OneShot).
+	// Its log is kept under the user's state directory, as every session's.
+	OneShot bool
 	// Logf reports what the session cannot tell the model.
 	Logf func(format string, a ...any)
 }
@@ -85,7 +81,7 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 	}
 	var w *settings.Watcher
 	var current func() settings.Settings
-	if o.Once {
+	if o.OneShot {
 		s, evs := settings.Load(paths)
 		for _, e := range evs {
 			report(e)
@@ -126,20 +122,18 @@ func OpenLocal(o LocalOptions) (*Local, error) {
 		host.Sink = o.Sink(id, current)
 	}
 	opts := Options{
-		Host:         host,
-		ID:           id,
-		Parent:       o.Parent,
-		Env:          env,
-		Docs:         o.Docs,
-		ShellBudget:  o.ShellBudget,
-		SkillDirs:    []string{filepath.Join(o.Root, ".eukhe", "skills"), filepath.Join(paths.UserDir, "skills")},
-		Logf:         o.Logf,
-		NoTranscript: o.NoTranscript,
-		BeforeCall:   func() { git.Refresh(policy) },
+		Host:        host,
+		ID:          id,
+		Parent:      o.Parent,
+		Env:         env,
+		Docs:        o.Docs,
+		ShellBudget: o.ShellBudget,
+		SkillDirs:   []string{filepath.Join(o.Root, ".eukhe", "skills"), filepath.Join(paths.UserDir, "skills")},
+		Logf:        o.Logf,
+		OneShot:     o.OneShot,
+		BeforeCall:  func() { git.Refresh(policy) },
 	}
-	if !o.NoLog {
-		opts.LogPath = SessionLogPath(env, id)
-	}
+	opts.LogPath = SessionLogPath(env, id)
 	s, err := Open(opts)
 	if err != nil {
 		if w != nil {

@@ -49,7 +49,7 @@ func newLocalWorld(t *testing.T) *localWorld {
 
 func (w *localWorld) open(t *testing.T, client func(context.Context, gate.Question) gate.Answer) *Local {
 	t.Helper()
-	l, err := OpenLocal(LocalOptions{Root: w.root, Env: w.env, Client: client, NoLog: true})
+	l, err := OpenLocal(LocalOptions{Root: w.root, Env: w.env, Client: client})
 	if err != nil {
 		t.Fatal(err)
 	}

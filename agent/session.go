@@ -35,10 +35,10 @@ type Options struct {
 	ShellBudget time.Duration
 	// LogPath is the session's JSONL log (report_issue rows); "" keeps none.
 	LogPath string
-	// NoTranscript keeps no transcript beside the log: a one-shot call
-	// (`eukhe tool`), whose transcript no later call could read. Its
-	// refusals name no MCP client either: it has none.
-	NoTranscript bool
+	// OneShot is a session of one call (`eukhe tool`): it keeps no
+	// transcript beside the log (no later call could read it) and its
+	// refusals name no MCP client (it has none).
+	OneShot bool
 	// SkillDirs are where skill:// looks, in order; nil is the root's
 	// .eukhe/skills alone.
 	SkillDirs []string
@@ -78,7 +78,7 @@ type Session struct {
 	logf       func(string, ...any)
 	beforeCall func()
 	paramNames map[string][]string
-	oneShot    bool // a one-shot call (Options.NoTranscript): no MCP client
+	oneShot    bool // a one-shot call (Options.OneShot): no MCP client
 
 	// URLs reads the internal URLs of read (S7.5); nil until the URL
 	// reader is wired.
@@ -123,7 +123,7 @@ func Open(o Options) (*Session, error) {
 		id = NewID()
 	}
 	h := o.Host
-	s := &Session{ID: id, Parent: o.Parent, host: h, roster: roster, logf: o.Logf, beforeCall: o.BeforeCall, paramNames: map[string][]string{}, oneShot: o.NoTranscript}
+	s := &Session{ID: id, Parent: o.Parent, host: h, roster: roster, logf: o.Logf, beforeCall: o.BeforeCall, paramNames: map[string][]string{}, oneShot: o.OneShot}
 	for _, t := range roster.Tools() {
 		s.paramNames[t.Name] = Params(t.Built)
 	}
@@ -170,10 +170,10 @@ func Open(o Options) (*Session, error) {
 		Confine: shell.Confine{Mode: func() string { return h.Settings().Confinement },
 			WritableDirs: func() []string { return h.Settings().WritableDirs }},
 	}
-	if !o.NoTranscript {
+	if !o.OneShot {
 		s.openTranscript(o.LogPath)
 	}
-	if o.LogPath != "" && !o.NoTranscript {
+	if o.LogPath != "" && !o.OneShot {
 		// A one-shot call (eukhe tool) would end before a prune of many
 		// sessions did, and take the day's mark with it: the sessions
 		// that live (eukhe mcp, an editor's) prune.

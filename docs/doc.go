@@ -25,7 +25,8 @@
 //     publish in order, restore, over a Publisher), disk.go (the disk
 //     Publisher: temp files, rename, link, directory sync), journal.go (the
 //     intent journal), journal_sign.go (its signature), recover.go (the
-//     rule for one left behind), beneath_linux.go (recovery's acts below
+//     rule for one left behind; recover_action.go: for one file, a pure
+//     function of what is there now, carried out by finish), beneath_linux.go (recovery's acts below
 //     the root, no link followed), reply.go (the reply). A Publisher may
 //     add refusals of its own (Publisher.Check: an editor that cannot
 //     apply edits) and report a change Unconfirmed (an editor

@@ -3,10 +3,8 @@ package docs
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -35,158 +33,61 @@ type staged struct {
 	unbuilt   bool   // staged, its new bytes not made yet (build)
 }
 
-// Edit is the edit tool: parse, check every section (tags, ranges,
-// overlaps, stale versions, seen anchors), then commit all or nothing
-// (S8.1, S8.2, S8.8).
+// Edit is the edit tool: parse, plan (planEdit: the files each section
+// names), judge each path (judgeEdit), read and stage every section
+// (tags, ranges, overlaps, stale versions, seen anchors: stageAll), then
+// commit all or nothing (S8.1, S8.2, S8.8).
 func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 	secs, err := ParsePatch(a.Patch)
 	if err != nil {
 		return failed("%v", err)
 	}
-	var st []*staged
-	var snaps []Snapshot
-	defer func() {
-		for i := range snaps {
-			snaps[i].Release()
-		}
-	}()
-	claimed := map[string]int{}
-	claim := func(abs string, at int) error {
-		if prev, ok := claimed[abs]; ok {
-			return fmt.Errorf("patch line %d: %s is already named at patch line %d; put all of a file's ops in one section. Nothing was written", at, t.Display(abs), prev)
-		}
-		claimed[abs] = at
-		return nil
+	planned, planErr := planEdit(secs, t.Abs, t.Display)
+	ts, err := t.judgeEdit(ctx, planned)
+	if err != nil {
+		return failed("NOT applied: %v", err)
 	}
-	// First every path is claimed and judged, in order; then the files
-	// are read and scanned side by side (the heavy part of a many-file
-	// edit); then each section is staged, in order.
-	type target struct {
-		s      *staged
-		real   string
-		checks []func() error
+	if planErr != nil {
+		return failed("%v", planErr)
 	}
-	var ts []target
-	for _, sec := range secs {
-		for _, p := range []string{sec.Path, sec.Move} {
-			if IsURL(p) {
-				return failed("patch line %d: %s is a URL; edit changes files by path (read takes URLs). Nothing was written", sec.At, p)
-			}
-		}
-		s := &staged{sec: sec, abs: t.Abs(sec.Path)}
-		s.name = t.Display(s.abs)
-		if err := claim(s.abs, sec.At); err != nil {
-			return failed("%v", err)
-		}
-		if sec.Move != "" {
-			s.dest = t.Abs(sec.Move)
-			s.name += " -> " + t.Display(s.dest)
-			if err := claim(s.dest, sec.At); err != nil {
-				return failed("%v", err)
-			}
-		}
-		real, err := t.allow(ctx, s.abs, WriteAccess)
-		if err != nil {
-			return failed("NOT applied: %v", err)
-		}
-		checks := []func() error{t.still(s.abs, real)}
-		if s.dest != "" {
-			realDest, err := t.allow(ctx, s.dest, WriteAccess)
-			if err != nil {
-				return failed("NOT applied: %v", err)
-			}
-			checks = append(checks, t.still(s.dest, realDest))
-		}
-		ts = append(ts, target{s, real, checks})
-	}
-	// A commit of several files begins now: the store's journal first,
-	// then each file's new bytes written as soon as they are made (the
-	// disk's; a store that writes nothing early gives NoBatch).
-	var batch Batch
-	if len(ts) > 1 {
-		var paths []string
-		for _, tg := range ts {
-			paths = append(paths, tg.s.abs)
-			if tg.s.dest != "" {
-				paths = append(paths, tg.s.dest)
-			}
-		}
-		batch = t.Store.Begin(paths)
+	var w editWork
+	defer w.release()
+	batch := t.beginEdit(ts)
+	if batch != nil {
 		defer batch.Close()
 	}
-	// The files are read and scanned side by side; each is staged, in
-	// order, as soon as its scan is done, and its new bytes are made (and
-	// handed to the batch) while the next ones are staged.
-	scans := make([]scanned, len(ts))
-	ready := make([]chan struct{}, len(ts))
-	for i := range ready {
-		ready[i] = make(chan struct{})
+	w.read(t, ts)
+	defer w.wait() // every scan and build ends before the snapshots go back
+	st, unseen, msg := t.stageAll(&w, ts, batch)
+	if msg != "" {
+		return failed("%s", msg)
 	}
-	var work sync.WaitGroup
-	work.Go(func() {
-		eachParallel(len(ts), func(i int) {
-			scans[i] = t.scan(ts[i].real, t.Display(ts[i].s.abs), ts[i].s.sec.Tagged)
-			close(ready[i])
-		})
-	})
-	defer func() {
-		work.Wait() // every scan and build ends before the snapshots go back
-		for i := range scans {
-			if scans[i].err == nil {
-				snaps = append(snaps, scans[i].snap)
-			}
-		}
-	}()
-	builders := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var unseen []Anchor // the edit is refused when there are any: nothing more is written early
-	for i, tg := range ts {
-		real := tg.real
-		<-ready[i]
-		s := tg.s
-		if err := scans[i].err; err != nil {
-			return failed("NOT applied: %s cannot be read: %v. Nothing was written.", s.name, err)
-		}
-		if msg := t.stage(s, scans[i].snap, &scans[i]); msg != "" {
-			return failed("%s", msg)
-		}
-		s.change.Still = allOf(tg.checks)
-		if s.v != nil {
-			s.change.Rebase = t.rebaser(s)
-		}
-		st = append(st, s)
-		if s.sec.Tagged && !s.already {
-			unseen = append(unseen, s.unseen()...)
-		}
-		write := batch != nil && len(unseen) == 0
-		builders <- struct{}{}
-		work.Go(func() {
-			defer func() { <-builders }()
-			s.build()
-			if write && s.change.New != nil && !s.change.Create && s.dest == "" {
-				batch.Write(real, s.change.New)
-			}
-		})
-	}
-	work.Wait()
+	w.work.Wait()
 	if ctx.Err() != nil {
 		// Checked once, before anything is marked seen or committed: the
 		// commit below runs to its end whatever happens to ctx then.
 		return cancelled("edit", sectionNames(st), "nothing was written")
 	}
 	if len(unseen) > 0 {
-		rej := Reveal(unseen)
-		if rej.Whole {
-			for _, s := range st {
-				for _, an := range unseen {
-					if an.Path == t.Display(s.abs) {
-						s.v.Seen.Add(an.Line)
-					}
+		return failed("%s", t.refuseUnseen(st, unseen))
+	}
+	return t.commit(st, batch)
+}
+
+// refuseUnseen is the reply to an edit whose anchors the model has not
+// seen; when Reveal shows them whole, they count as seen now.
+func (t *Tools) refuseUnseen(st []*staged, unseen []Anchor) string {
+	rej := Reveal(unseen)
+	if rej.Whole {
+		for _, s := range st {
+			for _, an := range unseen {
+				if an.Path == t.Display(s.abs) {
+					s.v.Seen.Add(an.Line)
 				}
 			}
 		}
-		return failed("%s", rej.Text)
 	}
-	return t.commit(st, batch)
+	return rej.Text
 }
 
 // scanned is a file read for an edit, and for a tagged section (one that

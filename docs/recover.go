@@ -386,121 +386,71 @@ func (p plan) acts(jf journalFile) []string {
 
 // finish applies the rule to one file of a journal, through b (no link
 // followed, nothing outside the root): done when it changed the file, why
-// when it could not.
+// when it could not. It looks (see), asks the rule (recoveryAction) and
+// carries out its action (act).
 func finish(b *beneath, jf journalFile, back bool, touched map[string]bool) (done bool, why string) {
-	touch := func(p string) { touched[filepath.Dir(p)] = true }
-	src, srcOK, err := b.digest(jf.Path)
+	s, err := see(b, jf)
 	if err != nil {
 		return false, whyOf(err)
 	}
-	switch {
-	case jf.Create:
-		switch {
-		case srcOK && src == jf.New && !back:
-			return false, ""
-		case !srcOK && back:
-			return false, ""
-		case srcOK && src == jf.New: // back: remove the created file
-			touch(jf.Path)
-			return true, errWhy(b.remove(jf.Path))
-		case srcOK:
-			return false, "it holds other bytes now"
-		case jf.Temp == "":
-			return false, "its new bytes are lost"
+	return act(b, recoveryAction(jf, back, s), touched)
+}
+
+// see reads what the rule looks at: the digest at the file's path and,
+// for a move, at its destination.
+func see(b *beneath, jf journalFile) (seen, error) {
+	var s seen
+	var err error
+	s.src, s.srcOK, err = b.digest(jf.Path)
+	if err != nil || jf.Create || jf.Dest == "" {
+		return s, err
+	}
+	s.dst, s.dstOK, err = b.digest(jf.Dest)
+	return s, err
+}
+
+// act carries out a: its source checked to hold the digest the rule
+// named, the landing, then the removal. A landing that is the last step
+// reports done even when it failed (the path may have changed); one a
+// removal follows stops there, and nothing is removed.
+func act(b *beneath, a action, touched map[string]bool) (done bool, why string) {
+	if a.why != "" {
+		return false, a.why
+	}
+	touch := func(p string) { touched[filepath.Dir(p)] = true }
+	if a.from != noSource {
+		var fd int
+		var err error
+		if a.from == fromTemp {
+			fd, err = b.temp(a.fromPath, a.fromDigest)
+		} else {
+			fd, err = b.holding(a.fromPath, a.fromDigest)
 		}
-		fd, err := b.temp(jf.Temp, jf.New)
 		if err != nil {
 			return false, whyOf(err)
 		}
 		defer syscall.Close(fd)
-		touch(jf.Path)
-		return true, errWhy(landed(b.linkFD(fd, jf.Path), fd, jf.Mode))
-	case jf.Dest != "":
-		dst, dstOK, err := b.digest(jf.Dest)
+		for _, p := range a.touch {
+			touch(p)
+		}
+		if a.land == linkAt {
+			err = b.linkFD(fd, a.at)
+		} else {
+			err = b.renameOver(fd, a.fromPath, a.at)
+		}
+		err = landed(err, fd, a.mode)
+		if a.remove == "" {
+			return true, errWhy(err)
+		}
 		if err != nil {
 			return false, whyOf(err)
 		}
-		if !back {
-			switch {
-			case dstOK && dst == jf.New:
-				if srcOK && src == jf.Old {
-					touch(jf.Path)
-					return true, errWhy(b.remove(jf.Path))
-				}
-				return false, ""
-			case dstOK:
-				return false, "its destination holds other bytes now"
-			case !srcOK || src != jf.Old:
-				return false, "it holds other bytes now"
-			}
-			var fd int
-			if jf.Temp != "" {
-				fd, err = b.temp(jf.Temp, jf.New)
-			} else {
-				fd, err = b.holding(jf.Path, jf.Old)
-			}
-			if err != nil {
-				return false, whyOf(err)
-			}
-			defer syscall.Close(fd)
-			touch(jf.Dest)
-			touch(jf.Path)
-			if err := landed(b.linkFD(fd, jf.Dest), fd, modeIf(jf.Temp != "", jf.Mode)); err != nil {
-				return false, whyOf(err)
-			}
-			return true, errWhy(b.remove(jf.Path))
-		}
-		switch {
-		case !dstOK && srcOK && src == jf.Old:
-			return false, ""
-		case dstOK && dst != jf.New:
-			return false, "its destination holds other bytes now"
-		case srcOK && src != jf.Old:
-			return false, "it holds other bytes now"
-		case !srcOK && !dstOK:
-			return false, "it and its destination are both gone"
-		}
-		if !srcOK {
-			if jf.BackT == "" {
-				return false, "it was moved and its old bytes are not kept: it is at its destination"
-			}
-			fd, err := b.temp(jf.BackT, jf.Old)
-			if err != nil {
-				return false, whyOf(err)
-			}
-			defer syscall.Close(fd)
-			touch(jf.Path)
-			if err := landed(b.linkFD(fd, jf.Path), fd, jf.Mode); err != nil {
-				return false, whyOf(err)
-			}
-		}
-		touch(jf.Dest)
-		if dstOK {
-			return true, errWhy(b.remove(jf.Dest))
-		}
-		return true, ""
 	}
-	want, have, t := jf.New, jf.Old, jf.Temp
-	if back {
-		want, have, t = jf.Old, jf.New, jf.BackT
-	}
-	switch {
-	case srcOK && src == want:
+	if a.remove == "" {
 		return false, ""
-	case !srcOK || src != have:
-		return false, "it holds other bytes now"
-	case t == "" && back:
-		return false, "the edit had landed on it and its old bytes are not kept: it holds the edit"
-	case t == "":
-		return false, "its bytes are lost"
 	}
-	fd, err := b.temp(t, want)
-	if err != nil {
-		return false, whyOf(err)
-	}
-	defer syscall.Close(fd)
-	touch(jf.Path)
-	return true, errWhy(landed(b.renameOver(fd, t, jf.Path), fd, jf.Mode))
+	touch(a.remove)
+	return true, errWhy(b.remove(a.remove))
 }
 
 // landed gives a temp file recovery published (err nil) the mode its

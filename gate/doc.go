@@ -28,10 +28,11 @@
 //     links), unseen.go (wc, the checksum tools, jq, wget),
 //     git.go, sed.go, options.go (getopt_long prefixes, short groups); the
 //     step grammar and what lies outside it: grammar.go; steps, the
-//     environment and cd: steps.go, expand.go, env.go; redirections:
+//     environment and cd: steps.go (call.go: one simple command; commandOf
+//     decides its command from its words alone), expand.go, env.go; redirections:
 //     redirect.go; the paths a step names and its working directory:
-//     words.go; what the user is shown: shown.go. Issue 12's rules:
-//     option values a step reads but the gate cannot see into
+//     words.go; what the user is shown: shown.go. The words a
+//     step reads that are not its operands: option values a step reads but the gate cannot see into
 //     (--files0-from, sha256sum -c, file -f, jq -L/-f/import, less
 //     --lesskey-*/-t, curl -K, wget -i/-e/--config): unseen.go and the
 //     command's rule; recursion that follows links (grep -R, rg -L, find
@@ -93,7 +94,7 @@
 //     answer and a later step of the same text the agent controls the
 //     filesystem, so a grant is keyed by session, text, directory, all
 //     effects and the real paths the step named when judged (Step.Reals,
-//     noted by run.resolve in steps.go); secret and protected are never
+//     noted by classifying.resolve in steps.go); secret and protected are never
 //     granted nor covered (TestLaw_grant_covers_only_what_was_judged,
 //     TestLaw_grant_never_secret_or_protected; cmd/eukhe
 //     attack_grant_test.go swaps what a granted step names).
@@ -115,7 +116,7 @@
 //     Property tests: confine_test.go (no secret shows, through any
 //     mount; nothing is writable but what the effects allow; the Landlock
 //     rules grant no more than the mounts).
-//     Issue 20: /sys and /proc/sys are bound read-only in every sandbox
+//     Trust boundaries: /sys and /proc/sys are bound read-only in every sandbox
 //     (as root, kernel.core_pattern names a program the kernel runs as
 //     root at the next crash, outside any sandbox). A write to another
 //     name of a protected file — a hard link already in the tree — is

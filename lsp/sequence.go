@@ -8,8 +8,8 @@ import (
 	lsproto "go.lsp.dev/protocol"
 )
 
-// Text sync in version order, whatever the client's name (issue 22, item
-// 5). Editors number their versions in different ways, none of which a
+// Text sync in version order, whatever the client's name (a buffer
+// applied out of order is a buffer the agent edits blind). Editors number their versions in different ways, none of which a
 // name tells reliably:
 //
 //   - one more per didChange (VS Code, Helix), and sent out of order on

@@ -211,10 +211,10 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 // the read loop: text sync must apply didChange in order, and it is fast.
 // A method that calls back into the editor releases the loop itself
 // (jsonrpc2.Async) before it does. An error of a notification is logged,
-// never allowed to end the connection. There is no cancel handler: a
-// commit is not abandoned halfway, and jsonrpc2 v1.0.1's CancelHandler
-// derives a context from a pooled request that an inline handler
-// recycles.
+// never allowed to end the connection. Only eukhe/tool requests can be
+// cancelled ($/cancelRequest: cancelTools, cancel.go, whose contexts
+// derive from the connection, not the pooled request); a commit already
+// under way is never abandoned halfway.
 func (s *Server) handler(next jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		call := req.IsCall()

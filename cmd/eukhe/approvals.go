@@ -1,19 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/signal"
-	"strings"
-	"sync"
 	"syscall"
-	"time"
 
+	"github.com/eukhe/eukhe/agent/approvals"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/lsp/discovery"
 	"github.com/eukhe/eukhe/protocol"
@@ -54,336 +50,26 @@ func runApprovals(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	a := &answering{out: stdout, gateway: gateway, msgs: make(chan sourced), known: map[string]bool{}, root: abs, stay: true}
-	a.findEditor(ctx, dir, abs)
-	if err := a.scan(ctx, dir, abs); err != nil {
+	if err := approvals.Answer(ctx, approvals.Options{Out: stdout, Gateway: gateway, Root: abs, Find: finder{dir}}, stdin); err != nil {
 		fmt.Fprintf(stderr, "eukhe approvals: %v\n", err)
 		return 1
 	}
-	if len(a.srcs) == 0 {
-		a.waiting()
-	}
-	if gateway {
-		fmt.Fprintln(stdout, "As a gateway: no question is shown here. Ctrl-C detaches.")
-	} else {
-		fmt.Fprintln(stdout, "Questions appear here; Ctrl-C detaches.")
-	}
-	go func() {
-		// Headless sessions that start later join.
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				a.findEditor(ctx, dir, abs)
-				a.scan(ctx, dir, abs)
-			}
-		}
-	}()
-	return a.run(ctx, stdin)
+	return 0
 }
 
-// answering is one `eukhe approvals`: its sources (the editor's server,
-// headless sessions) and their questions.
-type answering struct {
-	out     io.Writer
-	gateway bool
-	msgs    chan sourced
-	root    string
-	// stay: when the last source goes away, wait for the next one
-	// (eukhe approvals) rather than end.
-	stay bool
+// finder is the discovery directory, as the terminal looks for its
+// sources there.
+type finder struct{ dir string }
 
-	mu    sync.Mutex
-	srcs  []*source
-	known map[string]bool // sockets dialled
+func (f finder) Editor(root string) (net.Conn, protocol.DiscoveryEntry, error) {
+	return discovery.Find(f.dir, root)
 }
 
-// source is one server or session this terminal is attached to.
-type source struct {
-	name   string
-	editor bool // the editor's eukhe server (not a headless session)
-	conn   net.Conn
-	wmu    sync.Mutex
-}
-
-// findEditor attaches to the editor's eukhe server for root, when one
-// serves it and it is not attached yet (an editor opened after this
-// terminal is picked up).
-func (a *answering) findEditor(ctx context.Context, dir, root string) {
-	a.mu.Lock()
-	for _, s := range a.srcs {
-		if s.editor {
-			a.mu.Unlock()
-			return // attached to it already: no dial every second
-		}
+func (f finder) Sessions(root string, skip map[string]bool) ([]approvals.Endpoint, error) {
+	eps, err := discovery.FindApprovals(f.dir, root, skip)
+	out := make([]approvals.Endpoint, len(eps))
+	for i, ep := range eps {
+		out[i] = approvals.Endpoint{Conn: ep.Conn, Entry: ep.Entry}
 	}
-	a.mu.Unlock()
-	conn, entry, err := discovery.Find(dir, root)
-	if err != nil {
-		return
-	}
-	a.mu.Lock()
-	known := a.known[entry.Socket]
-	a.mu.Unlock()
-	if known {
-		conn.Close()
-		return
-	}
-	editor := entry.Editor
-	if editor == "" {
-		editor = "the editor"
-	}
-	a.add(ctx, conn, fmt.Sprintf("%s's eukhe server (pid %d)", editor, entry.PID), entry.Socket, false)
-}
-
-// waiting says that no session serves the root yet, and that this
-// terminal waits for one.
-func (a *answering) waiting() {
-	fmt.Fprintf(a.out, "No editor's eukhe server and no eukhe mcp session serves %s yet; waiting for one (Ctrl-C stops).\n", gate.Visible(a.root))
-}
-
-// sourced is one line from a source; a nil msg says the source went away.
-type sourced struct {
-	src *source
-	msg *protocol.TerminalLine
-}
-
-// add attaches to one source: the hello (and, from a headless session,
-// its answer: the terminal is counted once it comes), then its lines into
-// a.msgs.
-func (a *answering) add(ctx context.Context, conn net.Conn, name, socket string, ack bool) {
-	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloApprovals, Gateway: a.gateway})
-	sc := bufio.NewScanner(conn)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	_, err := conn.Write(append(hello, '\n'))
-	if err == nil && ack {
-		var r protocol.HelloAnswer
-		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-		if !sc.Scan() || json.Unmarshal(sc.Bytes(), &r) != nil || r.Eukhe != protocol.HelloAttached {
-			err = fmt.Errorf("no answer to the hello %s", r.Error)
-		}
-		conn.SetReadDeadline(time.Time{})
-	}
-	if err != nil {
-		a.mu.Lock()
-		a.known[socket] = true // not again
-		a.mu.Unlock()
-		conn.Close()
-		return
-	}
-	a.follow(ctx, conn, sc, name, socket, !ack)
-}
-
-// follow counts an attached source and sends its lines into a.msgs, then
-// a nil msg when it goes away.
-func (a *answering) follow(ctx context.Context, conn net.Conn, sc *bufio.Scanner, name, socket string, editor bool) {
-	src := &source{name: name, conn: conn, editor: editor}
-	a.mu.Lock()
-	a.srcs = append(a.srcs, src)
-	a.known[socket] = true
-	a.mu.Unlock()
-	fmt.Fprintf(a.out, "Attached to %s.\n", name)
-	go func() { <-ctx.Done(); conn.Close() }()
-	go func() {
-		for sc.Scan() {
-			var m protocol.TerminalLine
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				select {
-				case a.msgs <- sourced{src, &m}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}
-		select {
-		case a.msgs <- sourced{src, nil}:
-		case <-ctx.Done():
-		}
-	}()
-}
-
-// scan attaches to the headless sessions of root not attached yet.
-func (a *answering) scan(ctx context.Context, dir, root string) error {
-	a.mu.Lock()
-	skip := map[string]bool{}
-	for k := range a.known {
-		skip[k] = true
-	}
-	a.mu.Unlock()
-	eps, err := discovery.FindApprovals(dir, root, skip)
-	for _, ep := range eps {
-		name := "headless eukhe mcp session " + gate.Visible(ep.Entry.Session)
-		if ep.Entry.Parent != "" {
-			name += " (subagent of " + gate.Visible(ep.Entry.Parent) + ")"
-		}
-		name += fmt.Sprintf(" on %s (pid %d)", gate.Visible(strings.Join(ep.Entry.Roots, ", ")), ep.Entry.PID)
-		a.add(ctx, ep.Conn, name, ep.Entry.Socket, true)
-	}
-	return err
-}
-
-// pending is a question shown or queued: its source and its params.
-type pending struct {
-	src *source
-	q   protocol.ApproveParams
-}
-
-// run shows the questions one at a time, oldest first, and sends each
-// y / N to the source that asked; a question settled elsewhere is dropped.
-func (a *answering) run(ctx context.Context, stdin io.Reader) int {
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(stdin)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-	}()
-	if a.gateway {
-		lines = nil
-	}
-	var queue []pending
-	// held: the question on screen went away unanswered here; the next is
-	// shown at the next line read, which answers nothing.
-	held := false
-	show := func() {
-		if len(queue) > 0 {
-			fmt.Fprint(a.out, questionPrompt(queue[0].q))
-		}
-	}
-	hold := func() {
-		if held = len(queue) > 0; held {
-			fmt.Fprint(a.out, "Another question waits: press Enter to see it. ")
-		}
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return 0
-		case m := <-a.msgs:
-			if m.msg == nil {
-				fmt.Fprintf(a.out, "%s went away.\n", m.src.name)
-				kept := queue[:0]
-				for _, p := range queue {
-					if p.src != m.src {
-						kept = append(kept, p)
-					}
-				}
-				head := len(queue) > 0 && queue[0].src == m.src
-				queue = kept
-				if head {
-					hold()
-				}
-				a.mu.Lock()
-				for i, s := range a.srcs {
-					if s == m.src {
-						a.srcs = append(a.srcs[:i], a.srcs[i+1:]...)
-						break
-					}
-				}
-				left := len(a.srcs)
-				a.mu.Unlock()
-				if left == 0 {
-					if !a.stay {
-						return 0
-					}
-					a.waiting() // the next session to start is picked up
-				}
-				continue
-			}
-			switch m.msg.Method {
-			case protocol.MethodApprove:
-				var q protocol.ApproveParams
-				if json.Unmarshal(m.msg.Params, &q) != nil {
-					continue
-				}
-				queue = append(queue, pending{m.src, q})
-				if len(queue) == 1 {
-					held = false
-					show()
-				}
-			case protocol.MethodApprovalSettled:
-				var s protocol.ApprovalSettledParams
-				json.Unmarshal(m.msg.Params, &s)
-				for i, p := range queue {
-					if p.src != m.src || p.q.ID != s.ID {
-						continue
-					}
-					queue = append(queue[:i], queue[i+1:]...)
-					how := "answered elsewhere"
-					switch {
-					case s.Reason != "":
-						how = s.Reason + ": it was denied"
-					case s.Answer != "":
-						how = "settled elsewhere: " + s.Answer
-					}
-					fmt.Fprintf(a.out, "\n(dropped: %s — %s)\n", gate.VisibleText(p.q.Text), how)
-					if i == 0 {
-						hold()
-					}
-					break
-				}
-			}
-		case line, ok := <-lines:
-			if !ok {
-				return 0 // end of input: detach; pending questions go to the other clients
-			}
-			if len(queue) == 0 {
-				held = false
-				continue
-			}
-			if held {
-				held = false
-				show()
-				continue
-			}
-			p := queue[0]
-			queue = queue[1:]
-			answer := protocol.AnswerDeny
-			if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
-				answer = protocol.AnswerApprove
-			}
-			b, _ := json.Marshal(protocol.TerminalAnswer{ID: p.q.ID, Answer: answer})
-			p.src.wmu.Lock()
-			_, err := p.src.conn.Write(append(b, '\n'))
-			p.src.wmu.Unlock()
-			if err != nil {
-				fmt.Fprintf(a.out, "%s went away.\n", p.src.name)
-			} else {
-				fmt.Fprintf(a.out, "%s.\n", map[string]string{protocol.AnswerApprove: "Allowed", protocol.AnswerDeny: "Denied"}[answer])
-			}
-			show()
-		}
-	}
-}
-
-// questionPrompt is one question as the terminal shows it: what would
-// run and its effects first, then who asks and where (each one line as
-// gate.Visible shows it), then the step, every line indented.
-func questionPrompt(q protocol.ApproveParams) string {
-	var b strings.Builder
-	what := "Allow an access"
-	if q.Step > 0 {
-		what = fmt.Sprintf("Run step %d", q.Step)
-	}
-	who := "the agent"
-	if q.Agent != "" {
-		who = "subagent " + gate.Visible(q.Agent)
-	}
-	fmt.Fprintf(&b, "\n%s (%s)? Asked by %s (session %s)", what, strings.Join(q.Effects, "+"), who, gate.Visible(q.Session))
-	if q.Cwd != "" {
-		fmt.Fprintf(&b, " in %s", gate.Visible(q.Cwd))
-	}
-	b.WriteString(":\n")
-	for _, l := range strings.Split(gate.VisibleText(q.Text), "\n") {
-		fmt.Fprintf(&b, "    %s\n", l)
-	}
-	if due, err := time.Parse(time.RFC3339Nano, q.Deadline); err == nil {
-		fmt.Fprintf(&b, "Unanswered by %s, it is denied.\n", due.Local().Format("15:04:05"))
-	}
-	b.WriteString("Allow? [y/N] ")
-	return b.String()
+	return out, err
 }

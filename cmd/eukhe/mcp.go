@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,10 +10,11 @@ import (
 	"syscall"
 
 	"github.com/eukhe/eukhe/agent"
+	"github.com/eukhe/eukhe/agent/attach"
+	"github.com/eukhe/eukhe/agent/roots"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/lsp/discovery"
-	"github.com/eukhe/eukhe/protocol"
 )
 
 const mcpUsage = `Usage: eukhe mcp [--root DIR] [--parent SESSION]
@@ -67,14 +66,14 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if stdin == os.Stdin {
 			stdin = pollableStdin()
 		}
-		c := chooseRoot(ctx, stdin, stdout, absRoot, stderr)
-		absRoot, why, stdin, stdout = c.root, c.why, c.in, c.out
+		c := roots.Choose(ctx, stdin, stdout, absRoot, stderr)
+		absRoot, why, stdin, stdout = c.Root, c.Why, c.In, c.Out
 	}
 	fmt.Fprintf(stderr, "eukhe mcp: serving %s (%s)\n", absRoot, why)
 
 	headlessWhy, note := "no editor serves this root", ""
 	if conn, ok := editorFor(absRoot); ok {
-		code, attached, in, quit := attach(ctx, conn, absRoot, parent, stdin, stdout, stderr)
+		code, attached, in, quit := attach.Attach(ctx, conn, absRoot, parent, stdin, stdout, stderr)
 		if attached && in == nil {
 			return code
 		}
@@ -116,8 +115,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if stdin == os.Stdin {
 		stdin = pollableStdin()
 	}
-	// The editor is looked for again at each tool call (late_attach.go).
-	hin, hout := newLateSwitch(absRoot, parent, readLines(stdin), stdout, stderr, note)
+	// The editor is looked for again at each tool call (agent/attach).
+	hin, hout := attach.NewLateSwitch(absRoot, parent, editorFor, attach.ReadLines(stdin), stdout, stderr, note)
 	err = local.Serve(ctx, &agent.LineTransport{In: hin, Out: hout})
 	if err != nil && err != io.EOF {
 		fmt.Fprintf(stderr, "eukhe mcp: %v\n", err)
@@ -145,98 +144,6 @@ var editorFor = func(root string) (io.ReadWriteCloser, bool) {
 		return nil, false
 	}
 	return conn, true
-}
-
-// attach pipes this process's stdio to the editor's server. At the end of
-// standard input the socket's write side is closed and the server's last
-// answers are still copied out. When the server goes away first, in is
-// the headless session's input (failover.go): the calls in flight were
-// answered with an error saying so; when none was, note is for the next
-// tool result.
-func attach(ctx context.Context, conn io.ReadWriteCloser, root, parent string, stdin io.Reader, stdout, stderr io.Writer) (code int, attached bool, in io.Reader, note string) {
-	defer conn.Close()
-	br, session, err := sayHello(conn, root, parent)
-	if err != nil {
-		fmt.Fprintf(stderr, "eukhe mcp: the editor's server did not take the session (%v); running headless\n", err)
-		return 0, false, nil, ""
-	}
-	fmt.Fprintf(stderr, "eukhe mcp: session %s attached to the editor's server for %s\n", session, root)
-	r := &relay{lines: readLines(stdin), stop: make(chan struct{}), inflight: map[string]string{}}
-	inputDone := make(chan struct{})
-	inputEnded := make(chan struct{}) // the agent's input ended (before the socket's write side closes)
-	go func() {
-		defer close(inputDone)
-		if r.toEditor(conn) != nil {
-			return
-		}
-		close(inputEnded)
-		if cw, ok := conn.(interface{ CloseWrite() error }); ok {
-			cw.CloseWrite()
-			return
-		}
-		conn.Close()
-	}()
-	gone := make(chan struct{})
-	go func() {
-		defer close(gone)
-		for {
-			line, err := br.ReadBytes('\n')
-			if len(line) > 0 {
-				r.answered(line)
-				stdout.Write(line)
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	select {
-	case <-gone:
-	case <-ctx.Done():
-		return 0, true, nil, ""
-	}
-	select {
-	case <-inputEnded:
-		// The agent ended first, and the server closed because of it:
-		// no failover, whatever the order the two were seen in.
-		<-inputDone
-	default:
-	}
-	select {
-	case <-inputDone:
-		r.mu.Lock()
-		clean := len(r.inflight) == 0 && r.held == nil
-		r.mu.Unlock()
-		if clean {
-			return 0, true, nil, "" // the agent's input ended, every call answered
-		}
-	default:
-	}
-	close(r.stop)
-	conn.Close() // ends a write to the dead server
-	<-inputDone  // no line is taken for the server from here
-	fmt.Fprintf(stderr, "eukhe mcp: %s\n", headlessNote(root))
-	in, note = r.failover(stdout)
-	return 0, true, in, note
-}
-
-// sayHello asks the editor's server to take a session on root: it gives
-// the connection's reader and the session's id.
-func sayHello(conn io.ReadWriter, root, parent string) (*bufio.Reader, string, error) {
-	hello, _ := json.Marshal(protocol.Hello{Eukhe: protocol.HelloAttach, Root: root, Parent: parent})
-	var ack protocol.HelloAnswer
-	br := bufio.NewReader(conn)
-	_, err := conn.Write(append(hello, '\n'))
-	if err == nil {
-		var line []byte
-		if line, err = br.ReadBytes('\n'); err == nil {
-			err = json.Unmarshal(line, &ack)
-		}
-	}
-	if err == nil && ack.Eukhe != protocol.HelloAttached {
-		err = fmt.Errorf("%s", ack.Error)
-	}
-	return br, ack.Session, err
 }
 
 // pollableStdin is standard input read through the runtime's poller when

@@ -113,12 +113,12 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	local, err := agent.OpenLocal(agent.LocalOptions{
 		Root: absRoot,
 		Docs: sess,
-		Once: true,
-		// One call: its transcript could never be read back (memory://
-		// is this session's alone, and the session ends with the call).
-		NoTranscript: true,
-		ShellBudget:  365 * 24 * time.Hour, // the command waits for the script: a job would not outlive it
-		Events:       func(e settings.Event) { fmt.Fprintf(stderr, "eukhe tool: %s\n", e) },
+		// One call: the settings are read once, and its transcript could
+		// never be read back (memory:// is this session's alone, and the
+		// session ends with the call).
+		OneShot:     true,
+		ShellBudget: 365 * 24 * time.Hour, // the command waits for the script: a job would not outlive it
+		Events:      func(e settings.Event) { fmt.Fprintf(stderr, "eukhe tool: %s\n", e) },
 		OnIssue: func(is agent.Issue) {
 			fmt.Fprintf(stderr, "eukhe tool: report_issue on %s: %s\n", is.Tool, is.Description)
 		},

@@ -1,4 +1,4 @@
-package main
+package attach
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 const failoverID = `"eukhe-failover"`
 
 // goneText is what the agent is told, once per call in flight; when none
-// was, the next tool result says quitNote instead (late_attach.go).
+// was, the next tool result says quitNote instead (late.go).
 const goneText = "the editor's eukhe server went away (the editor was closed or killed) while this call ran, so its result is unknown: " +
 	"read the files again before editing them. The session goes on headless from here: reads and writes on the disk, " +
 	"and a step that needs the user's approval is refused (no editor to ask)."
@@ -38,8 +38,8 @@ type relay struct {
 	held     []byte            // a line taken from lines and not delivered
 }
 
-// readLines reads the agent's lines into a channel, closed at the end.
-func readLines(r io.Reader) <-chan []byte {
+// ReadLines reads the agent's lines into a channel, closed at the end.
+func ReadLines(r io.Reader) <-chan []byte {
 	ch := make(chan []byte, 16)
 	go func() {
 		defer close(ch)

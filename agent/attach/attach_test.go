@@ -1,4 +1,4 @@
-package main
+package attach
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ func TestAttachRefusedFallsBackToHeadless(t *testing.T) {
 		b.Close()
 	}()
 	var stdout, stderr bytes.Buffer
-	code, attached, _, _ := attach(context.Background(), a, "/x", "", strings.NewReader(""), &stdout, &stderr)
+	code, attached, _, _ := Attach(context.Background(), a, "/x", "", strings.NewReader(""), &stdout, &stderr)
 	if attached || code != 0 {
 		t.Fatalf("attached %v, code %d", attached, code)
 	}

@@ -1,6 +1,6 @@
 //lint:file-ignore SA1019 roots are what the clients that start servers in / or the home offer (MCP up to 2025-11-25); 2026-07-28 deprecates them, and its clients are served the current directory
 
-package main
+package roots
 
 import (
 	"bufio"
@@ -41,12 +41,12 @@ import (
 // rootsWait is how long the client has to answer roots/list.
 var rootsWait = 10 * time.Second
 
-// rootChoice is the root eukhe mcp serves, why, and the streams the
+// Choice is the root eukhe mcp serves, why, and the streams the
 // session then reads and writes.
-type rootChoice struct {
-	root, why string
-	in        io.Reader
-	out       io.Writer
+type Choice struct {
+	Root, Why string
+	In        io.Reader
+	Out       io.Writer
 }
 
 // rpcHead is what the handshake reads of a message.
@@ -60,29 +60,29 @@ type rpcHead struct {
 	} `json:"params"`
 }
 
-// chooseRoot reads the client's first message: an initialize offering
+// Choose reads the client's first message: an initialize offering
 // roots starts the handshake; anything else is given back unread, and the
 // current directory cwd is served.
-func chooseRoot(ctx context.Context, stdin io.Reader, stdout io.Writer, cwd string, stderr io.Writer) rootChoice {
+func Choose(ctx context.Context, stdin io.Reader, stdout io.Writer, cwd string, stderr io.Writer) Choice {
 	br := bufio.NewReaderSize(stdin, 64<<10)
 	first, err := br.ReadBytes('\n')
-	plain := rootChoice{root: cwd, why: "the current directory: the client offers no roots", in: io.MultiReader(bytes.NewReader(first), br), out: stdout}
+	plain := Choice{Root: cwd, Why: "the current directory: the client offers no roots", In: io.MultiReader(bytes.NewReader(first), br), Out: stdout}
 	if err != nil {
 		// the end of input (a terminal's Ctrl-D is read once): no more
-		plain.in = bytes.NewReader(first)
+		plain.In = bytes.NewReader(first)
 	}
 	var head rpcHead
 	switch {
 	case err != nil || json.Unmarshal(first, &head) != nil:
-		plain.why = "the current directory"
+		plain.Why = "the current directory"
 		return plain
 	case head.Method == "server/discover":
 		// MCP 2026-07-28 has no handshake to ask roots in (SEP-2577
 		// deprecates them; a server sends no request of its own)
-		plain.why = "the current directory: the client's MCP version cannot be asked for roots; pass --root to serve another"
+		plain.Why = "the current directory: the client's MCP version cannot be asked for roots; pass --root to serve another"
 		return plain
 	case head.Method != "initialize":
-		plain.why = "the current directory"
+		plain.Why = "the current directory"
 		return plain
 	}
 	if len(head.Params.Capabilities.Roots) == 0 || string(head.Params.Capabilities.Roots) == "null" {
@@ -93,7 +93,7 @@ func chooseRoot(ctx context.Context, stdin io.Reader, stdout io.Writer, cwd stri
 
 // handshake answers the client's initialize, asks its roots, and hands
 // the connection over (see above).
-func handshake(ctx context.Context, initialize []byte, id json.RawMessage, br *bufio.Reader, stdout io.Writer, cwd string, stderr io.Writer) rootChoice {
+func handshake(ctx context.Context, initialize []byte, id json.RawMessage, br *bufio.Reader, stdout io.Writer, cwd string, stderr io.Writer) Choice {
 	lines := make(chan []byte, 64)
 	go func() { // the client's lines, for the handshake and then the session
 		defer close(lines)
@@ -141,56 +141,19 @@ func handshake(ctx context.Context, initialize []byte, id json.RawMessage, br *b
 	if err != nil {
 		fmt.Fprintf(stderr, "eukhe mcp: the handshake for the client's roots failed (%v)\n", err)
 	}
-	// Until the client is initialized every line goes to the handshake;
-	// then only the answers (to roots/list), and the rest waits for the
-	// session.
-	replay := [][]byte{initialize}
-	var held [][]byte
-	initialized := false
 	bareIn.Write(initialize)
-	var roots *mcp.ListRootsResult
-	why := ""
-wait:
-	for {
-		select {
-		case line, ok := <-lines:
-			if !ok {
-				why = "the client closed before it answered roots/list"
-				break wait
-			}
-			var h rpcHead
-			_ = json.Unmarshal(line, &h)
-			switch {
-			case !initialized:
-				if h.Method == "notifications/initialized" {
-					initialized = true
-					replay = append(replay, line)
-				}
-				bareIn.Write(line)
-			case h.Method == "" && len(h.ID) > 0:
-				bareIn.Write(line)
-			default:
-				held = append(held, line)
-			}
-		case roots = <-rootsCh:
-			break wait
-		case err := <-errCh:
-			why = fmt.Sprintf("the client's roots/list failed (%v)", err)
-			break wait
-		case <-hctx.Done():
-			why = fmt.Sprintf("the client did not answer roots/list within %s", rootsWait)
-			break wait
-		}
-	}
+	w := waitRoots(hctx, lines, rootsCh, errCh, bareIn)
+	w.replay = append([][]byte{initialize}, w.replay...)
+	roots, why, replay, held := w.roots, w.why, w.replay, w.held
 	if ss != nil {
 		ss.Close()
 	}
 	bareIn.Close()
 	fromBare.Close()
 	<-copied
-	choice := rootChoice{root: cwd, why: "the current directory: " + why}
+	choice := Choice{Root: cwd, Why: "the current directory: " + why}
 	if roots != nil {
-		choice.root, choice.why = pickRoot(roots.Roots, cwd)
+		choice.Root, choice.Why = pickRoot(roots.Roots, cwd)
 	}
 	in, pw := io.Pipe()
 	go func() { // the session's input: the handshake again, what waited, the rest
@@ -201,7 +164,7 @@ wait:
 		}
 		for line := range lines {
 			if bytes.Contains(line, []byte(`"notifications/roots/list_changed"`)) {
-				fmt.Fprintf(stderr, "eukhe mcp: the client's roots changed; this session stays on %s (a session keeps its root): start a new one to serve the new roots\n", choice.root)
+				fmt.Fprintf(stderr, "eukhe mcp: the client's roots changed; this session stays on %s (a session keeps its root): start a new one to serve the new roots\n", choice.Root)
 			}
 			if _, err := pw.Write(line); err != nil {
 				return
@@ -209,8 +172,78 @@ wait:
 		}
 		pw.Close()
 	}()
-	choice.in, choice.out = in, &dropAnswer{w: stdout, id: id}
+	choice.In, choice.Out = in, &dropAnswer{w: stdout, id: id}
 	return choice
+}
+
+// route is where a client's line goes while the handshake waits for its
+// roots (pure): until the client is initialized, to the handshake (its
+// notifications/initialized also kept to replay to the session); then
+// only answers (to roots/list) go there, and the rest waits for the
+// session.
+type route int
+
+const (
+	toHandshake route = iota
+	toHandshakeAndReplay
+	toSession
+)
+
+func routeLine(initialized bool, h rpcHead) route {
+	switch {
+	case !initialized && h.Method == "notifications/initialized":
+		return toHandshakeAndReplay
+	case !initialized:
+		return toHandshake
+	case h.Method == "" && len(h.ID) > 0:
+		return toHandshake
+	}
+	return toSession
+}
+
+// waited is what the handshake's wait ends with: the client's roots, or
+// why there are none; the lines to replay to the session after its
+// initialize, and the lines held for it.
+type waited struct {
+	roots        *mcp.ListRootsResult
+	why          string
+	replay, held [][]byte
+}
+
+// waitRoots routes the client's lines (routeLine) until its roots come,
+// its roots/list fails, it closes or ctx ends.
+func waitRoots(ctx context.Context, lines <-chan []byte, rootsCh <-chan *mcp.ListRootsResult, errCh <-chan error, bare io.Writer) waited {
+	var w waited
+	initialized := false
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				w.why = "the client closed before it answered roots/list"
+				return w
+			}
+			var h rpcHead
+			_ = json.Unmarshal(line, &h)
+			switch routeLine(initialized, h) {
+			case toHandshakeAndReplay:
+				initialized = true
+				w.replay = append(w.replay, line)
+				bare.Write(line)
+			case toHandshake:
+				bare.Write(line)
+			default:
+				w.held = append(w.held, line)
+			}
+		case w.roots = <-rootsCh:
+			return w
+		case err := <-errCh:
+			w.why = fmt.Sprintf("the client's roots/list failed (%v)", err)
+			return w
+		case <-ctx.Done():
+			w.why = fmt.Sprintf("the client did not answer roots/list within %s", rootsWait)
+			return w
+		}
+	}
 }
 
 // pickRoot is the first of the client's roots that is a directory here.

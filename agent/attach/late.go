@@ -1,4 +1,4 @@
-package main
+package attach
 
 import (
 	"bufio"
@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// A headless session looks for the editor again (issue 22, item 4): an
+// A headless session looks for the editor again (so that the agent reads
+// the user's unsaved buffers as soon as there are any to read): an
 // agent started before the editor's server was up, or one whose editor
 // went away and came back, attaches at its next tool call. The switch
 // sits between the agent's lines and the headless session: at each
@@ -66,12 +67,13 @@ type lateSwitch struct {
 	closing   bool               // the agent's input ended: the editor's end is no news
 }
 
-// newLateSwitch starts routing lines; it gives the headless session's
-// input and output. note, when not empty, is said in the first tool
-// result.
-func newLateSwitch(root, parent string, lines <-chan []byte, stdout io.Writer, stderr io.Writer, note string) (io.Reader, io.Writer) {
+// NewLateSwitch starts routing lines; it gives the headless session's
+// input and output. find looks for the editor's server that serves root
+// (the discovery directory's, injected by cmd). note, when not empty, is
+// said in the first tool result.
+func NewLateSwitch(root, parent string, find func(root string) (io.ReadWriteCloser, bool), lines <-chan []byte, stdout io.Writer, stderr io.Writer, note string) (io.Reader, io.Writer) {
 	pr, pw := io.Pipe()
-	s := &lateSwitch{root: root, parent: parent, find: editorFor, out: &lineOut{w: stdout}, stderr: stderr, headless: pw,
+	s := &lateSwitch{root: root, parent: parent, find: find, out: &lineOut{w: stdout}, stderr: stderr, headless: pw,
 		toolCalls: map[string]bool{}, note: note}
 	go s.route(lines)
 	return pr, &lineSplitter{emit: s.fromHeadless}
