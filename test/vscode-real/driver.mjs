@@ -1,0 +1,186 @@
+// driver.mjs drives a real VS Code workbench (code-server, at the URL of
+// argv[2]) in headless Chromium through puppeteer-core, for
+// vscode_test.go: one JSON command a line on stdin, one JSON answer a line
+// on stdout ({"ok": value} or {"error": text}). It decides nothing: the
+// Go test says what to do and judges what it sees.
+//
+// Commands: ready, status, open {name}, type {name, line, text},
+// text {name}, dirty {name}, lenses {name}, click {name, lens, nth},
+// dialog, key {key}, shot {path}, quit.
+import puppeteer from "puppeteer-core";
+import readline from "node:readline";
+
+const url = process.argv[2];
+const browser = await puppeteer.launch({
+	executablePath: process.env.EUKHE_CHROMIUM || "/usr/bin/chromium",
+	headless: true,
+	// root in CI: Chromium's own sandbox needs an unprivileged user
+	args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,900"],
+	defaultViewport: { width: 1400, height: 900 },
+});
+const page = (await browser.pages())[0] || (await browser.newPage());
+const logs = [];
+page.on("console", (m) => logs.length < 200 && logs.push(`${m.type()}: ${m.text()}`));
+page.on("pageerror", (e) => logs.length < 200 && logs.push(`pageerror: ${e.message}`));
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// until polls f until it gives a truthy value, or fails after ms.
+async function until(what, f, ms = 30000) {
+	const end = Date.now() + ms;
+	for (;;) {
+		const v = await f();
+		if (v) return v;
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await sleep(100);
+	}
+}
+
+// tab is the editor tab of the file name, or null.
+async function tab(name) {
+	for (const t of await page.$$(".tabs-container .tab")) {
+		const label = await t.evaluate((e) => e.getAttribute("data-resource-name") || e.getAttribute("aria-label") || "");
+		if (label === name || label.startsWith(name + ",") || label.startsWith(name + " ")) return t;
+	}
+	return null;
+}
+
+// activate brings the editor of name to the front (it must be open).
+async function activate(name) {
+	const t = await until(`the tab of ${name}`, () => tab(name));
+	await t.click();
+	await until(`${name} to be the active editor`, () =>
+		page.evaluate((n) => {
+			const a = document.querySelector(".editor-group-container.active .tab.active");
+			return a && (a.getAttribute("data-resource-name") === n || (a.getAttribute("aria-label") || "").startsWith(n));
+		}, name),
+	);
+}
+
+// editorText is the text the active editor shows, line by line (the
+// files of the test are short enough to show whole).
+function editorText() {
+	return page.evaluate(() => {
+		const lines = [...document.querySelectorAll(".editor-group-container.active .monaco-editor .view-lines .view-line")];
+		lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+		return lines.map((l) => l.textContent.replace(/\u00a0/g, " ")).join("\n");
+	});
+}
+
+const commands = {
+	async ready() {
+		await page.goto(url, { waitUntil: "domcontentloaded", timeout: 60000 });
+		await until("the workbench", () => page.$(".monaco-workbench .part.statusbar"), 90000);
+		return true;
+	},
+	// status: the status bar items' ids, texts and tooltips (aria labels).
+	async status() {
+		return page.evaluate(() =>
+			[...document.querySelectorAll(".part.statusbar .statusbar-item")].map((e) => ({
+				id: e.id,
+				text: e.textContent.trim(),
+				label: (e.querySelector("a") || e).getAttribute("aria-label") || "",
+			})),
+		);
+	},
+	async open({ name }) {
+		if (!(await tab(name))) {
+			await page.keyboard.down("Control");
+			await page.keyboard.press("KeyP");
+			await page.keyboard.up("Control");
+			await until("quick open", () => page.$(".quick-input-widget:not([style*='display: none']) input"));
+			await sleep(200);
+			await page.keyboard.type(name);
+			await until(`quick open to list ${name}`, () =>
+				page.evaluate((n) => [...document.querySelectorAll(".quick-input-list .monaco-list-row")].some((r) => r.textContent.includes(n)), name),
+			);
+			await sleep(300);
+			await page.keyboard.press("Enter");
+		}
+		await activate(name);
+		await until(`${name}'s text`, () => page.$(".editor-group-container.active .monaco-editor .view-lines .view-line"));
+		return true;
+	},
+	// type: the keys of text at the end of line (1-based) of name.
+	async type({ name, line, text }) {
+		await activate(name);
+		await page.click(".editor-group-container.active .monaco-editor .view-lines");
+		await page.keyboard.down("Control");
+		await page.keyboard.press("Home");
+		await page.keyboard.up("Control");
+		for (let i = 1; i < line; i++) await page.keyboard.press("ArrowDown");
+		await page.keyboard.press("End");
+		await page.keyboard.type(text, { delay: 20 });
+		return true;
+	},
+	async text({ name }) {
+		await activate(name);
+		return editorText();
+	},
+	async dirty({ name }) {
+		const t = await until(`the tab of ${name}`, () => tab(name));
+		return t.evaluate((e) => e.classList.contains("dirty"));
+	},
+	// lenses: the CodeLens texts name's editor shows, top to bottom.
+	async lenses({ name }) {
+		await activate(name);
+		return page.evaluate(() =>
+			[...document.querySelectorAll(".editor-group-container.active .monaco-editor .codelens-decoration")]
+				.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+				.map((d) => d.textContent.replace(/\u00a0/g, " ").trim()),
+		);
+	},
+	// click: the nth (0-based) lens link whose text is lens in name's editor.
+	async click({ name, lens, nth = 0 }) {
+		await activate(name);
+		const links = [];
+		for (const a of await page.$$(".editor-group-container.active .monaco-editor .codelens-decoration a")) {
+			const t = await a.evaluate((e) => ({ text: e.textContent.trim(), top: e.getBoundingClientRect().top }));
+			if (t.text === lens) links.push({ a, top: t.top });
+		}
+		links.sort((x, y) => x.top - y.top);
+		if (!links[nth]) throw new Error(`no lens "${lens}" number ${nth + 1} in ${name}`);
+		await links[nth].a.click();
+		return true;
+	},
+	// dialog: the modal dialog showing (message, detail, buttons), or null.
+	async dialog() {
+		return page.evaluate(() => {
+			const d = document.querySelector(".monaco-dialog-box");
+			if (!d) return null;
+			const txt = (s) => (d.querySelector(s) || { textContent: "" }).textContent.trim();
+			return {
+				message: txt(".dialog-message-text"),
+				detail: txt(".dialog-message-detail"),
+				buttons: [...d.querySelectorAll(".dialog-buttons .monaco-button")].map((b) => b.textContent.trim()),
+			};
+		});
+	},
+	async key({ key }) {
+		await page.keyboard.press(key);
+		return true;
+	},
+	async shot({ path }) {
+		await page.screenshot({ path });
+		return logs;
+	},
+	async quit() {
+		await browser.close();
+		process.exit(0);
+	},
+};
+
+const rl = readline.createInterface({ input: process.stdin });
+for await (const line of rl) {
+	let answer;
+	try {
+		const cmd = JSON.parse(line);
+		const f = commands[cmd.cmd];
+		if (!f) throw new Error(`no command ${cmd.cmd}`);
+		answer = { ok: (await f(cmd)) ?? null };
+	} catch (e) {
+		answer = { error: String(e && e.stack ? e.stack : e) };
+	}
+	process.stdout.write(JSON.stringify(answer) + "\n");
+}
+await browser.close();

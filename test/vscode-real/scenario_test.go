@@ -1,0 +1,184 @@
+package vscodereal
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// step runs one check of the scenario as a subtest (PASS or FAIL by
+// name); the session's failures during it fail that subtest. A later step
+// builds on the state an earlier one left, so a failed step ends the run.
+func (s *session) step(t *testing.T, name string, f func(t *testing.T)) {
+	t.Helper()
+	parent := s.t
+	ok := t.Run(name, func(t *testing.T) { s.t = t; f(t) })
+	s.t = parent
+	if !ok {
+		t.FailNow()
+	}
+}
+
+type statusItem struct{ ID, Text, Label string }
+
+// One real VS Code, one workspace, one agent, in order: the extension
+// activates; the agent reads the user's unsaved typing; its edit of two
+// files lands in both open editors; the review's Undo and Keep lenses
+// work per hunk; a modal question closed with Escape denies the step; and
+// the agent's edit of line 4 lands while the user types on line 1.
+func TestRealVSCode(t *testing.T) {
+	s := start(t, map[string]string{"a.txt": "a one\na two\na three\na four\n", "b.txt": "b one\nb two\n"})
+	var ag *agent
+	top := t
+
+	s.step(t, "the extension activates and shows its status item", func(t *testing.T) {
+		var items []statusItem
+		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+			json.Unmarshal(s.do("status", nil), &items)
+			for _, it := range items {
+				if strings.HasPrefix(it.ID, "eukhe.") && strings.Contains(it.Text, "eukhe") && strings.Contains(it.Label, "Confinement") {
+					t.Logf("status item %s: %q", it.ID, it.Label)
+					return
+				}
+			}
+			if time.Now().After(deadline) {
+				s.fail("no eukhe status item within 60 s of the workbench showing; the status bar holds: " + mustJSON(items))
+			}
+		}
+	})
+
+	s.step(t, "an attached agent reads the unsaved text of an open editor", func(t *testing.T) {
+		s.do("open", map[string]any{"name": "a.txt"})
+		s.do("type", map[string]any{"name": "a.txt", "line": 2, "text": " typed"})
+		if got, ok := s.waitText("a.txt", "a one\na two typed\na three\na four\n"); !ok {
+			s.fail("a.txt's editor after typing: " + got)
+		}
+		ag = s.attach(top)
+		if text, ok := ag.readUntil(t, "a.txt", "2:a two typed\n"); !ok {
+			s.fail("the agent's read of a.txt with unsaved typing:\n" + text + "\neukhe mcp:\n" + ag.stderr.String())
+		}
+		if b, _ := os.ReadFile(filepath.Join(s.w.Root, "a.txt")); string(b) != "a one\na two\na three\na four\n" {
+			t.Errorf("a.txt on disk is %q: the typing was saved, so the read proves nothing about unsaved text", b)
+		}
+	})
+
+	s.step(t, "an agent's two-file edit lands in the open editors", func(t *testing.T) {
+		s.do("open", map[string]any{"name": "b.txt"})
+		ra := ag.must(t, "read", map[string]any{"path": "a.txt"})
+		rb := ag.must(t, "read", map[string]any{"path": "b.txt"})
+		edit := ag.must(t, "edit", map[string]any{"patch": "[a.txt#" + tagOf(ra) + "]\n@@ 1\n+A ONE\n[b.txt#" + tagOf(rb) + "]\n@@ 1\n+B ONE\n"})
+		if !regexp.MustCompile(`^Applied to a\.txt#[0-9a-f]+, b\.txt#[0-9a-f]+\.`).MatchString(edit) {
+			t.Errorf("the two-file edit said:\n%s", edit)
+		}
+		if got, ok := s.waitText("a.txt", "A ONE\na two typed\na three\na four\n"); !ok {
+			s.fail("a.txt's editor after the edit: " + got)
+		}
+		if got, ok := s.waitText("b.txt", "B ONE\nb two\n"); !ok {
+			s.fail("b.txt's editor after the edit: " + got)
+		}
+	})
+
+	s.step(t, "the review's Undo and Keep lenses work per hunk", func(t *testing.T) {
+		lenses := s.waitLenses("a.txt", "Keep", "Undo")
+		t.Logf("a.txt's lenses: %s", strings.Join(lenses, " / "))
+		s.do("click", map[string]any{"name": "a.txt", "lens": "Undo"})
+		if got, ok := s.waitText("a.txt", "a one\na two typed\na three\na four\n"); !ok {
+			s.fail("a.txt's editor after Undo of its hunk (the user's typing must stay): " + got)
+		}
+		if text, ok := ag.readUntil(t, "a.txt", "1:a one\n2:a two typed\n"); !ok {
+			t.Errorf("the agent's read after Undo:\n%s", text)
+		}
+		s.waitLenses("b.txt", "Keep", "Undo")
+		s.do("click", map[string]any{"name": "b.txt", "lens": "Keep"})
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			if l := s.lenses("b.txt"); len(l) == 0 {
+				break
+			} else if time.Now().After(deadline) {
+				s.fail("b.txt still shows lenses after Keep of its one hunk: " + strings.Join(l, " / "))
+			}
+		}
+		if got := s.text("b.txt"); got != "B ONE\nb two\n" {
+			t.Errorf("b.txt's editor after Keep: %q", got)
+		}
+	})
+
+	s.step(t, "a modal question closed with Escape denies the step", func(t *testing.T) {
+		type result struct {
+			text  string
+			isErr bool
+			err   error
+		}
+		done := make(chan result, 1)
+		go func() {
+			text, isErr, err := ag.call("bash", map[string]any{"script": "sh -c 'echo ran > gated.txt'"})
+			done <- result{text, isErr, err}
+		}()
+		var d struct {
+			Message, Detail string
+			Buttons         []string
+		}
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			if raw := s.do("dialog", nil); string(raw) != "null" {
+				json.Unmarshal(raw, &d)
+				break
+			}
+			if time.Now().After(deadline) {
+				s.fail("no dialog within 30 s of the gated step\neukhe mcp:\n" + ag.stderr.String())
+			}
+		}
+		t.Logf("the dialog: %q / %q, buttons %q", d.Message, d.Detail, d.Buttons)
+		if !strings.Contains(d.Message+"\n"+d.Detail, "echo ran > gated.txt") {
+			t.Errorf("the dialog does not show the step as it will run: %q / %q", d.Message, d.Detail)
+		}
+		s.do("key", map[string]any{"key": "Escape"})
+		var r result
+		select {
+		case r = <-done:
+		case <-time.After(30 * time.Second):
+			s.fail("the gated step had no answer 30 s after Escape")
+		}
+		if r.err != nil || !strings.Contains(r.text, "denied") {
+			t.Errorf("the gated step, its dialog closed with Escape, said (%v):\n%s", r.err, r.text)
+		}
+		if _, err := os.Stat(filepath.Join(s.w.Root, "gated.txt")); err == nil {
+			t.Errorf("gated.txt exists: the step ran although Escape closed its dialog")
+		}
+	})
+}
+
+// lenses are the CodeLens texts of name's editor, top to bottom.
+func (s *session) lenses(name string) []string {
+	var l []string
+	json.Unmarshal(s.do("lenses", map[string]any{"name": name}), &l)
+	return l
+}
+
+// waitLenses waits up to 10 s for name's editor to show lens links with
+// each of the titles.
+func (s *session) waitLenses(name string, titles ...string) []string {
+	s.t.Helper()
+	var l []string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		l = s.lenses(name)
+		all := " | " + strings.Join(l, " | ") + " | "
+		ok := true
+		for _, ti := range titles {
+			ok = ok && strings.Contains(all, " "+ti+" ")
+		}
+		if ok {
+			return l
+		}
+		if time.Now().After(deadline) {
+			s.fail(name + "'s lenses: " + strings.Join(l, " / ") + "; want " + strings.Join(titles, ", "))
+		}
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
