@@ -130,17 +130,28 @@ const commands = {
 				.map((d) => d.textContent.replace(/\u00a0/g, " ").trim()),
 		);
 	},
-	// click: the nth (0-based) lens link whose text is lens in name's editor.
+	// click: the nth (0-based) lens link whose text is lens in name's
+	// editor, clicked with the mouse at its place (lenses are drawn anew
+	// as the document changes, so no element is held between looking and
+	// clicking).
 	async click({ name, lens, nth = 0 }) {
 		await activate(name);
-		const links = [];
-		for (const a of await page.$$(".editor-group-container.active .monaco-editor .codelens-decoration a")) {
-			const t = await a.evaluate((e) => ({ text: e.textContent.trim(), top: e.getBoundingClientRect().top }));
-			if (t.text === lens) links.push({ a, top: t.top });
-		}
-		links.sort((x, y) => x.top - y.top);
-		if (!links[nth]) throw new Error(`no lens "${lens}" number ${nth + 1} in ${name}`);
-		await links[nth].a.click();
+		const at = await until(`lens "${lens}" number ${nth + 1} in ${name}`, () =>
+			page.evaluate(
+				(lens, nth) => {
+					const links = [...document.querySelectorAll(".editor-group-container.active .monaco-editor .codelens-decoration a")]
+						.filter((a) => a.textContent.trim() === lens)
+						.map((a) => a.getBoundingClientRect())
+						.filter((r) => r.width > 0 && r.height > 0)
+						.sort((x, y) => x.top - y.top);
+					const r = links[nth];
+					return r ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : null;
+				},
+				lens,
+				nth,
+			),
+		10000);
+		await page.mouse.click(at.x, at.y);
 		return true;
 	},
 	// dialog: the modal dialog showing (message, detail, buttons), or null.
