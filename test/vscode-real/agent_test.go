@@ -116,12 +116,12 @@ func tagOf(read string) string {
 }
 
 // readUntil reads path until its text contains want (the editor sends
-// its changes a moment after the keys), at most 10 s; it gives the last
+// its changes a moment after the keys), at most 20 s; it gives the last
 // read.
 func (a *agent) readUntil(t *testing.T, path, want string) (string, bool) {
 	t.Helper()
 	var text string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		if text = a.must(t, "read", map[string]any{"path": path}); bytes.Contains([]byte(text), []byte(want)) {
 			return text, true
 		}

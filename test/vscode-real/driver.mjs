@@ -101,8 +101,9 @@ const commands = {
 		await until(`${name}'s text`, () => page.$(".editor-group-container.active .monaco-editor .view-lines .view-line"));
 		return true;
 	},
-	// type: the keys of text at the end of line (1-based) of name.
-	async type({ name, line, text }) {
+	// type: the keys of text at the end of line (1-based) of name, delay
+	// ms apart.
+	async type({ name, line, text, delay = 20 }) {
 		await activate(name);
 		await page.click(".editor-group-container.active .monaco-editor .view-lines");
 		await page.keyboard.down("Control");
@@ -110,7 +111,7 @@ const commands = {
 		await page.keyboard.up("Control");
 		for (let i = 1; i < line; i++) await page.keyboard.press("ArrowDown");
 		await page.keyboard.press("End");
-		await page.keyboard.type(text, { delay: 20 });
+		await page.keyboard.type(text, { delay });
 		return true;
 	},
 	async text({ name }) {

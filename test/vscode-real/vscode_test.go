@@ -225,10 +225,10 @@ func (s *session) text(name string) string {
 	return v
 }
 
-// waitText waits up to 10 s for name's editor to show want.
+// waitText waits up to 20 s for name's editor to show want.
 func (s *session) waitText(name, want string) (string, bool) {
 	var got string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		if got = s.text(name); got == want {
 			return got, true
 		}
