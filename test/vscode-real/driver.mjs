@@ -6,7 +6,7 @@
 //
 // Commands: ready, status, open {name}, type {name, line, text},
 // text {name}, dirty {name}, lenses {name}, click {name, lens, nth},
-// dialog, key {key}, shot {path}, quit.
+// dialog, button {text}, key {key, name}, shot {path}, quit.
 import puppeteer from "puppeteer-core";
 import readline from "node:readline";
 
@@ -168,8 +168,31 @@ const commands = {
 			};
 		});
 	},
-	async key({ key }) {
-		await page.keyboard.press(key);
+	// button: a click on the showing dialog's button whose text is text.
+	async button({ text }) {
+		const at = await until(`the dialog's button ${text}`, () =>
+			page.evaluate((text) => {
+				const b = [...document.querySelectorAll(".monaco-dialog-box .dialog-buttons .monaco-button")].find((b) => b.textContent.trim() === text);
+				if (!b) return null;
+				const r = b.getBoundingClientRect();
+				return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+			}, text),
+		10000);
+		await page.mouse.click(at.x, at.y);
+		return true;
+	},
+	// key: a key or a chord ("Control+KeyZ"), into name's editor when
+	// name is given (it gets the focus first).
+	async key({ key, name }) {
+		if (name) {
+			await activate(name);
+			await page.click(".editor-group-container.active .monaco-editor .view-lines");
+		}
+		const parts = key.split("+");
+		const last = parts.pop();
+		for (const m of parts) await page.keyboard.down(m);
+		await page.keyboard.press(last);
+		for (const m of parts.reverse()) await page.keyboard.up(m);
 		return true;
 	},
 	async shot({ path }) {

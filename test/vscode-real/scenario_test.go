@@ -29,8 +29,11 @@ type statusItem struct{ ID, Text, Label string }
 // One real VS Code, one workspace, one agent, in order: the extension
 // activates; the agent reads the user's unsaved typing; its edit of two
 // files lands in both open editors; the review's Undo and Keep lenses
-// work per hunk; a modal question closed with Escape denies the step; and
-// the agent's edit of line 4 lands while the user types on line 1.
+// work per hunk, Undo in the editor's undo history; a modal question is
+// denied by Escape and by Enter, and Allow runs the step; and the agent's
+// edit of line 4 lands while the user types on line 1; a broken user
+// settings file shows as a problem that clears once it is fixed, or
+// removed.
 func TestRealVSCode(t *testing.T) {
 	s := start(t, map[string]string{"a.txt": "a one\na two\na three\na four\n", "b.txt": "b one\nb two\n"})
 	var ag *agent
@@ -93,6 +96,16 @@ func TestRealVSCode(t *testing.T) {
 		if text, ok := ag.readUntil(t, "a.txt", "1:a one\n2:a two typed\n"); !ok {
 			t.Errorf("the agent's read after Undo:\n%s", text)
 		}
+		// Undo is an edit in the editor's undo history: Ctrl+Z there
+		// brings the agent's line back, Ctrl+Shift+Z takes it away again.
+		s.do("key", map[string]any{"name": "a.txt", "key": "Control+KeyZ"})
+		if got, ok := s.waitText("a.txt", "A ONE\na two typed\na three\na four\n"); !ok {
+			t.Errorf("a.txt after Ctrl+Z following the lens's Undo (the agent's line should be back): %q", got)
+		}
+		s.do("key", map[string]any{"name": "a.txt", "key": "Control+Shift+KeyZ"})
+		if got, ok := s.waitText("a.txt", "a one\na two typed\na three\na four\n"); !ok {
+			s.fail("a.txt after Ctrl+Shift+Z (redo of the lens's Undo): " + got)
+		}
 		s.waitLenses("b.txt", "Keep", "Undo")
 		s.do("click", map[string]any{"name": "b.txt", "lens": "Keep"})
 		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
@@ -107,46 +120,26 @@ func TestRealVSCode(t *testing.T) {
 		}
 	})
 
-	s.step(t, "a modal question closed with Escape denies the step", func(t *testing.T) {
-		type result struct {
-			text  string
-			isErr bool
-			err   error
-		}
-		done := make(chan result, 1)
-		go func() {
-			text, isErr, err := ag.call("bash", map[string]any{"script": "sh -c 'echo ran > gated.txt'"})
-			done <- result{text, isErr, err}
-		}()
-		var d struct {
-			Message, Detail string
-			Buttons         []string
-		}
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-			if raw := s.do("dialog", nil); string(raw) != "null" {
-				json.Unmarshal(raw, &d)
-				break
+	s.step(t, "a modal question denies on Escape and on Enter; Allow runs the step", func(t *testing.T) {
+		for _, c := range []struct{ how, file string }{{"Escape", "escaped.txt"}, {"Enter", "entered.txt"}, {"Allow", "allowed.txt"}} {
+			d, text := s.ask(t, ag, "sh -c 'echo ran > "+c.file+"'", func() {
+				if c.how == "Allow" {
+					s.do("button", map[string]any{"text": "Allow"})
+				} else {
+					s.do("key", map[string]any{"key": c.how})
+				}
+			})
+			t.Logf("%s: the dialog %q / %q, buttons %q", c.how, d.Message, d.Detail, d.Buttons)
+			if !strings.Contains(d.Message+"\n"+d.Detail, "echo ran > "+c.file) {
+				t.Errorf("%s: the dialog does not show the step as it will run: %q / %q", c.how, d.Message, d.Detail)
 			}
-			if time.Now().After(deadline) {
-				s.fail("no dialog within 30 s of the gated step\neukhe mcp:\n" + ag.stderr.String())
+			b, err := os.ReadFile(filepath.Join(s.w.Root, c.file))
+			switch {
+			case c.how == "Allow" && string(b) != "ran\n":
+				t.Errorf("Allow: the step did not run (%s: %q, %v); it said:\n%s", c.file, b, err, text)
+			case c.how != "Allow" && (err == nil || !strings.Contains(text, "denied")):
+				t.Errorf("%s: the step ran (%s exists: %v) or its reply does not say it was denied:\n%s", c.how, c.file, err == nil, text)
 			}
-		}
-		t.Logf("the dialog: %q / %q, buttons %q", d.Message, d.Detail, d.Buttons)
-		if !strings.Contains(d.Message+"\n"+d.Detail, "echo ran > gated.txt") {
-			t.Errorf("the dialog does not show the step as it will run: %q / %q", d.Message, d.Detail)
-		}
-		s.do("key", map[string]any{"key": "Escape"})
-		var r result
-		select {
-		case r = <-done:
-		case <-time.After(30 * time.Second):
-			s.fail("the gated step had no answer 30 s after Escape")
-		}
-		if r.err != nil || !strings.Contains(r.text, "denied") {
-			t.Errorf("the gated step, its dialog closed with Escape, said (%v):\n%s", r.err, r.text)
-		}
-		if _, err := os.Stat(filepath.Join(s.w.Root, "gated.txt")); err == nil {
-			t.Errorf("gated.txt exists: the step ran although Escape closed its dialog")
 		}
 	})
 
@@ -197,6 +190,30 @@ func TestRealVSCode(t *testing.T) {
 			t.Errorf("the edit of line 4 landed in %d of %d tries while the user typed on line 1", landed, tries)
 		}
 	})
+
+	s.step(t, "a settings file's problem shows and clears when the file is fixed or removed", func(t *testing.T) {
+		user := filepath.Join(s.w.Config, "eukhe", "settings.json")
+		good, err := os.ReadFile(user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fix := range []string{"fixed", "removed"} {
+			if err := os.WriteFile(user, []byte(`{"shell.autoEffects": [`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s.waitSettings(t, "Settings: 1 problem", "after the user settings file was broken")
+			if fix == "fixed" {
+				err = os.WriteFile(user, good, 0o600)
+			} else {
+				err = os.Remove(user)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.waitSettings(t, "Settings: no problems", "after the broken user settings file was "+fix)
+		}
+		os.WriteFile(user, good, 0o600)
+	})
 }
 
 // lenses are the CodeLens texts of name's editor, top to bottom.
@@ -230,4 +247,69 @@ func (s *session) waitLenses(name string, titles ...string) []string {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+type dialog struct {
+	Message, Detail string
+	Buttons         []string
+}
+
+// ask runs script as the agent's bash step, waits for its modal question,
+// answers it with answer and gives the dialog and the step's reply.
+func (s *session) ask(t *testing.T, ag *agent, script string, answer func()) (dialog, string) {
+	t.Helper()
+	type result struct {
+		text string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		text, _, err := ag.call("bash", map[string]any{"script": script})
+		done <- result{text, err}
+	}()
+	var d dialog
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if raw := s.do("dialog", nil); string(raw) != "null" {
+			json.Unmarshal(raw, &d)
+			break
+		}
+		if time.Now().After(deadline) {
+			s.fail("no dialog within 30 s of the gated step " + script + "\neukhe mcp:\n" + ag.stderr.String())
+		}
+	}
+	answer()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatalf("the gated step %s: %v", script, r.err)
+		}
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if raw := s.do("dialog", nil); string(raw) == "null" {
+				break
+			}
+		}
+		return d, r.text
+	case <-time.After(30 * time.Second):
+		s.fail("the gated step " + script + " had no reply 30 s after its dialog was answered")
+	}
+	return d, ""
+}
+
+// waitSettings waits up to 20 s for the settings status item's tooltip
+// to say want.
+func (s *session) waitSettings(t *testing.T, want, when string) {
+	t.Helper()
+	var items []statusItem
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		json.Unmarshal(s.do("status", nil), &items)
+		for _, it := range items {
+			if strings.HasPrefix(it.ID, "eukhe.") && strings.Contains(it.Label, want) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the settings status item does not say %q %s; the status bar holds: %s", want, when, mustJSON(items))
+			return
+		}
+	}
 }
