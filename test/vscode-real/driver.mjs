@@ -168,6 +168,24 @@ const commands = {
 			};
 		});
 	},
+	// probe: what the active editor draws, for a failure's report: its
+	// tab, lens decorations, view zones (where lenses live) and line
+	// decorations by class.
+	async probe() {
+		return page.evaluate(() => {
+			const ed = document.querySelector(".editor-group-container.active .monaco-editor");
+			if (!ed) return null;
+			const classes = {};
+			for (const e of ed.querySelectorAll(".view-overlays > div > div")) for (const c of e.classList) classes[c] = (classes[c] || 0) + 1;
+			const tab = document.querySelector(".editor-group-container.active .tab.active");
+			return {
+				tab: tab && tab.getAttribute("aria-label"),
+				lenses: ed.querySelectorAll(".codelens-decoration").length,
+				zones: ed.querySelectorAll(".view-zones > div").length,
+				overlays: classes,
+			};
+		});
+	},
 	// button: a click on the showing dialog's button whose text is text.
 	async button({ text }) {
 		const at = await until(`the dialog's button ${text}`, () =>

@@ -239,7 +239,7 @@ func (s *session) waitLenses(name string, titles ...string) []string {
 			return l
 		}
 		if time.Now().After(deadline) {
-			s.fail(name + "'s lenses: " + strings.Join(l, " / ") + "; want " + strings.Join(titles, ", "))
+			s.fail(name + "'s lenses: " + strings.Join(l, " / ") + "; want " + strings.Join(titles, ", ") + "\nthe editor draws: " + string(s.do("probe", nil)))
 		}
 	}
 }
