@@ -4,9 +4,9 @@
 // on stdout ({"ok": value} or {"error": text}). It decides nothing: the
 // Go test says what to do and judges what it sees.
 //
-// Commands: ready, status, open {name}, type {name, line, text},
-// text {name}, dirty {name}, lenses {name}, click {name, lens, nth},
-// dialog, button {text}, key {key, name}, shot {path}, quit.
+// Commands: ready, status, open {name}, type {name, line, text, delay},
+// text {name}, lenses {name}, click {name, lens, nth},
+// dialog, button {text}, key {key, name}, probe, shot {path}, quit.
 import puppeteer from "puppeteer-core";
 import readline from "node:readline";
 
@@ -117,10 +117,6 @@ const commands = {
 	async text({ name }) {
 		await activate(name);
 		return editorText();
-	},
-	async dirty({ name }) {
-		const t = await until(`the tab of ${name}`, () => tab(name));
-		return t.evaluate((e) => e.classList.contains("dirty"));
 	},
 	// lenses: the CodeLens texts name's editor shows, top to bottom.
 	async lenses({ name }) {

@@ -106,14 +106,13 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// session is one code-server with the extension installed, a workspace,
-// the workbench open in Chromium, and an agent attached.
+// session is one code-server with the extension installed, a workspace
+// and the workbench open in Chromium (attach adds an agent).
 type session struct {
-	t     *testing.T
-	w     testkit.Workspace
-	log   *bytes.Buffer
-	drv   *driver
-	agent *agent
+	t   *testing.T
+	w   testkit.Workspace
+	log *lockedWriter
+	drv *driver
 }
 
 // start serves a fresh workspace holding files from code-server (user
@@ -148,12 +147,12 @@ func start(t *testing.T, files map[string]string) *session {
 
 	port := freePort(t)
 	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	s := &session{t: t, w: w, log: &bytes.Buffer{}}
+	s := &session{t: t, w: w, log: &lockedWriter{w: &bytes.Buffer{}}}
 	cs := exec.Command(tl.node, tl.codeServer, "--bind-addr", fmt.Sprintf("127.0.0.1:%d", port), "--auth", "none",
 		"--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
 		"--extensions-dir", ext, "--user-data-dir", data, w.Root)
 	cs.Env = env
-	lw := &lockedWriter{w: s.log}
+	lw := s.log
 	cs.Stdout, cs.Stderr = lw, lw
 	if err := cs.Start(); err != nil {
 		t.Fatal(err)
@@ -190,9 +189,8 @@ func stop(cmd *exec.Cmd) {
 	}
 }
 
-// do runs a driver command and decodes its answer into a value of T's
-// kind; a failed command fails the test with a screenshot's console log
-// and code-server's output.
+// do runs a driver command and gives its answer; a failed command fails
+// the test with the workbench's console and code-server's output.
 func (s *session) do(cmd string, args map[string]any) json.RawMessage {
 	s.t.Helper()
 	v, err := s.drv.do(cmd, args)
