@@ -29,7 +29,8 @@ type statusItem struct{ ID, Text, Label string }
 // One real VS Code, one workspace, one agent, in order: the extension
 // activates; the agent reads the user's unsaved typing; its edit of two
 // files lands in both open editors; the review's Undo and Keep lenses
-// work per hunk, Undo in the editor's undo history; a modal question is
+// work per hunk, Undo under the user's later typing and in the editor's
+// undo history; a modal question is
 // denied by Escape and by Enter, and Allow runs the step; and the agent's
 // edit of line 4 lands while the user types on line 1; a broken user
 // settings file shows as a problem that clears once it is fixed, or
@@ -87,11 +88,20 @@ func TestRealVSCode(t *testing.T) {
 	})
 
 	s.step(t, "the review's Undo and Keep lenses work per hunk", func(t *testing.T) {
+		// Issue 22's second finding: Undo must follow its hunk when the
+		// user typed elsewhere in the file after the edit.
+		s.do("type", map[string]any{"name": "a.txt", "line": 3, "text": " more"})
+		if got, ok := s.waitText("a.txt", "A ONE\na two typed\na three more\na four\n"); !ok {
+			s.fail("a.txt's editor after typing on line 3: " + got)
+		}
+		if text, ok := ag.readUntil(t, "a.txt", "3:a three more\n"); !ok {
+			s.fail("the agent's read of a.txt after typing on line 3:\n" + text)
+		}
 		lenses := s.waitLenses("a.txt", "Keep", "Undo")
 		t.Logf("a.txt's lenses: %s", strings.Join(lenses, " / "))
 		s.do("click", map[string]any{"name": "a.txt", "lens": "Undo"})
-		if got, ok := s.waitText("a.txt", "a one\na two typed\na three\na four\n"); !ok {
-			s.fail("a.txt's editor after Undo of its hunk (the user's typing must stay): " + got)
+		if got, ok := s.waitText("a.txt", "a one\na two typed\na three more\na four\n"); !ok {
+			s.fail("a.txt's editor after Undo of its hunk on line 1, the user having typed on line 3 since the edit (the typing must stay, line 1 go back): " + got)
 		}
 		if text, ok := ag.readUntil(t, "a.txt", "1:a one\n2:a two typed\n"); !ok {
 			t.Errorf("the agent's read after Undo:\n%s", text)
@@ -99,11 +109,11 @@ func TestRealVSCode(t *testing.T) {
 		// Undo is an edit in the editor's undo history: Ctrl+Z there
 		// brings the agent's line back, Ctrl+Shift+Z takes it away again.
 		s.do("key", map[string]any{"name": "a.txt", "key": "Control+KeyZ"})
-		if got, ok := s.waitText("a.txt", "A ONE\na two typed\na three\na four\n"); !ok {
+		if got, ok := s.waitText("a.txt", "A ONE\na two typed\na three more\na four\n"); !ok {
 			t.Errorf("a.txt after Ctrl+Z following the lens's Undo (the agent's line should be back): %q", got)
 		}
 		s.do("key", map[string]any{"name": "a.txt", "key": "Control+Shift+KeyZ"})
-		if got, ok := s.waitText("a.txt", "a one\na two typed\na three\na four\n"); !ok {
+		if got, ok := s.waitText("a.txt", "a one\na two typed\na three more\na four\n"); !ok {
 			s.fail("a.txt after Ctrl+Shift+Z (redo of the lens's Undo): " + got)
 		}
 		s.waitLenses("b.txt", "Keep", "Undo")
@@ -147,9 +157,9 @@ func TestRealVSCode(t *testing.T) {
 	// typing in must land (rebased on the typing), not be refused.
 	s.step(t, "the agent's edit of line 4 lands while the user types on line 1", func(t *testing.T) {
 		const typed = " and the user keeps typing"
-		want := "a one\na two typed\na three\na four\n"
+		want := "a one\na two typed\na three more\na four\n"
 		landed, raced := 0, 0
-		const tries = 3
+		const tries = 5
 		for i := 1; i <= tries; i++ {
 			typing := make(chan error, 1)
 			go func() {
@@ -170,7 +180,7 @@ func TestRealVSCode(t *testing.T) {
 				s.fail("typing: " + err.Error())
 			}
 			first, _, _ := strings.Cut(want, "\n")
-			want = first + typed + "\na two typed\na three\n" + line4 + "\n"
+			want = first + typed + "\na two typed\na three more\n" + line4 + "\n"
 			got, ok := s.waitText("a.txt", want)
 			if err == nil && !isErr && strings.HasPrefix(edit, "Applied to a.txt#") && ok {
 				landed++
