@@ -8,6 +8,9 @@
 # mcp-peers, lspclient: the npm packages the MCP peer tests of cmd/eukhe
 # (test/mcp-peers) and the plain LSP client tests (test/lspclient) drive,
 # installed from their locks as the extension's are.
+# test/vscode-real (run by go test ./...): a real VS Code (code-server)
+# in headless Chromium; test/vscode-real/setup.sh installs it (.ci/run
+# runs it; it needs root for apt).
 # lint: go vet and staticcheck (run from the module proxy at a pinned
 # version: nothing to install by hand).
 # EUKHE_REQUIRE_TOOLS=1 (.ci/run sets it; CI=true does the same) makes

@@ -1,0 +1,235 @@
+// driver.mjs drives a real VS Code workbench (code-server, at the URL of
+// argv[2]) in headless Chromium through puppeteer-core, for
+// vscode_test.go: one JSON command a line on stdin, one JSON answer a line
+// on stdout ({"ok": value} or {"error": text}). It decides nothing: the
+// Go test says what to do and judges what it sees.
+//
+// Commands: ready, status, open {name}, type {name, line, text, delay},
+// text {name}, lenses {name}, click {name, lens, nth},
+// dialog, button {text}, key {key, name}, probe, shot {path}, quit.
+import puppeteer from "puppeteer-core";
+import readline from "node:readline";
+
+const url = process.argv[2];
+const browser = await puppeteer.launch({
+	executablePath: process.env.EUKHE_CHROMIUM || "/usr/bin/chromium",
+	headless: true,
+	// root in CI: Chromium's own sandbox needs an unprivileged user
+	args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,900"],
+	defaultViewport: { width: 1400, height: 900 },
+});
+const page = (await browser.pages())[0] || (await browser.newPage());
+const logs = [];
+page.on("console", (m) => logs.length < 200 && logs.push(`${m.type()}: ${m.text()}`));
+page.on("pageerror", (e) => logs.length < 200 && logs.push(`pageerror: ${e.message}`));
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// until polls f until it gives a truthy value, or fails after ms.
+async function until(what, f, ms = 30000) {
+	const end = Date.now() + ms;
+	for (;;) {
+		const v = await f();
+		if (v) return v;
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await sleep(100);
+	}
+}
+
+// tab is the editor tab of the file name, or null.
+async function tab(name) {
+	for (const t of await page.$$(".tabs-container .tab")) {
+		const label = await t.evaluate((e) => e.getAttribute("data-resource-name") || e.getAttribute("aria-label") || "");
+		if (label === name || label.startsWith(name + ",") || label.startsWith(name + " ")) return t;
+	}
+	return null;
+}
+
+// activate brings the editor of name to the front (it must be open).
+async function activate(name) {
+	const t = await until(`the tab of ${name}`, () => tab(name));
+	await t.click();
+	await until(`${name} to be the active editor`, () =>
+		page.evaluate((n) => {
+			const a = document.querySelector(".editor-group-container.active .tab.active");
+			return a && (a.getAttribute("data-resource-name") === n || (a.getAttribute("aria-label") || "").startsWith(n));
+		}, name),
+	);
+}
+
+// editorText is the text the active editor shows, line by line (the
+// files of the test are short enough to show whole).
+function editorText() {
+	return page.evaluate(() => {
+		const lines = [...document.querySelectorAll(".editor-group-container.active .monaco-editor .view-lines .view-line")];
+		lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+		return lines.map((l) => l.textContent.replace(/\u00a0/g, " ")).join("\n");
+	});
+}
+
+const commands = {
+	async ready() {
+		await page.goto(url, { waitUntil: "domcontentloaded", timeout: 60000 });
+		await until("the workbench", () => page.$(".monaco-workbench .part.statusbar"), 90000);
+		return true;
+	},
+	// status: the status bar items' ids, texts and tooltips (aria labels).
+	async status() {
+		return page.evaluate(() =>
+			[...document.querySelectorAll(".part.statusbar .statusbar-item")].map((e) => ({
+				id: e.id,
+				text: e.textContent.trim(),
+				label: (e.querySelector("a") || e).getAttribute("aria-label") || "",
+			})),
+		);
+	},
+	async open({ name }) {
+		if (!(await tab(name))) {
+			await page.keyboard.down("Control");
+			await page.keyboard.press("KeyP");
+			await page.keyboard.up("Control");
+			await until("quick open", () => page.$(".quick-input-widget:not([style*='display: none']) input"));
+			await sleep(200);
+			await page.keyboard.type(name);
+			await until(`quick open to list ${name}`, () =>
+				page.evaluate((n) => [...document.querySelectorAll(".quick-input-list .monaco-list-row")].some((r) => r.textContent.includes(n)), name),
+			);
+			await sleep(300);
+			await page.keyboard.press("Enter");
+		}
+		await activate(name);
+		await until(`${name}'s text`, () => page.$(".editor-group-container.active .monaco-editor .view-lines .view-line"));
+		return true;
+	},
+	// type: the keys of text at the end of line (1-based) of name, delay
+	// ms apart.
+	async type({ name, line, text, delay = 20 }) {
+		await activate(name);
+		await page.click(".editor-group-container.active .monaco-editor .view-lines");
+		await page.keyboard.down("Control");
+		await page.keyboard.press("Home");
+		await page.keyboard.up("Control");
+		for (let i = 1; i < line; i++) await page.keyboard.press("ArrowDown");
+		await page.keyboard.press("End");
+		await page.keyboard.type(text, { delay });
+		return true;
+	},
+	async text({ name }) {
+		await activate(name);
+		return editorText();
+	},
+	// lenses: the CodeLens texts name's editor shows, top to bottom.
+	async lenses({ name }) {
+		await activate(name);
+		return page.evaluate(() =>
+			[...document.querySelectorAll(".editor-group-container.active .monaco-editor .codelens-decoration")]
+				.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+				.map((d) => d.textContent.replace(/\u00a0/g, " ").trim()),
+		);
+	},
+	// click: the nth (0-based) lens link whose text is lens in name's
+	// editor, clicked with the mouse at its place (lenses are drawn anew
+	// as the document changes, so no element is held between looking and
+	// clicking).
+	async click({ name, lens, nth = 0 }) {
+		await activate(name);
+		const at = await until(`lens "${lens}" number ${nth + 1} in ${name}`, () =>
+			page.evaluate(
+				(lens, nth) => {
+					const links = [...document.querySelectorAll(".editor-group-container.active .monaco-editor .codelens-decoration a")]
+						.filter((a) => a.textContent.trim() === lens)
+						.map((a) => a.getBoundingClientRect())
+						.filter((r) => r.width > 0 && r.height > 0)
+						.sort((x, y) => x.top - y.top);
+					const r = links[nth];
+					return r ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : null;
+				},
+				lens,
+				nth,
+			),
+		10000);
+		await page.mouse.click(at.x, at.y);
+		return true;
+	},
+	// dialog: the modal dialog showing (message, detail, buttons), or null.
+	async dialog() {
+		return page.evaluate(() => {
+			const d = document.querySelector(".monaco-dialog-box");
+			if (!d) return null;
+			const txt = (s) => (d.querySelector(s) || { textContent: "" }).textContent.trim();
+			return {
+				message: txt(".dialog-message-text"),
+				detail: txt(".dialog-message-detail"),
+				buttons: [...d.querySelectorAll(".dialog-buttons .monaco-button")].map((b) => b.textContent.trim()),
+			};
+		});
+	},
+	// probe: what the active editor draws, for a failure's report: its
+	// tab, lens decorations, view zones (where lenses live) and line
+	// decorations by class.
+	async probe() {
+		return page.evaluate(() => {
+			const ed = document.querySelector(".editor-group-container.active .monaco-editor");
+			if (!ed) return null;
+			const classes = {};
+			for (const e of ed.querySelectorAll(".view-overlays > div > div")) for (const c of e.classList) classes[c] = (classes[c] || 0) + 1;
+			const tab = document.querySelector(".editor-group-container.active .tab.active");
+			return {
+				tab: tab && tab.getAttribute("aria-label"),
+				lenses: ed.querySelectorAll(".codelens-decoration").length,
+				zones: ed.querySelectorAll(".view-zones > div").length,
+				overlays: classes,
+			};
+		});
+	},
+	// button: a click on the showing dialog's button whose text is text.
+	async button({ text }) {
+		const at = await until(`the dialog's button ${text}`, () =>
+			page.evaluate((text) => {
+				const b = [...document.querySelectorAll(".monaco-dialog-box .dialog-buttons .monaco-button")].find((b) => b.textContent.trim() === text);
+				if (!b) return null;
+				const r = b.getBoundingClientRect();
+				return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+			}, text),
+		10000);
+		await page.mouse.click(at.x, at.y);
+		return true;
+	},
+	// key: a key or a chord ("Control+KeyZ"), into name's editor when
+	// name is given (it gets the focus first).
+	async key({ key, name }) {
+		if (name) {
+			await activate(name);
+			await page.click(".editor-group-container.active .monaco-editor .view-lines");
+		}
+		const parts = key.split("+");
+		const last = parts.pop();
+		for (const m of parts) await page.keyboard.down(m);
+		await page.keyboard.press(last);
+		for (const m of parts.reverse()) await page.keyboard.up(m);
+		return true;
+	},
+	async shot({ path }) {
+		await page.screenshot({ path });
+		return logs;
+	},
+	async quit() {
+		await browser.close();
+		process.exit(0);
+	},
+};
+
+const rl = readline.createInterface({ input: process.stdin });
+for await (const line of rl) {
+	let answer;
+	try {
+		const cmd = JSON.parse(line);
+		const f = commands[cmd.cmd];
+		if (!f) throw new Error(`no command ${cmd.cmd}`);
+		answer = { ok: (await f(cmd)) ?? null };
+	} catch (e) {
+		answer = { error: String(e && e.stack ? e.stack : e) };
+	}
+	process.stdout.write(JSON.stringify(answer) + "\n");
+}
+await browser.close();
