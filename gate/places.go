@@ -109,7 +109,19 @@ var MovedHomes = map[string]string{
 // PathHomes are the variables that name a directory of programs the
 // user's PATH holds, each with the part below it that is that directory:
 // Go's (GOBIN; GOPATH's bin, for each entry of it).
-var PathHomes = map[string]string{"GOBIN": "", "GOPATH": "bin"}
+var PathHomes = map[string]string{"GOBIN": "", "GOPATH": "bin",
+	// the eighth red team's: pnpm's, npm's global prefix, cargo install's
+	// root, uv's tools, and git's own programs (git-<name> runs for git
+	// <name>)
+	"PNPM_HOME": "", "NPM_CONFIG_PREFIX": "bin", "npm_config_prefix": "bin", "CARGO_INSTALL_ROOT": "bin",
+	"UV_TOOL_BIN_DIR": "", "UV_TOOL_DIR": "", "GIT_EXEC_PATH": ""}
+
+// CodeEnvs are variables whose value loads code at every start of a
+// program: each path in PYTHONPATH (sitecustomize.py, .pth files),
+// PERL5LIB, RUBYLIB, NODE_PATH; the files NODE_OPTIONS requires. A path of
+// them inside a root is the project's own code (write is for it); one
+// outside is protected.
+var CodeEnvs = []string{"PYTHONPATH", "PERL5LIB", "RUBYLIB", "NODE_PATH"}
 
 // SecretEnv are the variables that name credential files (G1.4), and,
 // beyond the seed, the ones that move a store of HomeSecrets elsewhere
@@ -292,6 +304,11 @@ func (pl Places) Rules() []Rule {
 		}
 		rs = append(rs, Rule{Kind: DotRule, Path: filepath.Clean(v), Name: MovedHomes[k]})
 	}
+	for _, v := range codePaths(pl.Env) {
+		if filepath.IsAbs(v) && v != "/" && !slices.ContainsFunc(pl.Roots, func(r string) bool { return under(v, r) }) {
+			rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Clean(v)})
+		}
+	}
 	for _, k := range slices.Sorted(maps.Keys(PathHomes)) {
 		for _, v := range filepath.SplitList(pl.Env[k]) {
 			if rest, ok := strings.CutPrefix(v, "~/"); ok && pl.Home != "" {
@@ -363,4 +380,23 @@ func dirStackTilde(head string) bool {
 		return false
 	}
 	return strings.Trim(digits, "0123456789") == ""
+}
+
+// codePaths are the paths the CodeEnvs and NODE_OPTIONS name.
+func codePaths(env map[string]string) []string {
+	var out []string
+	for _, k := range CodeEnvs {
+		out = append(out, filepath.SplitList(env[k])...)
+	}
+	words := strings.Fields(env["NODE_OPTIONS"])
+	for i, w := range words {
+		for _, flag := range []string{"--require", "-r", "--import", "--loader", "--experimental-loader"} {
+			if w == flag && i+1 < len(words) {
+				out = append(out, words[i+1])
+			} else if v, ok := strings.CutPrefix(w, flag+"="); ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }

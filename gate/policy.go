@@ -85,12 +85,17 @@ var HomeWritable = []string{".npm", ".cargo/registry", ".cargo/git", ".m2/reposi
 	// ~/.cache by the tools that keep data there (the seventh red team
 	// found a shell's prompt code, a shell's plugins and keymaps, compinit's
 	// dump in others: a cache not named here is covered)
-	".cache/go-build", ".cache/pip", ".cache/pypoetry", ".cache/uv", ".cache/yarn", ".cache/pnpm",
+	// (the eighth found programs in some named whole: corepack's package
+	// managers in .cache/node, poetry's virtualenvs, uv's tool
+	// environments, torch.hub's code: only their data parts are named)
+	".cache/go-build", ".cache/pip", ".cache/pypoetry/cache", ".cache/pypoetry/artifacts",
+	".cache/uv/wheels-v5", ".cache/uv/simple-v16", ".cache/uv/simple-v15", ".cache/uv/sdists-v9",
+	".cache/uv/built-wheels-v3", ".cache/yarn", ".cache/pnpm",
 	".cache/node-gyp", ".cache/ms-playwright", ".cache/puppeteer", ".cache/Cypress", ".cache/bazel",
 	".cache/ccache", ".cache/sccache", ".cache/golangci-lint", ".cache/staticcheck", ".cache/gopls",
 	".cache/deno", ".cache/typescript", ".cache/mypy", ".cache/ruff", ".cache/black", ".cache/pylint",
-	".cache/jedi", ".cache/clangd", ".cache/electron", ".cache/electron-builder", ".cache/node",
-	".cache/zig", ".cache/huggingface/hub", ".cache/torch", ".cache/matplotlib", ".cache/fontconfig",
+	".cache/jedi", ".cache/clangd", ".cache/electron", ".cache/electron-builder",
+	".cache/zig", ".cache/huggingface/hub", ".cache/matplotlib", ".cache/fontconfig",
 	".cache/mesa_shader_cache", ".cache/composer", ".cache/coursier", ".cache/JetBrains",
 	".cache/google-chrome", ".cache/chromium", ".cache/mozilla", ".cache/thumbnails", ".cache/vscode-cpptools",
 	".cache/prisma", ".cache/turbo", ".cache/nx", ".cache/esbuild", ".cache/bun", ".cache/buf",
@@ -257,33 +262,53 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 	return p
 }
 
-// linkedDots are DotRules for the home's dot-entries that are links to a
-// directory elsewhere (~/.cache -> /scratch/me/cache, ~/.config ->
-// ~/dotfiles/config): a path through one resolves out of the home, so
-// the entry's real directory is covered as that part of the home, as a
-// part MovedHomes names is (the seventh red team's). The home is listed
-// when the file system can list (InodeFS: the OS).
+// linkedDots are DotRules for the home's configuration reached through a
+// link to a directory elsewhere (~/.cache -> /scratch/me/cache,
+// ~/.local/share/nvim -> /data/nvim): a path through one resolves out of
+// the home, so the link's real directory is covered as that part of the
+// home, as a part MovedHomes names is (the seventh and eighth red teams').
+// The covered dot-directories are looked into three levels deep, at most
+// maxLinkedDotsLook entries, when the policy is made (the file system
+// must list: InodeFS, the OS).
 func linkedDots(fsys FS, start FS, home string) []Rule {
 	lister, ok := fsys.(InodeFS)
 	if !ok {
 		return nil
 	}
-	names, err := lister.Names(home)
-	if err != nil {
-		return nil
-	}
 	var rs []Rule
-	for _, n := range names {
-		p := filepath.Join(home, n)
-		if !strings.HasPrefix(n, ".") || n == "." || n == ".." || start.Kind(p) != KindLink {
-			continue
+	budget := maxLinkedDotsLook
+	var walk func(dir, rel string, depth int)
+	walk = func(dir, rel string, depth int) {
+		names, err := lister.Names(dir)
+		if err != nil {
+			return
 		}
-		if real := Resolve(start, "/", p).Path; real != p && real != "/" {
-			rs = append(rs, Rule{Kind: DotRule, Path: real, Name: n})
+		for _, n := range names {
+			if budget--; budget < 0 {
+				return
+			}
+			r, p := path2(rel, n), filepath.Join(dir, n)
+			if rel == "" && (!strings.HasPrefix(n, ".") || n == "." || n == "..") || !DotCovers(r) && !writableBelow(r) {
+				continue
+			}
+			switch start.Kind(p) {
+			case KindLink:
+				if real := Resolve(start, "/", p).Path; real != p && real != "/" && DotCovers(r) {
+					rs = append(rs, Rule{Kind: DotRule, Path: real, Name: r})
+				}
+			case KindDir:
+				if depth > 0 {
+					walk(p, r, depth-1)
+				}
+			}
 		}
 	}
+	walk(home, "", 3)
 	return rs
 }
+
+// maxLinkedDotsLook bounds the entries linkedDots looks at.
+const maxLinkedDotsLook = 20000
 
 func appendNew(list []string, s string) []string {
 	for _, x := range list {
