@@ -161,7 +161,6 @@ func r8hardLinked(t *testing.T, mech, rel string, other func(w *envWorld) string
 	return w, o, reply
 }
 
-
 // The search runs before the process; a process may make the other name
 // itself and write through it in the same run: os.link(~/.bashrc,
 // $TMPDIR/b), then append to $TMPDIR/b. Under bubblewrap a read-only bind
@@ -200,7 +199,6 @@ func TestAttackRound8_a_hard_link_the_process_makes_to_a_protected_file(t *testi
 // 4. relative PATH entries (protected_outside.go relativePathRefusal,
 //    protected_shadow.go)
 // ===================================================================
-
 
 // ===================================================================
 // 5. variables that name a place of programs (MovedHomes, PathHomes)
