@@ -91,3 +91,19 @@ func TestAttackOpen_a_relative_PATH_entry_of_the_users_bashrc_is_unknown(t *test
 		}
 	}
 }
+
+// r8hardLinked makes the file at rel (below the home, or the root when
+// rel starts with "proj/") a second name of other (outside the home and
+// the roots), and has a step's program append to other.
+func r8hardLinked(t *testing.T, mech, rel string, other func(w *envWorld) string) (*envWorld, string, string) {
+	w := newEnvWorld(t, r7auto)
+	o := other(w)
+	writeFile(t, o, "#!/bin/sh\n# the user's own\n", 0o755)
+	in := filepath.Join(w.home, rel)
+	mustDo(t, os.MkdirAll(filepath.Dir(in), 0o755))
+	os.Remove(in)
+	mustDo(t, os.Link(o, in))
+	p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
+	reply, _ := p.call("bash", map[string]any{"script": r3py("import os\n" + r7append(o, "\ntouch PWNED8\n"))})
+	return w, o, reply
+}

@@ -145,22 +145,6 @@ func TestAttackRound8_a_link_below_a_dot_directory_leaves_its_target_uncovered(t
 //    agent/shell/protected_outside.go)
 // ===================================================================
 
-// r8hardLinked makes the file at rel (below the home, or the root when
-// rel starts with "proj/") a second name of other (outside the home and
-// the roots), and has a step's program append to other.
-func r8hardLinked(t *testing.T, mech, rel string, other func(w *envWorld) string) (*envWorld, string, string) {
-	w := newEnvWorld(t, r7auto)
-	o := other(w)
-	writeFile(t, o, "#!/bin/sh\n# the user's own\n", 0o755)
-	in := filepath.Join(w.home, rel)
-	mustDo(t, os.MkdirAll(filepath.Dir(in), 0o755))
-	os.Remove(in)
-	mustDo(t, os.Link(o, in))
-	p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
-	reply, _ := p.call("bash", map[string]any{"script": r3py("import os\n" + r7append(o, "\ntouch PWNED8\n"))})
-	return w, o, reply
-}
-
 // The search runs before the process; a process may make the other name
 // itself and write through it in the same run: os.link(~/.bashrc,
 // $TMPDIR/b), then append to $TMPDIR/b. Under bubblewrap a read-only bind
