@@ -1,7 +1,8 @@
 -- A user typing races the edit: the buffer is stale when the edit comes,
--- Neovim skips it (and still answers applied: true), and the edit lands
--- nowhere. Before that, typing after the read on a line the edit stands on
--- makes the edit refused outright.
+-- Neovim skips it (and still answers applied: true), and eukhe makes the
+-- edit again over the typing (another line): it lands. Before that,
+-- typing after the read on a line the edit stands on makes the edit
+-- refused outright.
 local h = dofile(os.getenv('EUKHE_HARNESS'))
 h.run(function()
   local a = h.open('a.txt')
