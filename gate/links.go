@@ -144,13 +144,13 @@ func (p *Policy) protectedTops(fsys InodeFS, path string) (tops []string, depths
 	return tops, depths
 }
 
-// dotTops gives add the home's configuration a DotRule covers, two
-// levels deep (~/.config/fish/config.fish): each dot-entry of the home
-// DotCovers covers, or the moved part itself. Deeper files are the
-// TreeRules' of HomeProtected, searched whole.
+// dotTops gives add the home's configuration a DotRule covers, each
+// searched whole (a plugin of Neovim four levels into ~/.local: the
+// eighth red team's): each dot-entry of the home DotCovers covers, or the
+// moved part itself.
 func (p *Policy) dotTops(fsys InodeFS, r Rule, add func(string, int)) {
 	if r.Name != "" {
-		add(r.Path, 2)
+		add(r.Path, -1)
 		return
 	}
 	var walk func(dir, rel string, depth int)
@@ -164,7 +164,7 @@ func (p *Policy) dotTops(fsys InodeFS, r Rule, add func(string, int)) {
 			switch {
 			case !DotCovers(r):
 			case !writableBelow(r):
-				add(filepath.Join(dir, n), depth)
+				add(filepath.Join(dir, n), -1)
 			case depth > 0:
 				walk(filepath.Join(dir, n), r, depth-1) // ~/.cache: its covered entries
 			}
@@ -252,6 +252,10 @@ type LinkCache struct {
 	mu   sync.Mutex
 	key  string
 	last LinkSearch
+	// tops are the last walks of protected places outside the roots (the
+	// home's configuration, searched whole), by place and depth.
+	topsMu sync.Mutex
+	tops   map[string]topWalk
 }
 
 // ProtectedLinks is ProtectedLinks through the cache.
@@ -269,17 +273,31 @@ func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots
 	first := map[fileID]string{} // a name of it in the entries
 	devs := map[uint64]bool{}
 	r.Complete = true
+	// the places outside the roots (the home's configuration, searched
+	// whole) have a bound of their own: a large home does not leave the
+	// roots' search without one
+	outside := MaxLinkWalk
+	met := map[string]bool{}
 	for i, t := range protected {
-		r.Complete = linkWalk(fsys, t, depths[i], nil, nil, &budget, func(p string, in Inode) bool {
-			id := fileID{in.Dev, in.Ino}
-			seen[id]++
-			want[id] = in.Nlink
-			if _, ok := first[id]; !ok {
-				first[id] = p
+		b := &budget
+		if !underAny(t, roots) {
+			b = &outside
+		}
+		files, complete := c.walkTop(fsys, t, depths[i], roots, b)
+		r.Complete = complete && r.Complete
+		for _, f := range files {
+			if met[f.path] {
+				continue // places may nest (~/.config and ~/.config/nvim)
 			}
-			devs[in.Dev] = true
-			return true
-		}) && r.Complete
+			met[f.path] = true
+			id := fileID{f.in.Dev, f.in.Ino}
+			seen[id]++
+			want[id] = f.in.Nlink
+			if _, ok := first[id]; !ok {
+				first[id] = f.path
+			}
+			devs[f.in.Dev] = true
+		}
 	}
 	missing := 0
 	for id, n := range want {

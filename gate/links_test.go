@@ -147,7 +147,7 @@ func TestLinkCacheSearchesAgainWhenANameMoves(t *testing.T) {
 
 // A dotfile with a second name (a dotfiles directory that hard-links
 // ~/dotfiles/bash_aliases to ~/.bash_aliases, no list names it): a write to the second name
-// writes the home's configuration, so it is Protected, two levels into a
+// writes the home's configuration, so it is Protected, at any depth of a
 // dot-directory too; a name shared with a cache of HomeWritable is not.
 func TestDotfileHardLinkedFromElsewhereIsProtected(t *testing.T) {
 	base, err := filepath.EvalSymlinks(t.TempDir())
@@ -163,11 +163,65 @@ func TestDotfileHardLinkedFromElsewhereIsProtected(t *testing.T) {
 	link(".bash_aliases", "dotfiles/bash_aliases")
 	link(".config/mise/config.toml", "dotfiles/mise.toml")
 	link(".cache/go-build/blob", "dotfiles/blob")
+	// deeper than two levels (the eighth red team's)
+	must(t, os.MkdirAll(filepath.Join(home, ".oh-my-zsh", "custom", "themes", "deep"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(home, ".local", "share", "nvim", "site", "plugin"), 0o755))
+	link(".oh-my-zsh/custom/themes/deep/t.zsh-theme", "dotfiles/theme")
+	link(".local/share/nvim/site/plugin/p.lua", "dotfiles/p.lua")
 	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
-	for other, want := range map[string]Class{"dotfiles/bash_aliases": ClassProtected, "dotfiles/mise.toml": ClassProtected, "dotfiles/blob": ClassOutside} {
+	for other, want := range map[string]Class{"dotfiles/bash_aliases": ClassProtected, "dotfiles/mise.toml": ClassProtected, "dotfiles/blob": ClassOutside,
+		"dotfiles/theme": ClassProtected, "dotfiles/p.lua": ClassProtected} {
 		path := filepath.Join(home, other)
 		if got := p.ClassWrite(Resolve(OS, root, path)); got != want {
 			t.Errorf("write %s: %v, want %v", other, got, want)
 		}
+	}
+}
+
+// Places searched may nest (~/.config and ~/.config/nvim, .git and
+// .git/HEAD): a file met in both is one name, so its other name is
+// still searched for (counted twice, it looked found).
+func TestLinkSearchCountsANameInNestedPlacesOnce(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	root := filepath.Join(base, "root")
+	must(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	must(t, os.Link(filepath.Join(root, ".git", "HEAD"), filepath.Join(root, "head")))
+	git := filepath.Join(root, ".git")
+	links, complete := ProtectedLinks(OS.(InodeFS), []string{git, filepath.Join(git, "HEAD")}, []int{-1, -1}, []string{root}, nil)
+	if !complete || !slices.Equal(links, []string{filepath.Join(root, "head")}) {
+		t.Fatalf("links %v (complete %v), want the workspace's name", links, complete)
+	}
+}
+
+// A protected place outside the roots is walked once a while
+// (topsFresh), and again as soon as a file it found gets or loses a
+// name, so the new name is searched for.
+func TestLinkCacheWalksAnOutsidePlaceAgainWhenAFileItFoundGetsAName(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	root, conf := filepath.Join(base, "root"), filepath.Join(base, "home", ".config", "app", "deep", "er")
+	must(t, os.MkdirAll(root, 0o755))
+	must(t, os.MkdirAll(conf, 0o755))
+	f := filepath.Join(conf, "init.lua")
+	must(t, os.WriteFile(f, []byte("x"), 0o644))
+	must(t, os.Link(f, filepath.Join(root, "one")))
+	var c LinkCache
+	search := func() LinkSearch {
+		return c.Search(OS.(InodeFS), []string{filepath.Join(base, "home", ".config")}, []int{-1}, []string{root}, nil)
+	}
+	if r := search(); !slices.Equal(r.Links, []string{filepath.Join(root, "one")}) {
+		t.Fatalf("first search: %v", r.Links)
+	}
+	must(t, os.Link(f, filepath.Join(root, "two")))
+	if r := search(); !slices.Equal(r.Links, []string{filepath.Join(root, "one"), filepath.Join(root, "two")}) {
+		t.Fatalf("after a second link: %v, want both names", r.Links)
+	}
+	c.topsMu.Lock()
+	walked := len(c.tops)
+	c.topsMu.Unlock()
+	if walked != 1 {
+		t.Fatalf("the outside place is not kept: %d walks kept", walked)
 	}
 }

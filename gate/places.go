@@ -368,7 +368,9 @@ func (pl Places) Rules() []Rule {
 
 // Policy is the path policy of these places over fsys.
 func (pl Places) Policy(fsys FS) *Policy {
-	return NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
+	p := NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
+	p.pathDirs = slices.Clone(pl.PathDirs)
+	return p
 }
 
 // dirStackTilde reports whether what follows "~" in a word ("+", "-",

@@ -165,6 +165,9 @@ type Policy struct {
 	more atomic.Pointer[moreRules]
 	// near is told each path before it is judged for a write (SetNear).
 	near atomic.Pointer[func(path string)]
+	// pathDirs are the Places' PathDirs: eukhe's PATH and what the
+	// user's shells add to it.
+	pathDirs []string
 }
 
 // SetNear has f told each real path before the policy judges a write of
@@ -321,6 +324,10 @@ func appendNew(list []string, s string) []string {
 
 // Roots are the real workspace roots.
 func (p *Policy) Roots() []string { return append([]string(nil), p.roots...) }
+
+// PathDirs are the PATH directories the policy protects (Places.PathDirs):
+// eukhe's own PATH and the entries the user's shells add to it.
+func (p *Policy) PathDirs() []string { return append([]string(nil), p.pathDirs...) }
 
 // Resolve is the real path of path relative to the absolute directory dir.
 func (p *Policy) Resolve(dir, path string) RealPath { return Resolve(p.fs, dir, path) }

@@ -34,11 +34,9 @@ import (
 // entry).
 
 // outsideLinkScopes are where a process that may write outside could
-// reach another name of a protected file (the roots, the writable
-// directories and the home), and the depths the protected directories of
-// the home are searched to for files with other names (two levels:
-// ~/.config/fish/config.fish).
-func outsideLinkScopes(pl gate.SandboxPlaces, home string, tops []string, depths []int) ([]string, []int) {
+// reach another name of a protected file: the roots, the writable
+// directories and the home.
+func outsideLinkScopes(pl gate.SandboxPlaces, home string) []string {
 	scopes := slices.Clone(pl.Roots)
 	add := func(p string) {
 		for _, s := range scopes {
@@ -55,13 +53,7 @@ func outsideLinkScopes(pl gate.SandboxPlaces, home string, tops []string, depths
 	if filepath.IsAbs(home) {
 		add(realOf(home))
 	}
-	depths = slices.Clone(depths)
-	for i, t := range tops {
-		if depths[i] == 1 && filepath.IsAbs(home) && strings.HasPrefix(t, realOf(home)+"/") {
-			depths[i] = 2
-		}
-	}
-	return scopes, depths
+	return scopes
 }
 
 // unfoundLinksRefusal is the text of a process not run because a

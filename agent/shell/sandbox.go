@@ -269,7 +269,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		if tree == nil {
 			tree = &protectedTree{}
 		}
-		tree.setShadow(x.policy.EndNames(), env["PATH"])
+		tree.setShadow(x.policy.EndNames(), strings.Join(append(filepath.SplitList(env["PATH"]), x.policy.PathDirs()...), string(filepath.ListSeparator)))
 		present := tree.before(roots, names)
 		near := x.namedEntries(dir, names)
 		// A repository the map found that the policy's git places do not
@@ -329,9 +329,23 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 					// hard link): the fourth red team's
 					tops, depths = append(tops, e.Path), append(depths, 0)
 				case filepath.IsAbs(home) && strings.HasPrefix(e.Path, realOf(home)+"/"):
-					// a PATH directory or config directory of the home:
-					// its entries (a tool hard-linked into ~/bin)
-					tops, depths = append(tops, e.Path), append(depths, 1)
+					// a PATH directory or config directory of the home,
+					// whole (a tool hard-linked into ~/bin, a plugin of
+					// Neovim in ~/.local/share/nvim/site/plugin: the eighth
+					// red team's); the walk is kept a while (links_tops.go)
+					tops, depths = append(tops, e.Path), append(depths, -1)
+				}
+			}
+			// the home's configuration the process cannot write anyway
+			// (not bound: the home is outside what it may write) has its
+			// files with other names in the roots searched too (a dotfiles
+			// repository that hard-links an oh-my-zsh theme into the
+			// workspace: the eighth red team's, tried around its fix)
+			if dots.covered == nil {
+				for _, p := range lookHomeDots(x.policy.DotHomes(), pl.Writable).covered {
+					if real, err := filepath.EvalSymlinks(p); err == nil && !slices.Contains(tops, real) && !x.insideRoot(real) {
+						tops, depths = append(tops, real), append(depths, -1)
+					}
 				}
 			}
 			for _, e := range pl.Secrets {
@@ -339,7 +353,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 			}
 			scopes := pl.Roots
 			if outside {
-				scopes, depths = outsideLinkScopes(pl, home, tops, depths)
+				scopes = outsideLinkScopes(pl, home)
 			}
 			found := x.links.Search(fsys, tops, depths, scopes, skip)
 			for _, p := range found.Links {

@@ -74,7 +74,7 @@ func (p Paths) places(env map[string]string, git []string) gate.Places {
 		UserDir:         p.UserDir,
 		Roots:           p.Roots,
 		SettingsFiles:   p.Files(),
-		PathDirs:        filepath.SplitList(env["PATH"]),
+		PathDirs:        append(filepath.SplitList(env["PATH"]), ShellPathDirs(env)...),
 		Env:             env,
 		CredentialFiles: credentialConfigs(p.Roots),
 		GitPlaces:       git,

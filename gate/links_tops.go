@@ -1,0 +1,91 @@
+package gate
+
+import (
+	"fmt"
+	"time"
+)
+
+// The home's configuration is searched whole for files with other names
+// (a plugin of Neovim four levels into ~/.local, a team's hook shared by
+// ln: the eighth red team's), and it can be large (~/.vscode's
+// extensions, ~/.local/share's tools). A session's processes would each
+// walk it again; the walk of a protected place outside the roots is kept
+// for topsFresh instead, and used while each file it found still has the
+// same number of names.
+//
+// What that leaves: a file of the home's configuration that gets another
+// name within topsFresh of the last walk is not known to have one until
+// the next. A step cannot make such a name: the place is read-only in
+// its sandbox, and a hard link out of a read-only mount (bubblewrap) or
+// a place without Landlock's refer right fails (EXDEV). So only the user,
+// or a step the user allowed protected, makes one, and the next walk
+// finds it.
+const topsFresh = time.Minute
+
+// linkedFile is a regular file with more than one name, as a walk met it.
+type linkedFile struct {
+	path string
+	in   Inode
+}
+
+// topWalk is one walk of a protected place.
+type topWalk struct {
+	at       time.Time
+	files    []linkedFile
+	complete bool
+	cost     int // entries looked at
+}
+
+// walkTop is the files with other names at or below top (depth levels of
+// directories; -1 all), and whether the walk was complete, taking what
+// it looks at from budget. A place outside the roots is walked through
+// the cache (a nil cache walks each time); one inside them each time (a
+// step may change the roots).
+func (c *LinkCache) walkTop(fsys InodeFS, top string, depth int, roots []string, budget *int) ([]linkedFile, bool) {
+	cacheable := c != nil && !underAny(top, roots)
+	key := fmt.Sprintf("%s\x00%d", top, depth)
+	if cacheable {
+		c.topsMu.Lock()
+		w, ok := c.tops[key]
+		c.topsMu.Unlock()
+		if ok && time.Since(w.at) < topsFresh && w.cost <= *budget && stillNamed(fsys, w.files) {
+			*budget -= w.cost
+			return w.files, w.complete
+		}
+	}
+	before := *budget
+	var files []linkedFile
+	complete := linkWalk(fsys, top, depth, nil, nil, budget, func(p string, in Inode) bool {
+		files = append(files, linkedFile{p, in})
+		return true
+	})
+	if cacheable {
+		c.topsMu.Lock()
+		if c.tops == nil {
+			c.tops = map[string]topWalk{}
+		}
+		c.tops[key] = topWalk{at: time.Now(), files: files, complete: complete, cost: before - *budget}
+		c.topsMu.Unlock()
+	}
+	return files, complete
+}
+
+// stillNamed reports whether each file is still where the walk met it,
+// the same file with the same number of names.
+func stillNamed(fsys InodeFS, files []linkedFile) bool {
+	for _, f := range files {
+		if in, ok := fsys.Inode(f.path); !ok || in != f.in {
+			return false
+		}
+	}
+	return true
+}
+
+func underAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if under(p, d) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,175 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The PATH the user types commands in is the one their shell's startup
+// files make, not the one eukhe was started with: an editor launched from
+// a desktop menu, or an agent's client started before a line
+// `export PATH=./bin:$PATH` was added to ~/.bashrc, hands eukhe the
+// login's PATH. A program a step makes in a directory only the user's
+// PATH names then runs when the user types its name there (the eighth red
+// team's). So the gate's PATH directories are eukhe's own and those each
+// of the user's shells reports after reading its startup files: the shell
+// is asked once per process (as VS Code resolves the shell environment at
+// its start), interactive and login both, each bounded by shellPathWait.
+// Their startup files are the user's own and protected (DotRule), so
+// what they print is not the agent's to choose.
+
+// shellPathWait bounds one shell's answer: a startup file that waits on
+// the network or a prompt does not hold the session's start longer.
+const shellPathWait = 3 * time.Second
+
+// shellPathMark frames the PATH in the shell's output, which a startup
+// file may add to (a greeting, a fortune).
+const shellPathMark = "EUKHE-SHELL-PATH-7f3a"
+
+// ShellPathDirs are the PATH entries the user's shells add to env's PATH
+// after reading their startup files, in the order met, without those
+// already in env's PATH. The answer is kept for the process, per home,
+// shell and PATH. Tests replace it.
+var ShellPathDirs = cachedShellPathDirs
+
+var shellPaths sync.Map // key → []string
+
+func cachedShellPathDirs(env map[string]string) []string {
+	key := strings.Join([]string{env["HOME"], env["SHELL"], env["PATH"], env["ZDOTDIR"], env["XDG_CONFIG_HOME"]}, "\x00")
+	if v, ok := shellPaths.Load(key); ok {
+		return v.([]string)
+	}
+	var outs []string
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, inv := range shellInvocations(env, exists, lookPath(env["PATH"])) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if p, ok := askShellPath(inv, env); ok {
+				mu.Lock()
+				outs = append(outs, p)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	slices.Sort(outs) // the order the shells answered in is not the user's
+	dirs := newPathDirs(env["PATH"], outs)
+	shellPaths.Store(key, dirs)
+	return dirs
+}
+
+// shellInvocation is one way to ask a shell: its program and arguments
+// before the command.
+type shellInvocation []string
+
+// shellInvocations are the shells to ask in env: the user's SHELL, and
+// each of bash, zsh and fish whose startup files the home has (a user
+// whose SHELL is bash may type in zsh), each as an interactive shell and
+// an interactive login shell (Linux terminals start the first, macOS's
+// the second; they read different files). exists and look stand for the
+// file system and the PATH search.
+func shellInvocations(env map[string]string, exists func(string) bool, look func(string) string) []shellInvocation {
+	home := env["HOME"]
+	if !filepath.IsAbs(home) {
+		return nil
+	}
+	cfg := env["XDG_CONFIG_HOME"]
+	if !filepath.IsAbs(cfg) {
+		cfg = filepath.Join(home, ".config")
+	}
+	zdot := env["ZDOTDIR"]
+	if !filepath.IsAbs(zdot) {
+		zdot = home
+	}
+	rcs := map[string][]string{
+		"bash": {filepath.Join(home, ".bashrc"), filepath.Join(home, ".bash_profile"), filepath.Join(home, ".bash_login"), filepath.Join(home, ".profile")},
+		"zsh":  {filepath.Join(zdot, ".zshrc"), filepath.Join(zdot, ".zprofile"), filepath.Join(zdot, ".zshenv"), filepath.Join(zdot, ".zlogin")},
+		"fish": {filepath.Join(cfg, "fish", "config.fish"), filepath.Join(cfg, "fish", "conf.d")},
+	}
+	var programs []string
+	if s := env["SHELL"]; filepath.IsAbs(s) && exists(s) {
+		programs = append(programs, s)
+	}
+	for _, name := range []string{"bash", "zsh", "fish"} {
+		if !slices.ContainsFunc(rcs[name], exists) {
+			continue
+		}
+		if p := look(name); p != "" && !slices.ContainsFunc(programs, func(q string) bool { return filepath.Base(q) == name }) {
+			programs = append(programs, p)
+		}
+	}
+	var out []shellInvocation
+	for _, p := range programs {
+		out = append(out, shellInvocation{p, "-i", "-c"}, shellInvocation{p, "-i", "-l", "-c"})
+	}
+	return out
+}
+
+// shellPathCommand prints PATH between marks in any shell that takes
+// "a; b" (sh, bash, zsh, fish, csh): printenv prints the exported,
+// colon-joined PATH also where the shell keeps it as a list (fish).
+const shellPathCommand = "echo " + shellPathMark + "; printenv PATH; echo " + shellPathMark
+
+// pathBetweenMarks is the PATH a shell printed between the marks (the last
+// pair, a startup file may echo anything before), or false.
+func pathBetweenMarks(out string) (string, bool) {
+	end := strings.LastIndex(out, shellPathMark)
+	if end < 0 {
+		return "", false
+	}
+	start := strings.LastIndex(out[:end], shellPathMark)
+	if start < 0 {
+		return "", false
+	}
+	p := strings.TrimSpace(out[start+len(shellPathMark) : end])
+	if p == "" || strings.ContainsAny(p, "\n\r\x00") {
+		return "", false
+	}
+	return p, true
+}
+
+// newPathDirs are the entries of the shells' PATHs that base does not
+// have, each once, in the order met.
+func newPathDirs(base string, shells []string) []string {
+	have := map[string]bool{}
+	for _, d := range filepath.SplitList(base) {
+		have[d] = true
+	}
+	var out []string
+	for _, s := range shells {
+		for _, d := range filepath.SplitList(s) {
+			if !have[d] {
+				have[d] = true
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// lookPath finds a program on path's absolute entries.
+func lookPath(path string) func(string) string {
+	return func(name string) string {
+		for _, d := range filepath.SplitList(path) {
+			if !filepath.IsAbs(d) {
+				continue
+			}
+			p := filepath.Join(d, name)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+				return p
+			}
+		}
+		return ""
+	}
+}

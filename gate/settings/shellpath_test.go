@@ -1,0 +1,92 @@
+package settings
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// Whatever a startup file prints before and after, the PATH between the
+// last pair of marks is what is read; a PATH with a line break in it is
+// not a PATH.
+func TestLaw_the_users_shell_PATH_is_read_between_the_marks(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		noise := rapid.StringMatching(`[ -~\n]{0,40}`) // cannot make the mark's 21 characters
+		path := rapid.StringMatching(`[./a-zA-Z0-9_:~-]{1,40}`).Draw(t, "path")
+		out := noise.Draw(t, "before") + shellPathMark + "\n" + path + "\n" + shellPathMark + "\n" + noise.Draw(t, "after")
+		got, ok := pathBetweenMarks(out)
+		if !ok || got != path {
+			t.Fatalf("read %q (%v) from %q, want %q", got, ok, out, path)
+		}
+	})
+	for _, out := range []string{"", shellPathMark, shellPathMark + "\n" + shellPathMark, shellPathMark + "a\nb" + shellPathMark} {
+		if p, ok := pathBetweenMarks(out); ok {
+			t.Errorf("%q read as PATH %q", out, p)
+		}
+	}
+}
+
+// The shells asked: the user's SHELL, and each of bash, zsh and fish
+// whose startup files the home has, each interactive and interactive
+// login; none without an absolute home.
+func TestShellInvocationsAskTheShellsTheHomeConfigures(t *testing.T) {
+	files := map[string]bool{"/bin/zsh": true, "/h/.bashrc": true, "/h/.config/fish/config.fish": true}
+	exists := func(p string) bool { return files[p] }
+	look := func(name string) string { return "/usr/bin/" + name }
+	got := shellInvocations(map[string]string{"HOME": "/h", "SHELL": "/bin/zsh"}, exists, look)
+	var programs []string
+	for _, inv := range got {
+		if !slices.Contains(programs, inv[0]) {
+			programs = append(programs, inv[0])
+		}
+		if inv[1] != "-i" || inv[len(inv)-1] != "-c" {
+			t.Errorf("%v: not an interactive shell given a command", inv)
+		}
+	}
+	if want := []string{"/bin/zsh", "/usr/bin/bash", "/usr/bin/fish"}; !slices.Equal(programs, want) {
+		t.Errorf("asked %v, want %v", programs, want)
+	}
+	if len(got) != 6 {
+		t.Errorf("%d invocations, want an interactive and a login one each: %v", len(got), got)
+	}
+	if got := shellInvocations(map[string]string{"HOME": "rel", "SHELL": "/bin/zsh"}, exists, look); got != nil {
+		t.Errorf("a relative home asked %v", got)
+	}
+}
+
+// A real bash: the PATH entries its startup files add (a relative one in
+// ~/.bashrc, one only a login shell's ~/.profile adds) are the places'
+// PATH directories too, after eukhe's own.
+func TestShellPathDirsHasWhatTheUsersBashAdds(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatal("bash is needed: ", err)
+	}
+	home := t.TempDir()
+	for name, text := range map[string]string{
+		".bashrc":  "echo a greeting\nexport PATH=./bin:$PATH\n",
+		".profile": "PATH=\"node_modules/.bin:$PATH\"\n. \"$HOME/.bashrc\"\n",
+	} {
+		if err := os.WriteFile(filepath.Join(home, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"HOME": home, "SHELL": bash, "PATH": os.Getenv("PATH")}
+	got := cachedShellPathDirs(env)
+	if !slices.Contains(got, "./bin") || !slices.Contains(got, "node_modules/.bin") {
+		t.Fatalf("the shells' PATH entries: %q, want ./bin and node_modules/.bin", got)
+	}
+	for _, d := range filepath.SplitList(env["PATH"]) {
+		if slices.Contains(got, d) {
+			t.Errorf("%s is eukhe's own PATH, listed again", d)
+		}
+	}
+	pl := Locate(env, []string{filepath.Join(home, "proj")}).places(env, nil)
+	if !slices.Contains(pl.PathDirs, "./bin") || pl.PathDirs[0] != filepath.SplitList(env["PATH"])[0] {
+		t.Errorf("places' PATH directories %q: want eukhe's first, then ./bin", pl.PathDirs)
+	}
+}
