@@ -44,22 +44,54 @@ const refusedWait = 2 * time.Second
 
 // awaitMoved waits, for each refused document not seen moved yet, until
 // its buffer moved on or the wait ends, and marks those that moved stale.
+//
+// applied: false is proof that nothing was applied only from a client
+// that checks every version before it applies any (VS Code) or the
+// Neovim plugin (which checks first). Neovim without the plugin answers
+// applied: false when apply_workspace_edit fails after it made the text
+// edits (a rename after them), any other client may answer an error after
+// applying, and both tell the change after their answer (Neovim's
+// debounce): a refused document of such a client whose buffer now holds
+// the edit (with the user's changes elsewhere: the landing rule, holds)
+// landed. Taken for typing, it would be rebased, refused as typing on
+// its own lines, and told NOT applied while it is in the buffer, and a
+// multi-file edit would leave it there unrestored
+// (TestAnEditAppliedThenRefusedIsNotCalledNotApplied).
 func (s *Server) awaitMoved(part []docEdit, res []applied, caps clientCaps) []applied {
 	wait := min(refusedWait, s.opts.LandingWait)
 	if caps.eukhe.ChecksVersions {
 		wait = s.opts.TypingWait
 	}
+	trust := caps.refusalAppliesNothing()
 	for k, a := range res {
-		if !a.refused || a.stale {
+		if !a.refused || a.stale && trust {
 			continue
 		}
 		deadline := time.Now().Add(wait)
 		for !s.movedOn(part[k]) && time.Now().Before(deadline) {
 			s.ov.waitChange(context.Background(), part[k].path, min(50*time.Millisecond, time.Until(deadline)))
 		}
+		if !trust && s.holdsEdit(part[k]) {
+			res[k] = applied{sent: true, landed: true}
+			continue
+		}
 		res[k].stale = s.movedOn(part[k])
 	}
 	return res
+}
+
+// refusalAppliesNothing tells whether the client's refusal proves that
+// nothing of the edit was applied: it checks every version before it
+// applies anything (VS Code, the Neovim plugin).
+func (c clientCaps) refusalAppliesNothing() bool {
+	return c.checksEveryVersion() || c.eukhe.ChecksVersions
+}
+
+// holdsEdit tells whether the open document's buffer holds the edit e
+// (its lines, with the user's changes elsewhere).
+func (s *Server) holdsEdit(e docEdit) bool {
+	v, open := s.ov.get(e.path)
+	return e.moveTo == "" && open && v.lost == nil && holds(e.from, e.to, v.data)
 }
 
 // rebaseStale makes each stale edit of a batch again on its buffer's
