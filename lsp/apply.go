@@ -192,6 +192,11 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 			// typed meanwhile
 			out[i].stale = s.movedOn(e)
 			out[i].refused = err == nil || !caps.refusalAppliesNothing()
+		case skipped != nil && skipped[i] && s.backToBase(e):
+			// a skip is inferred from the text: one back to the edit's
+			// base is also the edit applied and undone by the user at once
+			// (in one didChange): sent again, it would undo the user's undo
+			out[i].err = errors.New("its buffer changed in the editor and is back to the text the edit was made on: the editor skipped the edit, or applied it and the user took it back at once; it was not sent again: read it again and redo the edit if it is still wanted")
 		case skipped != nil && skipped[i]:
 			out[i].err = errors.New("its buffer changed in the editor (someone typed?) before the edit reached it, and the editor skipped it: it did not land")
 			out[i].stale = s.movedOn(e)

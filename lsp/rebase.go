@@ -32,6 +32,13 @@ func (s *Server) movedOn(e docEdit) bool {
 	return v.version != e.version || !bytes.Equal(v.data, e.from)
 }
 
+// backToBase tells whether the open document's buffer is again exactly
+// the text the edit was made on (at a later version).
+func (s *Server) backToBase(e docEdit) bool {
+	v, open := s.ov.get(e.path)
+	return open && v.lost == nil && bytes.Equal(v.data, e.from)
+}
+
 // refusedWait is how long a refused edit's document is watched for the
 // didChange of the typing that made the editor refuse it: the editor may
 // answer before it tells the change (VS Code tells it 16 ms after, and

@@ -295,3 +295,27 @@ func TestAnEditAppliedThenRefusedInATwoFileEditLandsWhole(t *testing.T) {
 		t.Errorf("c.txt on disk = %q", d)
 	}
 }
+
+// Neovim applies the edit and the user takes it back at once (u), inside
+// Neovim's debounce: the one didChange tells a later version holding the
+// old text, which is what a skipped edit looks like. The user's undo is
+// the user's change of the edit's lines: the edit must not be sent again
+// over it.
+func TestAnEditTheUserUndidAtOnceIsNotSentAgain(t *testing.T) {
+	e := newEditor(t, editorOpts{debounce: true, wait: 300 * time.Millisecond})
+	tag := oneFile(t, e, "a.txt", "one\ntwo\nthree\n")
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == 1 {
+				go func() { time.Sleep(5 * time.Millisecond); replaceLine(e, "a.txt", 1, "two") }()
+			}
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 2\n+TWO\n"})
+	e.mu.Lock()
+	calls := e.applyCalls
+	e.mu.Unlock()
+	if b := e.buf("a.txt"); b != "one\ntwo\nthree\n" || calls != 1 {
+		t.Fatalf("the user's undo of the edit was overwritten: buffer %q after %d applyEdit requests; reply:\n%s", b, calls, got.Text)
+	}
+}
