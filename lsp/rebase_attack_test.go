@@ -319,3 +319,97 @@ func TestAnEditTheUserUndidAtOnceIsNotSentAgain(t *testing.T) {
 		t.Fatalf("the user's undo of the edit was overwritten: buffer %q after %d applyEdit requests; reply:\n%s", b, calls, got.Text)
 	}
 }
+
+// Neovim without the plugin, a buffer at version 0 with a keystroke held
+// in the debounce on another line: the probe makes Neovim tell it, and the
+// edit is made again over it and lands, the keystroke kept.
+func TestAnEditAtVersionZeroIsRebasedOverUnseenTypingElsewhere(t *testing.T) {
+	e := newEditor(t, editorOpts{debounce: true, zero: true, wait: 300 * time.Millisecond})
+	tag := oneFile(t, e, "a.txt", "one\ntwo\nthree\n")
+	e.typeAt("a.txt", 2, 0, "typed\n") // held: the server still has version 0
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 1\n+ONE\n"})
+	e.flush("a.txt")
+	if b := e.buf("a.txt"); got.IsError || b != "ONE\ntwo\ntyped\nthree\n" {
+		t.Fatalf("buffer %q, reply:\n%s", b, got.Text)
+	}
+}
+
+// An edit with a move of an open buffer, the user typing on another line
+// before the apply: the edit is made again over the typing, moves the
+// buffer, and the typing goes with it.
+func TestARebasedMoveKeepsTheTyping(t *testing.T) {
+	e := newEditor(t, editorOpts{transactional: true, wait: 300 * time.Millisecond})
+	tag := oneFile(t, e, "old.txt", "x\ny\n")
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == 1 {
+				e.typeAt("old.txt", 1, 0, "typed ")
+			}
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": fmt.Sprintf("[old.txt#%s]\n@@ 1\n+X\nMV sub/new.txt\n", tag)})
+	if b := e.buf("sub/new.txt"); got.IsError || b != "X\ntyped y\n" || e.buf("old.txt") != "<closed>" {
+		t.Fatalf("buffer at the new name %q, at the old %q; reply:\n%s", b, e.buf("old.txt"), got.Text)
+	}
+}
+
+// The user turns every line ending to CRLF between the check and the
+// apply: every line changed, the edit's too, so it is refused, naming the
+// lines, and the user's text stays as it is.
+func TestLineEndingsChangedUnderTheEditRefuseIt(t *testing.T) {
+	e := newEditor(t, editorOpts{transactional: true, wait: 300 * time.Millisecond})
+	tag := oneFile(t, e, "a.txt", "one\ntwo\nthree\n")
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == 1 {
+				for l := range uint32(3) {
+					e.typeAt("a.txt", l, units(e, strings.Split(e.buf("a.txt"), "\n")[l]), "\r")
+				}
+			}
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 3\n+THREE\n"})
+	if b := e.buf("a.txt"); !got.IsError || b != "one\r\ntwo\r\nthree\r\n" || !strings.Contains(got.Text, "line 3") {
+		t.Fatalf("buffer %q; reply:\n%s", b, got.Text)
+	}
+}
+
+// A two-file edit whose second document does not land (Neovim skips it,
+// the user typed on its line: not confirmed, never guessed), while the
+// user types on the first document's edited line during its put-back: the
+// put-back cannot be made over that typing, so the first document keeps
+// the edit, and the reply says so: never NOT applied about a document
+// that holds the edit, and the closed file not written.
+func TestAPutBackRefusedByTypingIsToldAsLanded(t *testing.T) {
+	e := newEditor(t, editorOpts{debounce: true, wait: 300 * time.Millisecond})
+	patch := threeFiles(t, e)
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			name := ""
+			switch call {
+			case 2:
+				name = "b.txt" // the edit's own line: refused
+			case 3:
+				name = "a.txt" // the put-back's own line
+			default:
+				return
+			}
+			e.typeAt(name, 1, 0, "typed ")
+			go func() { time.Sleep(10 * time.Millisecond); e.flush(name) }()
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": patch})
+	a := e.buf("a.txt")
+	if a != "a one\ntyped a TWO\na three\n" {
+		t.Fatalf("buffer a.txt = %q; reply:\n%s", a, got.Text)
+	}
+	if !strings.HasPrefix(got.Text, "Applied to a.txt#") || !strings.Contains(got.Text, "a.txt was not restored") || !strings.Contains(got.Text, "NOT applied to c.txt") {
+		t.Fatalf("a.txt holds the edit; the reply:\n%s", got.Text)
+	}
+	if b := e.buf("b.txt"); b != "b one\ntyped b two\nb three\n" {
+		t.Errorf("buffer b.txt = %q", b)
+	}
+	if d := e.disk("c.txt"); d != "c one\nc two\nc three\n" {
+		t.Errorf("c.txt on disk = %q", d)
+	}
+}

@@ -248,3 +248,41 @@ func TestAnUndoOfTwoFilesRefusedInOneLandsInNeither(t *testing.T) {
 		t.Fatalf("undo of the closed file alone: %+v", res)
 	}
 }
+
+// The user turns the file's line endings to CRLF after the edit: every
+// line changed, the hunks' too, so the undo is refused and the text stays.
+func TestUndoAfterTheLineEndingsChangedIsRefused(t *testing.T) {
+	e := newEditor(t, editorOpts{reviews: true})
+	r := reviewed(t, e)
+	for l := range uint32(6) {
+		e.typeAt("a.txt", l, units(e, strings.Split(e.buf("a.txt"), "\n")[l]), "\r")
+	}
+	typed := e.buf("a.txt")
+	if res := undoHunk(e, r, "a.txt", -1); res.Applied || e.buf("a.txt") != typed {
+		t.Fatalf("undo: %+v; buffer %q", res, e.buf("a.txt"))
+	}
+}
+
+// Astral characters (two UTF-16 units, four UTF-8 bytes) before the
+// user's keystroke and in the hunks, CRLF, no final newline: the undo of
+// the last lines' hunk keeps the keystroke where it was typed, in both
+// encodings.
+func TestUndoUnderTypingCountsColumnsInTheEditorsUnits(t *testing.T) {
+	for _, enc := range []string{"utf-16", "utf-8"} {
+		e := newEditor(t, editorOpts{reviews: true, enc: enc})
+		tag := oneFile(t, e, "a.txt", "😀a\r\n😀b\r\n😀c")
+		if got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 2\n+😀B\n@@ 3\n+😀C\n"}); got.IsError {
+			t.Fatal(got.Text)
+		}
+		r := e.lastReview()
+		landed := e.buf("a.txt")
+		e.typeAt("a.txt", 0, units(e, "😀"), "𝄞")
+		last := r.Hunks[len(r.Hunks)-1].Hunk
+		res := undoHunk(e, r, "a.txt", last)
+		// lines 2 and 3 are one hunk
+		want := strings.NewReplacer("😀a", "😀𝄞a", "😀B", "😀b", "😀C", "😀c").Replace(landed)
+		if b := e.buf("a.txt"); !res.Applied || b != want {
+			t.Fatalf("%s: undo: %+v; buffer %q, want %q", enc, res, b, want)
+		}
+	}
+}
