@@ -143,25 +143,63 @@ func (s *Server) rebaseStale(part []docEdit, res []applied) bool {
 	return true
 }
 
-// touchedLines names the lines of from (1-based) that both the edit
-// from → to and the user's change from → cur replace.
-func touchedLines(from, to, cur []byte) string {
+// touchedLines says what the user's change from → cur did to the lines of
+// from (1-based) that the edit from → to changes, or next to them, for
+// a refusal: "changed line 2 of a.txt, which this edit replaces" where
+// both changed the same lines, else the user's lines and the edit's
+// apart ("added lines before line 2 of a.txt, next to line 2, which this
+// edit replaces"). Every line it names is one the user changed, or the
+// edit's; none past the end (TestLaw_a_refusal_names_only_lines_the_user_changed).
+func touchedLines(from, to, cur []byte, name string) string {
 	first, last := 0, 0
+	var border *[2]hunk
 	for _, h := range hunks(from, to) {
 		for _, u := range hunks(from, cur) {
-			if touch(h.OldFrom, h.OldTo, u.OldFrom, u.OldTo) {
-				a, b := max(h.OldFrom, u.OldFrom)+1, max(min(h.OldTo, u.OldTo), max(h.OldFrom, u.OldFrom)+1)
-				if first == 0 || a < first {
-					first = a
+			if !touch(h.OldFrom, h.OldTo, u.OldFrom, u.OldTo) {
+				continue
+			}
+			a, b := max(h.OldFrom, u.OldFrom), min(h.OldTo, u.OldTo)
+			if a < b { // lines both changed
+				if first == 0 || a+1 < first {
+					first = a + 1
 				}
 				last = max(last, b)
+			} else if border == nil {
+				border = &[2]hunk{h, u}
 			}
 		}
 	}
+	if first > 0 {
+		return fmt.Sprintf("changed %s of %s, which this edit replaces", lineSpan(first, last), name)
+	}
+	if border == nil { // not a refusal of touching changes: no lines to name
+		return fmt.Sprintf("changed %s next to the lines this edit changes", name)
+	}
+	h, u := border[0], border[1]
+	n := len(lines(from))
+	var user, edit string
 	switch {
-	case first == 0:
-		return "lines next to the edit's"
-	case first == last:
+	case u.OldFrom < u.OldTo:
+		user = fmt.Sprintf("changed %s of %s", lineSpan(u.OldFrom+1, u.OldTo), name)
+	case u.OldFrom >= n:
+		user = fmt.Sprintf("added lines at the end of %s", name)
+	default:
+		user = fmt.Sprintf("added lines before line %d of %s", u.OldFrom+1, name)
+	}
+	switch {
+	case h.OldFrom < h.OldTo:
+		edit = fmt.Sprintf("next to %s, which this edit replaces", lineSpan(h.OldFrom+1, h.OldTo))
+	case h.OldFrom >= n:
+		edit = "next to the end, where this edit adds lines"
+	default:
+		edit = fmt.Sprintf("next to where this edit adds lines (before line %d)", h.OldFrom+1)
+	}
+	return user + ", " + edit
+}
+
+// lineSpan is "line 2" or "lines 2–4".
+func lineSpan(first, last int) string {
+	if first == last {
 		return fmt.Sprintf("line %d", first)
 	}
 	return fmt.Sprintf("lines %d–%d", first, last)
@@ -173,8 +211,8 @@ func touchedLines(from, to, cur []byte) string {
 func (s *Server) rebaseOn(e docEdit, v view) (docEdit, error) {
 	to, ok := merged(e.to, e.from, v.data)
 	if !ok {
-		return e, fmt.Errorf("the user changed %s of %s in the editor (version %d → %d), which this edit replaces, so it was not sent: read it again and redo the edit",
-			touchedLines(e.from, e.to, v.data), s.display(e.path), e.version, v.version)
+		return e, fmt.Errorf("the user %s (in the editor, version %d → %d), so it was not sent: read it again and redo the edit",
+			touchedLines(e.from, e.to, v.data, s.display(e.path)), e.version, v.version)
 	}
 	return docEdit{uri: e.uri, path: e.path, version: v.version, from: v.data, to: to, moveTo: e.moveTo, back: e.back}, nil
 }

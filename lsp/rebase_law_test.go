@@ -3,7 +3,9 @@ package lsp
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -238,4 +240,84 @@ func lines2(b []byte) []string {
 		out = append(out, string(l))
 	}
 	return out
+}
+
+// A refusal of a rebase names only what happened: the lines it says the
+// user changed are lines the user changed (and, when it says the edit
+// replaces them, the edit's too); lines it says the user added are where
+// the user added them; the edit's lines are the edit's; no line past the
+// end.
+func TestLaw_a_refusal_names_only_lines_the_user_changed(t *testing.T) {
+	span := regexp.MustCompile(`^(?:line (\d+)|lines (\d+)–(\d+))$`)
+	parse := func(t *rapid.T, s string) (int, int) {
+		m := span.FindStringSubmatch(s)
+		if m == nil {
+			t.Fatalf("not a line span: %q", s)
+		}
+		if m[1] != "" {
+			n, _ := strconv.Atoi(m[1])
+			return n, n
+		}
+		a, _ := strconv.Atoi(m[2])
+		b, _ := strconv.Atoi(m[3])
+		return a, b
+	}
+	within := func(a, b int, e lineEdit) bool { return e.n > 0 && a >= e.at+1 && b <= e.at+e.n }
+	rapid.Check(t, func(t *rapid.T) {
+		nl := rapid.IntRange(1, 8).Draw(t, "lines")
+		base := make([]string, nl)
+		for i := range base {
+			base[i] = fmt.Sprintf("line %d\n", i)
+		}
+		agent := drawEdit(t, base, "agent")
+		user := drawEdit(t, base, "user")
+		from := []byte(strings.Join(base, ""))
+		to := []byte(strings.Join(agent.on(base), ""))
+		cur := []byte(strings.Join(user.on(base), ""))
+		if _, ok := merged(to, from, cur); ok {
+			return
+		}
+		msg := touchedLines(from, to, cur, "a.txt")
+		if s, ok := strings.CutSuffix(msg, " of a.txt, which this edit replaces"); ok {
+			a, b := parse(t, strings.TrimPrefix(s, "changed "))
+			if !within(a, b, user) || !within(a, b, agent) {
+				t.Fatalf("%q: agent %+v, user %+v", msg, agent, user)
+			}
+			return
+		}
+		u, ed, ok := strings.Cut(msg, " of a.txt, next to ")
+		if !ok {
+			t.Fatalf("%q", msg)
+		}
+		switch {
+		case strings.HasPrefix(u, "changed "):
+			if a, b := parse(t, strings.TrimPrefix(u, "changed ")); !within(a, b, user) {
+				t.Fatalf("%q: the user did not change those lines: agent %+v, user %+v", msg, agent, user)
+			}
+		case u == "added lines at the end":
+			if user.n != 0 || user.at != nl {
+				t.Fatalf("%q: agent %+v, user %+v", msg, agent, user)
+			}
+		default:
+			var k int
+			if _, err := fmt.Sscanf(u, "added lines before line %d", &k); err != nil || user.n != 0 || user.at+1 != k {
+				t.Fatalf("%q: agent %+v, user %+v", msg, agent, user)
+			}
+		}
+		switch {
+		case strings.HasSuffix(ed, ", which this edit replaces"):
+			if a, b := parse(t, strings.TrimSuffix(ed, ", which this edit replaces")); !within(a, b, agent) {
+				t.Fatalf("%q: the edit does not replace those lines: agent %+v, user %+v", msg, agent, user)
+			}
+		case ed == "the end, where this edit adds lines":
+			if agent.n != 0 || agent.at != nl {
+				t.Fatalf("%q: agent %+v, user %+v", msg, agent, user)
+			}
+		default:
+			var k int
+			if _, err := fmt.Sscanf(ed, "where this edit adds lines (before line %d)", &k); err != nil || agent.n != 0 || agent.at+1 != k {
+				t.Fatalf("%q: agent %+v, user %+v", msg, agent, user)
+			}
+		}
+	})
 }
