@@ -286,3 +286,47 @@ func TestUndoUnderTypingCountsColumnsInTheEditorsUnits(t *testing.T) {
 		}
 	}
 }
+
+// Undo of a two-file edit to a per-document client (Neovim): the first
+// file's undo lands, the second is refused (the user typed on its hunk's
+// line during its apply): the first is put back to the edit's text, the
+// reply says the undo did not apply, and the first file's hunk can still
+// be undone alone afterwards.
+func TestAnUndoOfTwoOpenFilesRefusedInTheSecondIsPutBackInTheFirst(t *testing.T) {
+	e := newEditor(t, editorOpts{reviews: true, debounce: true, wait: 300 * time.Millisecond})
+	for _, n := range []string{"a", "b"} {
+		e.put(n+".txt", n+" one\n"+n+" two\n"+n+" three\n")
+		e.open(n + ".txt")
+	}
+	ta := tagOf(t, e.tool("read", map[string]any{"path": "a.txt"}).Text)
+	tb := tagOf(t, e.tool("read", map[string]any{"path": "b.txt"}).Text)
+	if got := e.tool("edit", map[string]any{"patch": "[a.txt#" + ta + "]\n@@ 2\n+a TWO\n[b.txt#" + tb + "]\n@@ 2\n+b TWO\n"}); got.IsError {
+		t.Fatal(got.Text)
+	}
+	r := e.lastReview()
+	e.mu.Lock()
+	calls := e.applyCalls
+	e.mu.Unlock()
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == calls+2 { // b.txt's undo
+				e.typeAt("b.txt", 1, 0, "typed ")
+				go func() { time.Sleep(10 * time.Millisecond); e.flush("b.txt") }()
+			}
+		}
+	})
+	res := e.decide(protocol.ReviewDecisionParams{EditID: r.EditID, Decision: protocol.DecisionUndo})
+	if res.Applied || strings.HasPrefix(res.Message, "undo: Applied") {
+		t.Fatalf("undo: %+v", res)
+	}
+	if b := e.buf("a.txt"); b != "a one\na TWO\na three\n" {
+		t.Fatalf("a.txt = %q: its undo must be put back (%s)", b, res.Message)
+	}
+	if b := e.buf("b.txt"); b != "b one\ntyped b TWO\nb three\n" {
+		t.Fatalf("b.txt = %q", b)
+	}
+	e.set(func(e *fakeEditor) { e.beforeApply = nil })
+	if res := undoHunk(e, r, "a.txt", -1); !res.Applied || e.buf("a.txt") != "a one\na two\na three\n" {
+		t.Fatalf("undo of a.txt alone: %+v; buffer %q", res, e.buf("a.txt"))
+	}
+}
