@@ -26,8 +26,9 @@ type applied struct {
 	// on: the user typed. It may be rebased on the new text and sent again
 	// (rebase.go).
 	stale bool
-	// refused: the editor answered applied: false (nothing of it applied);
-	// its didChange may still be on its way (awaitMoved)
+	// refused: the editor answered applied: false, or (a client whose
+	// refusal does not prove that nothing was applied) an error; its
+	// didChange may still be on its way (awaitMoved)
 	refused bool
 	err     error // why it did not land (or is not confirmed)
 	watch   *watch
@@ -186,9 +187,16 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		case why != nil:
 			out[i].err = why
 			// refused whole (a client that checks every version) or alone:
-			// nothing of it applied; stale when the user typed meanwhile
+			// nothing of it applied (a client whose refusal proves nothing
+			// may have applied it: awaitMoved looks); stale when the user
+			// typed meanwhile
 			out[i].stale = s.movedOn(e)
-			out[i].refused = err == nil
+			out[i].refused = err == nil || !caps.refusalAppliesNothing()
+		case skipped != nil && skipped[i] && s.backToBase(e):
+			// a skip is inferred from the text: one back to the edit's
+			// base is also the edit applied and undone by the user at once
+			// (in one didChange): sent again, it would undo the user's undo
+			out[i].err = errors.New("its buffer changed in the editor and is back to the text the edit was made on: the editor skipped the edit, or applied it and the user took it back at once; it was not sent again: read it again and redo the edit if it is still wanted")
 		case skipped != nil && skipped[i]:
 			out[i].err = errors.New("its buffer changed in the editor (someone typed?) before the edit reached it, and the editor skipped it: it did not land")
 			out[i].stale = s.movedOn(e)

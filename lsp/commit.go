@@ -57,6 +57,13 @@ func (s *Server) commit(cs []docs.Change, review, closedOnly bool) docs.Committe
 		for p, d := range ep.open {
 			if p.Path == cs[i].Path {
 				ps[i].open, ps[i].v, ps[i].dirty = true, d.v, d.dirty
+				if d.rebased {
+					// made again over the user's typing (rebase.go): what
+					// landed is d.e's change, which review places and an
+					// undo names (TestARebasedEditsReviewAndUndoKeepTheTyping)
+					cs[i].Old, cs[i].New = d.e.from, d.e.to
+					ps[i].c.Old, ps[i].c.New = d.e.from, d.e.to
+				}
 				// One the editor took with an earlier one and that is not
 				// shown yet is not confirmed, never "not tried".
 				if d.done && res.Outcomes[i].Fate == docs.Untried && d.out.Fate == docs.Unconfirmed {

@@ -70,7 +70,19 @@
 //     user's text and sent again (rebase.go, at most maxRebases times);
 //     only typing on the edit's own lines refuses it, naming those lines
 //     (TestLaw_an_edit_rebased_under_typing_keeps_the_users_lines_and_the_edits).
-//     An edit the editor may have applied is never sent twice. When one does not land, the
+//     An edit the editor may have applied is never sent twice: a refusal
+//     (or error) from a client whose refusal does not prove that nothing
+//     was applied (Neovim without the plugin) is watched like a landing,
+//     and its document landed when its buffer holds the edit
+//     (TestAnEditAppliedThenRefusedIsNotCalledNotApplied); a skip inferred
+//     from a buffer back to the edit's very text is not sent again (the
+//     user may have taken the edit back at once:
+//     TestAnEditTheUserUndidAtOnceIsNotSentAgain; with typing elsewhere
+//     in the same didChange it cannot be told from a skip, open). What
+//     the user controls between the check and the apply is the buffer's
+//     text and version; the law over it end to end:
+//     TestLaw_the_users_typing_survives_rebase_and_undo_and_the_reply_is_true.
+//     When one does not land, the
 //     documents that did are put back by the inverse edit, rebased over
 //     the user's changes elsewhere (rebaseBack), and the outcomes say
 //     exactly what landed, for docs.Reply.
@@ -81,14 +93,21 @@
 //     known, or is refused when the text moved.
 //   - Saving (save.go): documents that were clean before an edit are saved
 //     through eukhe/saveDocuments when the client implements it; a document
-//     with unsaved user changes is left unsaved; whenever the disk copy
-//     then differs from the edited text, the outcome's warning says so.
+//     with unsaved user changes is left unsaved, and so is one the user
+//     typed in between the check and the landing (a rebased edit, or
+//     keystrokes told with the edit's didChange: only a buffer that is
+//     exactly the edit's text is saved); whenever the disk copy then
+//     differs from the edited text, the outcome's warning says so.
 //   - Review (review.go, review_undo.go): eukhe/review tells the client the
 //     hunks of each landed edit; eukhe/reviewDecision keeps or undoes a
 //     hunk, a file or an edit; an undo is the inverse edit through the same
 //     commit. A file the user typed in since has its hunks followed to
 //     where they stand (review_follow.go); only a hunk whose own lines
-//     changed is refused.
+//     changed is refused
+//     (TestLaw_an_undo_after_typing_never_removes_the_users_bytes). A
+//     rebased edit is reviewed as it landed (commit gives the editor's
+//     rebased change), and an undo made again over typing during its
+//     apply names the text that landed.
 //   - Long calls (progress.go): a call of an attached agent (bash, grep,
 //     glob) or of eukhe/tool (grep, glob) that runs longer than one
 //     interval (Options.ProgressEvery, else EUKHE_PROGRESS_EVERY, else

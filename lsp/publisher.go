@@ -373,6 +373,10 @@ func (ep *editorPub) planned(p *docs.Pending, i int) *planned {
 		pl.open, pl.v, pl.dirty, pl.file = true, d.v, d.dirty, d.file
 		if d.rebased {
 			pl.c.Old, pl.c.New = d.e.from, d.e.to
+			// the user typed in it before the edit landed: it holds their
+			// unsaved keystrokes, which are not saved behind their back
+			// (TestARebasedEditDoesNotSaveTheUsersTyping)
+			pl.dirty = true
 		}
 	}
 	return pl

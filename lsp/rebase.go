@@ -32,6 +32,13 @@ func (s *Server) movedOn(e docEdit) bool {
 	return v.version != e.version || !bytes.Equal(v.data, e.from)
 }
 
+// backToBase tells whether the open document's buffer is again exactly
+// the text the edit was made on (at a later version).
+func (s *Server) backToBase(e docEdit) bool {
+	v, open := s.ov.get(e.path)
+	return open && v.lost == nil && bytes.Equal(v.data, e.from)
+}
+
 // refusedWait is how long a refused edit's document is watched for the
 // didChange of the typing that made the editor refuse it: the editor may
 // answer before it tells the change (VS Code tells it 16 ms after, and
@@ -44,22 +51,54 @@ const refusedWait = 2 * time.Second
 
 // awaitMoved waits, for each refused document not seen moved yet, until
 // its buffer moved on or the wait ends, and marks those that moved stale.
+//
+// applied: false is proof that nothing was applied only from a client
+// that checks every version before it applies any (VS Code) or the
+// Neovim plugin (which checks first). Neovim without the plugin answers
+// applied: false when apply_workspace_edit fails after it made the text
+// edits (a rename after them), any other client may answer an error after
+// applying, and both tell the change after their answer (Neovim's
+// debounce): a refused document of such a client whose buffer now holds
+// the edit (with the user's changes elsewhere: the landing rule, holds)
+// landed. Taken for typing, it would be rebased, refused as typing on
+// its own lines, and told NOT applied while it is in the buffer, and a
+// multi-file edit would leave it there unrestored
+// (TestAnEditAppliedThenRefusedIsNotCalledNotApplied).
 func (s *Server) awaitMoved(part []docEdit, res []applied, caps clientCaps) []applied {
 	wait := min(refusedWait, s.opts.LandingWait)
 	if caps.eukhe.ChecksVersions {
 		wait = s.opts.TypingWait
 	}
+	trust := caps.refusalAppliesNothing()
 	for k, a := range res {
-		if !a.refused || a.stale {
+		if !a.refused || a.stale && trust {
 			continue
 		}
 		deadline := time.Now().Add(wait)
 		for !s.movedOn(part[k]) && time.Now().Before(deadline) {
 			s.ov.waitChange(context.Background(), part[k].path, min(50*time.Millisecond, time.Until(deadline)))
 		}
+		if !trust && s.holdsEdit(part[k]) {
+			res[k] = applied{sent: true, landed: true}
+			continue
+		}
 		res[k].stale = s.movedOn(part[k])
 	}
 	return res
+}
+
+// refusalAppliesNothing tells whether the client's refusal proves that
+// nothing of the edit was applied: it checks every version before it
+// applies anything (VS Code, the Neovim plugin).
+func (c clientCaps) refusalAppliesNothing() bool {
+	return c.checksEveryVersion() || c.eukhe.ChecksVersions
+}
+
+// holdsEdit tells whether the open document's buffer holds the edit e
+// (its lines, with the user's changes elsewhere).
+func (s *Server) holdsEdit(e docEdit) bool {
+	v, open := s.ov.get(e.path)
+	return e.moveTo == "" && open && v.lost == nil && holds(e.from, e.to, v.data)
 }
 
 // rebaseStale makes each stale edit of a batch again on its buffer's
@@ -104,25 +143,63 @@ func (s *Server) rebaseStale(part []docEdit, res []applied) bool {
 	return true
 }
 
-// touchedLines names the lines of from (1-based) that both the edit
-// from → to and the user's change from → cur replace.
-func touchedLines(from, to, cur []byte) string {
+// touchedLines says what the user's change from → cur did to the lines of
+// from (1-based) that the edit from → to changes, or next to them, for
+// a refusal: "changed line 2 of a.txt, which this edit replaces" where
+// both changed the same lines, else the user's lines and the edit's
+// apart ("added lines before line 2 of a.txt, next to line 2, which this
+// edit replaces"). Every line it names is one the user changed, or the
+// edit's; none past the end (TestLaw_a_refusal_names_only_lines_the_user_changed).
+func touchedLines(from, to, cur []byte, name string) string {
 	first, last := 0, 0
+	var border *[2]hunk
 	for _, h := range hunks(from, to) {
 		for _, u := range hunks(from, cur) {
-			if touch(h.OldFrom, h.OldTo, u.OldFrom, u.OldTo) {
-				a, b := max(h.OldFrom, u.OldFrom)+1, max(min(h.OldTo, u.OldTo), max(h.OldFrom, u.OldFrom)+1)
-				if first == 0 || a < first {
-					first = a
+			if !touch(h.OldFrom, h.OldTo, u.OldFrom, u.OldTo) {
+				continue
+			}
+			a, b := max(h.OldFrom, u.OldFrom), min(h.OldTo, u.OldTo)
+			if a < b { // lines both changed
+				if first == 0 || a+1 < first {
+					first = a + 1
 				}
 				last = max(last, b)
+			} else if border == nil {
+				border = &[2]hunk{h, u}
 			}
 		}
 	}
+	if first > 0 {
+		return fmt.Sprintf("changed %s of %s, which this edit replaces", lineSpan(first, last), name)
+	}
+	if border == nil { // not a refusal of touching changes: no lines to name
+		return fmt.Sprintf("changed %s next to the lines this edit changes", name)
+	}
+	h, u := border[0], border[1]
+	n := len(lines(from))
+	var user, edit string
 	switch {
-	case first == 0:
-		return "lines next to the edit's"
-	case first == last:
+	case u.OldFrom < u.OldTo:
+		user = fmt.Sprintf("changed %s of %s", lineSpan(u.OldFrom+1, u.OldTo), name)
+	case u.OldFrom >= n:
+		user = fmt.Sprintf("added lines at the end of %s", name)
+	default:
+		user = fmt.Sprintf("added lines before line %d of %s", u.OldFrom+1, name)
+	}
+	switch {
+	case h.OldFrom < h.OldTo:
+		edit = fmt.Sprintf("next to %s, which this edit replaces", lineSpan(h.OldFrom+1, h.OldTo))
+	case h.OldFrom >= n:
+		edit = "next to the end, where this edit adds lines"
+	default:
+		edit = fmt.Sprintf("next to where this edit adds lines (before line %d)", h.OldFrom+1)
+	}
+	return user + ", " + edit
+}
+
+// lineSpan is "line 2" or "lines 2–4".
+func lineSpan(first, last int) string {
+	if first == last {
 		return fmt.Sprintf("line %d", first)
 	}
 	return fmt.Sprintf("lines %d–%d", first, last)
@@ -134,8 +211,8 @@ func touchedLines(from, to, cur []byte) string {
 func (s *Server) rebaseOn(e docEdit, v view) (docEdit, error) {
 	to, ok := merged(e.to, e.from, v.data)
 	if !ok {
-		return e, fmt.Errorf("the user changed %s of %s in the editor (version %d → %d), which this edit replaces, so it was not sent: read it again and redo the edit",
-			touchedLines(e.from, e.to, v.data), s.display(e.path), e.version, v.version)
+		return e, fmt.Errorf("the user %s (in the editor, version %d → %d), so it was not sent: read it again and redo the edit",
+			touchedLines(e.from, e.to, v.data, s.display(e.path)), e.version, v.version)
 	}
 	return docEdit{uri: e.uri, path: e.path, version: v.version, from: v.data, to: to, moveTo: e.moveTo, back: e.back}, nil
 }

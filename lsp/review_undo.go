@@ -24,6 +24,7 @@ func (s *Server) undo(e *reviewEdit, sel picked) protocol.ReviewDecisionResult {
 	slices.SortFunc(files, func(a, b *reviewFile) int { return strings.Compare(a.path, b.path) })
 	var cs []docs.Change
 	var names, landedAs []string
+	var tos [][]byte // each file's text as revert gave it, its hunks placed in it
 	for _, f := range files {
 		name := s.display(f.path)
 		if f.fixed != "" {
@@ -45,15 +46,22 @@ func (s *Server) undo(e *reviewEdit, sel picked) protocol.ReviewDecisionResult {
 		}
 		to := f.revert(sel[f])
 		cs = append(cs, docs.Change{Path: f.path, Old: snap.Data, New: to})
+		tos = append(tos, to)
 		names = append(names, name)
-		landedAs = append(landedAs, fmt.Sprintf("%s#%s", name, docs.DigestOf(to).Tag()))
 	}
 	res := s.commit(cs, false, false)
+	for k, name := range names {
+		// cs[k].New as it landed: made again over typing during the
+		// undo's apply (rebase.go), it is not the text revert gave
+		landedAs = append(landedAs, fmt.Sprintf("%s#%s", name, docs.DigestOf(cs[k].New).Tag()))
+	}
 	text, isErr := docs.Reply(names, landedAs, res)
 	all := res.Conflict == nil
 	for k, f := range files {
 		if res.Conflict == nil && res.Outcomes[k].Fate == docs.Landed {
-			s.review.undone(e, f, sel[f], cs[k].New)
+			// the hunks left stand in tos[k]; typing the undo was made
+			// again over is followed at the next undo (follow)
+			s.review.undone(e, f, sel[f], tos[k])
 		} else {
 			all = false
 		}
