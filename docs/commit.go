@@ -192,7 +192,7 @@ func (e *engine) commit(cs []Change) Committed {
 	}
 	for i, p := range ps {
 		o := e.pub.Publish(p, false)
-		o.Rebased = res.Outcomes[i].Rebased
+		o.Rebased = o.Rebased || res.Outcomes[i].Rebased // the publisher's own (an editor's buffer typed in) or the check's
 		res.Outcomes[i] = o
 		if o.Fate != Landed { // Failed, or Unconfirmed: an editor took it, unseen yet
 			e.restore(ps[:i], res.Outcomes, j)

@@ -198,6 +198,9 @@ func TestAUserTypingBeforeTheApplyGetsTheEditRebased(t *testing.T) {
 			if b := e.buf("b.txt"); b != "typed b one\nb TWO\nb three\n" {
 				t.Errorf("buffer b.txt = %q: the user's typing and the edit must both be there", b)
 			}
+			if !strings.Contains(got.Text, "Rebased: b.txt changed") || strings.Contains(got.Text, "Rebased: a.txt") {
+				t.Errorf("the reply does not say b.txt (only) was typed in meanwhile:\n%s", got.Text)
+			}
 			if b := e.buf("a.txt"); b != "a one\na TWO\na three\n" {
 				t.Errorf("buffer a.txt = %q", b)
 			}

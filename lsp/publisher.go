@@ -245,7 +245,8 @@ func (ep *editorPub) send(from int) {
 		d.done = true
 		switch a := got[k]; {
 		case a.landed:
-			d.out = docs.Outcome{Fate: docs.Landed}
+			// made again over the user's typing: the reply says so
+			d.out = docs.Outcome{Fate: docs.Landed, Rebased: d.rebased}
 		case a.unconfirmed:
 			d.out = docs.Outcome{Fate: docs.Unconfirmed, Err: a.err}
 			if a.watch != nil {
