@@ -76,7 +76,7 @@ func (t *Tools) Write(ctx context.Context, a WriteArgs) Result {
 	shown := t.Display(abs)
 	real, err := t.allow(ctx, abs, WriteAccess)
 	if err != nil {
-		return failed("NOT written: %v", err)
+		return refused("NOT written: ", err)
 	}
 	snap, err := t.readReal(real)
 	defer snap.Release()
@@ -138,5 +138,5 @@ func (t *Tools) Write(ctx context.Context, a WriteArgs) Result {
 			text += "\nwarning: " + o.Warning
 		}
 	}
-	return Result{Text: text + t.recovered(res), Failed: isErr}
+	return committed(text+t.recovered(res), isErr, []string{shown}, res)
 }
