@@ -91,7 +91,7 @@
 //     context is cancelled (the SDK sends notifications/cancelled).
 //     approval.elicitation false never sends one.
 //   - DESIGN §11 memory:// and agent:// (transcript.go, memory.go): each
-//     call gets an id (cN) and its whole result (docs.Result.Whole when a
+//     call gets an id (cN) and its whole result (Result.Whole when a
 //     bound cut it) is kept in <state>/eukhe/sessions/<id>/ beside the
 //     session's log: the last 200 calls or 64 MiB. A cut bash output
 //     names memory://cN at its cut (the shell writes a random token there

@@ -67,6 +67,9 @@ type Result struct {
 	Steps []StepResult
 	// RefusedAt is the refused step's number (Refused), from 1.
 	RefusedAt int
+	// Effects are the refused step's effects when the answer refused it;
+	// empty for the run-time check's refusal (Changed).
+	Effects gate.Effects
 	// Reason is why it was refused: the answer's name (denied,
 	// unanswered, gateway_refused) or Changed.
 	Reason string
