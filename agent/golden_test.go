@@ -123,7 +123,7 @@ var goldenCases = []goldenCase{
 	{name: "write_refused_by_gate", tool: "write", args: args(map[string]any{"path": "n.md", "content": "# notes\n"}), want: Refused},
 	{name: "write", setup: func(g *goldenWorld) { g.auto(gate.DefaultAuto().Effects()) },
 		tool: "write", args: args(map[string]any{"path": "n.md", "content": "# notes\n"}), want: Done},
-	{name: "write_not_read", tool: "write", args: args(map[string]any{"path": "e.txt", "content": "x\n"}), want: Failed,
+	{name: "write_not_read", tool: "write", args: args(map[string]any{"path": "e.txt", "content": "x\n"}), want: NotApplied,
 		setup: func(g *goldenWorld) { g.put("e.txt", "there\n") }},
 	{name: "grep", tool: "grep", args: args(map[string]any{"pattern": "return"}), want: Done},
 	{name: "glob", tool: "glob", args: args(map[string]any{"pattern": "**/*.go"}), want: Done},

@@ -132,6 +132,12 @@ func refused(prefix string, err error) Result {
 	return Result{Text: prefix + err.Error(), Failed: true, Kind: Refused, Err: err}
 }
 
+// notWritten is the reply of a write refused before anything was
+// written, for what the file is now (gone, not read, changed).
+func notWritten(format string, a ...any) Result {
+	return Result{Text: "NOT written: " + fmt.Sprintf(format, a...), Failed: true, Kind: NotApplied}
+}
+
 func failed(format string, a ...any) Result {
 	return Result{Text: fmt.Sprintf(format, a...), Failed: true}
 }
