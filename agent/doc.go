@@ -32,6 +32,14 @@
 //
 // Where each law lives:
 //
+//   - A tool call's result (result.go): Result holds how it ended as data
+//     (Outcome: done, partial, job, not applied, refused, bad arguments,
+//     failed, timed out, cancelled, with the refused step's effects and
+//     reason, the edit's refused section, the job, the dropped bytes) and
+//     what it shows as Parts (text, images). Result.Text is the one
+//     renderer of what the model and the transcript read; mcp_result.go
+//     the one place MCP content is made (an image is image content).
+//     TestGolden (testdata/golden) keeps each outcome's text byte for byte.
 //   - S7.1 roster_fixed, roster_sent_fixed: roster.go (Roster.Apply refuses
 //     every change once Fix ran, with the typed *RosterFixed; Fix builds
 //     each schema once); server.go sends the fixed roster in its order with
