@@ -196,7 +196,7 @@ func fromDocs(d docs.Result) Result {
 		r.Outcome = Refused
 		var gr *gate.Refusal
 		if errors.As(d.Err, &gr) {
-			r.Refusal = &Refusal{Effects: gr.Effects, Reason: answerName(gr.Answer)}
+			r.Refusal = &Refusal{Effects: gr.Effects, Reason: shell.ReasonOf(gr.Answer)}
 		}
 	}
 	switch {
@@ -206,17 +206,6 @@ func fromDocs(d docs.Result) Result {
 		r.Outcome = Done
 	}
 	return r
-}
-
-// answerName is an answer as a refusal's reason names it.
-func answerName(a gate.Answer) string {
-	switch a {
-	case gate.Deny:
-		return "denied"
-	case gate.GatewayRefused:
-		return "gateway_refused"
-	}
-	return "unanswered"
 }
 
 // fromShell is a bash call's result (S7.7): the shell's ending as the

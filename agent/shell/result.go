@@ -84,8 +84,9 @@ type Result struct {
 	Whole string
 }
 
-// reasonOf is an answer as the result names it.
-func reasonOf(a gate.Answer) string {
+// ReasonOf is an answer as a refusal names it (Result.Reason; agent's
+// results name a document access's refusal the same way).
+func ReasonOf(a gate.Answer) string {
 	switch a {
 	case gate.Deny:
 		return "denied"
