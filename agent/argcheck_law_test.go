@@ -19,8 +19,8 @@ func seenFile(t testing.TB, w *world) string {
 	if err := os.WriteFile(filepath.Join(w.dir, "v.txt"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := w.sess.Call(context.Background(), "read", json.RawMessage(`{"path":"v.txt"}`)); err != nil || r.Failed {
-		t.Fatalf("read v.txt: %v %s", err, r.Text)
+	if r, err := w.sess.Call(context.Background(), "read", json.RawMessage(`{"path":"v.txt"}`)); err != nil || r.Failed() {
+		t.Fatalf("read v.txt: %v %s", err, r.Text())
 	}
 	return text
 }
@@ -33,7 +33,7 @@ func callRaw(t interface{ Helper() }, w *world, tool, raw string) (string, bool)
 	if err != nil {
 		return err.Error(), true
 	}
-	return r.Text, r.Failed
+	return r.Text(), r.Failed()
 }
 
 func TestBadArgumentsChangeNothing(t *testing.T) {

@@ -39,7 +39,7 @@ type bashArgs struct {
 	Kill       string   `json:"kill"`
 }
 
-func handleBash(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
+func handleBash(ctx context.Context, s *Session, raw json.RawMessage) Result {
 	var a bashArgs
 	if err := docs.DecodeArgs("bash", s.params("bash"), raw, &a); err != nil {
 		return badArgs(err)
@@ -51,7 +51,7 @@ func handleBash(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 		}
 	}
 	if given != 1 {
-		return docs.Result{Text: `bash takes one of: {"script": "..."} to run a script, {"job": "j1"} to wait for a job, {"kill": "j1"} to stop one`, Failed: true}
+		return badArgsText(`bash takes one of: {"script": "..."} to run a script, {"job": "j1"} to wait for a job, {"kill": "j1"} to stop one`)
 	}
 	r := s.Shell()
 	var res shell.Result
@@ -64,13 +64,13 @@ func handleBash(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 		req := shell.Request{Script: *a.Script, FullOutput: a.FullOutput, Watch: watchBash(ctx, "bash "+oneLine(gate.VisibleText(*a.Script)), s.reportEvery, true)}
 		if a.Timeout != nil {
 			if *a.Timeout <= 0 {
-				return docs.Result{Text: "bash: timeout is in seconds and must be more than 0", Failed: true}
+				return badArgsText("bash: timeout is in seconds and must be more than 0")
 			}
 			req.Timeout = time.Duration(*a.Timeout * float64(time.Second))
 		}
 		res = r.Run(ctx, req)
 	}
-	return docs.Result{Text: res.Text, Failed: res.Failed, Whole: res.Whole}
+	return fromShell(res)
 }
 
 // jobSettled is the row a settled job sends (S7.7).

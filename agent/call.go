@@ -27,17 +27,17 @@ func (e *ArgsError) Error() string { return e.Msg }
 // object, name a parameter the tool does not take, or do not fit its
 // schema (a required one missing, a wrong type) are an *ArgsError; over
 // MCP the same check gives the tool's failed result.
-func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (docs.Result, error) {
+func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
 	t, ok := s.roster.Lookup(name)
 	if !ok {
-		return docs.Result{}, fmt.Errorf("%w %q: the tools are %s", ErrUnknownTool, name, strings.Join(s.roster.Names(), ", "))
+		return Result{}, fmt.Errorf("%w %q: the tools are %s", ErrUnknownTool, name, strings.Join(s.roster.Names(), ", "))
 	}
 	if err := checkArgs(name, s.params(name), args); err != nil {
-		return docs.Result{}, err
+		return Result{}, err
 	}
 	if t.args != nil {
 		if err := t.args.check(name, args); err != nil {
-			return docs.Result{}, &ArgsError{Msg: err.Error()}
+			return Result{}, &ArgsError{Msg: err.Error()}
 		}
 	}
 	return s.run(ctx, t, args), nil
@@ -45,7 +45,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (
 
 // run runs a roster tool within its bound on the arguments' size: the one
 // path of an MCP call and of Call.
-func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) docs.Result {
+func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) Result {
 	max := t.MaxArgs
 	if max <= 0 {
 		max = DefaultMaxArgs
@@ -54,7 +54,7 @@ func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) docs.R
 		s.beforeCall()
 	}
 	if len(args) > max {
-		return docs.Result{Text: fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max), Failed: true}
+		return badArgsText(fmt.Sprintf("%s: the arguments are %d bytes, over this tool's limit of %d; send less (read in ranges, edit in smaller patches)", t.Name, len(args), max))
 	}
 	if t.args != nil {
 		if err := t.args.check(t.Name, args); err != nil {
@@ -65,7 +65,7 @@ func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) docs.R
 	ctx = s.withProgress(ctx)
 	id, mark, ctx := s.beginCall(ctx)
 	r := s.withRecovered(t.Handler(ctx, s, args))
-	r.Text = s.endCall(id, mark, t.Name, args, r)
+	s.endCall(id, mark, t.Name, args, &r)
 	giveBackIfLarge(before)
 	return r
 }

@@ -214,7 +214,7 @@ func TestCancelledReadRefusesWithTheQuestionWithdrawn(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() { <-asked; cancel() }()
 	res := handleRead(ctx, s, []byte(fmt.Sprintf(`{"path": %q}`, g.secret)))
-	if !res.Failed || strings.Contains(res.Text, "KEY") || !strings.Contains(res.Text, "did not run") {
+	if !res.Failed() || strings.Contains(res.Text(), "KEY") || !strings.Contains(res.Text(), "did not run") {
 		t.Fatalf("read: %+v", res)
 	}
 }

@@ -32,6 +32,14 @@
 //
 // Where each law lives:
 //
+//   - A tool call's result (result.go): Result holds how it ended as data
+//     (Outcome: done, partial, job, not applied, refused, bad arguments,
+//     failed, timed out, cancelled, with the refused step's effects and
+//     reason, the edit's refused section, the job, the dropped bytes) and
+//     what it shows as Parts (text, images). Result.Text is the one
+//     renderer of what the model and the transcript read; mcp_result.go
+//     the one place MCP content is made (an image is image content).
+//     TestGolden (testdata/golden) keeps each outcome's text byte for byte.
 //   - S7.1 roster_fixed, roster_sent_fixed: roster.go (Roster.Apply refuses
 //     every change once Fix ran, with the typed *RosterFixed; Fix builds
 //     each schema once); server.go sends the fixed roster in its order with
@@ -91,7 +99,7 @@
 //     context is cancelled (the SDK sends notifications/cancelled).
 //     approval.elicitation false never sends one.
 //   - DESIGN §11 memory:// and agent:// (transcript.go, memory.go): each
-//     call gets an id (cN) and its whole result (docs.Result.Whole when a
+//     call gets an id (cN) and its whole result (Result.Whole when a
 //     bound cut it) is kept in <state>/eukhe/sessions/<id>/ beside the
 //     session's log: the last 200 calls or 64 MiB. A cut bash output
 //     names memory://cN at its cut (the shell writes a random token there

@@ -28,21 +28,21 @@ type dynArgs struct {
 // dynBound bounds what dyn returns, as a read is bounded.
 const dynBound = docs.DefaultReadBound
 
-func handleDyn(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
+func handleDyn(ctx context.Context, s *Session, raw json.RawMessage) Result {
 	var a dynArgs
 	if err := docs.DecodeArgs("dyn", s.params("dyn"), raw, &a); err != nil {
 		return badArgs(err)
 	}
 	args := bytes.TrimSpace(a.Arguments)
 	if len(args) > 0 && !bytes.Equal(args, []byte("null")) && args[0] != '{' {
-		return docs.Result{Text: fmt.Sprintf("dyn: arguments must be a JSON object of the tool's arguments, not %s", docs.JSONKind(args)), Failed: true}
+		return badArgsText(fmt.Sprintf("dyn: arguments must be a JSON object of the tool's arguments, not %s", docs.JSONKind(args)))
 	}
 	if bytes.Equal(args, []byte("null")) {
 		args = nil
 	}
 	if a.Name == "" {
 		if len(args) > 0 {
-			return docs.Result{Text: "dyn: arguments without a name; give the tool's name (call dyn with no arguments to list the tools)", Failed: true}
+			return badArgsText("dyn: arguments without a name; give the tool's name (call dyn with no arguments to list the tools)")
 		}
 		return s.dynList(ctx)
 	}
@@ -51,36 +51,35 @@ func handleDyn(ctx context.Context, s *Session, raw json.RawMessage) docs.Result
 
 // DynCall runs one dynamic tool by name: report_issue, a joined host tool,
 // or mcp/SERVER/TOOL. A tool that quit is not found (dyn_drops_quit).
-func (s *Session) DynCall(ctx context.Context, name string, args json.RawMessage) docs.Result {
+func (s *Session) DynCall(ctx context.Context, name string, args json.RawMessage) Result {
 	if name == ReportIssue {
 		return s.reportIssue(args)
 	}
 	if server, tool, ok := SplitMCPName(name); ok {
 		res, err := s.clients.CallTool(ctx, server, tool, args)
 		if err != nil {
-			return docs.Result{Text: fmt.Sprintf("%s did not run: %v", name, err), Failed: true}
+			return failure(fmt.Sprintf("%s did not run: %v", name, err))
 		}
 		text, isErr := renderCall(res)
 		return bound(text, dynBound, isErr)
 	}
 	if t, ok := s.surface.Lookup(name); ok {
-		r := t.Run(ctx, args)
-		return bound(r.Text, dynBound, r.Failed)
+		return boundResult(t.Run(ctx, args), dynBound)
 	}
 	if strings.HasPrefix(name, MCPPrefix) {
-		return docs.Result{Text: fmt.Sprintf("dyn: %q is not a tool name: an MCP tool is mcp/SERVER/TOOL", name), Failed: true}
+		return badArgsText(fmt.Sprintf("dyn: %q is not a tool name: an MCP tool is mcp/SERVER/TOOL", name))
 	}
-	return docs.Result{Text: fmt.Sprintf("dyn has no tool %q now; call dyn without a name to list the tools", name), Failed: true}
+	return badArgsText(fmt.Sprintf("dyn has no tool %q now; call dyn without a name to list the tools", name))
 }
 
 // reportIssue stores a report_issue row (S7.4) and only acknowledges.
-func (s *Session) reportIssue(args json.RawMessage) docs.Result {
+func (s *Session) reportIssue(args json.RawMessage) Result {
 	var a reportArgs
 	if err := docs.DecodeArgs(ReportIssue, []string{"tool", "description"}, args, &a); err != nil {
 		return badArgs(err)
 	}
 	if strings.TrimSpace(a.Tool) == "" || strings.TrimSpace(a.Description) == "" {
-		return docs.Result{Text: `report_issue needs both "tool" (the tool's name) and "description" (what went wrong)`, Failed: true}
+		return badArgsText(`report_issue needs both "tool" (the tool's name) and "description" (what went wrong)`)
 	}
 	is := Issue{Type: IssueType, Display: true, Time: time.Now().UTC(), Session: s.ID, Tool: a.Tool, Description: a.Description}
 	if s.log != nil {
@@ -89,13 +88,13 @@ func (s *Session) reportIssue(args json.RawMessage) docs.Result {
 		}
 	}
 	s.host.Issue(is)
-	return docs.Result{Text: ReportAck}
+	return done(ReportAck)
 }
 
 // dynList lists every dynamic tool: report_issue, the joined host tools,
 // then each configured MCP server's tools (servers listed in parallel, each
 // within the call timeout; one that fails is a notice).
-func (s *Session) dynList(ctx context.Context) docs.Result {
+func (s *Session) dynList(ctx context.Context) Result {
 	var b strings.Builder
 	b.WriteString("[dynamic tools; run one with dyn {\"name\": NAME, \"arguments\": {...}}]\n")
 	listEntry(&b, ReportIssue, reportDescription, json.RawMessage(reportSchema))
@@ -172,7 +171,7 @@ func renderContent(c mcp.Content) string {
 	case *mcp.TextContent:
 		return c.Text
 	case *mcp.ImageContent:
-		return fmt.Sprintf("[image: %s, %d bytes]", c.MIMEType, len(c.Data))
+		return imageNote(c.MIMEType, len(c.Data))
 	case *mcp.AudioContent:
 		return fmt.Sprintf("[audio: %s, %d bytes]", c.MIMEType, len(c.Data))
 	case *mcp.ResourceLink:
@@ -191,13 +190,26 @@ func renderContent(c mcp.Content) string {
 
 // bound keeps text within n bytes: the first part, then a notice of what
 // was cut. The notice is in brackets, never a row.
-func bound(text string, n int, f bool) docs.Result {
+func bound(text string, n int, f bool) Result {
+	o := Done
+	if f {
+		o = Failed
+	}
+	return boundResult(TextResult(o, text), n)
+}
+
+// boundResult keeps a dynamic tool's text within n bytes (bound); its
+// outcome stays, and so do its images (they are not text the bound
+// counts).
+func boundResult(r Result, n int) Result {
+	text := r.Text()
 	if len(text) <= n {
-		return docs.Result{Text: text, Failed: f}
+		return r
 	}
 	cut := n
 	for cut > 0 && cut < len(text) && (text[cut]&0xC0) == 0x80 {
 		cut--
 	}
-	return docs.Result{Text: fmt.Sprintf("%s\n[cut: %d more bytes not shown]", text[:cut], len(text)-cut), Failed: f}
+	r.Parts = []Part{{Kind: TextPart, Text: fmt.Sprintf("%s\n[cut: %d more bytes not shown]", text[:cut], len(text)-cut)}}
+	return r
 }

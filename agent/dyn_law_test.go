@@ -25,7 +25,7 @@ func joinQuit(t *rapid.T, s *Session, check func(joined map[string]bool)) {
 			reply := "ran " + name
 			if err := s.Surface().Join(HostTool{Name: name, Description: "does " + name,
 				Schema: json.RawMessage(`{"type":"object"}`),
-				Run:    func(context.Context, json.RawMessage) docs.Result { return docs.Result{Text: reply} }}); err != nil {
+				Run:    func(context.Context, json.RawMessage) Result { return done(reply) }}); err != nil {
 				t.Fatal(err)
 			}
 			joined[name] = true
@@ -52,11 +52,11 @@ func TestLaw_dyn_reaches_joined(t *testing.T) {
 		s := newSurfaceSession(t)
 		defer s.Close()
 		joinQuit(t, s, func(joined map[string]bool) {
-			list := handleDyn(context.Background(), s, json.RawMessage(`{}`)).Text
+			list := handleDyn(context.Background(), s, json.RawMessage(`{}`)).Text()
 			for name := range joined {
 				r := s.DynCall(context.Background(), name, nil)
-				if r.Failed || r.Text != "ran "+name {
-					t.Fatalf("joined %s: dyn gave %q", name, r.Text)
+				if r.Failed() || r.Text() != "ran "+name {
+					t.Fatalf("joined %s: dyn gave %q", name, r.Text())
 				}
 				if !strings.Contains(list, "\n"+name+": does "+name+"\n") {
 					t.Fatalf("joined %s is not listed:\n%s", name, list)
@@ -72,14 +72,14 @@ func TestLaw_dyn_drops_quit(t *testing.T) {
 		s := newSurfaceSession(t)
 		defer s.Close()
 		joinQuit(t, s, func(joined map[string]bool) {
-			list := handleDyn(context.Background(), s, json.RawMessage(`{}`)).Text
+			list := handleDyn(context.Background(), s, json.RawMessage(`{}`)).Text()
 			for _, name := range hostNames {
 				if joined[name] {
 					continue
 				}
 				r := s.DynCall(context.Background(), name, json.RawMessage(`{}`))
-				if !r.Failed || strings.Contains(r.Text, "ran ") {
-					t.Fatalf("quit %s still ran: %q", name, r.Text)
+				if !r.Failed() || strings.Contains(r.Text(), "ran ") {
+					t.Fatalf("quit %s still ran: %q", name, r.Text())
 				}
 				if strings.Contains(list, "\n"+name+": ") {
 					t.Fatalf("quit %s is still listed:\n%s", name, list)
@@ -91,7 +91,7 @@ func TestLaw_dyn_drops_quit(t *testing.T) {
 
 func TestSurfaceRefusesDynsOwnNames(t *testing.T) {
 	var s Surface
-	run := func(context.Context, json.RawMessage) docs.Result { return docs.Result{} }
+	run := func(context.Context, json.RawMessage) Result { return Result{} }
 	for _, n := range []string{"", "report_issue", "mcp/x/y"} {
 		if err := s.Join(HostTool{Name: n, Run: run}); err == nil {
 			t.Fatalf("joined %q", n)

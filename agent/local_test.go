@@ -64,7 +64,7 @@ func call(t *testing.T, l *Local, name string, args any) (string, bool) {
 	if err != nil {
 		t.Fatalf("%s %s: %v", name, b, err)
 	}
-	return res.Text, res.Failed
+	return res.Text(), res.Failed()
 }
 
 // Class 8 (G1.5): a search of a path that is or holds a secret is read

@@ -195,12 +195,12 @@ func (s *Session) beginCall(ctx context.Context) (string, *callMark, context.Con
 	return s.memory.Begin(), m, context.WithValue(ctx, callMarkKey{}, m)
 }
 
-// endCall keeps the call's whole result in the transcript and gives the
-// reply's text: a cut bash output names memory://cN at its cut, a cut
+// endCall keeps the call's whole result in the transcript and finishes
+// the reply's text: a cut bash output names memory://cN at its cut, a cut
 // read gets a last notice naming it.
-func (s *Session) endCall(id string, m *callMark, tool string, args json.RawMessage, r docs.Result) string {
+func (s *Session) endCall(id string, m *callMark, tool string, args json.RawMessage, r *Result) {
 	if id == "" {
-		return r.Text
+		return
 	}
 	m.mu.Lock()
 	secret := m.secret
@@ -210,21 +210,20 @@ func (s *Session) endCall(id string, m *callMark, tool string, args json.RawMess
 	s.memory.mu.Lock()
 	later := s.memory.secretLater
 	s.memory.mu.Unlock()
-	text := r.Text
 	if s.recall != "" {
-		text = strings.ReplaceAll(text, s.recall, id)
+		r.mapText(func(t string) string { return strings.ReplaceAll(t, s.recall, id) })
 	}
 	whole := r.Whole
 	if len(whole) > docs.KeptBound {
 		whole = "" // the transcript keeps the reply only: no copy that size stays
-		text += fmt.Sprintf("[the whole result, %s, is over the %s a transcript keeps: it was not kept]\n", docs.Count(len(r.Whole), "byte"), docs.Count(docs.KeptBound, "byte"))
+		r.appendText(fmt.Sprintf("[the whole result, %s, is over the %s a transcript keeps: it was not kept]\n", docs.Count(len(r.Whole), "byte"), docs.Count(docs.KeptBound, "byte")))
 	}
 	if whole == "" {
-		whole = text
+		whole = r.Text()
 	} else if tool == "read" {
-		text += fmt.Sprintf("[the cut rows are kept: read memory://%s for the whole result, exactly as read]\n", id)
+		r.appendText(fmt.Sprintf("[the cut rows are kept: read memory://%s for the whole result, exactly as read]\n", id))
 	}
-	row := CallRow{ID: id, Tool: tool, Summary: Summary(tool, args), Failed: r.Failed, Asked: asked}
+	row := CallRow{ID: id, Tool: tool, Summary: Summary(tool, args), Failed: r.Failed(), Asked: asked}
 	if secret || (later && tool == "bash" && jobCall(args)) {
 		row.Withheld = true
 		whole = fmt.Sprintf("[%s: the user allowed a secret in this call; eukhe keeps no copy of its result]\n", id)
@@ -232,7 +231,6 @@ func (s *Session) endCall(id string, m *callMark, tool string, args json.RawMess
 	if err := s.memory.Keep(row, whole); err != nil {
 		s.logf("the transcript of session %s: %v", s.ID, err)
 	}
-	return text
 }
 
 // jobCall tells whether bash's arguments wait on or kill a job.

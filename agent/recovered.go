@@ -32,7 +32,7 @@ type recoverer interface {
 // withRecovered adds to a reply what the host's store recovered of
 // interrupted commits and has not told yet: the first reply after the
 // start tells it, once.
-func (s *Session) withRecovered(r docs.Result) docs.Result {
+func (s *Session) withRecovered(r Result) Result {
 	st, ok := s.host.Store().(recoverer)
 	if !ok {
 		return r
@@ -45,6 +45,6 @@ func (s *Session) withRecovered(r docs.Result) docs.Result {
 	for _, rc := range rs {
 		b.WriteString("\n[notice] " + rc.Text(s.tools.Display))
 	}
-	r.Text += b.String()
+	r.appendText(b.String())
 	return r
 }

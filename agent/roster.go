@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 )
 
 // Handler runs one call of a roster tool with its arguments as sent.
-type Handler func(ctx context.Context, s *Session, args json.RawMessage) docs.Result
+type Handler func(ctx context.Context, s *Session, args json.RawMessage) Result
 
 // Spec is a roster tool as declared: its name, what the model reads about
 // it, its declared input schema and version, the runner it declares (nil

@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
-
-	"github.com/eukhe/eukhe/docs"
 )
 
 var rosterNames = []string{"read", "edit", "write", "grep", "glob", "bash", "dyn"}
@@ -43,7 +41,7 @@ func TestLaw_roster_fixed(t *testing.T) {
 		for range n {
 			if rapid.Bool().Draw(t, "join") {
 				name := rapid.SampledFrom([]string{"editor/open", "read", "bash2"}).Draw(t, "joiner")
-				_ = s.Surface().Join(HostTool{Name: name, Run: func(context.Context, json.RawMessage) docs.Result { return docs.Result{} }})
+				_ = s.Surface().Join(HostTool{Name: name, Run: func(context.Context, json.RawMessage) Result { return Result{} }})
 				continue
 			}
 			c := rosterChange().Draw(t, "change")
@@ -115,7 +113,7 @@ func TestLaw_roster_sent_fixed(t *testing.T) {
 		switch rapid.IntRange(0, 3).Draw(t, "event") {
 		case 0:
 			_ = w.sess.Surface().Join(HostTool{Name: rapid.SampledFrom([]string{"a", "b"}).Draw(t, "name"),
-				Run: func(context.Context, json.RawMessage) docs.Result { return docs.Result{} }})
+				Run: func(context.Context, json.RawMessage) Result { return Result{} }})
 		case 1:
 			w.sess.Surface().Quit(rapid.SampledFrom([]string{"a", "b"}).Draw(t, "name"))
 		case 2:

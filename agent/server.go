@@ -70,18 +70,14 @@ func (s *Session) Server() *mcp.Server {
 
 // handler binds a roster tool to the SDK: the arguments as sent (no
 // schema validation on the hot path: the handler decodes strictly), the
-// result as one text part.
+// result as MCP content (mcpResult).
 func (s *Session) handler(t *Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		sink, done := closable(clientProgress(ctx, req))
 		r := s.run(docs.WithProgress(ctx, sink), t, req.Params.Arguments)
 		done() // no notification after the reply: a client drops the token with it
-		return textResult(r.Text, r.Failed), nil
+		return r.mcpResult(), nil
 	}
-}
-
-func textResult(text string, failed bool) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: failed}
 }
 
 // initialized takes the parent from initialize (a client that cannot pass

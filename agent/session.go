@@ -276,16 +276,16 @@ func (s *Session) wireGuard() { s.tools.Guard = s.guard }
 
 // docs runs one document call under the session's lock; the tool takes
 // the call's context first, and asks the documents gate under it.
-func (s *Session) docs(ctx context.Context, f func(context.Context, *docs.Tools) docs.Result) docs.Result {
+func (s *Session) docs(ctx context.Context, f func(context.Context, *docs.Tools) docs.Result) Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return f(ctx, s.tools)
+	return fromDocs(f(ctx, s.tools))
 }
 
 // readURL is read's path for scheme://… (S7.5).
-func (s *Session) readURL(ctx context.Context, raw string) docs.Result {
+func (s *Session) readURL(ctx context.Context, raw string) Result {
 	if s.URLs == nil {
-		return docs.Result{Text: fmt.Sprintf("read %s: internal URLs (repo://, skill://, mcp://, ssh://) are not wired in this build; read a workspace path instead", raw), Failed: true}
+		return failure(fmt.Sprintf("read %s: internal URLs (repo://, skill://, mcp://, ssh://) are not wired in this build; read a workspace path instead", raw))
 	}
 	// Only repo:// and skill:// touch the session's documents; a slow
 	// mcp:// or ssh:// read must not hold the session's other calls.
@@ -299,9 +299,9 @@ func (s *Session) readURL(ctx context.Context, raw string) docs.Result {
 	}
 	text, err := s.URLs.Read(ctx, raw, bound)
 	if err != nil {
-		return docs.Result{Text: err.Error(), Failed: true}
+		return failure(err.Error())
 	}
-	return docs.Result{Text: text}
+	return done(text)
 }
 
 // shellBudget is the bash call's blocking budget: the option (tests), else

@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/eukhe/eukhe/docs"
 )
 
 // HostTool is a tool the host contributes while the session runs (an
@@ -18,7 +16,7 @@ type HostTool struct {
 	Description string
 	// Schema is its input schema as JSON; nil is an empty object.
 	Schema json.RawMessage
-	Run    func(ctx context.Context, args json.RawMessage) docs.Result
+	Run    func(ctx context.Context, args json.RawMessage) Result
 }
 
 // Surface is the tools behind dyn that join and quit at run time: the host

@@ -37,9 +37,9 @@ type globArgs struct {
 	docs.GlobArgs
 }
 
-func badArgs(err error) docs.Result { return docs.Result{Text: err.Error(), Failed: true} }
+func badArgs(err error) Result { return badArgsText(err.Error()) }
 
-func handleRead(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
+func handleRead(ctx context.Context, s *Session, raw json.RawMessage) Result {
 	var a readArgs
 	if err := docs.DecodeArgs("read", s.params("read"), raw, &a); err != nil {
 		return badArgs(err)
@@ -50,7 +50,7 @@ func handleRead(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 	return s.docs(ctx, func(ctx context.Context, t *docs.Tools) docs.Result { return t.Read(ctx, a.ReadArgs) })
 }
 
-func handleEdit(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
+func handleEdit(ctx context.Context, s *Session, raw json.RawMessage) Result {
 	var a editArgs
 	if err := docs.DecodeArgs("edit", s.params("edit"), raw, &a); err != nil {
 		return badArgs(err)
@@ -58,7 +58,7 @@ func handleEdit(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 	return s.docs(ctx, func(ctx context.Context, t *docs.Tools) docs.Result { return t.Edit(ctx, a.EditArgs) })
 }
 
-func handleWrite(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
+func handleWrite(ctx context.Context, s *Session, raw json.RawMessage) Result {
 	var a writeArgs
 	if err := docs.DecodeArgs("write", s.params("write"), raw, &a); err != nil {
 		return badArgs(err)
@@ -66,7 +66,7 @@ func handleWrite(ctx context.Context, s *Session, raw json.RawMessage) docs.Resu
 	return s.docs(ctx, func(ctx context.Context, t *docs.Tools) docs.Result { return t.Write(ctx, a.WriteArgs) })
 }
 
-func handleGrep(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
+func handleGrep(ctx context.Context, s *Session, raw json.RawMessage) Result {
 	var a grepArgs
 	if err := docs.DecodeArgs("grep", s.params("grep"), raw, &a); err != nil {
 		return badArgs(err)
@@ -74,7 +74,7 @@ func handleGrep(ctx context.Context, s *Session, raw json.RawMessage) docs.Resul
 	return s.docs(ctx, func(ctx context.Context, t *docs.Tools) docs.Result { return t.Grep(ctx, a.GrepArgs) })
 }
 
-func handleGlob(ctx context.Context, s *Session, raw json.RawMessage) docs.Result {
+func handleGlob(ctx context.Context, s *Session, raw json.RawMessage) Result {
 	var a globArgs
 	if err := docs.DecodeArgs("glob", s.params("glob"), raw, &a); err != nil {
 		return badArgs(err)

@@ -20,7 +20,9 @@ import (
 
 // cancelled is the reply of a call cancelled before it did anything.
 func cancelled(tool, shown, nothing string) Result {
-	return failed("[%s %s cancelled: the call was cancelled before it was done; %s. Run it again if you still need it.]", tool, shown, nothing)
+	r := failed("[%s %s cancelled: the call was cancelled before it was done; %s. Run it again if you still need it.]", tool, shown, nothing)
+	r.Kind = Cancelled
+	return r
 }
 
 // walkCancelled is the reply of a grep or glob whose walk was cancelled:
@@ -30,8 +32,10 @@ func walkCancelled(tool, under string, tally *Tally, found int, foundWhat string
 	if tool == "glob" {
 		shown, narrower = "nothing is listed", "path or pattern"
 	}
-	return failed("[%s cancelled: the call was cancelled after %s %s under %s (%s so far); the walk stopped there, so %s. %s again, on a narrower %s, if you still need it.]\n",
+	r := failed("[%s cancelled: the call was cancelled after %s %s under %s (%s so far); the walk stopped there, so %s. %s again, on a narrower %s, if you still need it.]\n",
 		tool, Count(walked(tool, tally), "file"), walkVerb(tool), under, Count(found, foundWhat), shown, upperFirst(tool), narrower)
+	r.Kind = Cancelled
+	return r
 }
 
 // walked is how many files the walk got to: grep's searched, glob's
@@ -64,7 +68,7 @@ func upperFirst(s string) string {
 func sectionNames(st []*staged) string {
 	var names []string
 	for _, s := range st {
-		names = append(names, s.name)
+		names = append(names, s.name())
 	}
 	return strings.Join(names, ", ")
 }

@@ -27,7 +27,9 @@
 //     intent journal), journal_sign.go (its signature), recover.go (the
 //     rule for one left behind; recover_action.go: for one file, a pure
 //     function of what is there now, carried out by finish), beneath_linux.go (recovery's acts below
-//     the root, no link followed), reply.go (the reply). A Publisher may
+//     the root, no link followed), reply.go (the reply), result.go (how a
+//     call ended as data: Result.Kind, an edit section's Refusal with its
+//     file and kind — the reply renders it, nothing parses it). A Publisher may
 //     add refusals of its own (Publisher.Check: an editor that cannot
 //     apply edits) and report a change Unconfirmed (an editor
 //     took it, unseen yet), which stops the commit like a failure. The

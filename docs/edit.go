@@ -18,7 +18,8 @@ type EditArgs struct {
 type staged struct {
 	sec       Section
 	abs, dest string
-	name      string // for the reply: "a" or "a -> b"
+	shown     string // the file as the reply names it
+	destShown string // a move's destination as the reply names it; "" for none
 	p         Projection
 	cur       Digest
 	v         *Version // the version the tag names
@@ -27,10 +28,10 @@ type staged struct {
 	ops       []Op     // in current numbering
 	applied   Applied
 	change    Change
-	already   bool   // the edit is already in the file (S8.2)
-	refusal   string // the rebase under the writer's lock refused: why, with the lines now
-	landed    Digest // the digest of the bytes it publishes (set by commit)
-	unbuilt   bool   // staged, its new bytes not made yet (build)
+	already   bool     // the edit is already in the file (S8.2)
+	refusal   *Refusal // the rebase under the writer's lock refused: why, with the lines now
+	landed    Digest   // the digest of the bytes it publishes (set by commit)
+	unbuilt   bool     // staged, its new bytes not made yet (build)
 }
 
 // Edit is the edit tool: parse, plan (planEdit: the files each section
@@ -45,7 +46,7 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 	planned, planErr := planEdit(secs, t.Abs, t.Display)
 	ts, err := t.judgeEdit(ctx, planned)
 	if err != nil {
-		return failed("NOT applied: %v", err)
+		return refused("NOT applied: ", err)
 	}
 	if planErr != nil {
 		return failed("%v", planErr)
@@ -58,9 +59,9 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 	}
 	w.read(t, ts)
 	defer w.wait() // every scan and build ends before the snapshots go back
-	st, unseen, msg := t.stageAll(&w, ts, batch)
-	if msg != "" {
-		return failed("%s", msg)
+	st, unseen, r := t.stageAll(&w, ts, batch)
+	if r != nil {
+		return notApplied(r)
 	}
 	w.work.Wait()
 	if ctx.Err() != nil {
@@ -69,7 +70,7 @@ func (t *Tools) Edit(ctx context.Context, a EditArgs) Result {
 		return cancelled("edit", sectionNames(st), "nothing was written")
 	}
 	if len(unseen) > 0 {
-		return failed("%s", t.refuseUnseen(st, unseen))
+		return Result{Text: t.refuseUnseen(st, unseen), Failed: true, Kind: NotApplied, Unseen: unseen}
 	}
 	return t.commit(st, batch)
 }
@@ -117,13 +118,13 @@ func (t *Tools) scan(real, shown string, tagged bool) scanned {
 }
 
 // stage checks one section against the file as it is now and applies it in
-// memory; a message is a refusal of the whole edit. sc, when not nil, is
+// memory; a refusal refuses the whole edit. sc, when not nil, is
 // the file's scan; the new bytes are made by build.
-func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) string {
+func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) *Refusal {
 	shown := t.Display(s.abs)
 	if !s.sec.Tagged {
 		if snap.Stat.Exists {
-			return fmt.Sprintf("NOT applied: %s exists; a section without a tag creates a new file. To change it, read it and use its [%s#TAG] header. Nothing was written.", shown, shown)
+			return refuseSection(shown, RefusedExists, "%s exists; a section without a tag creates a new file. To change it, read it and use its [%s#TAG] header. Nothing was written.", shown, shown)
 		}
 		content := []byte{} // not nil: a nil New is a bare move to the Store
 		if len(s.sec.Create) > 0 {
@@ -132,15 +133,15 @@ func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) string {
 		s.p = Scan(content)
 		s.change = Change{Path: s.abs, Create: true, New: content}
 		s.applied.Written.AddRange(1, len(s.p.Lines))
-		return ""
+		return nil
 	}
 	switch {
 	case !snap.Stat.Exists:
-		return fmt.Sprintf("NOT applied: %s does not exist now (moved or deleted since it was read?). Nothing was written.", shown)
+		return refuseSection(shown, RefusedMissing, "%s does not exist now (moved or deleted since it was read?). Nothing was written.", shown)
 	case snap.Stat.Dir:
-		return fmt.Sprintf("NOT applied: %s is a directory. Nothing was written.", shown)
+		return refuseSection(shown, RefusedDir, "%s is a directory. Nothing was written.", shown)
 	case len(snap.Data) > MaxSnapshotFileBytes:
-		return fmt.Sprintf("NOT applied: %s is over the 4 MiB limit and has no tag; change it with write or bash. Nothing was written.", shown)
+		return refuseSection(shown, RefusedTooLarge, "%s is over the 4 MiB limit and has no tag; change it with write or bash. Nothing was written.", shown)
 	}
 	gate := ""
 	if sc != nil && sc.done {
@@ -149,11 +150,11 @@ func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) string {
 		gate = ReadGate(shown, snap.Data)
 	}
 	if gate != "" {
-		return "NOT applied: " + gate + " Nothing was written."
+		return refuseSection(shown, RefusedNotText, "%s Nothing was written.", gate)
 	}
 	s.v = t.Session.ByTag(s.abs, s.sec.Tag)
 	if s.v == nil {
-		return fmt.Sprintf("NOT applied: #%s is not a version of %s that this session saw; read %s and use the tag it shows. Nothing was written.", s.sec.Tag, shown, shown)
+		return refuseSection(shown, RefusedUnknownTag, "#%s is not a version of %s that this session saw; read %s and use the tag it shows. Nothing was written.", s.sec.Tag, shown, shown)
 	}
 	if sc != nil && sc.done {
 		s.p, s.cur = sc.p, sc.cur
@@ -162,7 +163,7 @@ func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) string {
 	}
 	ops := s.sec.Ops
 	if err := CheckOps(ops, len(s.v.Lines)); err != nil {
-		return fmt.Sprintf("NOT applied: %s#%s: %v. Nothing was written.", shown, s.sec.Tag, err)
+		return refuseSection(shown, RefusedOps, "%s#%s: %v. Nothing was written.", shown, s.sec.Tag, err)
 	}
 	if s.cur != s.v.Digest {
 		curLines := LineHashes(s.p)
@@ -170,11 +171,11 @@ func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) string {
 		if s.sec.Move == "" {
 			if t.Session.HasLanded(LandedKey(s.abs, s.v.Digest, ops)) {
 				s.already = true // this very section landed before (S8.2)
-				return ""
+				return nil
 			}
 			if after, err := ApplyHashes(ops, s.v.Lines, xxhash.Sum64String); err == nil && slices.Equal(after, curLines) {
 				s.already = true
-				return ""
+				return nil
 			}
 		}
 		s.toCur = LineMap(s.v.Lines, curLines)
@@ -186,12 +187,12 @@ func (t *Tools) stage(s *staged, snap Snapshot, sc *scanned) string {
 	s.ops = ops
 	applied, err := ApplyRuns(ops, len(s.p.Lines))
 	if err != nil {
-		return fmt.Sprintf("NOT applied: %s: %v. Nothing was written.", shown, err)
+		return refuseSection(shown, RefusedOps, "%s: %v. Nothing was written.", shown, err)
 	}
 	s.applied = applied
 	s.change = Change{Path: s.abs, Old: snap.Data, OldStamp: snap.Stamp, MoveTo: s.dest, OldDigest: s.cur, NewDigest: s.cur, Digested: true}
 	s.unbuilt = len(s.sec.Ops) > 0 // a move alone keeps the bytes: New stays nil
-	return ""
+	return nil
 }
 
 // build makes the new bytes of a staged section, and their digest.
@@ -221,21 +222,22 @@ func (s *staged) unseen() []Anchor {
 		}
 	}
 	for i := range out {
-		out[i].Path = displayOf(s)
+		out[i].Path = s.shown
 	}
 	return out
 }
 
-func displayOf(s *staged) string {
-	if i := strings.Index(s.name, " -> "); i >= 0 {
-		return s.name[:i]
+// name is the section as the reply names it: "a", or "a -> b" for a move.
+func (s *staged) name() string {
+	if s.destShown != "" {
+		return s.shown + " -> " + s.destShown
 	}
-	return s.name
+	return s.shown
 }
 
 // refuseStale refuses a stale section whose lines changed, and shows what
 // those lines are now, as rows of the current version (which count as seen).
-func (t *Tools) refuseStale(s *staged, changed []int) string {
+func (t *Tools) refuseStale(s *staged, changed []int) *Refusal {
 	shown := t.Display(s.abs)
 	cur := t.Session.Saw(s.abs, s.p, s.cur)
 	var show LineSet
@@ -259,14 +261,14 @@ func (t *Tools) refuseStale(s *staged, changed []int) string {
 	}
 	var rs []Range
 	show.Each(func(a, b int) { rs = append(rs, Range{a, b}) })
-	head := fmt.Sprintf("NOT applied: %s changed since #%s was read, and the edit stands on %s of it, which changed. Nothing was written. Those lines are now:",
+	head := fmt.Sprintf("%s changed since #%s was read, and the edit stands on %s of it, which changed. Nothing was written. Those lines are now:",
 		shown, s.sec.Tag, spellLines(changed))
 	if len(rs) == 0 {
-		return head + fmt.Sprintf("\n[%s#%s: gone]\n", shown, s.cur.Tag())
+		return refuseSection(shown, RefusedStale, "%s\n[%s#%s: gone]\n", head, shown, s.cur.Tag())
 	}
 	view := Render(ViewRequest{Path: shown, P: s.p, Tag: s.cur.Tag().String(), Ranges: rs, Bound: DefaultReadBound / 4})
 	view.Shown.Each(cur.Seen.AddRange)
-	return head + "\n" + view.Text + "[redo the edit against this tag]"
+	return refuseSection(shown, RefusedStale, "%s\n%s[redo the edit against this tag]", head, view.Text)
 }
 
 // rebaser is a section's rebase under the writer's lock (S8.1 with the
@@ -275,12 +277,12 @@ func (t *Tools) refuseStale(s *staged, changed []int) string {
 // and the refusal shows those lines as they are now.
 func (t *Tools) rebaser(s *staged) func(cur []byte) ([]byte, error) {
 	return func(cur []byte) ([]byte, error) {
-		if msg := t.stage(s, Snapshot{Data: cur, Stat: Stat{Exists: true}}, nil); msg != "" {
-			s.refusal = msg
-			return nil, fmt.Errorf("%s changed after the edit was made, on lines the edit stands on; read it again and redo the edit", s.name)
+		if r := t.stage(s, Snapshot{Data: cur, Stat: Stat{Exists: true}}, nil); r != nil {
+			s.refusal = r
+			return nil, fmt.Errorf("%s changed after the edit was made, on lines the edit stands on; read it again and redo the edit", s.name())
 		}
 		if s.already {
-			return nil, fmt.Errorf("%s changed after the edit was made, and holds this very edit now (another writer made it); read it again", s.name)
+			return nil, fmt.Errorf("%s changed after the edit was made, and holds this very edit now (another writer made it); read it again", s.name())
 		}
 		s.build()
 		return s.change.New, nil // nil for a move alone: the file moves as it is
@@ -296,13 +298,13 @@ func (t *Tools) commit(st []*staged, batch Batch) Result {
 	var already []string
 	for _, s := range st {
 		if s.already {
-			already = append(already, fmt.Sprintf("%s#%s", s.name, s.cur.Tag()))
+			already = append(already, fmt.Sprintf("%s#%s", s.name(), s.cur.Tag()))
 			continue
 		}
 		c := s.change
 		c.Begun = batch // nil when none was begun
 		changes = append(changes, c)
-		names = append(names, s.name)
+		names = append(names, s.name())
 		idx = append(idx, s)
 	}
 	alreadyNote := ""
@@ -313,11 +315,12 @@ func (t *Tools) commit(st []*staged, batch Batch) Result {
 		return Result{Text: alreadyNote}
 	}
 	res := t.Store.Commit(changes)
-	if c := res.Conflict; c != nil && idx[c.Index].refusal != "" {
+	if c := res.Conflict; c != nil && idx[c.Index].refusal != nil {
 		// The rebase's refusal, with the lines as they are now, in the
 		// shape of every commit's reply: what was NOT applied, first.
-		why := strings.TrimPrefix(idx[c.Index].refusal, "NOT applied: ")
-		return failed("NOT applied to %s: %s%s", strings.Join(names, ", "), why, t.recovered(res))
+		r := idx[c.Index].refusal
+		return Result{Text: fmt.Sprintf("NOT applied to %s: %s%s", strings.Join(names, ", "), r.Why, t.recovered(res)),
+			Failed: true, Kind: NotApplied, Refusal: r}
 	}
 	landedAs := make([]string, len(changes))
 	for i := range changes {
@@ -344,7 +347,7 @@ func (t *Tools) commit(st []*staged, batch Batch) Result {
 	if alreadyNote != "" {
 		text += "\n" + alreadyNote
 	}
-	return Result{Text: text + t.recovered(res), Failed: isErr}
+	return committed(text+t.recovered(res), isErr, names, res)
 }
 
 // recovered is what a commit found and finished of interrupted commits

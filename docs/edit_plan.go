@@ -9,8 +9,9 @@ import (
 // section names) and the judgment of each path by the guard (the gate).
 
 // planEdit is an edit's plan: each section staged with its file, a move's
-// destination and the name the reply shows ("a" or "a -> b"). A path
-// that is a URL, or a file named twice, stops the plan at that section:
+// destination and the names the reply shows (a section's name is "a" or
+// "a -> b": staged.name). A path
+// A path that is a URL, or a file named twice, stops the plan at that section:
 // err says so, and planned holds the sections before it (each still to
 // be judged before the error is told, as the sections are in order).
 func planEdit(secs []Section, abs, display func(string) string) (planned []*staged, err error) {
@@ -29,13 +30,13 @@ func planEdit(secs []Section, abs, display func(string) string) (planned []*stag
 			}
 		}
 		s := &staged{sec: sec, abs: abs(sec.Path)}
-		s.name = display(s.abs)
+		s.shown = display(s.abs)
 		if err := claim(s.abs, sec.At); err != nil {
 			return planned, err
 		}
 		if sec.Move != "" {
 			s.dest = abs(sec.Move)
-			s.name += " -> " + display(s.dest)
+			s.destShown = display(s.dest)
 			if err := claim(s.dest, sec.At); err != nil {
 				return planned, err
 			}

@@ -53,19 +53,19 @@ func (w *editWork) release() {
 
 // stageAll stages each target, in order, as its scan ends, and builds
 // its new bytes in the background (written to the batch early while no
-// anchor is unseen). msg is the refusal of the first section that cannot
+// anchor is unseen). refusal is the refusal of the first section that cannot
 // be staged; unseen are the anchors the model has not seen.
-func (t *Tools) stageAll(w *editWork, ts []editTarget, batch Batch) (st []*staged, unseen []Anchor, msg string) {
+func (t *Tools) stageAll(w *editWork, ts []editTarget, batch Batch) (st []*staged, unseen []Anchor, refusal *Refusal) {
 	builders := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, tg := range ts {
 		real := tg.real
 		<-w.ready[i]
 		s := tg.s
 		if err := w.scans[i].err; err != nil {
-			return st, unseen, "NOT applied: " + s.name + " cannot be read: " + err.Error() + ". Nothing was written."
+			return st, unseen, refuseSection(s.shown, RefusedUnreadable, "%s cannot be read: %v. Nothing was written.", s.name(), err)
 		}
-		if msg := t.stage(s, w.scans[i].snap, &w.scans[i]); msg != "" {
-			return st, unseen, msg
+		if r := t.stage(s, w.scans[i].snap, &w.scans[i]); r != nil {
+			return st, unseen, r
 		}
 		s.change.Still = allOf(tg.checks)
 		if s.v != nil {
@@ -85,5 +85,5 @@ func (t *Tools) stageAll(w *editWork, ts []editTarget, batch Batch) (st []*stage
 			}
 		})
 	}
-	return st, unseen, ""
+	return st, unseen, nil
 }

@@ -77,7 +77,7 @@ func (t *Tools) Glob(ctx context.Context, a GlobArgs) Result {
 	}
 	root, err := t.allow(ctx, t.Abs(name), SearchAccess)
 	if err != nil {
-		return failed("%v", err)
+		return refused("", err)
 	}
 	if done(ctx) {
 		return cancelled("glob", t.Display(root), "nothing was walked")

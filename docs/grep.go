@@ -69,7 +69,7 @@ func (t *Tools) Grep(ctx context.Context, a GrepArgs) Result {
 	shown := t.Display(abs)
 	real, err := t.allow(ctx, abs, SearchAccess)
 	if err != nil {
-		return failed("%v", err)
+		return refused("", err)
 	}
 	if done(ctx) {
 		return cancelled("grep", shown, "nothing was searched")

@@ -63,20 +63,6 @@ func (t *Tools) named(arg string) (string, []Range) {
 	return arg, nil
 }
 
-// Result is a tool's text, and whether the tool refused or failed.
-type Result struct {
-	Text   string
-	Failed bool
-	// Whole is the result with nothing cut, when the output bound cut
-	// Text (a read past its bound, a bash output cut in the middle); ""
-	// otherwise. The session's transcript keeps it (memory://).
-	Whole string
-}
-
-func failed(format string, a ...any) Result {
-	return Result{Text: fmt.Sprintf(format, a...), Failed: true}
-}
-
 // Abs resolves a path the model named: a leading tilde expanded as the
 // shell does, then absolute paths as they are, relative ones under the
 // root.
@@ -131,7 +117,7 @@ func (t *Tools) Read(ctx context.Context, a ReadArgs) Result {
 	shown := t.Display(abs)
 	real, err := t.allow(ctx, abs, ReadAccess)
 	if err != nil {
-		return failed("%v", err)
+		return refused("", err)
 	}
 	if ctx.Err() != nil {
 		return cancelled("read", shown, "nothing was read")

@@ -76,7 +76,7 @@ func (t *Tools) Write(ctx context.Context, a WriteArgs) Result {
 	shown := t.Display(abs)
 	real, err := t.allow(ctx, abs, WriteAccess)
 	if err != nil {
-		return failed("NOT written: %v", err)
+		return refused("NOT written: ", err)
 	}
 	snap, err := t.readReal(real)
 	defer snap.Release()
@@ -95,7 +95,7 @@ func (t *Tools) Write(ctx context.Context, a WriteArgs) Result {
 			// Writing would bring back a file someone took away; the
 			// refusal shows its absence, so writing again creates it.
 			t.Session.Forget(abs)
-			return failed("NOT written: %s is gone: this session read it, and it was moved or deleted since. Find where it went (glob) before writing it elsewhere; to create %s anew, write it again.", shown, shown)
+			return notWritten("%s is gone: this session read it, and it was moved or deleted since. Find where it went (glob) before writing it elsewhere; to create %s anew, write it again.", shown, shown)
 		}
 		change.Create = true
 	} else {
@@ -105,7 +105,7 @@ func (t *Tools) Write(ctx context.Context, a WriteArgs) Result {
 			if len(t.Session.Files[abs]) > 0 {
 				why = "it changed since this session last saw it"
 			}
-			return failed("NOT written: %s exists and %s, so writing would lose what is there. Read it first, then write.", shown, why)
+			return notWritten("%s exists and %s, so writing would lose what is there. Read it first, then write.", shown, why)
 		}
 		change.Old, change.OldStamp = snap.Data, snap.Stamp
 		if enc := Encoding(snap.Data); enc != "" {
@@ -138,5 +138,5 @@ func (t *Tools) Write(ctx context.Context, a WriteArgs) Result {
 			text += "\nwarning: " + o.Warning
 		}
 	}
-	return Result{Text: text + t.recovered(res), Failed: isErr}
+	return committed(text+t.recovered(res), isErr, []string{shown}, res)
 }

@@ -8,7 +8,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/eukhe/eukhe/agent"
-	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -48,10 +47,10 @@ func (s *Server) quitTool(p protocol.QuitToolParams) {
 // bind gives t the Run of session id: eukhe/runTool to the editor.
 func (a *attachments) bind(t agent.HostTool, id string) agent.HostTool {
 	s := a.s
-	t.Run = func(ctx context.Context, args json.RawMessage) docs.Result {
+	t.Run = func(ctx context.Context, args json.RawMessage) agent.Result {
 		_, conn, life, ok := s.editor()
 		if !ok {
-			return docs.Result{Text: fmt.Sprintf("%s: the editor that lent this tool is gone", t.Name), Failed: true}
+			return agent.TextResult(agent.Failed, fmt.Sprintf("%s: the editor that lent this tool is gone", t.Name))
 		}
 		ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
 		defer cancel()
@@ -62,13 +61,17 @@ func (a *attachments) bind(t agent.HostTool, id string) agent.HostTool {
 		}
 		var raw jsonrpc2.RawMessage
 		if err := call(ctx, conn, protocol.MethodRunTool, protocol.RunToolParams{Name: t.Name, Session: id, Arguments: args}, &raw); err != nil {
-			return docs.Result{Text: fmt.Sprintf("%s: the editor did not run it: %v", t.Name, err), Failed: true}
+			return agent.TextResult(agent.Failed, fmt.Sprintf("%s: the editor did not run it: %v", t.Name, err))
 		}
 		var res protocol.RunToolResult
 		if err := json.Unmarshal(raw, &res); err != nil {
-			return docs.Result{Text: fmt.Sprintf("%s: the editor's answer is not a result: %v", t.Name, err), Failed: true}
+			return agent.TextResult(agent.Failed, fmt.Sprintf("%s: the editor's answer is not a result: %v", t.Name, err))
 		}
-		return docs.Result{Text: res.Text, Failed: res.IsError}
+		o := agent.Done
+		if res.IsError {
+			o = agent.Failed
+		}
+		return agent.TextResult(o, res.Text)
 	}
 	return t
 }

@@ -57,5 +57,5 @@ func (s *Server) runTool(ctx context.Context, p protocol.ToolParams) protocol.To
 	if err != nil {
 		return protocol.ToolResult{Text: err.Error(), IsError: true}
 	}
-	return protocol.ToolResult{Text: res.Text, IsError: res.Failed}
+	return protocol.ToolResult{Text: res.Text(), IsError: res.Failed()}
 }

@@ -281,7 +281,7 @@ func TestLaw_gate_deny_stops(t *testing.T) {
 		if !asked || a == gate.Approve {
 			c.fatalf(rt, "step %d was refused, but its question got %v (asked %v)", m, a, asked)
 		}
-		if c.res.Reason != reasonOf(a) {
+		if c.res.Reason != ReasonOf(a) {
 			c.fatalf(rt, "refused as %q, answered %v", c.res.Reason, a)
 		}
 		start := c.pipelineStart(m - 1)

@@ -67,6 +67,9 @@ type Result struct {
 	Steps []StepResult
 	// RefusedAt is the refused step's number (Refused), from 1.
 	RefusedAt int
+	// Effects are the refused step's effects when the answer refused it;
+	// empty for the run-time check's refusal (Changed).
+	Effects gate.Effects
 	// Reason is why it was refused: the answer's name (denied,
 	// unanswered, gateway_refused) or Changed.
 	Reason string
@@ -81,8 +84,9 @@ type Result struct {
 	Whole string
 }
 
-// reasonOf is an answer as the result names it.
-func reasonOf(a gate.Answer) string {
+// ReasonOf is an answer as a refusal names it (Result.Reason; agent's
+// results name a document access's refusal the same way).
+func ReasonOf(a gate.Answer) string {
 	switch a {
 	case gate.Deny:
 		return "denied"

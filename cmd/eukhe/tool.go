@@ -150,11 +150,12 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := save.save(sess); err != nil {
 		fmt.Fprintf(stderr, "eukhe tool: the call ran, but saving the session to %s failed: %v\n", sessionFile, err)
 	}
-	fmt.Fprint(stdout, res.Text)
-	if !strings.HasSuffix(res.Text, "\n") {
+	text := res.Text()
+	fmt.Fprint(stdout, text)
+	if !strings.HasSuffix(text, "\n") {
 		fmt.Fprintln(stdout)
 	}
-	if res.Failed {
+	if res.Failed() {
 		return 1
 	}
 	return 0
