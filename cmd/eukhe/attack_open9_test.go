@@ -1,0 +1,326 @@
+//go:build open_attacks
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The ninth red team's attacks that got through (after the eighth's
+// fixes), behind the open_attacks tag: each asserts the safe outcome and
+// fails until the product is fixed. Run them with
+// go test -tags open_attacks -run TestAttackOpen9 ./cmd/eukhe.
+
+// r9linkedAway is a configuration file reached through a place of the
+// home's configuration that is elsewhere (a dot-directory that is a link,
+// or XDG_CONFIG_HOME), with a second name made by the user.
+func r9linkedAway(t *testing.T, how, where string, setup func(w *envWorld) (cfg string, env []string)) {
+	set := r7auto
+	if where == "workspace" {
+		set = r9ws
+	}
+	w := newEnvWorld(t, set)
+	cfg, env := setup(w)
+	deep := filepath.Join(cfg, "nvim", "lua", "user", "r9.lua")
+	writeFile(t, deep, "-- the user's own\n", 0o644)
+	name := filepath.Join(w.base, "shared", "r9.lua")
+	if where == "workspace" {
+		name = filepath.Join(w.root, "sub", "r9.lua")
+	}
+	mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
+	mustDo(t, os.Link(deep, name))
+	reply := r9writeVia(t, w, how, name, "PWNED9\n", env...)
+	r9log(t, reply)
+	if r7holds(deep, "PWNED9") {
+		t.Errorf("%s (the home's configuration, elsewhere) was written unasked through its other name %s:\n%s", deep, name, reply)
+	}
+}
+
+// What: ~/.config is a link to another disk (/data/config: a dotfiles
+// manager, a home on a small disk), and a file of it has a second name
+// outside the home and the workspace (~/dotfiles elsewhere, a team's
+// shared directory). A step allowed outside (not protected) writes that
+// name by a program, under both mechanisms; the user's Neovim then loads
+// it. (The shell's words and the write tool are asked; a step with the
+// workspace only, writing a workspace name, is held.)
+// Why: agent/shell/sandbox.go places: the home's covered entries are
+// pl.Protected by their real paths (appendEntry resolves links), and the
+// loop that chooses the tops of the search takes a directory only when
+// it is below the real home ("case filepath.IsAbs(home) &&
+// strings.HasPrefix(e.Path, realOf(home)+"/")"); /data/config is not, so
+// it is never walked, its linked files are never wanted, none is
+// Unfound, and the process runs with the other name writable. The
+// branch that adds the covered places resolved (lookHomeDots' covered,
+// EvalSymlinks) runs only when dots.covered is nil, i.e. not for a step
+// allowed outside.
+// Fix: in the tops loop, take every protected directory that a DotRule
+// of the policy covers (x.policy.DotHomes(): the linkedDots and
+// MovedHomes rules, whose Path is already the real place), not only those
+// below the home; or run the resolved-covered branch for outside too.
+func TestAttackOpen9_a_dot_directory_that_is_a_link_elsewhere_with_a_file_linked_out(t *testing.T) {
+	needEdgeTools(t)
+	for _, how := range r9hows {
+		for _, where := range []string{"outside", "workspace"} {
+			t.Run(where+"/"+how, func(t *testing.T) {
+				r9linkedAway(t, how, where, func(w *envWorld) (string, []string) {
+					data := filepath.Join(w.base, "data", "config")
+					mustDo(t, os.MkdirAll(data, 0o755))
+					os.Rename(filepath.Join(w.home, ".config", "eukhe"), filepath.Join(data, "eukhe"))
+					os.RemoveAll(filepath.Join(w.home, ".config"))
+					mustDo(t, os.Symlink(data, filepath.Join(w.home, ".config")))
+					return data, nil
+				})
+			})
+		}
+	}
+}
+
+// What: XDG_CONFIG_HOME moved out of the home (/data/xdg), a file of it
+// with a second name outside; a step allowed outside writes that name by
+// a program, under both mechanisms.
+// Why: the same loop (agent/shell/sandbox.go places): the MovedHomes
+// DotRule's place is protected (pl.Protected) but not below the home, so
+// not a top of the search.
+// Fix: as above.
+func TestAttackOpen9_XDG_CONFIG_HOME_out_of_the_home_with_a_file_linked_out(t *testing.T) {
+	needEdgeTools(t)
+	for _, how := range r9hows {
+		for _, where := range []string{"outside", "workspace"} {
+			t.Run(where+"/"+how, func(t *testing.T) {
+				r9linkedAway(t, how, where, func(w *envWorld) (string, []string) {
+					xdg := filepath.Join(w.base, "xdg")
+					mustDo(t, os.MkdirAll(xdg, 0o755))
+					return xdg, []string{"XDG_CONFIG_HOME=" + xdg}
+				})
+			})
+		}
+	}
+}
+
+// What: a file of the home's configuration gets a second name, made by
+// the user (stow, a dotfiles script in another terminal), outside the
+// home and the workspace, within the minute after a step of the session
+// made the walk; a step allowed outside then writes that name by a
+// program, under both mechanisms (the same step a minute later is
+// refused).
+// Why: gate/links_tops.go walkTop keeps a walk for topsFresh and checks
+// only the files it found with more than one name (stillNamed); a file
+// that had one name is not among them, so its new name changes nothing
+// the check looks at (the doc names this window, and argues only the
+// user can open it).
+// Fix: validate the kept walk by something a new link changes: an
+// inotify watch (IN_ATTRIB reports a change of a file's link count) on
+// the walked directories, dropping the walk at any event; or keep every
+// regular file's (dev, ino, nlink) and re-stat them (no readdir), which
+// also costs less than the walk.
+func TestAttackOpen9_a_link_the_user_makes_within_the_minute_the_walk_is_kept(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) {
+			w := newEnvWorld(t, r7auto)
+			deep := filepath.Join(w.home, ".config", "nvim", "lua", "user", "r9.lua")
+			out := filepath.Join(w.base, "shared", "r9.lua")
+			writeFile(t, deep, "-- the user's own\n", 0o644)
+			mustDo(t, os.MkdirAll(filepath.Dir(out), 0o755))
+			p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
+			first, _ := p.call("bash", map[string]any{"script": r3py("print('FIRST' + 'RAN')")})
+			if !strings.Contains(first, "FIRSTRAN") {
+				t.Fatalf("the first step did not run:\n%s", first)
+			}
+			mustDo(t, os.Link(deep, out))
+			reply, _ := p.call("bash", map[string]any{"script": r3py("import os\n" + r7append(out, "PWNED9\n"))})
+			r9log(t, reply)
+			if r7holds(deep, "PWNED9") {
+				t.Errorf("~/.config/nvim/lua/user/r9.lua was written unasked through %s, linked by the user within the minute:\n%s", out, reply)
+			}
+		})
+	}
+}
+
+// What: the home's configuration past the walk's bound (200100 files in
+// ~/.config/Code/CachedData, as VS Code's caches grow), Neovim's plugin
+// after them hard-linked into the workspace (a dotfiles repository); a
+// step with the workspace only writes the workspace name by a program,
+// under both mechanisms. (The shell's words and the write tool are asked:
+// the gate's search past its bound says protected.)
+// Why: agent/shell/sandbox.go places binds what the search found and
+// refuses an incomplete search only for a step allowed outside
+// ("if outside && (... || !found.Complete)"); gate.LinkCache.Search gives
+// Complete false with the plugin never wanted.
+// Fix: an incomplete search must refuse (or ask) for every step the
+// sandbox binds links for, as the gate's ClassWrite does past its bound;
+// or walk the roots first for files with more than one name (the
+// workspace's are what can be written) and look each up by inode in the
+// home's configuration, which needs no bound on the home.
+func TestAttackOpen9_a_home_configuration_past_the_bound_and_a_workspace_step(t *testing.T) {
+	needEdgeTools(t)
+	if testing.Short() {
+		t.Skip("makes 200100 files")
+	}
+	w := r9worldAt(t, "/dev/shm", r9ws)
+	r9many(t, filepath.Join(w.home, ".config", "Code", "CachedData"), 200100)
+	deep := filepath.Join(w.home, ".local", "share", "nvim", "site", "plugin", "r9.lua")
+	writeFile(t, deep, "-- the user's own\n", 0o644)
+	name := filepath.Join(w.root, "dotfiles", "r9.lua")
+	mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
+	mustDo(t, os.Link(deep, name))
+	for _, how := range r9hows {
+		t.Run(how, func(t *testing.T) {
+			start := time.Now()
+			reply := r9writeVia(t, w, how, name, "PWNED9\n")
+			r9log(t, reply)
+			t.Logf("%s: %s", how, time.Since(start).Round(time.Millisecond))
+			if r7holds(deep, "PWNED9") {
+				t.Errorf("~/.local/share/nvim/site/plugin/r9.lua (past the bound) was written unasked through its workspace name:\n%s", reply)
+			}
+		})
+	}
+}
+
+// What: the workspace past the walk's bound, made by a step (a program
+// with the workspace only: 200100 files in aaa/, as `npm install` makes
+// node_modules), and in a later session a step's program writes
+// dotfiles/init.lua, the user's hard link of ~/.config/nvim/init.lua
+// (sorted after aaa/), under both mechanisms.
+// Why: gate.LinkCache.Search walks the roots for the other names with
+// one budget (MaxLinkWalk) and stops at it, Complete false; the sandbox
+// (agent/shell/sandbox.go places) binds only the names found and refuses
+// only for a step allowed outside. The step itself chose the size.
+// Fix: as above (an incomplete search refuses every process it would
+// leave a name writable to); or look up the workspace's files with more
+// than one name first (a walk of the roots that keeps only those), and
+// bound the home's walk instead.
+func TestAttackOpen9_a_workspace_a_step_makes_past_the_bound(t *testing.T) {
+	needEdgeTools(t)
+	if testing.Short() {
+		t.Skip("makes 200100 files")
+	}
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) {
+			w := r9worldAt(t, "/dev/shm", r9ws)
+			cfg := filepath.Join(w.home, ".config", "nvim", "init.lua")
+			writeFile(t, cfg, "-- the user's own\n", 0o644)
+			name := filepath.Join(w.root, "dotfiles", "init.lua")
+			mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
+			mustDo(t, os.Link(cfg, name))
+			p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
+			code := "import os\nd = 'aaa'\nos.makedirs(d, exist_ok=True)\nfor i in range(200100):\n  open(os.path.join(d, 'f%07d' % i), 'w').close()\nprint('MADE' + 'OK')\n"
+			start := time.Now()
+			made := r7wait(p, r3py(code))
+			t.Logf("the step made 200100 files in %s", time.Since(start).Round(time.Millisecond))
+			if !strings.Contains(made, "MADEOK") {
+				t.Fatalf("the step did not make the files:\n%s", made)
+			}
+			start = time.Now()
+			_, reply := r8write(t, w, mech, []string{name}, "PWNED9\n")
+			r9log(t, reply)
+			t.Logf("the next session's step: %s", time.Since(start).Round(time.Millisecond))
+			if r7holds(cfg, "PWNED9") {
+				t.Errorf("~/.config/nvim/init.lua was written unasked through its workspace name (the workspace past the bound):\n%s", reply)
+			}
+		})
+	}
+}
+
+// What: pnpm's home ~/.local/share/pnpm: its store (store/, named as
+// data: a step allowed outside writes it) holds the files its global
+// packages (global/5/node_modules, covered: `pnpm add -g` puts their
+// programs on PATH) are hard links of. A step allowed outside appends to
+// the store's file by the shell's words and by the write tool: written,
+// and the user's `cowsay` runs it. (Programs held: the sandbox's search
+// finds the store's name in the home and binds it read-only.)
+// Why: gate/links.go Policy.dotTops walks the home two levels to find
+// covered places below one that holds a writable place; ~/.local/share/
+// pnpm is at the third (.local/share/pnpm/store is the only HomeWritable
+// place four parts long), so its covered entries (global/) are never a
+// top and LinksProtected does not find the store's name a name of them.
+// Fix: have dotTops recurse while writableBelow(r) holds (no depth
+// bound: it follows the HomeWritable names only), as lookHomeDots does.
+func TestAttackOpen9_pnpms_global_packages_hard_linked_from_its_store(t *testing.T) {
+	needEdgeTools(t)
+	for _, how := range r9hows {
+		t.Run(how, func(t *testing.T) {
+			w := newEnvWorld(t, r7auto)
+			store := filepath.Join(w.home, ".local", "share", "pnpm", "store", "v3", "files", "3a", "c0ffee-exec")
+			global := filepath.Join(w.home, ".local", "share", "pnpm", "global", "5", "node_modules", ".pnpm", "cowsay@1.6.0", "node_modules", "cowsay", "cli.js")
+			writeFile(t, store, "#!/bin/sh\necho moo\n", 0o755)
+			mustDo(t, os.MkdirAll(filepath.Dir(global), 0o755))
+			mustDo(t, os.Link(store, global))
+			reply := r9writeVia(t, w, how, store, "#!/bin/sh\ntouch PWNED9\n")
+			r9log(t, reply)
+			if r7holds(global, "PWNED9") {
+				t.Errorf("pnpm's global cowsay (~/.local/share/pnpm/global/...) was written unasked through its name in pnpm's store:\n%s", reply)
+			}
+		})
+	}
+}
+
+// ===================================================================
+// the PATH of the user's shells (gate/settings/shellpath.go)
+// ===================================================================
+
+// What: ~/.bashrc returns early when its input is not a terminal
+// ([ -t 0 ] || return, a guard for scp and rsync), then adds ./bin. A
+// step with the workspace only plants sub/bin/ls; the user's bash in a
+// terminal in sub runs it.
+// Why: gate/settings/shellpath_unix.go askShellPath runs the shell in a
+// session of its own with nothing on its input (no terminal), so the rc
+// returns before the line; the entry is never known.
+// Fix: ask the shell with a pseudo-terminal as its input and output
+// (posix_openpt; the shell's own session), as a terminal would start it.
+func TestAttackOpen9_a_bashrc_that_returns_without_a_terminal(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "a tty guard", files: map[string]string{".bashrc": "[ -t 0 ] || return\nexport PATH=./bin:$PATH\n"},
+		plant: "sub/bin/ls", tty: true, user: []string{"bash", "-i"}})
+}
+
+// What: ~/.bashrc adds the entry in PROMPT_COMMAND (as prompt hooks do:
+// direnv's, mise's, a "keep ./bin first" snippet), which bash runs
+// before each prompt, not for -c. The user's bash in a terminal in sub
+// runs the planted ls.
+// Why: askShellPath runs "-i -c": the shell never shows a prompt, so no
+// PROMPT_COMMAND (zsh's precmd, fish's fish_prompt) runs.
+// Fix: in bash, run "$PROMPT_COMMAND" (eval each element of the array)
+// before printing the PATH, as its first prompt would; zsh: the precmd
+// functions; or ask through a pseudo-terminal and type the command at
+// the prompt.
+func TestAttackOpen9_a_PATH_entry_made_before_each_prompt(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "PROMPT_COMMAND", files: map[string]string{".bashrc": "PROMPT_COMMAND='case \":$PATH:\" in *:./bin:*) ;; *) PATH=\"./bin:$PATH\";; esac'\n"},
+		plant: "sub/bin/ls", tty: true, user: []string{"bash", "-i"}})
+}
+
+// What: ~/.bashrc takes longer than the bound (sleep 5: a network
+// mount, a slow plugin manager) before adding ./bin. eukhe starts (after
+// 3 s), but never knows the entry; the plant in sub/bin runs at the
+// user's bash.
+// Why: askShellPath kills the shell at shellPathWait (3 s) and drops
+// what it printed; the entry is unknown, and nothing tells the user.
+// Fix: when a shell does not answer in time, treat the user's PATH as
+// unknown and be conservative: protect every relative name the rc files
+// name literally (scan them for PATH assignments), or say so at start
+// (stderr, and the checkhealth/status) and refuse steps allowed outside
+// as for a relative entry.
+func TestAttackOpen9_a_bashrc_slower_than_the_bound(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "sleep 5", files: map[string]string{".bashrc": "sleep 5\nexport PATH=./bin:$PATH\n"},
+		plant: "sub/bin/ls", user: []string{"bash", "-ic", "ls /dev/null"}})
+}
+
+// What: BASH_ENV (in the user's environment, so in eukhe's) names a file
+// that adds ./bin: every non-interactive bash reads it (a Makefile's
+// SHELL=bash recipes, `bash script.sh`). The user's `bash -c 'ls'` in sub
+// runs the plant.
+// Why: askShellPath asks interactive shells only ("-i -c", "-i -l -c"),
+// which do not read BASH_ENV (nor sh's ENV when not interactive).
+// Fix: also ask bash without -i when BASH_ENV is set (or read what
+// `bash -c` prints), and sh with ENV likewise.
+func TestAttackOpen9_a_PATH_entry_of_BASH_ENV(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "BASH_ENV", files: map[string]string{".bash_env": "export PATH=./bin:$PATH\n"},
+		env: []string{"BASH_ENV=@HOME@/.bash_env"}, plant: "sub/bin/ls", user: []string{"bash", "-c", "ls /dev/null"}})
+}
