@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,31 +15,6 @@ import (
 // fixes), behind the open_attacks tag: each asserts the safe outcome and
 // fails until the product is fixed. Run them with
 // go test -tags open_attacks -run TestAttackOpen9 ./cmd/eukhe.
-
-// r9linkedAway is a configuration file reached through a place of the
-// home's configuration that is elsewhere (a dot-directory that is a link,
-// or XDG_CONFIG_HOME), with a second name made by the user.
-func r9linkedAway(t *testing.T, how, where string, setup func(w *envWorld) (cfg string, env []string)) {
-	set := r7auto
-	if where == "workspace" {
-		set = r9ws
-	}
-	w := newEnvWorld(t, set)
-	cfg, env := setup(w)
-	deep := filepath.Join(cfg, "nvim", "lua", "user", "r9.lua")
-	writeFile(t, deep, "-- the user's own\n", 0o644)
-	name := filepath.Join(w.base, "shared", "r9.lua")
-	if where == "workspace" {
-		name = filepath.Join(w.root, "sub", "r9.lua")
-	}
-	mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
-	mustDo(t, os.Link(deep, name))
-	reply := r9writeVia(t, w, how, name, "PWNED9\n", env...)
-	r9log(t, reply)
-	if r7holds(deep, "PWNED9") {
-		t.Errorf("%s (the home's configuration, elsewhere) was written unasked through its other name %s:\n%s", deep, name, reply)
-	}
-}
 
 // What: ~/.config is a link to another disk (/data/config: a dotfiles
 // manager, a home on a small disk), and a file of it has a second name
@@ -63,77 +39,77 @@ func r9linkedAway(t *testing.T, how, where string, setup func(w *envWorld) (cfg 
 // below the home; or run the resolved-covered branch for outside too.
 func TestAttackOpen9_a_dot_directory_that_is_a_link_elsewhere_with_a_file_linked_out(t *testing.T) {
 	needEdgeTools(t)
-	for _, how := range r9hows {
-		for _, where := range []string{"outside", "workspace"} {
-			t.Run(where+"/"+how, func(t *testing.T) {
-				r9linkedAway(t, how, where, func(w *envWorld) (string, []string) {
-					data := filepath.Join(w.base, "data", "config")
-					mustDo(t, os.MkdirAll(data, 0o755))
-					os.Rename(filepath.Join(w.home, ".config", "eukhe"), filepath.Join(data, "eukhe"))
-					os.RemoveAll(filepath.Join(w.home, ".config"))
-					mustDo(t, os.Symlink(data, filepath.Join(w.home, ".config")))
-					return data, nil
-				})
-			})
-		}
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) { r9linkedAway(t, mech, "outside", r9configLinked(t)) })
 	}
 }
 
 // What: XDG_CONFIG_HOME moved out of the home (/data/xdg), a file of it
 // with a second name outside; a step allowed outside writes that name by
-// a program, under both mechanisms.
+// a program, under both mechanisms. (Words and the write tool: asked.)
+// The same holds for another user's home the policy covers (~user: the
+// home of the user database when HOME is not it): its configuration is
+// not below HOME, so not searched for a step allowed outside.
 // Why: the same loop (agent/shell/sandbox.go places): the MovedHomes
 // DotRule's place is protected (pl.Protected) but not below the home, so
 // not a top of the search.
-// Fix: as above.
+// Fix: as above. Note, seen while tracing this row: with the workspace
+// only, the same file's workspace name was written too on this machine,
+// because the tops then include the other home's configuration (here
+// /root, the user database's home: .rustup 120725 and .pyenv 124951
+// entries) and the walk ran out of its bound before /data/xdg: the
+// bound rows below, met by an ordinary developer's home.
 func TestAttackOpen9_XDG_CONFIG_HOME_out_of_the_home_with_a_file_linked_out(t *testing.T) {
 	needEdgeTools(t)
-	for _, how := range r9hows {
-		for _, where := range []string{"outside", "workspace"} {
-			t.Run(where+"/"+how, func(t *testing.T) {
-				r9linkedAway(t, how, where, func(w *envWorld) (string, []string) {
-					xdg := filepath.Join(w.base, "xdg")
-					mustDo(t, os.MkdirAll(xdg, 0o755))
-					return xdg, []string{"XDG_CONFIG_HOME=" + xdg}
-				})
-			})
-		}
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) { r9linkedAway(t, mech, "outside", r9xdgMoved(t)) })
 	}
 }
 
-// What: a file of the home's configuration gets a second name, made by
-// the user (stow, a dotfiles script in another terminal), outside the
-// home and the workspace, within the minute after a step of the session
-// made the walk; a step allowed outside then writes that name by a
-// program, under both mechanisms (the same step a minute later is
-// refused).
-// Why: gate/links_tops.go walkTop keeps a walk for topsFresh and checks
-// only the files it found with more than one name (stillNamed); a file
-// that had one name is not among them, so its new name changes nothing
-// the check looks at (the doc names this window, and argues only the
-// user can open it).
+// What: a file of the home's configuration gets a second name in the
+// workspace, made by the user (a dotfiles repository's install script,
+// stow, in another terminal) within the minute after a process of the
+// session made the walk; a later process of a step with the workspace
+// only writes that name, under both mechanisms. (A step allowed outside
+// is held: its scopes hold the home, so the home's walk is not kept.)
+// Why: gate/links_tops.go walkTop keeps a walk of a place outside the
+// scopes for topsFresh and checks only the files it found with more than
+// one name (stillNamed); a file that had one name is not among them, so
+// its new name changes nothing the check looks at, the file is never
+// wanted, and the sandbox (agent/shell/sandbox.go places) binds nothing
+// for it. The doc names the window and argues only the user can open it:
+// the user opened it, and the agent's step wrote through it.
 // Fix: validate the kept walk by something a new link changes: an
-// inotify watch (IN_ATTRIB reports a change of a file's link count) on
-// the walked directories, dropping the walk at any event; or keep every
-// regular file's (dev, ino, nlink) and re-stat them (no readdir), which
-// also costs less than the walk.
+// inotify watch on the walked directories (IN_ATTRIB reports a change of
+// a file's link count), dropping the walk at any event; or keep every
+// regular file's (dev, ino, nlink) and re-stat them (no readdir).
 func TestAttackOpen9_a_link_the_user_makes_within_the_minute_the_walk_is_kept(t *testing.T) {
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
-			w := newEnvWorld(t, r7auto)
+			w := newEnvWorld(t, r9ws)
 			deep := filepath.Join(w.home, ".config", "nvim", "lua", "user", "r9.lua")
-			out := filepath.Join(w.base, "shared", "r9.lua")
+			out := filepath.Join(w.root, "dotfiles", "r9.lua")
 			writeFile(t, deep, "-- the user's own\n", 0o644)
 			mustDo(t, os.MkdirAll(filepath.Dir(out), 0o755))
 			p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
-			first, _ := p.call("bash", map[string]any{"script": r3py("print('FIRST' + 'RAN')")})
-			if !strings.Contains(first, "FIRSTRAN") {
-				t.Fatalf("the first step did not run:\n%s", first)
-			}
-			mustDo(t, os.Link(deep, out))
-			reply, _ := p.call("bash", map[string]any{"script": r3py("import os\n" + r7append(out, "PWNED9\n"))})
+			// the first process makes the walk; the user links while the
+			// script sleeps; the second process writes the new name
+			linked := make(chan error, 1)
+			go func() {
+				time.Sleep(1500 * time.Millisecond)
+				linked <- os.Link(deep, out)
+			}()
+			reply, _ := p.call("bash", map[string]any{"script": r3py("print('FIRST' + 'RAN')") + "; sleep 4; " + r3py("import os\n"+r7append(out, "PWNED9\n"))})
 			r9log(t, reply)
+			mustDo(t, <-linked)
+			if os.Getenv("R9DEBUG") != "" {
+				b, _ := exec.Command("find", w.base, "-type", "f", "-links", "+1").CombinedOutput()
+				t.Logf("files with other names:\n%s", b)
+			}
+			if !strings.Contains(reply, "FIRSTRAN") {
+				t.Fatalf("the first process did not run:\n%s", reply)
+			}
 			if r7holds(deep, "PWNED9") {
 				t.Errorf("~/.config/nvim/lua/user/r9.lua was written unasked through %s, linked by the user within the minute:\n%s", out, reply)
 			}

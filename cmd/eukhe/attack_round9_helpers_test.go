@@ -115,3 +115,53 @@ func r9log(t *testing.T, reply string) {
 		t.Logf("reply:\n%s", reply)
 	}
 }
+
+// r9linkedAway is a configuration file reached through a place of the
+// home's configuration that is elsewhere (a dot-directory that is a link,
+// or XDG_CONFIG_HOME), with a second name made by the user.
+func r9linkedAway(t *testing.T, how, where string, setup func(w *envWorld) (cfg string, env []string)) {
+	set := r7auto
+	if where == "workspace" {
+		set = r9ws
+	}
+	w := newEnvWorld(t, set)
+	cfg, env := setup(w)
+	deep := filepath.Join(cfg, "nvim", "lua", "user", "r9.lua")
+	writeFile(t, deep, "-- the user's own\n", 0o644)
+	name := filepath.Join(w.base, "shared", "r9.lua")
+	if where == "workspace" {
+		name = filepath.Join(w.root, "sub", "r9.lua")
+	}
+	mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
+	mustDo(t, os.Link(deep, name))
+	reply := r9writeVia(t, w, how, name, "PWNED9\n", env...)
+	r9log(t, reply)
+	if r7holds(deep, "PWNED9") {
+		t.Errorf("%s (the home's configuration, elsewhere) was written unasked through its other name %s:\n%s", deep, name, reply)
+	}
+}
+
+// r9configLinked makes ~/.config a link to a directory outside the home
+// (the settings moved with it), and gives that directory.
+func r9configLinked(t *testing.T) func(w *envWorld) (string, []string) {
+	return func(w *envWorld) (string, []string) {
+		data := filepath.Join(w.base, "data", "config")
+		mustDo(t, os.MkdirAll(data, 0o755))
+		mustDo(t, os.Rename(filepath.Join(w.home, ".config", "eukhe"), filepath.Join(data, "eukhe")))
+		mustDo(t, os.RemoveAll(filepath.Join(w.home, ".config")))
+		mustDo(t, os.Symlink(data, filepath.Join(w.home, ".config")))
+		return data, nil
+	}
+}
+
+// r9xdgMoved sets XDG_CONFIG_HOME to a directory outside the home (the
+// settings copied there), and gives that directory.
+func r9xdgMoved(t *testing.T) func(w *envWorld) (string, []string) {
+	return func(w *envWorld) (string, []string) {
+		xdg := filepath.Join(w.base, "xdg")
+		settings, err := os.ReadFile(filepath.Join(w.home, ".config", "eukhe", "settings.json"))
+		mustDo(t, err)
+		writeFile(t, filepath.Join(xdg, "eukhe", "settings.json"), string(settings), 0o644)
+		return xdg, []string{"XDG_CONFIG_HOME=" + xdg}
+	}
+}
