@@ -118,7 +118,7 @@ func TestAttackOpen9_a_link_the_user_makes_within_the_minute_the_walk_is_kept(t 
 }
 
 // What: the home's configuration past the walk's bound (200100 files in
-// ~/.config/Code/CachedData, as VS Code's caches grow), Neovim's plugin
+// ~/.config/Code/CachedData, as VS Code's caches grow), a ranger plugin
 // after them hard-linked into the workspace (a dotfiles repository); a
 // step with the workspace only writes the workspace name by a program,
 // under both mechanisms. (The shell's words and the write tool are asked:
@@ -137,9 +137,9 @@ func TestAttackOpen9_a_home_configuration_past_the_bound_and_a_workspace_step(t 
 	if testing.Short() {
 		t.Skip("makes 200100 files")
 	}
-	w := r9worldAt(t, "/dev/shm", r9ws)
+	w := r9worldAt(t, "tmpfs", r9ws)
 	r9many(t, filepath.Join(w.home, ".config", "Code", "CachedData"), 200100)
-	deep := filepath.Join(w.home, ".local", "share", "nvim", "site", "plugin", "r9.lua")
+	deep := filepath.Join(w.home, ".config", "ranger", "plugins", "r9.py")
 	writeFile(t, deep, "-- the user's own\n", 0o644)
 	name := filepath.Join(w.root, "dotfiles", "r9.lua")
 	mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
@@ -151,17 +151,17 @@ func TestAttackOpen9_a_home_configuration_past_the_bound_and_a_workspace_step(t 
 			r9log(t, reply)
 			t.Logf("%s: %s", how, time.Since(start).Round(time.Millisecond))
 			if r7holds(deep, "PWNED9") {
-				t.Errorf("~/.local/share/nvim/site/plugin/r9.lua (past the bound) was written unasked through its workspace name:\n%s", reply)
+				t.Errorf("~/.config/ranger/plugins/r9.py (past the bound) was written unasked through its workspace name:\n%s", reply)
 			}
 		})
 	}
 }
 
 // What: the workspace past the walk's bound, made by a step (a program
-// with the workspace only: 200100 files in aaa/, as `npm install` makes
-// node_modules), and in a later session a step's program writes
-// dotfiles/init.lua, the user's hard link of ~/.config/nvim/init.lua
-// (sorted after aaa/), under both mechanisms.
+// with the workspace only: 200100 files in sub/aaa/, as `npm install`
+// makes node_modules), and in a later session a step's program writes
+// sub/zz-dotfiles/init.lua, the user's hard link of
+// ~/.config/nvim/init.lua (sorted after aaa/), under both mechanisms.
 // Why: gate.LinkCache.Search walks the roots for the other names with
 // one budget (MaxLinkWalk) and stops at it, Complete false; the sandbox
 // (agent/shell/sandbox.go places) binds only the names found and refuses
@@ -177,14 +177,14 @@ func TestAttackOpen9_a_workspace_a_step_makes_past_the_bound(t *testing.T) {
 	}
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
-			w := r9worldAt(t, "/dev/shm", r9ws)
+			w := r9worldAt(t, "tmpfs", r9ws)
 			cfg := filepath.Join(w.home, ".config", "nvim", "init.lua")
 			writeFile(t, cfg, "-- the user's own\n", 0o644)
-			name := filepath.Join(w.root, "dotfiles", "init.lua")
+			name := filepath.Join(w.root, "sub", "zz-dotfiles", "init.lua")
 			mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
 			mustDo(t, os.Link(cfg, name))
 			p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
-			code := "import os\nd = 'aaa'\nos.makedirs(d, exist_ok=True)\nfor i in range(200100):\n  open(os.path.join(d, 'f%07d' % i), 'w').close()\nprint('MADE' + 'OK')\n"
+			code := "import os\nd = 'sub/aaa'\nos.makedirs(d, exist_ok=True)\nfor i in range(200100):\n  open(os.path.join(d, 'f%07d' % i), 'w').close()\nprint('MADE' + 'OK')\n"
 			start := time.Now()
 			made := r7wait(p, r3py(code))
 			t.Logf("the step made 200100 files in %s", time.Since(start).Round(time.Millisecond))

@@ -214,7 +214,8 @@ func TestAttackRound9_a_configuration_place_elsewhere_written_other_ways(t *test
 
 // The home's configuration past the walk's bound (gate.MaxLinkWalk:
 // 200000 entries; here 200100 empty files in ~/.config/Code/CachedData,
-// on a tmpfs), and Neovim's plugin after them hard-linked out to the base.
+// on a tmpfs), and a ranger plugin after them (~/.config/ranger/plugins,
+// sorted after Code) hard-linked out to the base.
 // A step allowed outside writes the outside name by a program: refused
 // (the walk incomplete), under both mechanisms; by the shell's words and
 // the write tool: asked (the gate's search past its bound says
@@ -225,9 +226,9 @@ func TestAttackRound9_a_home_configuration_past_the_bound_and_a_step_allowed_out
 	if testing.Short() {
 		t.Skip("makes 200100 files")
 	}
-	w := r9worldAt(t, "/dev/shm", r7auto)
+	w := r9worldAt(t, "tmpfs", r7auto)
 	r9many(t, filepath.Join(w.home, ".config", "Code", "CachedData"), 200100)
-	deep := filepath.Join(w.home, ".local", "share", "nvim", "site", "plugin", "r9.lua")
+	deep := filepath.Join(w.home, ".config", "ranger", "plugins", "r9.py")
 	writeFile(t, deep, "-- the user's own\n", 0o644)
 	name := filepath.Join(w.base, "shared", "r9.lua")
 	mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
@@ -239,7 +240,7 @@ func TestAttackRound9_a_home_configuration_past_the_bound_and_a_step_allowed_out
 			r9log(t, reply)
 			t.Logf("%s: %s", how, time.Since(start).Round(time.Millisecond))
 			if r7holds(deep, "PWNED9") {
-				t.Errorf("~/.local/share/nvim/site/plugin/r9.lua (past the bound) was written unasked through %s:\n%s", name, reply)
+				t.Errorf("~/.config/ranger/plugins/r9.py (past the bound) was written unasked through %s:\n%s", name, reply)
 			}
 		})
 	}
@@ -344,26 +345,43 @@ func TestAttackRound9_relative_PATH_entries_the_users_shells_make_are_known(t *t
 // A relative entry that names the home when eukhe asks the shell (it
 // asks in the home): ~/.bashrc puts "." or node_modules/.bin first, and
 // the shell then runs printenv from there. A step allowed outside plants
-// ~/printenv and ~/node_modules/.bin/printenv by the shell's words; the
-// next eukhe's start (and the user typing printenv at home) would run
-// them unconfined. Held: asked (a file named like a command in a
-// relative PATH directory is protected anywhere).
+// ~/printenv or ~/node_modules/.bin/printenv: by printf and chmod, or
+// copying, moving, installing or linking the project's executable script
+// it rewrote; the next eukhe's start (and the user typing printenv at
+// home) would run it unconfined. Held: chmod and a new directory there
+// ask (protected), cp, mv, install and ln are refused (a step allowed
+// outside does not run a program when the PATH has a relative entry).
 func TestAttackRound9_a_plant_where_eukhe_asks_the_users_shell(t *testing.T) {
 	needEdgeTools(t)
+	make := "printf '#!/bin/sh\\ntouch @MARK@\\n' > sub/x && " // sub/x: the project's script, executable
+	ways := map[string]string{
+		"printf, chmod": "printf '#!/bin/sh\\ntouch @MARK@\\n' > @F@ && chmod +x @F@",
+		"cp":            make + "cp sub/x @F@",
+		"mv":            make + "mv sub/x @F@",
+		"install":       make + "install -m755 sub/x @F@",
+		"ln":            make + "ln sub/x @F@",
+	}
 	for entry, plant := range map[string]string{".": "printenv", "node_modules/.bin": "node_modules/.bin/printenv"} {
-		t.Run(entry, func(t *testing.T) {
-			w := newEnvWorld(t, r7auto)
-			mark := filepath.Join(w.base, "pwned")
-			writeFile(t, filepath.Join(w.home, ".bashrc"), "export PATH="+entry+":$PATH\n", 0o644)
-			p := r3mcp(t, w, w.root, os.Getenv("PATH"))
-			f := filepath.Join(w.home, plant)
-			reply, _ := p.call("bash", map[string]any{"script": "mkdir -p " + shellQuote(filepath.Dir(f)) + " && printf '#!/bin/sh\\ntouch " + mark + "\\n' > " + shellQuote(f) + " && chmod +x " + shellQuote(f)})
-			r9log(t, reply)
-			r3mcp(t, w, w.root, os.Getenv("PATH"))
-			if r3exists(mark) {
-				t.Errorf("the next eukhe's start ran %s, planted by a step unasked:\n%s", f, reply)
-			}
-		})
+		for way, script := range ways {
+			t.Run(entry+"/"+way, func(t *testing.T) {
+				w := newEnvWorld(t, r7auto)
+				mark := filepath.Join(w.base, "pwned")
+				writeFile(t, filepath.Join(w.home, ".bashrc"), "export PATH="+entry+":$PATH\n", 0o644)
+				writeFile(t, filepath.Join(w.root, "sub", "x"), "#!/bin/sh\necho build\n", 0o755)
+				p := r3mcp(t, w, w.root, os.Getenv("PATH"))
+				f := filepath.Join(w.home, plant)
+				if filepath.Dir(f) != w.home {
+					script = "mkdir -p " + shellQuote(filepath.Dir(f)) + " && " + script
+				}
+				script = strings.NewReplacer("@MARK@", mark, "@F@", shellQuote(f)).Replace(script)
+				reply, _ := p.call("bash", map[string]any{"script": script})
+				r9log(t, reply)
+				r3mcp(t, w, w.root, os.Getenv("PATH"))
+				if r3exists(mark) {
+					t.Errorf("the next eukhe's start ran %s, planted by a step unasked:\n%s", f, reply)
+				}
+			})
+		}
 	}
 }
 
