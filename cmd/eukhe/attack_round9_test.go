@@ -244,6 +244,12 @@ func TestAttackRound9_a_home_configuration_past_the_bound_and_a_step_allowed_out
 			}
 		})
 	}
+	// what a step allowed outside meets in such a home (rustup and pyenv
+	// make one: 245676 entries on the machine this was written on): every
+	// program refused, also one that writes nothing; logged, not asserted
+	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
+	reply, _ := p.call("bash", map[string]any{"script": r3py("print('PY' + 'OK')")})
+	t.Logf("an ordinary program of a step allowed outside, in a home past the bound, ran: %v\n%s", strings.Contains(reply, "PYOK"), reply)
 }
 
 // conda keeps its packages in ~/.conda/pkgs (a cache a step allowed
