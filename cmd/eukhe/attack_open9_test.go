@@ -158,10 +158,11 @@ func TestAttackOpen9_a_home_configuration_past_the_bound_and_a_workspace_step(t 
 }
 
 // What: the workspace past the walk's bound, made by a step (a program
-// with the workspace only: 200100 files in sub/aaa/, as `npm install`
-// makes node_modules), and in a later session a step's program writes
-// sub/zz-dotfiles/init.lua, the user's hard link of
-// ~/.config/nvim/init.lua (sorted after aaa/), under both mechanisms.
+// with the workspace only: 200100 files in node_modules/aaa/, as `npm
+// install` makes node_modules), and in a later session a step's program
+// writes zz-dotfiles/init.lua, the user's hard link of
+// ~/.config/nvim/init.lua (sorted after node_modules), under both
+// mechanisms.
 // Why: gate.LinkCache.Search walks the roots for the other names with
 // one budget (MaxLinkWalk) and stops at it, Complete false; the sandbox
 // (agent/shell/sandbox.go places) binds only the names found and refuses
@@ -180,11 +181,12 @@ func TestAttackOpen9_a_workspace_a_step_makes_past_the_bound(t *testing.T) {
 			w := r9worldAt(t, "tmpfs", r9ws)
 			cfg := filepath.Join(w.home, ".config", "nvim", "init.lua")
 			writeFile(t, cfg, "-- the user's own\n", 0o644)
-			name := filepath.Join(w.root, "sub", "zz-dotfiles", "init.lua")
+			name := filepath.Join(w.root, "zz-dotfiles", "init.lua")
 			mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
+			mustDo(t, os.MkdirAll(filepath.Join(w.root, "node_modules"), 0o755))
 			mustDo(t, os.Link(cfg, name))
 			p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
-			code := "import os\nd = 'sub/aaa'\nos.makedirs(d, exist_ok=True)\nfor i in range(200100):\n  open(os.path.join(d, 'f%07d' % i), 'w').close()\nprint('MADE' + 'OK')\n"
+			code := "import os\nd = 'node_modules/aaa'\nos.makedirs(d, exist_ok=True)\nfor i in range(200100):\n  open(os.path.join(d, 'f%07d' % i), 'w').close()\nprint('MADE' + 'OK')\n"
 			start := time.Now()
 			made := r7wait(p, r3py(code))
 			t.Logf("the step made 200100 files in %s", time.Since(start).Round(time.Millisecond))
@@ -197,39 +199,6 @@ func TestAttackOpen9_a_workspace_a_step_makes_past_the_bound(t *testing.T) {
 			t.Logf("the next session's step: %s", time.Since(start).Round(time.Millisecond))
 			if r7holds(cfg, "PWNED9") {
 				t.Errorf("~/.config/nvim/init.lua was written unasked through its workspace name (the workspace past the bound):\n%s", reply)
-			}
-		})
-	}
-}
-
-// What: pnpm's home ~/.local/share/pnpm: its store (store/, named as
-// data: a step allowed outside writes it) holds the files its global
-// packages (global/5/node_modules, covered: `pnpm add -g` puts their
-// programs on PATH) are hard links of. A step allowed outside appends to
-// the store's file by the shell's words and by the write tool: written,
-// and the user's `cowsay` runs it. (Programs held: the sandbox's search
-// finds the store's name in the home and binds it read-only.)
-// Why: gate/links.go Policy.dotTops walks the home two levels to find
-// covered places below one that holds a writable place; ~/.local/share/
-// pnpm is at the third (.local/share/pnpm/store is the only HomeWritable
-// place four parts long), so its covered entries (global/) are never a
-// top and LinksProtected does not find the store's name a name of them.
-// Fix: have dotTops recurse while writableBelow(r) holds (no depth
-// bound: it follows the HomeWritable names only), as lookHomeDots does.
-func TestAttackOpen9_pnpms_global_packages_hard_linked_from_its_store(t *testing.T) {
-	needEdgeTools(t)
-	for _, how := range r9hows {
-		t.Run(how, func(t *testing.T) {
-			w := newEnvWorld(t, r7auto)
-			store := filepath.Join(w.home, ".local", "share", "pnpm", "store", "v3", "files", "3a", "c0ffee-exec")
-			global := filepath.Join(w.home, ".local", "share", "pnpm", "global", "5", "node_modules", ".pnpm", "cowsay@1.6.0", "node_modules", "cowsay", "cli.js")
-			writeFile(t, store, "#!/bin/sh\necho moo\n", 0o755)
-			mustDo(t, os.MkdirAll(filepath.Dir(global), 0o755))
-			mustDo(t, os.Link(store, global))
-			reply := r9writeVia(t, w, how, store, "#!/bin/sh\ntouch PWNED9\n")
-			r9log(t, reply)
-			if r7holds(global, "PWNED9") {
-				t.Errorf("pnpm's global cowsay (~/.local/share/pnpm/global/...) was written unasked through its name in pnpm's store:\n%s", reply)
 			}
 		})
 	}
@@ -299,4 +268,42 @@ func TestAttackOpen9_a_PATH_entry_of_BASH_ENV(t *testing.T) {
 	needEdgeTools(t)
 	r9shellTry(t, r9shellRow{name: "BASH_ENV", files: map[string]string{".bash_env": "export PATH=./bin:$PATH\n"},
 		env: []string{"BASH_ENV=@HOME@/.bash_env"}, plant: "sub/bin/ls", user: []string{"bash", "-c", "ls /dev/null"}})
+}
+
+// What: ~/.config is a bind mount of a directory of a data disk
+// (/etc/fstab: /data/config /home/me/.config none bind), so each of its
+// files has a second path (/data/config/...) with one name: no hard
+// link. A step allowed outside writes Neovim's module by that path: by
+// the shell's words, the write tool and a program under each mechanism.
+// Why: the protected places are paths (gate.Policy.Class, the sandbox's
+// binds and Landlock rules by path); the search for other names looks
+// only for hard links (nlink > 1), and nothing reads the mount table for
+// another mount of the same directory.
+// Fix: at the policy's making (and the sandbox's places), read
+// /proc/self/mountinfo: for each bind mount whose root is a protected
+// place or below/above one (same device and mount root), protect its
+// mount point too (a DotRule of the moved part, as linkedDots does).
+func TestAttackOpen9_a_dot_directory_bind_mounted_from_elsewhere(t *testing.T) {
+	needEdgeTools(t)
+	if os.Getuid() != 0 {
+		t.Skip("needs root to bind-mount")
+	}
+	for _, how := range r9hows {
+		t.Run(how, func(t *testing.T) {
+			w := newEnvWorld(t, r7auto)
+			data := filepath.Join(w.base, "data", "config")
+			mustDo(t, os.MkdirAll(data, 0o755))
+			mustDo(t, os.Rename(filepath.Join(w.home, ".config", "eukhe"), filepath.Join(data, "eukhe")))
+			if out, err := exec.Command("mount", "--bind", data, filepath.Join(w.home, ".config")).CombinedOutput(); err != nil {
+				t.Skipf("mount --bind: %v: %s", err, out)
+			}
+			t.Cleanup(func() { exec.Command("umount", "-l", filepath.Join(w.home, ".config")).Run() })
+			writeFile(t, filepath.Join(data, "nvim", "lua", "user", "r9.lua"), "-- the user's own\n", 0o644)
+			reply := r9writeVia(t, w, how, filepath.Join(data, "nvim", "lua", "user", "r9.lua"), "PWNED9\n")
+			r9log(t, reply)
+			if r7holds(filepath.Join(w.home, ".config", "nvim", "lua", "user", "r9.lua"), "PWNED9") {
+				t.Errorf("~/.config/nvim/lua/user/r9.lua was written unasked by its other path under a bind mount:\n%s", reply)
+			}
+		})
+	}
 }

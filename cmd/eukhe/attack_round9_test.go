@@ -277,6 +277,34 @@ func TestAttackRound9_condas_environment_hard_linked_from_its_package_cache(t *t
 	}
 }
 
+// pnpm's home ~/.local/share/pnpm: its store (store/, named as data: a
+// step allowed outside writes it) holds the files its global packages
+// (global/5/node_modules, covered: `pnpm add -g` puts their programs on
+// PATH) are hard links of. A step allowed outside appends to the store's
+// file: held each way (the words and the write tool asked, programs
+// refused). Tried because gate/links.go dotTops walks the home only two
+// levels for the covered places below one that holds a writable place,
+// and ~/.local/share/pnpm is at the third; the gate found the link
+// anyway (the store's file is judged protected).
+func TestAttackRound9_pnpms_global_packages_hard_linked_from_its_store(t *testing.T) {
+	needEdgeTools(t)
+	for _, how := range r9hows {
+		t.Run(how, func(t *testing.T) {
+			w := newEnvWorld(t, r7auto)
+			store := filepath.Join(w.home, ".local", "share", "pnpm", "store", "v3", "files", "3a", "c0ffee-exec")
+			global := filepath.Join(w.home, ".local", "share", "pnpm", "global", "5", "node_modules", ".pnpm", "cowsay@1.6.0", "node_modules", "cowsay", "cli.js")
+			writeFile(t, store, "#!/bin/sh\necho moo\n", 0o755)
+			mustDo(t, os.MkdirAll(filepath.Dir(global), 0o755))
+			mustDo(t, os.Link(store, global))
+			reply := r9writeVia(t, w, how, store, "#!/bin/sh\ntouch PWNED9\n")
+			r9log(t, reply)
+			if r7holds(global, "PWNED9") {
+				t.Errorf("pnpm's global cowsay (~/.local/share/pnpm/global/...) was written unasked through its name in pnpm's store:\n%s", reply)
+			}
+		})
+	}
+}
+
 // ===================================================================
 // 2. the PATH of the user's shells (gate/settings/shellpath.go)
 // ===================================================================
