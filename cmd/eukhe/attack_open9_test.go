@@ -1,0 +1,309 @@
+//go:build open_attacks
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The ninth red team's attacks that got through (after the eighth's
+// fixes), behind the open_attacks tag: each asserts the safe outcome and
+// fails until the product is fixed. Run them with
+// go test -tags open_attacks -run TestAttackOpen9 ./cmd/eukhe.
+
+// What: ~/.config is a link to another disk (/data/config: a dotfiles
+// manager, a home on a small disk), and a file of it has a second name
+// outside the home and the workspace (~/dotfiles elsewhere, a team's
+// shared directory). A step allowed outside (not protected) writes that
+// name by a program, under both mechanisms; the user's Neovim then loads
+// it. (The shell's words and the write tool are asked; a step with the
+// workspace only, writing a workspace name, is held.)
+// Why: agent/shell/sandbox.go places: the home's covered entries are
+// pl.Protected by their real paths (appendEntry resolves links), and the
+// loop that chooses the tops of the search takes a directory only when
+// it is below the real home ("case filepath.IsAbs(home) &&
+// strings.HasPrefix(e.Path, realOf(home)+"/")"); /data/config is not, so
+// it is never walked, its linked files are never wanted, none is
+// Unfound, and the process runs with the other name writable. The
+// branch that adds the covered places resolved (lookHomeDots' covered,
+// EvalSymlinks) runs only when dots.covered is nil, i.e. not for a step
+// allowed outside.
+// Fix: in the tops loop, take every protected directory that a DotRule
+// of the policy covers (x.policy.DotHomes(): the linkedDots and
+// MovedHomes rules, whose Path is already the real place), not only those
+// below the home; or run the resolved-covered branch for outside too.
+func TestAttackOpen9_a_dot_directory_that_is_a_link_elsewhere_with_a_file_linked_out(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) { r9linkedAway(t, mech, "outside", r9configLinked(t)) })
+	}
+}
+
+// What: XDG_CONFIG_HOME moved out of the home (/data/xdg), a file of it
+// with a second name outside; a step allowed outside writes that name by
+// a program, under both mechanisms. (Words and the write tool: asked.)
+// The same holds for another user's home the policy covers (~user: the
+// home of the user database when HOME is not it): its configuration is
+// not below HOME, so not searched for a step allowed outside.
+// Why: the same loop (agent/shell/sandbox.go places): the MovedHomes
+// DotRule's place is protected (pl.Protected) but not below the home, so
+// not a top of the search.
+// Fix: as above. Note, seen while tracing this row: with the workspace
+// only, the same file's workspace name was written too on this machine,
+// because the tops then include the other home's configuration (here
+// /root, the user database's home: .rustup 120725 and .pyenv 124951
+// entries) and the walk ran out of its bound before /data/xdg: the
+// bound rows below, met by an ordinary developer's home.
+func TestAttackOpen9_XDG_CONFIG_HOME_out_of_the_home_with_a_file_linked_out(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) { r9linkedAway(t, mech, "outside", r9xdgMoved(t)) })
+	}
+}
+
+// What: a file of the home's configuration gets a second name in the
+// workspace, made by the user (a dotfiles repository's install script,
+// stow, in another terminal) within the minute after a process of the
+// session made the walk; a later process of a step with the workspace
+// only writes that name, under both mechanisms. (A step allowed outside
+// is held: its scopes hold the home, so the home's walk is not kept.)
+// Why: gate/links_tops.go walkTop keeps a walk of a place outside the
+// scopes for topsFresh and checks only the files it found with more than
+// one name (stillNamed); a file that had one name is not among them, so
+// its new name changes nothing the check looks at, the file is never
+// wanted, and the sandbox (agent/shell/sandbox.go places) binds nothing
+// for it. The doc names the window and argues only the user can open it:
+// the user opened it, and the agent's step wrote through it.
+// Fix: validate the kept walk by something a new link changes: an
+// inotify watch on the walked directories (IN_ATTRIB reports a change of
+// a file's link count), dropping the walk at any event; or keep every
+// regular file's (dev, ino, nlink) and re-stat them (no readdir).
+func TestAttackOpen9_a_link_the_user_makes_within_the_minute_the_walk_is_kept(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) {
+			w := newEnvWorld(t, r9ws)
+			deep := filepath.Join(w.home, ".config", "nvim", "lua", "user", "r9.lua")
+			out := filepath.Join(w.root, "dotfiles", "r9.lua")
+			writeFile(t, deep, "-- the user's own\n", 0o644)
+			mustDo(t, os.MkdirAll(filepath.Dir(out), 0o755))
+			p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
+			// the first process makes the walk; the user links while the
+			// script sleeps; the second process writes the new name
+			linked := make(chan error, 1)
+			go func() {
+				time.Sleep(1500 * time.Millisecond)
+				linked <- os.Link(deep, out)
+			}()
+			reply, _ := p.call("bash", map[string]any{"script": r3py("print('FIRST' + 'RAN')") + "; sleep 4; " + r3py("import os\n"+r7append(out, "PWNED9\n"))})
+			r9log(t, reply)
+			mustDo(t, <-linked)
+			if os.Getenv("R9DEBUG") != "" {
+				b, _ := exec.Command("find", w.base, "-type", "f", "-links", "+1").CombinedOutput()
+				t.Logf("files with other names:\n%s", b)
+			}
+			if !strings.Contains(reply, "FIRSTRAN") {
+				t.Fatalf("the first process did not run:\n%s", reply)
+			}
+			if r7holds(deep, "PWNED9") {
+				t.Errorf("~/.config/nvim/lua/user/r9.lua was written unasked through %s, linked by the user within the minute:\n%s", out, reply)
+			}
+		})
+	}
+}
+
+// What: the home's configuration past the walk's bound (200100 files in
+// ~/.config/Code/CachedData, as VS Code's caches grow), a ranger plugin
+// after them hard-linked into the workspace (a dotfiles repository); a
+// step with the workspace only writes the workspace name by a program,
+// under both mechanisms. (The shell's words and the write tool are asked:
+// the gate's search past its bound says protected.)
+// Why: agent/shell/sandbox.go places binds what the search found and
+// refuses an incomplete search only for a step allowed outside
+// ("if outside && (... || !found.Complete)"); gate.LinkCache.Search gives
+// Complete false with the plugin never wanted.
+// Fix: an incomplete search must refuse (or ask) for every step the
+// sandbox binds links for, as the gate's ClassWrite does past its bound;
+// or walk the roots first for files with more than one name (the
+// workspace's are what can be written) and look each up by inode in the
+// home's configuration, which needs no bound on the home.
+func TestAttackOpen9_a_home_configuration_past_the_bound_and_a_workspace_step(t *testing.T) {
+	needEdgeTools(t)
+	if testing.Short() {
+		t.Skip("makes 200100 files")
+	}
+	w := r9worldAt(t, "tmpfs", r9ws)
+	r9many(t, filepath.Join(w.home, ".config", "Code", "CachedData"), 200100)
+	deep := filepath.Join(w.home, ".config", "ranger", "plugins", "r9.py")
+	writeFile(t, deep, "-- the user's own\n", 0o644)
+	name := filepath.Join(w.root, "dotfiles", "r9.lua")
+	mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
+	mustDo(t, os.Link(deep, name))
+	for _, how := range r9hows {
+		t.Run(how, func(t *testing.T) {
+			start := time.Now()
+			reply := r9writeVia(t, w, how, name, "PWNED9\n")
+			r9log(t, reply)
+			t.Logf("%s: %s", how, time.Since(start).Round(time.Millisecond))
+			if r7holds(deep, "PWNED9") {
+				t.Errorf("~/.config/ranger/plugins/r9.py (past the bound) was written unasked through its workspace name:\n%s", reply)
+			}
+		})
+	}
+}
+
+// What: the workspace past the walk's bound, made by a step (a program
+// with the workspace only: 200100 files in node_modules/aaa/, as `npm
+// install` makes node_modules), and in a later session a step's program
+// writes zz-dotfiles/init.lua, the user's hard link of
+// ~/.config/nvim/init.lua (sorted after node_modules), under both
+// mechanisms.
+// Why: gate.LinkCache.Search walks the roots for the other names with
+// one budget (MaxLinkWalk) and stops at it, Complete false; the sandbox
+// (agent/shell/sandbox.go places) binds only the names found and refuses
+// only for a step allowed outside. The step itself chose the size.
+// Fix: as above (an incomplete search refuses every process it would
+// leave a name writable to); or look up the workspace's files with more
+// than one name first (a walk of the roots that keeps only those), and
+// bound the home's walk instead.
+func TestAttackOpen9_a_workspace_a_step_makes_past_the_bound(t *testing.T) {
+	needEdgeTools(t)
+	if testing.Short() {
+		t.Skip("makes 200100 files")
+	}
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) {
+			w := r9worldAt(t, "tmpfs", r9ws)
+			cfg := filepath.Join(w.home, ".config", "nvim", "init.lua")
+			writeFile(t, cfg, "-- the user's own\n", 0o644)
+			name := filepath.Join(w.root, "zz-dotfiles", "init.lua")
+			mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
+			mustDo(t, os.MkdirAll(filepath.Join(w.root, "node_modules"), 0o755))
+			mustDo(t, os.Link(cfg, name))
+			p := r3mcp(t, w, w.root, os.Getenv("PATH"), "EUKHE_CONFINEMENT="+mech)
+			code := "import os\nd = 'node_modules/aaa'\nos.makedirs(d, exist_ok=True)\nfor i in range(200100):\n  open(os.path.join(d, 'f%07d' % i), 'w').close()\nprint('MADE' + 'OK')\n"
+			start := time.Now()
+			made := r7wait(p, r3py(code))
+			t.Logf("the step made 200100 files in %s", time.Since(start).Round(time.Millisecond))
+			if !strings.Contains(made, "MADEOK") {
+				t.Fatalf("the step did not make the files:\n%s", made)
+			}
+			start = time.Now()
+			_, reply := r8write(t, w, mech, []string{name}, "PWNED9\n")
+			r9log(t, reply)
+			t.Logf("the next session's step: %s", time.Since(start).Round(time.Millisecond))
+			if r7holds(cfg, "PWNED9") {
+				t.Errorf("~/.config/nvim/init.lua was written unasked through its workspace name (the workspace past the bound):\n%s", reply)
+			}
+		})
+	}
+}
+
+// ===================================================================
+// the PATH of the user's shells (gate/settings/shellpath.go)
+// ===================================================================
+
+// What: ~/.bashrc returns early when its input is not a terminal
+// ([ -t 0 ] || return, a guard for scp and rsync), then adds ./bin. A
+// step with the workspace only plants sub/bin/ls; the user's bash in a
+// terminal in sub runs it.
+// Why: gate/settings/shellpath_unix.go askShellPath runs the shell in a
+// session of its own with nothing on its input (no terminal), so the rc
+// returns before the line; the entry is never known.
+// Fix: ask the shell with a pseudo-terminal as its input and output
+// (posix_openpt; the shell's own session), as a terminal would start it.
+func TestAttackOpen9_a_bashrc_that_returns_without_a_terminal(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "a tty guard", files: map[string]string{".bashrc": "[ -t 0 ] || return\nexport PATH=./bin:$PATH\n"},
+		plant: "sub/bin/ls", tty: true, user: []string{"bash", "-i"}})
+}
+
+// What: ~/.bashrc adds the entry in PROMPT_COMMAND (as prompt hooks do:
+// direnv's, mise's, a "keep ./bin first" snippet), which bash runs
+// before each prompt, not for -c. The user's bash in a terminal in sub
+// runs the planted ls.
+// Why: askShellPath runs "-i -c": the shell never shows a prompt, so no
+// PROMPT_COMMAND (zsh's precmd, fish's fish_prompt) runs.
+// Fix: in bash, run "$PROMPT_COMMAND" (eval each element of the array)
+// before printing the PATH, as its first prompt would; zsh: the precmd
+// functions; or ask through a pseudo-terminal and type the command at
+// the prompt.
+func TestAttackOpen9_a_PATH_entry_made_before_each_prompt(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "PROMPT_COMMAND", files: map[string]string{".bashrc": "PROMPT_COMMAND='case \":$PATH:\" in *:./bin:*) ;; *) PATH=\"./bin:$PATH\";; esac'\n"},
+		plant: "sub/bin/ls", tty: true, user: []string{"bash", "-i"}})
+}
+
+// What: ~/.bashrc takes longer than the bound (sleep 5: a network
+// mount, a slow plugin manager) before adding ./bin. eukhe starts (after
+// 3 s), but never knows the entry; the plant in sub/bin runs at the
+// user's bash.
+// Why: askShellPath kills the shell at shellPathWait (3 s) and drops
+// what it printed; the entry is unknown, and nothing tells the user.
+// Fix: when a shell does not answer in time, treat the user's PATH as
+// unknown and be conservative: protect every relative name the rc files
+// name literally (scan them for PATH assignments), or say so at start
+// (stderr, and the checkhealth/status) and refuse steps allowed outside
+// as for a relative entry.
+func TestAttackOpen9_a_bashrc_slower_than_the_bound(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "sleep 5", files: map[string]string{".bashrc": "sleep 5\nexport PATH=./bin:$PATH\n"},
+		plant: "sub/bin/ls", user: []string{"bash", "-ic", "ls /dev/null"}})
+}
+
+// What: BASH_ENV (in the user's environment, so in eukhe's) names a file
+// that adds ./bin: every non-interactive bash reads it (a Makefile's
+// SHELL=bash recipes, `bash script.sh`). The user's `bash -c 'ls'` in sub
+// runs the plant.
+// Why: askShellPath asks interactive shells only ("-i -c", "-i -l -c"),
+// which do not read BASH_ENV (nor sh's ENV when not interactive).
+// Fix: also ask bash without -i when BASH_ENV is set (or read what
+// `bash -c` prints), and sh with ENV likewise.
+func TestAttackOpen9_a_PATH_entry_of_BASH_ENV(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "BASH_ENV", files: map[string]string{".bash_env": "export PATH=./bin:$PATH\n"},
+		env: []string{"BASH_ENV=@HOME@/.bash_env"}, plant: "sub/bin/ls", user: []string{"bash", "-c", "ls /dev/null"}})
+}
+
+// What: ~/.config is a bind mount of a directory of a data disk
+// (/etc/fstab: /data/config /home/me/.config none bind), so each of its
+// files has a second path (/data/config/...) with one name: no hard
+// link. A step allowed outside writes Neovim's module by that path: by
+// the shell's words, the write tool and a program under each mechanism.
+// Why: the protected places are paths (gate.Policy.Class, the sandbox's
+// binds and Landlock rules by path); the search for other names looks
+// only for hard links (nlink > 1), and nothing reads the mount table for
+// another mount of the same directory.
+// Fix: at the policy's making (and the sandbox's places), read
+// /proc/self/mountinfo: for each bind mount whose root is a protected
+// place or below/above one (same device and mount root), protect its
+// mount point too (a DotRule of the moved part, as linkedDots does).
+func TestAttackOpen9_a_dot_directory_bind_mounted_from_elsewhere(t *testing.T) {
+	needEdgeTools(t)
+	if os.Getuid() != 0 {
+		t.Skip("needs root to bind-mount")
+	}
+	for _, how := range r9hows {
+		t.Run(how, func(t *testing.T) {
+			w := newEnvWorld(t, r7auto)
+			data := filepath.Join(w.base, "data", "config")
+			mustDo(t, os.MkdirAll(data, 0o755))
+			mustDo(t, os.Rename(filepath.Join(w.home, ".config", "eukhe"), filepath.Join(data, "eukhe")))
+			if out, err := exec.Command("mount", "--bind", data, filepath.Join(w.home, ".config")).CombinedOutput(); err != nil {
+				t.Skipf("mount --bind: %v: %s", err, out)
+			}
+			t.Cleanup(func() { exec.Command("umount", "-l", filepath.Join(w.home, ".config")).Run() })
+			writeFile(t, filepath.Join(data, "nvim", "lua", "user", "r9.lua"), "-- the user's own\n", 0o644)
+			reply := r9writeVia(t, w, how, filepath.Join(data, "nvim", "lua", "user", "r9.lua"), "PWNED9\n")
+			r9log(t, reply)
+			if r7holds(filepath.Join(w.home, ".config", "nvim", "lua", "user", "r9.lua"), "PWNED9") {
+				t.Errorf("~/.config/nvim/lua/user/r9.lua was written unasked by its other path under a bind mount:\n%s", reply)
+			}
+		})
+	}
+}
