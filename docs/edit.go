@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -32,6 +33,7 @@ type staged struct {
 	refusal   *Refusal // the rebase under the writer's lock refused: why, with the lines now
 	landed    Digest   // the digest of the bytes it publishes (set by commit)
 	unbuilt   bool     // staged, its new bytes not made yet (build)
+	unmapped  bool     // landed as the store made it anew (restageRebased): no line of it counts as seen
 }
 
 // Edit is the edit tool: parse, plan (planEdit: the files each section
@@ -315,6 +317,7 @@ func (t *Tools) commit(st []*staged, batch Batch) Result {
 		return Result{Text: alreadyNote}
 	}
 	res := t.Store.Commit(changes)
+	t.restageRebased(idx, changes, res)
 	if c := res.Conflict; c != nil && idx[c.Index].refusal != nil {
 		// The rebase's refusal, with the lines as they are now, in the
 		// shape of every commit's reply: what was NOT applied, first.
@@ -366,7 +369,9 @@ func (t *Tools) record(s *staged) {
 	c := s.change
 	target := t.Abs(c.Target())
 	var seen LineSet
-	s.applied.Written.Each(seen.AddRange)
+	if !s.unmapped {
+		s.applied.Written.Each(seen.AddRange)
+	}
 	if s.v != nil && c.MoveTo == "" {
 		t.Session.DidLand(LandedKey(s.abs, s.v.Digest, s.sec.Ops))
 	}
@@ -464,4 +469,29 @@ func (s *staged) pieceText(i int) string {
 		return pc.Text
 	}
 	return string(s.p.Text(s.applied.Pieces[i].Old))
+}
+
+// restageRebased stages again, over the text the store found, each
+// section the store made anew itself (an editor's buffer the user typed
+// in between the check and the apply: lsp's rebase), so the reply's tag
+// and the lines recorded seen are those of the text that landed, not of
+// the text the edit was checked against. A section that stages to other
+// bytes than landed is recorded by its landed bytes alone: none of its
+// lines counts as seen.
+func (t *Tools) restageRebased(idx []*staged, changes []Change, res Committed) {
+	if res.Conflict != nil {
+		return
+	}
+	for i, o := range res.Outcomes {
+		c := changes[i]
+		if o.Fate != Landed || !o.Rebased || c.New == nil || bytes.Equal(c.New, idx[i].change.New) {
+			continue
+		}
+		s := idx[i]
+		if nb, err := t.rebaser(s)(c.Old); err == nil && bytes.Equal(nb, c.New) {
+			continue
+		}
+		s.change.New, s.change.NewDigest, s.change.Digested = c.New, DigestOf(c.New), false
+		s.v, s.unmapped = nil, true
+	}
 }

@@ -198,6 +198,18 @@ func TestAUserTypingBeforeTheApplyGetsTheEditRebased(t *testing.T) {
 			if b := e.buf("b.txt"); b != "typed b one\nb TWO\nb three\n" {
 				t.Errorf("buffer b.txt = %q: the user's typing and the edit must both be there", b)
 			}
+			tag := docs.DigestOf([]byte("typed b one\nb TWO\nb three\n")).Tag().String()
+			if !strings.Contains(got.Text, "b.txt#"+tag) {
+				t.Errorf("the reply does not give b.txt's tag as it landed (%s):\n%s", tag, got.Text)
+			}
+			// the line the user typed on is not one the agent saw; the
+			// others are, under the tag the reply gave
+			if r := e.tool("edit", map[string]any{"patch": "[b.txt#" + tag + "]\n@@ 1\n+agent one\n"}); !r.IsError || !strings.Contains(r.Text, "not seen") {
+				t.Errorf("an edit of the line the user typed on, unseen by the agent, was not refused:\n%s", r.Text)
+			}
+			if r := e.tool("edit", map[string]any{"patch": "[b.txt#" + tag + "]\n@@ 3\n+b THREE\n"}); r.IsError {
+				t.Errorf("an edit of a line the agent saw, under the reply's tag, was refused:\n%s", r.Text)
+			}
 			if !strings.Contains(got.Text, "Rebased: b.txt changed") || strings.Contains(got.Text, "Rebased: a.txt") {
 				t.Errorf("the reply does not say b.txt (only) was typed in meanwhile:\n%s", got.Text)
 			}
