@@ -39,6 +39,13 @@ type InodeFS interface {
 // looks at.
 const MaxLinkWalk = 200000
 
+// MaxHomeLinkWalk is how many entries the walks of the protected places
+// outside the roots (the home's configuration, searched whole) look at in
+// one search, apart from MaxLinkWalk: a developer's home holds toolchains
+// (~/.rustup, ~/.pyenv: over 100,000 entries each). The walks are kept a
+// while (links_tops.go), so a session pays this about once a minute.
+const MaxHomeLinkWalk = 1000000
+
 type fileID struct{ dev, ino uint64 }
 
 // linkWalk visits each regular file with nlink > 1 at or below top (at
@@ -240,6 +247,9 @@ type LinkSearch struct {
 	Links    []string
 	Complete bool
 	Unfound  []string
+	// CutAt is the place whose walk ran past its bound when the search
+	// is not Complete: a protected place, or a root searched.
+	CutAt string
 }
 
 // LinkCache keeps the last search of the roots for other names of
@@ -267,6 +277,14 @@ func (c *LinkCache) ProtectedLinks(fsys InodeFS, protected []string, depths []in
 // Search is the search ProtectedLinks makes, through the cache, with the
 // files whose names it did not all find.
 func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots, skip []string) (r LinkSearch) {
+	return c.SearchFrom(fsys, protected, depths, roots, roots, skip)
+}
+
+// SearchFrom is Search over scopes (where other names are looked for: the
+// roots, and for a process that may write outside, the home and the
+// writable directories too); a protected place outside the workspace
+// roots is walked through the cache (links_tops.go).
+func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, scopes, roots, skip []string) (r LinkSearch) {
 	budget := MaxLinkWalk
 	seen := map[fileID]uint64{}  // names found so far
 	want := map[fileID]uint64{}  // names it has
@@ -276,7 +294,7 @@ func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots
 	// the places outside the roots (the home's configuration, searched
 	// whole) have a bound of their own: a large home does not leave the
 	// roots' search without one
-	outside := MaxLinkWalk
+	outside := MaxHomeLinkWalk
 	met := map[string]bool{}
 	for i, t := range protected {
 		b := &budget
@@ -284,6 +302,9 @@ func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots
 			b = &outside
 		}
 		files, complete := c.walkTop(fsys, t, depths[i], roots, b)
+		if !complete && r.CutAt == "" {
+			r.CutAt = t
+		}
 		r.Complete = complete && r.Complete
 		for _, f := range files {
 			if met[f.path] {
@@ -315,7 +336,7 @@ func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots
 		}
 	}
 	slices.Sort(ids)
-	key := strings.Join(slices.Concat(ids, []string{"|"}, roots, []string{"|"}, skip), "\x00")
+	key := strings.Join(slices.Concat(ids, []string{"|"}, scopes, []string{"|"}, skip), "\x00")
 	if c != nil {
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -323,6 +344,9 @@ func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots
 			out := c.last
 			out.Links, out.Unfound = slices.Clone(out.Links), slices.Clone(out.Unfound)
 			out.Complete = out.Complete && r.Complete
+			if out.CutAt == "" {
+				out.CutAt = r.CutAt
+			}
 			return out
 		}
 	}
@@ -334,7 +358,7 @@ func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots
 		}
 		slices.Sort(r.Unfound)
 		if c != nil {
-			c.key, c.last = key, LinkSearch{Links: slices.Clone(r.Links), Complete: r.Complete, Unfound: slices.Clone(r.Unfound)}
+			c.key, c.last = key, LinkSearch{Links: slices.Clone(r.Links), Complete: r.Complete, Unfound: slices.Clone(r.Unfound), CutAt: r.CutAt}
 		}
 	}()
 	isSkipped := func(p string) bool {
@@ -345,7 +369,7 @@ func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots
 		}
 		return false
 	}
-	for _, root := range roots {
+	for _, root := range scopes {
 		ok := linkWalk(fsys, root, -1, devs, isSkipped, &budget, func(p string, in Inode) bool {
 			id := fileID{in.Dev, in.Ino}
 			if n, ok := want[id]; ok && seen[id] < n {
@@ -357,6 +381,7 @@ func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots
 		})
 		if !ok {
 			r.Complete = false
+			r.CutAt = root
 			return r
 		}
 		if missing == 0 {

@@ -59,6 +59,12 @@ func outsideLinkScopes(pl gate.SandboxPlaces, home string) []string {
 // unfoundLinksRefusal is the text of a process not run because a
 // protected file has a name the search did not find.
 func unfoundLinksRefusal(program string, found gate.LinkSearch) string {
+	if len(found.Unfound) == 0 && !found.Complete {
+		return fmt.Sprintf("bash: %s: not run: this step may write outside the workspace, and the search for other names "+
+			"(hard links) of protected files stopped at its bound in %s (too many entries), so the sandbox cannot know "+
+			"them all to keep them read-only; allow protected for this step, or leave outside out of it\n",
+			filepath.Base(program), gate.Visible(found.CutAt))
+	}
 	what := "a protected file"
 	if len(found.Unfound) > 0 {
 		what = gate.Visible(found.Unfound[0])
@@ -83,4 +89,17 @@ func relativePathRefusal(program string, ends []string) string {
 		"this step may write outside the workspace, where the sandbox cannot keep a program named like a command "+
 		"out of every such directory; allow protected for this step, or make the entry absolute\n",
 		filepath.Base(program), shown)
+}
+
+// underDotHome reports whether path is at or below a place of the home's
+// configuration (a DotRule's path, as it really is: ~/.config linked to
+// another disk, XDG_CONFIG_HOME, another user's home).
+func underDotHome(path string, homes []gate.Rule) bool {
+	for _, h := range homes {
+		r := realOf(h.Path)
+		if path == r || strings.HasPrefix(path, r+"/") {
+			return true
+		}
+	}
+	return false
 }

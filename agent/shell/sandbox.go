@@ -328,11 +328,14 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 					// another name in the workspace (a dotfiles repository's
 					// hard link): the fourth red team's
 					tops, depths = append(tops, e.Path), append(depths, 0)
-				case filepath.IsAbs(home) && strings.HasPrefix(e.Path, realOf(home)+"/"):
+				case filepath.IsAbs(home) && strings.HasPrefix(e.Path, realOf(home)+"/") || underDotHome(e.Path, x.policy.DotHomes()):
 					// a PATH directory or config directory of the home,
 					// whole (a tool hard-linked into ~/bin, a plugin of
 					// Neovim in ~/.local/share/nvim/site/plugin: the eighth
-					// red team's); the walk is kept a while (links_tops.go)
+					// red team's); the walk is kept a while (links_tops.go).
+					// The configuration a link or a variable puts elsewhere
+					// (~/.config on another disk, XDG_CONFIG_HOME, another
+					// user's home) too: the ninth red team's
 					tops, depths = append(tops, e.Path), append(depths, -1)
 				}
 			}
@@ -355,7 +358,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 			if outside {
 				scopes = outsideLinkScopes(pl, home)
 			}
-			found := x.links.Search(fsys, tops, depths, scopes, skip)
+			found := x.links.SearchFrom(fsys, tops, depths, scopes, pl.Roots, skip)
 			for _, p := range found.Links {
 				pl.Protected = appendEntry(pl.Protected, p)
 			}

@@ -525,3 +525,57 @@ func TestAttackRound9_cost_of_the_walk_per_process(t *testing.T) {
 		}
 	}
 }
+
+// Open when found (agent/shell/sandbox.go searched only the protected
+// directories below the real home); fixed: the places of the home's
+// configuration a link or a variable puts elsewhere are searched whole too.
+
+// What: ~/.config is a link to another disk (/data/config: a dotfiles
+// manager, a home on a small disk), and a file of it has a second name
+// outside the home and the workspace (~/dotfiles elsewhere, a team's
+// shared directory). A step allowed outside (not protected) writes that
+// name by a program, under both mechanisms; the user's Neovim then loads
+// it. (The shell's words and the write tool are asked; a step with the
+// workspace only, writing a workspace name, is held.)
+// Why: agent/shell/sandbox.go places: the home's covered entries are
+// pl.Protected by their real paths (appendEntry resolves links), and the
+// loop that chooses the tops of the search takes a directory only when
+// it is below the real home ("case filepath.IsAbs(home) &&
+// strings.HasPrefix(e.Path, realOf(home)+"/")"); /data/config is not, so
+// it is never walked, its linked files are never wanted, none is
+// Unfound, and the process runs with the other name writable. The
+// branch that adds the covered places resolved (lookHomeDots' covered,
+// EvalSymlinks) runs only when dots.covered is nil, i.e. not for a step
+// allowed outside.
+// Fix: in the tops loop, take every protected directory that a DotRule
+// of the policy covers (x.policy.DotHomes(): the linkedDots and
+// MovedHomes rules, whose Path is already the real place), not only those
+// below the home; or run the resolved-covered branch for outside too.
+func TestAttackRound9_a_dot_directory_that_is_a_link_elsewhere_with_a_file_linked_out(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) { r9linkedAway(t, mech, "outside", r9configLinked(t)) })
+	}
+}
+
+// What: XDG_CONFIG_HOME moved out of the home (/data/xdg), a file of it
+// with a second name outside; a step allowed outside writes that name by
+// a program, under both mechanisms. (Words and the write tool: asked.)
+// The same holds for another user's home the policy covers (~user: the
+// home of the user database when HOME is not it): its configuration is
+// not below HOME, so not searched for a step allowed outside.
+// Why: the same loop (agent/shell/sandbox.go places): the MovedHomes
+// DotRule's place is protected (pl.Protected) but not below the home, so
+// not a top of the search.
+// Fix: as above. Note, seen while tracing this row: with the workspace
+// only, the same file's workspace name was written too on this machine,
+// because the tops then include the other home's configuration (here
+// /root, the user database's home: .rustup 120725 and .pyenv 124951
+// entries) and the walk ran out of its bound before /data/xdg: the
+// bound rows below, met by an ordinary developer's home.
+func TestAttackRound9_XDG_CONFIG_HOME_out_of_the_home_with_a_file_linked_out(t *testing.T) {
+	needEdgeTools(t)
+	for _, mech := range mechanisms {
+		t.Run(mech, func(t *testing.T) { r9linkedAway(t, mech, "outside", r9xdgMoved(t)) })
+	}
+}
