@@ -21,7 +21,9 @@ import (
 // stow, in another terminal) within the minute after a process of the
 // session made the walk; a later process of a step with the workspace
 // only writes that name, under both mechanisms. (A step allowed outside
-// is held: its scopes hold the home, so the home's walk is not kept.)
+// was held when found: its scopes held the home, so the home's walk was
+// not kept; since the walk is kept by the workspace roots, at 1.1 s a
+// process in a large home, it is open for such a step too.)
 // Why: gate/links_tops.go walkTop keeps a walk of a place outside the
 // scopes for topsFresh and checks only the files it found with more than
 // one name (stillNamed); a file that had one name is not among them, so
@@ -62,46 +64,6 @@ func TestAttackOpen9_a_link_the_user_makes_within_the_minute_the_walk_is_kept(t 
 			}
 			if r7holds(deep, "PWNED9") {
 				t.Errorf("~/.config/nvim/lua/user/r9.lua was written unasked through %s, linked by the user within the minute:\n%s", out, reply)
-			}
-		})
-	}
-}
-
-// What: the home's configuration past the walk's bound (200100 files in
-// ~/.config/Code/CachedData, as VS Code's caches grow), a ranger plugin
-// after them hard-linked into the workspace (a dotfiles repository); a
-// step with the workspace only writes the workspace name by a program,
-// under both mechanisms. (The shell's words and the write tool are asked:
-// the gate's search past its bound says protected.)
-// Why: agent/shell/sandbox.go places binds what the search found and
-// refuses an incomplete search only for a step allowed outside
-// ("if outside && (... || !found.Complete)"); gate.LinkCache.Search gives
-// Complete false with the plugin never wanted.
-// Fix: an incomplete search must refuse (or ask) for every step the
-// sandbox binds links for, as the gate's ClassWrite does past its bound;
-// or walk the roots first for files with more than one name (the
-// workspace's are what can be written) and look each up by inode in the
-// home's configuration, which needs no bound on the home.
-func TestAttackOpen9_a_home_configuration_past_the_bound_and_a_workspace_step(t *testing.T) {
-	needEdgeTools(t)
-	if testing.Short() {
-		t.Skip("makes 200100 files")
-	}
-	w := r9worldAt(t, "tmpfs", r9ws)
-	r9many(t, filepath.Join(w.home, ".config", "Code", "CachedData"), 200100)
-	deep := filepath.Join(w.home, ".config", "ranger", "plugins", "r9.py")
-	writeFile(t, deep, "-- the user's own\n", 0o644)
-	name := filepath.Join(w.root, "dotfiles", "r9.lua")
-	mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
-	mustDo(t, os.Link(deep, name))
-	for _, how := range r9hows {
-		t.Run(how, func(t *testing.T) {
-			start := time.Now()
-			reply := r9writeVia(t, w, how, name, "PWNED9\n")
-			r9log(t, reply)
-			t.Logf("%s: %s", how, time.Since(start).Round(time.Millisecond))
-			if r7holds(deep, "PWNED9") {
-				t.Errorf("~/.config/ranger/plugins/r9.py (past the bound) was written unasked through its workspace name:\n%s", reply)
 			}
 		})
 	}

@@ -579,3 +579,46 @@ func TestAttackRound9_XDG_CONFIG_HOME_out_of_the_home_with_a_file_linked_out(t *
 		t.Run(mech, func(t *testing.T) { r9linkedAway(t, mech, "outside", r9xdgMoved(t)) })
 	}
 }
+
+// Open when found (the home's walk shared the roots' bound of 200,000);
+// held since the home's walk has a bound of its own (MaxHomeLinkWalk).
+
+// What: the home's configuration past the walk's bound (200100 files in
+// ~/.config/Code/CachedData, as VS Code's caches grow), a ranger plugin
+// after them hard-linked into the workspace (a dotfiles repository); a
+// step with the workspace only writes the workspace name by a program,
+// under both mechanisms. (The shell's words and the write tool are asked:
+// the gate's search past its bound says protected.)
+// Why: agent/shell/sandbox.go places binds what the search found and
+// refuses an incomplete search only for a step allowed outside
+// ("if outside && (... || !found.Complete)"); gate.LinkCache.Search gives
+// Complete false with the plugin never wanted.
+// Fix: an incomplete search must refuse (or ask) for every step the
+// sandbox binds links for, as the gate's ClassWrite does past its bound;
+// or walk the roots first for files with more than one name (the
+// workspace's are what can be written) and look each up by inode in the
+// home's configuration, which needs no bound on the home.
+func TestAttackRound9_a_home_configuration_past_the_bound_and_a_workspace_step(t *testing.T) {
+	needEdgeTools(t)
+	if testing.Short() {
+		t.Skip("makes 200100 files")
+	}
+	w := r9worldAt(t, "tmpfs", r9ws)
+	r9many(t, filepath.Join(w.home, ".config", "Code", "CachedData"), 200100)
+	deep := filepath.Join(w.home, ".config", "ranger", "plugins", "r9.py")
+	writeFile(t, deep, "-- the user's own\n", 0o644)
+	name := filepath.Join(w.root, "dotfiles", "r9.lua")
+	mustDo(t, os.MkdirAll(filepath.Dir(name), 0o755))
+	mustDo(t, os.Link(deep, name))
+	for _, how := range r9hows {
+		t.Run(how, func(t *testing.T) {
+			start := time.Now()
+			reply := r9writeVia(t, w, how, name, "PWNED9\n")
+			r9log(t, reply)
+			t.Logf("%s: %s", how, time.Since(start).Round(time.Millisecond))
+			if r7holds(deep, "PWNED9") {
+				t.Errorf("~/.config/ranger/plugins/r9.py (past the bound) was written unasked through its workspace name:\n%s", reply)
+			}
+		})
+	}
+}
