@@ -622,3 +622,53 @@ func TestAttackRound9_a_home_configuration_past_the_bound_and_a_workspace_step(t
 		})
 	}
 }
+
+// Open when found (the shells were asked through pipes, interactive
+// only); held since a shell is asked on a pseudo-terminal of its own,
+// its commands typed, and a non-interactive bash too when BASH_ENV is set
+// (gate/settings/shellpath_linux.go).
+
+// What: ~/.bashrc returns early when its input is not a terminal
+// ([ -t 0 ] || return, a guard for scp and rsync), then adds ./bin. A
+// step with the workspace only plants sub/bin/ls; the user's bash in a
+// terminal in sub runs it.
+// Why: gate/settings/shellpath_unix.go askShellPath runs the shell in a
+// session of its own with nothing on its input (no terminal), so the rc
+// returns before the line; the entry is never known.
+// Fix: ask the shell with a pseudo-terminal as its input and output
+// (posix_openpt; the shell's own session), as a terminal would start it.
+func TestAttackRound9_a_bashrc_that_returns_without_a_terminal(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "a tty guard", files: map[string]string{".bashrc": "[ -t 0 ] || return\nexport PATH=./bin:$PATH\n"},
+		plant: "sub/bin/ls", tty: true, user: []string{"bash", "-i"}})
+}
+
+// What: ~/.bashrc adds the entry in PROMPT_COMMAND (as prompt hooks do:
+// direnv's, mise's, a "keep ./bin first" snippet), which bash runs
+// before each prompt, not for -c. The user's bash in a terminal in sub
+// runs the planted ls.
+// Why: askShellPath runs "-i -c": the shell never shows a prompt, so no
+// PROMPT_COMMAND (zsh's precmd, fish's fish_prompt) runs.
+// Fix: in bash, run "$PROMPT_COMMAND" (eval each element of the array)
+// before printing the PATH, as its first prompt would; zsh: the precmd
+// functions; or ask through a pseudo-terminal and type the command at
+// the prompt.
+func TestAttackRound9_a_PATH_entry_made_before_each_prompt(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "PROMPT_COMMAND", files: map[string]string{".bashrc": "PROMPT_COMMAND='case \":$PATH:\" in *:./bin:*) ;; *) PATH=\"./bin:$PATH\";; esac'\n"},
+		plant: "sub/bin/ls", tty: true, user: []string{"bash", "-i"}})
+}
+
+// What: BASH_ENV (in the user's environment, so in eukhe's) names a file
+// that adds ./bin: every non-interactive bash reads it (a Makefile's
+// SHELL=bash recipes, `bash script.sh`). The user's `bash -c 'ls'` in sub
+// runs the plant.
+// Why: askShellPath asks interactive shells only ("-i -c", "-i -l -c"),
+// which do not read BASH_ENV (nor sh's ENV when not interactive).
+// Fix: also ask bash without -i when BASH_ENV is set (or read what
+// `bash -c` prints), and sh with ENV likewise.
+func TestAttackRound9_a_PATH_entry_of_BASH_ENV(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "BASH_ENV", files: map[string]string{".bash_env": "export PATH=./bin:$PATH\n"},
+		env: []string{"BASH_ENV=@HOME@/.bash_env"}, plant: "sub/bin/ls", user: []string{"bash", "-c", "ls /dev/null"}})
+}

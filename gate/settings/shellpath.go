@@ -108,6 +108,13 @@ func shellInvocations(env map[string]string, exists func(string) bool, look func
 	for _, p := range programs {
 		out = append(out, shellInvocation{p, "-i", "-c"}, shellInvocation{p, "-i", "-l", "-c"})
 	}
+	// BASH_ENV is read by every non-interactive bash (a script, bash -c):
+	// the PATH it makes is the one the user's scripts and tools see
+	if filepath.IsAbs(env["BASH_ENV"]) {
+		if p := look("bash"); p != "" {
+			out = append(out, shellInvocation{p, "-c"})
+		}
+	}
 	return out
 }
 

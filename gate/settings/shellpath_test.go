@@ -90,3 +90,28 @@ func TestShellPathDirsHasWhatTheUsersBashAdds(t *testing.T) {
 		t.Errorf("places' PATH directories %q: want eukhe's first, then ./bin", pl.PathDirs)
 	}
 }
+
+// Through a terminal (Linux): a startup file that adds to PATH only on a
+// terminal, and a prompt hook that adds before each prompt, are seen as
+// the user's terminal sees them (the ninth red team's).
+func TestShellPathDirsSeesTerminalOnlyAndPromptHookEntries(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatal("bash is needed: ", err)
+	}
+	for name, rc := range map[string]string{
+		"a tty guard":    "[ -t 0 ] || return\nexport PATH=./bin:$PATH\n",
+		"PROMPT_COMMAND": "PROMPT_COMMAND='case \":$PATH:\" in *:./bin:*) ;; *) PATH=\"./bin:$PATH\";; esac'\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte(rc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got := cachedShellPathDirs(map[string]string{"HOME": home, "SHELL": bash, "PATH": os.Getenv("PATH")})
+			if !slices.Contains(got, "./bin") {
+				t.Fatalf("the shells' PATH entries: %q, want ./bin", got)
+			}
+		})
+	}
+}

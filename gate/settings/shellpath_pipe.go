@@ -10,12 +10,12 @@ import (
 	"syscall"
 )
 
-// askShellPath runs one shell invocation with the command that prints its
+// askShellPathPipe runs one shell invocation with the command that prints its
 // PATH, in a session of its own (no terminal: an interactive shell cannot
 // take the editor's), with nothing on its input, and reads what it
 // printed; false when it failed, printed no marked PATH or ran past
 // shellPathWait (its process group is killed then).
-func askShellPath(inv shellInvocation, env map[string]string) (string, bool) {
+func askShellPathPipe(inv shellInvocation, env map[string]string) (string, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), shellPathWait)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, inv[0], append(inv[1:], shellPathCommand)...)
