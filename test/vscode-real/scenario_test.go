@@ -30,8 +30,9 @@ type statusItem struct{ ID, Text, Label string }
 // activates; the agent reads the user's unsaved typing; its edit of two
 // files lands in both open editors; the review's Undo and Keep lenses
 // work per hunk, Undo under the user's later typing and in the editor's
-// undo history; a modal question is
-// denied by Escape and by Enter, and Allow runs the step; and the agent's
+// undo history, and the edit is in each file's undo history; a modal
+// question is denied by Escape, by Enter and by its close control, and
+// Allow runs the step; and the agent's
 // edit of line 4 lands while the user types on line 1; a broken user
 // settings file shows as a problem that clears once it is fixed, or
 // removed.
@@ -125,18 +126,42 @@ func TestRealVSCode(t *testing.T) {
 		if got := s.text("b.txt"); got != "B ONE\nb two\n" {
 			t.Errorf("b.txt's editor after Keep: %q", got)
 		}
+		// The two-file edit is in b.txt's undo history too: Ctrl+Z there
+		// takes the agent's line out of b.txt alone (a.txt was typed in
+		// since, so VS Code undoes the edit in this file only), and
+		// Ctrl+Shift+Z brings it back.
+		s.do("key", map[string]any{"name": "b.txt", "key": "Control+KeyZ"})
+		if got, ok := s.waitText("b.txt", "b one\nb two\n"); !ok {
+			t.Errorf("b.txt after Ctrl+Z following Keep (the agent's edit of b.txt should be undone): %q", got)
+		}
+		if got := s.text("a.txt"); got != "a one\na two typed\na three more\na four\n" {
+			t.Errorf("a.txt after Ctrl+Z in b.txt (it must not change): %q", got)
+		}
+		s.do("key", map[string]any{"name": "b.txt", "key": "Control+Shift+KeyZ"})
+		if got, ok := s.waitText("b.txt", "B ONE\nb two\n"); !ok {
+			s.fail("b.txt after Ctrl+Shift+Z (redo of the agent's edit): " + got)
+		}
 	})
 
-	s.step(t, "a modal question denies on Escape and on Enter; Allow runs the step", func(t *testing.T) {
-		for _, c := range []struct{ how, file string }{{"Escape", "escaped.txt"}, {"Enter", "entered.txt"}, {"Allow", "allowed.txt"}} {
+	s.step(t, "a modal question denies on Escape, on Enter and on its close control; Allow runs the step", func(t *testing.T) {
+		for _, c := range []struct{ how, file string }{{"Escape", "escaped.txt"}, {"Enter", "entered.txt"}, {"Close", "closed.txt"}, {"Allow", "allowed.txt"}} {
 			d, text := s.ask(t, ag, "sh -c 'echo ran > "+c.file+"'", func() {
-				if c.how == "Allow" {
+				switch c.how {
+				case "Allow":
 					s.do("button", map[string]any{"text": "Allow"})
-				} else {
+				case "Close":
+					// the X of the dialog's toolbar, clicked with the
+					// mouse (VS Code's "Close Dialog": the dialog's
+					// cancel, which the extension answers as a denial)
+					s.do("close", nil)
+				default:
 					s.do("key", map[string]any{"key": c.how})
 				}
 			})
-			t.Logf("%s: the dialog %q / %q, buttons %q", c.how, d.Message, d.Detail, d.Buttons)
+			t.Logf("%s: the dialog %q / %q, buttons %q, close control %v", c.how, d.Message, d.Detail, d.Buttons, d.CloseControl)
+			if c.how == "Close" && !d.CloseControl {
+				t.Errorf("the modal question has no close control (the X of VS Code's dialog): %+v", d)
+			}
 			if !strings.Contains(d.Message+"\n"+d.Detail, "echo ran > "+c.file) {
 				t.Errorf("%s: the dialog does not show the step as it will run: %q / %q", c.how, d.Message, d.Detail)
 			}
@@ -310,6 +335,7 @@ func mustJSON(v any) string {
 type dialog struct {
 	Message, Detail string
 	Buttons         []string
+	CloseControl    bool
 }
 
 // ask runs script as the agent's bash step, waits for its modal question,
