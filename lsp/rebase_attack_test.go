@@ -414,33 +414,6 @@ func TestAPutBackRefusedByTypingIsToldAsLanded(t *testing.T) {
 	}
 }
 
-// A document with no unsaved changes when the edit was checked, the user
-// typing before the apply: the edit is made again over the typing and
-// lands, and the buffer now holds the user's unsaved keystrokes: eukhe
-// does not save them behind the user's back (it saves only a document
-// that holds nothing unsaved but the edit).
-func TestARebasedEditDoesNotSaveTheUsersTyping(t *testing.T) {
-	e := newEditor(t, editorOpts{saves: true, transactional: true, wait: 300 * time.Millisecond})
-	tag := oneFile(t, e, "a.txt", "one\ntwo\nthree\n")
-	e.set(func(e *fakeEditor) {
-		e.beforeApply = func(call int) {
-			if call == 1 {
-				e.typeAt("a.txt", 2, 0, "half-typ")
-			}
-		}
-	})
-	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 1\n+ONE\n"})
-	if b := e.buf("a.txt"); got.IsError || b != "ONE\ntwo\nhalf-typthree\n" {
-		t.Fatalf("buffer %q; reply:\n%s", b, got.Text)
-	}
-	if d := e.disk("a.txt"); d != "one\ntwo\nthree\n" {
-		t.Fatalf("the user's unsaved keystrokes were saved: disk %q; reply:\n%s", d, got.Text)
-	}
-	if !strings.Contains(got.Text, "unsaved") {
-		t.Errorf("the reply does not say the edit is unsaved:\n%s", got.Text)
-	}
-}
-
 // The same when the user types right after the edit lands, inside
 // Neovim's debounce: the one didChange holds the edit and the typing (it
 // landed: the typing is on another line), and the save must not write the

@@ -3,6 +3,7 @@
 package lsp
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -71,5 +72,36 @@ func TestOpenAReopenedBufferAtTheSameVersionDoesNotTakeTheEdit(t *testing.T) {
 	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 3\n+THREE\n"})
 	if b := e.buf("a.txt"); b != "disk one\ndisk two\n" {
 		t.Fatalf("the edit landed on the reopened buffer's other text: %q; reply:\n%s", b, got.Text)
+	}
+}
+
+// Open: marking a rebased landing unsaved (so it is not saved with the
+// user's keystrokes) made a real VS Code refuse the next edits of a user
+// typing on (test/vscode-real's typing race: 4 of 5 landed, in 5 runs
+// of 5; saved as before, 5 of 5). The cause in VS Code is not known yet.
+// A document with no unsaved changes when the edit was checked, the user
+// typing before the apply: the edit is made again over the typing and
+// lands, and the buffer now holds the user's unsaved keystrokes: eukhe
+// does not save them behind the user's back (it saves only a document
+// that holds nothing unsaved but the edit).
+func TestOpenARebasedEditDoesNotSaveTheUsersTyping(t *testing.T) {
+	e := newEditor(t, editorOpts{saves: true, transactional: true, wait: 300 * time.Millisecond})
+	tag := oneFile(t, e, "a.txt", "one\ntwo\nthree\n")
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == 1 {
+				e.typeAt("a.txt", 2, 0, "half-typ")
+			}
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 1\n+ONE\n"})
+	if b := e.buf("a.txt"); got.IsError || b != "ONE\ntwo\nhalf-typthree\n" {
+		t.Fatalf("buffer %q; reply:\n%s", b, got.Text)
+	}
+	if d := e.disk("a.txt"); d != "one\ntwo\nthree\n" {
+		t.Fatalf("the user's unsaved keystrokes were saved: disk %q; reply:\n%s", d, got.Text)
+	}
+	if !strings.Contains(got.Text, "unsaved") {
+		t.Errorf("the reply does not say the edit is unsaved:\n%s", got.Text)
 	}
 }
