@@ -378,8 +378,8 @@ func (ep *editorPub) planned(p *docs.Pending, i int) *planned {
 			// is saved with them as a clean buffer's edit is: left unsaved
 			// (the red team's finding), a real VS Code refused the next
 			// edits of a user typing on (test/vscode-real's typing race
-			// landed 4 of 5, in 5 runs of 5; saved, 5 of 5). Open:
-			// TestARebasedEditDoesNotSaveTheUsersTyping (open_attacks)
+			// landed 4 of 5, in 5 runs of 5). Open:
+			// TestOpenARebasedEditDoesNotSaveTheUsersTyping (open_attacks)
 		}
 	}
 	return pl

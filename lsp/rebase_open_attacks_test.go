@@ -105,3 +105,31 @@ func TestOpenARebasedEditDoesNotSaveTheUsersTyping(t *testing.T) {
 		t.Errorf("the reply does not say the edit is unsaved:\n%s", got.Text)
 	}
 }
+
+// Open, for the same reason as the one above: leaving a landing whose
+// buffer holds more than the edit unsaved (the user typed as it landed)
+// made the real VS Code's typing race fail in CI (3 of 5 landed): the
+// unsaved buffer of a user typing on gets the next edits refused, for a
+// cause not found yet.
+// The same when the user types right after the edit lands, inside
+// Neovim's debounce: the one didChange holds the edit and the typing (it
+// landed: the typing is on another line), and the save must not write the
+// typing to disk.
+func TestOpenALandingWithTypingDoesNotSaveTheUsersTyping(t *testing.T) {
+	e := newEditor(t, editorOpts{saves: true, debounce: true, wait: 300 * time.Millisecond})
+	tag := oneFile(t, e, "a.txt", "one\ntwo\nthree\n")
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == 1 {
+				go func() { time.Sleep(5 * time.Millisecond); e.typeAt("a.txt", 2, 0, "half-typ"); e.flush("a.txt") }()
+			}
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 1\n+ONE\n"})
+	if b := e.buf("a.txt"); got.IsError || b != "ONE\ntwo\nhalf-typthree\n" {
+		t.Fatalf("buffer %q; reply:\n%s", b, got.Text)
+	}
+	if d := e.disk("a.txt"); d != "one\ntwo\nthree\n" {
+		t.Fatalf("the user's unsaved keystrokes were saved: disk %q; reply:\n%s", d, got.Text)
+	}
+}

@@ -34,7 +34,6 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 	var uris []string
 	var asked []*planned
 	refused := map[*planned]bool{}
-	typed := map[*planned]bool{} // landed with the user's typing: not saved
 	for _, p := range ps {
 		if res.Outcomes[p.i].Fate != docs.Landed {
 			continue
@@ -52,10 +51,6 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 			continue
 		}
 		if !p.dirty && caps.implements(protocol.MethodSaveDocuments) {
-			if s.typedSince(p) {
-				typed[p] = true
-				continue
-			}
 			uris = append(uris, string(targetURI(p)))
 			asked = append(asked, p)
 		}
@@ -85,8 +80,6 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 		switch {
 		case p.dirty:
 			o.Warning = "it had unsaved changes in the editor before this edit, so it was left unsaved: the file on disk differs from the text you edited until it is saved there"
-		case typed[p]:
-			o.Warning = "the user typed in it as the edit landed, so it was left unsaved: the file on disk differs from the text you edited until it is saved there"
 		case !caps.implements(protocol.MethodSaveDocuments):
 			o.Warning = "the edit is in the editor's buffer, unsaved (this editor cannot be asked to save): the file on disk differs until it is saved there"
 		case saveErr != nil:
@@ -95,17 +88,6 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 			o.Warning = "the editor did not save it: the file on disk differs until it is saved there"
 		}
 	}
-}
-
-// typedSince tells whether a landed document's buffer holds more than the
-// edit: the user typed in it as it landed (their keystrokes came with the
-// edit's didChange, or after it). A save would write their unsaved
-// typing to disk behind their back
-// (TestALandingWithTypingDoesNotSaveTheUsersTyping).
-func (s *Server) typedSince(p *planned) bool {
-	e := p.edit()
-	v, open := s.ov.get(e.target())
-	return !open || v.lost != nil || !bytes.Equal(v.data, e.to)
 }
 
 // judgeSave tells why a document must not be saved: its name (the move's

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"crypto/rand"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,8 +28,10 @@ import (
 const shellPathWait = 3 * time.Second
 
 // shellPathMark frames the PATH in the shell's output, which a startup
-// file may add to (a greeting, a fortune).
-const shellPathMark = "EUKHE-SHELL-PATH-7f3a"
+// file may add to (a greeting, a fortune); its end is drawn at each
+// start, so a startup file cannot print the mark and a PATH of its own
+// (the ninth red team's).
+var shellPathMark = "EUKHE-SHELL-PATH-" + rand.Text()[:16]
 
 // ShellPathDirs are the PATH entries the user's shells add to env's PATH
 // after reading their startup files, in the order met, without those
@@ -121,7 +124,9 @@ func shellInvocations(env map[string]string, exists func(string) bool, look func
 // shellPathCommand prints PATH between marks in any shell that takes
 // "a; b" (sh, bash, zsh, fish, csh): printenv prints the exported,
 // colon-joined PATH also where the shell keeps it as a list (fish).
-const shellPathCommand = "echo " + shellPathMark + "; printenv PATH; echo " + shellPathMark
+func shellPathCommand() string {
+	return "echo " + shellPathMark + "; printenv PATH; echo " + shellPathMark
+}
 
 // pathBetweenMarks is the PATH a shell printed between the marks (the last
 // pair, a startup file may echo anything before), or false.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"syscall"
@@ -30,7 +31,10 @@ func askShellPath(inv shellInvocation, env map[string]string) (string, bool) {
 		return askShellPathPipe(inv, env)
 	}
 	defer master.Close()
-	args := inv[1 : len(inv)-1] // "-i" and "-l", without "-c": commands come typed
+	args := slices.Clone(inv[1 : len(inv)-1]) // "-i" and "-l", without "-c": commands come typed
+	if filepath.Base(inv[0]) == "fish" {
+		args = append(args, "--private") // fish keeps no history of it
+	}
 	cmd := exec.Command(inv[0], args...)
 	cmd.Env = envList(env)
 	cmd.Dir = env["HOME"]
@@ -41,7 +45,9 @@ func askShellPath(inv shellInvocation, env map[string]string) (string, bool) {
 	if err != nil {
 		return askShellPathPipe(inv, env)
 	}
-	typed := "printf '%s%s\\n' " + shellPathMark[:len(shellPathMark)/2] + " " + shellPathMark[len(shellPathMark)/2:] +
+	// unset HISTFILE: bash and zsh write no history of the typed line
+	// when they exit (the user's ~/.bash_history stays as it is)
+	typed := " unset HISTFILE; printf '%s%s\\n' " + shellPathMark[:len(shellPathMark)/2] + " " + shellPathMark[len(shellPathMark)/2:] +
 		"; printenv PATH; printf '%s%s\\n' " + shellPathMark[:len(shellPathMark)/2] + " " + shellPathMark[len(shellPathMark)/2:] + "; exit\n"
 	if _, err := master.Write([]byte(typed)); err != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

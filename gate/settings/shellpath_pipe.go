@@ -18,7 +18,7 @@ import (
 func askShellPathPipe(inv shellInvocation, env map[string]string) (string, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), shellPathWait)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, inv[0], append(inv[1:], shellPathCommand)...)
+	cmd := exec.CommandContext(ctx, inv[0], append(inv[1:], shellPathCommand())...)
 	cmd.Env = envList(env)
 	cmd.Dir = env["HOME"]
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}

@@ -85,6 +85,9 @@ func TestShellPathDirsHasWhatTheUsersBashAdds(t *testing.T) {
 			t.Errorf("%s is eukhe's own PATH, listed again", d)
 		}
 	}
+	if _, err := os.Stat(filepath.Join(home, ".bash_history")); err == nil {
+		t.Errorf("asking the shells wrote the user's ~/.bash_history")
+	}
 	pl := Locate(env, []string{filepath.Join(home, "proj")}).places(env, nil)
 	if !slices.Contains(pl.PathDirs, "./bin") || pl.PathDirs[0] != filepath.SplitList(env["PATH"])[0] {
 		t.Errorf("places' PATH directories %q: want eukhe's first, then ./bin", pl.PathDirs)
