@@ -187,7 +187,9 @@ func writableBelow(rel string) bool {
 
 // LinksProtected reports whether path is a regular file with more than
 // one name, one of which is below a protected entry; past the search's
-// bound, it says yes.
+// bound, it says yes. The secret entries are not searched, as the
+// sandbox's search does not (eukhe's own state, whose journal may hold
+// another name of a file an interrupted edit finished, is one).
 func (p *Policy) LinksProtected(path string) bool {
 	fsys, ok := p.fs.(InodeFS)
 	if !ok {
@@ -198,11 +200,15 @@ func (p *Policy) LinksProtected(path string) bool {
 		return false
 	}
 	tops, depths := p.protectedTops(fsys, path)
-	budget := MaxLinkWalk
+	budget, home := MaxLinkWalk, MaxHomeLinkWalk // the places outside the roots have a bound of their own, as in Search
 	found := false
 	devs := map[uint64]bool{in.Dev: true}
 	for i, t := range tops {
-		complete := linkWalk(fsys, t, depths[i], devs, nil, &budget, func(_ string, o Inode) bool {
+		b := &budget
+		if !underAny(t, p.roots) {
+			b = &home
+		}
+		complete := linkWalk(fsys, t, depths[i], devs, p.isSecret, b, func(_ string, o Inode) bool {
 			found = o.Dev == in.Dev && o.Ino == in.Ino
 			return !found
 		})
@@ -404,4 +410,14 @@ func (c *LinkCache) stillLinks(fsys InodeFS, want map[fileID]uint64) bool {
 		}
 	}
 	return true
+}
+
+// isSecret reports whether path is at or below a secret entry.
+func (p *Policy) isSecret(path string) bool {
+	for _, s := range p.secrets {
+		if under(path, s) {
+			return true
+		}
+	}
+	return false
 }
