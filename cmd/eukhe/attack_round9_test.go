@@ -568,11 +568,11 @@ func TestAttackRound9_a_dot_directory_that_is_a_link_elsewhere_with_a_file_linke
 // DotRule's place is protected (pl.Protected) but not below the home, so
 // not a top of the search.
 // Fix: as above. Note, seen while tracing this row: with the workspace
-// only, the same file's workspace name was written too on this machine,
-// because the tops then include the other home's configuration (here
-// /root, the user database's home: .rustup 120725 and .pyenv 124951
-// entries) and the walk ran out of its bound before /data/xdg: the
-// bound rows below, met by an ordinary developer's home.
+// only, the same file's workspace name was written too, because the tops
+// then include another home's configuration (the user database's home,
+// holding two toolchains of over 120,000 entries each) and the walk ran
+// out of its bound before the moved place: the bound rows below, met by
+// an ordinary developer's home.
 func TestAttackRound9_XDG_CONFIG_HOME_out_of_the_home_with_a_file_linked_out(t *testing.T) {
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
