@@ -28,6 +28,12 @@ type envWorld struct {
 func newEnvWorld(t *testing.T, auto string) *envWorld {
 	t.Helper()
 	base, _ := filepath.EvalSymlinks(t.TempDir())
+	return newEnvWorldIn(t, base, auto)
+}
+
+// newEnvWorldIn is newEnvWorld with its base at base (real, existing).
+func newEnvWorldIn(t *testing.T, base, auto string) *envWorld {
+	t.Helper()
 	w := &envWorld{base: base, home: filepath.Join(base, "home")}
 	w.root = filepath.Join(w.home, "proj")
 	for name, text := range map[string]string{

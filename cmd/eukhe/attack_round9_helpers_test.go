@@ -36,29 +36,7 @@ func r9worldAt(t *testing.T, dir, auto string) *envWorld {
 		t.Cleanup(func() { os.RemoveAll(base) })
 	}
 	base, _ = filepath.EvalSymlinks(base)
-	w := &envWorld{base: base, home: filepath.Join(base, "home")}
-	w.root = filepath.Join(w.home, "proj")
-	for name, text := range map[string]string{
-		".config/eukhe/settings.json": `{"shell.autoEffects": ` + auto + `}`,
-		"proj/a.txt":                  "zeta\nalpha\n",
-		"proj/sub/README":             "sub\n",
-	} {
-		writeFile(t, filepath.Join(w.home, name), text, 0o644)
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."},
-		{"-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "first"}} {
-		if out, err := runCmd(w.root, append([]string{"git"}, args...)...); err != nil {
-			t.Skipf("git is needed: %v\n%s", err, out)
-		}
-	}
-	run, err := os.MkdirTemp("", "eu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(run) })
-	w.env = []string{"HOME=" + w.home, "XDG_STATE_HOME=" + filepath.Join(w.home, ".local", "state"),
-		"XDG_RUNTIME_DIR=" + run, "LANG=C.UTF-8", "GOTOOLCHAIN=local"}
-	return w
+	return newEnvWorldIn(t, base, auto)
 }
 
 // r9many makes n empty files in dir (the entries a bounded walk counts).
