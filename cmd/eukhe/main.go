@@ -10,6 +10,8 @@ import (
 
 	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/agent/shell"
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
 )
 
 const usage = `eukhe — an agent's document and shell tools, inside your editor or headless.
@@ -87,10 +89,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "settings":
 		return runSettings(args[1:], stdout, stderr)
 	case "tool":
+		settings.WarmShellPathDirs(gate.EnvFromList(os.Environ()))
 		return runTool(args[1:], stdin, stdout, stderr)
 	case "mcp":
+		settings.WarmShellPathDirs(gate.EnvFromList(os.Environ())) // while the client's handshake runs
 		return runMCP(args[1:], stdin, stdout, stderr)
 	case "lsp":
+		settings.WarmShellPathDirs(gate.EnvFromList(os.Environ()))
 		return runLSP(args[1:], stdin, stdout, stderr)
 	case "approvals":
 		return runApprovals(args[1:], stdin, stdout, stderr)

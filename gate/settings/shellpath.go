@@ -27,6 +27,18 @@ import (
 // the network or a prompt does not hold the session's start longer.
 const shellPathWait = 3 * time.Second
 
+// shellLinger is how long a shell asked has, after the answer is in or
+// the wait is over, to reach the "exit" typed to it: a startup file's
+// tool finishes what it holds (pyenv rehash's lock: killed outright at
+// the wait, it stayed, and each shell the user opened after waited a
+// minute for it). It runs in the background meanwhile.
+var shellLinger = 20 * time.Second
+
+// shellHangupGrace is how long a shell's group has after its terminal
+// hangs up (SIGHUP, as when the user closes a terminal window, so traps
+// run) before what is left of it is killed.
+const shellHangupGrace = 2 * time.Second
+
 // shellPathMark frames the PATH in the shell's output, which a startup
 // file may add to (a greeting, a fortune); its end is drawn at each
 // start, so a startup file cannot print the mark and a PATH of its own
@@ -39,13 +51,28 @@ var shellPathMark = "EUKHE-SHELL-PATH-" + rand.Text()[:16]
 // shell and PATH. Tests replace it.
 var ShellPathDirs = cachedShellPathDirs
 
-var shellPaths sync.Map // key → []string
+var shellPaths sync.Map // key → *shellPathAnswer
+
+// shellPathAnswer is one key's answer, asked once however many ask.
+type shellPathAnswer struct {
+	once sync.Once
+	dirs []string
+}
+
+// WarmShellPathDirs starts asking the shells for env in the background,
+// so the answer is in by the time a session's policy needs it (the
+// client's handshake runs meanwhile).
+func WarmShellPathDirs(env map[string]string) { go ShellPathDirs(env) }
 
 func cachedShellPathDirs(env map[string]string) []string {
-	key := strings.Join([]string{env["HOME"], env["SHELL"], env["PATH"], env["ZDOTDIR"], env["XDG_CONFIG_HOME"]}, "\x00")
-	if v, ok := shellPaths.Load(key); ok {
-		return v.([]string)
-	}
+	key := strings.Join([]string{env["HOME"], env["SHELL"], env["PATH"], env["ZDOTDIR"], env["XDG_CONFIG_HOME"], env["BASH_ENV"]}, "\x00")
+	v, _ := shellPaths.LoadOrStore(key, &shellPathAnswer{})
+	a := v.(*shellPathAnswer)
+	a.once.Do(func() { a.dirs = askShellsPathDirs(env) })
+	return a.dirs
+}
+
+func askShellsPathDirs(env map[string]string) []string {
 	var outs []string
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -62,9 +89,7 @@ func cachedShellPathDirs(env map[string]string) []string {
 	}
 	wg.Wait()
 	slices.Sort(outs) // the order the shells answered in is not the user's
-	dirs := newPathDirs(env["PATH"], outs)
-	shellPaths.Store(key, dirs)
-	return dirs
+	return newPathDirs(env["PATH"], outs)
 }
 
 // shellInvocation is one way to ask a shell: its program and arguments

@@ -14,7 +14,8 @@ import (
 // PATH, in a session of its own (no terminal: an interactive shell cannot
 // take the editor's), with nothing on its input, and reads what it
 // printed; false when it failed, printed no marked PATH or ran past
-// shellPathWait (its process group is killed then).
+// shellPathWait (its process group gets SIGHUP then, so traps run, and
+// what is left of it shellHangupGrace later is killed).
 func askShellPathPipe(inv shellInvocation, env map[string]string) (string, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), shellPathWait)
 	defer cancel()
@@ -22,8 +23,13 @@ func askShellPathPipe(inv shellInvocation, env map[string]string) (string, bool)
 	cmd.Env = envList(env)
 	cmd.Dir = env["HOME"]
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = shellPathWait
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGHUP) }
+	cmd.WaitDelay = shellHangupGrace
+	defer func() {
+		if ctx.Err() != nil && cmd.Process != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // what is left of its group
+		}
+	}()
 	var out bytes.Buffer
 	cmd.Stdout = &limited{w: &out, n: 1 << 20}
 	if err := cmd.Run(); err != nil && out.Len() == 0 {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 )
@@ -115,6 +116,49 @@ func TestShellPathDirsSeesTerminalOnlyAndPromptHookEntries(t *testing.T) {
 			if !slices.Contains(got, "./bin") {
 				t.Fatalf("the shells' PATH entries: %q, want ./bin", got)
 			}
+		})
+	}
+}
+
+// A startup file's tool that holds a lock past the wait (pyenv rehash
+// does) is let go as it would be in a terminal: given time to finish, or
+// hung up as a closed terminal is, so its EXIT trap runs and the lock is
+// gone for the user's next shell. Killed outright at the wait, it left
+// the lock, and every shell the user opened after waited a minute for it.
+func TestAskingAShellPastTheWaitLetsItsTrapsRun(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatal("bash is needed: ", err)
+	}
+	for name, c := range map[string]struct {
+		sleep  string
+		linger time.Duration
+	}{
+		"it finishes in its time":             {"5", shellLinger},
+		"it is hung up when it takes too long": {"60", time.Second},
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func(d time.Duration) { shellLinger = d }(shellLinger)
+			shellLinger = c.linger
+			home := t.TempDir()
+			lock := filepath.Join(home, "shims.lock")
+			tool := "#!" + bash + "\ntrap 'rm -f \"$HOME/shims.lock\"' EXIT\n: > \"$HOME/shims.lock\"\nsleep " + c.sleep + "\n"
+			if err := os.WriteFile(filepath.Join(home, "rehash"), []byte(tool), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("\"$HOME/rehash\"\nexport PATH=./bin:$PATH\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got := cachedShellPathDirs(map[string]string{"HOME": home, "SHELL": bash, "PATH": os.Getenv("PATH")}); len(got) != 0 {
+				t.Errorf("a shell that never answered added %q", got)
+			}
+			for range 150 { // the shell is let go in the background
+				if _, err := os.Stat(lock); os.IsNotExist(err) {
+					return
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			t.Fatalf("the startup file's lock %s is still there: its tool was killed before its trap ran", lock)
 		})
 	}
 }
