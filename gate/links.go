@@ -160,8 +160,11 @@ func (p *Policy) dotTops(fsys InodeFS, r Rule, add func(string, int)) {
 		add(r.Path, -1)
 		return
 	}
-	var walk func(dir, rel string, depth int)
-	walk = func(dir, rel string, depth int) {
+	// down to each place of HomeWritable (~/.local/share/pnpm/store),
+	// however deep: its covered neighbours are searched whole (pnpm's
+	// global packages beside its store: two levels stopped above them)
+	var walk func(dir, rel string)
+	walk = func(dir, rel string) {
 		names, err := fsys.Names(dir)
 		if err != nil {
 			return
@@ -172,12 +175,12 @@ func (p *Policy) dotTops(fsys InodeFS, r Rule, add func(string, int)) {
 			case !DotCovers(r):
 			case !writableBelow(r):
 				add(filepath.Join(dir, n), -1)
-			case depth > 0:
-				walk(filepath.Join(dir, n), r, depth-1) // ~/.cache: its covered entries
+			default:
+				walk(filepath.Join(dir, n), r) // ~/.cache: its covered entries
 			}
 		}
 	}
-	walk(r.Path, "", 2)
+	walk(r.Path, "")
 }
 
 // writableBelow reports whether a place of HomeWritable is below rel.

@@ -168,9 +168,14 @@ func TestDotfileHardLinkedFromElsewhereIsProtected(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(home, ".local", "share", "nvim", "site", "plugin"), 0o755))
 	link(".oh-my-zsh/custom/themes/deep/t.zsh-theme", "dotfiles/theme")
 	link(".local/share/nvim/site/plugin/p.lua", "dotfiles/p.lua")
+	// beside a cache of HomeWritable three levels down (pnpm's store): its
+	// global packages, linked from the store (the ninth red team's, CI)
+	must(t, os.MkdirAll(filepath.Join(home, ".local", "share", "pnpm", "global", "5", "cowsay"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(home, ".local", "share", "pnpm", "store", "v3"), 0o755))
+	link(".local/share/pnpm/global/5/cowsay/cli.js", ".local/share/pnpm/store/v3/c0ffee-exec")
 	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
 	for other, want := range map[string]Class{"dotfiles/bash_aliases": ClassProtected, "dotfiles/mise.toml": ClassProtected, "dotfiles/blob": ClassOutside,
-		"dotfiles/theme": ClassProtected, "dotfiles/p.lua": ClassProtected} {
+		"dotfiles/theme": ClassProtected, "dotfiles/p.lua": ClassProtected, ".local/share/pnpm/store/v3/c0ffee-exec": ClassProtected} {
 		path := filepath.Join(home, other)
 		if got := p.ClassWrite(Resolve(OS, root, path)); got != want {
 			t.Errorf("write %s: %v, want %v", other, got, want)
