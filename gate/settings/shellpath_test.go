@@ -134,7 +134,7 @@ func TestAskingAShellPastTheWaitLetsItsTrapsRun(t *testing.T) {
 		sleep  string
 		linger time.Duration
 	}{
-		"it finishes in its time":             {"5", shellLinger},
+		"it finishes in its time":              {"5", shellLinger},
 		"it is hung up when it takes too long": {"60", time.Second},
 	} {
 		t.Run(name, func(t *testing.T) {
