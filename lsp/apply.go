@@ -68,7 +68,8 @@ func (s *Server) apply(es []docEdit, all bool) []applied {
 			part[k] = es[i]
 		}
 		res := s.applyBatch(part, enc, caps)
-		for try := 1; try < maxRebases && s.rebaseStale(part, s.awaitMoved(part, res, caps)); try++ {
+		typing := time.Now().Add(s.opts.TypingWait)
+		for try := 1; try < maxRebases && s.rebaseStale(part, s.awaitPause(part, s.awaitMoved(part, res, caps), typing)); try++ {
 			res = s.applyBatch(part, enc, caps)
 		}
 		for k, i := range batch {

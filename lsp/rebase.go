@@ -49,6 +49,27 @@ func (s *Server) backToBase(e docEdit) bool {
 // wait is TypingWait.
 const refusedWait = 2 * time.Second
 
+// typingPause is the quiet a stale edit's document is given before the
+// edit is rebased on it and sent again, while the user keeps typing (up
+// to TypingWait from the first send): sent again at once, each send met
+// the next keystroke the editor had not told yet (VS Code refuses an
+// edit whose version it has passed), and the real VS Code test saw the
+// sends run out while the user still typed (CI).
+const typingPause = 150 * time.Millisecond
+
+// awaitPause waits, for each stale document of res, until the editor has
+// told no change of it for typingPause, or until deadline.
+func (s *Server) awaitPause(part []docEdit, res []applied, deadline time.Time) []applied {
+	for k, a := range res {
+		if !a.stale {
+			continue
+		}
+		for time.Now().Before(deadline) && s.ov.waitChange(context.Background(), part[k].path, min(typingPause, time.Until(deadline))) {
+		}
+	}
+	return res
+}
+
 // awaitMoved waits, for each refused document not seen moved yet, until
 // its buffer moved on or the wait ends, and marks those that moved stale.
 //
