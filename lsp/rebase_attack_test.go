@@ -413,3 +413,50 @@ func TestAPutBackRefusedByTypingIsToldAsLanded(t *testing.T) {
 		t.Errorf("c.txt on disk = %q", d)
 	}
 }
+
+// The real VS Code's race (CI): the user types a key each 20 ms for over
+// a second, and the editor tells each key 60 ms after it (a loaded
+// machine), refusing every edit whose version it has passed. Sent again
+// at once after each refusal, the edit met the next untold key each time
+// and its sends ran out while the user still typed; it waits for a pause
+// in the typing now, and lands, rebased, with every key kept.
+func TestAnEditLandsWhileTheUserTypesFasterThanTheEditorTells(t *testing.T) {
+	e := newEditor(t, editorOpts{transactional: true, debounce: true, name: "fake"})
+	tag := oneFile(t, e, "a.txt", "one\ntwo\nthree\nfour\n")
+	const keys = 60
+	stop := make(chan struct{})
+	told := make(chan struct{})
+	go func() { // the editor tells what changed each 60 ms
+		defer close(told)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(60 * time.Millisecond):
+				e.flush("a.txt")
+			}
+		}
+	}()
+	defer func() { close(stop); <-told }()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range keys {
+			e.typeAt("a.txt", 0, uint32(3+i), "k")
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 4\n+FOUR\n"})
+	<-done
+	if got.IsError || !strings.HasPrefix(got.Text, "Applied to a.txt") && !strings.HasPrefix(got.Text, "Rebased") {
+		e.mu.Lock()
+		calls := e.applyCalls
+		e.mu.Unlock()
+		t.Fatalf("the edit did not land while the user typed (%d sends):\n%s", calls, got.Text)
+	}
+	if b, want := e.buf("a.txt"), "one"+strings.Repeat("k", keys)+"\ntwo\nthree\nFOUR\n"; b != want {
+		t.Logf("reply:\n%s", got.Text)
+		t.Fatalf("buffer %q, want %q", b, want)
+	}
+}

@@ -128,8 +128,14 @@ func (o *overlay) track(w *watch, f func()) bool {
 // whether one came.
 func (o *overlay) waitChange(ctx context.Context, path string, d time.Duration) bool {
 	sig := make(chan struct{}, 1)
-	w := o.watch(path, nil, nil, sig)
+	// poked from the next change on: watch's own check at the start pokes
+	// too, which answered "a change came" at once, every time (a loop on
+	// it spun instead of waiting)
+	w := o.watch(path, nil, nil, nil)
 	defer o.unwatch(w)
+	o.mu.Lock()
+	w.sig = sig
+	o.mu.Unlock()
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
