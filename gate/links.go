@@ -207,15 +207,25 @@ func (p *Policy) LinksProtected(path string) bool {
 	found := false
 	devs := map[uint64]bool{in.Dev: true}
 	for i, t := range tops {
-		b := &budget
-		if !underAny(t, p.roots) {
-			b = &home
+		if underAny(t, p.roots) {
+			complete := linkWalk(fsys, t, depths[i], devs, p.isSecret, &budget, func(_ string, o Inode) bool {
+				found = o.Dev == in.Dev && o.Ino == in.Ino
+				return !found
+			})
+			if found || !complete {
+				return true
+			}
+			continue
 		}
-		complete := linkWalk(fsys, t, depths[i], devs, p.isSecret, b, func(_ string, o Inode) bool {
-			found = o.Dev == in.Dev && o.Ino == in.Ino
-			return !found
-		})
-		if found || !complete {
+		// outside the roots (the home's configuration, searched whole,
+		// other homes): the walk kept for topsFresh, as the sandbox's
+		files, complete := p.links.walkTop(fsys, t, depths[i], p.roots, &home)
+		for _, f := range files {
+			if f.in.Dev == in.Dev && f.in.Ino == in.Ino && !p.isSecret(f.path) {
+				return true
+			}
+		}
+		if !complete {
 			return true
 		}
 	}

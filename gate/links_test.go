@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -228,5 +229,58 @@ func TestLinkCacheWalksAnOutsidePlaceAgainWhenAFileItFoundGetsAName(t *testing.T
 	c.topsMu.Unlock()
 	if walked != 1 {
 		t.Fatalf("the outside place is not kept: %d walks kept", walked)
+	}
+}
+
+// countingFS counts the directories listed below a place.
+type countingFS struct {
+	InodeFS
+	mu     sync.Mutex
+	under  string
+	listed int
+}
+
+func (c *countingFS) Names(dir string) ([]string, error) {
+	if under(dir, c.under) {
+		c.mu.Lock()
+		c.listed++
+		c.mu.Unlock()
+	}
+	return c.InodeFS.Names(dir)
+}
+
+// A write to a file with other names searches the home's configuration
+// whole; the policy keeps that walk (topsFresh), as the sandbox keeps
+// its own: the second write does not list the home again (on a machine
+// whose homes held toolchains, each such write took 12 s), and a file
+// the walk found that gets or loses a name is walked again.
+func TestLinksProtectedKeepsTheWalkOfTheHome(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	home, root := filepath.Join(base, "home"), filepath.Join(base, "work")
+	for _, d := range []string{root, filepath.Join(home, ".config", "tool", "a", "b")} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	must(t, os.WriteFile(filepath.Join(home, ".config", "tool", "a", "b", "c.conf"), []byte("x\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "shared.txt"), []byte("x\n"), 0o644))
+	must(t, os.Link(filepath.Join(root, "shared.txt"), filepath.Join(base, "elsewhere.txt")))
+	conf := filepath.Join(home, ".config", "tool", "a", "b", "c.conf")
+	must(t, os.Link(conf, filepath.Join(base, "conf-copy"))) // a file the walk finds
+	fsys := &countingFS{InodeFS: OS.(InodeFS), under: filepath.Join(home, ".config")}
+	p := Places{Roots: []string{root}, Home: home}.Policy(fsys)
+	write := func() Class { return p.ClassWrite(Resolve(fsys, root, filepath.Join(root, "shared.txt"))) }
+	if c := write(); c != ClassInside {
+		t.Fatalf("a workspace file whose other name is in no protected place: %v", c)
+	}
+	first := fsys.listed
+	if c := write(); c != ClassInside || fsys.listed != first {
+		t.Fatalf("the second write listed %d directories of the home again (%v)", fsys.listed-first, c)
+	}
+	// the user gives a file the walk found a third name, in the
+	// workspace: the kept walk is not used
+	must(t, os.Remove(filepath.Join(root, "shared.txt")))
+	must(t, os.Link(conf, filepath.Join(root, "shared.txt")))
+	if c := write(); c != ClassProtected {
+		t.Fatalf("the workspace name of the home's c.conf: %v, want protected", c)
 	}
 }

@@ -153,7 +153,11 @@ type Rule struct {
 // the process entries every policy holds (proc.go). It is
 // pure once built; Resolve is the one place it touches a filesystem.
 type Policy struct {
-	fs      FS
+	fs FS
+	// links keeps the walks of protected places outside the roots a
+	// write's other names are looked for in (LinksProtected), as a
+	// session's sandbox keeps its own (links_tops.go)
+	links   LinkCache
 	roots   []string
 	secrets []string
 	rules   []Rule
