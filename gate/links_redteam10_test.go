@@ -107,3 +107,24 @@ func TestRedTeam10_nested_moved_and_linked_configuration_with_other_names_is_pro
 		}
 	}
 }
+
+// Through the shell: a step that writes another name of a credential
+// store's file (a redirection, tee, sed -i, cp onto it) has secret, so
+// it asks; a workspace file named in eukhe's journal too still writes
+// unasked.
+func TestRedTeam10_a_step_writing_another_name_of_a_secret_has_secret(t *testing.T) {
+	w := newAttackWorld(t)
+	must(t, os.MkdirAll(filepath.Join(w.home, ".aws"), 0o700))
+	hardLink(t, filepath.Join(w.home, ".aws", "config"), filepath.Join(w.root, "awscfg"))
+	hardLink(t, filepath.Join(w.root, "moved.txt"), filepath.Join(w.state, "journal", "j1", "moved.txt"))
+	must(t, os.WriteFile(filepath.Join(w.root, "a.txt"), []byte("a\n"), 0o644))
+	// this machine's /root is no other home here: its walk is not this test's
+	w.policy = Places{Home: w.home, UserDir: w.userDir, Roots: []string{w.root}, PathDirs: []string{w.bin},
+		OtherHomes: []string{w.alice}, StateDir: w.state}.Policy(OS)
+	for _, s := range []string{"echo '[profile x]' >> awscfg", "echo x | tee -a awscfg", "sed -i s/a/b/ awscfg", "cp a.txt awscfg"} {
+		w.judgeRow(t, w.root, s, Of(Secret), false)
+	}
+	for _, s := range []string{"echo x >> moved.txt", "sed -i s/a/b/ moved.txt", "echo x >> a.txt"} {
+		w.judgeRow(t, w.root, s, 0, true)
+	}
+}
