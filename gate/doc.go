@@ -122,9 +122,14 @@
 //     name of a protected file — a hard link already in the tree — is
 //     judged by the file: Policy.ClassWrite (links.go) makes a regular file
 //     with nlink > 1 whose device and inode are those of a file below a
-//     protected entry Protected, for the document tools' writes,
-//     redirections, the words of writing commands and walked links; past
-//     MaxLinkWalk entries it says Protected (it asks). ProtectedLinks gives
+//     protected entry Protected, and one whose are those of a file below
+//     a secret entry Secret (a dotfiles directory's hard link to
+//     ~/.ssh/config: the tenth red team's; eukhe's state, whose journal
+//     names workspace files, is not searched), for the document tools'
+//     writes, redirections, the words of writing commands and walked
+//     links; past MaxLinkWalk entries it says Protected (it asks). A read
+//     of such a name is judged by its path (open: each read of a file
+//     with other names would walk the secret entries). ProtectedLinks gives
 //     the sandbox those other names below the roots, to bind read-only
 //     (agent/shell hands it the protected entries in the roots, and keeps
 //     its answer in a LinkCache per session); it

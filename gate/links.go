@@ -189,57 +189,90 @@ func writableBelow(rel string) bool {
 }
 
 // LinksProtected reports whether path is a regular file with more than
-// one name, one of which is below a protected entry; past the search's
-// bound, it says yes. The secret entries are not searched, as the
-// sandbox's search does not (eukhe's own state, whose journal may hold
-// another name of a file an interrupted edit finished, is one).
-func (p *Policy) LinksProtected(path string) bool {
+// one name, one of which is below a protected or secret entry; past the
+// search's bound, it says yes.
+func (p *Policy) LinksProtected(path string) bool { return p.linksClass(path) != 0 }
+
+// linksClass is ClassSecret when path is a regular file with more than
+// one name, one of which is below a secret entry (a dotfiles directory's
+// hard link to ~/.ssh/config, whose ProxyCommand ssh runs: the tenth red
+// team's), ClassProtected when one is below a protected entry or the
+// search ran past its bound, else 0. eukhe's own state (linkKeep), whose
+// journal may hold another name of a workspace file an interrupted edit
+// finished, is not searched, as the sandbox's search does not search
+// secret entries.
+func (p *Policy) linksClass(path string) Class {
 	fsys, ok := p.fs.(InodeFS)
 	if !ok {
-		return false
+		return 0
 	}
 	in, ok := fsys.Inode(path)
 	if !ok || in.Nlink < 2 {
-		return false
+		return 0
+	}
+	budget, home := MaxLinkWalk, MaxHomeLinkWalk // the places outside the roots have a bound of their own, as in Search
+	devs := map[uint64]bool{in.Dev: true}
+	search := func(tops []string, depths []int, skip func(string) bool) (found, complete bool) {
+		for i, t := range tops {
+			if underAny(t, p.roots) {
+				complete := linkWalk(fsys, t, depths[i], devs, skip, &budget, func(_ string, o Inode) bool {
+					found = o.Dev == in.Dev && o.Ino == in.Ino
+					return !found
+				})
+				if found || !complete {
+					return found, complete
+				}
+				continue
+			}
+			// outside the roots (the home's configuration, searched
+			// whole, other homes): the walk kept for topsFresh, as the
+			// sandbox's (on a machine whose homes held toolchains, each
+			// such write walked them again: 12 s)
+			files, complete := p.links.walkTop(fsys, t, depths[i], p.roots, &home)
+			for _, f := range files {
+				if f.in.Dev == in.Dev && f.in.Ino == in.Ino && (skip == nil || !skip(f.path)) {
+					return true, true
+				}
+			}
+			if !complete {
+				return false, false
+			}
+		}
+		return false, true
+	}
+	var secrets []string
+	var depths []int
+	for _, s := range p.secrets {
+		if !slices.ContainsFunc(p.linkKeep, func(k string) bool { return under(s, k) }) && !slices.Contains(secrets, s) {
+			secrets, depths = append(secrets, s), append(depths, -1)
+		}
+	}
+	kept := func(q string) bool {
+		return slices.ContainsFunc(p.linkKeep, func(k string) bool { return under(q, k) })
+	}
+	if found, complete := search(secrets, depths, kept); found {
+		return ClassSecret
+	} else if !complete {
+		return ClassProtected
 	}
 	tops, depths := p.protectedTops(fsys, path)
-	budget, home := MaxLinkWalk, MaxHomeLinkWalk // the places outside the roots have a bound of their own, as in Search
-	found := false
-	devs := map[uint64]bool{in.Dev: true}
-	for i, t := range tops {
-		if underAny(t, p.roots) {
-			complete := linkWalk(fsys, t, depths[i], devs, p.isSecret, &budget, func(_ string, o Inode) bool {
-				found = o.Dev == in.Dev && o.Ino == in.Ino
-				return !found
-			})
-			if found || !complete {
-				return true
-			}
-			continue
-		}
-		// outside the roots (the home's configuration, searched whole,
-		// other homes): the walk kept for topsFresh, as the sandbox's
-		files, complete := p.links.walkTop(fsys, t, depths[i], p.roots, &home)
-		for _, f := range files {
-			if f.in.Dev == in.Dev && f.in.Ino == in.Ino && !p.isSecret(f.path) {
-				return true
-			}
-		}
-		if !complete {
-			return true
-		}
+	if found, complete := search(tops, depths, p.isSecret); found || !complete {
+		return ClassProtected
 	}
-	return false
+	return 0
 }
 
 // ClassWrite is the class of a resolved path for a write: its Class, or
-// Protected when it is another name of a protected file (a hard link).
-// The policy's SetNear function is told the path first.
+// Secret or Protected when it is another name of a secret or protected
+// file (a hard link). The policy's SetNear function is told the path
+// first.
 func (p *Policy) ClassWrite(r RealPath) Class {
 	p.Near(r.Path)
 	c := p.Class(r)
-	if (c == ClassInside || c == ClassOutside) && p.LinksProtected(r.Path) {
-		return ClassProtected
+	if c == ClassInside || c == ClassOutside {
+		if l := p.linksClass(r.Path); l != 0 {
+			return l
+		}
 	}
 	return c
 }

@@ -370,6 +370,9 @@ func (pl Places) Rules() []Rule {
 func (pl Places) Policy(fsys FS) *Policy {
 	p := NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
 	p.pathDirs = slices.Clone(pl.PathDirs)
+	if pl.StateDir != "" {
+		p.linkKeep = []string{filepath.Clean(pl.StateDir), Resolve(fsys, "/", filepath.Clean(pl.StateDir)).Path}
+	}
 	return p
 }
 

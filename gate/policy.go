@@ -172,6 +172,10 @@ type Policy struct {
 	// pathDirs are the Places' PathDirs: eukhe's PATH and what the
 	// user's shells add to it.
 	pathDirs []string
+	// linkKeep are the secret places whose files' other names are
+	// eukhe's own (its state: a journal's names of workspace files), not
+	// searched by ClassWrite.
+	linkKeep []string
 }
 
 // SetNear has f told each real path before the policy judges a write of

@@ -1,7 +1,6 @@
 package settings
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -31,8 +30,15 @@ func askShellPath(inv shellInvocation, env map[string]string) (string, bool) {
 		return askShellPathPipe(inv, env)
 	}
 	args := slices.Clone(inv[1 : len(inv)-1]) // "-i" and "-l", without "-c": commands come typed
-	if filepath.Base(inv[0]) == "fish" {
+	switch filepath.Base(inv[0]) {
+	case "fish":
 		args = append(args, "--private") // fish keeps no history of it
+	case "zsh":
+		// the typed line starts with a space: kept out of the history
+		// list, so out of the file too, whatever ~/.zshrc writes when
+		// (INC_APPEND_HISTORY, SHARE_HISTORY write each line as it is
+		// typed: the tenth red team's)
+		args = append(args, "-o", "HIST_IGNORE_SPACE")
 	}
 	cmd := exec.Command(inv[0], args...)
 	cmd.Env = envList(env)
@@ -50,10 +56,7 @@ func askShellPath(inv shellInvocation, env map[string]string) (string, bool) {
 		_ = cmd.Wait()
 		close(exited)
 	}()
-	// unset HISTFILE: bash and zsh write no history of the typed line
-	// when they exit (the user's ~/.bash_history stays as it is)
-	typed := " unset HISTFILE; printf '%s%s\\n' " + shellPathMark[:len(shellPathMark)/2] + " " + shellPathMark[len(shellPathMark)/2:] +
-		"; printenv PATH; printf '%s%s\\n' " + shellPathMark[:len(shellPathMark)/2] + " " + shellPathMark[len(shellPathMark)/2:] + "; exit\n"
+	typed := typedAsk(filepath.Base(inv[0]))
 	answered := make(chan string, 1)
 	if _, err := master.Write([]byte(typed)); err == nil {
 		go readShellAnswer(master, answered)
@@ -67,26 +70,25 @@ func askShellPath(inv shellInvocation, env map[string]string) (string, bool) {
 	return pathBetweenMarks(text)
 }
 
-// readShellAnswer reads the terminal until the shell has printed both
-// marks, and sends what it printed to answered; then it reads on, to no
-// one, so the shell is never held writing, until the terminal closes.
-func readShellAnswer(master *os.File, answered chan<- string) {
-	var out bytes.Buffer
-	buf := make([]byte, 32<<10)
-	sent := false
-	for {
-		n, err := master.Read(buf)
-		if !sent && out.Len() < 1<<20 {
-			out.Write(buf[:n])
-			if bytes.Count(out.Bytes(), []byte(shellPathMark)) >= 2 {
-				answered <- out.String()
-				sent = true
-			}
-		}
-		if err != nil {
-			return // EIO: the shell and all it started closed the terminal; or closed here
-		}
+// typedAsk is the line typed to the shell: the PATH between marks, each
+// printed in two halves (the terminal's echo of the line never holds the
+// mark whole), then exit. It keeps the line out of the user's history:
+// bash's history is turned off (set +o history: HISTFILE may be
+// readonly, as hardening guides set it, and then unset HISTFILE failed
+// and bash wrote the line at its exit: the tenth red team's); zsh is
+// started with HIST_IGNORE_SPACE and given no unset (on a readonly
+// HISTFILE, zsh drops the rest of the line); other shells have HISTFILE
+// unset.
+func typedAsk(shell string) string {
+	half := shellPathMark[:len(shellPathMark)/2] + " " + shellPathMark[len(shellPathMark)/2:]
+	ask := "printf '%s%s\\n' " + half + "; printenv PATH; printf '%s%s\\n' " + half + "; exit\n"
+	switch shell {
+	case "bash":
+		return " set +o history; unset HISTFILE; " + ask
+	case "zsh":
+		return " " + ask
 	}
+	return " unset HISTFILE; " + ask
 }
 
 // letShellGo ends a shell asked on a terminal without cutting its
@@ -102,26 +104,7 @@ func letShellGo(pid int, master *os.File, exited <-chan struct{}, linger time.Du
 	case <-time.After(linger):
 	}
 	master.Close() // the hangup
-	deadline := time.After(shellHangupGrace)
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-wait:
-	for {
-		select {
-		case <-deadline:
-			break wait
-		case <-tick.C:
-			select {
-			case <-exited:
-				if syscall.Kill(-pid, 0) != nil { // the group is empty
-					return
-				}
-			default:
-			}
-		}
-	}
-	_ = syscall.Kill(-pid, syscall.SIGKILL) // what is left of its group
-	<-exited
+	endShellGroup(pid, exited)
 }
 
 // openPTY opens a pseudo-terminal pair (posix_openpt, unlockpt, ptsname).

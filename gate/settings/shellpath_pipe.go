@@ -4,38 +4,118 @@ package settings
 
 import (
 	"bytes"
-	"context"
+	"os"
 	"os/exec"
 	"sort"
 	"syscall"
+	"time"
 )
 
 // askShellPathPipe runs one shell invocation with the command that prints its
 // PATH, in a session of its own (no terminal: an interactive shell cannot
 // take the editor's), with nothing on its input, and reads what it
 // printed; false when it failed, printed no marked PATH or ran past
-// shellPathWait (its process group gets SIGHUP then, so traps run, and
-// what is left of it shellHangupGrace later is killed).
+// shellPathWait. The answer is in as soon as both marks are, or the
+// shell and all it started closed its output. A shell still running at
+// the wait is let go in the background (endShellPipe), so a startup file
+// that ignores the hangup does not hold the answer past the wait (the
+// tenth red team's: it held it shellHangupGrace longer).
 func askShellPathPipe(inv shellInvocation, env map[string]string) (string, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), shellPathWait)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, inv[0], append(inv[1:], shellPathCommand())...)
+	start := time.Now()
+	cmd := exec.Command(inv[0], append(inv[1:], shellPathCommand())...)
 	cmd.Env = envList(env)
 	cmd.Dir = env["HOME"]
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGHUP) }
-	cmd.WaitDelay = shellHangupGrace
-	defer func() {
-		if ctx.Err() != nil && cmd.Process != nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // what is left of its group
-		}
-	}()
-	var out bytes.Buffer
-	cmd.Stdout = &limited{w: &out, n: 1 << 20}
-	if err := cmd.Run(); err != nil && out.Len() == 0 {
+	r, w, err := os.Pipe()
+	if err != nil {
 		return "", false
 	}
-	return pathBetweenMarks(out.String())
+	cmd.Stdout = w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		r.Close()
+		return "", false
+	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	answered := make(chan string, 1)
+	go readShellAnswer(r, answered)
+	text := "" // past the wait: no answer
+	select {
+	case text = <-answered:
+	case <-time.After(shellPathWait):
+	}
+	go endShellPipe(cmd.Process.Pid, r, exited, shellPathWait-time.Since(start))
+	return pathBetweenMarks(text)
+}
+
+// endShellPipe lets a shell asked through pipes go: it has left (at
+// most) to finish by itself, then its group gets SIGHUP (so traps run)
+// and is ended (endShellGroup); its output is closed then, so a program
+// that keeps it open (a daemon) holds no reader here.
+func endShellPipe(pid int, out *os.File, exited <-chan struct{}, left time.Duration) {
+	select {
+	case <-exited:
+	case <-time.After(max(left, 0)):
+		_ = syscall.Kill(-pid, syscall.SIGHUP)
+		endShellGroup(pid, exited)
+	}
+	out.Close()
+}
+
+// endShellGroup gives what is left of a shell's group shellHangupGrace
+// after its hangup to end, then kills it, and waits for the shell.
+func endShellGroup(pid int, exited <-chan struct{}) {
+	deadline := time.After(shellHangupGrace)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-deadline:
+			_ = syscall.Kill(-pid, syscall.SIGKILL) // what is left of its group
+			<-exited
+			return
+		case <-tick.C:
+			select {
+			case <-exited:
+				if syscall.Kill(-pid, 0) != nil { // the group is empty
+					return
+				}
+			default:
+			}
+		}
+	}
+}
+
+// readShellAnswer reads a shell's output until it has printed both
+// marks, and sends what it printed to answered; then it reads on, to no
+// one, so the shell is never held writing, until the output closes. An
+// output that closes before both marks sends what it had: the shell
+// that exits at once (a ~/.bashrc ending in exit) is not waited for.
+func readShellAnswer(out *os.File, answered chan<- string) {
+	var got bytes.Buffer
+	buf := make([]byte, 32<<10)
+	sent := false
+	for {
+		n, err := out.Read(buf)
+		if !sent && got.Len() < 1<<20 {
+			got.Write(buf[:n])
+			if bytes.Count(got.Bytes(), []byte(shellPathMark)) >= 2 {
+				answered <- got.String()
+				sent = true
+			}
+		}
+		if err != nil {
+			if !sent {
+				answered <- got.String()
+			}
+			return // EOF, EIO: the shell and all it started closed it; or closed here
+		}
+	}
 }
 
 func envList(env map[string]string) []string {
@@ -45,17 +125,4 @@ func envList(env map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// limited keeps the first n bytes written and drops the rest.
-type limited struct {
-	w *bytes.Buffer
-	n int
-}
-
-func (l *limited) Write(p []byte) (int, error) {
-	if room := l.n - l.w.Len(); room > 0 {
-		l.w.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
 }

@@ -1,0 +1,82 @@
+//go:build open_attacks
+
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// Open (the tenth red team's): linkedDots looks for links in the home's
+// configuration three levels deep only, so a link deeper is not a
+// DotRule of its own, and what is behind it resolves Outside.
+// A dot-directory reached through a link deeper than the policy looks
+// for links when it starts (a dotfiles manager that links
+// ~/.local/share/nvim/site/pack/mine to its own tree, GNU stow's folded
+// trees): Neovim loads what is there at its start, so a write there, by
+// the link's path, its real path, or another name of a file there, is
+// Protected.
+func TestRedTeam10_configuration_behind_a_deep_directory_link_is_protected(t *testing.T) {
+	base, home, root := redHome(t)
+	real := filepath.Join(base, "dotfiles", "nvim-pack")
+	must(t, os.MkdirAll(filepath.Join(real, "start", "mine", "plugin"), 0o755))
+	site := filepath.Join(home, ".local", "share", "nvim", "site", "pack")
+	must(t, os.MkdirAll(site, 0o755))
+	must(t, os.Symlink(real, filepath.Join(site, "mine")))
+	plugin := filepath.Join(real, "start", "mine", "plugin", "p.lua")
+	hardLink(t, plugin, filepath.Join(root, "p.lua"))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	for _, path := range []string{filepath.Join(site, "mine", "start", "mine", "plugin", "new.lua"), plugin, filepath.Join(root, "p.lua")} {
+		if got := p.ClassWrite(Resolve(OS, root, path)); got != ClassProtected {
+			t.Errorf("write %s: %v, want %v", path, got, ClassProtected)
+		}
+	}
+}
+
+// Open (the tenth red team's): linkWalk does not go down a directory on
+// another device than the file's, so a mount inside the home's
+// configuration (a dev container's volume at ~/.config/mise, the
+// workspace a mount of the same disk) is never searched: the file's
+// other name in the workspace is written Inside. Needs root (a bind
+// mount); skipped without.
+func TestRedTeam10_configuration_on_a_mount_inside_the_home_is_searched(t *testing.T) {
+	base, home, _ := redHome(t)
+	disk := filepath.Join(base, "disk")
+	must(t, os.MkdirAll(disk, 0o755))
+	if err := unix.Mount("tmpfs", disk, "tmpfs", 0, ""); err != nil {
+		t.Skip("a mount is needed: ", err)
+	}
+	t.Cleanup(func() { _ = unix.Unmount(disk, unix.MNT_DETACH) })
+	root := filepath.Join(disk, "work")
+	hardLink(t, filepath.Join(disk, "mise", "config.toml"), filepath.Join(root, "mise.toml"))
+	at := filepath.Join(home, ".config", "mise")
+	must(t, os.MkdirAll(at, 0o755))
+	if err := unix.Mount(filepath.Join(disk, "mise"), at, "", unix.MS_BIND, ""); err != nil {
+		t.Skip("a bind mount is needed: ", err)
+	}
+	t.Cleanup(func() { _ = unix.Unmount(at, unix.MNT_DETACH) })
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if got := p.ClassWrite(Resolve(OS, root, filepath.Join(root, "mise.toml"))); got != ClassProtected {
+		t.Errorf("write the workspace's name of ~/.config/mise/config.toml (a mount): %v, want %v", got, ClassProtected)
+	}
+}
+
+// Open (the tenth red team's): a read of another name of a credential
+// store's file (~/dotfiles/aws_credentials hard-linked to
+// ~/.aws/credentials) is judged by its path: Class, not the file, so it
+// reads the secret unasked. ClassWrite searches the secret entries for a
+// write's other names; a read does not (each read of a file with other
+// names, node_modules' from pnpm's store, would walk them), nor does the
+// sandbox hide such a name.
+func TestRedTeam10_a_read_of_another_name_of_a_secret_is_secret(t *testing.T) {
+	_, home, root := redHome(t)
+	hardLink(t, filepath.Join(home, ".aws", "credentials"), filepath.Join(home, "dotfiles", "aws_credentials"))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	v := p.JudgeReal(Resolve(OS, root, filepath.Join(home, "dotfiles", "aws_credentials")), ReadAccess, DefaultAuto())
+	if !v.Effects.Has(Secret) {
+		t.Errorf("read another name of ~/.aws/credentials: %v, want secret", v.Effects)
+	}
+}

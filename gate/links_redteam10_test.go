@@ -1,0 +1,130 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The tenth red team's ways around ClassWrite's search for a file's
+// other names: a place the agent may write unasked (the workspace, a
+// cache of HomeWritable, a dotfiles directory outside) holding another
+// name of a file of the home's configuration or of a credential store.
+
+// redHome is a home with a workspace in it, for the tests below.
+func redHome(t *testing.T) (base, home, root string) {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	home, root = filepath.Join(base, "home"), filepath.Join(base, "home", "work")
+	must(t, os.MkdirAll(root, 0o755))
+	return base, home, root
+}
+
+// hardLink writes protected (with its directories) and gives it the other
+// name other (with its directories).
+func hardLink(t *testing.T, protected, other string) {
+	t.Helper()
+	must(t, os.MkdirAll(filepath.Dir(protected), 0o755))
+	must(t, os.MkdirAll(filepath.Dir(other), 0o755))
+	must(t, os.WriteFile(protected, []byte("x\n"), 0o644))
+	must(t, os.Link(protected, other))
+}
+
+// A credential store's file with another name (a dotfiles directory that
+// hard-links ~/dotfiles/ssh_config to ~/.ssh/config, whose ProxyCommand
+// runs at the next ssh): a write to the other name writes the store, so
+// it is Secret (it always asks), not Outside (unasked by default).
+func TestRedTeam10_a_credential_store_file_hard_linked_elsewhere_is_secret(t *testing.T) {
+	base, home, root := redHome(t)
+	state := filepath.Join(home, ".local", "state", "eukhe")
+	must(t, os.MkdirAll(state, 0o755))
+	cases := map[string]string{
+		filepath.Join(home, ".ssh", "config"):             filepath.Join(home, "dotfiles", "ssh_config"),
+		filepath.Join(home, ".ssh", "authorized_keys"):    filepath.Join(root, "keys"),
+		filepath.Join(home, ".aws", "config"):             filepath.Join(home, ".cache", "pip", "aws"),
+		filepath.Join(home, ".config", "gh", "hosts.yml"): filepath.Join(base, "tmp", "hosts"),
+	}
+	for protected, other := range cases {
+		hardLink(t, protected, other)
+	}
+	// a file of the workspace with another name in eukhe's own state (a
+	// journal of an interrupted commit) stays the workspace's
+	hardLink(t, filepath.Join(root, "moved.go"), filepath.Join(state, "journal", "x", "moved.go"))
+	p := Places{Roots: []string{root}, Home: home, StateDir: state}.Policy(OS)
+	for protected, other := range cases {
+		if got := p.ClassWrite(Resolve(OS, root, other)); got != ClassSecret {
+			t.Errorf("write %s (another name of %s): %v, want %v", other, protected, got, ClassSecret)
+		}
+	}
+	if got := p.ClassWrite(Resolve(OS, root, filepath.Join(root, "moved.go"))); got != ClassInside {
+		t.Errorf("write a workspace file named in eukhe's journal too: %v, want %v", got, ClassInside)
+	}
+}
+
+// Caches and the configuration nest: a place HomeNeverWritable keeps
+// covered beside caches (~/.cache/pre-commit, p10k's instant prompt), a
+// covered neighbour of a cache two and three levels down (poetry's
+// virtualenvs beside its cache, uv's tools beside its wheels), a home
+// moved by XDG_CONFIG_HOME and XDG_CACHE_HOME, and a dot-directory that
+// is a link elsewhere: each file's other name in a cache, the workspace
+// or a scratch directory is Protected.
+func TestRedTeam10_nested_moved_and_linked_configuration_with_other_names_is_protected(t *testing.T) {
+	base, home, root := redHome(t)
+	xdg, xcache, realLocal := filepath.Join(base, "xdg"), filepath.Join(base, "xcache"), filepath.Join(base, "disk", "local")
+	must(t, os.MkdirAll(realLocal, 0o755))
+	must(t, os.Symlink(realLocal, filepath.Join(home, ".local")))
+	type pair struct{ protected, other string }
+	cases := []pair{
+		{filepath.Join(home, ".cache", "pre-commit", "repoabc", "hook.py"), filepath.Join(home, ".cache", "pip", "http", "hook")},
+		{filepath.Join(home, ".cache", "p10k-instant-prompt-me.zsh"), filepath.Join(home, ".cache", "go-build", "ab", "p10k")},
+		{filepath.Join(home, ".cache", "pypoetry", "virtualenvs", "app-py3", "bin", "activate"), filepath.Join(home, ".cache", "pypoetry", "cache", "activate")},
+		{filepath.Join(home, ".cache", "uv", "tools", "ruff", "bin", "ruff"), filepath.Join(home, ".cache", "uv", "wheels-v5", "ruff")},
+		{filepath.Join(home, ".cargo", "bin", "cargo-x"), filepath.Join(home, ".cargo", "registry", "src", "x", "build.rs")},
+		{filepath.Join(xdg, "fish", "conf.d", "x.fish"), filepath.Join(root, "x.fish")},
+		{filepath.Join(xcache, "pre-commit", "repo", "hook"), filepath.Join(xcache, "pip", "hook")},
+		{filepath.Join(xcache, "starship", "init.sh"), filepath.Join(root, "init.sh")},
+		{filepath.Join(realLocal, "share", "nvim", "site", "plugin", "p.lua"), filepath.Join(realLocal, "share", "pnpm", "store", "v3", "p")},
+		{filepath.Join(realLocal, "bin", "tool"), filepath.Join(root, "tool")},
+	}
+	for _, c := range cases {
+		hardLink(t, c.protected, c.other)
+	}
+	env := map[string]string{"XDG_CONFIG_HOME": xdg, "XDG_CACHE_HOME": xcache}
+	p := Places{Roots: []string{root}, Home: home, Env: env}.Policy(OS)
+	for _, c := range cases {
+		if got := p.ClassWrite(Resolve(OS, root, c.other)); got != ClassProtected {
+			t.Errorf("write %s (another name of %s): %v, want %v", c.other, c.protected, got, ClassProtected)
+		}
+	}
+	// the controls: a cache's file with two names in caches, and a
+	// workspace file with two names in the workspace
+	hardLink(t, filepath.Join(home, ".cache", "pip", "a"), filepath.Join(home, ".npm", "_cacache", "a"))
+	hardLink(t, filepath.Join(root, "a.go"), filepath.Join(root, "b.go"))
+	for _, f := range []string{filepath.Join(home, ".npm", "_cacache", "a"), filepath.Join(root, "b.go")} {
+		if got := p.ClassWrite(Resolve(OS, root, f)); got == ClassProtected {
+			t.Errorf("write %s (two names, none configuration): %v", f, got)
+		}
+	}
+}
+
+// Through the shell: a step that writes another name of a credential
+// store's file (a redirection, tee, sed -i, cp onto it) has secret, so
+// it asks; a workspace file named in eukhe's journal too still writes
+// unasked.
+func TestRedTeam10_a_step_writing_another_name_of_a_secret_has_secret(t *testing.T) {
+	w := newAttackWorld(t)
+	must(t, os.MkdirAll(filepath.Join(w.home, ".aws"), 0o700))
+	hardLink(t, filepath.Join(w.home, ".aws", "config"), filepath.Join(w.root, "awscfg"))
+	hardLink(t, filepath.Join(w.root, "moved.txt"), filepath.Join(w.state, "journal", "j1", "moved.txt"))
+	must(t, os.WriteFile(filepath.Join(w.root, "a.txt"), []byte("a\n"), 0o644))
+	// this machine's /root is no other home here: its walk is not this test's
+	w.policy = Places{Home: w.home, UserDir: w.userDir, Roots: []string{w.root}, PathDirs: []string{w.bin},
+		OtherHomes: []string{w.alice}, StateDir: w.state}.Policy(OS)
+	for _, s := range []string{"echo '[profile x]' >> awscfg", "echo x | tee -a awscfg", "sed -i s/a/b/ awscfg", "cp a.txt awscfg"} {
+		w.judgeRow(t, w.root, s, Of(Secret), false)
+	}
+	for _, s := range []string{"echo x >> moved.txt", "sed -i s/a/b/ moved.txt", "echo x >> a.txt"} {
+		w.judgeRow(t, w.root, s, 0, true)
+	}
+}
