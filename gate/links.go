@@ -228,6 +228,9 @@ func (p *Policy) linksClass(path string) Class {
 			// whole, other homes): the walk kept for topsFresh, as the
 			// sandbox's (on a machine whose homes held toolchains, each
 			// such write walked them again: 12 s)
+			if dev, ok := fsys.DirDev(t); ok && !devs[dev] {
+				continue // a place on another device (/proc) holds no name of it
+			}
 			files, complete := p.links.walkTop(fsys, t, depths[i], p.roots, &home)
 			for _, f := range files {
 				if f.in.Dev == in.Dev && f.in.Ino == in.Ino && (skip == nil || !skip(f.path)) {
