@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // The tenth red team's startup files against the ask of the user's
@@ -312,7 +314,7 @@ func TestShellAttack_a_readonly_HISTFILE_gets_no_line_of_the_ask(t *testing.T) {
 func TestShellAttack_zsh_history_gets_no_line_of_the_ask(t *testing.T) {
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
-		t.Skip("zsh is not installed")
+		testkit.Missing(t, "zsh is not installed: the zsh history attack needs it (apt-get install zsh; .ci/run does)")
 	}
 	for name, rc := range map[string]string{
 		"plain":           "HISTFILE=$HOME/.zsh_history; SAVEHIST=100; HISTSIZE=100\nexport PATH=./bin:$PATH\n",
