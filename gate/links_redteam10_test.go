@@ -127,4 +127,36 @@ func TestRedTeam10_a_step_writing_another_name_of_a_secret_has_secret(t *testing
 	for _, s := range []string{"echo x >> moved.txt", "sed -i s/a/b/ moved.txt", "echo x >> a.txt"} {
 		w.judgeRow(t, w.root, s, 0, true)
 	}
+	// and reads of it: a command's word, a redirect
+	for _, s := range []string{"cat awscfg", "wc -l < awscfg", "grep key awscfg"} {
+		w.judgeRow(t, w.root, s, Of(Secret), false)
+	}
+	for _, s := range []string{"cat moved.txt", "wc -l < a.txt"} {
+		w.judgeRow(t, w.root, s, 0, true)
+	}
+}
+
+// A read of another name of a credential store's file
+// (~/dotfiles/aws_credentials hard-linked to ~/.aws/credentials) was
+// judged by its path, and read the secret unasked: it is secret now
+// (ClassRead searches the secret entries, through the walk kept for
+// writes), by the read tool, a redirect and a command's word.
+func TestRedTeam10_a_read_of_another_name_of_a_secret_is_secret(t *testing.T) {
+	_, home, root := redHome(t)
+	hardLink(t, filepath.Join(home, ".aws", "credentials"), filepath.Join(home, "dotfiles", "aws_credentials"))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	v := p.JudgeReal(Resolve(OS, root, filepath.Join(home, "dotfiles", "aws_credentials")), ReadAccess, DefaultAuto())
+	if !v.Effects.Has(Secret) {
+		t.Errorf("read another name of ~/.aws/credentials: %v, want secret", v.Effects)
+	}
+	other := Resolve(OS, root, filepath.Join(home, "dotfiles", "aws_credentials"))
+	if c := p.ClassRead(other); c != ClassSecret {
+		t.Errorf("ClassRead of the other name: %v, want secret", c)
+	}
+	plain := filepath.Join(home, "dotfiles", "notes")
+	must(t, os.WriteFile(plain, []byte("x\n"), 0o644))
+	must(t, os.Link(plain, filepath.Join(root, "notes")))
+	if c := p.ClassRead(Resolve(OS, root, filepath.Join(root, "notes"))); c != ClassInside {
+		t.Errorf("a workspace file linked to a plain file: %v, want inside", c)
+	}
 }

@@ -55,7 +55,7 @@ func (r *classifying) redirect(rd *syntax.Redirect, dirs []string) ([]Part, stri
 			// The step's own stream, under another name (proc.go).
 			continue
 		}
-		cl := r.sh.Policy.Class(rp)
+		cl := r.sh.Policy.ClassRead(rp)
 		if write {
 			cl = r.sh.Policy.ClassWrite(rp)
 		}

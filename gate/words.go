@@ -20,7 +20,7 @@ func (r *classifying) judgeWord(w string, option, writes bool, dirs []string) []
 			if _, ok := StreamFD(rp.Path); ok {
 				continue
 			}
-			cl := r.sh.Policy.Class(rp)
+			cl := r.sh.Policy.ClassRead(rp)
 			if writes {
 				cl = r.sh.Policy.ClassWrite(rp)
 			}
