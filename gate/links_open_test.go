@@ -63,4 +63,3 @@ func TestRedTeam10_configuration_on_a_mount_inside_the_home_is_searched(t *testi
 		t.Errorf("write the workspace's name of ~/.config/mise/config.toml (a mount): %v, want %v", got, ClassProtected)
 	}
 }
-
