@@ -21,7 +21,7 @@
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 test: test-vscode mcp-peers lspclient lint
-	go test -race -count=1 -timeout 30m ./...
+	go test -race -count=1 -timeout 60m ./...
 	$(MAKE) test-nvim-current
 
 lint:

@@ -3,11 +3,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // Attacks that get through by design: a hook or script the user runs
@@ -72,7 +75,7 @@ func TestAttackAccepted_the_project_venv_pre_commits_hook_runs_is_written_unaske
 	mark := filepath.Join(w.base, "pwned")
 	venv := filepath.Join(w.root, ".venv")
 	if out, err := exec.Command("python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
-		t.Skipf("python3 -m venv: %v\n%s", err, out)
+		testkit.Missing(t, fmt.Sprintf("python3 -m venv: %v\n%s (apt-get install python3-venv)", err, out))
 	}
 	out, err := exec.Command(filepath.Join(venv, "bin", "python3"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").Output()
 	mustDo(t, err)

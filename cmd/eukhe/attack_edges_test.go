@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // The sandbox's remaining edges (issue 20), attacked through the real
@@ -26,7 +28,7 @@ func needEdgeTools(t *testing.T) {
 	t.Helper()
 	for _, tool := range []string{"bwrap", "python3", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is needed", tool)
+			testkit.Missing(t, tool+" is needed by the edge attacks (.ci/run installs it)")
 		}
 	}
 }

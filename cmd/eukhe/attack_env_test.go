@@ -3,12 +3,15 @@ package main
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // The environment and PATH of a step, attacked through the real `eukhe
@@ -46,7 +49,7 @@ func newEnvWorldIn(t *testing.T, base, auto string) *envWorld {
 	for _, args := range [][]string{{"init", "-q"}, {"add", "."},
 		{"-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "first"}} {
 		if out, err := runCmd(w.root, append([]string{"git"}, args...)...); err != nil {
-			t.Skipf("git is needed: %v\n%s", err, out)
+			testkit.Missing(t, fmt.Sprintf("git is needed: %v\n%s", err, out))
 		}
 	}
 	run, err := os.MkdirTemp("", "eu")
@@ -351,7 +354,7 @@ func (g *goClient) askedCount() int {
 func TestAttackEnv_controls_run_unasked_under_exec(t *testing.T) {
 	for _, tool := range []string{"go", "git", "python3"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is needed for the controls", tool)
+			testkit.Missing(t, tool+" is needed for the controls (.ci/run installs it)")
 		}
 	}
 	w := newEnvWorld(t, `["read", "write", "exec"]`)

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // The gate holds against an attacker (issue 12): the real `eukhe mcp`,
@@ -105,7 +108,7 @@ func newAttackWorld(t *testing.T) *attackWorld {
 		t.Helper()
 		out, err := runCmd(w.root, append([]string{"git"}, args...)...)
 		if err != nil {
-			t.Skipf("git is needed for the attack corpus: %v\n%s", err, out)
+			testkit.Missing(t, fmt.Sprintf("git is needed for the attack corpus: %v\n%s", err, out))
 		}
 	}
 	if os.Getenv("CI") != "" {

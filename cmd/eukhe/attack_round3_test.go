@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // The third red team (after issue 20), through the real binary. Each
@@ -69,7 +70,7 @@ func r3need(t *testing.T, tools ...string) {
 			if os.Getenv("CI") != "" {
 				t.Fatalf("%s is needed", tool)
 			}
-			t.Skipf("%s is needed", tool)
+			testkit.Missing(t, tool+" is needed (.ci/run installs it)")
 		}
 	}
 }

@@ -31,7 +31,7 @@ func r9worldAt(t *testing.T, dir, auto string) *envWorld {
 		var err error
 		base, err = os.MkdirTemp(dir, "r9")
 		if err != nil {
-			t.Skipf("no directory under %s: %v", dir, err)
+			t.Fatalf("no directory under %s: %v", dir, err)
 		}
 		t.Cleanup(func() { os.RemoveAll(base) })
 	}
