@@ -118,7 +118,7 @@ func TestRedTeam10_a_step_writing_another_name_of_a_secret_has_secret(t *testing
 	hardLink(t, filepath.Join(w.home, ".aws", "config"), filepath.Join(w.root, "awscfg"))
 	hardLink(t, filepath.Join(w.root, "moved.txt"), filepath.Join(w.state, "journal", "j1", "moved.txt"))
 	must(t, os.WriteFile(filepath.Join(w.root, "a.txt"), []byte("a\n"), 0o644))
-	// this machine's /root is no other home here: its walk is not this test's
+	// the machine's own other homes are not this test's to walk
 	w.policy = Places{Home: w.home, UserDir: w.userDir, Roots: []string{w.root}, PathDirs: []string{w.bin},
 		OtherHomes: []string{w.alice}, StateDir: w.state}.Policy(OS)
 	for _, s := range []string{"echo '[profile x]' >> awscfg", "echo x | tee -a awscfg", "sed -i s/a/b/ awscfg", "cp a.txt awscfg"} {
