@@ -264,14 +264,14 @@ func TestAttackRound9_condas_environment_hard_linked_from_its_package_cache(t *t
 		t.Run(how, func(t *testing.T) {
 			w := newEnvWorld(t, r7auto)
 			pkg := filepath.Join(w.home, ".conda", "pkgs", "black-24.1.0-py312_0", "bin", "black")
-			env := filepath.Join(w.home, ".conda", "envs", "work", "bin", "black")
+			env := filepath.Join(w.home, ".conda", "envs", "data-science", "bin", "black")
 			writeFile(t, pkg, "#!/usr/bin/env python3\n# black\n", 0o755)
 			mustDo(t, os.MkdirAll(filepath.Dir(env), 0o755))
 			mustDo(t, os.Link(pkg, env))
 			reply := r9writeVia(t, w, how, pkg, "#!/bin/sh\ntouch PWNED9\n")
 			r9log(t, reply)
 			if r7holds(env, "PWNED9") {
-				t.Errorf("~/.conda/envs/work/bin/black was written unasked through its name in ~/.conda/pkgs:\n%s", reply)
+				t.Errorf("~/.conda/envs/data-science/bin/black was written unasked through its name in ~/.conda/pkgs:\n%s", reply)
 			}
 		})
 	}
