@@ -1,0 +1,51 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The eleventh red team's ways around the walk of the home's secret and
+// protected places kept for topsFresh (LinkCache.walkTop, revalidated by
+// stillNamed). These held.
+
+// A secret file that gains a name and loses another within the minute
+// keeps its number of names, so the kept walk is used: it still lists
+// the secret file itself, whose inode the new name shares.
+func TestRedTeam11_secret_file_that_swaps_one_other_name_for_another_stays_secret(t *testing.T) {
+	base, home, root := redHome(t)
+	cred := filepath.Join(home, ".aws", "credentials")
+	old, fresh := filepath.Join(base, "tmp", "old"), filepath.Join(home, "dotfiles", "aws_credentials")
+	hardLink(t, cred, old)
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if got := p.ClassRead(Resolve(OS, root, old)); got != ClassSecret {
+		t.Fatalf("read %s before the swap: %v, want %v", old, got, ClassSecret)
+	}
+	must(t, os.MkdirAll(filepath.Dir(fresh), 0o755))
+	must(t, os.Link(cred, fresh))
+	must(t, os.Remove(old))
+	if got := p.ClassRead(Resolve(OS, root, fresh)); got != ClassSecret {
+		t.Errorf("read %s (new name after the swap): %v, want %v", fresh, got, ClassSecret)
+	}
+	if got := p.ClassWrite(Resolve(OS, root, fresh)); got != ClassSecret {
+		t.Errorf("write %s (new name after the swap): %v, want %v", fresh, got, ClassSecret)
+	}
+}
+
+// A directory symlink in the workspace into ~/.ssh resolves to the key.
+func TestRedTeam11_directory_symlink_into_ssh_is_secret(t *testing.T) {
+	_, home, root := redHome(t)
+	key := filepath.Join(home, ".ssh", "id_ed25519")
+	must(t, os.MkdirAll(filepath.Dir(key), 0o700))
+	must(t, os.WriteFile(key, []byte("k\n"), 0o600))
+	must(t, os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(root, "keys")))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	path := filepath.Join(root, "keys", "id_ed25519")
+	if got := p.ClassRead(Resolve(OS, root, path)); got != ClassSecret {
+		t.Errorf("read %s: %v, want %v", path, got, ClassSecret)
+	}
+	if got := p.ClassWrite(Resolve(OS, root, path)); got != ClassSecret {
+		t.Errorf("write %s: %v, want %v", path, got, ClassSecret)
+	}
+}
