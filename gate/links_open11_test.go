@@ -36,3 +36,22 @@ func TestRedTeam11_link_made_within_the_minute_to_a_secret_file_with_one_name(t 
 		t.Errorf("write %s (linked within the minute): %v, want %v", other, got, ClassSecret)
 	}
 }
+
+// The same for a protected file of the home's configuration (~/.bashrc,
+// one name when the walk is kept): a link the user makes within the
+// minute into the workspace is written unasked, and the shell runs it.
+func TestRedTeam11_link_made_within_the_minute_to_a_protected_file_with_one_name(t *testing.T) {
+	_, home, root := redHome(t)
+	rc := filepath.Join(home, ".bashrc")
+	must(t, os.WriteFile(rc, []byte("# rc\n"), 0o644))
+	hardLink(t, filepath.Join(root, "a.go"), filepath.Join(root, "b.go"))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if got := p.ClassWrite(Resolve(OS, root, filepath.Join(root, "a.go"))); got != ClassInside {
+		t.Fatalf("write a.go: %v, want %v", got, ClassInside)
+	}
+	other := filepath.Join(root, "rc.sh")
+	must(t, os.Link(rc, other))
+	if got := p.ClassWrite(Resolve(OS, root, other)); got != ClassProtected {
+		t.Errorf("write %s (linked within the minute to ~/.bashrc): %v, want %v", other, got, ClassProtected)
+	}
+}

@@ -49,3 +49,44 @@ func TestRedTeam11_directory_symlink_into_ssh_is_secret(t *testing.T) {
 		t.Errorf("write %s: %v, want %v", path, got, ClassSecret)
 	}
 }
+
+// A credential store that is a link to a directory on another device
+// (~/.aws -> a tmpfs): the skip of a place on another device looks at
+// the link itself (Lstat), not at where it points, so the store is
+// walked and another name of its file on that device is secret.
+func TestRedTeam11_credential_store_linked_to_another_device_is_walked(t *testing.T) {
+	_, home, root := redHome(t)
+	shm, err := os.MkdirTemp("/dev/shm", "red11")
+	if err != nil {
+		t.Skip("no /dev/shm:", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shm) })
+	other := filepath.Join(shm, "other")
+	hardLink(t, filepath.Join(shm, "aws", "credentials"), other)
+	must(t, os.Symlink(filepath.Join(shm, "aws"), filepath.Join(home, ".aws")))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if got := p.ClassRead(Resolve(OS, root, other)); got != ClassSecret {
+		t.Errorf("read %s: %v, want %v", other, got, ClassSecret)
+	}
+	if got := p.ClassWrite(Resolve(OS, root, other)); got != ClassSecret {
+		t.Errorf("write %s: %v, want %v", other, got, ClassSecret)
+	}
+}
+
+// Control for the open finding: a policy made after the link (a new
+// session, or the next walk after topsFresh) finds it.
+func TestRedTeam11_link_to_a_secret_file_is_found_by_a_fresh_walk(t *testing.T) {
+	_, home, root := redHome(t)
+	cred, other := filepath.Join(home, ".aws", "credentials"), filepath.Join(home, "dotfiles", "aws_credentials")
+	hardLink(t, cred, other)
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if got := p.ClassRead(Resolve(OS, root, other)); got != ClassSecret {
+		t.Errorf("read %s: %v, want %v", other, got, ClassSecret)
+	}
+	rc, rcOther := filepath.Join(home, ".bashrc"), filepath.Join(root, "rc.sh")
+	hardLink(t, rc, rcOther)
+	p = Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if got := p.ClassWrite(Resolve(OS, root, rcOther)); got != ClassProtected {
+		t.Errorf("write %s: %v, want %v", rcOther, got, ClassProtected)
+	}
+}
