@@ -55,3 +55,32 @@ func TestRedTeam11_link_made_within_the_minute_to_a_protected_file_with_one_name
 		t.Errorf("write %s (linked within the minute to ~/.bashrc): %v, want %v", other, got, ClassProtected)
 	}
 }
+
+// ClassRead looks for another name of a secret file only when the path's
+// own class is Inside or Outside. A protected place is read unasked
+// (AccessEffects gives a read of ClassProtected no Secret), so another
+// name of a key there is read without a question: a dotfiles manager's
+// copy in ~/.config (hard-linked to ~/.ssh/id_ed25519), the workspace's
+// .git or .vscode, ~/.bashrc.
+func TestRedTeam11_secret_file_with_another_name_in_a_protected_place_is_read_unasked(t *testing.T) {
+	_, home, root := redHome(t)
+	key := filepath.Join(home, ".ssh", "id_ed25519")
+	others := []string{
+		filepath.Join(home, ".config", "yadm", "id_ed25519"),
+		filepath.Join(root, ".git", "info", "key"),
+		filepath.Join(root, ".vscode", "key"),
+	}
+	prev := key
+	for _, o := range others {
+		hardLink(t, prev, o)
+		prev = o
+	}
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	for _, o := range others {
+		r := Resolve(OS, root, o)
+		c := p.ClassRead(r)
+		if effs := AccessEffects(ReadAccess, c, p.HoldsSecret(r)); effs != Of(Read, Secret) {
+			t.Errorf("read %s (another name of %s): class %v, effects %v, want %v", o, key, c, effs, Of(Read, Secret))
+		}
+	}
+}
