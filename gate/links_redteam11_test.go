@@ -90,3 +90,34 @@ func TestRedTeam11_link_to_a_secret_file_is_found_by_a_fresh_walk(t *testing.T) 
 		t.Errorf("write %s: %v, want %v", rcOther, got, ClassProtected)
 	}
 }
+
+// A credential store inside the workspace root (the home served as the
+// workspace) is walked each time, not kept: a link made after the first
+// judgment is found at once. So is another home's store (~other/.ssh).
+func TestRedTeam11_store_inside_the_root_and_another_homes_store_are_found(t *testing.T) {
+	base, home, _ := redHome(t)
+	key := filepath.Join(home, ".ssh", "id_ed25519")
+	must(t, os.MkdirAll(filepath.Dir(key), 0o700))
+	must(t, os.WriteFile(key, []byte("k\n"), 0o600))
+	hardLink(t, filepath.Join(home, "a.go"), filepath.Join(home, "b.go"))
+	p := Places{Roots: []string{home}, Home: home}.Policy(OS)
+	if got := p.ClassRead(Resolve(OS, home, filepath.Join(home, "a.go"))); got != ClassInside {
+		t.Fatalf("read a.go: %v, want %v", got, ClassInside)
+	}
+	other := filepath.Join(home, "notes", "key")
+	must(t, os.MkdirAll(filepath.Dir(other), 0o755))
+	must(t, os.Link(key, other))
+	if got := p.ClassRead(Resolve(OS, home, other)); got != ClassSecret {
+		t.Errorf("read %s (linked after the first judgment, store inside the root): %v, want %v", other, got, ClassSecret)
+	}
+
+	root := filepath.Join(base, "proj")
+	must(t, os.MkdirAll(root, 0o755))
+	otherHome := filepath.Join(base, "other")
+	theirs := filepath.Join(root, "theirs")
+	hardLink(t, filepath.Join(otherHome, ".aws", "credentials"), theirs)
+	q := Places{Roots: []string{root}, Home: home, OtherHomes: []string{otherHome}}.Policy(OS)
+	if got := q.ClassRead(Resolve(OS, root, theirs)); got != ClassSecret {
+		t.Errorf("read %s (another home's credentials): %v, want %v", theirs, got, ClassSecret)
+	}
+}
