@@ -84,3 +84,19 @@ func TestRedTeam11_secret_file_with_another_name_in_a_protected_place_is_read_un
 		}
 	}
 }
+
+// The same for a write: ClassWrite keeps a path's own Protected class, so
+// a write to another name of a credential store's file in a protected
+// place (~/.config/yadm/authorized_keys, hard-linked to
+// ~/.ssh/authorized_keys) has no Secret effect, and an auto set holding
+// write and protected (shell.autoEffects) lets it run unasked.
+func TestRedTeam11_write_of_a_secret_files_other_name_in_a_protected_place_is_not_secret(t *testing.T) {
+	_, home, root := redHome(t)
+	other := filepath.Join(home, ".config", "yadm", "authorized_keys")
+	hardLink(t, filepath.Join(home, ".ssh", "authorized_keys"), other)
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	v := p.JudgeReal(Resolve(OS, root, other), WriteAccess, AutoOf(Of(Read, Write, Protected)))
+	if !v.Effects.Has(Secret) || !v.Asks {
+		t.Errorf("write %s: class %v, effects %v, asks %v; want secret, asked", other, v.Class, v.Effects, v.Asks)
+	}
+}
