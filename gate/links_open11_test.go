@@ -105,8 +105,9 @@ func TestRedTeam11_write_of_a_secret_files_other_name_in_a_protected_place_is_no
 // look for other names of secret files is made for the path itself (a
 // directory, no regular file), and HoldsSecret looks only at the paths,
 // so a search of ~/dotfiles, which holds aws_credentials hard-linked to
-// ~/.aws/credentials, has no Secret effect at the gate. (Whether the
-// search tool judges each file it opens again is not tested here.)
+// ~/.aws/credentials, has no Secret effect at the gate. The grep tool's
+// tree walk (docs grepTree) asks the gate once, for the top, so it would
+// print the credentials' lines (read from its code; not driven here).
 func TestRedTeam11_search_of_a_directory_holding_another_name_of_a_secret_file(t *testing.T) {
 	_, home, root := redHome(t)
 	dot := filepath.Join(home, "dotfiles")
