@@ -210,7 +210,9 @@ func (p *Policy) linksClass(path string) Class { return p.otherNamesClass(path, 
 // for writes.
 func (p *Policy) ClassRead(r RealPath) Class {
 	c := p.Class(r)
-	if (c == ClassInside || c == ClassOutside) && p.otherNamesClass(r.Path, false) == ClassSecret {
+	// a protected path too (~/.config/yadm/id_ed25519, .git/info/key
+	// hard-linked to ~/.ssh/id_ed25519: the eleventh red team's)
+	if (c == ClassInside || c == ClassOutside || c == ClassProtected) && p.otherNamesClass(r.Path, false) == ClassSecret {
 		return ClassSecret
 	}
 	return c
@@ -295,9 +297,16 @@ func (p *Policy) otherNamesClass(path string, write bool) Class {
 func (p *Policy) ClassWrite(r RealPath) Class {
 	p.Near(r.Path)
 	c := p.Class(r)
-	if c == ClassInside || c == ClassOutside {
+	switch c {
+	case ClassInside, ClassOutside:
 		if l := p.linksClass(r.Path); l != 0 {
 			return l
+		}
+	case ClassProtected:
+		// another name of a secret file in a protected place: secret, so
+		// it always asks (the eleventh red team's)
+		if p.otherNamesClass(r.Path, false) == ClassSecret {
+			return ClassSecret
 		}
 	}
 	return c

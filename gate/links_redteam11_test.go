@@ -121,3 +121,48 @@ func TestRedTeam11_store_inside_the_root_and_another_homes_store_are_found(t *te
 		t.Errorf("read %s (another home's credentials): %v, want %v", theirs, got, ClassSecret)
 	}
 }
+
+// ClassRead looks for another name of a secret file only when the path's
+// own class is Inside or Outside. A protected place is read unasked
+// (AccessEffects gives a read of ClassProtected no Secret), so another
+// name of a key there is read without a question: a dotfiles manager's
+// copy in ~/.config (hard-linked to ~/.ssh/id_ed25519), the workspace's
+// .git or .vscode, ~/.bashrc.
+func TestRedTeam11_secret_file_with_another_name_in_a_protected_place_is_read_unasked(t *testing.T) {
+	_, home, root := redHome(t)
+	key := filepath.Join(home, ".ssh", "id_ed25519")
+	others := []string{
+		filepath.Join(home, ".config", "yadm", "id_ed25519"),
+		filepath.Join(root, ".git", "info", "key"),
+		filepath.Join(root, ".vscode", "key"),
+	}
+	prev := key
+	for _, o := range others {
+		hardLink(t, prev, o)
+		prev = o
+	}
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	for _, o := range others {
+		r := Resolve(OS, root, o)
+		c := p.ClassRead(r)
+		if effs := AccessEffects(ReadAccess, c, p.HoldsSecret(r)); effs != Of(Read, Secret) {
+			t.Errorf("read %s (another name of %s): class %v, effects %v, want %v", o, key, c, effs, Of(Read, Secret))
+		}
+	}
+}
+
+// The same for a write: ClassWrite keeps a path's own Protected class, so
+// a write to another name of a credential store's file in a protected
+// place (~/.config/yadm/authorized_keys, hard-linked to
+// ~/.ssh/authorized_keys) has no Secret effect, and an auto set holding
+// write and protected (shell.autoEffects) lets it run unasked.
+func TestRedTeam11_write_of_a_secret_files_other_name_in_a_protected_place_is_not_secret(t *testing.T) {
+	_, home, root := redHome(t)
+	other := filepath.Join(home, ".config", "yadm", "authorized_keys")
+	hardLink(t, filepath.Join(home, ".ssh", "authorized_keys"), other)
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	v := p.JudgeReal(Resolve(OS, root, other), WriteAccess, AutoOf(Of(Read, Write, Protected)))
+	if !v.Effects.Has(Secret) || !v.Asks {
+		t.Errorf("write %s: class %v, effects %v, asks %v; want secret, asked", other, v.Class, v.Effects, v.Asks)
+	}
+}
