@@ -24,3 +24,12 @@ func TestVersionOfABuild(t *testing.T) {
 		}
 	}
 }
+
+func TestAStampedVersionWins(t *testing.T) {
+	if got := stampedOr("v0.1.0-3-gabcdef0", versionOf); got != "v0.1.0-3-gabcdef0" {
+		t.Fatalf("stamped build says %q", got)
+	}
+	if got := stampedOr("", func(*debug.BuildInfo, bool) string { return "from the build" }); got != "from the build" {
+		t.Fatalf("unstamped build says %q", got)
+	}
+}

@@ -5,11 +5,13 @@ import * as path from "node:path";
 import { experimentalKey, Method, ServerCapabilities } from "./protocol";
 
 export const installHint =
-	"Install it with `go install github.com/eukhe/eukhe/cmd/eukhe@latest`, " +
+	"Install the eukhe package for your platform (it holds the binary), " +
+	"or a release archive's eukhe on PATH, or `go install github.com/eukhe/eukhe/cmd/eukhe@latest`, " +
 	"or set `eukhe.path` to the binary.";
 
 export interface Where {
 	setting: string; // eukhe.path, "" when unset
+	bundled: string; // the extension's own bin/ directory (a per-platform package holds eukhe there)
 	pathEnv: string; // $PATH
 	home: string; // the user's home directory
 	windows: boolean;
@@ -17,15 +19,21 @@ export interface Where {
 
 export type Found = { path: string } | { error: string };
 
-// findBinary looks at the setting, then PATH, then ~/go/bin, in that order.
-// A setting that names no executable is an error of its own (it is not
-// silently passed over for another binary).
+// findBinary looks at the setting, then the binary the per-platform
+// package holds, then PATH, then ~/go/bin, in that order. The setting
+// comes first because it is the user's explicit choice (a build of their
+// own); a setting that names no executable is an error of its own (it is
+// not silently passed over for another binary).
 export function findBinary(w: Where, isExecutable: (p: string) => boolean): Found {
 	const exe = w.windows ? "eukhe.exe" : "eukhe";
 	if (w.setting !== "") {
 		const p = expandHome(w.setting, w.home);
 		if (isExecutable(p)) return { path: p };
 		return { error: `eukhe: the setting eukhe.path names ${p}, which is not an executable file. Fix the setting, or clear it to use eukhe from PATH.` };
+	}
+	if (w.bundled !== "") {
+		const p = path.join(w.bundled, exe);
+		if (isExecutable(p)) return { path: p };
 	}
 	const sep = w.windows ? ";" : ":";
 	for (const dir of w.pathEnv.split(sep)) {
@@ -35,7 +43,8 @@ export function findBinary(w: Where, isExecutable: (p: string) => boolean): Foun
 	}
 	const goBin = path.join(w.home, "go", "bin", exe);
 	if (isExecutable(goBin)) return { path: goBin };
-	return { error: `eukhe: no eukhe binary found (eukhe.path is empty, none on PATH, none in ${path.join(w.home, "go", "bin")}). ${installHint}` };
+	const inPackage = w.bundled !== "" ? `none in this package's ${w.bundled}, ` : "";
+	return { error: `eukhe: no eukhe binary found (eukhe.path is empty, ${inPackage}none on PATH, none in ${path.join(w.home, "go", "bin")}). ${installHint}` };
 }
 
 function expandHome(p: string, home: string): string {

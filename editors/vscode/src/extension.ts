@@ -4,6 +4,7 @@
 
 import * as fs from "node:fs";
 import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { findBinary } from "./binary";
 import { startFolder, Folder } from "./client";
@@ -28,7 +29,9 @@ function isExecutable(p: string): boolean {
 
 export function binary(): { path: string } | { error: string } {
 	const setting = vscode.workspace.getConfiguration("eukhe").get<string>("path", "");
-	return findBinary({ setting, pathEnv: process.env.PATH ?? "", home: os.homedir(), windows: process.platform === "win32" }, isExecutable);
+	// the bundle is dist/extension.js; a per-platform package holds eukhe in bin/ beside dist/
+	const bundled = path.join(__dirname, "..", "bin");
+	return findBinary({ setting, bundled, pathEnv: process.env.PATH ?? "", home: os.homedir(), windows: process.platform === "win32" }, isExecutable);
 }
 
 async function start(folder: vscode.WorkspaceFolder): Promise<void> {
