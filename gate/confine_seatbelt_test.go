@@ -412,6 +412,9 @@ func TestLaw_seatbelt_profile_follows_the_plan(t *testing.T) {
 			if r.Match != "" && !r.Param && !under(r.Path, "/dev") && r.Match != "regex" {
 				t.Fatalf("a path of the plan is not a parameter: %+v", r)
 			}
+			if r.Param && (r.Path == "" || r.Path == "/" || r.Path[0] != '/') {
+				t.Fatalf("a parameter that is not a path below /: %+v", r)
+			}
 		}
 
 		// The network.
