@@ -32,8 +32,9 @@ import (
 //   - the base "/": file-read* allowed everywhere; file-write* allowed
 //     everywhere when the base is writable (outside), denied otherwise;
 //   - MountDev: no file of /dev read or written but the devices a program
-//     needs (null, zero, random, urandom, tty, the pseudo-terminals, the
-//     descriptors of /dev/fd, dtracehelper): never a disk's device;
+//     needs (null, zero, random, urandom, tty, dtracehelper, the
+//     descriptors of /dev/fd): never a disk's device, nor the user's
+//     terminals;
 //   - MountProc: nothing (macOS has no /proc);
 //   - MountRW: file-write* allowed under it;
 //   - MountRO: file-write* (and file-link) denied under it;
@@ -60,7 +61,12 @@ import (
 // its Dst is granted at Src, where its files are.
 //
 // Paths must be real (macOS resolves /tmp to /private/tmp, /var to
-// /private/var, before it matches a rule): SandboxPlaces' paths are.
+// /private/var, before it matches a rule): SandboxPlaces' paths are. They
+// must also be spelt as on the disk: a file system of macOS ignores case
+// by default, the kernel matches subpath and literal against the path it
+// finds (said to be the disk's spelling, whatever case a program used:
+// not verified here), and filepath.EvalSymlinks keeps the case it is
+// given. A secret spelt ~/.SSH would hide nothing.
 
 // SeatbeltRule is one rule of a Seatbelt profile: (allow|deny OPS FILTER…).
 type SeatbeltRule struct {
@@ -68,8 +74,7 @@ type SeatbeltRule struct {
 	// Ops are the operations, as SBPL names them: "file-write*", …
 	Ops []string
 	// Match is how the rule matches a path: "subpath" (Path and all below
-	// it), "literal" (Path alone), "regex" (Path is a constant regular
-	// expression), or "" when the rule is on no path.
+	// it), "literal" (Path alone), or "" when the rule is on no path.
 	Match string
 	// Path is the path matched. Param true: a path of the plan, passed as
 	// a parameter; false: a constant of this file, written into the text.
@@ -99,10 +104,15 @@ var (
 )
 
 // seatbeltDevices are the devices a confined process may read, write
-// and ioctl (like landlockDevices; macOS has no /dev/full, and dyld opens
-// /dev/dtracehelper to register a program's probes).
+// and ioctl: landlockDevices' (macOS has no /dev/full), and
+// /dev/dtracehelper, which dyld opens to register a program's probes. As
+// under Landlock, the user's terminals (/dev/ttys*) and /dev/ptmx are
+// not: bubblewrap's fresh /dev has pseudo-terminals of its own, Seatbelt
+// has only the user's, and one a process may open is one it may write to
+// (a step's own standard streams are open already: the rules check an
+// open, not a read or write on an open descriptor).
 var seatbeltDevices = []string{"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom",
-	"/dev/tty", "/dev/ptmx", "/dev/dtracehelper"}
+	"/dev/tty", "/dev/dtracehelper"}
 
 // seatbeltDNS is the Unix socket of macOS's name resolver: with net, a
 // lookup reaches it even where other Unix sockets are refused.
@@ -216,13 +226,12 @@ func seatbeltProcess() []SeatbeltRule {
 			"never launchd, launchservicesd nor a pasteboard (each runs a program outside the sandbox)"},
 		{Allow: true, Ops: []string{"user-preference-read"}, Why: "read preferences, never write them"},
 		{Allow: true, Ops: []string{"ipc-posix-shm", "ipc-posix-sem"}, Why: "POSIX shared memory and semaphores"},
-		{Allow: true, Ops: []string{"pseudo-tty"}, Why: "openpty"},
 	}
 }
 
 // seatbeltDev are the rules of a MountDev at dev: /dev's entries may be
-// stat'ed and listed, the devices of seatbeltDevices, the pseudo-terminals
-// and the descriptors of /dev/fd read, written and ioctl'ed, nothing else.
+// stat'ed and listed, the devices of seatbeltDevices read, written and
+// ioctl'ed, the descriptors of /dev/fd read and written, nothing else.
 func seatbeltDev(dev string) []SeatbeltRule {
 	rules := []SeatbeltRule{
 		{Ops: []string{"file-read-data", "file-write*"}, Match: "subpath", Path: dev,
@@ -233,12 +242,8 @@ func seatbeltDev(dev string) []SeatbeltRule {
 		rules = append(rules, SeatbeltRule{Allow: true, Ops: []string{"file-read*", "file-write*", "file-ioctl"},
 			Match: "literal", Path: d, Why: "a device"})
 	}
-	rules = append(rules,
-		SeatbeltRule{Allow: true, Ops: []string{"file-read*", "file-write*", "file-ioctl"}, Match: "regex",
-			Path: `^/dev/ttys[0-9]+$`, Why: "the pseudo-terminals"},
-		SeatbeltRule{Allow: true, Ops: []string{"file-read*", "file-write*"}, Match: "subpath",
-			Path: "/dev/fd", Why: "its own descriptors (/dev/stdin, <(…))"})
-	return rules
+	return append(rules, SeatbeltRule{Allow: true, Ops: []string{"file-read*", "file-write*"}, Match: "subpath",
+		Path: "/dev/fd", Why: "its own descriptors (/dev/stdin, <(…))"})
 }
 
 // seatbeltNetwork are the network rules. Without net, bubblewrap gives a
@@ -327,8 +332,6 @@ func (p SeatbeltProfile) Render() (profile string, params []string) {
 					b.WriteString("\n    " + f)
 				}
 			}
-		case "regex":
-			b.WriteString(` (regex #"` + r.Path + `")`)
 		default:
 			var arg string
 			if r.Param {
