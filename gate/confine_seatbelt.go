@@ -20,14 +20,15 @@ import (
 // operation and filter below, and confines as described, must be checked
 // on macOS before Mechanism "seatbelt" is relied on.
 //
-// How the mounts become rules. SBPL rules are checked in order and, of
-// the rules that match an operation, the last one decides (Apple's own
-// profiles deny after a broad allow; agent-safehouse's documentation,
-// "Policy Architecture: later rules win", and other sandbox-exec users
-// rely on the same). A mount of the plan also wins over the mounts
-// before it (Reach takes the last mount at or above a path). So each
-// mount becomes rules emitted in the plan's order, and the profile
-// decides for a path what Reach decides:
+// How the mounts become rules. Of the SBPL rules that match an
+// operation, the last one decides: Apple documents no SBPL, but users of
+// sandbox-exec who tested it say so (agent-safehouse's "Policy
+// Architecture": "Ordering Rules Matter. Later rules win", and "deny
+// rules must come last to override allows"; profiles that allow a tree
+// and then deny a part of it rely on it). Not verified here. A mount of
+// the plan also wins over the mounts before it (Reach takes the last
+// mount at or above a path). So each mount becomes rules emitted in the
+// plan's order, and the profile decides for a path what Reach decides:
 //
 //   - the base "/": file-read* allowed everywhere; file-write* allowed
 //     everywhere when the base is writable (outside), denied otherwise;
@@ -38,8 +39,9 @@ import (
 //   - MountProc: nothing (macOS has no /proc);
 //   - MountRW: file-write* allowed under it;
 //   - MountRO: file-write* (and file-link) denied under it;
-//   - MountHideDir, MountHideFile: file-read*, file-write* and file-link
-//     denied on it and under it (subpath), or on the file (literal).
+//   - MountHideDir, MountHideFile: file-read*, file-write*, file-link
+//     and process-exec denied on it and under it (subpath), or on the
+//     file (literal).
 //
 // Then, last, each directory above a read-only or hidden mount that would
 // be writable gets its writes denied, the directory alone (literal): a
@@ -97,10 +99,11 @@ type SeatbeltProfile struct {
 // file-link: a hard link to a file of a read-only place, made in a
 // writable one, would be another name to write it by (bubblewrap's bind
 // mount refuses a link across it with EXDEV). Not verified on a Mac that
-// Seatbelt checks file-link against the link's source.
+// Seatbelt checks file-link against the link's source. process-exec: a
+// hidden place shows no file to run under bubblewrap.
 var (
 	seatbeltReadOnlyOps = []string{"file-write*", "file-link"}
-	seatbeltHideOps     = []string{"file-read*", "file-write*", "file-link"}
+	seatbeltHideOps     = []string{"file-read*", "file-write*", "file-link", "process-exec"}
 )
 
 // seatbeltDevices are the devices a confined process may read, write
