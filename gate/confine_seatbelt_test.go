@@ -211,9 +211,9 @@ func TestSeatbeltArgs(t *testing.T) {
 	}
 }
 
-// sbFileDecides is what the profile's rules decide for a file operation
-// ("read": a file's data; "write") on path p: the last rule that matches
-// it, none: denied.
+// sbFileDecides is what the profile's rules decide for an operation on a
+// path ("read": a file's data; "write"; "exec": running it): the last
+// rule that matches, none: denied.
 func sbFileDecides(t *rapid.T, p SeatbeltProfile, op, path string) (allowed bool, at int) {
 	at = -1
 	for i, r := range p.Rules {
@@ -235,6 +235,8 @@ func sbHasFileOp(r SeatbeltRule, op string) bool {
 		case op == "read" && (o == "file-read*" || o == "file-read-data"):
 			return true
 		case op == "write" && strings.HasPrefix(o, "file-write"):
+			return true
+		case op == "exec" && (o == "process-exec" || o == "process*"):
 			return true
 		}
 	}
@@ -334,7 +336,8 @@ func TestLaw_seatbelt_profile_follows_the_plan(t *testing.T) {
 				}
 				if !slices.ContainsFunc(p.Rules, func(r SeatbeltRule) bool {
 					return !r.Allow && r.Param && r.Path == m.Dst && r.Match == match &&
-						slices.Contains(r.Ops, "file-read*") && slices.Contains(r.Ops, "file-write*")
+						slices.Contains(r.Ops, "file-read*") && slices.Contains(r.Ops, "file-write*") &&
+						slices.Contains(r.Ops, "process-exec")
 				}) {
 					t.Fatalf("hidden %s (mount %d) is in no rule that denies reading and writing it; rules %+v", m.Dst, i, p.Rules)
 				}
@@ -377,6 +380,9 @@ func TestLaw_seatbelt_profile_follows_the_plan(t *testing.T) {
 			}
 			if read != !r.Hidden {
 				t.Fatalf("%s: read %v, but the plan shows %+v; mounts %v", e.Path, read, r, s.Mounts)
+			}
+			if exec, _ := sbFileDecides(t, p, "exec", e.Path); exec != !r.Hidden {
+				t.Fatalf("%s: run %v, but the plan shows %+v; mounts %v", e.Path, exec, r, s.Mounts)
 			}
 			if write && !r.Write {
 				t.Fatalf("%s: written (rule %d %+v), but the plan keeps it read-only (%+v); mounts %v", e.Path, at, p.Rules[at], r, s.Mounts)
