@@ -438,10 +438,10 @@ func TestLaw_seatbelt_profile_follows_the_plan(t *testing.T) {
 			{sbNet{op: "network-outbound", host: "localhost"}, true},
 			{sbNet{op: "network-bind", host: "localhost"}, true},
 			{sbNet{op: "network-inbound", host: "localhost"}, true},
-			{sbNet{op: "network-outbound", unix: true, path: "/home/u/.ssh/agent.sock"}, s.Net && s.Secret},
+			{sbNet{op: "network-outbound", unix: true, path: "/Users/u/.ssh/agent.sock"}, s.Net && s.Secret},
 			{sbNet{op: "network-outbound", unix: true, path: "/run/docker.sock"}, s.Net && s.Secret},
-			{sbNet{op: "network-bind", unix: true, path: "/home/u/proj/s.sock"}, s.Net && s.Secret},
-			{sbNet{op: "network-inbound", unix: true, path: "/home/u/proj/s.sock"}, s.Net && s.Secret},
+			{sbNet{op: "network-bind", unix: true, path: "/Users/u/proj/s.sock"}, s.Net && s.Secret},
+			{sbNet{op: "network-inbound", unix: true, path: "/Users/u/proj/s.sock"}, s.Net && s.Secret},
 			{sbNet{op: "network-outbound", unix: true, path: dns}, s.Net},
 		} {
 			if got := sbNetDecides(t, p, c.ev); got != c.want {
