@@ -214,7 +214,7 @@ func TestSeatbeltArgs(t *testing.T) {
 // sbFileDecides is what the profile's rules decide for an operation on a
 // path ("read": a file's data; "write"; "exec": running it): the last
 // rule that matches, none: denied.
-func sbFileDecides(t *rapid.T, p SeatbeltProfile, op, path string) (allowed bool, at int) {
+func sbFileDecides(t sbFatal, p SeatbeltProfile, op, path string) (allowed bool, at int) {
 	at = -1
 	for i, r := range p.Rules {
 		if !sbHasFileOp(r, op) {
@@ -243,7 +243,7 @@ func sbHasFileOp(r SeatbeltRule, op string) bool {
 	return false
 }
 
-func sbMatchesPath(t *rapid.T, r SeatbeltRule, path string) bool {
+func sbMatchesPath(t sbFatal, r SeatbeltRule, path string) bool {
 	switch r.Match {
 	case "":
 		if len(r.Filters) != 0 {
@@ -257,6 +257,11 @@ func sbMatchesPath(t *rapid.T, r SeatbeltRule, path string) bool {
 	}
 	t.Fatalf("unknown match %q", r.Match)
 	return false
+}
+
+// sbFatal is a *testing.T or a *rapid.T.
+type sbFatal interface {
+	Fatalf(format string, args ...any)
 }
 
 // A network event, as the test's model of the filters the profile uses.
@@ -462,4 +467,23 @@ func TestLaw_seatbelt_profile_follows_the_plan(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Planned without KeepTmp (which the caller must not do), the temporary
+// directory's mount moves it to /tmp: Seatbelt cannot move it, and grants
+// it where its files are, never the host's /tmp.
+func TestSeatbeltGrantsAMovedMountAtItsSource(t *testing.T) {
+	pl := seatbeltPlaces("u", "proj")
+	pl.KeepTmp = false
+	s := PlanSandbox(Of(Read), pl)
+	if s.TempDir != "/tmp" {
+		t.Skipf("the plan keeps the temporary directory at %s", s.TempDir)
+	}
+	p := s.Seatbelt()
+	if w, _ := sbFileDecides(t, p, "write", pl.TempDir+"/f"); !w {
+		t.Fatalf("the temporary directory %s is not written", pl.TempDir)
+	}
+	if w, at := sbFileDecides(t, p, "write", "/tmp/f"); w {
+		t.Fatalf("the host's /tmp is written (rule %d)", at)
+	}
 }
