@@ -30,7 +30,7 @@ vscode_target() {
 }
 
 if [ "${VSIX:-1}" != 0 ]; then
-  (cd editors/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run --silent bundle >/dev/null)
+  (cd editors/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run --silent bundle -- --log-level=warning)
 fi
 
 for t in $targets; do

@@ -64,6 +64,48 @@ func placeBinary(t *testing.T, dir string) string {
 	return p
 }
 
+// copyPlugin copies the plugin's lua/eukhe, plugin and doc (without a
+// tags file) to dir, as a plain install from a release would lay it out.
+func copyPlugin(t *testing.T, dir string) {
+	src, _ := filepath.Abs(".")
+	for _, d := range []string{"lua/eukhe", "plugin", "doc"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(src, d, "*"))
+		for _, f := range files {
+			if filepath.Base(f) == "tags" {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, d, filepath.Base(f)), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// The plugin's own bin/ (a release archive's eukhe unpacked there) comes
+// before PATH and GOBIN, and :checkhealth eukhe says where it was found.
+func TestBinaryLookupFindsThePluginsOwnBin(t *testing.T) {
+	w := newWorld(t)
+	w.plugin = filepath.Join(t.TempDir(), "eukhe")
+	copyPlugin(t, w.plugin)
+	want := placeBinary(t, filepath.Join(w.plugin, "bin"))
+	gobin := filepath.Join(t.TempDir(), "gobin")
+	placeBinary(t, gobin)
+	res := w.runCase("gobin", append(goEnv(t), "GOBIN="+gobin)...)
+	if got := str(res, "bin"); got != want {
+		t.Errorf("found %q (%s), want the plugin's own %q", got, str(res, "msg"), want)
+	}
+	if where := str(res, "where"); where != "the plugin's own bin/" {
+		t.Errorf("found it in %q, want the plugin's own bin/", where)
+	}
+}
+
 func TestBinaryLookupHonoursGOBINAndGOPATH(t *testing.T) {
 	t.Run("GOBIN", func(t *testing.T) {
 		w := newWorld(t)
@@ -143,21 +185,8 @@ func TestHelpWorksAfterAPlainPackpathInstall(t *testing.T) {
 	w := newWorld(t)
 	pack := t.TempDir()
 	plugin := filepath.Join(pack, "pack", "eukhe", "start", "eukhe")
+	copyPlugin(t, plugin)
 	src, _ := filepath.Abs(".")
-	for _, d := range []string{"lua/eukhe", "plugin", "doc"} {
-		os.MkdirAll(filepath.Join(plugin, d), 0o755)
-		files, _ := filepath.Glob(filepath.Join(src, d, "*"))
-		for _, f := range files {
-			if filepath.Base(f) == "tags" {
-				continue
-			}
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			os.WriteFile(filepath.Join(plugin, d, filepath.Base(f)), b, 0o644)
-		}
-	}
 	env := []string{"EUKHE_BIN=" + binary, "EUKHE_ROOT=" + w.root, "EUKHE_PACK=" + plugin,
 		"EUKHE_HARNESS=" + filepath.Join(src, "test", "harness.lua"), "XDG_CONFIG_HOME=" + w.conf}
 	res := testkit.Scenario(t, w.nvim, w.root, []string{"--cmd", "set packpath^=" + pack}, filepath.Join(src, "test", "helptags.lua"), env)

@@ -30,6 +30,9 @@ type world struct {
 	root string
 	conf string // XDG_CONFIG_HOME: the user settings are conf/eukhe/settings.json
 	env  []string
+	// plugin is the plugin directory on 'runtimepath': this one, or a
+	// copy (copyPlugin).
+	plugin string
 }
 
 func newWorld(t *testing.T) *world {
@@ -65,11 +68,15 @@ func (w *world) disk(name string) string {
 // run runs a scenario of test/ in headless Neovim and gives its results.
 func (w *world) run(script string) map[string]any {
 	w.t.Helper()
-	plugin, err := filepath.Abs(".")
+	src, err := filepath.Abs(".")
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	tests := filepath.Join(plugin, "test")
+	plugin := src
+	if w.plugin != "" {
+		plugin = w.plugin
+	}
+	tests := filepath.Join(src, "test")
 	env := append([]string{"EUKHE_BIN=" + binary, "EUKHE_ROOT=" + w.root,
 		"EUKHE_HARNESS=" + filepath.Join(tests, "harness.lua"),
 		"XDG_CONFIG_HOME=" + w.conf, "XDG_RUNTIME_DIR=" + w.t.TempDir()}, w.env...)

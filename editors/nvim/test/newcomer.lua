@@ -28,9 +28,10 @@ h.run(function()
     h.results.msg = msg
   elseif case == 'gobin' then
     require('eukhe').setup({ autostart = false })
-    local bin, msg = require('eukhe.client').binary()
+    local bin, msg, where = require('eukhe.client').binary()
     h.results.bin = bin and bin[1] or ''
     h.results.msg = msg or ''
+    h.results.where = where or ''
   elseif case == 'health' then
     require('eukhe').setup({ cmd = h.bin, autostart = false })
     h.results.before = health()

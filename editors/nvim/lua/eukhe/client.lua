@@ -82,7 +82,7 @@ local function go_bins()
       if lines[1] and lines[1] ~= '' and lines[1] ~= gobin then
         table.insert(dirs, lines[1])
       end
-      for _, p in ipairs(vim.split(lines[2] or '', ':', { trimempty = true })) do
+      for _, p in ipairs(vim.split(lines[2] or '', vim.fn.has('win32') == 1 and ';' or ':', { trimempty = true })) do
         table.insert(dirs, p .. '/bin')
       end
     end
@@ -91,8 +91,27 @@ local function go_bins()
   return dirs
 end
 
+-- exe_name is the binary's file name here.
+local function exe_name()
+  return vim.fn.has('win32') == 1 and 'eukhe.exe' or 'eukhe'
+end
+
+-- plugin_bin is the plugin's own bin/ directory, where a release
+-- archive's eukhe may be unpacked: the directory above lua/eukhe/ of this
+-- file. nil when this file was not loaded from a file.
+function M.plugin_bin()
+  local src = debug.getinfo(1, 'S').source
+  if type(src) ~= 'string' or src:sub(1, 1) ~= '@' then
+    return nil
+  end
+  return vim.fn.fnamemodify(vim.fn.fnamemodify(src:sub(2), ':p'), ':h:h:h') .. '/bin'
+end
+
 -- binary gives the command that starts the server (a list ending before
--- `lsp`), or nil and a message saying what to do. opts.cmd may end with
+-- `lsp`), or nil and a message saying what to do; third, where it was
+-- found (for :checkhealth eukhe). It looks at opts.cmd, then the
+-- plugin's own bin/, then PATH, then $GOBIN, $(go env GOPATH)/bin and
+-- ~/go/bin. opts.cmd may end with
 -- `lsp`, as lspconfig's cmd does ({'eukhe', 'lsp'}): that word is the
 -- plugin's to add, so it is dropped; any other argument after it is
 -- refused with a message.
@@ -123,22 +142,31 @@ function M.binary()
         cmd[1])
     end
     cmd[1] = exe
-    return cmd
+    return cmd, nil, 'opts.cmd'
+  end
+  local tried = {}
+  local own = M.plugin_bin()
+  if own then
+    local p = own .. '/' .. exe_name()
+    if vim.fn.executable(p) == 1 then
+      return { p }, nil, "the plugin's own bin/"
+    end
+    table.insert(tried, own)
   end
   local exe = vim.fn.exepath('eukhe')
   if exe ~= '' then
-    return { exe }
+    return { exe }, nil, 'PATH'
   end
-  local tried = {}
   for _, dir in ipairs(go_bins()) do
-    local p = dir .. '/eukhe'
+    local p = dir .. '/' .. exe_name()
     if vim.fn.executable(p) == 1 then
-      return { p }
+      return { p }, nil, dir .. ' (where go install puts it)'
     end
     table.insert(tried, dir)
   end
   return nil, 'eukhe: the eukhe binary is not on PATH nor in ' .. table.concat(tried, ', ') .. '; '
-    .. 'install it (go install github.com/eukhe/eukhe/cmd/eukhe@latest) '
+    .. "unpack a release archive's eukhe into " .. (own or "the plugin's bin/") .. ', '
+    .. 'or install it (go install github.com/eukhe/eukhe/cmd/eukhe@latest), '
     .. "or give its path: require('eukhe').setup({cmd = '/path/to/eukhe'})"
 end
 

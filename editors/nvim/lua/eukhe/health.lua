@@ -118,7 +118,7 @@ function M.check()
   end
 
   r.start('eukhe: binary')
-  local bin, msg = client.binary()
+  local bin, msg, where = client.binary()
   if not bin then
     r.error(msg)
   else
@@ -126,7 +126,7 @@ function M.check()
     if code ~= 0 or not out:find('eukhe lsp', 1, true) then
       r.error(bin[1] .. ' does not run as eukhe (`' .. bin[1] .. ' --help` exited ' .. code .. '); reinstall it or fix opts.cmd')
     else
-      r.ok('found: ' .. table.concat(bin, ' '))
+      r.ok('found: ' .. table.concat(bin, ' ') .. (where and (' (from ' .. where .. ')') or ''))
       local vcode, version = run({ bin[1], '--version' })
       if vcode == 0 and version ~= '' then
         r.ok('version: ' .. version)
