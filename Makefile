@@ -16,7 +16,10 @@
 # EUKHE_REQUIRE_TOOLS=1 (.ci/run sets it; CI=true does the same) makes
 # every test whose tool is missing (git, rg, nvim, node, the peers) fail
 # instead of skip.
-.PHONY: test test-vscode test-nvim-current mcp-peers lspclient lint build bench fuzz
+# dist: the release archives, per-target VS Code packages and SHA256SUMS
+# in dist/ (release/dist.sh), checked by release/check.sh.
+# cross: go vet for the other operating systems (the builds are dist's).
+.PHONY: test test-vscode test-nvim-current mcp-peers lspclient lint build bench fuzz dist cross
 
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
@@ -45,6 +48,15 @@ test-vscode:
 
 build:
 	go build -o eukhe ./cmd/eukhe
+
+dist:
+	bash release/dist.sh
+
+# One architecture per other OS: vet's checks do not depend on it, and
+# dist builds every pair.
+CROSS_VET = darwin/arm64 windows/amd64 freebsd/amd64
+cross:
+	@set -e; for t in $(CROSS_VET); do echo "go vet $$t"; GOOS=$${t%/*} GOARCH=$${t#*/} go vet ./...; done
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./docs ./lsp ./agent/shell
