@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# test/wine/run.sh PROGRAM.exe [ARGS...]: runs a Windows program under
+# Wine, in a Wine prefix of eukhe's own (made once, kept in the user's
+# cache: EUKHE_WINEPREFIX overrides where).
+#
+# Go 1.24 and later need ProcessPrng from bcryptprimitives.dll, which Wine
+# 8 (Debian bookworm's) lacks: processprng.c is a stand-in built with
+# mingw-w64 and put in the prefix's system32. It exists for Wine only.
+#
+# Needs wine64 and gcc-mingw-w64-x86-64 (Debian: apt install wine64
+# gcc-mingw-w64-x86-64-win32); .ci/run installs them.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+wine=$(command -v wine64 || true)
+[ -n "$wine" ] || [ ! -x /usr/lib/wine/wine64 ] || wine=/usr/lib/wine/wine64
+if [ -z "$wine" ]; then
+  echo "test/wine/run.sh: wine64 is not installed (Debian: apt install wine64)" >&2
+  exit 3
+fi
+export WINEPREFIX=${EUKHE_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/eukhe-wine}
+export WINEDEBUG=${WINEDEBUG:--all}
+dll=$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll
+if [ ! -f "$WINEPREFIX/.eukhe-ready" ] || [ "$here/processprng.c" -nt "$WINEPREFIX/.eukhe-ready" ]; then
+  command -v x86_64-w64-mingw32-gcc >/dev/null || {
+    echo "test/wine/run.sh: x86_64-w64-mingw32-gcc is not installed (Debian: apt install gcc-mingw-w64-x86-64-win32)" >&2
+    exit 3
+  }
+  mkdir -p "$WINEPREFIX"
+  "$wine" wineboot -i >/dev/null 2>&1
+  "${wine%64}server" -w 2>/dev/null || wineserver -w 2>/dev/null || true
+  x86_64-w64-mingw32-gcc -O2 -shared -o "$dll" "$here/processprng.c" -ladvapi32
+  touch "$WINEPREFIX/.eukhe-ready"
+fi
+exec "$wine" "$@"
