@@ -13,14 +13,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ConfineArg is the hidden first argument that makes eukhe (or a test
-// binary) apply a Landlock plan and exec a command: `eukhe __confine PATH
-// ARGV...`, with the plan as JSON on descriptor 3 (a pipe: an environment
-// variable has a size limit, and a file could be rewritten by another
-// confined process before it is read). The program's main calls
-// ConfineMain before anything else when it sees it.
-const ConfineArg = "__confine"
-
 // planFD is the descriptor the plan comes on.
 const planFD = 3
 
