@@ -164,7 +164,7 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 func withEnv(env []string, name, value string) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
-		if n, _, _ := strings.Cut(kv, "="); n != name {
+		if n, _, _ := strings.Cut(kv, "="); !sameEnvName(n, name) {
 			out = append(out, kv)
 		}
 	}
