@@ -17,7 +17,7 @@ import (
 const planFD = 3
 
 // ConfineMain runs args[0] with argv args[1:] confined by the plan on
-// descriptor 3: as the supervisor of its processes (confine_supervise.go),
+// descriptor 3: as the supervisor of its processes (confine_supervise_linux.go),
 // whose inner run applies the plan to itself (Landlock stays with it
 // across exec) and execs the program. It gives the program's status, or
 // 126, as a command that cannot run.
