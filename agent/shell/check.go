@@ -190,7 +190,9 @@ func (x *run) open(ctx context.Context, path string, flag int, perm os.FileMode)
 	target, open := rp.Path, openReal
 	if rp.Looped || path == "/dev/null" {
 		target, open = path, os.OpenFile
-		if !filepath.IsAbs(target) {
+		if path == "/dev/null" {
+			target = os.DevNull // NUL on Windows
+		} else if !filepath.IsAbs(target) {
 			target = filepath.Join(hc.Dir, target)
 		}
 	}

@@ -57,9 +57,9 @@
 //     entries and eukhe's state, protected entries, PATH dirs, the home,
 //     shell.writableDirs, /run) and hands them to gate.PlanSandbox, then
 //     starts the program under bwrap, or re-runs this program with
-//     ConfineArg to apply Landlock (confine_landlock.go; cmd/eukhe and the
+//     ConfineArg to apply Landlock (confine_landlock_linux.go; cmd/eukhe and the
 //     tests' TestMain call ConfineMain), or unconfined. confine.go detects
-//     the mechanism once (EUKHE_CONFINEMENT forces one) and Describe says
+//     the mechanism once (detect_linux.go; EUKHE_CONFINEMENT forces one) and Describe says
 //     which is in force for eukhe check and the editors. shell.confinement
 //     "require" refuses to start a program unconfined. sandbox_note.go
 //     watches a pipeline's output for the signs of a refusal (Read-only
@@ -150,7 +150,7 @@
 //     hidden entry (a root with .git, when protected is not allowed, or a
 //     hard link to a protected file); its
 //     network rule (ABI 4) denies all TCP, loopback included, and nothing
-//     else: without net the seccomp filter (confine_unix.go) refuses every
+//     else: without net the seccomp filter (confine_seccomp_linux.go) refuses every
 //     socket but Unix and netlink — a UDP datagram, a TCP fast-open sendto
 //     (it connects without connect(2)), SCTP, MPTCP, ICMP — since seccomp
 //     cannot read the address a sendto points to, and no inet socket
@@ -160,7 +160,7 @@
 //     connect by path, so unless secret and net are both allowed a seccomp
 //     filter refuses to make any Unix socket (socketpair still works;
 //     io_uring and system calls of another ABI are refused with it:
-//     confine_unix.go) — else a step could reach eukhe's own approvals
+//     confine_seccomp_linux.go) — else a step could reach eukhe's own approvals
 //     socket, the ssh-agent or the docker daemon, whose names
 //     /proc/self/net/unix shows; a child of
 //     the command cannot read its own /proc/PID (only the command's own
@@ -193,7 +193,7 @@
 //     directory opened with no link on the way), the reply naming each.
 //     What the program controls between the look before and the rename
 //     after is written there and tested. No process of a step outlives it
-//     (confine_supervise.go): bubblewrap's pid namespace ends with the
+//     (confine_supervise_linux.go): bubblewrap's pid namespace ends with the
 //     program, and under Landlock `eukhe __confine` is the subreaper of
 //     the program and kills and reaps what it left before it exits.
 //     While the process runs, the session watches the map's directories
@@ -248,6 +248,16 @@
 //     refresh (bounded with the links out of the roots) for a command
 //     made in its target later. What a program controls between the look
 //     and the rename: as for every entry made, the step's whole run.
+//   - Systems: Linux has the mechanisms and the process groups above.
+//     macOS, FreeBSD and Windows have no mechanism yet (detect_darwin.go,
+//     detect_freebsd.go, detect_windows.go give none with why; darwin's
+//     is the seam for Seatbelt), so "require" refuses every program
+//     there. macOS and FreeBSD keep a session per process (exec_unix.go);
+//     on Windows each process is put in a Job object killed whole
+//     (exec_windows.go), commands are found with PATHEXT and environment
+//     names compare ignoring case (lookprog_windows.go, envname.go). The
+//     protected tree's identities and change times are per system
+//     (filestat_unix.go, filestat_windows.go, clock_*.go).
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
 //     would run unasked); `exec >file` lasts for its statement only, since
 //     each pipeline gets its own output pipe; a builtin writing to a closed

@@ -167,7 +167,7 @@ func startPath(env []string, p *gate.Policy, seen *gate.PathSeen) ([]string, []g
 func envValue(env []string, name string) (string, bool) {
 	v, found := "", false
 	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+		if k, val, ok := strings.Cut(kv, "="); ok && sameEnvName(k, name) {
 			v, found = val, true
 		}
 	}
@@ -180,7 +180,7 @@ func envValue(env []string, name string) (string, bool) {
 func withPath(env []string, path string) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, "PATH=") {
+		if n, _, _ := strings.Cut(kv, "="); !sameEnvName(n, "PATH") {
 			out = append(out, kv)
 		}
 	}
@@ -209,7 +209,7 @@ func (x *run) lookProgram(dir string, env expand.Environ, name string) (program,
 	pathVar := env.Get("PATH")
 	pr := program{hasPath: pathVar.IsSet()}
 	pr.entries = x.pathSeen.Judge(x.policy, pathVar.String())
-	if strings.Contains(name, "/") {
+	if namesPath(name) {
 		path, err := interp.LookPathDir(dir, env, name)
 		if err != nil {
 			return pr, fmt.Errorf("bash: %s: command not found", name)
@@ -217,7 +217,7 @@ func (x *run) lookProgram(dir string, env expand.Environ, name string) (program,
 		pr.path = path
 		return pr, nil
 	}
-	if f, ok := x.policy.LookCommand(name, pr.entries); ok {
+	if f, ok := x.lookCommand(dir, env, name, pr.entries); ok {
 		pr.path, pr.found = f.Path, f
 		return pr, nil
 	}

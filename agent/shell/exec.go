@@ -7,10 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
-	"time"
 
 	"github.com/eukhe/eukhe/gate"
-	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/interp"
 )
 
@@ -86,10 +84,9 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	cmd := &exec.Cmd{
 		Path: l.path, Args: l.argv, Env: l.env, Dir: hc.Dir,
 		Stdin: hc.Stdin, Stdout: hc.Stdout, Stderr: hc.Stderr,
-		// A new session is a new process group (its id is the pid) with no
-		// controlling terminal: the group is killed whole, and no program
-		// can read or stop on the server's terminal.
-		SysProcAttr: &syscall.SysProcAttr{Setsid: true},
+		// A process group of its own, killed whole (exec_unix.go: a new
+		// session; exec_windows.go: a Job object after the start).
+		SysProcAttr: groupAttr(),
 		// Only when a stream is not a file does exec copy it; then a
 		// process left holding it cannot hold Wait past the grace.
 		WaitDelay: x.grace,
@@ -124,8 +121,10 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 			planW.Close()
 		}(l.plan)
 	}
+	var group procGroup
 	if err == nil {
-		x.groups[cmd.Process.Pid] = true
+		group = startGroup(cmd.Process)
+		x.groups[group] = true
 	}
 	x.mu.Unlock()
 	if err != nil {
@@ -140,6 +139,7 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 		return interp.ExitStatus(126)
 	}
 	err = cmd.Wait()
+	x.waited(group)
 	made := refuseMade(l.made, x.id)
 	if endLive != nil {
 		made = append(endLive(), made...)
@@ -161,47 +161,4 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	}
 	fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", args[0], err)
 	return interp.ExitStatus(1)
-}
-
-// killGroups sends TERM to every process group the script started, and
-// KILL after the grace to each that still has a process.
-func (x *run) killGroups() {
-	x.mu.Lock()
-	groups := make([]int, 0, len(x.groups))
-	for g := range x.groups {
-		groups = append(groups, g)
-	}
-	x.mu.Unlock()
-	if len(groups) == 0 {
-		return
-	}
-	for _, g := range groups {
-		_ = syscall.Kill(-g, syscall.SIGTERM)
-	}
-	time.AfterFunc(x.grace, func() {
-		for _, g := range groups {
-			if syscall.Kill(-g, 0) == nil {
-				_ = syscall.Kill(-g, syscall.SIGKILL)
-			}
-		}
-	})
-}
-
-// dupFile is a second descriptor of f, closed on exec.
-func dupFile(f *os.File) (*os.File, error) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	var nfd int
-	var derr error
-	if err := rc.Control(func(fd uintptr) {
-		nfd, derr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
-	}); err != nil {
-		return nil, err
-	}
-	if derr != nil {
-		return nil, derr
-	}
-	return os.NewFile(uintptr(nfd), f.Name()), nil
 }

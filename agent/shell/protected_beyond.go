@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 
 	"github.com/eukhe/eukhe/gate"
 )
@@ -57,8 +56,8 @@ func (t *protectedTree) walkBeyond() (found, links map[string]uint64) {
 				hits, ls := map[string]uint64{}, map[string]uint64{}
 				inode := func(de os.DirEntry) uint64 {
 					if info, err := de.Info(); err == nil {
-						if st, ok := info.Sys().(*syscall.Stat_t); ok {
-							return st.Ino
+						if ino, ok := inodeOf(filepath.Join(dir, de.Name()), info); ok {
+							return ino
 						}
 					}
 					return 1

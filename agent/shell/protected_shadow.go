@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // A relative PATH entry ("./bin", "node_modules/.bin") names a directory
@@ -34,19 +32,19 @@ type pathShadow struct {
 // change later in the tick keeps it): listed again next time.
 type dirStamp struct {
 	dev, ino uint64
-	ctime    unix.Timespec
+	ctime    timespec
 	racy     bool
 }
 
 // stampOf is the directory d's stamp now; ok false when it is no
 // directory.
-func stampOf(d string, began unix.Timespec) (dirStamp, bool) {
-	var st unix.Stat_t
-	if unix.Stat(d, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+func stampOf(d string, began timespec) (dirStamp, bool) {
+	st, ok := statFile(d)
+	if !ok || !st.dir {
 		return dirStamp{}, false
 	}
-	return dirStamp{dev: st.Dev, ino: st.Ino, ctime: st.Ctim,
-		racy: st.Ctim.Sec > began.Sec || st.Ctim.Sec == began.Sec && st.Ctim.Nsec >= began.Nsec}, true
+	return dirStamp{dev: st.dev, ino: st.ino, ctime: st.ctime,
+		racy: st.ctime.Sec > began.Sec || st.ctime.Sec == began.Sec && st.ctime.Nsec >= began.Nsec}, true
 }
 
 // setShadow gives the map the relative PATH entries' endings and lists
@@ -71,8 +69,7 @@ func (t *protectedTree) setShadow(ends []string, path string) {
 	if old != nil && old.path == path && slices.Equal(old.ends, ends) && !old.moved() {
 		return
 	}
-	var began unix.Timespec
-	_ = unix.ClockGettime(unix.CLOCK_REALTIME_COARSE, &began)
+	began := coarseNow()
 	sh := &pathShadow{ends: ends, commands: map[string]bool{}, path: path, stamps: map[string]dirStamp{}}
 	for _, d := range filepath.SplitList(path) {
 		if !filepath.IsAbs(d) {
@@ -109,7 +106,7 @@ func (t *protectedTree) setShadow(ends []string, path string) {
 
 // moved reports whether a PATH directory listed for s changed since.
 func (s *pathShadow) moved() bool {
-	var never unix.Timespec
+	var never timespec
 	for d, was := range s.stamps {
 		now, ok := stampOf(d, never)
 		switch {

@@ -6,10 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/eukhe/eukhe/gate"
 )
@@ -97,7 +94,7 @@ func (t *protectedTree) before(roots, names []string) []string {
 // treeDir is one directory as last listed.
 type treeDir struct {
 	dev, ino uint64
-	ctime    unix.Timespec
+	ctime    timespec
 	subdirs  []string          // names of its subdirectories (not links)
 	found    map[string]uint64 // protected entries in it: name → inode
 	links    map[string]uint64 // its symbolic links: name → inode
@@ -200,9 +197,8 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 		t.beyond, t.beyondLinks = found, links
 	}
 	for p, ino := range t.outLinks {
-		var st unix.Stat_t
-		switch {
-		case unix.Lstat(p, &st) != nil || st.Ino != ino:
+		switch st, ok := lstatFile(p); {
+		case !ok || st.ino != ino:
 			delete(t.outLinks, p)
 		case leadsToRepository(p, t.roots, t.names, t.shadow):
 			delete(t.outLinks, p)
@@ -235,11 +231,10 @@ func (t *protectedTree) sweep() (gone, changed []string) {
 		wg.Go(func() {
 			for i := w; i < len(paths); i += workers {
 				d := t.dirs[paths[i]]
-				var st unix.Stat_t
-				switch {
-				case unix.Lstat(paths[i], &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR:
+				switch st, ok := lstatFile(paths[i]); {
+				case !ok || !st.dir:
 					state[i] = 1
-				case d.racy || st.Dev != d.dev || st.Ino != d.ino || st.Ctim != d.ctime:
+				case d.racy || st.dev != d.dev || st.ino != d.ino || st.ctime != d.ctime:
 					state[i] = 2
 				}
 			}
@@ -261,20 +256,14 @@ func (t *protectedTree) sweep() (gone, changed []string) {
 // protected entry is not descended into, nor is a link) and its
 // protected entries of any kind.
 func (t *protectedTree) list(path string) (*treeDir, bool) {
-	var began unix.Timespec
-	_ = unix.ClockGettime(unix.CLOCK_REALTIME_COARSE, &began)
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
+	began := coarseNow()
+	f, st, ok := openDirNoFollow(path)
+	if !ok {
 		return nil, false
 	}
-	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil {
-		return nil, false
-	}
-	d := &treeDir{dev: st.Dev, ino: st.Ino, ctime: st.Ctim, found: map[string]uint64{},
-		racy: st.Ctim.Sec > began.Sec || st.Ctim.Sec == began.Sec && st.Ctim.Nsec >= began.Nsec}
+	d := &treeDir{dev: st.dev, ino: st.ino, ctime: st.ctime, found: map[string]uint64{},
+		racy: st.ctime.Sec > began.Sec || st.ctime.Sec == began.Sec && st.ctime.Nsec >= began.Nsec}
 	des, err := f.ReadDir(-1)
 	if err != nil {
 		return nil, false
@@ -283,8 +272,8 @@ func (t *protectedTree) list(path string) (*treeDir, bool) {
 		name := de.Name()
 		if gate.NameIn(t.names, name) || !de.IsDir() && t.shadow.shadows(path, name) {
 			if info, err := de.Info(); err == nil {
-				if s, ok := info.Sys().(*syscall.Stat_t); ok {
-					d.found[name] = s.Ino
+				if ino, ok := inodeOf(filepath.Join(path, name), info); ok {
+					d.found[name] = ino
 				} else {
 					d.found[name] = 1
 				}
@@ -293,11 +282,11 @@ func (t *protectedTree) list(path string) (*treeDir, bool) {
 		}
 		if de.Type()&os.ModeSymlink != 0 {
 			if info, err := de.Info(); err == nil {
-				if s, ok := info.Sys().(*syscall.Stat_t); ok {
+				if ino, ok := inodeOf(filepath.Join(path, name), info); ok {
 					if d.links == nil {
 						d.links = map[string]uint64{}
 					}
-					d.links[name] = s.Ino
+					d.links[name] = ino
 				}
 			}
 			continue

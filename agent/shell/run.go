@@ -59,10 +59,10 @@ type run struct {
 	finished bool
 	job      string
 	jobs     *Jobs
-	groups   map[int]bool // every process group the script started
-	cur      pipeline     // the pipeline that runs now
-	at       pipeline     // the pipeline asked about or running (progress.go)
-	asking   bool         // at waits for the gate's answer
+	groups   map[procGroup]bool // every process group the script started
+	cur      pipeline           // the pipeline that runs now
+	at       pipeline           // the pipeline asked about or running (progress.go)
+	asking   bool               // at waits for the gate's answer
 	allowed  []gate.Effects
 	status   []int
 	started  []bool

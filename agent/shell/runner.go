@@ -226,7 +226,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 	x = &run{
 		gate: r.Gate, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,
 		out: &output{cap: capacity, keepWhole: r.KeepWhole, recall: map[bool]string{true: r.RecallToken}[r.KeepWhole]}, grace: r.grace(), id: newID(), timeout: req.Timeout,
-		done: make(chan struct{}), groups: map[int]bool{},
+		done: make(chan struct{}), groups: map[procGroup]bool{},
 		confine: r.Confine, tempDir: r.tempDir, blind: r.blind, pathSeen: &r.pathSeen, tree: &r.protected, links: &r.links,
 		dropped: dropped,
 	}

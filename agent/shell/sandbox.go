@@ -3,7 +3,6 @@ package shell
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/eukhe/eukhe/gate"
 )
@@ -108,8 +105,8 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	if c.Mechanism == Unconfined {
 		if mode == "require" {
 			why := c.Why
-			if !strings.Contains(why, InstallHint) {
-				why += "; " + InstallHint
+			if sandboxHint != "" && !strings.Contains(why, sandboxHint) {
+				why += "; " + sandboxHint
 			}
 			return l, fmt.Sprintf("bash: %s: not run: shell.confinement is \"require\" and no sandbox works here (%s), "+
 				"or set shell.confinement to \"auto\" to run programs unconfined where none works\n", argv[0], why)
@@ -157,30 +154,8 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	}
 	l.env = withEnv(env, "TMPDIR", s.TempDir)
 	l.confined = c.Mechanism
-	switch c.Mechanism {
-	case Bubblewrap:
-		l.path = c.Bwrap
-		l.argv = append([]string{"bwrap"}, s.BwrapArgs(dir)...)
-		if noUnix {
-			raw, err := socketFilter(false, true)
-			if err != nil {
-				return l, fmt.Sprintf("bash: %s: not run: Unix sockets cannot be refused here (%v); allow net and secret for this step to run it without the filter\n", argv[0], err)
-			}
-			l.plan = filterBytes(raw)
-			// before the final "--"
-			l.argv = append(l.argv[:len(l.argv)-1], "--seccomp", fmt.Sprint(planFD), "--")
-		}
-		l.argv = append(l.argv, path)
-		l.argv = append(l.argv, argv[1:]...)
-	case Landlock:
-		plan := s.Landlock(readDirNoLinks)
-		b, err := json.Marshal(plan)
-		if err != nil {
-			return l, fmt.Sprintf("bash: %s: not run: the Landlock plan: %v\n", argv[0], err)
-		}
-		l.path = c.Self
-		l.argv = append([]string{c.Self, ConfineArg, path}, argv...)
-		l.plan = b
+	if refusal := wrapLaunch(&l, c, s, path, argv, dir, noUnix); refusal != "" {
+		return l, refusal
 	}
 	return l, ""
 }
@@ -189,7 +164,7 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 func withEnv(env []string, name, value string) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
-		if n, _, _ := strings.Cut(kv, "="); n != name {
+		if n, _, _ := strings.Cut(kv, "="); !sameEnvName(n, name) {
 			out = append(out, kv)
 		}
 	}
@@ -489,39 +464,6 @@ func refuseMade(made func() []string, id string) []string {
 	return done
 }
 
-// renameOutOfUse renames path to a new name beside it, never replacing an
-// entry and never following a link to its directory.
-func renameOutOfUse(path, id string) (string, error) {
-	dir, name := filepath.Dir(path), filepath.Base(path)
-	fd, err := unix.Openat2(unix.AT_FDCWD, dir, &unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_NO_SYMLINKS,
-	})
-	if err == unix.ENOSYS { // a kernel before openat2: the last part at least
-		fd, err = unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	}
-	if err != nil {
-		return "", fmt.Errorf("its directory cannot be opened without following a link: %v", err)
-	}
-	defer unix.Close(fd)
-	// The tail is random (the fifth red team filled the next names of a
-	// sequence it had seen, so none was free): a step cannot guess it,
-	// and a name taken anyway only makes it draw again.
-	for {
-		to := name + refusedSuffix + id + "-" + randomTail()
-		err := unix.Renameat2(fd, name, fd, to, unix.RENAME_NOREPLACE)
-		if err == nil {
-			if k, ok := keyOf(filepath.Join(dir, to)); ok {
-				renamedOut.Store(k, true)
-			}
-			return filepath.Join(dir, to), nil
-		}
-		if err != unix.EEXIST {
-			return "", err
-		}
-	}
-}
-
 // renamedOut are the entries eukhe renamed out of use (fileKey → true):
 // a link among them, still under the name it was given, is out of use
 // already, and is not judged again (a link to a large tree was renamed
@@ -629,11 +571,11 @@ type placesLook struct {
 type fileKey struct{ dev, ino uint64 }
 
 func keyOf(p string) (fileKey, bool) {
-	var st unix.Stat_t
-	if unix.Lstat(p, &st) != nil {
+	st, ok := lstatFile(p)
+	if !ok {
 		return fileKey{}, false
 	}
-	return fileKey{uint64(st.Dev), st.Ino}, true
+	return fileKey{st.dev, st.ino}, true
 }
 
 // lookPlaces looks at the protected places (absolute paths) before a

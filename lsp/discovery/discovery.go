@@ -7,7 +7,11 @@
 //
 //   - The directory (Dir): $XDG_RUNTIME_DIR/eukhe, else /tmp/eukhe-<uid>,
 //     mode 0700. A directory not owned by the user, or open to anyone else,
-//     is refused: another user could plant a server there.
+//     is refused: another user could plant a server there. On macOS a
+//     directory too long for a socket path (104 bytes) gives way to
+//     /tmp/eukhe-<uid>; on Windows the default is
+//     %LOCALAPPDATA%\eukhe\run and only the user's own profile holds it
+//     (dir_windows.go says what is and is not checked there).
 //   - Listen: a socket of mode 0600 and its JSON file, written whole
 //     (temp + rename) once the socket listens; Close removes both.
 //   - Find: the live editor's server whose root holds a directory, the
@@ -35,7 +39,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/eukhe/eukhe/protocol"
@@ -51,11 +54,12 @@ var ErrNone = errors.New("no editor's eukhe server serves this directory")
 // missing, refused when another user owns it or its mode lets anyone else
 // in.
 func Dir(env map[string]string) (string, error) {
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("eukhe-%d", os.Getuid()))
+	dir := defaultDir(env)
 	if rt := env["XDG_RUNTIME_DIR"]; filepath.IsAbs(rt) {
 		dir = filepath.Join(rt, "eukhe")
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+	dir = shortDir(dir)
+	if err := makeDir(dir); err != nil {
 		return "", fmt.Errorf("the eukhe socket directory %s: %v", dir, err)
 	}
 	return dir, Check(dir)
@@ -68,20 +72,16 @@ func Check(dir string) error {
 	if err != nil {
 		return fmt.Errorf("the eukhe socket directory %s: %v", dir, err)
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
 	switch {
 	case !fi.IsDir():
 		return fmt.Errorf("the eukhe socket directory %s is not a directory; remove it", dir)
-	case !ok || int(st.Uid) != os.Getuid():
+	case !ownedByUser(fi):
 		return fmt.Errorf("the eukhe socket directory %s is not yours; remove it or set XDG_RUNTIME_DIR", dir)
-	case fi.Mode().Perm()&0o077 != 0:
+	case !private(fi):
 		return fmt.Errorf("the eukhe socket directory %s has mode %o; it must be 0700 (chmod 700 it)", dir, fi.Mode().Perm())
 	}
 	return nil
 }
-
-// maxSocketPath is the longest path a Unix socket can have on Linux.
-const maxSocketPath = 107
 
 // Listener is one server's socket and JSON file.
 type Listener struct {
@@ -115,7 +115,7 @@ func ListenEntry(dir string, e Entry) (*Listener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %v", sock, err)
 	}
-	if err := os.Chmod(sock, 0o600); err != nil {
+	if err := chmodSocket(sock); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("the socket %s: %v", sock, err)
 	}
@@ -277,7 +277,7 @@ func live(dir, path, kind string) ([]cand, error) {
 func dial(c cand) (net.Conn, bool) {
 	conn, err := net.DialTimeout("unix", c.e.Socket, 5*time.Second)
 	if err != nil {
-		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, os.ErrNotExist) {
+		if refused(err) || errors.Is(err, os.ErrNotExist) {
 			removeStale(c.file, c.e)
 		}
 		return nil, false
@@ -292,15 +292,6 @@ func removeStale(file string, e Entry) {
 	if filepath.Dir(e.Socket) == filepath.Dir(file) {
 		os.Remove(e.Socket)
 	}
-}
-
-// alive tells whether a process with this pid exists.
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // holds tells whether root holds path (both absolute and clean).

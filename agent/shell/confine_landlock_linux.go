@@ -13,19 +13,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ConfineArg is the hidden first argument that makes eukhe (or a test
-// binary) apply a Landlock plan and exec a command: `eukhe __confine PATH
-// ARGV...`, with the plan as JSON on descriptor 3 (a pipe: an environment
-// variable has a size limit, and a file could be rewritten by another
-// confined process before it is read). The program's main calls
-// ConfineMain before anything else when it sees it.
-const ConfineArg = "__confine"
-
 // planFD is the descriptor the plan comes on.
 const planFD = 3
 
 // ConfineMain runs args[0] with argv args[1:] confined by the plan on
-// descriptor 3: as the supervisor of its processes (confine_supervise.go),
+// descriptor 3: as the supervisor of its processes (confine_supervise_linux.go),
 // whose inner run applies the plan to itself (Landlock stays with it
 // across exec) and execs the program. It gives the program's status, or
 // 126, as a command that cannot run.

@@ -1,0 +1,70 @@
+//go:build unix
+
+package shell
+
+import (
+	"os"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// procGroup is one external process's group: its process group id (the
+// pid of its leader, in a new session).
+type procGroup = int
+
+// groupAttr starts a process in a new session: a new process group (its
+// id is the pid) with no controlling terminal, so the group is killed
+// whole, and no program can read or stop on the server's terminal.
+func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+
+// startGroup is the group of a process just started: its pid.
+func startGroup(p *os.Process) procGroup { return p.Pid }
+
+// waited is what is done once a process was waited for: nothing, the
+// group's id stays for killGroups (what the process left in it).
+func (x *run) waited(procGroup) {}
+
+// killGroups sends TERM to every process group the script started, and
+// KILL after the grace to each that still has a process.
+func (x *run) killGroups() {
+	x.mu.Lock()
+	groups := make([]int, 0, len(x.groups))
+	for g := range x.groups {
+		groups = append(groups, g)
+	}
+	x.mu.Unlock()
+	if len(groups) == 0 {
+		return
+	}
+	for _, g := range groups {
+		_ = syscall.Kill(-g, syscall.SIGTERM)
+	}
+	time.AfterFunc(x.grace, func() {
+		for _, g := range groups {
+			if syscall.Kill(-g, 0) == nil {
+				_ = syscall.Kill(-g, syscall.SIGKILL)
+			}
+		}
+	})
+}
+
+// dupFile is a second descriptor of f, closed on exec.
+func dupFile(f *os.File) (*os.File, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var nfd int
+	var derr error
+	if err := rc.Control(func(fd uintptr) {
+		nfd, derr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+	}); err != nil {
+		return nil, err
+	}
+	if derr != nil {
+		return nil, derr
+	}
+	return os.NewFile(uintptr(nfd), f.Name()), nil
+}
