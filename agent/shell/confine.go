@@ -13,6 +13,9 @@ type Mechanism string
 const (
 	Bubblewrap Mechanism = "bubblewrap"
 	Landlock   Mechanism = "landlock"
+	// Seatbelt is macOS's: sandbox-exec with a profile made from the
+	// same plan (gate.Sandbox.Seatbelt).
+	Seatbelt   Mechanism = "seatbelt"
 	Unconfined Mechanism = "none"
 )
 
@@ -27,6 +30,8 @@ type Confinement struct {
 	Mechanism Mechanism
 	// Bwrap is the bubblewrap program.
 	Bwrap string
+	// SandboxExec is macOS's sandbox-exec.
+	SandboxExec string
 	// Self is this program, re-run to apply Landlock before the command.
 	Self string
 	// LandlockABI is the kernel's Landlock version (0: none); below 4 it

@@ -128,9 +128,10 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		l.begin = func() func() []string { return x.tree.live.begin(roots, names, x.id) }
 	}
 	pl.TempDir = tmp
-	if c.Mechanism != Landlock {
+	if c.Mechanism == Bubblewrap {
 		// a link on the way to a place (linksOnTheWay): a bind mount on it
-		// would land on its target
+		// would land on its target (Landlock's and Seatbelt's rules on it
+		// only refuse more)
 		pl.Protected = slices.DeleteFunc(slices.Clone(pl.Protected), func(e gate.Entry) bool {
 			fi, err := os.Lstat(e.Path)
 			return err == nil && fi.Mode()&os.ModeSymlink != 0
@@ -143,7 +144,8 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	// bubblewrap as under Landlock. Bubblewrap's network namespace keeps
 	// the inet sockets of a step without net on its own loopback.
 	noUnix := c.Mechanism == Bubblewrap && !(allowed.Has(gate.Net) && allowed.Has(gate.Secret))
-	if c.Mechanism == Landlock {
+	if c.Mechanism == Landlock || c.Mechanism == Seatbelt {
+		// neither can show a directory at another path
 		pl.KeepTmp = true
 	}
 	s := gate.PlanSandbox(allowed, pl)
