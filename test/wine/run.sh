@@ -4,7 +4,7 @@
 # cache: EUKHE_WINEPREFIX overrides where).
 #
 # Go 1.24 and later need ProcessPrng from bcryptprimitives.dll, which Wine
-# 8 (Debian bookworm's) lacks: processprng.c is a stand-in built with
+# 8 (Debian bookworm's) lacks: dll/processprng.c is a stand-in built with
 # mingw-w64 and put in the prefix's system32. It exists for Wine only.
 #
 # Needs wine64 and gcc-mingw-w64-x86-64 (Debian: apt install wine64
@@ -20,7 +20,7 @@ fi
 export WINEPREFIX=${EUKHE_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/eukhe-wine}
 export WINEDEBUG=${WINEDEBUG:--all}
 dll=$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll
-if [ ! -f "$WINEPREFIX/.eukhe-ready" ] || [ "$here/processprng.c" -nt "$WINEPREFIX/.eukhe-ready" ]; then
+if [ ! -f "$WINEPREFIX/.eukhe-ready" ] || [ "$here/dll/processprng.c" -nt "$WINEPREFIX/.eukhe-ready" ]; then
   command -v x86_64-w64-mingw32-gcc >/dev/null || {
     echo "test/wine/run.sh: x86_64-w64-mingw32-gcc is not installed (Debian: apt install gcc-mingw-w64-x86-64-win32)" >&2
     exit 3
@@ -28,7 +28,7 @@ if [ ! -f "$WINEPREFIX/.eukhe-ready" ] || [ "$here/processprng.c" -nt "$WINEPREF
   mkdir -p "$WINEPREFIX"
   "$wine" wineboot -i >/dev/null 2>&1
   "${wine%64}server" -w 2>/dev/null || wineserver -w 2>/dev/null || true
-  x86_64-w64-mingw32-gcc -O2 -shared -o "$dll" "$here/processprng.c" -ladvapi32
+  x86_64-w64-mingw32-gcc -O2 -shared -o "$dll" "$here/dll/processprng.c" -ladvapi32
   touch "$WINEPREFIX/.eukhe-ready"
 fi
 exec "$wine" "$@"
