@@ -33,6 +33,7 @@ func EnvFromList(pairs []string) map[string]string {
 			m[k] = v
 		}
 	}
+	asThisSystem(m)
 	return m
 }
 
