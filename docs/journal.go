@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/cespare/xxhash/v2"
-	"golang.org/x/sys/unix"
 )
 
 // The intent journal (DESIGN.md §10) makes a multi-file commit atomic
@@ -292,7 +291,7 @@ func (j *journal) write(fault func(step, path string) error, path string, durabl
 		_, err = f.Write(data)
 	}
 	if err == nil && durable {
-		err = unix.Fdatasync(int(f.Fd()))
+		err = syncData(f)
 	}
 	if err == nil {
 		err = os.Rename(tmp, path)

@@ -15,8 +15,6 @@ import (
 	"strconv"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // A journal is signed (HMAC-SHA256) with a key only eukhe reads: 32
@@ -106,19 +104,6 @@ func makeKey(path string) error {
 		syncDir(filepath.Dir(path))
 	}
 	return err
-}
-
-// fileID is what the MAC binds a journal to: the file, not its bytes.
-func fileID(fd int) (string, error) {
-	var st unix.Statx_t
-	if err := unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_INO|unix.STATX_BTIME, &st); err != nil {
-		return "", err
-	}
-	id := fmt.Sprintf("%d:%d:%d", unix.Mkdev(st.Dev_major, st.Dev_minor), st.Ino, st.Mask&unix.STATX_BTIME)
-	if st.Mask&unix.STATX_BTIME != 0 {
-		id += fmt.Sprintf(":%d.%d", st.Btime.Sec, st.Btime.Nsec)
-	}
-	return id, nil
 }
 
 // journalMAC is the MAC of a journal's record, for root, in the file id.
