@@ -134,8 +134,9 @@ func reopenModeless(pfd int, path string) (int, error) {
 }
 
 // linkFD gives the open file fd the new name to (which must not exist):
-// exactly the file checked, whatever is at its old name now.
-func (b *beneath) linkFD(fd int, to string) error {
+// exactly the file checked, whatever is at its old name now (from, where
+// it was found, is not needed here: it is linked by its descriptor).
+func (b *beneath) linkFD(fd int, _, to string) error {
 	dir, base, err := b.parent(to)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package docs
 import (
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -55,24 +54,6 @@ func (t *diskTree) open(rel string, flags int) (int, error) {
 	}
 }
 
-func (t *diskTree) abs(rel string) string { return filepath.Join(t.dir, relOS(rel)) }
-
-// Read is Disk.Read below the tree; a missing path is not an error. A
-// file over MaxSnapshotFileBytes is not read: its Stat comes with
-// ErrOverLimit (no walk searches it, and a 50 MB file read for nothing on
-// every grep kept its bytes in the process's memory).
-func (t *diskTree) Read(rel string) (Snapshot, error) {
-	fd, err := t.open(rel, unix.O_RDONLY|unix.O_NONBLOCK)
-	if err != nil {
-		if isNotExist(err) {
-			return Snapshot{}, nil
-		}
-		return Snapshot{}, err
-	}
-	defer syscall.Close(fd)
-	return readFD(fd, func() string { return t.abs(rel) }, MaxSnapshotFileBytes)
-}
-
 // Stat stats a path below the tree; a missing path has Exists false.
 func (t *diskTree) Stat(rel string) (Stat, error) {
 	fd, err := t.open(rel, unix.O_PATH)
@@ -89,17 +70,6 @@ func (t *diskTree) Stat(rel string) (Stat, error) {
 	}
 	return statOf(&sys), nil
 }
-
-// List lists a directory below the tree, as Disk.List does.
-func (t *diskTree) List(rel string) ([]Entry, error) {
-	fd, err := t.open(rel, unix.O_RDONLY|unix.O_DIRECTORY)
-	if err != nil {
-		return nil, err
-	}
-	return listFD(fd, t.abs(rel))
-}
-
-func (t *diskTree) Close() error { return syscall.Close(t.fd) }
 
 // noLinks opens path with no symbolic link on any part of it; a kernel
 // without openat2 opens it as written.
@@ -144,26 +114,4 @@ func createNoLinks(path string) (*os.File, error) {
 		}
 		return os.NewFile(uintptr(fd), path), nil
 	}
-}
-
-// ReadNoLinks is Read of a path none of whose parts is a link.
-func (d *Disk) ReadNoLinks(path string) (Snapshot, error) {
-	fd, err := noLinks(path, unix.O_RDONLY|unix.O_NONBLOCK)
-	if err != nil {
-		if isNotExist(err) {
-			return Snapshot{}, nil
-		}
-		return Snapshot{}, err
-	}
-	defer syscall.Close(fd)
-	return readFD(fd, func() string { return path }, 0)
-}
-
-// ListNoLinks is List of a directory none of whose parts is a link.
-func (d *Disk) ListNoLinks(dir string) ([]Entry, error) {
-	fd, err := noLinks(dir, unix.O_RDONLY|unix.O_DIRECTORY)
-	if err != nil {
-		return nil, err
-	}
-	return listFD(fd, dir)
 }

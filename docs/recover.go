@@ -434,7 +434,7 @@ func act(b *beneath, a action, touched map[string]bool) (done bool, why string) 
 			touch(p)
 		}
 		if a.land == linkAt {
-			err = b.linkFD(fd, a.at)
+			err = b.linkFD(fd, a.fromPath, a.at)
 		} else {
 			err = b.renameOver(fd, a.fromPath, a.at)
 		}
