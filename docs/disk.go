@@ -325,7 +325,7 @@ func (d *Disk) Publish(p *Pending, back bool) Outcome {
 			err = p.temp.untouched() // right before: nothing opened it
 		}
 		if err == nil {
-			err = os.Rename(p.temp.path, p.Target())
+			err = renameReplace(p.temp.path, p.Target())
 		}
 		if err == nil {
 			p.temp.path = "" // it is the file now
@@ -382,7 +382,7 @@ func (d *Disk) unpublish(p *Pending) error {
 		err = p.temp.untouched()
 	}
 	if err == nil {
-		err = os.Rename(p.temp.path, p.Real)
+		err = renameReplace(p.temp.path, p.Real)
 	}
 	if err == nil {
 		p.temp.path = ""

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -277,7 +276,7 @@ func (j *journal) write(fault func(step, path string) error, path string, durabl
 		if err != nil {
 			return fail(err)
 		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		if err := lockFile(f, lockEx); err != nil {
 			f.Close()
 			return fail(err)
 		}
@@ -294,7 +293,7 @@ func (j *journal) write(fault func(step, path string) error, path string, durabl
 		err = syncData(f)
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = renameReplace(tmp, path)
 	}
 	if err == nil && durable {
 		err = syncDir(j.dir)
@@ -321,7 +320,7 @@ func (j *journal) back(fault func(step, path string) error) error {
 		err = fault("turnback", j.path)
 	}
 	if err == nil {
-		err = os.Rename(j.backPath, j.path)
+		err = renameReplace(j.backPath, j.path)
 	}
 	if err == nil {
 		err = syncDir(j.dir)
