@@ -61,7 +61,7 @@ func (d *Disk) linkOld(real, target string) *tempFile {
 		if err != nil {
 			return nil
 		}
-		f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow|oNonBlock, 0)
+		f, err := openFile(path, os.O_RDONLY|oNoFollow|oNonBlock, 0)
 		if err == nil {
 			if st, serr := f.Stat(); serr == nil && st.Mode().IsRegular() &&
 				lockFile(f, lockSh|lockNB) == nil && sameFile(f, path) {

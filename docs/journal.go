@@ -272,7 +272,7 @@ func (j *journal) write(fault func(step, path string) error, path string, durabl
 	tmp := strings.TrimSuffix(j.path, journalExt) + ".tmp"
 	var f *os.File
 	for {
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		f, err = openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 		if err != nil {
 			return fail(err)
 		}

@@ -147,7 +147,7 @@ func recoverJournal(path string, at JournalAt) (Recovery, bool) {
 	var f *os.File
 	for {
 		var err error
-		if f, err = os.OpenFile(path, os.O_RDWR|oNoFollow, 0); err != nil {
+		if f, err = openFile(path, os.O_RDWR|oNoFollow, 0); err != nil {
 			return Recovery{}, false // ended while we waited
 		}
 		if err := lockFile(f, lockEx); err != nil {

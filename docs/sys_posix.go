@@ -40,6 +40,12 @@ func closeFD(fd sysFD) error { return syscall.Close(fd) }
 // fchmodFD gives an open file a mode.
 func fchmodFD(fd sysFD, mode uint32) error { return syscall.Fchmod(fd, mode) }
 
+// openFile is os.OpenFile: for a file renamed over or removed while
+// it is open (a journal, a kept second name).
+func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(path, flag, perm)
+}
+
 // renameReplace renames from over to in one step (S8.1's atomic replace):
 // rename(2).
 func renameReplace(from, to string) error { return os.Rename(from, to) }

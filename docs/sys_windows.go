@@ -86,6 +86,48 @@ func fchmodFD(fd sysFD, mode uint32) error {
 // another program holds open without sharing its deletion.
 var errHeldOpen = errors.New("another program holds it open, and Windows replaces no file held open: nothing was written to it")
 
+// openFile is os.OpenFile for a file renamed over or removed while it is
+// open (a journal, a kept second name): os.OpenFile does not share a
+// file's deletion, so such a rename or removal would fail while it is
+// open; this open shares it (and reading and writing, as os does).
+func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
+	var access uint32
+	switch flag & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR) {
+	case os.O_WRONLY:
+		access = windows.GENERIC_WRITE
+	case os.O_RDWR:
+		access = windows.GENERIC_READ | windows.GENERIC_WRITE
+	default:
+		access = windows.GENERIC_READ
+	}
+	disposition := uint32(windows.OPEN_EXISTING)
+	switch {
+	case flag&(os.O_CREATE|os.O_EXCL) == os.O_CREATE|os.O_EXCL:
+		disposition = windows.CREATE_NEW
+	case flag&os.O_CREATE != 0:
+		disposition = windows.OPEN_ALWAYS
+	}
+	attrs := uint32(windows.FILE_ATTRIBUTE_NORMAL)
+	if perm&0o200 == 0 && flag&os.O_CREATE != 0 {
+		attrs = windows.FILE_ATTRIBUTE_READONLY
+	}
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	h, err := windows.CreateFile(p, access, shareAll, nil, disposition, attrs, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	if flag&os.O_TRUNC != 0 {
+		if err := windows.SetEndOfFile(h); err != nil {
+			windows.CloseHandle(h)
+			return nil, &fs.PathError{Op: "truncate", Path: path, Err: err}
+		}
+	}
+	return os.NewFile(uintptr(h), path), nil
+}
+
 // renameReplace renames from over to in one step (S8.1's atomic replace):
 // MoveFileEx with MOVEFILE_REPLACE_EXISTING|MOVEFILE_WRITE_THROUGH. It
 // fails whole or lands whole; a target held open fails it (errHeldOpen).
