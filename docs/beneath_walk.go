@@ -3,6 +3,9 @@
 package docs
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -78,4 +81,49 @@ func openatRetry(dir int, name string, flags int) (int, error) {
 func isLinkAt(dir int, name string) bool {
 	var st unix.Stat_t
 	return unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK
+}
+
+// walkNoLinks opens path with no symbolic link on any part of it: a walk from
+// the file system's root (or the working directory) with O_NOFOLLOW at
+// each step.
+func walkNoLinks(path string, flags int) (int, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	root, err := unix.Open("/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(root)
+	rel := abs[1:]
+	if rel == "" {
+		rel = "."
+	}
+	fd, err := walkBeneath(root, rel, flags)
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return fd, nil
+}
+
+// createWalk creates a new file (O_EXCL, mode 0000, for writing: no
+// other process of this user can open it while it is written;
+// tempFile.reveal gives it its mode) at a path none of whose parts is a
+// link: its directory is walked to with O_NOFOLLOW at each step, and the
+// file created in it with O_NOFOLLOW (ErrLinkBelow for a link).
+func createWalk(path string) (*os.File, error) {
+	dir, err := walkNoLinks(filepath.Dir(path), unix.O_RDONLY|unix.O_DIRECTORY)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(dir)
+	fd, err := openatRetry(dir, filepath.Base(path), unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC)
+	if err != nil {
+		if err != unix.EEXIST && isLinkAt(dir, filepath.Base(path)) {
+			err = ErrLinkBelow
+		}
+		return nil, &fs.PathError{Op: "create", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }

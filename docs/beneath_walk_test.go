@@ -4,6 +4,7 @@ package docs
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -96,5 +97,73 @@ func TestLaw_beneath_walk_follows_no_link(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(outside, "new")); err == nil {
 		t.Errorf("a create through a link made a file outside")
+	}
+}
+
+// TestLaw_no_link_walk_from_the_root: the walk from the file system's
+// root darwin and FreeBSD use for ReadNoLinks, OpenTree(real) and the
+// temp file's create (walkNoLinks, createWalk) opens and creates at a
+// real path, and refuses a link anywhere on the path: the create makes
+// nothing through it.
+func TestLaw_no_link_walk_from_the_root(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(base, "real")
+	if err := os.MkdirAll(filepath.Join(real, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "sub", "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(base, "link")); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := walkNoLinks(filepath.Join(real, "sub", "f"), unix.O_RDONLY)
+	if err != nil {
+		t.Fatalf("a real path: %v", err)
+	}
+	unix.Close(fd)
+	if fd, err := walkNoLinks(filepath.Join(base, "link", "sub", "f"), unix.O_RDONLY); !errors.Is(err, ErrLinkBelow) {
+		if err == nil {
+			unix.Close(fd)
+		}
+		t.Errorf("a path through a link: %v; want ErrLinkBelow", err)
+	}
+	if fd, err := walkNoLinks(filepath.Join(base, "link"), unix.O_RDONLY|unix.O_DIRECTORY); !errors.Is(err, ErrLinkBelow) {
+		if err == nil {
+			unix.Close(fd)
+		}
+		t.Errorf("a link as the last part: %v; want ErrLinkBelow", err)
+	}
+
+	f, err := createWalk(filepath.Join(real, "sub", "new"))
+	if err != nil {
+		t.Fatalf("a create at a real path: %v", err)
+	}
+	st, err := f.Stat()
+	f.Close()
+	if err != nil || st.Mode().Perm() != 0 {
+		t.Errorf("the created file: %v, mode %v; want mode 0000", err, st.Mode().Perm())
+	}
+	if _, err := createWalk(filepath.Join(real, "sub", "new")); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("a second create: %v; want fs.ErrExist", err)
+	}
+	if _, err := createWalk(filepath.Join(base, "link", "sub", "other")); !errors.Is(err, ErrLinkBelow) {
+		t.Errorf("a create through a link: %v; want ErrLinkBelow", err)
+	}
+	if _, err := os.Lstat(filepath.Join(real, "sub", "other")); err == nil {
+		t.Errorf("a create through a link made the file")
+	}
+	// a dangling link where the file would be is not created through
+	if err := os.Symlink(filepath.Join(base, "elsewhere"), filepath.Join(real, "sub", "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := createWalk(filepath.Join(real, "sub", "dangling")); err == nil {
+		t.Errorf("a create at a dangling link succeeded")
+	}
+	if _, err := os.Lstat(filepath.Join(base, "elsewhere")); err == nil {
+		t.Errorf("a create at a dangling link made its target")
 	}
 }
