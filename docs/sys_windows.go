@@ -84,7 +84,43 @@ func fchmodFD(fd sysFD, mode uint32) error {
 
 // errHeldOpen is why a file was not replaced: Windows replaces no file
 // another program holds open without sharing its deletion.
-var errHeldOpen = errors.New("another program holds it open, and Windows replaces no file held open: nothing was written to it")
+var errHeldOpen = errors.New("another program may hold it open, and Windows replaces no file held open: nothing was written to it")
+
+// renameReplace renames from over to in one step (S8.1's atomic replace):
+// MoveFileEx with MOVEFILE_REPLACE_EXISTING|MOVEFILE_WRITE_THROUGH. It
+// fails whole or lands whole. A target with the read-only attribute
+// (which Windows will not replace, where rename(2) would) has it cleared
+// for the rename and given back when the rename fails; the file that
+// lands gets its own mode after (tempFile.reveal). A target held open
+// fails it: errHeldOpen.
+func renameReplace(from, to string) error {
+	f, err := windows.UTF16PtrFromString(from)
+	if err != nil {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	t, err := windows.UTF16PtrFromString(to)
+	if err != nil {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	const flags = windows.MOVEFILE_REPLACE_EXISTING | windows.MOVEFILE_WRITE_THROUGH
+	err = windows.MoveFileEx(f, t, flags)
+	if err == windows.ERROR_ACCESS_DENIED {
+		if attrs, aerr := windows.GetFileAttributes(t); aerr == nil && attrs&windows.FILE_ATTRIBUTE_READONLY != 0 && attrs&windows.FILE_ATTRIBUTE_DIRECTORY == 0 {
+			if windows.SetFileAttributes(t, attrs&^windows.FILE_ATTRIBUTE_READONLY) == nil {
+				if err = windows.MoveFileEx(f, t, flags); err != nil {
+					windows.SetFileAttributes(t, attrs)
+				}
+			}
+		}
+	}
+	if err == windows.ERROR_SHARING_VIOLATION || err == windows.ERROR_ACCESS_DENIED || err == windows.ERROR_LOCK_VIOLATION {
+		err = fmt.Errorf("%w (%v)", errHeldOpen, err)
+	}
+	if err != nil {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	return nil
+}
 
 // openFile is os.OpenFile for a file renamed over or removed while it is
 // open (a journal, a kept second name): os.OpenFile does not share a
@@ -126,28 +162,6 @@ func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
 		}
 	}
 	return os.NewFile(uintptr(h), path), nil
-}
-
-// renameReplace renames from over to in one step (S8.1's atomic replace):
-// MoveFileEx with MOVEFILE_REPLACE_EXISTING|MOVEFILE_WRITE_THROUGH. It
-// fails whole or lands whole; a target held open fails it (errHeldOpen).
-func renameReplace(from, to string) error {
-	f, err := windows.UTF16PtrFromString(from)
-	if err != nil {
-		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
-	}
-	t, err := windows.UTF16PtrFromString(to)
-	if err != nil {
-		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
-	}
-	err = windows.MoveFileEx(f, t, windows.MOVEFILE_REPLACE_EXISTING|windows.MOVEFILE_WRITE_THROUGH)
-	if err == windows.ERROR_SHARING_VIOLATION || err == windows.ERROR_ACCESS_DENIED || err == windows.ERROR_LOCK_VIOLATION {
-		err = fmt.Errorf("%w (%v)", errHeldOpen, err)
-	}
-	if err != nil {
-		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
-	}
-	return nil
 }
 
 // unlink removes a name (never a directory).
