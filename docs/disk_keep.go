@@ -5,9 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // keepOld gives the file a change replaces or moves a second name beside
@@ -64,16 +61,16 @@ func (d *Disk) linkOld(real, target string) *tempFile {
 		if err != nil {
 			return nil
 		}
-		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		f, err := openFile(path, os.O_RDONLY|oNoFollow|oNonBlock, 0)
 		if err == nil {
 			if st, serr := f.Stat(); serr == nil && st.Mode().IsRegular() &&
-				syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil && sameFile(f, path) {
+				lockFile(f, lockSh|lockNB) == nil && sameFile(f, path) {
 				return &tempFile{path: path, f: f, durable: true, linked: true}
 			}
 			f.Close()
 		}
 		// Only this process makes names with its pid: the name is ours.
-		unix.Unlink(path)
+		unlink(path)
 		return nil
 	}
 }

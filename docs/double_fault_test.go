@@ -1,3 +1,5 @@
+//go:build !windows
+
 package docs_test
 
 import (
@@ -76,19 +78,6 @@ func TestDisk_double_fault_restores_without_new_space(t *testing.T) {
 			}
 		})
 	}
-}
-
-// tempFilesUnder lists the temp files below root.
-func tempFilesUnder(t *testing.T, root string) []string {
-	t.Helper()
-	var out []string
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && docs.IsTemp(d.Name()) {
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out
 }
 
 // The old file a commit keeps for its restore is a second name of it only

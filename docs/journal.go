@@ -9,11 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
-	"golang.org/x/sys/unix"
 )
 
 // The intent journal (DESIGN.md §10) makes a multi-file commit atomic
@@ -274,11 +272,11 @@ func (j *journal) write(fault func(step, path string) error, path string, durabl
 	tmp := strings.TrimSuffix(j.path, journalExt) + ".tmp"
 	var f *os.File
 	for {
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		f, err = openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 		if err != nil {
 			return fail(err)
 		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		if err := lockFile(f, lockEx); err != nil {
 			f.Close()
 			return fail(err)
 		}
@@ -292,10 +290,10 @@ func (j *journal) write(fault func(step, path string) error, path string, durabl
 		_, err = f.Write(data)
 	}
 	if err == nil && durable {
-		err = unix.Fdatasync(int(f.Fd()))
+		err = syncData(f)
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = renameReplace(tmp, path)
 	}
 	if err == nil && durable {
 		err = syncDir(j.dir)
@@ -322,7 +320,7 @@ func (j *journal) back(fault func(step, path string) error) error {
 		err = fault("turnback", j.path)
 	}
 	if err == nil {
-		err = os.Rename(j.backPath, j.path)
+		err = renameReplace(j.backPath, j.path)
 	}
 	if err == nil {
 		err = syncDir(j.dir)

@@ -13,10 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // A journal is signed (HMAC-SHA256) with a key only eukhe reads: 32
@@ -62,17 +59,13 @@ func journalKey(dir string) ([]byte, error) {
 }
 
 func readKey(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+	if err := keyFileOwned(f); err != nil {
 		return nil, err
-	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG || int(st.Uid) != os.Getuid() || st.Mode&0o077 != 0 {
-		return nil, fmt.Errorf("it is not a file of this user's alone (mode %04o, user %d): remove it and start eukhe again", st.Mode&0o7777, st.Uid)
 	}
 	k, err := io.ReadAll(io.LimitReader(f, 64))
 	if err == nil && len(k) != 32 {
@@ -87,7 +80,7 @@ func makeKey(path string) error {
 		return err
 	}
 	tmp := path + "." + strconv.Itoa(os.Getpid()) + "." + hex.EncodeToString(k[:4]) + ".new"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
 	if err != nil {
 		return err
 	}
@@ -106,19 +99,6 @@ func makeKey(path string) error {
 		syncDir(filepath.Dir(path))
 	}
 	return err
-}
-
-// fileID is what the MAC binds a journal to: the file, not its bytes.
-func fileID(fd int) (string, error) {
-	var st unix.Statx_t
-	if err := unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_INO|unix.STATX_BTIME, &st); err != nil {
-		return "", err
-	}
-	id := fmt.Sprintf("%d:%d:%d", unix.Mkdev(st.Dev_major, st.Dev_minor), st.Ino, st.Mask&unix.STATX_BTIME)
-	if st.Mask&unix.STATX_BTIME != 0 {
-		id += fmt.Sprintf(":%d.%d", st.Btime.Sec, st.Btime.Nsec)
-	}
-	return id, nil
 }
 
 // journalMAC is the MAC of a journal's record, for root, in the file id.
@@ -154,12 +134,8 @@ func opened(key []byte, root string, f *os.File) ([]byte, error) {
 		}
 		return nil, errors.New("it is not a signed eukhe journal")
 	}
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+	if err := oneName(f); err != nil {
 		return nil, err
-	}
-	if st.Nlink != 1 {
-		return nil, fmt.Errorf("it has %d names: a journal eukhe writes has one", st.Nlink)
 	}
 	id, err := fileID(int(f.Fd()))
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -148,10 +147,10 @@ func recoverJournal(path string, at JournalAt) (Recovery, bool) {
 	var f *os.File
 	for {
 		var err error
-		if f, err = os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW, 0); err != nil {
+		if f, err = openFile(path, os.O_RDWR|oNoFollow, 0); err != nil {
 			return Recovery{}, false // ended while we waited
 		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		if err := lockFile(f, lockEx); err != nil {
 			f.Close()
 			return Recovery{}, false
 		}
@@ -295,18 +294,6 @@ func sweepAfter(at JournalAt, name, aside string) []string {
 	return sweepOrphans(b, pid, aside)
 }
 
-// owned refuses a journal file another user owns or others may write.
-func owned(f *os.File) error {
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
-		return err
-	}
-	if int(st.Uid) != os.Getuid() || st.Mode&0o022 != 0 {
-		return fmt.Errorf("it is owned by user %d with mode %04o, not this user's alone", st.Uid, st.Mode&0o777)
-	}
-	return nil
-}
-
 // plan is the rule's answer for one journal: which way it is taken, the
 // paths it does not touch (each with why), and the names of the paths
 // that turned a forward journal back.
@@ -419,7 +406,7 @@ func act(b *beneath, a action, touched map[string]bool) (done bool, why string) 
 	}
 	touch := func(p string) { touched[filepath.Dir(p)] = true }
 	if a.from != noSource {
-		var fd int
+		var fd sysFD
 		var err error
 		if a.from == fromTemp {
 			fd, err = b.temp(a.fromPath, a.fromDigest)
@@ -429,12 +416,12 @@ func act(b *beneath, a action, touched map[string]bool) (done bool, why string) 
 		if err != nil {
 			return false, whyOf(err)
 		}
-		defer syscall.Close(fd)
+		defer closeFD(fd)
 		for _, p := range a.touch {
 			touch(p)
 		}
 		if a.land == linkAt {
-			err = b.linkFD(fd, a.at)
+			err = b.linkFD(fd, a.fromPath, a.at)
 		} else {
 			err = b.renameOver(fd, a.fromPath, a.at)
 		}
@@ -457,11 +444,11 @@ func act(b *beneath, a action, touched map[string]bool) (done bool, why string) 
 // journal names: temp files have none until they land. A mode of 0 (a
 // journal of an older eukhe, whose temp files had theirs) is left as it
 // is.
-func landed(err error, fd int, mode uint32) error {
+func landed(err error, fd sysFD, mode uint32) error {
 	if err != nil || mode == 0 {
 		return err
 	}
-	if err := syscall.Fchmod(fd, mode&0o7777); err != nil {
+	if err := fchmodFD(fd, mode&0o7777); err != nil {
 		return fmt.Errorf("it landed, but giving it its mode %04o failed: %v", mode, err)
 	}
 	return nil
@@ -477,18 +464,18 @@ func modeIf(cond bool, mode uint32) uint32 {
 
 // holding opens the file at path and checks it holds bytes of digest
 // want: the file a bare move links, exactly as checked.
-func (b *beneath) holding(path, want string) (int, error) {
+func (b *beneath) holding(path, want string) (sysFD, error) {
 	fd, err := b.open(path)
 	if err != nil {
-		return -1, err
+		return badFD, err
 	}
 	d, ok, err := digestFD(fd, path)
 	if err == nil && (!ok || d != want) {
 		err = errors.New("it holds other bytes now")
 	}
 	if err != nil {
-		syscall.Close(fd)
-		return -1, err
+		closeFD(fd)
+		return badFD, err
 	}
 	return fd, nil
 }

@@ -1,3 +1,5 @@
+//go:build !windows
+
 package docs_test
 
 import (
@@ -196,18 +198,6 @@ func TestTemp_sweep_only_own_cases(t *testing.T) {
 	}
 }
 
-// failer and cleanupFailer are what the helpers need of a *testing.T or a
-// *rapid.T.
-type failer interface {
-	Fatal(args ...any)
-	Fatalf(format string, args ...any)
-}
-
-type cleanupFailer interface {
-	failer
-	Cleanup(func())
-}
-
 // sweepDir makes a fresh directory for one rapid case under the test's own.
 func sweepDir(t *testing.T, rt *rapid.T) string {
 	d, err := os.MkdirTemp(t.TempDir(), "case")
@@ -229,18 +219,6 @@ func holdTempLock(tb cleanupFailer, path string) {
 	}
 	f.WriteString("a live writer's bytes")
 	tb.Cleanup(func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() })
-}
-
-func namesIn(tb failer, dir string) []string {
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var out []string
-	for _, de := range des {
-		out = append(out, de.Name())
-	}
-	return out
 }
 
 // sweepCase is one directory of the sweep laws: a target, temp files of it

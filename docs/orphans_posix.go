@@ -1,3 +1,5 @@
+//go:build !windows
+
 package docs
 
 import (
@@ -59,10 +61,7 @@ func sweepOrphans(b *beneath, pid int, aside string) []string {
 func sweepOrphan(dir int, rel, name, target, aside string) string {
 	fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err == unix.EACCES { // no mode yet (tempFile.reveal): its writer is dead (the journal's)
-		if pfd, perr := unix.Openat(dir, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); perr == nil {
-			fd, err = reopenModeless(pfd, name)
-			unix.Close(pfd)
-		}
+		fd, err = openModelessAt(dir, name)
 	}
 	if err != nil {
 		return ""
