@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -286,7 +285,7 @@ func (p *peer) connect(ctx context.Context, c *Clients) error {
 		for k, v := range p.cfg.Env {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		ownGroup(cmd)
 		p.stderr = &tail{}
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -342,7 +341,7 @@ func (p *peer) connect(ctx context.Context, c *Clients) error {
 // p.mu is held.
 func (p *peer) stop() {
 	if p.cmd != nil && p.cmd.Process != nil {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		_ = killGroup(p.cmd)
 	}
 	if p.cs != nil {
 		cs := p.cs

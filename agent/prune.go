@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -50,7 +49,7 @@ func pruneSessionsOnce(dir string) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600); err == nil {
+		if f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE|oNoFollow, 0o600); err == nil {
 			f.Close()
 			os.Chtimes(mark, now, now)
 		}
@@ -105,33 +104,17 @@ func PruneSessions(dir string, cutoff time.Time) int {
 // then its log.
 func removeSession(dir, id string) bool {
 	tdir := filepath.Join(dir, id)
-	fd, err := syscall.Open(tdir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	unlock, held, missing, err := tryLockDir(tdir)
 	switch {
+	case held:
+		return false // an open session holds it
 	case err == nil:
-		defer syscall.Close(fd)
-		if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-			return false // an open session holds it
-		}
-		if os.RemoveAll(tdir) != nil {
+		if !removeLocked(tdir, unlock) {
 			return false
 		}
-	case !errors.Is(err, syscall.ENOENT):
+	case !missing:
 		return false
 	}
 	err = os.Remove(filepath.Join(dir, id+".jsonl"))
 	return err == nil || errors.Is(err, fs.ErrNotExist)
-}
-
-// lockDir takes a shared lock on a transcript directory for as long as its
-// session keeps the descriptor open (removeSession cannot take it then).
-func lockDir(dir string) (int, error) {
-	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return -1, err
-	}
-	if err := syscall.Flock(fd, syscall.LOCK_SH); err != nil {
-		syscall.Close(fd)
-		return -1, err
-	}
-	return fd, nil
 }

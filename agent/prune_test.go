@@ -3,7 +3,6 @@ package agent
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -47,7 +46,7 @@ func TestPruneSessionsRemovesOnlyOldSessionsNoOneHolds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer syscall.Close(held)
+	defer held.Close()
 	oldSession(t, dir, "halfold", month)
 	os.WriteFile(filepath.Join(dir, "halfold.jsonl"), []byte("a new row\n"), 0o600) // written now
 	if err := os.WriteFile(filepath.Join(dir, "logonly.jsonl"), nil, 0o600); err != nil {

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -115,14 +114,9 @@ func SessionCalls(dir, id string) (rows []CallRow, outcome []string, dropped int
 // transcriptHeld tells whether an open session holds the transcript in
 // tdir (its lock is taken).
 func transcriptHeld(tdir string) bool {
-	fd, err := syscall.Open(tdir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return false
+	unlock, held, _, err := tryLockDir(tdir)
+	if err == nil {
+		unlock()
 	}
-	defer syscall.Close(fd)
-	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-		return true
-	}
-	syscall.Flock(fd, syscall.LOCK_UN)
-	return false
+	return held
 }

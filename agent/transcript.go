@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -52,7 +51,7 @@ type Transcript struct {
 	// secretLater is set when a secret was allowed in a job after its
 	// call returned: later job results are not kept.
 	secretLater bool
-	lock        int // the directory, locked while the session is open (prune.go); -1 when not
+	lock        *os.File // the directory's lock, held while the session is open (dirlock_*.go); nil when not
 
 	w *logWriter // calls.log's writer, started on the first Keep
 }
@@ -234,9 +233,9 @@ func (t *Transcript) Close() {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.lock > 0 {
-		syscall.Close(t.lock)
-		t.lock = -1
+	if t.lock != nil {
+		t.lock.Close()
+		t.lock = nil
 	}
 	openTranscripts.CompareAndDelete(filepath.Clean(t.Dir), t)
 }

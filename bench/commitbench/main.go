@@ -24,7 +24,6 @@ import (
 	"runtime/trace"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/eukhe/eukhe/docs"
@@ -156,7 +155,7 @@ func run(args []string) error {
 				return err
 			}
 		}
-		syscall.Sync() // the reset's writeback is not the edit's: flushed before, not timed
+		flushAll() // the reset's writeback is not the edit's: flushed before, not timed
 		disk := docs.NewDisk()
 		disk.Journal = *journal
 		store := &timed{Store: disk}

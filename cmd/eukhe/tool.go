@@ -177,7 +177,7 @@ func openSession(path string) (*docs.Session, *sessionSaver, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("--session %s: %v", path, err)
 	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+	if err := lockSessionFile(lock); err != nil {
 		lock.Close()
 		return nil, nil, fmt.Errorf("--session %s: locking: %v", path, err)
 	}
@@ -214,7 +214,6 @@ func (sv *sessionSaver) save(s *docs.Session) error {
 
 func (sv *sessionSaver) close() {
 	if sv.lock != nil {
-		syscall.Flock(int(sv.lock.Fd()), syscall.LOCK_UN)
 		sv.lock.Close()
 		sv.lock = nil
 	}
