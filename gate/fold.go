@@ -2,6 +2,7 @@ package gate
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -267,4 +268,13 @@ func (m *memoFS) CaseInsensitive(dir string) bool {
 func (m *memoFS) WindowsNames() bool {
 	wn, ok := m.fs.(WindowsNamer)
 	return ok && wn.WindowsNames()
+}
+
+// dotCovers is DotCovers for a judged part of the home: a short-name
+// part may be any dot-entry, so it is covered.
+func (n names) dotCovers(rel string) bool {
+	if n.short && slices.ContainsFunc(splitPath(rel), IsShortName) {
+		return true
+	}
+	return DotCovers(rel)
 }
