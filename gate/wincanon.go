@@ -66,7 +66,7 @@ func WindowsCanonical(path string) (canon string, problem string) {
 		}
 		server, sp := windowsPart(parts[0])
 		share, sh := windowsPart(parts[1])
-		if sp != "" || sh != "" || server == "" || share == "" || server == "." || server == "?" || server == ".." || share == ".." {
+		if sp != "" || sh != "" || server == "" || share == "" || server == "." || server == "?" || server == ".." || share == "." || share == ".." {
 			return "", ProblemUNC
 		}
 		prefix = "//" + server + "/" + share
@@ -178,6 +178,9 @@ func IsDeviceName(name string) bool {
 // it (GetLongPathNameW) because it exists.
 func IsShortName(c string) bool {
 	i := strings.IndexByte(c, '~')
+	if i < 1 {
+		return false
+	}
 	if n := len([]rune(c[:i])); n < 1 || n > 6 || strings.ContainsAny(c[:i], ".~") {
 		return false
 	}
