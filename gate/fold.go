@@ -2,7 +2,6 @@ package gate
 
 import (
 	"path"
-	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -270,11 +269,15 @@ func (m *memoFS) WindowsNames() bool {
 	return ok && wn.WindowsNames()
 }
 
-// dotCovers is DotCovers for a judged part of the home: a short-name
-// part may be any dot-entry, so it is covered.
-func (n names) dotCovers(rel string) bool {
-	if n.short && slices.ContainsFunc(splitPath(rel), IsShortName) {
-		return true
+// dotCovers is DotCovers for rest, a judged path below the part name of
+// the home ("" the home itself): a short-name entry directly in the home
+// may be any dot-entry, so it is covered.
+func (n names) dotCovers(name, rest string) bool {
+	if n.short && name == "" {
+		first, _, _ := strings.Cut(rest, "/")
+		if IsShortName(first) {
+			return true
+		}
 	}
-	return DotCovers(rel)
+	return DotCovers(path2(name, rest))
 }

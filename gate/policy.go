@@ -454,7 +454,7 @@ func (p *Policy) protectsAs(path string, n names) bool {
 				return true
 			}
 		case DotRule:
-			if rest, ok := n.cut(path, r.Path); ok && n.dotCovers(path2(r.Name, rest)) || r.Name != "" && n.same(path, r.Path) {
+			if rest, ok := n.cut(path, r.Path); ok && n.dotCovers(r.Name, rest) || r.Name != "" && n.same(path, r.Path) {
 				return true
 			}
 		case EndRule:
