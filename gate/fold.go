@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -216,13 +217,19 @@ func hfsIgnored(r rune) bool {
 
 // foldCache keeps what the volumes answered, per directory asked, so a
 // judgment asks the OS once per directory. It is emptied when it grows
-// past maxFoldCache.
+// past maxFoldCache, and when it is older than foldCacheTTL: a volume
+// mounted on a directory, or a directory made casefold (chattr +F on an
+// empty one), is seen within that time.
 var foldCache struct {
 	sync.Mutex
-	m map[string]bool
+	m    map[string]bool
+	born time.Time
 }
 
-const maxFoldCache = 4096
+const (
+	maxFoldCache = 4096
+	foldCacheTTL = 2 * time.Second
+)
 
 // CaseInsensitive reports whether the volume holding dir (its nearest
 // existing ancestor) opens names without regard to case, as the OS says
@@ -233,6 +240,9 @@ func (osFS) CaseInsensitive(dir string) bool {
 		return constFold
 	}
 	foldCache.Lock()
+	if time.Since(foldCache.born) > foldCacheTTL {
+		foldCache.m = nil
+	}
 	v, ok := foldCache.m[dir]
 	foldCache.Unlock()
 	if ok {
@@ -250,7 +260,7 @@ func (osFS) CaseInsensitive(dir string) bool {
 	}
 	foldCache.Lock()
 	if foldCache.m == nil || len(foldCache.m) >= maxFoldCache {
-		foldCache.m = map[string]bool{}
+		foldCache.m, foldCache.born = map[string]bool{}, time.Now()
 	}
 	foldCache.m[dir] = v
 	foldCache.Unlock()
