@@ -82,7 +82,20 @@ func FuzzWindowsCanonical(f *testing.F) {
 		`C:foo`, `NUL.txt`, `GIT~1\config`, `..\.. .\x`, `\\?\UNC\a\b\c:d`, `//./x`, `C:\:s:t`} {
 		f.Add(s)
 	}
+	pol, _ := winWorld()
 	f.Fuzz(func(t *testing.T, in string) {
+		// the seam never panics, and what it cannot place is never Inside
+		r := pol.Resolve(`C:\Users\u\proj`, in)
+		if r.Problem != "" && pol.Class(r) == ClassInside {
+			t.Fatalf("%q could not be placed (%s) yet is inside", in, r.Problem)
+		}
+		if r.Problem == "" {
+			for i, c := range splitPath(r.Path) {
+				if strings.HasSuffix(c, ".") || strings.HasSuffix(c, " ") || i > 0 && strings.Contains(c, ":") || strings.Contains(c, `\`) {
+					t.Fatalf("%q resolves to %q, whose part %q Windows opens as another name", in, r.Path, c)
+				}
+			}
+		}
 		canon, problem := WindowsCanonical(in)
 		if problem != "" {
 			if canon != "" {
