@@ -49,7 +49,11 @@ func lawFoldWorld(insensitive bool) (*Policy, foldFS) {
 	for _, h := range extra {
 		secrets = append(secrets, lawHome+"/"+h)
 	}
-	p := NewPolicy(f, pl.Roots, append(pl.Secrets(), secrets...), pl.Rules())
+	rules := pl.Rules()
+	for _, h := range append(homeProtectedFor("darwin"), homeProtectedFor("windows")...) {
+		rules = append(rules, Rule{Kind: TreeRule, Path: lawHome + "/" + h})
+	}
+	p := NewPolicy(f, pl.Roots, append(pl.Secrets(), secrets...), rules)
 	return p, f
 }
 
@@ -57,7 +61,8 @@ func lawFoldWorld(insensitive bool) (*Policy, foldFS) {
 // (G1.3 on a case-insensitive volume): where the volume folds case,
 // every case variant of every NamedProtected name below a root is
 // Protected (or Secret), and every case variant of a home secret store
-// (each OS's list) is Secret; where it does not, .GIT is just a name.
+// (each OS's list) is Secret, and of a startup place of the home
+// Protected; where it does not, .GIT is just a name.
 func TestLaw_protected_names_hold_in_every_case_where_the_volume_folds(t *testing.T) {
 	folding, _ := lawFoldWorld(true)
 	exact, _ := lawFoldWorld(false)
@@ -84,6 +89,11 @@ func TestLaw_protected_names_hold_in_every_case_where_the_volume_folds(t *testin
 		below := rapid.SampledFrom([]string{"", "/id_ed25519", "/a/b"}).Draw(t, "below")
 		if c := folding.Class(folding.Resolve("/", lawHome+"/"+sv+below)); c != ClassSecret {
 			t.Fatalf("%s on a folding volume is %v, want secret", lawHome+"/"+sv+below, c)
+		}
+		pr := rapid.SampledFrom(append(append(homeProtectedFor("darwin"), homeProtectedFor("windows")...), HomeProtected...)).Draw(t, "protected")
+		pv := lawHome + "/" + genCase(t, pr, "protected-case") + below
+		if c := folding.Class(folding.Resolve("/", pv)); c != ClassProtected && c != ClassSecret {
+			t.Fatalf("%s on a folding volume is %v, want protected", pv, c)
 		}
 	})
 	if c := exact.Class(exact.Resolve("/", lawRoot+"/.GIT/config")); c != ClassInside {
