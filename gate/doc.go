@@ -16,7 +16,15 @@
 //     sets, built from the settings loaders' places: places.go (the
 //     homes a script can name, the state directory: gate/settings
 //     paths.go and homes.go); the process entries every policy holds:
-//     proc.go.
+//     proc.go. Each OS's own stores and startup places (macOS's Library,
+//     Windows' AppData, APPDATA/LOCALAPPDATA): places_os.go, chosen in
+//     places_darwin.go, places_windows.go, places_other.go. A volume that
+//     folds case (CaseFolder: fold_linux.go, fold_darwin.go,
+//     fold_windows.go) has its names compared folded
+//     (protected_names_hold_in_every_case_where_the_volume_folds:
+//     fold.go); on a Windows file system (WindowsNamer) Resolve judges
+//     the name Windows opens, WindowsCanonical (wincanon.go, winpath.go:
+//     every_windows_spelling_of_a_protected_name_is_protected).
 //   - G1.5 access effects: access.go. G1.6 the documents gate and G1.7 the
 //     writer's re-resolution (gate_write_auto_never_secret,
 //     gate_secret_read_needs_yes, gate_yes_runs, gate_inside_write_runs,

@@ -304,6 +304,18 @@ func (pl Places) Rules() []Rule {
 		}
 		rs = append(rs, Rule{Kind: DotRule, Path: filepath.Clean(v), Name: MovedHomes[k]})
 	}
+	for _, k := range slices.Sorted(maps.Keys(protectedEnvHomes)) {
+		v := filepath.Clean(pl.Env[k])
+		if !filepath.IsAbs(v) || v == "/" {
+			continue
+		}
+		part := protectedEnvHomes[k] + "/"
+		for _, h := range HomeProtected {
+			if rest, ok := strings.CutPrefix(h, part); ok {
+				rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Join(v, rest)})
+			}
+		}
+	}
 	for _, v := range codePaths(pl.Env) {
 		if filepath.IsAbs(v) && v != "/" && !slices.ContainsFunc(pl.Roots, func(r string) bool { return under(v, r) }) {
 			rs = append(rs, Rule{Kind: TreeRule, Path: filepath.Clean(v)})

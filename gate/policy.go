@@ -209,7 +209,7 @@ func (p *Policy) SetMoreRules(rules []Rule) {
 		if r.Kind == NamedRule {
 			continue
 		}
-		w := cleanAbs("/", r.Path)
+		w := cleanAbs("/", policyPath(p.fs, r.Path))
 		for _, e := range []string{w, Resolve(start, "/", w).Path} {
 			if !slices.ContainsFunc(m.rules, func(x Rule) bool { return x.Path == e && x.Kind == r.Kind }) {
 				m.rules = append(m.rules, Rule{Kind: r.Kind, Path: e})
@@ -237,7 +237,7 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 	p := &Policy{fs: fsys}
 	start := newMemoFS(fsys) // the entries resolved as one snapshot, each lookup once
 	both := func(path string) []string {
-		w := cleanAbs("/", path)
+		w := cleanAbs("/", policyPath(fsys, path))
 		r := Resolve(start, "/", w).Path
 		if r == w {
 			return []string{w}
@@ -247,7 +247,7 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 	for _, r := range roots {
 		// A root is only its real path: a written form through a link
 		// would make the link's other side Inside.
-		p.roots = appendNew(p.roots, Resolve(start, "/", cleanAbs("/", r)).Path)
+		p.roots = appendNew(p.roots, Resolve(start, "/", cleanAbs("/", policyPath(fsys, r))).Path)
 	}
 	for _, s := range append(append([]string(nil), procEntries...), secrets...) {
 		for _, e := range both(s) {
@@ -267,7 +267,7 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 			}
 		}
 		if r.Kind == DotRule && r.Name == "" {
-			p.rules = append(p.rules, linkedDots(fsys, start, cleanAbs("/", r.Path))...)
+			p.rules = append(p.rules, linkedDots(fsys, start, cleanAbs("/", policyPath(fsys, r.Path)))...)
 		}
 	}
 	return p
@@ -341,18 +341,30 @@ func (p *Policy) PathDirs() []string { return append([]string(nil), p.pathDirs..
 func (p *Policy) Resolve(dir, path string) RealPath { return Resolve(p.fs, dir, path) }
 
 // Class is the class of a resolved path (G1.2). A looped path is never
-// Inside.
+// Inside. The path's parts are compared with the secret entries and the
+// protected rules as its volume compares names (namesAt: case-folded
+// where it folds; a Windows short name as any name it could be), and a
+// path Resolve could not place (RealPath.Problem: a Windows device name,
+// a drive-relative path) is never Inside: a device is Protected, any
+// other Secret (it may name anything).
 func (p *Policy) Class(r RealPath) Class {
 	path := r.Path
+	if r.Problem != "" {
+		if r.Problem == ProblemDevice {
+			return ClassProtected
+		}
+		return ClassSecret
+	}
 	if procExempt(path) {
 		return ClassOutside
 	}
+	n := namesAt(p.fs, path)
 	for _, s := range p.secrets {
-		if under(path, s) {
+		if n.below(path, s) {
 			return ClassSecret
 		}
 	}
-	if p.protects(path) {
+	if p.protectsAs(path, n) {
 		return ClassProtected
 	}
 	if !r.Looped {
@@ -368,11 +380,15 @@ func (p *Policy) Class(r RealPath) Class {
 // HoldsSecret reports whether the path is a secret entry, is under one, or
 // holds one below it (a search or listing of it can reach a secret).
 func (p *Policy) HoldsSecret(r RealPath) bool {
+	if r.Problem != "" && r.Problem != ProblemDevice {
+		return true
+	}
 	if procExempt(r.Path) {
 		return false
 	}
+	n := namesAt(p.fs, r.Path)
 	for _, s := range p.secrets {
-		if under(r.Path, s) || under(s, r.Path) {
+		if n.below(r.Path, s) || n.above(r.Path, s) {
 			return true
 		}
 	}
@@ -395,16 +411,20 @@ const (
 // (Places.CredentialFiles) holds a secret, yet ls lists only its
 // entries' names and git ls-files never reads its .git.
 func (p *Policy) HoldsSecretIn(r RealPath, reach CwdReach) bool {
+	if r.Problem != "" && r.Problem != ProblemDevice {
+		return true
+	}
 	if procExempt(r.Path) {
 		return false
 	}
+	n := namesAt(p.fs, r.Path)
 	for _, s := range p.secrets {
 		switch {
-		case under(r.Path, s):
+		case n.below(r.Path, s):
 			return true
-		case !under(s, r.Path):
-		case reach == CwdEntries && s != r.Path && parentOf(s) != r.Path:
-		case reach == CwdWorkTree && under(s, r.Path+"/.git"):
+		case !n.above(r.Path, s):
+		case reach == CwdEntries && !n.same(r.Path, s) && !n.same(r.Path, parentOf(s)):
+		case reach == CwdWorkTree && n.above(r.Path+"/.git", s):
 		default:
 			return true
 		}
@@ -412,34 +432,39 @@ func (p *Policy) HoldsSecretIn(r RealPath, reach CwdReach) bool {
 	return false
 }
 
-func (p *Policy) protects(path string) bool {
+// protects reports whether a protected rule covers path, or path is an
+// ancestor of a protected or secret entry, each part compared exactly.
+func (p *Policy) protects(path string) bool { return p.protectsAs(path, names{}) }
+
+// protectsAs is protects with path's parts compared as n says.
+func (p *Policy) protectsAs(path string, n names) bool {
 	rules, entries := p.allRules()
 	for _, r := range rules {
 		switch r.Kind {
 		case DirRule:
-			if path == r.Path || parentOf(path) == r.Path {
+			if n.same(path, r.Path) || n.same(parentOf(path), r.Path) {
 				return true
 			}
 		case TreeRule:
-			if under(path, r.Path) {
+			if n.below(path, r.Path) {
 				return true
 			}
 		case NamedRule:
-			if hasPart(p.belowRoot(path), r.Name) {
+			if hasPart(p.belowRoot(path), r.Name, n) {
 				return true
 			}
 		case DotRule:
-			if rest, ok := strings.CutPrefix(path, r.Path+"/"); ok && DotCovers(path2(r.Name, rest)) || path == r.Path && r.Name != "" {
+			if rest, ok := n.cut(path, r.Path); ok && n.dotCovers(r.Name, rest) || r.Name != "" && n.same(path, r.Path) {
 				return true
 			}
 		case EndRule:
-			if end := "/" + r.Name; r.Name != "" && (strings.HasSuffix(path, end) || strings.HasSuffix(parentOf(path), end)) {
+			if r.Name != "" && (n.endsWith(path, r.Name) || n.endsWith(parentOf(path), r.Name)) {
 				return true
 			}
 		}
 	}
 	for _, e := range entries {
-		if e != path && under(e, path) {
+		if n.exact() && e != path && under(e, path) || !n.exact() && !n.same(path, e) && n.above(path, e) {
 			return true
 		}
 	}
@@ -469,9 +494,9 @@ func parentOf(path string) string {
 	return path[:i]
 }
 
-func hasPart(path, name string) bool {
+func hasPart(path, name string, n names) bool {
 	for _, c := range splitPath(path) {
-		if MatchesName(c, name) {
+		if n.name(c, name) {
 			return true
 		}
 	}

@@ -36,7 +36,7 @@ var OS FS = osFS{}
 type osFS struct{}
 
 func (osFS) Kind(path string) Kind {
-	fi, err := os.Lstat(path)
+	fi, err := os.Lstat(osPath(path))
 	switch {
 	case err != nil:
 		return KindMissing
@@ -48,13 +48,17 @@ func (osFS) Kind(path string) Kind {
 	return KindFile
 }
 
-func (osFS) Readlink(path string) (string, error) { return os.Readlink(path) }
+func (osFS) Readlink(path string) (string, error) { return readlinkOS(path) }
 
 // RealPath is a path resolved once: the real path, and whether its
 // symlinks looped (then the policy does not trust the rest of it).
 type RealPath struct {
 	Path   string
 	Looped bool
+	// Problem is why a path on a Windows volume (WindowsNamer) could not
+	// be placed (WindowsCanonical: a device name, a drive-relative path);
+	// the policy never classes it Inside.
+	Problem string
 }
 
 // errNoTarget stands for an unreadable link: it is kept as written.
@@ -68,6 +72,14 @@ var errNoTarget = errors.New("unreadable link")
 // followed and the rest is taken as written. A link under /proc is never
 // followed (proc.go): the path stops there, the rest as written.
 func Resolve(fsys FS, dir, path string) RealPath {
+	if wn, ok := fsys.(WindowsNamer); ok && wn.WindowsNames() {
+		return resolveWindows(fsys, dir, path)
+	}
+	return resolveSlash(fsys, dir, path)
+}
+
+// resolveSlash is Resolve of a path whose parts '/' divides.
+func resolveSlash(fsys FS, dir, path string) RealPath {
 	if !strings.HasPrefix(path, "/") {
 		path = dir + "/" + path
 	}

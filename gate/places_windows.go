@@ -1,0 +1,4 @@
+package gate
+
+// placesOS is the OS whose lists places_os.go appends.
+const placesOS = "windows"
