@@ -1,5 +1,3 @@
-//go:build unix
-
 package main
 
 import (
@@ -10,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/eukhe/eukhe/docs"
@@ -294,9 +291,8 @@ func TestAttacks_recovery_through_eukhe_mcp_follows_no_link_and_acts_on_no_journ
 					t.Errorf("a hook was planted: %q", b)
 				}
 			}
-			var st syscall.Stat_t
-			if syscall.Lstat(w.at("d/b.txt"), &st) == nil && st.Nlink != 1 {
-				t.Errorf("d/b.txt has %d names: a hook was linked into the workspace", st.Nlink)
+			if n := namesOf(w.at("d/b.txt")); n > 1 {
+				t.Errorf("d/b.txt has %d names: a hook was linked into the workspace", n)
 			}
 			if planted := plantedIn(w.root); len(planted) > 0 {
 				t.Errorf("planted: %v", planted)
