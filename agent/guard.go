@@ -27,7 +27,7 @@ func (d *DocGuard) Allow(ctx context.Context, path string, a docs.Access) (strin
 	if err := d.Gate.Allow(ctx, v); err != nil {
 		return "", err
 	}
-	return v.Real.Path, nil
+	return v.Real.Native(), nil
 }
 
 // SameReal is the writer's re-check under its lock (G1.7).

@@ -490,15 +490,6 @@ func (d *Disk) link(from, to string) error {
 	return os.Link(from, to)
 }
 
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
-}
-
 // tempFile is a temp file beside its target, locked by this writer (S8.5)
 // until it is discarded.
 type tempFile struct {

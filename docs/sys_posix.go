@@ -89,3 +89,13 @@ func oneName(f *os.File) error {
 	}
 	return nil
 }
+
+// syncDir makes a directory's entries durable (fsync of the directory).
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}

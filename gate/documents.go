@@ -68,7 +68,7 @@ func (g *DocumentsGate) Allow(ctx context.Context, v Verdict) error {
 	if !v.Asks {
 		return nil
 	}
-	what := v.Access.String() + " " + Visible(v.Real.Path)
+	what := v.Access.String() + " " + Visible(v.Real.Native())
 	a := g.Chain.Ask(ctx, Question{What: what, Effects: v.Effects, Reals: []string{v.Real.Path}})
 	if a.Runs() {
 		return nil
@@ -81,5 +81,5 @@ func (g *DocumentsGate) Allow(ctx context.Context, v Verdict) error {
 // since the gate judged it), the write must write nothing.
 func (g *DocumentsGate) SameReal(path, real string) bool {
 	r := g.Policy.Resolve(g.Dir, path)
-	return !r.Looped && filepath.Clean(r.Path) == filepath.Clean(real)
+	return !r.Looped && filepath.Clean(r.Native()) == filepath.Clean(real)
 }

@@ -87,3 +87,6 @@ func policyPath(fsys FS, p string) string {
 	}
 	return gateFormWindows(c)
 }
+
+// Native is the real path as the system opens it (NativePath).
+func (r RealPath) Native() string { return NativePath(r.Path) }

@@ -75,7 +75,7 @@ func (x *run) call(ctx context.Context, args []string) ([]string, error) {
 	}
 	x.mu.Unlock()
 	if args[0] == "cd" {
-		args = cdArgs(args, func(target string) string { return x.policy.Resolve(hc.Dir, target).Path })
+		args = cdArgs(args, func(target string) string { return x.policy.Resolve(hc.Dir, target).Native() })
 	}
 	if x.sc.Grammar && interp.IsBuiltin(args[0]) {
 		return append([]string{builtinMarker}, args...), nil
