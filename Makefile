@@ -19,11 +19,16 @@
 # dist: the release archives, per-target VS Code packages and SHA256SUMS
 # in dist/ (release/dist.sh), checked by release/check.sh.
 # cross: go vet for the other operating systems (the builds are dist's).
-.PHONY: test test-vscode test-nvim-current mcp-peers lspclient lint build bench fuzz dist cross
+# test/wine (run by go test ./...): eukhe.exe mcp under Wine; needs wine64
+# and mingw-w64 (.ci/run installs them).
+# test-windows: the Windows test binaries of docs, gate, agent/shell and
+# agent under Wine, with their counts (not yet part of test: many of their
+# tests assume Unix paths and links; guide/platforms.md).
+.PHONY: test test-vscode test-nvim-current mcp-peers lspclient lint build bench fuzz dist cross test-windows
 
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-test: test-vscode mcp-peers lspclient lint
+test: test-vscode mcp-peers lspclient lint cross dist
 	go test -race -count=1 -timeout 60m ./...
 	$(MAKE) test-nvim-current
 
@@ -57,6 +62,9 @@ dist:
 CROSS_VET = darwin/arm64 windows/amd64 freebsd/amd64
 cross:
 	@set -e; for t in $(CROSS_VET); do echo "go vet $$t"; GOOS=$${t%/*} GOARCH=$${t#*/} go vet ./...; done
+
+test-windows:
+	bash test/wine/units.sh docs gate agent/shell agent
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./docs ./lsp ./agent/shell

@@ -36,7 +36,7 @@ func session(t *testing.T, root string) *mcp.ClientSession {
 		}
 	}
 	exe := filepath.Join(t.TempDir(), "eukhe.exe")
-	build := exec.Command("go", "build", "-o", exe, "../../cmd/eukhe")
+	build := exec.Command("go", "build", "-trimpath", "-o", exe, "../../cmd/eukhe") // -trimpath: make dist's flags, so its compiled packages are reused
 	build.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build for windows: %v\n%s", err, out)
