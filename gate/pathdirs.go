@@ -110,11 +110,11 @@ func (e PathEntry) Why() string {
 // when the session looked before; nil means never. An empty value is one
 // empty entry, as the interpreter reads it (the working directory).
 func (p *Policy) JudgePath(path string, missingBefore func(string) bool) []PathEntry {
-	parts := strings.Split(path, ":")
+	parts := splitPathList(path)
 	out := make([]PathEntry, 0, len(parts))
 	for _, d := range parts {
 		e := PathEntry{Entry: d}
-		if !strings.HasPrefix(d, "/") {
+		if !absEntry(d) {
 			e.Kind = PathRelative
 			out = append(out, e)
 			continue

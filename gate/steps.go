@@ -171,7 +171,7 @@ func (r *classifying) cd(target string) {
 	bases := append([]string(nil), r.cwds...)
 	if cdpath := r.env.str("CDPATH"); cdpath != "" && !strings.HasPrefix(target, "/") &&
 		!strings.HasPrefix(target, "./") && !strings.HasPrefix(target, "../") {
-		for _, p := range strings.Split(cdpath, ":") {
+		for _, p := range splitPathList(cdpath) {
 			if p != "" {
 				bases = append(bases, r.resolve(r.cwds[len(r.cwds)-1], p).Path)
 			}

@@ -155,6 +155,14 @@ func TestWindowsBuildServesASessionUnderWine(t *testing.T) {
 			t.Errorf("write %s was not refused as protected: %q", p, out)
 		}
 	}
+	// the same through the shell: the gate judges the redirect's target
+	// as Windows opens it (PATH entries split at ';', drives absolute)
+	for _, script := range []string{"echo x > .GIT/hooks/pre-commit", "echo x > '.git.\\hooks\\pre-push'", "cp notes.txt '.Git /hooks/post-merge'"} {
+		out, isErr := call(t, cs, "bash", map[string]any{"script": script})
+		if !isErr || !strings.Contains(out, "protected") {
+			t.Errorf("bash %s was not refused as protected: %q", script, out)
+		}
+	}
 	if hooks, _ := os.ReadDir(filepath.Join(root, ".git", "hooks")); len(hooks) > 0 {
 		t.Errorf("a hook landed: %v", hooks)
 	}
