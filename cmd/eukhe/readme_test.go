@@ -138,7 +138,8 @@ func TestREADME_from_a_fresh_clone(t *testing.T) {
 		}
 	}
 	two := section(t, readme(t), "The two commands")
-	for _, tool := range []struct{ bin, named string }{{"go", "Go 1.26"}, {"git", "git"}, {"rg", "ripgrep"}, {"nvim", "Neovim"}, {"node", "Node.js"}, {"npm", "npm"}} {
+	for _, tool := range []struct{ bin, named string }{{"go", "Go 1.26"}, {"git", "git"}, {"rg", "ripgrep"}, {"nvim", "Neovim"}, {"node", "Node.js"}, {"npm", "npm"},
+		{"zip", "zip"}, {"file", "file"}, {"x86_64-w64-mingw32-gcc", "mingw-w64"}} {
 		if !strings.Contains(two, tool.named) {
 			t.Errorf("README does not list %s next to make test", tool.named)
 		}
@@ -152,7 +153,7 @@ func TestREADME_from_a_fresh_clone(t *testing.T) {
 		t.Fatal(err)
 	}
 	module := strings.TrimSpace(strings.TrimPrefix(strings.SplitN(string(mod), "\n", 2)[0], "module"))
-	if want := "go install " + module + "/cmd/eukhe@latest"; !strings.Contains(readme(t), want) {
+	if want := "go install " + module + "/cmd/eukhe@v"; !strings.Contains(readme(t), want) {
 		t.Errorf("README does not say %q", want)
 	}
 }
