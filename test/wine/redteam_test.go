@@ -189,7 +189,9 @@ type attack struct {
 	name string
 	tool string
 	args func(e attackEnv) map[string]any
-	// want is the word the refusal names: "protected" or "secret"
+	// want is the word the refusal names ("protected", "secret",
+	// "outside"); "" checks the outcome only (no hook lands, no secret
+	// byte in the reply) for a step the gate may let run
 	want string
 }
 
@@ -230,7 +232,7 @@ func runAttacks(t *testing.T, rows []attack) {
 			}
 			args := a.args(e)
 			out, code := runTool(root, a.tool, args)
-			if code != 1 || !strings.Contains(out, a.want) || !strings.Contains(out, "did not run") {
+			if a.want != "" && (code != 1 || !strings.Contains(out, a.want) || !strings.Contains(out, "did not run")) {
 				t.Errorf("%s %v was not refused as %s (exit %d): %q", a.tool, args, a.want, code, out)
 			}
 			if strings.Contains(out, k.secretBytes) {
@@ -282,6 +284,19 @@ var heldAttacks = []attack{
 	{"bash/absolute with stream", "bash", func(e attackEnv) map[string]any {
 		return script(`echo x > '` + e.root + `\.git::$INDEX_ALLOCATION\hooks\pre-commit'`)
 	}, "protected"},
+	{"write/UNC admin share of the root", "write", func(e attackEnv) map[string]any {
+		return writeTo(`\\localhost\Z$` + strings.TrimPrefix(e.root, "Z:") + `\.git\hooks\pre-commit`)
+	}, "protected"},
+	// Windows' expand.exe writes its second operand; the gate's table
+	// has coreutils' expand (reads only). Under Wine the shell finds no
+	// program by a bare name (its PATH is empty, and one the script sets
+	// is not searched), so nothing runs: the outcome is checked only. On
+	// Windows, with System32 on PATH, see the report.
+	{"bash/expand.exe copies onto a hook", "bash", func(e attackEnv) map[string]any {
+		return script(`PATH='C:\windows\system32'; expand a.txt .git/hooks/pre-commit`)
+	}, ""},
+	{"bash/cmd /c redirect", "bash", func(e attackEnv) map[string]any { return script(`cmd /c "echo x> .git\hooks\pre-commit"`) }, "secret"},
+	{"bash/cmd /c mklink junction", "bash", func(e attackEnv) map[string]any { return script(`cmd /c mklink /J lnk .git`) }, "secret"},
 	// reads of the secret stores
 	{"read/upper case home", "read", func(e attackEnv) map[string]any { return pathArg(strings.ToUpper(e.home) + `\.SSH\` + e.secret) }, "secret"},
 	{"read/trailing dot, forward slashes", "read", func(e attackEnv) map[string]any {

@@ -1,0 +1,75 @@
+//go:build open_attacks
+
+package wine
+
+// The red team's attacks that got through the Windows gate under Wine
+// (or that the gate let run, where only Wine's own limits stopped them).
+// Each row checks the safe outcome, so this file fails until each is
+// fixed; it is built only with -tags open_attacks, and a fixed row moves
+// to redteam_test.go.
+
+import (
+	"strings"
+	"testing"
+)
+
+var openAttacks = []attack{
+	// ESCAPE (bytes leaked): Wine's drive Z: is the Linux root, so the
+	// prefix's home C:\users\USER is also Z:\...\drive_c\users\USER. The
+	// gate names the secret stores by the home's one spelling and has no
+	// notion of a second name for the same directory that is not a
+	// symlink (C: is a DOS device link inside Wine, not a reparse point),
+	// so the read is "outside, read" and runs. The Windows analogues are
+	// subst drives, volumes mounted in a folder, and \\?\Volume{GUID}.
+	// Likely fix: judge the file's identity rather than its name: open it
+	// and compare GetFinalPathNameByHandle (VOLUME_NAME_GUID or _NT) and
+	// the file ID of the stores with the target's, or class every read
+	// of a path whose final path differs from its canonical spelling as
+	// the store it is.
+	{"read/Z: alias of the home's .ssh", "read", func(e attackEnv) map[string]any { return pathArg(e.zHome + `\.ssh\` + e.secret) }, "secret"},
+	{"read/Z: alias of an AppData store", "read", func(e attackEnv) map[string]any {
+		return pathArg(e.zHome + `\AppData\Roaming\gh\` + e.secret)
+	}, "secret"},
+	{"grep/Z: alias of the home", "grep", func(e attackEnv) map[string]any {
+		return map[string]any{"pattern": "SECRET", "path": e.zHome + `\.ssh`}
+	}, "secret"},
+	{"glob/Z: alias of the home lists the store", "glob", func(e attackEnv) map[string]any {
+		return map[string]any{"pattern": "*", "path": e.zHome + `\.ssh`}
+	}, "secret"},
+	// GATE LET IT RUN (the shell's redirect open then failed: under Wine
+	// even `< a.txt` fails "Path not found", a separate bug of the
+	// shell's redirect opener on Windows): the same Z: alias through a
+	// redirect.
+	{"bash/redirect from the Z: alias", "bash", func(e attackEnv) map[string]any {
+		return script(`while read l; do echo $l; done < '` + e.zHome + `\.ssh\` + e.secret + `'`)
+	}, "secret"},
+	// GATE LET IT RUN (Wine has no SMB server, so the open failed with
+	// "no such file"): the admin share \\localhost\C$ is C:\ on Windows.
+	// WindowsCanonical keeps //localhost/C$ as a UNC prefix, so the path
+	// is "outside" (reads allowed) and never compared with the home's
+	// stores. Likely fix: map \\localhost, \\127.0.0.1, \\[::1], \\.
+	// and the machine's own name with a DRIVE$ share to DRIVE:, or class
+	// every UNC read secret unless a rule allows the share.
+	{"read/UNC admin share", "read", func(e attackEnv) map[string]any {
+		return pathArg(`\\localhost\C$` + strings.TrimPrefix(e.home, "C:") + `\.ssh\` + e.secret)
+	}, "secret"},
+	{"read/long UNC admin share", "read", func(e attackEnv) map[string]any {
+		return pathArg(`\\?\UNC\127.0.0.1\c$` + strings.TrimPrefix(e.home, "C:") + `\.ssh\` + e.secret)
+	}, "secret"},
+	// GATE DID NOT CLASS IT PROTECTED (under Wine it wrote a new
+	// directory .gıt, not .git: Wine's fold does not take U+0131 to I):
+	// foldName takes each rune to the least of its Unicode simple-fold
+	// orbit, and U+0131 (dotless i) and U+0130 (I with dot) have none
+	// with I, while NTFS compares names through the volume's $UpCase
+	// table, which is Windows' own towupper and not Unicode folding.
+	// Whether an NTFS volume opens .gıt as .git is unverified here; if it
+	// does this is an escape on Windows. Likely fix: on Windows fold with
+	// the $UpCase mapping (RtlUpcaseUnicodeChar / CompareStringOrdinal
+	// with ignoreCase) and, to be safe, treat ı and İ as I.
+	{"write/dotless i", "write", func(e attackEnv) map[string]any { return writeTo(".g\u0131t\\hooks\\pre-commit") }, "protected"},
+	{"write/capital I with dot", "write", func(e attackEnv) map[string]any { return writeTo(".G\u0130T\\hooks\\pre-commit") }, "protected"},
+}
+
+func TestRedTeamWindowsOpenAttacks(t *testing.T) {
+	runAttacks(t, openAttacks)
+}
