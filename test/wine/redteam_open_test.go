@@ -99,6 +99,20 @@ var openAttacks = []attack{
 	// home .ssh is followed by Wine and judged as root\keys\NAME, a file
 	// of the workspace.
 	{"read/through a Unix symlink to the home's .ssh", "read", func(e attackEnv) map[string]any { return pathArg(`keys\` + e.secret) }, "secret"},
+	// GATE LET IT RUN (the files do not exist here, so no bytes came
+	// back; on a Wine user's machine they are the user's real keys):
+	// Wine links the profile's Documents, Desktop, Music... to the Unix
+	// home, and the Unix home is on Z:. Neither C:\users\NAME\Documents\.ssh
+	// nor Z:\HOME\.ssh is a store to the gate, which knows the Windows
+	// home only, and the Unix symlink is invisible to Readlink. Likely
+	// fix: under Wine (HKCU\Software\Wine, or WINEPREFIX / the
+	// wine_get_unix_file_name export present) add the Unix home's stores
+	// (winepath -w ~) to the secret list, and judge final paths by
+	// handle as above.
+	{"read/Documents links to the Unix home", "read", func(e attackEnv) map[string]any {
+		return pathArg(e.home + `\Documents\.ssh\` + e.secret + `-absent`)
+	}, "secret"},
+	{"read/the Unix home on Z:", "read", func(e attackEnv) map[string]any { return pathArg(e.unixHome + `\.ssh\` + e.secret + `-absent`) }, "secret"},
 }
 
 func TestRedTeamWindowsOpenAttacks(t *testing.T) {

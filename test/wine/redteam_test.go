@@ -205,6 +205,7 @@ var attackSetup = map[string]func(t *testing.T, root string, k *redKit){}
 type attackEnv struct {
 	root, home, secret, zHome string
 	tag                       string // a.txt's tag, for an edit row
+	unixHome                  string // the Unix user's home as Wine shows it (Z:...)
 }
 
 // runAttacks runs each row on a fresh root holding .git\hooks (empty) and
@@ -232,6 +233,9 @@ func runAttacks(t *testing.T, rows []attack) {
 				home:   `C:\users\` + k.user,
 				secret: k.secretName,
 				zHome:  winePath(filepath.Join(k.prefix, "drive_c", "users", k.user)),
+			}
+			if h, err := os.UserHomeDir(); err == nil {
+				e.unixHome = winePath(h)
 			}
 			if a.tool == "edit" {
 				out, _ := runTool(root, "read", pathArg("a.txt"))
@@ -278,6 +282,9 @@ var heldAttacks = []attack{
 	}, "secret"},
 	{"write/zero-width joiner", "write", func(e attackEnv) map[string]any { return writeTo(".git\u200d\\hooks\\pre-commit") }, "protected"},
 	{"write/device name part", "write", func(e attackEnv) map[string]any { return writeTo(`.git\hooks\NUL.txt\..\pre-commit`) }, "protected"},
+	{"write/.vscode with dot and space", "write", func(e attackEnv) map[string]any { return writeTo(`.VSCODE. \tasks.json`) }, "protected"},
+	{"write/.eukhe as its index stream", "write", func(e attackEnv) map[string]any { return writeTo(`.eukhe::$INDEX_ALLOCATION\settings.json`) }, "protected"},
+	{"write/root in upper case", "write", func(e attackEnv) map[string]any { return writeTo(strings.ToUpper(e.root) + `\.git\hooks\pre-commit`) }, "protected"},
 	{"edit/MV into .GIT.", "edit", func(e attackEnv) map[string]any {
 		return map[string]any{"patch": "[a.txt#" + e.tag + "]\nMV .GIT.\\hooks\\pre-commit\n"}
 	}, "protected"},
