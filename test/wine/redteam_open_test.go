@@ -124,3 +124,19 @@ func TestRedTeamWindowsOpenAttacks(t *testing.T) {
 	})
 	runAttacks(t, openAttacks)
 }
+
+// TestRedTeamWindowsOpenAttackOverMCP is the Z: alias read through an MCP
+// session of eukhe.exe (session, wine_test.go), as an agent would send
+// it: the secret's bytes come back.
+func TestRedTeamWindowsOpenAttackOverMCP(t *testing.T) {
+	k := kit(t)
+	cs := session(t, t.TempDir())
+	p := winePath(filepath.Join(k.prefix, "drive_c", "users", k.user, ".ssh", k.secretName))
+	out, isErr := call(t, cs, "read", map[string]any{"path": p})
+	if !isErr || !strings.Contains(out, "secret") {
+		t.Errorf("read %s over MCP was not refused as secret: %q", p, out)
+	}
+	if strings.Contains(out, k.secretBytes) {
+		t.Errorf("read %s over MCP: the secret's bytes are in the reply: %q", p, out)
+	}
+}

@@ -309,6 +309,15 @@ var heldAttacks = []attack{
 	{"bash/expand.exe copies onto a hook", "bash", func(e attackEnv) map[string]any {
 		return script(`PATH='C:\windows\system32'; expand a.txt .git/hooks/pre-commit`)
 	}, ""},
+	// a glob in a redirect word is not expanded (the interpreter takes
+	// it literally) and Windows refuses '*' and '?' in a name; the gate
+	// lets these run, so the outcome is checked only
+	{"bash/glob class in a redirect", "bash", func(e attackEnv) map[string]any { return script(`echo x > .gi[t]/hooks/pre-commit`) }, ""},
+	{"bash/star in a redirect", "bash", func(e attackEnv) map[string]any { return script(`echo x > .g*/hooks/pre-commit`) }, ""},
+	{"bash/glob in a for loop", "bash", func(e attackEnv) map[string]any {
+		return script(`for f in .g*; do echo x > $f/hooks/pre-commit; done`)
+	}, "secret"},
+	{"bash/command substitution names .git", "bash", func(e attackEnv) map[string]any { return script(`echo x > $(echo .git)/hooks/pre-commit`) }, "secret"},
 	{"bash/cmd /c redirect", "bash", func(e attackEnv) map[string]any { return script(`cmd /c "echo x> .git\hooks\pre-commit"`) }, "secret"},
 	{"bash/cmd /c mklink junction", "bash", func(e attackEnv) map[string]any { return script(`cmd /c mklink /J lnk .git`) }, "secret"},
 	// reads of the secret stores
@@ -322,6 +331,7 @@ var heldAttacks = []attack{
 	{"read/device namespace", "read", func(e attackEnv) map[string]any { return pathArg(`\\.\` + e.home + `\.ssh\` + e.secret) }, "secret"},
 	{"read/NT object prefix", "read", func(e attackEnv) map[string]any { return pathArg(`\??\` + e.home + `\.ssh\` + e.secret) }, "secret"},
 	{"read/short name SSH~1", "read", func(e attackEnv) map[string]any { return pathArg(e.home + `\SSH~1\` + e.secret) }, "secret"},
+	{"read/short name of AppData", "read", func(e attackEnv) map[string]any { return pathArg(e.home + `\APPDAT~1\Roaming\gh\` + e.secret) }, "secret"},
 	{"read/.. from Public", "read", func(e attackEnv) map[string]any {
 		return pathArg(`C:\users\Public\..\` + strings.TrimPrefix(e.home, `C:\users\`) + `\.ssh\` + e.secret)
 	}, "secret"},
