@@ -42,7 +42,7 @@ var (
 	red     redKit
 	redDir  string
 	// redSlots bounds the Wine calls made at once (the machine is small)
-	redSlots = make(chan struct{}, 4)
+	redSlots = make(chan struct{}, 6)
 )
 
 func TestMain(m *testing.M) {
