@@ -305,7 +305,11 @@ var heldAttacks = []attack{
 	// has coreutils' expand (reads only). Under Wine the shell finds no
 	// program by a bare name (its PATH is empty, and one the script sets
 	// is not searched), so nothing runs: the outcome is checked only. On
-	// Windows, with System32 on PATH, see the report.
+	// Windows, with System32 on PATH, the gate's table would judge this
+	// step read-only (coreutils' expand) while expand.exe copies a.txt
+	// onto the hook: a likely escape there; the table's Unix names
+	// (expand, find, sort, more, type...) need Windows' meanings, or
+	// every program found in System32 should be exec.
 	{"bash/expand.exe copies onto a hook", "bash", func(e attackEnv) map[string]any {
 		return script(`PATH='C:\windows\system32'; expand a.txt .git/hooks/pre-commit`)
 	}, ""},
