@@ -125,6 +125,9 @@ func commandFacts(name string, args []string) facts {
 // tableFacts is commandFacts; known is false for a command not in the
 // table.
 func tableFacts(name string, args []string) (facts, bool) {
+	if systemProgram(name) {
+		return otherFacts(name, args), false
+	}
 	f := knownFacts(name, args)
 	if f.own.Empty() {
 		return otherFacts(name, args), false

@@ -180,11 +180,14 @@ func NameInFold(names []string, entry string, fold bool) bool {
 	return false
 }
 
-// foldName is s as a case-insensitive volume compares it: each rune the
-// least of its simple case-folding orbit (so two names fold the same
-// exactly when strings.EqualFold holds), without the code points HFS+
-// ignores in names (git's list for CVE-2014-9390: the joiners and
-// direction marks, U+FEFF).
+// foldName is s as a case-insensitive volume compares it: each rune
+// upper-cased (NTFS compares names through its upcase table, simple
+// upper-case mapping: "ı" is "I" there, though no case-folding orbit
+// joins them) and then the least of its simple case-folding orbit (so two
+// names strings.EqualFold holds for fold the same), without the code
+// points HFS+ ignores in names (git's list for CVE-2014-9390: the joiners
+// and direction marks, U+FEFF). Folding more than a volume does only
+// protects more names.
 func foldName(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -200,6 +203,7 @@ func foldName(s string) string {
 		if hfsIgnored(r) {
 			return -1
 		}
+		r = unicode.ToUpper(r)
 		least := r
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 			if f < least {

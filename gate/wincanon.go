@@ -25,6 +25,10 @@ const (
 	ProblemDotsOnly      = "has a part of only dots and spaces"
 	ProblemUNC           = "is a UNC path without a share"
 	ProblemNUL           = "holds a NUL character"
+	// a share whose name ends in $ (C$, ADMIN$): an administrative share,
+	// on this machine (\\localhost\C$) the very disk the policy names
+	// by its drive (the red team's under Wine)
+	ProblemAdminShare = "names an administrative share (a whole disk, this machine's own through \\\\localhost)"
 )
 
 // WindowsCanonical is the path Windows opens for path, with '/' between
@@ -68,6 +72,9 @@ func WindowsCanonical(path string) (canon string, problem string) {
 		share, sh := windowsPart(parts[1])
 		if sp != "" || sh != "" || server == "" || share == "" || server == "." || server == "?" || server == ".." || share == "." || share == ".." {
 			return "", ProblemUNC
+		}
+		if strings.HasSuffix(share, "$") {
+			return "", ProblemAdminShare
 		}
 		prefix = "//" + server + "/" + share
 		p = strings.Join(parts[2:], "/")

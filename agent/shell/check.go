@@ -185,9 +185,9 @@ func (x *run) open(ctx context.Context, path string, flag int, perm os.FileMode)
 		return nil, errHalted
 	}
 	if path != "/dev/null" && !v.Effects.SubsetOf(allowed) {
-		return nil, x.refuse(step, a.String()+" "+gate.Visible(rp.Path), v.Effects, allowed)
+		return nil, x.refuse(step, a.String()+" "+gate.Visible(rp.Native()), v.Effects, allowed)
 	}
-	target, open := rp.Path, openReal
+	target, open := rp.Native(), openReal
 	if rp.Looped || path == "/dev/null" {
 		target, open = path, os.OpenFile
 		if path == "/dev/null" {

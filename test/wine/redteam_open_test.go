@@ -26,6 +26,18 @@ func linkIn(name string, target func(root string, k *redKit) string) func(*testi
 }
 
 var openAttacks = []attack{
+	// NO SANDBOX ON WINDOWS (a hook landed): expand.exe copies its first
+	// operand onto its second. The gate now judges the command table's
+	// names that are other programs on Windows (expand, sort, find, …)
+	// exec (gate/commands_windows.go; TestAWindowsProgramWithAUnixNameIsExec),
+	// so with an auto set without exec the step asks. This kit's auto set
+	// holds exec, and an exec program runs unconfined on Windows: it can
+	// write anywhere. The fix is item 5 of the issue: a sandbox for
+	// Windows (a restricted token, or an AppContainer), or, until then,
+	// exec counted as protected+outside where no sandbox works.
+	{"bash/expand.exe copies onto a hook", "bash", func(e attackEnv) map[string]any {
+		return script(`PATH='C:\windows\system32'; expand a.txt .git/hooks/pre-commit`)
+	}, ""},
 	// ESCAPE (bytes leaked): Wine's drive Z: is the Linux root, so the
 	// prefix's home C:\users\USER is also Z:\...\drive_c\users\USER. The
 	// gate names the secret stores by the home's one spelling and has no
@@ -55,31 +67,6 @@ var openAttacks = []attack{
 	{"bash/redirect from the Z: alias", "bash", func(e attackEnv) map[string]any {
 		return script(`while read l; do echo $l; done < '` + e.zHome + `\.ssh\` + e.secret + `'`)
 	}, "secret"},
-	// GATE LET IT RUN (Wine has no SMB server, so the open failed with
-	// "no such file"): the admin share \\localhost\C$ is C:\ on Windows.
-	// WindowsCanonical keeps //localhost/C$ as a UNC prefix, so the path
-	// is "outside" (reads allowed) and never compared with the home's
-	// stores. Likely fix: map \\localhost, \\127.0.0.1, \\[::1], \\.
-	// and the machine's own name with a DRIVE$ share to DRIVE:, or class
-	// every UNC read secret unless a rule allows the share.
-	{"read/UNC admin share", "read", func(e attackEnv) map[string]any {
-		return pathArg(`\\localhost\C$` + strings.TrimPrefix(e.home, "C:") + `\.ssh\` + e.secret)
-	}, "secret"},
-	{"read/long UNC admin share", "read", func(e attackEnv) map[string]any {
-		return pathArg(`\\?\UNC\127.0.0.1\c$` + strings.TrimPrefix(e.home, "C:") + `\.ssh\` + e.secret)
-	}, "secret"},
-	// GATE DID NOT CLASS IT PROTECTED (under Wine it wrote a new
-	// directory .gıt, not .git: Wine's fold does not take U+0131 to I):
-	// foldName takes each rune to the least of its Unicode simple-fold
-	// orbit, and U+0131 (dotless i) and U+0130 (I with dot) have none
-	// with I, while NTFS compares names through the volume's $UpCase
-	// table, which is Windows' own towupper and not Unicode folding.
-	// Whether an NTFS volume opens .gıt as .git is unverified here; if it
-	// does this is an escape on Windows. Likely fix: on Windows fold with
-	// the $UpCase mapping (RtlUpcaseUnicodeChar / CompareStringOrdinal
-	// with ignoreCase) and, to be safe, treat ı and İ as I.
-	{"write/dotless i", "write", func(e attackEnv) map[string]any { return writeTo(".g\u0131t\\hooks\\pre-commit") }, "protected"},
-	{"write/capital I with dot", "write", func(e attackEnv) map[string]any { return writeTo(".G\u0130T\\hooks\\pre-commit") }, "protected"},
 	// ESCAPE (a hook landed): a Unix symlink in the workspace (lnk ->
 	// .git, as a repository checked out on Linux holds one) is no
 	// reparse point to a Windows program under Wine: Wine follows it in

@@ -266,6 +266,20 @@ func script(s string) map[string]any { return map[string]any{"script": s} }
 
 // heldAttacks are the rows the gate held under Wine.
 var heldAttacks = []attack{
+	// Fixed after the red team: an administrative share (\\localhost\C$) is
+	// a path the gate cannot place (gate.ProblemAdminShare): secret.
+	{"read/UNC admin share", "read", func(e attackEnv) map[string]any {
+		return pathArg(`\\localhost\C$` + strings.TrimPrefix(e.home, "C:") + `\.ssh\` + e.secret)
+	}, "secret"},
+	{"read/long UNC admin share", "read", func(e attackEnv) map[string]any {
+		return pathArg(`\\?\UNC\127.0.0.1\c$` + strings.TrimPrefix(e.home, "C:") + `\.ssh\` + e.secret)
+	}, "secret"},
+	// Fixed after the red team: names fold through the upcase mapping as
+	// NTFS compares them, so .gıt (dotless i) is .git. U+0130 (I with
+	// dot) upper-cases to itself there, so .GİT is another directory:
+	// the outcome only (nothing lands in .git).
+	{"write/dotless i", "write", func(e attackEnv) map[string]any { return writeTo(".g\u0131t\\hooks\\pre-commit") }, "protected"},
+	{"write/capital I with dot", "write", func(e attackEnv) map[string]any { return writeTo(".G\u0130T\\hooks\\pre-commit") }, ""},
 	// writes of a hook through the spellings Windows opens as .git
 	{"write/short name Wine made (_GIT~XXX)", "write", nil, "protected"}, // args set in TestRedTeam: the name is the volume's
 	{"write/upper case", "write", func(e attackEnv) map[string]any { return writeTo(`.GIT\hooks\pre-commit`) }, "protected"},
@@ -300,19 +314,7 @@ var heldAttacks = []attack{
 	}, "protected"},
 	{"write/UNC admin share of the root", "write", func(e attackEnv) map[string]any {
 		return writeTo(`\\localhost\Z$` + strings.TrimPrefix(e.root, "Z:") + `\.git\hooks\pre-commit`)
-	}, "protected"},
-	// Windows' expand.exe writes its second operand; the gate's table
-	// has coreutils' expand (reads only). Under Wine the shell finds no
-	// program by a bare name (its PATH is empty, and one the script sets
-	// is not searched), so nothing runs: the outcome is checked only. On
-	// Windows, with System32 on PATH, the gate's table would judge this
-	// step read-only (coreutils' expand) while expand.exe copies a.txt
-	// onto the hook: a likely escape there; the table's Unix names
-	// (expand, find, sort, more, type...) need Windows' meanings, or
-	// every program found in System32 should be exec.
-	{"bash/expand.exe copies onto a hook", "bash", func(e attackEnv) map[string]any {
-		return script(`PATH='C:\windows\system32'; expand a.txt .git/hooks/pre-commit`)
-	}, ""},
+	}, "secret"}, // an administrative share cannot be placed: secret, stricter than protected
 	// a glob in a redirect word is not expanded (the interpreter takes
 	// it literally) and Windows refuses '*' and '?' in a name; the gate
 	// lets these run, so the outcome is checked only
@@ -378,7 +380,11 @@ func TestRedTeamWindowsSpellingsHeld(t *testing.T) {
 	}
 	short := wineShortName(t, probe)
 	rows := append([]attack(nil), heldAttacks...)
-	rows[0].args = func(e attackEnv) map[string]any { return writeTo(short + `\hooks\pre-commit`) }
+	for i := range rows {
+		if rows[i].args == nil { // the short-name row: the name is the volume's
+			rows[i].args = func(e attackEnv) map[string]any { return writeTo(short + `\hooks\pre-commit`) }
+		}
+	}
 	rows = append(rows, attack{"bash/redirect through Wine's short name", "bash",
 		func(e attackEnv) map[string]any {
 			return script(`echo x > '` + strings.ToLower(short) + `/hooks/pre-commit'`)

@@ -24,8 +24,9 @@ import (
 // the root of the Linux file system.
 func winePath(p string) string { return `Z:` + strings.ReplaceAll(p, "/", `\`) }
 
-// session starts eukhe.exe mcp under Wine on root and connects to it.
-func session(t *testing.T, root string) *mcp.ClientSession {
+// buildExe builds eukhe.exe for windows/amd64 into a temp directory,
+// after checking Wine is here to run it.
+func buildExe(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("x86_64-w64-mingw32-gcc"); err != nil {
 		testkit.Missing(t, "mingw-w64 is not installed (Debian: apt install gcc-mingw-w64-x86-64-win32)")
@@ -41,6 +42,13 @@ func session(t *testing.T, root string) *mcp.ClientSession {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build for windows: %v\n%s", err, out)
 	}
+	return exe
+}
+
+// session starts eukhe.exe mcp under Wine on root and connects to it.
+func session(t *testing.T, root string) *mcp.ClientSession {
+	t.Helper()
+	exe := buildExe(t)
 	home := t.TempDir()
 	// the user settings: the auto set without
 	// outside and protected, so those ask, and headless no one answers
@@ -172,5 +180,18 @@ func TestWindowsBuildServesASessionUnderWine(t *testing.T) {
 	}
 	if _, err := os.Stat(outside); err == nil {
 		t.Errorf("a write outside the root landed")
+	}
+}
+
+// The command table's names that are other programs on Windows are exec
+// there (gate/commands_windows.go): expand.exe copies onto its second
+// operand, which coreutils' expand never does.
+func TestAWindowsProgramWithAUnixNameIsExec(t *testing.T) {
+	exe := buildExe(t)
+	for _, script := range []string{"expand a.txt .git/hooks/pre-commit", "sort /O out.txt a.txt"} {
+		out, _ := exec.Command("bash", "run.sh", exe, "check", script).CombinedOutput()
+		if !strings.Contains(string(out), "exec") {
+			t.Errorf("eukhe check %q under Wine: no exec in\n%s", script, out)
+		}
 	}
 }
