@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // fakeSSHScript plays OpenSSH for the ssh:// tests. It records its argv
@@ -64,9 +66,7 @@ func fakeSSH(t *testing.T) (*URLReader, string) {
 		t.Fatal(err)
 	}
 	prog := filepath.Join(dir, "ssh")
-	if err := os.WriteFile(prog, []byte(strings.ReplaceAll(fakeSSHScript, "DIR", dir)), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteProgram(t, prog, []byte(strings.ReplaceAll(fakeSSHScript, "DIR", dir)))
 	hosts := []string{"ok", "me@ok", "nohost", "refused", "newkey", "changed", "denied", "perm", "nocat", "slow", "flood"}
 	return &URLReader{Root: dir, SSH: prog, SSHHosts: func() []string { return hosts }}, dir
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -129,4 +130,19 @@ func tail(trace string) string {
 func Str(res map[string]any, key string) string {
 	s, _ := res[key].(string)
 	return s
+}
+
+// WriteProgram writes an executable file (mode 0o755) for a test to run,
+// with no fork of this process while it is open for writing: a child
+// forked then holds the write descriptor until its own exec, and running
+// the file meanwhile fails with "text file busy" (ETXTBSY; Go issue
+// 22315). syscall.ForkLock is the lock os/exec takes around each fork.
+func WriteProgram(t testing.TB, path string, data []byte) {
+	t.Helper()
+	syscall.ForkLock.Lock()
+	err := os.WriteFile(path, data, 0o755)
+	syscall.ForkLock.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
 }
