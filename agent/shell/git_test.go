@@ -30,14 +30,10 @@ func hostileRepo(t *testing.T, w *world) (markers string, gitEnv []string) {
 	prog := filepath.Join(base, "helper.sh")
 	script := "#!/bin/sh\nkind=$1; shift\ntouch " + markers + "/$kind\n" +
 		"case $kind in textconv) cat \"$@\";; esac\nexit 0\n"
-	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteProgram(t, prog, []byte(script))
 	// git runs gpg.program as a program, not through a shell.
 	gpg := filepath.Join(base, "gpg.sh")
-	if err := os.WriteFile(gpg, []byte("#!/bin/sh\ntouch "+markers+"/gpg\nexit 1\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteProgram(t, gpg, []byte("#!/bin/sh\ntouch "+markers+"/gpg\nexit 1\n"))
 	gitEnv = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+base, "GIT_AUTHOR_NAME=A",
 		"GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@example.com")
 	git := func(dir string, args ...string) string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // The PATH a script and its programs get (gate/pathdirs.go), run for
@@ -22,9 +23,7 @@ func (w *world) plantAt(rel string) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		w.t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(plantedProgram), 0o755); err != nil {
-		w.t.Fatal(err)
-	}
+	testkit.WriteProgram(w.t, p, []byte(plantedProgram))
 }
 
 func (w *world) setPath(path string) {
