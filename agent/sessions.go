@@ -114,8 +114,8 @@ func SessionCalls(dir, id string) (rows []CallRow, outcome []string, dropped int
 // transcriptHeld tells whether an open session holds the transcript in
 // tdir (its lock is taken).
 func transcriptHeld(tdir string) bool {
-	unlock, held, _, err := tryLockDir(tdir)
-	if err == nil {
+	unlock, held, _, _ := tryLockDir(tdir)
+	if unlock != nil {
 		unlock()
 	}
 	return held
