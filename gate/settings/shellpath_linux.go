@@ -1,12 +1,14 @@
 package settings
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -104,7 +106,43 @@ func letShellGo(pid int, master *os.File, exited <-chan struct{}, linger time.Du
 	case <-time.After(linger):
 	}
 	master.Close() // the hangup
+	signalSession(pid, syscall.SIGHUP)
 	endShellGroup(pid, exited)
+	signalSession(pid, syscall.SIGKILL)
+}
+
+// signalSession sends sig to every process of the session sid (the
+// shell asked made it: Setsid; the shell itself, its leader, is left to
+// the hangup and endShellGroup, which know when it was reaped). A closing terminal's SIGHUP reaches the
+// session leader and the foreground group only; a startup file's job in
+// a group of its own (job control) would miss it, live on past the
+// shell, and hold its lock, so each process of the session gets it. The
+// kill after the grace ends them all, not only the shell's group.
+func signalSession(sid int, sig syscall.Signal) {
+	des, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		pid, err := strconv.Atoi(de.Name())
+		if err != nil || pid == sid {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + de.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp session ...: comm may hold spaces
+		// and parentheses, so the fields count from its last ')'
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 3 && f[3] == strconv.Itoa(sid) {
+			_ = syscall.Kill(pid, sig)
+		}
+	}
 }
 
 // openPTY opens a pseudo-terminal pair (posix_openpt, unlockpt, ptsname).
