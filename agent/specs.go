@@ -115,10 +115,10 @@ const dynSchema = `{
 }`
 
 // DefaultSpecs are the roster of DESIGN.md §3.3 in order: read, edit,
-// write, grep, glob, bash, dyn. bash declares the gate's BashRunner, so the
-// registry covers it (G4).
+// write, grep, glob, bash, ipython, dyn. bash declares the gate's
+// BashRunner and ipython its CellRunner, so the registry covers both (G4).
 func DefaultSpecs() []Spec {
-	bash := gate.BashRunner
+	bash, cell := gate.BashRunner, gate.CellRunner
 	return []Spec{
 		{Name: "read", Description: readDescription, Schema: MustObject(readSchema), ReadOnly: true, Handler: handleRead, MaxArgs: 64 << 10},
 		{Name: "edit", Description: editDescription, Schema: MustObject(editSchema), Handler: handleEdit, MaxArgs: 32 << 20},
@@ -126,6 +126,7 @@ func DefaultSpecs() []Spec {
 		{Name: "grep", Description: grepDescription, Schema: MustObject(grepSchema), ReadOnly: true, Handler: handleGrep, MaxArgs: 64 << 10},
 		{Name: "glob", Description: globDescription, Schema: MustObject(globSchema), ReadOnly: true, Handler: handleGlob, MaxArgs: 64 << 10},
 		{Name: "bash", Description: bashDescription, Schema: MustObject(bashSchema), Runner: &bash, Handler: handleBash, MaxArgs: 1 << 20},
+		{Name: "ipython", Description: ipythonDescription, Schema: MustObject(ipythonSchema), Runner: &cell, Handler: handleIPython, MaxArgs: 1 << 20},
 		{Name: "dyn", Description: dynDescription, Schema: MustObject(dynSchema), Handler: handleDyn, MaxArgs: 32 << 20},
 	}
 }

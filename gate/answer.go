@@ -72,9 +72,15 @@ type Refusal struct {
 	// Unheard says which attached client could not be asked (Chain.Unheard),
 	// "" when none.
 	Unheard string
+	// InCell marks the refusal of a call an ipython cell made, which asks
+	// no one (cell.go).
+	InCell bool
 }
 
 func (r *Refusal) Error() string {
+	if r.InCell && r.Answer == Unanswered {
+		return cellRefusalText(r.Verb, r.Effects)
+	}
 	return refusalText(r.Verb, r.Effects, r.Answer, r.Hint, r.Unheard)
 }
 

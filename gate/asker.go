@@ -111,6 +111,9 @@ func (c Chain) RefusalText(verb string, effs Effects, a Answer) string {
 // answer. A frame at the first session is its own question; a relayed one
 // names the first session as Agent.
 func (c Chain) Ask(ctx context.Context, q Question) Answer {
+	if IsInCell(ctx) {
+		return Unanswered // a cell's call asks nothing (cell.go)
+	}
 	for i, l := range c {
 		root := i == len(c)-1
 		frame := q

@@ -73,7 +73,7 @@ func (g *DocumentsGate) Allow(ctx context.Context, v Verdict) error {
 	if a.Runs() {
 		return nil
 	}
-	return &Refusal{Verb: what, Effects: v.Effects, Answer: a, Hint: g.Chain.Hint(), Unheard: g.Chain.Unheard()}
+	return &Refusal{Verb: what, Effects: v.Effects, Answer: a, Hint: g.Chain.Hint(), Unheard: g.Chain.Unheard(), InCell: IsInCell(ctx)}
 }
 
 // SameReal is the writer's check under its lock (G1.7): path resolves

@@ -88,14 +88,15 @@ var CellRunner = Runner{Caps: Of(Exec), Gate: EachCall}
 
 // DefaultRegistry is the tools a default session installs (DESIGN §3.3):
 // the document tools run no code; bash runs steps; dyn reaches tools that
-// others run.
+// others run; ipython runs cells, each gated as one step.
 func DefaultRegistry() *Registry {
 	r := &Registry{}
 	for _, n := range []string{"read", "edit", "write", "grep", "glob"} {
 		_ = r.Register(n, nil)
 	}
-	bash := BashRunner
+	bash, cell := BashRunner, CellRunner
 	_ = r.Register("bash", &bash)
+	_ = r.Register("ipython", &cell)
 	_ = r.Register("dyn", nil)
 	return r
 }

@@ -166,7 +166,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		n := p.start + refused + 1
 		st := x.sc.Steps[n-1]
 		x.res.Ending, x.res.RefusedAt, x.res.Reason, x.res.Effects = Refused, n, ReasonOf(answer), st.Effects
-		x.refusal = x.gate.Chain.RefusalText(fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, answer)
+		x.refusal = x.gate.Chain.RefusalTextAt(x.ctx, fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, answer)
 		return false
 	}
 	x.mu.Lock()

@@ -82,6 +82,8 @@ type Runner struct {
 	// protected is the session's map of the protected entries below its
 	// roots (protected_tree.go).
 	protected protectedTree
+	// kern is the session's Python kernel and its cell jobs (kernel*.go).
+	kern kernels
 	// blind, in tests only, replaces the effects the gate finds for every
 	// step (the classifier-blind test).
 	blind func(gate.Effects) gate.Effects
@@ -96,6 +98,13 @@ type Request struct {
 	Timeout time.Duration
 	// FullOutput keeps all output: no cap.
 	FullOutput bool
+	// Grant are effects the script's steps may have beside the auto set,
+	// unasked: the approval of the ipython cell whose bash() this is (a
+	// cell the gate let run has exec). Zero for a bash call.
+	Grant gate.Effects
+	// Block waits for the script to end however long it runs: no job (a
+	// cell's bash(), whose cell is the job).
+	Block bool
 	// Watch, when set, is called once the script starts with how to read
 	// how it goes (progress.go); the stop it returns is called before Run
 	// returns, also when the script goes on as a job.
@@ -142,7 +151,11 @@ func (r *Runner) Run(ctx context.Context, req Request) Result {
 		t := time.AfterFunc(req.Timeout, func() { x.stop(TimedOut) })
 		go func() { <-x.done; t.Stop() }()
 	}
-	timer := time.NewTimer(r.budget())
+	budget := r.budget()
+	if req.Block {
+		budget = 1<<63 - 1
+	}
+	timer := time.NewTimer(budget)
 	defer timer.Stop()
 	select {
 	case <-x.done:
@@ -223,8 +236,13 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 		capacity = -1
 	}
 	r.protected.live.enable()
+	g := r.Gate
+	if req.Grant != 0 {
+		base := g
+		g.Auto = func() gate.AutoSet { return gate.AutoOf(base.auto().Effects().Union(req.Grant)) }
+	}
 	x = &run{
-		gate: r.Gate, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,
+		gate: g, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,
 		out: &output{cap: capacity, keepWhole: r.KeepWhole, recall: map[bool]string{true: r.RecallToken}[r.KeepWhole]}, grace: r.grace(), id: newID(), timeout: req.Timeout,
 		done: make(chan struct{}), groups: map[procGroup]bool{},
 		confine: r.Confine, tempDir: r.tempDir, blind: r.blind, pathSeen: &r.pathSeen, tree: &r.protected, links: &r.links,

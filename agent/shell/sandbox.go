@@ -77,6 +77,7 @@ func (r *Runner) tempDir() (string, error) {
 // temporary directory is removed.
 func (r *Runner) Close() error {
 	r.jobs().killAll()
+	r.kern.close()
 	r.protected.live.close()
 	r.mu.Lock()
 	d := r.tmp

@@ -121,6 +121,17 @@ var keys = []key{
 		f.WritableDirs = dirs
 		return nil
 	}},
+	{name: "ipython.python", gate: true, apply: func(f *File, raw json.RawMessage) error {
+		var p string
+		if err := strictJSON(raw, &p); err != nil {
+			return err
+		}
+		if strings.ContainsRune(p, 0) || strings.TrimSpace(p) != p {
+			return fmt.Errorf("%q: give a path to a Python (or its name on PATH), without spaces around it", p)
+		}
+		f.IPythonPython = &p
+		return nil
+	}},
 	{name: "shell.confinement", gate: true, apply: oneOf(func(f *File, v string) { f.Confinement = &v }, "auto", "require", "off")},
 	{name: "review.style", apply: oneOf(func(f *File, v string) { f.ReviewStyle = &v }, "inline", "off")},
 	{name: "edit.save", apply: oneOf(func(f *File, v string) { f.EditSave = &v }, "clean", "never")},

@@ -46,6 +46,10 @@ type Settings struct {
 	// unconfined and says so; "require" refuses to run one unconfined;
 	// "off" never confines. User file only.
 	Confinement string
+	// IPythonPython is ipython.python: the Python the ipython tool's kernel
+	// runs (a path, or a name found on PATH); "" is python3, else python.
+	// User file only: it names the program eukhe starts.
+	IPythonPython string
 }
 
 // MCPServer is one entry of mcp.servers: a program to start (stdio) or a
@@ -95,6 +99,7 @@ type File struct {
 	ShellBudget     *time.Duration
 	WritableDirs    []string
 	Confinement     *string
+	IPythonPython   *string
 }
 
 // Merge is the settings in force: defaults, then the user file, then each
@@ -136,6 +141,9 @@ func Merge(user *File, projects ...*File) Settings {
 		}
 		if f.WritableDirs != nil {
 			s.WritableDirs = append([]string(nil), f.WritableDirs...)
+		}
+		if f.IPythonPython != nil {
+			s.IPythonPython = *f.IPythonPython
 		}
 		if f.Confinement != nil {
 			s.Confinement = *f.Confinement

@@ -146,3 +146,25 @@ func WriteProgram(t testing.TB, path string, data []byte) {
 		t.Fatal(err)
 	}
 }
+
+// IPython is the Python the ipython tool's tests run: EUKHE_PYTHON, else
+// Debian's /usr/bin/python3 when it has IPython (.ci/run installs
+// python3-ipython), else python3 on PATH when it has it; without one the
+// test is skipped with how to get it (a failure in CI).
+func IPython(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("EUKHE_PYTHON"); p != "" {
+		return p
+	}
+	candidates := []string{"/usr/bin/python3"}
+	if p, err := exec.LookPath("python3"); err == nil {
+		candidates = append(candidates, p)
+	}
+	for _, p := range candidates {
+		if exec.Command(p, "-c", "import IPython").Run() == nil {
+			return p
+		}
+	}
+	Missing(t, "no Python with IPython: apt-get install python3-ipython (or set EUKHE_PYTHON to a Python that has it)")
+	return ""
+}
