@@ -44,8 +44,14 @@
 //     every change once Fix ran, with the typed *RosterFixed; Fix builds
 //     each schema once); server.go sends the fixed roster in its order with
 //     listChanged false. The roster (specs.go) is read, edit, write, grep,
-//     glob, bash, dyn; bash declares gate.BashRunner, so the gate's registry
-//     covers every runner (G4 gate_covers_every_runner).
+//     glob, bash, ipython, dyn; bash declares gate.BashRunner and ipython
+//     gate.CellRunner, so the gate's registry covers every runner (G4
+//     gate_covers_every_runner).
+//   - The ipython tool (S7 item 8, G4 ipython_gated_each_call and the
+//     cell_* laws): ipython.go, over agent/shell's kernel (Runner.Cell).
+//     A cell's kernel functions run the roster's handlers with the cell's
+//     context marked gate.InCell (no question; what needs one raises
+//     EukheError); the rows a cell's read() gets count as seen (S8.8).
 //   - S7.3 schema_has_intent, schema_versioned, schema_keeps_params,
 //     schema_build_idempotent: schema.go (Build), over an ordered JSON
 //     object (object.go) so a schema goes on the wire as built.

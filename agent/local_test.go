@@ -189,7 +189,7 @@ func TestLocalTildeIsTheHome(t *testing.T) {
 func TestLocalCallShapeErrors(t *testing.T) {
 	w := newLocalWorld(t)
 	l := w.open(t, nil)
-	if _, err := l.Call(context.Background(), "rm", nil); err == nil || !strings.Contains(err.Error(), "read, edit, write, grep, glob, bash, dyn") {
+	if _, err := l.Call(context.Background(), "rm", nil); err == nil || !strings.Contains(err.Error(), "read, edit, write, grep, glob, bash, ipython, dyn") {
 		t.Errorf("unknown tool: %v", err)
 	}
 	for _, raw := range []string{`{not json`, `[]`, `{"path": "a", "bogus": 1}`} {

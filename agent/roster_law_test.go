@@ -11,7 +11,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-var rosterNames = []string{"read", "edit", "write", "grep", "glob", "bash", "dyn"}
+var rosterNames = []string{"read", "edit", "write", "grep", "glob", "bash", "ipython", "dyn"}
 
 // a roster change of any kind, naming any tools
 func rosterChange() *rapid.Generator[Change] {
@@ -72,7 +72,7 @@ func TestRosterChangesOnlyBeforeFix(t *testing.T) {
 	if err := r.Fix(); err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(r.Names()) != "[read edit write grep glob dyn]" {
+	if fmt.Sprint(r.Names()) != "[read edit write grep glob ipython dyn]" {
 		t.Fatalf("roster %v", r.Names())
 	}
 	if err := r.Apply(Change{Kind: Install}); err == nil || err.Error()[:11] != "RosterFixed" {

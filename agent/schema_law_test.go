@@ -195,8 +195,8 @@ func sentTools(t *testing.T) []Object {
 	for _, tool := range path(res, "result", "tools").([]any) {
 		out = append(out, path(tool, "inputSchema").(Object))
 	}
-	if len(out) != 7 {
-		t.Fatalf("%d tools sent, want 7", len(out))
+	if len(out) != len(rosterNames) {
+		t.Fatalf("%d tools sent, want %d", len(out), len(rosterNames))
 	}
 	return out
 }

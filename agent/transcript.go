@@ -310,6 +310,14 @@ func Summary(tool string, args json.RawMessage) string {
 		} else {
 			s = pick("script")
 		}
+	case "ipython":
+		if j := pick("job"); j != "" {
+			s = "job " + j
+		} else if k := pick("kill"); k != "" {
+			s = "kill " + k
+		} else {
+			s = pick("code")
+		}
 	case "edit":
 		s = pick("patch")
 	case "dyn":

@@ -36,9 +36,14 @@ func TestLaw_ipython_gated_each_call(t *testing.T) {
 		t.Fatalf("a cell runner is %+v, want caps exec, gate each call", CellRunner)
 	}
 	r := DefaultRegistry()
-	cell := CellRunner
-	if err := r.Register("ipython", &cell); err != nil || !r.Gated("ipython") {
-		t.Fatalf("ipython is not gated: %v", err)
+	var found bool
+	for _, tool := range r.Tools() {
+		if tool.Name == "ipython" {
+			found = tool.Runner != nil && *tool.Runner == CellRunner
+		}
+	}
+	if !found || !r.Gated("ipython") {
+		t.Fatalf("ipython is not in the default registry with the cell runner, gated: %+v", r.Tools())
 	}
 	if !r.Gated("bash") {
 		t.Fatal("bash is not gated")

@@ -23,7 +23,7 @@ Usage:
       refused or failed (the text says why), 2 on a usage error.
       Run "eukhe tool --help" for the tools and their arguments.
   eukhe mcp [--root DIR] [--parent SESSION]
-      Serve the tools (read, edit, write, grep, glob, bash, dyn) to an
+      Serve the tools (read, edit, write, grep, glob, bash, ipython, dyn) to an
       agent over MCP on standard input and output, on DIR (default: the
       current directory). Add it to an agent: claude mcp add eukhe -- eukhe mcp
       Run "eukhe mcp --help" for more.

@@ -159,7 +159,7 @@ func TestREADME_from_a_fresh_clone(t *testing.T) {
 }
 
 // mcpSession drives cmd as an MCP client would: initialize, tools/list
-// (the seven tools), a read of file.
+// (the eight tools), a read of file.
 func mcpSession(t *testing.T, cmd *exec.Cmd, file string) {
 	t.Helper()
 	in, _ := cmd.StdinPipe()
@@ -219,7 +219,7 @@ func mcpSession(t *testing.T, cmd *exec.Cmd, file string) {
 	for _, tl := range list.Tools {
 		names = append(names, tl.Name)
 	}
-	if want := []string{"read", "edit", "write", "grep", "glob", "bash", "dyn"}; !slices.Equal(names, want) {
+	if want := []string{"read", "edit", "write", "grep", "glob", "bash", "ipython", "dyn"}; !slices.Equal(names, want) {
 		t.Errorf("tools/list: %v, want %v", names, want)
 	}
 	var res struct {
