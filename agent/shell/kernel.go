@@ -79,22 +79,22 @@ type kernel struct {
 
 // kernelMsg is one line of the driver.
 type kernelMsg struct {
-	Ready   *string          `json:"ready"`
-	Python  string           `json:"python"`
-	Fatal   *string          `json:"fatal"`
-	Missing bool             `json:"missing"`
-	Out     *string          `json:"out"`
-	Image   int              `json:"image"`
-	MIME    string           `json:"mime"`
-	Data    string           `json:"data"`
-	Place   int              `json:"place"`
-	Call    int              `json:"call"`
-	Fn      string           `json:"fn"`
-	Args    json.RawMessage  `json:"args"`
-	Done    *string          `json:"done"`
-	Value   *string          `json:"value"`
-	Count   int              `json:"count"`
-	Error   *string          `json:"error"`
+	Ready   *string         `json:"ready"`
+	Python  string          `json:"python"`
+	Fatal   *string         `json:"fatal"`
+	Missing bool            `json:"missing"`
+	Out     *string         `json:"out"`
+	Image   int             `json:"image"`
+	MIME    string          `json:"mime"`
+	Data    string          `json:"data"`
+	Place   int             `json:"place"`
+	Call    int             `json:"call"`
+	Fn      string          `json:"fn"`
+	Args    json.RawMessage `json:"args"`
+	Done    *string         `json:"done"`
+	Value   *string         `json:"value"`
+	Count   int             `json:"count"`
+	Error   *string         `json:"error"`
 }
 
 // send writes one message to the driver.

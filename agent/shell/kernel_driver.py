@@ -143,7 +143,7 @@ def _reader():
                     slot[1] = msg
                     slot[0].set()
             elif msg.get("interrupt") and _running.is_set():
-                os.kill(os.getpid(), signal.SIGINT)
+                signal.raise_signal(signal.SIGINT)
 
 
 class EukheError(Exception):
