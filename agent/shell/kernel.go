@@ -156,6 +156,9 @@ func findPython(setting string, env []string, dir string) (string, error) {
 		names = []string{setting}
 	}
 	environ := expand.ListEnviron(env...)
+	if home := environ.Get("HOME").String(); home != "" && strings.HasPrefix(setting, "~/") {
+		names = []string{filepath.Join(home, setting[2:])}
+	}
 	for _, n := range names {
 		if p, err := interp.LookPathDir(dir, environ, n); err == nil {
 			return p, nil

@@ -23,8 +23,9 @@ broken. The keys, their types and defaults: SETTINGS.md.
 
 Files: $XDG_CONFIG_HOME/eukhe/settings.json (default ~/.config/eukhe),
 the user file, which may set every key; DIR/.eukhe/settings.json, the
-project file, which may not set shell.autoEffects, ssh.hosts or
-mcp.servers. Warnings and errors of reading them go to standard error.
+project file, which may not set an execution gate (shell.autoEffects,
+ssh.hosts, mcp.servers, shell.writableDirs, shell.confinement,
+approval.elicitation, ipython.python). Warnings and errors of reading them go to standard error.
 `
 
 // settingValues are the values in force, by key, as JSON would show them.
@@ -40,6 +41,7 @@ var settingValues = map[string]func(settings.Settings) any{
 	"shell.writableDirs":          func(s settings.Settings) any { return s.WritableDirs },
 	"shell.confinement":           func(s settings.Settings) any { return s.Confinement },
 	"approval.elicitation":        func(s settings.Settings) any { return s.Elicitation },
+	"ipython.python":              func(s settings.Settings) any { return s.IPythonPython },
 }
 
 // fileState is one settings file as read: its state and the keys it set.

@@ -28,7 +28,8 @@
 //     starting with '-' (S7.9).
 //   - Execution gates (shell.autoEffects, ssh.hosts, mcp.servers,
 //     shell.writableDirs, shell.confinement, approval.elicitation: where
-//     questions go is the user's to say) come from
+//     questions go is the user's to say; ipython.python: the program the
+//     kernel runs) come from
 //     the user file only: in a project file they are ignored with a Warning
 //     event (parse.go); Merge (settings.go) layers defaults, user, projects.
 //   - A file that does not parse or validate gives an Error event naming the

@@ -126,8 +126,10 @@ var keys = []key{
 		if err := strictJSON(raw, &p); err != nil {
 			return err
 		}
-		if strings.ContainsRune(p, 0) || strings.TrimSpace(p) != p {
-			return fmt.Errorf("%q: give a path to a Python (or its name on PATH), without spaces around it", p)
+		named := !strings.ContainsAny(p, `/\`)
+		if p == "" || strings.ContainsRune(p, 0) || strings.TrimSpace(p) != p ||
+			!(named || filepath.IsAbs(p) || strings.HasPrefix(p, "~/")) {
+			return fmt.Errorf("%q: give an absolute path to a Python, one under ~/, or its name on PATH (python3)", p)
 		}
 		f.IPythonPython = &p
 		return nil
