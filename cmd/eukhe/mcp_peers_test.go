@@ -149,7 +149,7 @@ func TestMCPInspectorListsTheSevenTools(t *testing.T) {
 			t.Errorf("%s: no i", m["name"])
 		}
 	}
-	if strings.Join(names, " ") != "read edit write grep glob bash dyn" {
+	if strings.Join(names, " ") != "read edit write grep glob bash ipython dyn" {
 		t.Fatalf("tools %v", names)
 	}
 }
