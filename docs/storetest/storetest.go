@@ -39,6 +39,25 @@ type Rig struct {
 	// the rename or link on disk, the editor refusing an open document's
 	// edit. ("", "") ends it. nil: the law that needs it is skipped.
 	Fail func(path, target string)
+	// Via is the way each call reaches the session's tools (t: its store,
+	// hooked when a law hooks it, and its seen lines): the ipython tool's
+	// kernel functions, for one. nil calls t itself.
+	Via func(t *docs.Tools) Caller
+}
+
+// Caller is what the laws call: the documents tools, or a way to them.
+type Caller interface {
+	Read(ctx context.Context, a docs.ReadArgs) docs.Result
+	Edit(ctx context.Context, a docs.EditArgs) docs.Result
+	Write(ctx context.Context, a docs.WriteArgs) docs.Result
+}
+
+// call is how this case's calls reach its tools (Rig.Via).
+func (w *ws) call() Caller {
+	if w.rig.Via != nil {
+		return w.rig.Via(w.tools)
+	}
+	return w.tools
 }
 
 // Run runs every law as a subtest, each over a rig from newRig.
@@ -120,7 +139,7 @@ func (w *ws) get(t *rapid.T, name string) ([]byte, bool) {
 }
 
 func (w *ws) read(t *rapid.T, name string) {
-	if r := w.tools.Read(context.Background(), docs.ReadArgs{Path: name}); r.Failed {
+	if r := w.call().Read(context.Background(), docs.ReadArgs{Path: name}); r.Failed {
 		t.Fatalf("read %s: %s", name, r.Text)
 	}
 }
@@ -204,7 +223,7 @@ func editLandsEveryFile(t *testing.T, rig Rig) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := newWS(t, rig)
 		fs := drawFiles(t, w, true)
-		r := w.tools.Edit(context.Background(), docs.EditArgs{Patch: patchOf(fs)})
+		r := w.call().Edit(context.Background(), docs.EditArgs{Patch: patchOf(fs)})
 		if r.Failed {
 			t.Fatalf("edit failed: %s", r.Text)
 		}
@@ -268,7 +287,7 @@ func editAllOrNothingOnConflict(t *testing.T, rig Rig) {
 			}
 			w.change(t, at, squat)
 		}}
-		r := w.tools.Edit(context.Background(), docs.EditArgs{Patch: patchOf(fs)})
+		r := w.call().Edit(context.Background(), docs.EditArgs{Patch: patchOf(fs)})
 		if !r.Failed || !strings.Contains(r.Text, "NOT applied") || !strings.Contains(r.Text, "Nothing was written") || len(applied(r.Text)) > 0 {
 			t.Fatalf("%s changed before the commit, yet the reply is %q", at, r.Text)
 		}
@@ -303,7 +322,7 @@ func editReportsWhatLanded(t *testing.T, rig Rig) {
 		k := rapid.IntRange(0, len(fs)-1).Draw(t, "failing")
 		rig.Fail(w.abs(fs[k].name), w.abs(fs[k].target()))
 		defer rig.Fail("", "")
-		r := w.tools.Edit(context.Background(), docs.EditArgs{Patch: patchOf(fs)})
+		r := w.call().Edit(context.Background(), docs.EditArgs{Patch: patchOf(fs)})
 		says := applied(r.Text)
 		landed := 0
 		for _, f := range fs {
@@ -356,7 +375,7 @@ func editKeepsUntouchedBytes(t *testing.T, rig Rig) {
 		w.put(t, name, b, "f")
 		w.read(t, name)
 		k := rapid.IntRange(1, n).Draw(t, "replace")
-		r := w.tools.Edit(context.Background(), docs.EditArgs{Patch: fmt.Sprintf("[%s#%s]\n@@ %d\n+REPLACED\n", name, tagOf(b), k)})
+		r := w.call().Edit(context.Background(), docs.EditArgs{Patch: fmt.Sprintf("[%s#%s]\n@@ %d\n+REPLACED\n", name, tagOf(b), k)})
 		if r.Failed {
 			t.Fatalf("edit failed: %s", r.Text)
 		}
@@ -386,7 +405,7 @@ func writeNeverLosesUnseen(t *testing.T, rig Rig) {
 		} else {
 			w.put(t, name, b, "f")
 		}
-		r := w.tools.Write(context.Background(), docs.WriteArgs{Path: name, Content: string(genText(t, "content"))})
+		r := w.call().Write(context.Background(), docs.WriteArgs{Path: name, Content: string(genText(t, "content"))})
 		got, _ := w.get(t, name)
 		if !r.Failed || !bytes.Equal(got, b) || !strings.Contains(r.Text, "NOT written") {
 			t.Fatalf("write over an unseen version: %q; the file holds %q (was %q)", r.Text, got, b)
@@ -405,7 +424,7 @@ func writeWritesSeen(t *testing.T, rig Rig) {
 			w.read(t, name)
 		}
 		content := genText(t, "content")
-		r := w.tools.Write(context.Background(), docs.WriteArgs{Path: name, Content: string(content)})
+		r := w.call().Write(context.Background(), docs.WriteArgs{Path: name, Content: string(content)})
 		got, ok := w.get(t, name)
 		if r.Failed || !ok || !bytes.Equal(got, content) {
 			t.Fatalf("write of a seen version: %q; the file holds %q, want %q", r.Text, got, content)
@@ -429,7 +448,7 @@ func moveMoves(t *testing.T, rig Rig) {
 			patch += "@@ $\n+tail\n"
 			want = append(bytes.Clone(b), "tail\n"...)
 		}
-		r := w.tools.Edit(context.Background(), docs.EditArgs{Patch: patch + "MV " + dest + "\n"})
+		r := w.call().Edit(context.Background(), docs.EditArgs{Patch: patch + "MV " + dest + "\n"})
 		if r.Failed || !strings.HasPrefix(r.Text, "Applied to "+dest+"#"+tagOf(want)) {
 			t.Fatalf("move to a free name: %s", r.Text)
 		}
@@ -452,7 +471,7 @@ func moveNeverOverwrites(t *testing.T, rig Rig) {
 		w.put(t, name, b, "a")
 		w.put(t, dest, theirs, "b")
 		w.read(t, name)
-		r := w.tools.Edit(context.Background(), docs.EditArgs{Patch: fmt.Sprintf("[%s#%s]\nMV %s\n", name, tagOf(b), dest)})
+		r := w.call().Edit(context.Background(), docs.EditArgs{Patch: fmt.Sprintf("[%s#%s]\nMV %s\n", name, tagOf(b), dest)})
 		if !r.Failed || !strings.Contains(r.Text, "NOT applied") {
 			t.Fatalf("a move onto %s, which exists: %s", dest, r.Text)
 		}
