@@ -119,6 +119,17 @@ _pending_lock = threading.Lock()
 _calls = itertools.count(1)
 
 
+def _interrupt_main():
+    # to the main thread itself, so a sleep or a blocking read there ends
+    # with EINTR (a signal raised in this thread would wait for the main
+    # thread's next bytecode); Windows has no pthread_kill
+    if hasattr(signal, "pthread_kill"):
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+    else:
+        import _thread
+        _thread.interrupt_main()
+
+
 def _reader():
     buf = b""
     while True:
@@ -143,7 +154,7 @@ def _reader():
                     slot[1] = msg
                     slot[0].set()
             elif msg.get("interrupt") and _running.is_set():
-                signal.raise_signal(signal.SIGINT)
+                _interrupt_main()
 
 
 class EukheError(Exception):
