@@ -80,7 +80,8 @@ func handleIPython(ctx context.Context, s *Session, raw json.RawMessage) Result 
 			code = *a.Code
 		}
 		req := shell.CellRequest{Code: code, FullOutput: a.FullOutput, Restart: a.Restart,
-			Python: s.host.Settings().IPythonPython, Calls: s.kernelCall}
+			Python: s.host.Settings().IPythonPython, Calls: s.kernelCall,
+			Watch: watchCell(ctx, "ipython "+oneLine(gate.VisibleText(code)), s.reportEvery)}
 		if a.Timeout != nil {
 			if *a.Timeout <= 0 {
 				return badArgsText("ipython: timeout is in seconds and must be more than 0")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -253,5 +254,50 @@ func TestIPythonCellAsksWithoutExec(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ran.txt")); err != nil {
 		t.Fatal("an approved cell did not run")
+	}
+}
+
+// A cell reports its progress to a client that asked: its lines of
+// output so far.
+func TestIPythonProgressReachesTheClient(t *testing.T) {
+	s, _, _ := ipythonSession(t, nil, nil, nil)
+	s.reportEvery = 20 * time.Millisecond
+	var mu sync.Mutex
+	var got []*mcp.ProgressNotificationParams
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			got = append(got, req.Params)
+			mu.Unlock()
+		}}).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Close() }()
+	p := &mcp.CallToolParams{Name: "ipython", Arguments: map[string]any{"code": "import time\nfor i in range(3):\n    print(i, flush=True)\n    time.sleep(0.3)"}}
+	p.SetProgressToken("tok")
+	if _, err := cs.CallTool(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		var msgs []string
+		for _, n := range got {
+			msgs = append(msgs, n.Message)
+		}
+		mu.Unlock()
+		if strings.Contains(strings.Join(msgs, "\n"), "lines of output so far") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no progress with the cell's lines: %q", msgs)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

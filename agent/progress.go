@@ -129,6 +129,22 @@ func nextProgress(last float64, p docs.Progress) (float64, bool) {
 // With starts, the call started the script, and its last report names the
 // job it became; a call that waits for a job names none.
 func watchBash(ctx context.Context, what string, every time.Duration, starts bool) func(now func() shell.Now) func() {
+	return watchRun(ctx, every, func(p shell.Now, n int) docs.Progress {
+		if !starts {
+			p.Job = ""
+		}
+		return bashProgress(what, p, n)
+	})
+}
+
+// watchCell is watchBash for an ipython cell (cellProgress).
+func watchCell(ctx context.Context, what string, every time.Duration) func(now func() shell.Now) func() {
+	return watchRun(ctx, every, func(p shell.Now, n int) docs.Progress { return cellProgress(what, p, n) })
+}
+
+// watchRun reports a run's progress to the call's sink, every interval
+// (DefaultBashProgressEvery when 0); nil without a sink.
+func watchRun(ctx context.Context, every time.Duration, report func(p shell.Now, n int) docs.Progress) func(now func() shell.Now) func() {
 	f := docs.ProgressOf(ctx)
 	if f == nil {
 		return nil
@@ -137,14 +153,21 @@ func watchBash(ctx context.Context, what string, every time.Duration, starts boo
 		every = DefaultBashProgressEvery
 	}
 	return func(now func() shell.Now) func() {
-		return docs.WatchProgress(f, every, func(n int) docs.Progress {
-			p := now()
-			if !starts {
-				p.Job = ""
-			}
-			return bashProgress(what, p, n)
-		})
+		return docs.WatchProgress(f, every, func(n int) docs.Progress { return report(now(), n) })
 	}
+}
+
+// cellProgress is the n-th report of an ipython cell: its count is n; its
+// message says how much output the cell wrote and the job it went on as.
+func cellProgress(what string, now shell.Now, n int) docs.Progress {
+	msg := "the cell runs — no output yet"
+	if now.Lines > 0 {
+		msg = fmt.Sprintf("the cell runs — %s of output so far", docs.Count(int(now.Lines), "line"))
+	}
+	if now.Job != "" {
+		msg += fmt.Sprintf(" — goes on as job %s (ipython {\"job\": %q} waits for it)", now.Job, now.Job)
+	}
+	return docs.Progress{What: what, Message: msg, Done: n}
 }
 
 // bashProgress is the n-th report of a bash call (bash_progress_says):

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
@@ -31,6 +33,10 @@ type CellRequest struct {
 	// Calls serves the kernel functions the cell calls (read, edit,
 	// write, grep, glob, bash) with the cell's context; nil refuses each.
 	Calls func(ctx context.Context, fn string, args json.RawMessage) KernelReply
+	// Watch, when set, is called once the cell was sent to the kernel
+	// with how to read how it goes (Now: its lines of output, its job);
+	// the stop it returns is called before Cell returns.
+	Watch func(now func() Now) (stop func())
 }
 
 // KernelReply is a kernel function's answer: the tool's reply text, and
@@ -100,6 +106,7 @@ type cellRun struct {
 	errName  string
 	images   []CellImage
 	job      string
+	lines    atomic.Int64 // lines of output so far (progress)
 	post     string // notes after the output: the sandbox's, what was renamed
 	exit     string // how the kernel ended, when it died during the cell
 	hardStop bool   // the interrupt did not end it: the kernel was killed
@@ -174,7 +181,16 @@ func (r *Runner) Cell(ctx context.Context, req CellRequest) CellResult {
 		// the kernel is gone: its end finishes the cell
 		<-k.dead
 	}
+	if req.Watch != nil {
+		defer req.Watch(c.now)()
+	}
 	return r.waitCell(ctx, c)
+}
+
+// now is how the cell goes, for progress: one step, its lines of output
+// so far and its job.
+func (c *cellRun) now() Now {
+	return Now{Step: 1, Last: 1, Steps: 1, Lines: c.lines.Load(), Job: c.jobID()}
 }
 
 // kernelFor is the kernel a cell runs in: the session's, or a new one
@@ -251,6 +267,7 @@ func (r *Runner) routeKernel(k *kernel, m kernelMsg, end bool) {
 			b := decodeOut(*m.Out)
 			_, _ = c.out.Write(b)
 			_, _ = c.note.Write(b)
+			c.lines.Add(int64(bytes.Count(b, []byte{'\n'})))
 		}
 	case m.Image > 0:
 		if c != nil && !c.isFinished() {
