@@ -107,9 +107,9 @@ type cellRun struct {
 	images   []CellImage
 	job      string
 	lines    atomic.Int64 // lines of output so far (progress)
-	post     string // notes after the output: the sandbox's, what was renamed
-	exit     string // how the kernel ended, when it died during the cell
-	hardStop bool   // the interrupt did not end it: the kernel was killed
+	post     string       // notes after the output: the sandbox's, what was renamed
+	exit     string       // how the kernel ended, when it died during the cell
+	hardStop bool         // the interrupt did not end it: the kernel was killed
 }
 
 // Cell is an ipython call that runs code (S7 item 8, G4): the cell is one
