@@ -249,3 +249,35 @@ func TestMCPServerEverythingBehindDyn(t *testing.T) {
 		t.Fatalf("read one resource: %v %q", isErr, text)
 	}
 }
+
+// The ipython tool through the inspector's CLI: a cell reads a file with
+// read(), edits it with edit(), and displays an image, which the
+// inspector receives as MCP image content beside the cell's text.
+func TestMCPInspectorIPythonCellAndImage(t *testing.T) {
+	w := newPeerWorld(t)
+	w.settings(map[string]any{"ipython.python": testkit.IPython(t)})
+	w.put("a.txt", "alpha\nbeta\n")
+	png := "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+	code := "d = read('a.txt')\nprint(edit(f'[a.txt#{d.tag}]\\n@@ 2\\n+gamma\\n'))\n" +
+		"import base64\nfrom IPython.display import Image, display\ndisplay(Image(data=base64.b64decode('" + png + "')))"
+	b, _ := json.Marshal(map[string]any{"code": code})
+	r := w.inspect("--method", "tools/call", "--tool-name", "ipython", "--tool-args-json", string(b))
+	var text string
+	var image bool
+	content, _ := r["content"].([]any)
+	for _, c := range content {
+		m, _ := c.(map[string]any)
+		switch m["type"] {
+		case "text":
+			text += m["text"].(string)
+		case "image":
+			image = m["mimeType"] == "image/png" && m["data"] == png
+		}
+	}
+	if isErr, _ := r["isError"].(bool); isErr || !image || !strings.Contains(text, "Applied to a.txt#") || !strings.Contains(text, "[cell 1 finished]") {
+		t.Fatalf("the cell: error %v, image %v, text %q; content %v", r["isError"], image, text, content)
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.root, "a.txt")); string(b) != "alpha\ngamma\n" {
+		t.Fatalf("a.txt is %q", b)
+	}
+}
