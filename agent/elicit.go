@@ -74,6 +74,8 @@ func ElicitMessage(q gate.Question, auto gate.AutoSet) string {
 	var b strings.Builder
 	if q.Step > 0 {
 		fmt.Fprintf(&b, "eukhe: run step %d? Effects: %s.\n\n", q.Step, q.Effects)
+	} else if q.Cell {
+		fmt.Fprintf(&b, "eukhe: run this ipython cell? Effects: %s.\n\n", q.Effects)
 	} else {
 		fmt.Fprintf(&b, "eukhe: allow this access? Effects: %s.\n\n", q.Effects)
 	}

@@ -422,3 +422,14 @@ func TestElicitOffTheFormDeniesOnTheServer(t *testing.T) {
 		t.Fatal("a step ran on an answer off the form")
 	}
 }
+
+// A cell's question says it is a cell, with every line of its code.
+func TestElicitMessageOfACell(t *testing.T) {
+	q := gate.Question{Session: "s1", What: "import os\nos.system('make')", Effects: gate.Of(gate.Exec), Cwd: "/w", Cell: true}
+	m := ElicitMessage(q, gate.AutoOf(gate.Of(gate.Read)))
+	for _, want := range []string{"eukhe: run this ipython cell? Effects: exec.\n", "    import os\n    os.system('make')\n"} {
+		if !strings.Contains(m, want) {
+			t.Fatalf("message %q lacks %q", m, want)
+		}
+	}
+}

@@ -244,7 +244,7 @@ func TestIPythonCellAsksWithoutExec(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "ran.txt")); err == nil {
 		t.Fatal("a denied cell ran")
 	}
-	if len(asked) != 1 || asked[0].Effects != gate.Of(gate.Exec) || !strings.Contains(asked[0].What, `$'\u202e'`) || !strings.HasSuffix(asked[0].ID, ":cell") {
+	if len(asked) != 1 || asked[0].Effects != gate.Of(gate.Exec) || !strings.Contains(asked[0].What, `$'\u202e'`) || !strings.HasSuffix(asked[0].ID, ":cell") || !asked[0].Cell {
 		t.Fatalf("the question: %+v", asked)
 	}
 	answer = gate.Approve

@@ -114,7 +114,7 @@ func ApproveOffers(effs gate.Effects) []string {
 // ApproveParamsOf is q as an eukhe/approve request.
 func ApproveParamsOf(q Asked) protocol.ApproveParams {
 	p := protocol.ApproveParams{ID: q.ID, Session: q.Session, Agent: q.Agent,
-		Text: q.What, Cwd: q.Cwd, Effects: append([]string{}, q.Effects.Names()...), Step: q.Step,
+		Text: q.What, Cwd: q.Cwd, Effects: append([]string{}, q.Effects.Names()...), Step: q.Step, Cell: q.Cell,
 		Offers: ApproveOffers(q.Effects)}
 	if !q.Deadline.IsZero() {
 		p.Deadline = q.Deadline.UTC().Format(time.RFC3339Nano)

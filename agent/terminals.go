@@ -60,13 +60,13 @@ func RelayHops(ctx context.Context) int {
 // RelayQuestionOf is q as a relay hello carries it.
 func RelayQuestionOf(q gate.Question) *protocol.RelayQuestion {
 	return &protocol.RelayQuestion{ID: q.ID, Session: q.Session, Agent: q.Agent, What: q.What,
-		Effects: uint8(q.Effects), Step: q.Step, Cwd: q.Cwd, Reals: q.Reals}
+		Effects: uint8(q.Effects), Step: q.Step, Cell: q.Cell, Cwd: q.Cwd, Reals: q.Reals}
 }
 
 // relayedQuestion is the question a relay hello carries.
 func relayedQuestion(p protocol.RelayQuestion) gate.Question {
 	return gate.Question{ID: p.ID, Session: p.Session, Agent: p.Agent, What: p.What,
-		Effects: gate.Effects(p.Effects), Step: p.Step, Cwd: p.Cwd, Reals: p.Reals}
+		Effects: gate.Effects(p.Effects), Step: p.Step, Cell: p.Cell, Cwd: p.Cwd, Reals: p.Reals}
 }
 
 func (t *Terminals) serve(ctx context.Context, c net.Conn) {

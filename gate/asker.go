@@ -20,6 +20,9 @@ type Question struct {
 	// Step is the step's number in its script, from 1; 0 for an access or
 	// a cell.
 	Step int
+	// Cell marks an ipython cell's question: What is its code, to run as
+	// one step with the effect exec.
+	Cell bool `json:"Cell,omitempty"`
 	// Cwd is the directory the step runs in; "" for an access (its What
 	// names a real path). An "allow for this session" answer is for this
 	// exact What in this Cwd, with these Effects and Reals.

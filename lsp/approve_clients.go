@@ -213,6 +213,8 @@ func questionText(p protocol.ApproveParams) string {
 	what := "allow a document access"
 	if p.Step > 0 {
 		what = fmt.Sprintf("run step %d", p.Step)
+	} else if p.Cell {
+		what = "run an ipython cell"
 	}
 	who := "the agent"
 	if p.Agent != "" {

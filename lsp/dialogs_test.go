@@ -181,3 +181,11 @@ func TestAQuestionsTextCannotPoseAsTheClientsLines(t *testing.T) {
 		t.Errorf("the message has %d lines, want the header and the step's 5:\n%s", len(lines), msg)
 	}
 }
+
+// A cell's question in a plain message says it is a cell.
+func TestAQuestionsTextOfACell(t *testing.T) {
+	msg := questionText(protocol.ApproveParams{Cell: true, Effects: []string{"exec"}, Text: "import os\nos.system('make')"})
+	if !strings.HasPrefix(msg, "eukhe: run an ipython cell (exec)? Asked by the agent:\n    import os\n    os.system('make')") {
+		t.Fatalf("the message:\n%s", msg)
+	}
+}

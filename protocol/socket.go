@@ -83,6 +83,7 @@ type RelayQuestion struct {
 	// write 2, exec 4, net 8, outside 16, protected 32, secret 64.
 	Effects uint8  `json:"Effects"`
 	Step    int    `json:"Step"`
+	Cell    bool   `json:"Cell,omitempty"` // an ipython cell's question
 	Cwd     string `json:"Cwd"`
 	// Reals are the real paths the step named when it was judged: a grant
 	// the parent keeps for this question covers these only.

@@ -300,6 +300,8 @@ func questionPrompt(q protocol.ApproveParams) string {
 	what := "Allow an access"
 	if q.Step > 0 {
 		what = fmt.Sprintf("Run step %d", q.Step)
+	} else if q.Cell {
+		what = "Run an ipython cell"
 	}
 	who := "the agent"
 	if q.Agent != "" {

@@ -166,3 +166,11 @@ func TestATerminalQuestionCannotPoseAsItsOwnLines(t *testing.T) {
 		}
 	}
 }
+
+// The terminal names a cell's question as a cell.
+func TestQuestionPromptOfACell(t *testing.T) {
+	p := questionPrompt(protocol.ApproveParams{Session: "s", Cell: true, Effects: []string{"exec"}, Text: "import os\nos.system('make')"})
+	if !strings.Contains(p, "Run an ipython cell (exec)?") || !strings.Contains(p, "    import os\n    os.system('make')\n") {
+		t.Fatalf("prompt %q", p)
+	}
+}

@@ -140,7 +140,7 @@ func (r *Runner) Cell(ctx context.Context, req CellRequest) CellResult {
 	answer := gate.Approve
 	if !auto.Holds(caps) {
 		answer = r.Gate.Chain.Ask(ctx, gate.Question{ID: newID() + ":cell", Session: r.Gate.Session,
-			What: gate.VisibleText(req.Code), Effects: caps, Cwd: r.Root})
+			What: gate.VisibleText(req.Code), Effects: caps, Cwd: r.Root, Cell: true})
 	}
 	if end := gate.Cell(caps, auto, answer); !end.Runs {
 		return CellResult{Result: Result{Text: r.Gate.Chain.RefusalText("ipython", caps, answer) + "\n",

@@ -145,7 +145,7 @@ func TestLaw_cell_exec_asks(t *testing.T) {
 			return
 		}
 		if len(c.asked) != 1 || c.asked[0].Effects != gate.Of(gate.Exec) || c.asked[0].What != gate.VisibleText(c.code) ||
-			!strings.HasSuffix(c.asked[0].ID, ":cell") || c.asked[0].Step != 0 {
+			!strings.HasSuffix(c.asked[0].ID, ":cell") || c.asked[0].Step != 0 || !c.asked[0].Cell {
 			c.fatalf(rt, "the cell must ask once, with effects exec and the code as it runs: %+v", c.asked)
 		}
 	})

@@ -251,8 +251,11 @@ func TestApprovalDialogCannotBeSpoofed(t *testing.T) {
 		t.Errorf("Enter answered %q, want deny", got)
 	}
 	asked, _ := res["asked"].([]any)
-	if len(asked) != 2 {
-		t.Fatalf("the dialog was shown %d times, want 2: %v", len(asked), asked)
+	if len(asked) != 3 {
+		t.Fatalf("the dialog was shown %d times, want 3: %v", len(asked), asked)
+	}
+	if cell := asked[2].(map[string]any)["msg"].(string); !strings.HasPrefix(cell, "eukhe: The agent of session s1 asks to run an ipython cell:\n\n    import os\n    os.system('make')\n") {
+		t.Errorf("a cell's dialog:\n%s", cell)
 	}
 	first := asked[0].(map[string]any)
 	if first["choices"] != "&Deny\n&Allow\nAllow for &session" || first["default"] != float64(1) {

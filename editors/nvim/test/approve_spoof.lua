@@ -32,6 +32,10 @@ h.run(function()
   padded.text = 'echo hi' .. string.rep(' ', 120) .. '[Allow]'
   padded.cwd = '/ws/x' .. string.rep(' ', 100) .. 'effects: read'
   h.results.padded_answer = handlers['eukhe/approve'](nil, padded, { method = 'eukhe/approve', client_id = 1 }).answer
+  -- an ipython cell's question says it is a cell
+  local cell = { id = 'q3', session = 's1', text = "import os\nos.system('make')", cwd = '/ws', effects = { 'exec' },
+    step = 0, cell = true, offers = { 'approve', 'deny', 'approve_session' } }
+  h.results.cell_answer = handlers['eukhe/approve'](nil, cell, { method = 'eukhe/approve', client_id = 1 }).answer
   h.results.columns = vim.o.columns
   h.results.asked = asked
   vim.fn.getchar(0) -- the Enter, if confirm left it

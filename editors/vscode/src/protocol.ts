@@ -109,6 +109,8 @@ export interface ApproveParams {
 	cwd?: string;
 	effects: string[];
 	step: number;
+	// An ipython cell: text is its code, run as one step with the effect exec.
+	cell?: boolean;
 	offers: string[];
 	// When the question, unanswered, is denied (RFC 3339): the server's
 	// approval.timeoutSeconds. Absent from a server that does not say.

@@ -60,7 +60,7 @@ export function deadlineText(deadline: Date): string {
 // one): every line of the step is indented, and the name, the session,
 // the directory and an unknown effect are escaped (shown.ts).
 export function dialogOf(p: ApproveParams, deadline?: Date): Dialog {
-	const what = p.step > 0 ? `run step ${p.step} of its script` : "access a document";
+	const what = p.step > 0 ? `run step ${p.step} of its script` : p.cell ? "run an ipython cell" : "access a document";
 	const lines = [indented(visibleText(p.text ?? "")), ""];
 	if (p.cwd) lines.push(`In: ${visible(p.cwd)}`);
 	lines.push(`Effects: ${effectsInWords(p.effects)}`);

@@ -19,6 +19,9 @@ test("the dialog shows the step exactly, names the asking agent, and says its ef
 	assert.equal(dialogOf(q()).message, "eukhe: The agent (session s7) asks to run step 2 of its script:");
 	assert.equal(dialogOf(q({ agent: "s7" })).message, "eukhe: The agent (session s7) asks to run step 2 of its script:");
 	assert.match(dialogOf(q({ step: 0, text: "write /etc/hosts" })).message, /asks to access a document:$/);
+	assert.match(dialogOf(q({ step: 0, cell: true, text: "import os\nos.system('make')" })).message, /asks to run an ipython cell:$/);
+	assert.equal(dialogOf(q({ step: 0, cell: true, text: "import os\nos.system('make')", effects: ["exec"] })).detail,
+		"    import os\n    os.system('make')\n\nIn: /ws\nEffects: runs programs");
 });
 
 test("a field is shown as the server shows it (gate.Visible): plain, quoted, or with each hidden character escaped", () => {

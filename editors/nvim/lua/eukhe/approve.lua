@@ -250,7 +250,8 @@ function M.message(params, width)
     who = string.format('The agent of session %s', session)
   end
   local step = tonumber(params.step) or 0
-  local what = step > 0 and string.format('asks to run step %d:', step) or 'asks for:'
+  local what = step > 0 and string.format('asks to run step %d:', step)
+    or (params.cell == true and 'asks to run an ipython cell:' or 'asks for:')
   local lines = { 'eukhe: ' .. who .. ' ' .. what, '' }
   for line in (M.visible_text(params.text) .. '\n'):gmatch('(.-)\n') do
     table.insert(lines, '    ' .. line)
