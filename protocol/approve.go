@@ -39,10 +39,10 @@ type ApproveParams struct {
 	Agent   string   `json:"agent,omitempty"` // the asking subagent, "" for the session's own agent
 	Text    string   `json:"text"`            // "rm -rf build" or "write /real/path"
 	Cwd     string   `json:"cwd,omitempty"`
-	Effects []string `json:"effects"` // in the order read, write, exec, net, outside, protected, secret
-	Step    int      `json:"step"`    // the step's number in its script, 0 for a document access or a cell
+	Effects []string `json:"effects"`        // in the order read, write, exec, net, outside, protected, secret
+	Step    int      `json:"step"`           // the step's number in its script, 0 for a document access or a cell
 	Cell    bool     `json:"cell,omitempty"` // an ipython cell: text is its code, run as one step with the effect exec
-	Offers  []string `json:"offers"`  // the answers the dialog may offer, deny first (the one a client pre-selects): deny, approve, and approve_session unless protected or secret
+	Offers  []string `json:"offers"`         // the answers the dialog may offer, deny first (the one a client pre-selects): deny, approve, and approve_session unless protected or secret
 	// Deadline is when the question, unanswered, is denied (the server's
 	// approval.timeoutSeconds from when it asked), RFC 3339; "" when the
 	// server does not say. A dialog shows it; it never decides.
