@@ -301,3 +301,27 @@ func TestIPythonProgressReachesTheClient(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Without IPython the tool says how to install it, and runs nothing.
+func TestIPythonWithoutIPythonSaysHowToInstallIt(t *testing.T) {
+	py := testkit.IPython(t)
+	s, dir, _ := ipythonSession(t, nil, nil, nil)
+	// the same Python without its site directories: no IPython there
+	bare := filepath.Join(t.TempDir(), "python-bare")
+	testkit.WriteProgram(t, bare, []byte("#!/bin/sh\nexec "+py+" -S \"$@\"\n"))
+	for _, python := range []string{bare, "no-such-python-here"} {
+		host := s.host.(*Headless)
+		host.Current = func() settings.Settings {
+			st := settings.Defaults()
+			st.IPythonPython = python
+			return st
+		}
+		r := cell(t, s, map[string]any{"code": "open('ran.txt', 'w').write('x')"})
+		if !r.Failed() || !strings.Contains(r.Text(), "apt install python3-ipython") || !strings.Contains(r.Text(), "nothing ran") {
+			t.Fatalf("%s: %v\n%s", python, r.Outcome, r.Text())
+		}
+		if _, err := os.Stat(filepath.Join(dir, "ran.txt")); err == nil {
+			t.Fatalf("%s: the cell ran", python)
+		}
+	}
+}
