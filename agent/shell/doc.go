@@ -258,6 +258,28 @@
 //     names compare ignoring case (lookprog_windows.go, envname.go). The
 //     protected tree's identities and change times are per system
 //     (filestat_unix.go, filestat_windows.go, clock_*.go).
+//   - The ipython tool's kernel (kernel.go, kernel_cell.go,
+//     kernel_driver.py; S7 item 8, G4): Runner.Cell gates each cell as one
+//     step with the effect exec (gate.Cell over gate.CellRunner's caps;
+//     the question, Question.Cell, shows the code as gate.VisibleText
+//     does, before the kernel starts), then runs it in the session's one
+//     kernel: IPython's InteractiveShell under a driver of eukhe's own,
+//     talking JSON lines over the process's stdin and stdout; the cell's
+//     stdout, stderr and programs share one pipe, so their output comes
+//     in order, bounded as a script's. The kernel is started by the same
+//     sandbox as a step's process allowed the auto set with exec
+//     (x.sandbox), and keeps that confinement for its life: a cell whose
+//     allowed set, confinement settings or ipython.python differ gets a
+//     new kernel (kernelKey), never one with more. Its kernel functions
+//     come back as calls (CellRequest.Calls) served only while their
+//     cell runs; a cell's bash() is Run with Request.Grant (the cell's
+//     exec) and Block. Past the blocking budget a cell is a job kN; kill
+//     and timeout interrupt it (SIGINT to the driver's main thread), and
+//     kill the kernel's process group when it has not ended after the
+//     grace. A kernel that dies is told at its cell, and again at the
+//     next, which starts a new one. Laws: kernel_laws_test.go (the cell
+//     laws against the real runner), kernel_conformance_test.go (the store
+//     conformance suite through the kernel functions).
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
 //     would run unasked); `exec >file` lasts for its statement only, since
 //     each pipeline gets its own output pipe; a builtin writing to a closed
