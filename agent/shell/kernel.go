@@ -264,9 +264,12 @@ func (r *Runner) startKernel(ctx context.Context, python string, allowed gate.Ef
 		case ok && m.Ready != nil:
 			k.version = "IPython " + *m.Ready + ", Python " + m.Python
 			return k, nil
+		case ok && m.Fatal != nil && m.Missing:
+			<-k.dead
+			return nil, &startError{text: fmt.Sprintf("%s cannot import IPython (%s)", path, *m.Fatal), missing: true}
 		case ok && m.Fatal != nil:
 			<-k.dead
-			return nil, &startError{text: fmt.Sprintf("%s cannot import IPython (%s)", path, *m.Fatal), missing: m.Missing}
+			return nil, &startError{text: fmt.Sprintf("IPython did not start in %s: %s", path, *m.Fatal)}
 		}
 		<-k.dead
 		return nil, &startError{text: fmt.Sprintf("%s ended before IPython was up (%v)%s", path, k.exit, stderrTail(stderr.String()))}

@@ -284,6 +284,12 @@ def bash(script, timeout=None):
 
 
 def main():
+    # IPython's own directory (profile, history) is private to the session:
+    # no profile of the user's runs its startup files here, nothing is
+    # written to the home, and a sandbox that keeps the home read-only
+    # does not stop the kernel
+    import tempfile
+    os.environ["IPYTHONDIR"] = os.path.join(tempfile.gettempdir(), "eukhe-ipython")
     try:
         import IPython
         from IPython.core.displayhook import DisplayHook
@@ -330,8 +336,10 @@ def main():
         displayhook_class = Hook
         display_pub_class = Pub
 
-    shell = Shell.instance(colors="NoColor")
-    shell.history_manager.enabled = False
+    from traitlets.config import Config
+    config = Config()
+    config.HistoryManager.enabled = False
+    shell = Shell.instance(config=config, colors="NoColor")
     for f in (EukheError, read, edit, write, grep, glob, bash):
         setattr(builtins, f.__name__, f)
     sys.path.insert(0, "")
@@ -365,4 +373,9 @@ def main():
 
 
 threading.Thread(target=_reader, daemon=True).start()
-main()
+try:
+    main()
+except BaseException:  # the kernel could not come up: say why, then end
+    import traceback
+    _send({"fatal": traceback.format_exc(limit=8).strip(), "missing": False})
+    os._exit(3)
