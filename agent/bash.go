@@ -44,13 +44,7 @@ func handleBash(ctx context.Context, s *Session, raw json.RawMessage) Result {
 	if err := docs.DecodeArgs("bash", s.params("bash"), raw, &a); err != nil {
 		return badArgs(err)
 	}
-	given := 0
-	for _, set := range []bool{a.Script != nil, a.Job != "", a.Kill != ""} {
-		if set {
-			given++
-		}
-	}
-	if given != 1 {
+	if countSet(a.Script != nil, a.Job != "", a.Kill != "") != 1 {
 		return badArgsText(`bash takes one of: {"script": "..."} to run a script, {"job": "j1"} to wait for a job, {"kill": "j1"} to stop one`)
 	}
 	r := s.Shell()
@@ -61,16 +55,38 @@ func handleBash(ctx context.Context, s *Session, raw json.RawMessage) Result {
 	case a.Kill != "":
 		res = r.Kill(a.Kill)
 	default:
-		req := shell.Request{Script: *a.Script, FullOutput: a.FullOutput, Watch: watchBash(ctx, "bash "+oneLine(gate.VisibleText(*a.Script)), s.reportEvery, true)}
-		if a.Timeout != nil {
-			if *a.Timeout <= 0 {
-				return badArgsText("bash: timeout is in seconds and must be more than 0")
-			}
-			req.Timeout = time.Duration(*a.Timeout * float64(time.Second))
+		timeout, bad := timeoutArg("bash", a.Timeout)
+		if bad != "" {
+			return badArgsText(bad)
 		}
-		res = r.Run(ctx, req)
+		res = r.Run(ctx, shell.Request{Script: *a.Script, FullOutput: a.FullOutput, Timeout: timeout,
+			Watch: watchBash(ctx, "bash "+oneLine(gate.VisibleText(*a.Script)), s.reportEvery, true)})
 	}
 	return fromShell(res)
+}
+
+// countSet is how many of the arguments are set (the tools that take
+// one of several).
+func countSet(set ...bool) int {
+	n := 0
+	for _, s := range set {
+		if s {
+			n++
+		}
+	}
+	return n
+}
+
+// timeoutArg is a tool's timeout argument in seconds as a duration (0:
+// none); bad is the message of one that is not more than 0.
+func timeoutArg(tool string, seconds *float64) (d time.Duration, bad string) {
+	if seconds == nil {
+		return 0, ""
+	}
+	if *seconds <= 0 {
+		return 0, tool + ": timeout is in seconds and must be more than 0"
+	}
+	return time.Duration(*seconds * float64(time.Second)), ""
 }
 
 // jobSettled is the row a settled job sends (S7.7).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/docs"
@@ -58,13 +57,7 @@ func handleIPython(ctx context.Context, s *Session, raw json.RawMessage) Result 
 	if err := docs.DecodeArgs("ipython", s.params("ipython"), raw, &a); err != nil {
 		return badArgs(err)
 	}
-	given := 0
-	for _, set := range []bool{a.Code != nil, a.Job != "", a.Kill != ""} {
-		if set {
-			given++
-		}
-	}
-	if given != 1 && !(given == 0 && a.Restart) {
+	if given := countSet(a.Code != nil, a.Job != "", a.Kill != ""); given != 1 && !(given == 0 && a.Restart) {
 		return badArgsText(`ipython takes one of: {"code": "..."} to run a cell, {"job": "k1"} to wait for a cell job, {"kill": "k1"} to interrupt one; "restart": true starts a fresh kernel`)
 	}
 	r := s.Shell()
@@ -79,16 +72,13 @@ func handleIPython(ctx context.Context, s *Session, raw json.RawMessage) Result 
 		if a.Code != nil {
 			code = *a.Code
 		}
-		req := shell.CellRequest{Code: code, FullOutput: a.FullOutput, Restart: a.Restart,
-			Python: s.host.Settings().IPythonPython, Calls: s.kernelCall,
-			Watch: watchCell(ctx, "ipython "+oneLine(gate.VisibleText(code)), s.reportEvery)}
-		if a.Timeout != nil {
-			if *a.Timeout <= 0 {
-				return badArgsText("ipython: timeout is in seconds and must be more than 0")
-			}
-			req.Timeout = time.Duration(*a.Timeout * float64(time.Second))
+		timeout, bad := timeoutArg("ipython", a.Timeout)
+		if bad != "" {
+			return badArgsText(bad)
 		}
-		res = r.Cell(ctx, req)
+		res = r.Cell(ctx, shell.CellRequest{Code: code, FullOutput: a.FullOutput, Restart: a.Restart, Timeout: timeout,
+			Python: s.host.Settings().IPythonPython, Calls: s.kernelCall,
+			Watch: watchCell(ctx, "ipython "+oneLine(gate.VisibleText(code)), s.reportEvery)})
 	}
 	out := fromShell(res.Result)
 	for _, im := range res.Images {
@@ -141,13 +131,11 @@ func (s *Session) cellBash(ctx context.Context, raw json.RawMessage) (Result, st
 	if a.Script == nil || a.Job != "" || a.Kill != "" {
 		return badArgsText(`bash() in a cell takes a script: bash("make test"), and a timeout in seconds if you want one`), ""
 	}
-	req := shell.Request{Script: *a.Script, FullOutput: a.FullOutput, Grant: gate.CellRunner.Caps, Block: true}
-	if a.Timeout != nil {
-		if *a.Timeout <= 0 {
-			return badArgsText("bash: timeout is in seconds and must be more than 0"), ""
-		}
-		req.Timeout = time.Duration(*a.Timeout * float64(time.Second))
+	timeout, bad := timeoutArg("bash", a.Timeout)
+	if bad != "" {
+		return badArgsText(bad), ""
 	}
-	res := s.Shell().Run(ctx, req)
+	res := s.Shell().Run(ctx, shell.Request{Script: *a.Script, FullOutput: a.FullOutput, Timeout: timeout,
+		Grant: gate.CellRunner.Caps, Block: true})
 	return fromShell(res), string(res.Ending)
 }

@@ -302,21 +302,13 @@ func Summary(tool string, args json.RawMessage) string {
 	}
 	var s string
 	switch tool {
-	case "bash":
+	case "bash", "ipython":
 		if j := pick("job"); j != "" {
 			s = "job " + j
 		} else if k := pick("kill"); k != "" {
 			s = "kill " + k
 		} else {
-			s = pick("script")
-		}
-	case "ipython":
-		if j := pick("job"); j != "" {
-			s = "job " + j
-		} else if k := pick("kill"); k != "" {
-			s = "kill " + k
-		} else {
-			s = pick("code")
+			s = pick("script", "code")
 		}
 	case "edit":
 		s = pick("patch")

@@ -50,6 +50,10 @@ func (x *run) killGroups() {
 	})
 }
 
+// killGroupNow kills a process group at once: a kernel that did not stop
+// at its interrupt, or is being replaced.
+func killGroupNow(g procGroup) { _ = syscall.Kill(-g, syscall.SIGKILL) }
+
 // dupFile is a second descriptor of f, closed on exec.
 func dupFile(f *os.File) (*os.File, error) {
 	rc, err := f.SyscallConn()

@@ -122,16 +122,25 @@ func (x *run) killGroups() {
 	clear(x.groups)
 	x.mu.Unlock()
 	for _, g := range groups {
-		g.mu.Lock()
-		switch {
-		case g.job != 0:
-			_ = windows.TerminateJobObject(g.job, 1)
-		case g.proc != 0:
-			_ = windows.TerminateProcess(g.proc, 1)
-		}
-		g.close()
-		g.mu.Unlock()
+		killGroupNow(g)
 	}
+}
+
+// killGroupNow ends one process tree at once (its Job object, or the
+// process when no job could be made): a script's on kill, a kernel's.
+func killGroupNow(g procGroup) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.job != 0:
+		_ = windows.TerminateJobObject(g.job, 1)
+	case g.proc != 0:
+		_ = windows.TerminateProcess(g.proc, 1)
+	}
+	g.close()
 }
 
 // dupFile is a second handle of f, not inherited by a child.

@@ -3,11 +3,9 @@ package shell
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/eukhe/eukhe/docs"
@@ -24,24 +22,9 @@ func TestStoreConformance_kernelFunctions(t *testing.T) {
 	cw := newCellWorld(t)
 	cw.auto = gate.DefaultAuto()
 	storetest.Run(t, func(t *testing.T) storetest.Rig {
-		disk := docs.NewDisk()
-		var mu sync.Mutex
-		failing := ""
-		disk.Fault = func(step, path string) error {
-			mu.Lock()
-			defer mu.Unlock()
-			if failing != "" && path == failing && (step == "rename" || step == "link") {
-				return errors.New("injected fault")
-			}
-			return nil
-		}
-		return storetest.Rig{Root: cw.w.root, Store: disk,
-			Fail: func(_, target string) {
-				mu.Lock()
-				failing = target
-				mu.Unlock()
-			},
-			Via: func(tools *docs.Tools) storetest.Caller { return kernelCaller{cw: cw, tools: tools, t: t} }}
+		rig := storetest.DiskRig(cw.w.root)
+		rig.Via = func(tools *docs.Tools) storetest.Caller { return kernelCaller{cw: cw, tools: tools, t: t} }
+		return rig
 	})
 }
 

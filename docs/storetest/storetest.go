@@ -12,11 +12,13 @@ package storetest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -482,4 +484,25 @@ func moveNeverOverwrites(t *testing.T, rig Rig) {
 			t.Fatalf("the source holds %q, want %q", got, b)
 		}
 	})
+}
+
+// DiskRig is a rig of the disk store over root whose Fail makes the
+// rename or link of a target fail (docs.Disk.Fault).
+func DiskRig(root string) Rig {
+	disk := docs.NewDisk()
+	var mu sync.Mutex
+	failing := ""
+	disk.Fault = func(step, path string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if failing != "" && path == failing && (step == "rename" || step == "link") {
+			return errors.New("injected fault")
+		}
+		return nil
+	}
+	return Rig{Root: root, Store: disk, Fail: func(_, target string) {
+		mu.Lock()
+		failing = target
+		mu.Unlock()
+	}}
 }
