@@ -167,8 +167,8 @@ func TestMCPInspectorSeesIntentFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	props := regexp.MustCompile(`"properties":\s*\{\s*"([^"]+)"`).FindAllStringSubmatch(string(out), -1)
-	if len(props) != 7 {
-		t.Fatalf("%d schemas with properties", len(props))
+	if len(props) != 8 {
+		t.Fatalf("%d schemas with properties, want the 8 tools'", len(props))
 	}
 	for _, p := range props {
 		if p[1] != "i" {
