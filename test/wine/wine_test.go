@@ -195,3 +195,53 @@ func TestAWindowsProgramWithAUnixNameIsExec(t *testing.T) {
 		}
 	}
 }
+
+// A multi-file edit runs the crash-safe commit (docs/journal.go): its
+// intent journal is rewritten in place (renamed over while its writer
+// holds it open and locked), each file's old bytes get a second name held
+// open, then each temp file is renamed over its file. All of it must land
+// under Windows' rules for open files, and leave no journal behind.
+func TestAMultiFileEditLandsWholeUnderWine(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{"a.txt": "one\r\ntwo\r\nthree\r\n", "b.txt": "red\ngreen\nblue\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := session(t, root)
+	ra, isErr := call(t, cs, "read", map[string]any{"path": "a.txt"})
+	if isErr {
+		t.Fatalf("read a.txt: %q", ra)
+	}
+	rb, isErr := call(t, cs, "read", map[string]any{"path": "b.txt"})
+	if isErr {
+		t.Fatalf("read b.txt: %q", rb)
+	}
+	patch := "[a.txt#" + tagOf(t, ra) + "]\n@@ 2-2\n+TWO\n" + "[b.txt#" + tagOf(t, rb) + "]\n@@ 3-3\n+BLUE\n"
+	out, isErr := call(t, cs, "edit", map[string]any{"patch": patch})
+	if isErr || !strings.Contains(out, "Applied to") || !strings.Contains(out, "a.txt") || !strings.Contains(out, "b.txt") {
+		t.Fatalf("a two-file edit under Wine: %v %q", isErr, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "one\r\nTWO\r\nthree\r\n" {
+		t.Errorf("after the edit a.txt holds %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "b.txt")); string(b) != "red\ngreen\nBLUE\n" {
+		t.Errorf("after the edit b.txt holds %q", b)
+	}
+	// a second edit of both, on the new tags: the first left nothing
+	// (a journal, a lock, a kept name) in its way
+	ra, _ = call(t, cs, "read", map[string]any{"path": "a.txt"})
+	rb, _ = call(t, cs, "read", map[string]any{"path": "b.txt"})
+	patch = "[a.txt#" + tagOf(t, ra) + "]\n@@ $\n+four\n" + "[b.txt#" + tagOf(t, rb) + "]\n@@ ^\n+black\n"
+	if out, isErr := call(t, cs, "edit", map[string]any{"patch": patch}); isErr || !strings.Contains(out, "Applied to") {
+		t.Fatalf("a second two-file edit under Wine: %v %q", isErr, out)
+	}
+	des, _ := os.ReadDir(root)
+	var names []string
+	for _, de := range des {
+		names = append(names, de.Name())
+	}
+	if len(names) != 2 {
+		t.Errorf("the workspace holds %v after two edits: a temp file or kept name stayed", names)
+	}
+}
