@@ -87,13 +87,21 @@ func fchmodFD(fd sysFD, mode uint32) error {
 var errHeldOpen = errors.New("another program may hold it open, and Windows replaces no file held open: nothing was written to it")
 
 // renameReplace renames from over to in one step (S8.1's atomic replace):
-// MoveFileEx with MOVEFILE_REPLACE_EXISTING|MOVEFILE_WRITE_THROUGH. It
-// fails whole or lands whole. A target with the read-only attribute
-// (which Windows will not replace, where rename(2) would) has it cleared
-// for the rename and given back when the rename fails; the file that
-// lands gets its own mode after (tempFile.reveal). A target held open
-// fails it: errHeldOpen.
+// the POSIX rename first (renamePOSIX: it replaces a target that is open
+// by handles sharing its deletion, as eukhe's own opens of a journal or
+// a kept old file are), else MoveFileEx with
+// MOVEFILE_REPLACE_EXISTING|MOVEFILE_WRITE_THROUGH. It fails whole or
+// lands whole. A target with the read-only attribute (which MoveFileEx
+// will not replace, where rename(2) would) has it cleared for the rename
+// and given back when the rename fails; the file that lands gets its own
+// mode after (tempFile.reveal). A target open where there is no POSIX
+// rename (Wine) is replaced in two renames (replaceAside). A target held
+// open by a handle that does not share its deletion fails it:
+// errHeldOpen.
 func renameReplace(from, to string) error {
+	if renamePOSIX(from, to) == nil {
+		return nil
+	}
 	f, err := windows.UTF16PtrFromString(from)
 	if err != nil {
 		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
@@ -111,6 +119,13 @@ func renameReplace(from, to string) error {
 					windows.SetFileAttributes(t, attrs)
 				}
 			}
+		}
+	}
+	if err == windows.ERROR_ACCESS_DENIED {
+		if aerr := replaceAside(from, to); aerr == nil {
+			return nil
+		} else if aerr == windows.ERROR_SHARING_VIOLATION {
+			err = aerr // a handle that does not share its deletion
 		}
 	}
 	if err == windows.ERROR_SHARING_VIOLATION || err == windows.ERROR_ACCESS_DENIED || err == windows.ERROR_LOCK_VIOLATION {
