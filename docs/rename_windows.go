@@ -3,6 +3,7 @@ package docs
 import (
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 
@@ -81,7 +82,27 @@ var asideN atomic.Int64
 // bytes it may hold after a crash.
 func asideName(path string) string {
 	ext := filepath.Ext(path)
-	return path[:len(path)-len(ext)] + "~eukhe-replaced-" + strconv.Itoa(windows.Getpid()) + "-" + strconv.FormatInt(asideN.Add(1), 10) + ext
+	return path[:len(path)-len(ext)] + asideMark + strconv.Itoa(windows.Getpid()) + "-" + strconv.FormatInt(asideN.Add(1), 10) + ext
+}
+
+// asideMark is what asideName puts between a name's stem and extension.
+const asideMark = "~eukhe-replaced-"
+
+// isAsideOf tells whether the directory entry name is a name target (a
+// base name) was set aside under: its stem, asideMark, "<pid>-<n>", its
+// extension.
+func isAsideOf(name, target string) bool {
+	ext := filepath.Ext(target)
+	rest, ok := strings.CutPrefix(name, target[:len(target)-len(ext)]+asideMark)
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutSuffix(rest, ext)
+	if !ok {
+		return false
+	}
+	pid, n, ok := strings.Cut(rest, "-")
+	return ok && number(pid) && number(n)
 }
 
 // replaceAside replaces the file to, open by handles that all share its
@@ -91,8 +112,9 @@ func asideName(path string) string {
 // aside is renamed back), and the name set aside removed (the file goes
 // once its last handle closes; a read-only one has that attribute
 // cleared first). Between the two renames to's name is not there: a
-// crash then leaves its old bytes under the aside name, and a journal's
-// old record still a journal. A directory at to is not replaced.
+// crash then leaves its old bytes under the aside name (recovery puts
+// them back before it looks: beneath.digest), and a journal's old record
+// still a journal. A directory at to is not replaced.
 func replaceAside(from, to string) error {
 	t, err := windows.UTF16PtrFromString(to)
 	if err != nil {

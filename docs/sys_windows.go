@@ -213,11 +213,19 @@ func oneName(f *os.File) error {
 
 // fileID is what the MAC binds a journal to: the file, not its bytes —
 // its volume, file index and creation time (a file made again at the
-// same index has another).
+// same index has another). Wine 8 reads no birth time: the creation time
+// it gives is the file's last write time, which the journal's own write
+// changes after the MAC is made (a journal then failed its signature
+// whenever that write fell on a later clock tick, and recovery set a
+// valid journal aside). Under Wine the id is the volume and index alone,
+// as on a Linux file system with no birth time (journal_sign_linux.go).
 func fileID(fd int) (string, error) {
 	info, err := handleInfo(windows.Handle(fd))
 	if err != nil {
 		return "", err
+	}
+	if underWine() {
+		return fmt.Sprintf("%d:%d", info.VolumeSerialNumber, fileIndex(info)), nil
 	}
 	return fmt.Sprintf("%d:%d:b:%d", info.VolumeSerialNumber, fileIndex(info), info.CreationTime.Nanoseconds()), nil
 }
@@ -234,11 +242,21 @@ func fileIndex(info *windows.ByHandleFileInformation) uint64 {
 	return uint64(info.FileIndexHigh)<<32 | uint64(info.FileIndexLow)
 }
 
-// sameID tells whether two handles are one file.
+// sameID tells whether two handles are one file. Wine gives a handle
+// whose file was renamed since it was opened the volume serial 0 (it
+// finds the volume by the name the handle was opened at): under Wine a 0
+// is no volume, and the file index alone tells (the handles compared are
+// of one directory tree: beneath.is).
 func sameID(a, b windows.Handle) bool {
 	x, err1 := handleInfo(a)
 	y, err2 := handleInfo(b)
-	return err1 == nil && err2 == nil && x.VolumeSerialNumber == y.VolumeSerialNumber && fileIndex(x) == fileIndex(y)
+	if err1 != nil || err2 != nil || fileIndex(x) != fileIndex(y) {
+		return false
+	}
+	if underWine() && (x.VolumeSerialNumber == 0 || y.VolumeSerialNumber == 0) {
+		return true
+	}
+	return x.VolumeSerialNumber == y.VolumeSerialNumber
 }
 
 // statOfInfo is the Stat of an open file's information: the read-only
