@@ -24,6 +24,22 @@ import (
 // the root of the Linux file system.
 func winePath(p string) string { return `Z:` + strings.ReplaceAll(p, "/", `\`) }
 
+// wine is a command that runs a Windows program under Wine (run.sh) in
+// the directory dir. The test's Windows spellings of its own paths
+// (Z:\tmp\...) are in the environment Wine's Unix side gets too, where
+// they are relative paths: run in this package's directory, a program
+// that made one made a directory literally named Z:\tmp\...\003 in the
+// source tree. Every Wine run is in a temp directory instead.
+func wine(dir string, args ...string) *exec.Cmd {
+	script, err := filepath.Abs("run.sh")
+	if err != nil {
+		script = "run.sh"
+	}
+	cmd := exec.Command("bash", append([]string{script}, args...)...)
+	cmd.Dir = dir
+	return cmd
+}
+
 // buildExe builds eukhe.exe for windows/amd64 into a temp directory,
 // after checking Wine is here to run it.
 func buildExe(t *testing.T) string {
@@ -59,7 +75,7 @@ func session(t *testing.T, root string) *mcp.ClientSession {
 	if err := os.WriteFile(settings, []byte(`{"shell.autoEffects": ["read", "write", "exec"]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("bash", "run.sh", exe, "mcp", "--root", winePath(root))
+	cmd := wine(home, exe, "mcp", "--root", winePath(root))
 	// Wine gives a Windows program the prefix's own profile
 	// (C:\users\NAME: USERPROFILE, APPDATA) whatever the Linux HOME is;
 	// the settings and state of the test's own are named by XDG_*
@@ -188,8 +204,9 @@ func TestWindowsBuildServesASessionUnderWine(t *testing.T) {
 // operand, which coreutils' expand never does.
 func TestAWindowsProgramWithAUnixNameIsExec(t *testing.T) {
 	exe := buildExe(t)
+	dir := t.TempDir()
 	for _, script := range []string{"expand a.txt .git/hooks/pre-commit", "sort /O out.txt a.txt"} {
-		out, _ := exec.Command("bash", "run.sh", exe, "check", script).CombinedOutput()
+		out, _ := wine(dir, exe, "check", script).CombinedOutput()
 		if !strings.Contains(string(out), "exec") {
 			t.Errorf("eukhe check %q under Wine: no exec in\n%s", script, out)
 		}
