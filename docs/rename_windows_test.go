@@ -149,3 +149,31 @@ func TestAsideName(t *testing.T) {
 		t.Errorf("asideName: %s", a)
 	}
 }
+
+// unlink frees the name at once, though another name of the file is held
+// open (where Windows before 10 1903 and Wine keep it until that handle
+// closes, and Wine then removes what was put there since).
+func TestUnlinkFreesTheNameOfAFileHeldOpenByAnotherName(t *testing.T) {
+	dir := t.TempDir()
+	f, kept := filepath.Join(dir, "f.txt"), filepath.Join(dir, "kept")
+	writeFile(t, f, "old")
+	if err := os.Link(f, kept); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	held, err := openFile(kept, os.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unlink(f); err != nil {
+		t.Fatalf("unlink: %v", err)
+	}
+	if _, err := os.Lstat(f); err == nil {
+		t.Fatal("the name is still there after unlink")
+	}
+	if err := os.Link(kept, f); err != nil {
+		t.Fatalf("linking the kept file back: %v", err)
+	}
+	held.Close()
+	holds(t, f, "old")
+	onlyNames(t, dir, "f.txt", "kept")
+}

@@ -179,8 +179,29 @@ func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return os.NewFile(uintptr(h), path), nil
 }
 
-// unlink removes a name (never a directory).
-func unlink(path string) error { return os.Remove(path) }
+// unlink removes a name (never a directory), and its name is free at
+// once: the name is renamed aside (asideName) and removed there. Windows
+// before 10 1903 and Wine remove a name whose file is still open (by
+// another name: a kept old file, disk_keep.go) only when its last handle
+// closes; until then the name is there, and Wine then removes whatever
+// is at it, a file put back there since included. Where the rename or
+// the removal aside fails, it is os.Remove.
+func unlink(path string) error {
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return os.Remove(path)
+	}
+	aside := asideName(path)
+	a, err := windows.UTF16PtrFromString(aside)
+	if err != nil || windows.MoveFileEx(p, a, 0) != nil {
+		return os.Remove(path)
+	}
+	if windows.DeleteFile(a) != nil { // read-only, say: os.Remove clears that
+		windows.MoveFileEx(a, p, 0)
+		return os.Remove(path)
+	}
+	return nil
+}
 
 // owned would refuse a journal another user owns: here the journal
 // directory is under the user's profile, whose access list keeps other
