@@ -108,6 +108,9 @@ func (b *beneath) open(path string) (sysFD, error) {
 // point is on the way.
 func (b *beneath) digest(path string) (string, bool, error) {
 	fd, err := b.open(path)
+	if err != nil && isNotExist(err) && b.putBack(path) {
+		fd, err = b.open(path)
+	}
 	if err != nil {
 		if isNotExist(err) {
 			return "", false, nil
@@ -128,6 +131,37 @@ func digestFD(fd sysFD, path string) (string, bool, error) {
 		return "", false, fmt.Errorf("%s is a directory", path)
 	}
 	return digestHex(snap.Data), true, nil
+}
+
+// putBack renames the one name path was set aside under (replaceAside)
+// back to path, which is not there: a writer killed between
+// replaceAside's two renames left the file there, and recovery then
+// finds it where its journal names it. Several such names, or none: it
+// does nothing (false).
+func (b *beneath) putBack(path string) bool {
+	dir, base, err := b.parent(path)
+	if err != nil {
+		return false
+	}
+	des, _ := os.ReadDir(dir)
+	var found []string
+	for _, de := range des {
+		if de.Type().IsRegular() && isAsideOf(de.Name(), base) {
+			found = append(found, de.Name())
+		}
+	}
+	if len(found) != 1 {
+		return false
+	}
+	from, err := windows.UTF16PtrFromString(filepath.Join(dir, found[0]))
+	if err != nil {
+		return false
+	}
+	to, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return false
+	}
+	return windows.MoveFileEx(from, to, windows.MOVEFILE_WRITE_THROUGH) == nil // never over a file made since
 }
 
 // temp opens a temp file of a journal and checks that it is one: a
@@ -282,6 +316,15 @@ func (b *beneath) sweep(targets []string) {
 		for _, target := range byDir[d] {
 			for _, dead := range Sweep(names, target) {
 				removeIfFree(filepath.Join(b.root, d, dead))
+			}
+			// a name the file was set aside under (replaceAside) that a
+			// crash left once the file was in place again
+			if _, err := os.Lstat(filepath.Join(b.root, d, target)); err == nil {
+				for _, e := range des {
+					if isAsideOf(e.Name(), target) {
+						removeIfFree(filepath.Join(b.root, d, e.Name()))
+					}
+				}
 			}
 		}
 	}

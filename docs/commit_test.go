@@ -3,6 +3,7 @@ package docs_test
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -87,6 +88,9 @@ func (m *memPublisher) Finish(ps []*docs.Pending, outs []docs.Outcome) {}
 var _ docs.Publisher = (*memPublisher)(nil)
 
 func TestCommitVia_other_publisher(t *testing.T) {
+	if !filepath.IsAbs("/ws") {
+		t.Skip("the changes name Unix paths (/ws/...), which are not absolute on Windows: the store resolves them elsewhere than the publisher keeps them")
+	}
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 6).Draw(t, "files")
 		m := &memPublisher{files: map[string][]byte{}}
@@ -195,6 +199,9 @@ func keys(m map[string][]byte) []string {
 // A change made on older bytes is rebased through Change.Rebase by any
 // publisher; an error there is a conflict, and nothing is published.
 func TestCommitVia_rebase_through_any_publisher(t *testing.T) {
+	if !filepath.IsAbs("/ws") {
+		t.Skip("the changes name Unix paths (/ws/...), which are not absolute on Windows: the store resolves them elsewhere than the publisher keeps them")
+	}
 	m := &memPublisher{files: map[string][]byte{"/ws/a": []byte("a\nTHEIRS\n"), "/ws/b": []byte("b\n")}}
 	cs := []docs.Change{
 		{Path: "/ws/a", Old: []byte("a\nb\n"), New: []byte("A\nb\n"), Rebase: func(cur []byte) ([]byte, error) {

@@ -33,7 +33,12 @@ func TestRecovery_a_damaged_journal_leaves_no_temp_file(t *testing.T) {
 			f.WriteString("\x00\x00garbage")
 			f.Close()
 		},
-		"open to others": func(t *testing.T, p string) { must(t, os.Chmod(p, 0o666)) },
+		"open to others": func(t *testing.T, p string) {
+			if fi, err := os.Stat(p); err == nil && fi.Mode().Perm() != 0o600 {
+				t.Skip("this system keeps no Unix mode (the journal, made 0600, shows another): no mode opens it to others (Windows: an access list)")
+			}
+			must(t, os.Chmod(p, 0o666))
+		},
 		"copied over itself": func(t *testing.T, p string) {
 			b, _ := os.ReadFile(p)
 			must(t, os.Remove(p))

@@ -27,6 +27,9 @@ func TestMissingPathSaysWhatToDoNext(t *testing.T) {
 		{"sub/deep.rs", "did you mean sub/deep.go?"},
 		{"zzz/qqq.go", `glob {"pattern": "**/qqq.go"}`},
 	} {
+		if _, err := os.Stat(filepath.Join(root, c.path)); err == nil && c.path == "readme.md" {
+			continue // this file system folds case: readme.md opens README.md, and no near name is due
+		}
 		res := tools.Read(context.Background(), ReadArgs{Path: c.path})
 		if !res.Failed || !strings.Contains(res.Text, c.want) {
 			t.Errorf("read %s: %q, want %q", c.path, res.Text, c.want)

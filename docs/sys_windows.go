@@ -87,13 +87,21 @@ func fchmodFD(fd sysFD, mode uint32) error {
 var errHeldOpen = errors.New("another program may hold it open, and Windows replaces no file held open: nothing was written to it")
 
 // renameReplace renames from over to in one step (S8.1's atomic replace):
-// MoveFileEx with MOVEFILE_REPLACE_EXISTING|MOVEFILE_WRITE_THROUGH. It
-// fails whole or lands whole. A target with the read-only attribute
-// (which Windows will not replace, where rename(2) would) has it cleared
-// for the rename and given back when the rename fails; the file that
-// lands gets its own mode after (tempFile.reveal). A target held open
-// fails it: errHeldOpen.
+// the POSIX rename first (renamePOSIX: it replaces a target that is open
+// by handles sharing its deletion, as eukhe's own opens of a journal or
+// a kept old file are), else MoveFileEx with
+// MOVEFILE_REPLACE_EXISTING|MOVEFILE_WRITE_THROUGH. It fails whole or
+// lands whole. A target with the read-only attribute (which MoveFileEx
+// will not replace, where rename(2) would) has it cleared for the rename
+// and given back when the rename fails; the file that lands gets its own
+// mode after (tempFile.reveal). A target open where there is no POSIX
+// rename (Wine) is replaced in two renames (replaceAside). A target held
+// open by a handle that does not share its deletion fails it:
+// errHeldOpen.
 func renameReplace(from, to string) error {
+	if renamePOSIX(from, to) == nil {
+		return nil
+	}
 	f, err := windows.UTF16PtrFromString(from)
 	if err != nil {
 		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
@@ -111,6 +119,13 @@ func renameReplace(from, to string) error {
 					windows.SetFileAttributes(t, attrs)
 				}
 			}
+		}
+	}
+	if err == windows.ERROR_ACCESS_DENIED {
+		if aerr := replaceAside(from, to); aerr == nil {
+			return nil
+		} else if aerr == windows.ERROR_SHARING_VIOLATION {
+			err = aerr // a handle that does not share its deletion
 		}
 	}
 	if err == windows.ERROR_SHARING_VIOLATION || err == windows.ERROR_ACCESS_DENIED || err == windows.ERROR_LOCK_VIOLATION {
@@ -164,8 +179,29 @@ func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return os.NewFile(uintptr(h), path), nil
 }
 
-// unlink removes a name (never a directory).
-func unlink(path string) error { return os.Remove(path) }
+// unlink removes a name (never a directory), and its name is free at
+// once: the name is renamed aside (asideName) and removed there. Windows
+// before 10 1903 and Wine remove a name whose file is still open (by
+// another name: a kept old file, disk_keep.go) only when its last handle
+// closes; until then the name is there, and Wine then removes whatever
+// is at it, a file put back there since included. Where the rename or
+// the removal aside fails, it is os.Remove.
+func unlink(path string) error {
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return os.Remove(path)
+	}
+	aside := asideName(path)
+	a, err := windows.UTF16PtrFromString(aside)
+	if err != nil || windows.MoveFileEx(p, a, 0) != nil {
+		return os.Remove(path)
+	}
+	if windows.DeleteFile(a) != nil { // read-only, say: os.Remove clears that
+		windows.MoveFileEx(a, p, 0)
+		return os.Remove(path)
+	}
+	return nil
+}
 
 // owned would refuse a journal another user owns: here the journal
 // directory is under the user's profile, whose access list keeps other
@@ -198,11 +234,19 @@ func oneName(f *os.File) error {
 
 // fileID is what the MAC binds a journal to: the file, not its bytes —
 // its volume, file index and creation time (a file made again at the
-// same index has another).
+// same index has another). Wine 8 reads no birth time: the creation time
+// it gives is the file's last write time, which the journal's own write
+// changes after the MAC is made (a journal then failed its signature
+// whenever that write fell on a later clock tick, and recovery set a
+// valid journal aside). Under Wine the id is the volume and index alone,
+// as on a Linux file system with no birth time (journal_sign_linux.go).
 func fileID(fd int) (string, error) {
 	info, err := handleInfo(windows.Handle(fd))
 	if err != nil {
 		return "", err
+	}
+	if underWine() {
+		return fmt.Sprintf("%d:%d", info.VolumeSerialNumber, fileIndex(info)), nil
 	}
 	return fmt.Sprintf("%d:%d:b:%d", info.VolumeSerialNumber, fileIndex(info), info.CreationTime.Nanoseconds()), nil
 }
@@ -219,11 +263,21 @@ func fileIndex(info *windows.ByHandleFileInformation) uint64 {
 	return uint64(info.FileIndexHigh)<<32 | uint64(info.FileIndexLow)
 }
 
-// sameID tells whether two handles are one file.
+// sameID tells whether two handles are one file. Wine gives a handle
+// whose file was renamed since it was opened the volume serial 0 (it
+// finds the volume by the name the handle was opened at): under Wine a 0
+// is no volume, and the file index alone tells (the handles compared are
+// of one directory tree: beneath.is).
 func sameID(a, b windows.Handle) bool {
 	x, err1 := handleInfo(a)
 	y, err2 := handleInfo(b)
-	return err1 == nil && err2 == nil && x.VolumeSerialNumber == y.VolumeSerialNumber && fileIndex(x) == fileIndex(y)
+	if err1 != nil || err2 != nil || fileIndex(x) != fileIndex(y) {
+		return false
+	}
+	if underWine() && (x.VolumeSerialNumber == 0 || y.VolumeSerialNumber == 0) {
+		return true
+	}
+	return x.VolumeSerialNumber == y.VolumeSerialNumber
 }
 
 // statOfInfo is the Stat of an open file's information: the read-only

@@ -64,6 +64,9 @@ func lawFoldWorld(insensitive bool) (*Policy, foldFS) {
 // (each OS's list) is Secret, and of a startup place of the home
 // Protected; where it does not, .GIT is just a name.
 func TestLaw_protected_names_hold_in_every_case_where_the_volume_folds(t *testing.T) {
+	if !filepath.IsAbs("/roam") {
+		t.Skip("the laws' places are Unix paths")
+	}
 	folding, _ := lawFoldWorld(true)
 	exact, _ := lawFoldWorld(false)
 	secrets := append(append(homeSecretsFor("darwin"), homeSecretsFor("windows")...), HomeSecrets...)

@@ -40,6 +40,9 @@ func TestRedTeam11_directory_symlink_into_ssh_is_secret(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Dir(key), 0o700))
 	must(t, os.WriteFile(key, []byte("k\n"), 0o600))
 	must(t, os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(root, "keys")))
+	if _, err := os.Lstat(filepath.Join(root, "keys")); err != nil {
+		t.Skip("this system makes no symlink (Wine 8's CreateSymbolicLink says it made one and makes none)")
+	}
 	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
 	path := filepath.Join(root, "keys", "id_ed25519")
 	if got := p.ClassRead(Resolve(OS, root, path)); got != ClassSecret {

@@ -25,6 +25,9 @@ var procParts = []string{"self", "thread-self", "1", "2", fmt.Sprint(os.Getpid()
 // never resolves outside /proc, so no "/.." can walk it back to a file
 // the gate would judge as eukhe's.
 func TestProperty_proc_link_is_secret(t *testing.T) {
+	if !filepath.IsAbs("/proc") {
+		t.Skip("/proc and /dev/fd are Linux's: Windows has neither")
+	}
 	w := newWorld(t)
 	rapid.Check(t, func(t *rapid.T) {
 		head := rapid.SampledFrom([]string{"/proc/self", "/proc/thread-self", "/proc/1/cwd",
@@ -134,6 +137,9 @@ func TestProperty_file_url_is_a_path(t *testing.T) {
 // stays a plain read.
 func TestProperty_walk_finds_a_link_at_any_depth(t *testing.T) {
 	w := newWorld(t)
+	if _, err := os.Lstat(filepath.Join(w.root, "keys")); err != nil {
+		t.Skip("this system makes no symlink (Wine 8's CreateSymbolicLink says it made one and makes none)")
+	}
 	n := 0
 	rapid.Check(t, func(t *rapid.T) {
 		n++

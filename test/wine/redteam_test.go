@@ -171,7 +171,7 @@ func runTool(root, tool string, args map[string]any) (string, int) {
 	j, _ := json.Marshal(args)
 	redSlots <- struct{}{}
 	defer func() { <-redSlots }()
-	cmd := exec.Command("bash", "run.sh", red.exe, "tool", tool, "--root", winePath(root), string(j))
+	cmd := wine(redDir, red.exe, "tool", tool, "--root", winePath(root), string(j))
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+winePath(red.config), "XDG_STATE_HOME="+winePath(red.state))
 	out, err := cmd.CombinedOutput()
 	code := 0
@@ -359,7 +359,7 @@ var heldAttacks = []attack{
 func wineShortName(t *testing.T, dir string) string {
 	t.Helper()
 	redSlots <- struct{}{}
-	out, _ := exec.Command("bash", "run.sh", "cmd", "/c", "dir /x /a "+winePath(dir)).CombinedOutput()
+	out, _ := wine(t.TempDir(), "cmd", "/c", "dir /x /a "+winePath(dir)).CombinedOutput()
 	<-redSlots
 	for _, l := range strings.Split(string(out), "\n") {
 		f := strings.Fields(l)

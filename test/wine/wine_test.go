@@ -24,6 +24,22 @@ import (
 // the root of the Linux file system.
 func winePath(p string) string { return `Z:` + strings.ReplaceAll(p, "/", `\`) }
 
+// wine is a command that runs a Windows program under Wine (run.sh) in
+// the directory dir. The test's Windows spellings of its own paths
+// (Z:\tmp\...) are in the environment Wine's Unix side gets too, where
+// they are relative paths: run in this package's directory, a program
+// that made one made a directory literally named Z:\tmp\...\003 in the
+// source tree. Every Wine run is in a temp directory instead.
+func wine(dir string, args ...string) *exec.Cmd {
+	script, err := filepath.Abs("run.sh")
+	if err != nil {
+		script = "run.sh"
+	}
+	cmd := exec.Command("bash", append([]string{script}, args...)...)
+	cmd.Dir = dir
+	return cmd
+}
+
 // buildExe builds eukhe.exe for windows/amd64 into a temp directory,
 // after checking Wine is here to run it.
 func buildExe(t *testing.T) string {
@@ -59,7 +75,7 @@ func session(t *testing.T, root string) *mcp.ClientSession {
 	if err := os.WriteFile(settings, []byte(`{"shell.autoEffects": ["read", "write", "exec"]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("bash", "run.sh", exe, "mcp", "--root", winePath(root))
+	cmd := wine(home, exe, "mcp", "--root", winePath(root))
 	// Wine gives a Windows program the prefix's own profile
 	// (C:\users\NAME: USERPROFILE, APPDATA) whatever the Linux HOME is;
 	// the settings and state of the test's own are named by XDG_*
@@ -188,10 +204,61 @@ func TestWindowsBuildServesASessionUnderWine(t *testing.T) {
 // operand, which coreutils' expand never does.
 func TestAWindowsProgramWithAUnixNameIsExec(t *testing.T) {
 	exe := buildExe(t)
+	dir := t.TempDir()
 	for _, script := range []string{"expand a.txt .git/hooks/pre-commit", "sort /O out.txt a.txt"} {
-		out, _ := exec.Command("bash", "run.sh", exe, "check", script).CombinedOutput()
+		out, _ := wine(dir, exe, "check", script).CombinedOutput()
 		if !strings.Contains(string(out), "exec") {
 			t.Errorf("eukhe check %q under Wine: no exec in\n%s", script, out)
 		}
+	}
+}
+
+// A multi-file edit runs the crash-safe commit (docs/journal.go): its
+// intent journal is rewritten in place (renamed over while its writer
+// holds it open and locked), each file's old bytes get a second name held
+// open, then each temp file is renamed over its file. All of it must land
+// under Windows' rules for open files, and leave no journal behind.
+func TestAMultiFileEditLandsWholeUnderWine(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{"a.txt": "one\r\ntwo\r\nthree\r\n", "b.txt": "red\ngreen\nblue\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := session(t, root)
+	ra, isErr := call(t, cs, "read", map[string]any{"path": "a.txt"})
+	if isErr {
+		t.Fatalf("read a.txt: %q", ra)
+	}
+	rb, isErr := call(t, cs, "read", map[string]any{"path": "b.txt"})
+	if isErr {
+		t.Fatalf("read b.txt: %q", rb)
+	}
+	patch := "[a.txt#" + tagOf(t, ra) + "]\n@@ 2-2\n+TWO\n" + "[b.txt#" + tagOf(t, rb) + "]\n@@ 3-3\n+BLUE\n"
+	out, isErr := call(t, cs, "edit", map[string]any{"patch": patch})
+	if isErr || !strings.Contains(out, "Applied to") || !strings.Contains(out, "a.txt") || !strings.Contains(out, "b.txt") {
+		t.Fatalf("a two-file edit under Wine: %v %q", isErr, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "one\r\nTWO\r\nthree\r\n" {
+		t.Errorf("after the edit a.txt holds %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "b.txt")); string(b) != "red\ngreen\nBLUE\n" {
+		t.Errorf("after the edit b.txt holds %q", b)
+	}
+	// a second edit of both, on the new tags: the first left nothing
+	// (a journal, a lock, a kept name) in its way
+	ra, _ = call(t, cs, "read", map[string]any{"path": "a.txt"})
+	rb, _ = call(t, cs, "read", map[string]any{"path": "b.txt"})
+	patch = "[a.txt#" + tagOf(t, ra) + "]\n@@ $\n+four\n" + "[b.txt#" + tagOf(t, rb) + "]\n@@ ^\n+black\n"
+	if out, isErr := call(t, cs, "edit", map[string]any{"patch": patch}); isErr || !strings.Contains(out, "Applied to") {
+		t.Fatalf("a second two-file edit under Wine: %v %q", isErr, out)
+	}
+	des, _ := os.ReadDir(root)
+	var names []string
+	for _, de := range des {
+		names = append(names, de.Name())
+	}
+	if len(names) != 2 {
+		t.Errorf("the workspace holds %v after two edits: a temp file or kept name stayed", names)
 	}
 }
