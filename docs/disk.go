@@ -344,7 +344,7 @@ func (d *Disk) Publish(p *Pending, back bool) Outcome {
 	if p.RealDest != "" {
 		err := d.fault("unlink", p.Real)
 		if err == nil {
-			err = os.Remove(p.Real)
+			err = removeSource(p.Real)
 		}
 		if err != nil {
 			warn = joinWarn(warn, fmt.Sprintf("moved to %s, but the source %s stays (%v)", p.MoveTo, p.Path, err))

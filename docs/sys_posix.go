@@ -53,6 +53,10 @@ func renameReplace(from, to string) error { return os.Rename(from, to) }
 // unlink removes a name (never a directory).
 func unlink(path string) error { return unix.Unlink(path) }
 
+// removeSource removes a moved file's old name (os.Remove: its error
+// names the path).
+func removeSource(path string) error { return os.Remove(path) }
+
 // owned refuses a journal file another user owns or others may write.
 func owned(f *os.File) error {
 	var st syscall.Stat_t

@@ -473,3 +473,7 @@ func deleteHandle(h windows.Handle) error {
 // there, and the rename that lands a file (MoveFileEx with
 // MOVEFILE_WRITE_THROUGH, renameReplace) returns only once it is on disk.
 func syncDir(string) error { return nil }
+
+// removeSource removes a moved file's old name so that it is free at once
+// (unlink: the name set aside first).
+func removeSource(path string) error { return unlink(path) }
