@@ -204,6 +204,7 @@ for k, v in res.items():
 	if !strings.Contains(text, "open =>") {
 		t.Fatalf("the probe did not run: %v\n%s", r.Outcome, text)
 	}
+	t.Logf("held; the probe:\n%s", text)
 }
 
 // Attack: read a secret through the kernel functions (which run in
@@ -266,6 +267,7 @@ for k, v in res.items():
 	if !strings.Contains(text, "read_key =>") {
 		t.Fatalf("the probe did not run: %v\n%s", r.Outcome, text)
 	}
+	t.Logf("held; the probe:\n%s", text)
 }
 
 // Attack: a symlink race against the kernel functions, which judge a
@@ -651,6 +653,9 @@ func TestIPythonAttack_EnvCredentials(t *testing.T) {
 		"AZURE_CLIENT_SECRET": "CRED-azure-0014", "GOOGLE_API_KEY": "CRED-google-0015", "CI_JOB_TOKEN": "CRED-ci-0016",
 		"TWINE_PASSWORD": "CRED-twine-0017", "SENTRY_DSN": "https://CRED-sentry-0018@o1.ingest.sentry.io/1",
 	}
+	for k, v := range creds {
+		t.Setenv(k, v) // the runner's programs get eukhe's own environment
+	}
 	w := rtSession(t, nil, creds, nil, nil)
 	r := cell(t, w.s, map[string]any{"code": `import os, subprocess
 print(sorted(os.environ.items()))
@@ -673,6 +678,7 @@ print(bash('env'))`})
 	if !strings.Contains(r.Text(), "HOME") {
 		t.Fatalf("the probe did not run: %v\n%s", r.Outcome, r.Text())
 	}
+	t.Logf("held; the probe:\n%s", r.Text())
 }
 
 // Attack: the user narrows the auto set (drops protected) after a cell
