@@ -480,62 +480,79 @@ threading.Thread(target=late, daemon=True).start()
 		}
 	}
 	if len(planted) > 0 {
-		t.Logf("ESCAPED: a thread of an ended cell planted home dot-files between cells (they stand until the next cell ends): %v", planted)
+		cell(t, w.s, map[string]any{"code": "2"})
+		var after []string
+		for _, p := range planted {
+			if rtExists(p) {
+				after = append(after, p)
+			}
+		}
+		t.Logf("ESCAPED: a thread of an ended cell planted home dot-files between cells, protected not in the auto set: %v; still there after the next cell ended: %v", planted, after)
 		t.Fatalf("planted between cells: %v", planted)
 	}
 }
 
-// Attack on truthfulness and on the user's own files: while a kernel
-// lives, the user runs `git init` in the workspace and writes a new
-// ~/.bash_profile themselves. Either the kernel's watch renames the
-// user's new repository and file out of use (it is "active" for the
-// kernel's whole life), or the kernel, confined before they existed, can
-// write into them. Both are wrong.
-func TestIPythonAttack_UserMadeProtectedWhileKernelLives(t *testing.T) {
+// Attack on the user's own files: while a kernel lives (protected not in
+// the auto set), the user runs `git init` in the workspace in their own
+// terminal. The kernel's live watch is "active" for the kernel's whole
+// life, so it renames the user's new repository out of use as git makes
+// it, though no cell runs.
+func TestIPythonAttack_UserGitInitWhileKernelLives(t *testing.T) {
 	w := rtSession(t, map[string]string{"a.txt": "x\n"}, nil,
 		withAuto(autoOf(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside)), nil)
 	if r := cell(t, w.s, map[string]any{"code": "1"}); r.Failed() {
 		t.Fatalf("%v\n%s", r.Outcome, r.Text())
 	}
-	// the user, in their own terminal
-	gitInit(t, w.dir)
-	profile := filepath.Join(w.home, ".bash_profile")
-	if err := os.WriteFile(profile, []byte("# mine\n"), 0o644); err != nil {
-		t.Fatal(err)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
 	}
-	time.Sleep(500 * time.Millisecond)
-	var lost []string
-	if !rtExists(filepath.Join(w.dir, ".git")) {
-		lost = append(lost, ".git")
-	}
-	if !rtExists(profile) {
-		lost = append(lost, "~/.bash_profile")
-	}
-	r := cell(t, w.s, map[string]any{"code": fmt.Sprintf(`import os
-for p, t in (('.git/hooks/pre-commit', '#!/bin/sh\necho PLANTED\n'), (%s, 'echo PLANTED\n')):
-    try:
-        with open(p, 'a') as f:
-            f.write(t)
-        print('wrote', p)
-    except Exception as e:
-        print('refused', p, type(e).__name__)
-`, pyQuote(profile))})
-	if len(lost) > 0 {
+	// the user, in their own terminal, between cells
+	out, err := exec.Command("git", "init", "-q", w.dir).CombinedOutput()
+	time.Sleep(300 * time.Millisecond)
+	if err != nil || !rtExists(filepath.Join(w.dir, ".git", "HEAD")) {
 		ents, _ := os.ReadDir(w.dir)
 		var names []string
 		for _, e := range ents {
 			names = append(names, e.Name())
 		}
-		t.Logf("ESCAPED (destructive): the user's own new %v was renamed out of use by the kernel's live watch while no cell ran; workspace now: %v", lost, names)
-		t.Errorf("the user's files were renamed: %v\n%s", lost, r.Text())
+		t.Logf("ESCAPED (destructive): the user's own `git init` in the workspace, run while a kernel lived and no cell ran, was broken: its .git was renamed out of use by the kernel's live watch (%v: %s); the workspace now holds %v", err, strings.TrimSpace(string(out)), names)
+		t.Fatal("the user's repository was renamed")
 	}
-	if rtExists(filepath.Join(w.dir, ".git", "hooks", "pre-commit")) {
-		t.Logf("ESCAPED: a kernel started before the user's git init writes the new repository's hooks without protected")
-		t.Errorf("hook planted:\n%s", r.Text())
+}
+
+// Attack: the kernel is confined once, at its start, to the protected
+// entries that existed then. The user makes ~/.bash_profile afterwards
+// (protected not in the auto set, outside in it); a cell then appends a
+// line to it. It must be refused (Read-only file system), not written and
+// then renamed away at the cell's end (the planted line stands in the
+// meantime, and the user's file is gone from its place afterwards).
+func TestIPythonAttack_DotfileMadeAfterKernelStartIsWritable(t *testing.T) {
+	w := rtSession(t, map[string]string{"a.txt": "x\n"}, nil,
+		withAuto(autoOf(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside)), nil)
+	if r := cell(t, w.s, map[string]any{"code": "1"}); r.Failed() {
+		t.Fatalf("%v\n%s", r.Outcome, r.Text())
 	}
-	if b, _ := os.ReadFile(profile); strings.Contains(string(b), "PLANTED") {
-		t.Logf("ESCAPED: a kernel started before ~/.bash_profile existed appends to it without protected")
-		t.Errorf("profile planted:\n%s", r.Text())
+	profile := filepath.Join(w.home, ".bash_profile")
+	if err := os.WriteFile(profile, []byte("# mine\n"), 0o644); err != nil { // the user
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	r := cell(t, w.s, map[string]any{"code": fmt.Sprintf(`import time
+P = %s
+try:
+    with open(P, 'a') as f:
+        f.write('echo PLANTED\n')
+    print('appended; now:', repr(open(P).read()))
+except Exception as e:
+    print('refused', type(e).__name__)
+`, pyQuote(profile))})
+	if strings.Contains(r.Text(), "appended") {
+		t.Logf("ESCAPED: a kernel started before the user made ~/.bash_profile appended to it without protected (it stood until the cell ended, then eukhe renamed the user's file away; present now: %v):\n%s", rtExists(profile), r.Text())
+		t.Fatal("planted into a dot-file made after the kernel started")
+	}
+	if !rtExists(profile) {
+		t.Logf("ESCAPED (destructive): the user's ~/.bash_profile is gone:\n%s", r.Text())
+		t.Fatal("the user's file was renamed")
 	}
 }
 
