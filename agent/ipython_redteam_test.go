@@ -584,18 +584,18 @@ threading.Thread(target=loop, daemon=True).start()`})
 }
 
 // Attack on the output bound: one image line forged on the driver's own
-// channel (the cell runs in the driver's process) past the driver's
-// 8 MiB bound on an image, and many images each within it. eukhe keeps
-// every image of a cell in memory and sends it on.
-func TestIPythonAttack_ImagesUnbounded(t *testing.T) {
+// channel (the cell runs in the driver's process; the driver's module is
+// read.__globals__) past the driver's 8 MiB bound on an image.
+func TestIPythonAttack_ForgedImageOverBound(t *testing.T) {
 	w := rtSession(t, nil, nil, nil, nil)
-	r := cell(t, w.s, map[string]any{"code": `import __main__, base64, json, os
+	r := cell(t, w.s, map[string]any{"code": `import base64, json, os
+G = read.__globals__  # the driver's own module: IPython took __main__
 big = base64.b64encode(b'\x89PNG' + os.urandom(20 << 20)).decode()
 line = (json.dumps({"image": 1, "mime": "image/png", "data": big}) + "\n").encode()
 view = memoryview(line)
-with __main__._send_lock:
+with G['_send_lock']:
     while view:
-        view = view[os.write(__main__._proto_out, view):]
+        view = view[os.write(G['_proto_out'], view):]
 'forged'`})
 	var biggest int
 	for _, p := range r.Parts {
@@ -603,25 +603,139 @@ with __main__._send_lock:
 			biggest = len(p.Data)
 		}
 	}
-	if biggest > 8<<20 {
-		t.Logf("ESCAPED: a forged image line of %d bytes passed the 8 MiB bound on an image", biggest)
-		t.Errorf("image of %d bytes in the result", biggest)
+	if !strings.Contains(r.Text(), "forged") {
+		t.Fatalf("the forgery did not run: %v\n%s", r.Outcome, r.Text())
 	}
-	r = cell(t, w.s, map[string]any{"code": `from IPython.display import display
+	if biggest > 8<<20 {
+		t.Logf("ESCAPED: a forged image line of %d bytes on the driver's channel passed the 8 MiB bound on an image (eukhe takes any image line up to 64 MiB)", biggest)
+		t.Fatalf("image of %d bytes in the result", biggest)
+	}
+}
+
+// Attack on the output bound: many images, each within the driver's
+// 8 MiB bound. eukhe keeps every image of a cell in memory and sends all
+// of them on: no bound on a cell's images.
+func TestIPythonAttack_ManyImagesUnbounded(t *testing.T) {
+	w := rtSession(t, nil, nil, nil, nil)
+	r := cell(t, w.s, map[string]any{"code": `from IPython.display import display
 import os
 blob = b'\x89PNG' + os.urandom((7 << 20))
 for i in range(10):
     display({'image/png': blob}, raw=True)
 'shown'`})
-	total := 0
+	total, n := 0, 0
 	for _, p := range r.Parts {
 		if p.Kind == ImagePart {
 			total += len(p.Data)
+			n++
 		}
 	}
 	if total > 32<<20 {
-		t.Logf("ESCAPED: one cell's images total %d bytes held in eukhe and sent to the client (no bound on a cell's images)", total)
-		t.Errorf("images total %d bytes", total)
+		t.Logf("ESCAPED: one cell's %d images total %d bytes, all held in eukhe and sent to the client (no bound on a cell's images, nor with full_output false)", n, total)
+		t.Fatalf("images total %d bytes", total)
+	}
+}
+
+// Attack on truthfulness: the cell forges its own "done" line on the
+// driver's channel, then kills the kernel. eukhe must not report the cell
+// finished (with a value) when the kernel died during it.
+func TestIPythonAttack_ForgedDoneHidesDeath(t *testing.T) {
+	w := rtSession(t, nil, nil, nil, nil)
+	// the cell's id: a queue of the driver's that keeps the last message
+	r := cell(t, w.s, map[string]any{"code": `import queue
+G = read.__globals__
+class Q(queue.Queue):
+    def get(self, *a, **k):
+        m = super().get(*a, **k)
+        G['LAST'] = m
+        return m
+G['_cells'] = Q()
+'armed'`})
+	if !strings.Contains(r.Text(), "armed") {
+		t.Fatalf("%v\n%s", r.Outcome, r.Text())
+	}
+	r = cell(t, w.s, map[string]any{"code": `import os, time
+G = read.__globals__
+G['_send']({"done": G['LAST']['cell'], "value": "'all tests passed'", "count": 2, "error": None})
+time.sleep(0.3)
+os._exit(9)`})
+	if r.Outcome == Done && !strings.Contains(r.Text(), "died") {
+		t.Logf("ESCAPED: a cell forged its own done line and then killed the kernel; eukhe reported %q", strings.TrimSpace(r.Text()))
+		t.Fatalf("reported finished although the kernel died:\n%s", r.Text())
+	}
+	t.Logf("held: %v\n%s", r.Outcome, r.Text())
+}
+
+// Attack on "kernel functions run only while their cell runs": a thread
+// starts a bash() call just before its cell ends; the call must not do
+// its work after the cell was reported ended.
+func TestIPythonAttack_CallRacingCellEnd(t *testing.T) {
+	w := rtSession(t, map[string]string{"a.txt": "x\n"}, nil, nil, nil)
+	r := cell(t, w.s, map[string]any{"code": `import threading, time
+res = []
+def late():
+    try:
+        r = bash('sleep 1.5; echo x > late.txt')
+        res.append(str(r))
+    except Exception as e:
+        res.append('raised ' + str(e))
+threading.Thread(target=late, daemon=True).start()
+time.sleep(0.3)
+'ended'`})
+	if r.Failed() {
+		t.Fatalf("%v\n%s", r.Outcome, r.Text())
+	}
+	time.Sleep(3 * time.Second)
+	if rtExists(filepath.Join(w.dir, "late.txt")) {
+		t.Logf("ESCAPED: a bash() a thread started before its cell ended went on and wrote after the cell was reported finished")
+		t.Fatal("late write landed")
+	}
+	r = cell(t, w.s, map[string]any{"code": "print(res)"})
+	t.Logf("held; the late call saw: %s", r.Text())
+}
+
+// Attack (hang): a cell replaces the driver's table of pending calls with
+// one whose get() never returns, then makes a call: the driver's reader
+// thread, which takes eukhe's messages, blocks for good on the reply. The
+// next cell's code (over a pipe's 64 KiB) then blocks eukhe's write to the
+// kernel inside Runner.Cell, before any timeout or job exists and with
+// the session's cell lock held: the call never returns, neither
+// {"timeout"} nor cancelling it helps, and every later ipython call
+// waits behind it.
+func TestIPythonAttack_BlockedDriverReaderHangsCell(t *testing.T) {
+	w := rtSession(t, map[string]string{"a.txt": "x\n"}, nil, nil, nil)
+	w.s.Shell().Budget = 3 * time.Second
+	r := cell(t, w.s, map[string]any{"code": `import threading, time
+G = read.__globals__
+class Stuck(dict):
+    def get(self, *a):
+        time.sleep(10 ** 6)
+G['_pending'] = Stuck()
+def call():
+    try:
+        read('a.txt')
+    except BaseException:
+        pass
+threading.Thread(target=call, daemon=True).start()
+time.sleep(0.5)
+'armed'`})
+	if !strings.Contains(r.Text(), "armed") {
+		t.Fatalf("%v\n%s", r.Outcome, r.Text())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan Result, 1)
+	go func() {
+		raw, _ := json.Marshal(map[string]any{"timeout": 2, "code": "# " + strings.Repeat("x", 300<<10) + "\n1"})
+		r, _ := w.s.Call(ctx, "ipython", raw)
+		done <- r
+	}()
+	time.AfterFunc(5*time.Second, cancel)
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Logf("ESCAPED (hang): after a cell blocked the driver's reader, the next ipython call (300 KiB of code, timeout 2 s, cancelled at 5 s) had not returned after 20 s: eukhe's write of the cell to the kernel blocks in Runner.Cell with the cell lock held")
+		t.Error("hang")
+		// Close kills the kernel, which frees the write
 	}
 }
 
@@ -633,21 +747,20 @@ func TestIPythonAttack_OversizeProtocolLineDoesNotHang(t *testing.T) {
 	w.s.Shell().Budget = 40 * time.Second
 	done := make(chan Result, 1)
 	go func() {
-		raw, _ := json.Marshal(map[string]any{"timeout": 3, "code": `import __main__, os
+		raw, _ := json.Marshal(map[string]any{"timeout": 3, "code": `import os
+G = read.__globals__  # the driver's own module
 chunk = b'x' * (1 << 20)
-with __main__._send_lock:
+with G['_send_lock']:
     for i in range(70):
-        os.write(__main__._proto_out, chunk)
-    os.write(__main__._proto_out, b'\n')
+        os.write(G['_proto_out'], chunk)
+    os.write(G['_proto_out'], b'\n')
 'sent'`})
 		r, _ := w.s.Call(context.Background(), "ipython", raw)
 		done <- r
 	}()
 	select {
 	case r := <-done:
-		if r.Outcome == Done {
-			t.Logf("note: the oversize line's cell reported %v", r.Outcome)
-		}
+		t.Logf("the oversize line's cell: %v\n%.2000s", r.Outcome, r.Text())
 	case <-time.After(60 * time.Second):
 		t.Logf("ESCAPED (hang): a cell that wrote a line past 64 MiB on the driver's channel did not end at its timeout")
 		t.Fatal("hang")
