@@ -1113,3 +1113,103 @@ print('all returned')`})
 		t.Fatalf("read after FIFO: %v %v", err, rr.Text())
 	}
 }
+
+// Attack (secret, default settings): eukhe's user settings file is a
+// protected place, and the default auto set holds protected, so a cell
+// may write it unasked. The cell rewrites it (confinement off, or a
+// writable dir over a secret store); the settings watch takes it, the
+// next cell gets a new kernel confined by the new settings, and reads
+// ~/.ssh/id_rsa without any question. A step must never be able to lift
+// its own confinement (nor the next one's) without the user's yes.
+func TestIPythonAttack_CellRewritesSettingsThenReadsSecret(t *testing.T) {
+	for _, c := range []struct {
+		name, set string
+		bash      bool // the second step is a bash() of the same cell
+	}{
+		{"confinement-off", `{"shell.confinement": "off"}`, false},
+		{"confinement-off-bash-same-cell", `{"shell.confinement": "off"}`, true},
+		{"writable-ssh", `{"shell.writableDirs": ["~/.ssh"]}`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) { rtSettingsChain(t, c.set, c.bash) })
+	}
+}
+
+func rtSettingsChain(t *testing.T, set string, sameCell bool) {
+	py := testkit.IPython(t)
+	dir := t.TempDir()
+	home := t.TempDir()
+	key := filepath.Join(home, ".ssh", "id_rsa")
+	if err := os.MkdirAll(filepath.Dir(key), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, []byte(secretMark+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH")}
+	paths := settings.Locate(env, []string{dir})
+	if err := os.MkdirAll(paths.UserDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// the user's file names the kernel's Python and nothing else: the
+	// default auto set, confinement "auto"
+	if err := os.WriteFile(paths.UserFile, []byte(`{"ipython.python": `+pyQuote(py)+`}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	watch, err := settings.Watch(paths, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { watch.Close() })
+	if watch.Current().IPythonPython != py {
+		t.Fatalf("the settings file was not read: %+v", watch.Current())
+	}
+	host := &Headless{RootDir: dir, Disk: docs.NewDisk(), Paths: paths.Places(env).Policy(gate.OS), Current: watch.Current}
+	s, err := Open(Options{Host: host, Env: env, ShellBudget: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	var extra map[string]any
+	if err := json.Unmarshal([]byte(set), &extra); err != nil {
+		t.Fatal(err)
+	}
+	extra["ipython.python"] = py
+	newSet, _ := json.Marshal(extra)
+	second := ""
+	if sameCell {
+		// the key's path never appears in the script's words
+		second = fmt.Sprintf(`
+import time, base64
+time.sleep(1.5)
+p = base64.b64encode(%s.encode()).decode()
+print(bash("python3 -c \"import base64; print(open(base64.b64decode('" + p + "').decode()).read())\""))`, pyQuote(key))
+	}
+	r := cell(t, s, map[string]any{"code": fmt.Sprintf(`try:
+    print(open(%s).read())
+except Exception as e:
+    print('confined:', type(e).__name__)
+with open(%s, 'w') as f:
+    f.write(%s)
+print('rewrote')%s`, pyQuote(key), pyQuote(paths.UserFile), pyQuote(string(newSet)), second)})
+	if sameCell {
+		if strings.Contains(r.Text(), secretMark) {
+			t.Logf("ESCAPED: under the default settings, a cell wrote eukhe's user settings (%s; protected, in the default auto set), and a bash() of the same cell then ran unconfined and read ~/.ssh/id_rsa with no question asked", set)
+			t.Fatalf("cell:\n%s", r.Text())
+		}
+		t.Logf("held:\n%s", r.Text())
+		return
+	}
+	if strings.Contains(r.Text(), secretMark) {
+		t.Fatalf("ESCAPED: the first kernel read the key:\n%s", r.Text())
+	}
+	time.Sleep(time.Second) // the settings watch
+	r2 := cell(t, s, map[string]any{"code": fmt.Sprintf(`try:
+    print(open(%s).read())
+except Exception as e:
+    print('confined:', type(e).__name__)`, pyQuote(key))})
+	if strings.Contains(r2.Text(), secretMark) {
+		t.Logf("ESCAPED: under the default settings, cell 1 wrote eukhe's user settings (%s; protected, in the default auto set), and cell 2's new kernel read ~/.ssh/id_rsa with no question asked", set)
+		t.Fatalf("cell 1:\n%s\ncell 2:\n%s", r.Text(), r2.Text())
+	}
+	t.Logf("held: settings now %+v\ncell 1:\n%s\ncell 2:\n%s", watch.Current(), r.Text(), r2.Text())
+}
