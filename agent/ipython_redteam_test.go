@@ -1213,3 +1213,95 @@ except Exception as e:
 	}
 	t.Logf("held: settings now %+v\ncell 1:\n%s\ncell 2:\n%s", watch.Current(), r.Text(), r2.Text())
 }
+
+// Attack (policy gap, not the ipython tool's alone): credential stores
+// the policy does not name as secret — the coding agents' own tokens
+// (Claude Code's ~/.claude/.credentials.json, Codex's ~/.codex/auth.json,
+// Gemini CLI's ~/.gemini/oauth_creds.json, Copilot's
+// ~/.config/github-copilot/apps.json) and the browsers' saved logins —
+// are readable from a cell under the default settings.
+func TestIPythonAttack_AgentCredentialStoresReadable(t *testing.T) {
+	stores := []string{
+		".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
+		".config/github-copilot/apps.json", ".config/github-copilot/hosts.json",
+		".mozilla/firefox/p.default-release/logins.json", ".config/google-chrome/Default/Login Data",
+		".config/chromium/Default/Login Data",
+	}
+	files := map[string]string{}
+	for _, p := range stores {
+		files["~/"+p] = secretMark + " " + p + "\n"
+	}
+	w := rtSession(t, files, nil, nil, nil)
+	var paths []string
+	for _, p := range stores {
+		paths = append(paths, filepath.Join(w.home, p))
+	}
+	list, _ := json.Marshal(paths)
+	r := cell(t, w.s, map[string]any{"code": fmt.Sprintf(`for p in %s:
+    try:
+        print('READ', open(p).read().strip())
+    except Exception as e:
+        print('hidden', type(e).__name__)
+    try:
+        print('FN', str(read(p)).split('\n')[1])
+    except Exception as e:
+        print('fn refused', getattr(e, 'kind', type(e).__name__))`, list)})
+	var readable []string
+	for _, l := range strings.Split(r.Text(), "\n") {
+		if strings.Contains(l, secretMark) {
+			readable = append(readable, l)
+		}
+	}
+	if len(readable) > 0 {
+		t.Logf("ESCAPED (policy gap): credential stores not in the policy's secrets are readable from a cell with no question: %v", readable)
+		t.Fatalf("%d readable", len(readable))
+	}
+}
+
+// Attack on the question: characters that print as nothing (Hangul
+// fillers, which Python takes in identifiers; the braille blank; a zero
+// width space; a line separator; an ANSI erase) must reach the user
+// escaped, so the code shown is the code that runs.
+func TestIPythonAttack_QuestionShowsInvisibleCharacters(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	w := rtSession(t, nil, nil, withAuto(autoOf(gate.Read, gate.Write)), func(_ context.Context, q gate.Question) gate.Answer {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, q.What)
+		return gate.Deny
+	})
+	for _, ch := range []string{"\u3164", "\u115f", "\u2800", "\u200b", "\u2028", "\x1b", "\r", "\u00ad", "\ufeff", "\U000e0041", "\u2066", "\u034f", "\u180e"} {
+		code := "import os\n" + ch + " = 'rm -rf x'\nos.system(" + ch + ")\n"
+		cell(t, w.s, map[string]any{"code": code})
+		mu.Lock()
+		last := asked[len(asked)-1]
+		mu.Unlock()
+		if strings.Contains(last, ch) {
+			t.Logf("ESCAPED: the cell's question shows %U raw (it prints as nothing): the user sees %q", []rune(ch)[0], last)
+			t.Errorf("%U not escaped", []rune(ch)[0])
+		}
+	}
+}
+
+// Attack on truthfulness of {"kill"}: the driver raises SIGINT from its
+// reader thread (signal.raise_signal), which does not wake the main
+// thread out of a blocking call; a cell in time.sleep() is never
+// interrupted, so every kill of a waiting cell kills the kernel and its
+// variables, though the docs say a kill interrupts it (KeyboardInterrupt)
+// and the kernel stays.
+func TestIPythonAttack_InterruptDoesNotReachBlockedCell(t *testing.T) {
+	w := rtSession(t, nil, nil, nil, nil)
+	w.s.Shell().Budget = 500 * time.Millisecond
+	cell(t, w.s, map[string]any{"code": "kept = 7"})
+	r := cell(t, w.s, map[string]any{"code": "import time\ntime.sleep(60)"})
+	if r.Outcome != Job {
+		t.Fatalf("not a job: %v\n%s", r.Outcome, r.Text())
+	}
+	r = cell(t, w.s, map[string]any{"kill": r.Job})
+	r2 := cell(t, w.s, map[string]any{"code": "kept"})
+	if strings.Contains(r.Text(), "did not stop at the interrupt") || !strings.Contains(r2.Text(), ": 7") {
+		t.Logf("ESCAPED (truthfulness): a kill of a cell blocked in time.sleep() never interrupts it: the driver's SIGINT is raised on its reader thread, the main thread sleeps on, and the kernel is killed with its variables:\n%s", r.Text())
+		t.Fatalf("kill:\n%s\nnext:\n%s", r.Text(), r2.Text())
+	}
+}
