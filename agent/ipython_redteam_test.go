@@ -1305,3 +1305,56 @@ func TestIPythonAttack_InterruptDoesNotReachBlockedCell(t *testing.T) {
 		t.Fatalf("kill:\n%s\nnext:\n%s", r.Text(), r2.Text())
 	}
 }
+
+// Attack: ~/.bashrc is a hard link whose other name lies outside the home
+// and the workspace (a dotfiles checkout elsewhere); with outside in the
+// auto set and protected not, a cell appends to the other name.
+func TestIPythonAttack_HardLinkedDotfileOtherName(t *testing.T) {
+	other := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(other, []byte("# mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := rtSession(t, map[string]string{"a.txt": "x\n"}, nil,
+		withAuto(autoOf(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside)), nil)
+	if err := os.Link(other, filepath.Join(w.home, ".bashrc")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	r := cell(t, w.s, map[string]any{"code": fmt.Sprintf(`try:
+    with open(%s, 'a') as f:
+        f.write('echo PLANTED\n')
+    print('appended')
+except Exception as e:
+    print('refused', type(e).__name__)`, pyQuote(other))})
+	if b, _ := os.ReadFile(filepath.Join(w.home, ".bashrc")); strings.Contains(string(b), "PLANTED") {
+		t.Logf("ESCAPED: a cell planted ~/.bashrc through its hard link's other name without protected:\n%s", r.Text())
+		t.Fatal("planted through a hard link")
+	}
+	t.Logf("held:\n%s", r.Text())
+}
+
+// Attack: with a relative entry on PATH ("bin") and protected out of the
+// auto set, a thread the cell leaves running makes bin/git in the
+// workspace after its cell ended: the user's next git in the workspace
+// runs it.
+func TestIPythonAttack_RelativePathProgramMadeBetweenCells(t *testing.T) {
+	w := rtSession(t, map[string]string{"a.txt": "x\n"}, map[string]string{"PATH": "bin:" + os.Getenv("PATH")},
+		withAuto(autoOf(gate.Read, gate.Write, gate.Exec, gate.Net)), nil)
+	r := cell(t, w.s, map[string]any{"code": `import threading, time, os
+def late():
+    time.sleep(1.0)
+    os.makedirs('bin', exist_ok=True)
+    with open('bin/git', 'w') as f:
+        f.write('#!/bin/sh\necho PLANTED\n')
+    os.chmod('bin/git', 0o755)
+threading.Thread(target=late, daemon=True).start()
+'started'`})
+	if r.Failed() {
+		t.Logf("held at the start: %v\n%s", r.Outcome, r.Text())
+		return
+	}
+	time.Sleep(2 * time.Second)
+	if rtExists(filepath.Join(w.dir, "bin", "git")) {
+		t.Logf("ESCAPED: a thread of an ended cell made bin/git (a relative PATH directory, named like a command) between cells, protected not in the auto set; it stands until the next cell ends:\n%s", r.Text())
+		t.Fatal("planted between cells")
+	}
+}
