@@ -1103,6 +1103,8 @@ print('all returned')`})
 	}
 	if !strings.Contains(r.Text(), "all returned") {
 		t.Logf("note: kernel functions on a FIFO/device did not all return within the cell's 5 s timeout: %s", r.Text())
+	} else {
+		t.Logf("held:\n%s", r.Text())
 	}
 	// eukhe itself still serves the session
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -1357,4 +1359,53 @@ threading.Thread(target=late, daemon=True).start()
 		t.Logf("ESCAPED: a thread of an ended cell made bin/git (a relative PATH directory, named like a command) between cells, protected not in the auto set; it stands until the next cell ends:\n%s", r.Text())
 		t.Fatal("planted between cells")
 	}
+}
+
+// The same chain through the bash tool alone (no ipython): whether the
+// settings rewrite is the ipython tool's or the gate's. A failure here
+// says the hole predates the ipython tool.
+func TestIPythonAttack_BashToolRewritesSettingsThenReadsSecret(t *testing.T) {
+	py := testkit.IPython(t)
+	dir := t.TempDir()
+	home := t.TempDir()
+	key := filepath.Join(home, ".ssh", "id_rsa")
+	if err := os.MkdirAll(filepath.Dir(key), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, []byte(secretMark+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH")}
+	paths := settings.Locate(env, []string{dir})
+	if err := os.MkdirAll(paths.UserDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	watch, err := settings.Watch(paths, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { watch.Close() })
+	host := &Headless{RootDir: dir, Disk: docs.NewDisk(), Paths: paths.Places(env).Policy(gate.OS), Current: watch.Current}
+	s, err := Open(Options{Host: host, Env: env, ShellBudget: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	bash := func(script string) Result {
+		raw, _ := json.Marshal(map[string]any{"script": script})
+		r, err := s.Call(context.Background(), "bash", raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	r1 := bash(fmt.Sprintf(`printf '%%s' '{"shell.confinement": "off"}' > %s`, paths.UserFile))
+	time.Sleep(time.Second)
+	p := strings.NewReplacer("/", "'+'/'+'").Replace(key) // the path is never one word
+	r2 := bash(fmt.Sprintf(`%s -c "print(open('%s').read())"`, py, p))
+	if strings.Contains(r2.Text(), secretMark) {
+		t.Logf("ESCAPED (predates ipython): under the default settings, a bash step wrote eukhe's user settings (confinement off) unasked, and the next step read ~/.ssh/id_rsa unconfined with no question")
+		t.Fatalf("step 1:\n%s\nstep 2:\n%s", r1.Text(), r2.Text())
+	}
+	t.Logf("held:\n%s\n%s", r1.Text(), r2.Text())
 }
