@@ -1409,3 +1409,62 @@ func TestIPythonAttack_BashToolRewritesSettingsThenReadsSecret(t *testing.T) {
 	}
 	t.Logf("held:\n%s\n%s", r1.Text(), r2.Text())
 }
+
+// Attack on truthfulness and on the user's yes: protected out of the auto
+// set, a kernel alive, the user approves a bash step `git init` (a
+// protected step, asked and allowed). The kernel's live watch, active for
+// the kernel's whole life, renames the approved step's new .git out of
+// use, though the step reports success.
+func TestIPythonAttack_ApprovedGitInitRenamedByKernelWatch(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	w := rtSession(t, map[string]string{"a.txt": "x\n"}, nil,
+		withAuto(autoOf(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside)),
+		func(context.Context, gate.Question) gate.Answer { return gate.Approve })
+	if r := cell(t, w.s, map[string]any{"code": "1"}); r.Failed() {
+		t.Fatalf("%v\n%s", r.Outcome, r.Text())
+	}
+	raw, _ := json.Marshal(map[string]any{"script": "git init -q ."})
+	r, err := w.s.Call(context.Background(), "bash", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if !rtExists(filepath.Join(w.dir, ".git", "HEAD")) {
+		ents, _ := os.ReadDir(w.dir)
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Logf("ESCAPED (destructive): an approved `git init` (protected, the user said yes) ran while a kernel lived; its .git was renamed out of use by the kernel's live watch (workspace: %v); the step said:\n%s", names, r.Text())
+		t.Fatal("approved .git renamed")
+	}
+}
+
+// Attack: the auto set is narrowed while a cell job runs in the kernel
+// (a job writing ~/.bashrc, allowed protected when it started). The job
+// goes on in the wider confinement; every new cell is refused while it
+// runs, so nothing replaces the kernel until the job is killed.
+func TestIPythonAttack_NarrowedSettingsDuringJob(t *testing.T) {
+	w := rtSession(t, map[string]string{"~/.bashrc": "# mine\n"}, nil, nil, nil)
+	w.s.Shell().Budget = 500 * time.Millisecond
+	bashrc := filepath.Join(w.home, ".bashrc")
+	r := cell(t, w.s, map[string]any{"code": fmt.Sprintf(`import time
+for i in range(100):
+    time.sleep(0.05)
+    with open(%s, 'a') as f:
+        f.write('echo PLANTED %%d\n' %% i)`, pyQuote(bashrc))})
+	if r.Outcome != Job {
+		t.Fatalf("not a job: %v\n%s", r.Outcome, r.Text())
+	}
+	w.change(func(s *settings.Settings) { s.AutoEffects = gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec)) })
+	b1, _ := os.ReadFile(bashrc)
+	time.Sleep(time.Second)
+	b2, _ := os.ReadFile(bashrc)
+	cell(t, w.s, map[string]any{"kill": r.Job})
+	if len(b2) > len(b1) {
+		t.Logf("ESCAPED: after protected was taken out of the auto set, a running cell job kept writing ~/.bashrc in the old kernel's wider confinement (%d → %d bytes in 1 s)", len(b1), len(b2))
+		t.Fatal("job kept the wider confinement")
+	}
+}
