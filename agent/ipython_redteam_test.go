@@ -399,7 +399,7 @@ def put(p, text, mode='w'):
         f.write(text)
     return 'wrote'
 tryit('hook', lambda: put('.git/hooks/pre-commit', '#!/bin/sh\necho PLANTED\n'))
-tryit('gitconfig', lambda: put('.git/config', '[core]\n\thooksPath = /tmp\n', 'a'))
+tryit('gitconfig', lambda: put('.git/config', '[core]\n\thooksPath = planted-hooks\n', 'a'))
 tryit('bashrc', lambda: put(H + '/.bashrc', 'echo PLANTED\n', 'a'))
 tryit('bash_profile', lambda: put(H + '/.bash_profile', 'echo PLANTED\n'))
 tryit('config_dir', lambda: (os.makedirs(H + '/.config/autostart', exist_ok=True), put(H + '/.config/autostart/x.desktop', 'PLANTED')))
@@ -415,7 +415,7 @@ tryit('fn_bash', lambda: bash('echo PLANTED > .git/hooks/post-merge'))
 tryit('fn_bash_eukhe', lambda: bash('mkdir -p .eukhe && echo {} > .eukhe/settings.json'))
 def fn_edit():
     d = read('.git/config')
-    return edit('[.git/config#%%s]\n@@ 1\n+[core]\n+\thooksPath = /tmp\n' %% d.tag)
+    return edit('[.git/config#%%s]\n@@ 1\n+[core]\n+\thooksPath = planted-hooks\n' %% d.tag)
 tryit('fn_edit', fn_edit)
 for k, v in res.items():
     print(k, '=>', v.replace('\n', ' ')[:200])
