@@ -1,3 +1,5 @@
+//go:build linux
+
 package agent
 
 // Red-team attacks on the ipython tool (G4, S7 item 8): each test is one
