@@ -99,7 +99,7 @@ var corpus = []struct {
 	{script: "touch /tmp/x", want: "write+outside"},
 	{script: "rm -rf .git", want: "write+protected"},
 	{script: "mkdir -p build/out", want: "write"},
-	{script: "cp a.txt ~/.config/eukhe/settings.json", want: "write+protected"},
+	{script: "cp a.txt ~/.config/eukhe/settings.json", want: "write+secret"}, // the execution gates: always asks
 	{script: "mv a.txt .eukhe/settings.json", want: "write+protected"},
 	{script: "tee .vscode/tasks.json", want: "write+protected"},
 	{script: "tee sub/.nvim.lua", want: "write+protected"},

@@ -238,7 +238,8 @@ func TestPolicyHoldsAgainstKnownTricks(t *testing.T) {
 		"sub/.git/hooks/post-checkout":      ClassProtected,
 		".eukhe/settings.json":              ClassProtected,
 		".vscode/settings.json":             ClassProtected,
-		w.userDir + "/settings.json":        ClassProtected,
+		w.userDir + "/settings.json":        ClassSecret, // it holds the execution gates
+		w.userDir + "/skills/x.md":          ClassProtected,
 		w.userDir + "/auth.json":            ClassSecret,
 		w.bin + "/ls":                       ClassProtected,
 		w.home:                              ClassProtected, // ancestor of ~/.ssh

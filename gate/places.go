@@ -200,11 +200,14 @@ func init() {
 // Secrets are the secret entries of these places: the user's auth.json in
 // eukhe's config dir, the home credential stores (in every home a script
 // can name) and the env-named files, and, beyond the seed, eukhe's state
-// directory.
+// directory and the user settings file: it holds the execution gates (the
+// auto set, the confinement), so a step that could write it unasked could
+// widen what runs unasked, the sandbox included (the ipython red team's
+// first row), and secret is the one effect no setting grants.
 func (pl Places) Secrets() []string {
 	var s []string
 	if pl.UserDir != "" {
-		s = append(s, filepath.Join(pl.UserDir, "auth.json"))
+		s = append(s, filepath.Join(pl.UserDir, "auth.json"), filepath.Join(pl.UserDir, "settings.json"))
 	}
 	for _, home := range append([]string{pl.Home}, pl.OtherHomes...) {
 		if home == "" || home == "/" {

@@ -321,13 +321,14 @@ func TestApproveSessionRemembersTheExactStepAndNeverOffersItForSecrets(t *testin
 	if o := offers(0); len(o) != 3 {
 		t.Errorf("offers %v", o)
 	}
-	// A write of eukhe's own settings is protected: no approve_session.
+	// A write of eukhe's own user settings (the execution gates) is
+	// secret: no approve_session.
 	ag.call("bash", map[string]any{"script": "echo {} > " + filepath.Join(e.opts.env["XDG_CONFIG_HOME"], "eukhe", "settings.json")})
 	d.mu.Lock()
 	last := d.asked[len(d.asked)-1]
 	d.mu.Unlock()
-	if strings.Contains(strings.Join(last.Offers, ","), "approve_session") || !strings.Contains(strings.Join(last.Effects, ","), "protected") {
-		t.Errorf("a protected step offered %v (effects %v)", last.Offers, last.Effects)
+	if strings.Contains(strings.Join(last.Offers, ","), "approve_session") || !strings.Contains(strings.Join(last.Effects, ","), "secret") {
+		t.Errorf("a write of the user settings offered %v (effects %v)", last.Offers, last.Effects)
 	}
 }
 
