@@ -145,23 +145,28 @@ except EukheError as e:
 
 func pyQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
-// A kernel function called by a thread after its cell ended is refused.
-func TestIPythonCallOutsideACellIsRefused(t *testing.T) {
-	s, _, _ := ipythonSession(t, map[string]string{"a.txt": "x\n"}, nil, nil)
+// Nothing of the kernel runs between cells: a thread the cell left (and
+// so its kernel calls) waits until the next cell runs.
+func TestIPythonNothingRunsBetweenCells(t *testing.T) {
+	s, dir, _ := ipythonSession(t, map[string]string{"a.txt": "x\n"}, nil, nil)
 	cell(t, s, map[string]any{"code": `import threading, time
 out = []
 def late():
     time.sleep(0.5)
+    open("late.txt", "w").write("x")
     try:
         read("a.txt")
         out.append("read ran")
     except EukheError as e:
         out.append(e.kind)
 threading.Thread(target=late).start()`})
-	time.Sleep(time.Second)
-	r := cell(t, s, map[string]any{"code": "out"})
-	if !strings.Contains(r.Text(), "bad_args") {
-		t.Fatalf("a late call: %s", r.Text())
+	time.Sleep(1500 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(dir, "late.txt")); err == nil {
+		t.Fatal("a thread the cell left ran while no cell did")
+	}
+	r := cell(t, s, map[string]any{"code": "import time\ntime.sleep(1)\nout"})
+	if !strings.Contains(r.Text(), "read ran") {
+		t.Fatalf("the thread did not go on with the next cell: %s", r.Text())
 	}
 }
 

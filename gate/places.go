@@ -59,6 +59,11 @@ var HomeSecrets = []string{
 	".config/heroku", ".netlify/config.json", ".config/netlify", ".config/doppler", ".databrickscfg",
 	".snowflake/connections.toml", ".config/snowflake", ".config/railway", ".railway", ".wrangler/config",
 	".config/.wrangler/config",
+	// the ipython red team's: the coding agents' own logins, and the
+	// browsers' profiles (saved passwords, cookies)
+	".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json", ".config/github-copilot",
+	".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge",
+	".config/vivaldi", ".config/opera",
 }
 
 // HomeProtected are the files and directories in the home whose programs

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -16,6 +17,9 @@ import (
 func Visible(word string) string {
 	if strings.IndexByte(word, 0) >= 0 && !brokenMarker(word) {
 		return visibleWithParams(word)
+	}
+	if strings.IndexFunc(word, blank) >= 0 {
+		return ansiC(word)
 	}
 	q, err := syntax.Quote(word, syntax.LangBash)
 	if err != nil {
@@ -35,13 +39,65 @@ func VisibleText(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == '\n' || r == '\t' || (r != utf8.RuneError && unicode.IsPrint(r)) {
+		if r == '\n' || r == '\t' || (r != utf8.RuneError && unicode.IsPrint(r) && !blank(r)) {
 			b.WriteString(s[i : i+size])
+		} else if blank(r) {
+			b.WriteString(ansiC(s[i : i+size]))
 		} else {
 			b.WriteString(Visible(s[i : i+size]))
 		}
 		i += size
 	}
+	return b.String()
+}
+
+// blank tells whether r prints as nothing though Go counts it as
+// printable (a letter, a mark or a symbol): the Hangul fillers, the
+// braille blank, the combining grapheme joiner, the Khmer inherent
+// vowels, the Mongolian and other variation selectors. A name made of one
+// (U+3164 is a letter to Python) would show as nothing in a question
+// (the ipython red team's).
+func blank(r rune) bool {
+	switch {
+	case r == 0x034F, r == 0x115F, r == 0x1160, r == 0x17B4, r == 0x17B5, r == 0x2800, r == 0x3164, r == 0xFFA0:
+		return true
+	case r >= 0x180B && r <= 0x180F, r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0100 && r <= 0xE01EF:
+		return true
+	}
+	return false
+}
+
+// ansiC is s in bash's $'…' quoting, each character that does not print
+// (or prints as nothing) escaped in syntax.Quote's spelling (\n, \x1b,
+// \u3164, \U000e0100), a quote and a backslash escaped: bash reads it
+// back as s. For a word syntax.Quote would show a blank character of as is.
+func ansiC(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString("\\n")
+		case r == '\t':
+			b.WriteString("\\t")
+		case unicode.IsPrint(r) && !blank(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			fmt.Fprintf(&b, "\\U%08x", r)
+		}
+		i += size
+	}
+	b.WriteByte('\'')
 	return b.String()
 }
 

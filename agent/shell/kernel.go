@@ -47,18 +47,19 @@ var kernelDriver string
 const kernelStartWait = 60 * time.Second
 
 // maxKernelLine bounds one line of the driver (an image is one line).
-const maxKernelLine = 64 << 20
+const maxKernelLine = 16 << 20
 
 // kernel is one running Python kernel.
 type kernel struct {
 	cmd   *exec.Cmd
 	group procGroup
 	key   string // what it was confined by (kernelKey)
+	plan  string // its sandbox (launchPlan)
 	// version is IPython's and Python's, from the driver's ready line.
 	version string
 
 	writeMu sync.Mutex
-	in      io.WriteCloser
+	in      *os.File // the driver's stdin: writes have a deadline (sendWait)
 
 	// dead is closed once the process was waited for; exit says how it
 	// ended.
@@ -69,6 +70,14 @@ type kernel struct {
 	endLive func() []string
 	made    func() []string
 	l       launch
+
+	// frozen are the processes freezeKernel stopped after the last cell;
+	// the next cell lets them go on first. Only the cell's goroutines
+	// (cellEnded, Cell) touch it, one at a time.
+	frozen []int
+	// broke says how the driver broke its channel (a line over
+	// maxKernelLine): the kernel was stopped for it.
+	broke string
 
 	mu  sync.Mutex
 	cur *cellRun // the cell that runs now; nil between cells
@@ -98,6 +107,10 @@ type kernelMsg struct {
 }
 
 // send writes one message to the driver.
+// A driver that does not read what eukhe sends (its reader stopped, or
+// made to wait by the cell) makes the write wait past sendWait: the
+// kernel is then stopped, and the send fails, so no call, cell or kill
+// waits on it.
 func (k *kernel) send(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -105,9 +118,15 @@ func (k *kernel) send(v any) error {
 	}
 	k.writeMu.Lock()
 	defer k.writeMu.Unlock()
-	_, err = k.in.Write(append(b, '\n'))
+	_ = k.in.SetWriteDeadline(time.Now().Add(sendWait))
+	if _, err = k.in.Write(append(b, '\n')); err != nil {
+		go k.kill()
+	}
 	return err
 }
+
+// sendWait bounds one write to the driver.
+const sendWait = 10 * time.Second
 
 // alive tells whether the process still runs.
 func (k *kernel) alive() bool {
@@ -121,10 +140,13 @@ func (k *kernel) alive() bool {
 
 // kill ends the kernel's process and all it started, and waits for it.
 func (k *kernel) kill() {
+	if !k.alive() {
+		return
+	}
 	k.mu.Lock()
 	k.killed = true
 	k.mu.Unlock()
-	killGroupNow(k.group)
+	killKernel(k.cmd.Process.Pid, k.group)
 	<-k.dead
 }
 
@@ -172,26 +194,19 @@ func findPython(setting string, env []string, dir string) (string, error) {
 // to stderr before the driver runs is kept for the message of a start
 // that failed.
 func (r *Runner) startKernel(ctx context.Context, python string, allowed gate.Effects, route func(*kernel, kernelMsg, bool)) (*kernel, error) {
-	root, err := filepath.Abs(r.Root)
-	if err != nil {
-		return nil, &startError{text: fmt.Sprintf("the session root %q cannot be the kernel's directory (%v)", r.Root, err)}
-	}
-	env, _ := startPath(scriptEnv(r.Env, r.Session), r.Gate.Policy, &r.pathSeen)
-	path, err := findPython(python, env, root)
-	if err != nil {
-		return nil, &startError{text: err.Error(), missing: true}
-	}
-	x := r.kernelRun(root, env)
-	argv := []string{path, "-u", "-c", kernelDriver}
-	l, refusal := x.sandbox(path, argv, env, root, allowed)
-	if refusal != "" {
-		return nil, &startError{text: strings.TrimSpace(strings.Replace(refusal, "bash: ", "", 1))}
-	}
-	cmd := &exec.Cmd{Path: l.path, Args: l.argv, Env: l.env, Dir: root, SysProcAttr: groupAttr()}
-	in, err := cmd.StdinPipe()
+	l, path, root, err := r.kernelLaunch(python, allowed)
 	if err != nil {
 		return nil, err
 	}
+	// WaitDelay: a process the kernel left holding its stderr cannot hold
+	// the kernel's end past the grace
+	cmd := &exec.Cmd{Path: l.path, Args: l.argv, Env: l.env, Dir: root, SysProcAttr: groupAttr(), WaitDelay: r.grace()}
+	stdin, in, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer stdin.Close()
+	cmd.Stdin = stdin
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -219,6 +234,7 @@ func (r *Runner) startKernel(ctx context.Context, python string, allowed gate.Ef
 		if endLive != nil {
 			endLive()
 		}
+		in.Close()
 		return nil, &startError{text: fmt.Sprintf("%s: %v", path, err), missing: errors.Is(err, os.ErrNotExist)}
 	}
 	if planW != nil {
@@ -228,7 +244,7 @@ func (r *Runner) startKernel(ctx context.Context, python string, allowed gate.Ef
 		}(l.plan)
 	}
 	k := &kernel{cmd: cmd, group: startGroup(cmd.Process), key: r.kernelKey(python, allowed), in: in,
-		dead: make(chan struct{}), endLive: endLive, made: l.made, l: l}
+		dead: make(chan struct{}), endLive: endLive, made: l.made, l: l, plan: launchPlan(l)}
 	ready := make(chan kernelMsg, 1)
 	lines := bufio.NewReaderSize(out, 64<<10)
 	go func() {
@@ -236,6 +252,12 @@ func (r *Runner) startKernel(ctx context.Context, python string, allowed gate.Ef
 		for {
 			line, err := readKernelLine(lines)
 			if err != nil {
+				if err != io.EOF {
+					// a line past the bound: the channel is broken, and
+					// so is the kernel
+					k.broke = err.Error()
+					killKernel(cmd.Process.Pid, k.group)
+				}
 				break
 			}
 			var m kernelMsg
@@ -282,6 +304,36 @@ func (r *Runner) startKernel(ctx context.Context, python string, allowed gate.Ef
 	}
 }
 
+// kernelLaunch is how a kernel would start now: its Python (path), its
+// directory (root), and the sandbox around it, planned as for a step's
+// process allowed these effects. A kernel that runs keeps its launch's
+// plan; a cell whose launch plans another gets a new kernel
+// (launchPlan).
+func (r *Runner) kernelLaunch(python string, allowed gate.Effects) (l launch, path, root string, err error) {
+	root, err = filepath.Abs(r.Root)
+	if err != nil {
+		return l, "", "", &startError{text: fmt.Sprintf("the session root %q cannot be the kernel's directory (%v)", r.Root, err)}
+	}
+	env, _ := startPath(scriptEnv(r.Env, r.Session), r.Gate.Policy, &r.pathSeen)
+	path, err = findPython(python, env, root)
+	if err != nil {
+		return l, "", "", &startError{text: err.Error(), missing: true}
+	}
+	x := r.kernelRun(root, env)
+	argv := []string{path, "-u", "-c", kernelDriver}
+	l, refusal := x.sandbox(path, argv, env, root, allowed)
+	if refusal != "" {
+		return l, "", "", &startError{text: strings.TrimSpace(strings.Replace(refusal, "bash: ", "", 1))}
+	}
+	return l, path, root, nil
+}
+
+// launchPlan is what a launch confines by, as text: the sandbox's
+// arguments and its plan.
+func launchPlan(l launch) string {
+	return strings.Join(append([]string{l.path}, l.argv...), "\x00") + "\x00" + string(l.plan) + "\x00" + strings.Join(l.env, "\x00")
+}
+
 // kernelRun is the run a kernel's sandbox is planned with: the session's
 // places, as a script's external process has them.
 func (r *Runner) kernelRun(root string, env []string) *run {
@@ -300,7 +352,7 @@ func readKernelLine(r *bufio.Reader) ([]byte, error) {
 		chunk, err := r.ReadSlice('\n')
 		line = append(line, chunk...)
 		if len(line) > maxKernelLine {
-			return nil, fmt.Errorf("a line of the kernel is over %d bytes", maxKernelLine)
+			return nil, fmt.Errorf("it wrote a line over %d MiB on its channel to eukhe, so it was stopped", maxKernelLine>>20)
 		}
 		if err == bufio.ErrBufferFull {
 			continue

@@ -67,6 +67,12 @@ type CellResult struct {
 	Error string
 }
 
+// The bounds of a cell's images: each, and all of one cell's.
+const (
+	maxImage      = 8 << 20
+	maxCellImages = 16 << 20
+)
+
 // Died: the kernel's process ended during the cell (a crash, os._exit, a
 // signal); its state is gone, and the next cell starts a new kernel.
 const Died Ending = "died"
@@ -97,19 +103,20 @@ type cellRun struct {
 	done    chan struct{}
 	after   func(c *cellRun) // what runs once the cell ended, before done closes
 
-	mu       sync.Mutex
-	finished bool
-	stopped  Ending // Killed, TimedOut or Cancelled once eukhe stopped it
-	ending   Ending
-	value    *string
-	count    int
-	errName  string
-	images   []CellImage
-	job      string
-	lines    atomic.Int64 // lines of output so far (progress)
-	post     string       // notes after the output: the sandbox's, what was renamed
-	exit     string       // how the kernel ended, when it died during the cell
-	hardStop bool         // the interrupt did not end it: the kernel was killed
+	mu         sync.Mutex
+	finished   bool
+	stopped    Ending // Killed, TimedOut or Cancelled once eukhe stopped it
+	ending     Ending
+	value      *string
+	count      int
+	errName    string
+	images     []CellImage
+	job        string
+	lines      atomic.Int64 // lines of output so far (progress)
+	post       string       // notes after the output: the sandbox's, what was renamed
+	exit       string       // how the kernel ended, when it died during the cell
+	hardStop   bool         // the interrupt did not end it: the kernel was killed
+	imageBytes int          // the bytes of the images kept
 }
 
 // Cell is an ipython call that runs code (S7 item 8, G4): the cell is one
@@ -167,6 +174,13 @@ func (r *Runner) Cell(ctx context.Context, req CellRequest) CellResult {
 		note: &sandboxNote{}}
 	c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	c.after = r.cellEnded
+	// the watch of protected entries runs while a cell does; then what
+	// the last cell left goes on
+	if k.endLive == nil && k.l.begin != nil {
+		k.endLive = k.l.begin()
+	}
+	thawKernel(k.frozen)
+	k.frozen = nil
 	if k.l.confined != "" {
 		x := &run{note: c.note}
 		x.noteSandbox(k.l, allowed)
@@ -214,6 +228,15 @@ func (r *Runner) kernelFor(ctx context.Context, req CellRequest, allowed gate.Ef
 			k.kill()
 			pre += "[a new kernel: shell.autoEffects, shell.confinement, shell.writableDirs or ipython.python changed since the last one started, and a kernel keeps the confinement it started with; its variables are gone]\n"
 			k = nil
+		default:
+			// the sandbox a process would get now: a protected or secret
+			// entry that appeared or went since the kernel started
+			// changes it, and the kernel must not keep the old one
+			if l, _, _, err := r.kernelLaunch(req.Python, allowed); err != nil || launchPlan(l) != k.plan {
+				k.kill()
+				pre += "[a new kernel: the sandbox a program gets here changed since the last one started (a protected or secret place appeared or went), and a kernel keeps the one it started with; its variables are gone]\n"
+				k = nil
+			}
 		}
 	} else {
 		k = nil
@@ -246,16 +269,20 @@ func (r *Runner) routeKernel(k *kernel, m kernelMsg, end bool) {
 	killed := k.killed
 	k.mu.Unlock()
 	if end {
-		if !killed {
+		why := exitText(k.exit)
+		if k.broke != "" {
+			why = k.broke
+		}
+		if !killed || k.broke != "" {
 			r.kern.mu.Lock()
 			if r.kern.k == k {
-				r.kern.lost = fmt.Sprintf("[a new kernel: the last one ended (%s); its variables are gone]\n", exitText(k.exit))
+				r.kern.lost = fmt.Sprintf("[a new kernel: the last one ended (%s); its variables are gone]\n", why)
 			}
 			r.kern.mu.Unlock()
 		}
 		if c != nil {
 			c.mu.Lock()
-			c.exit = exitText(k.exit)
+			c.exit = why
 			c.mu.Unlock()
 			r.finishCell(c, nil)
 		}
@@ -273,8 +300,17 @@ func (r *Runner) routeKernel(k *kernel, m kernelMsg, end bool) {
 		if c != nil && !c.isFinished() {
 			if data := decodeOut(m.Data); data != nil {
 				c.mu.Lock()
-				c.images = append(c.images, CellImage{MIME: m.MIME, Data: data})
+				kept := len(data) <= maxImage && c.imageBytes+len(data) <= maxCellImages
+				if kept {
+					c.images = append(c.images, CellImage{MIME: m.MIME, Data: data})
+					c.imageBytes += len(data)
+				}
 				c.mu.Unlock()
+				if !kept {
+					note := fmt.Sprintf("[an image of %d bytes not shown: a cell shows images of at most %d MiB each, %d MiB in all]\n",
+						len(data), maxImage>>20, maxCellImages>>20)
+					_, _ = c.out.Write([]byte(note))
+				}
 			}
 		}
 	case m.Call > 0:
@@ -286,6 +322,9 @@ func (r *Runner) routeKernel(k *kernel, m kernelMsg, end bool) {
 			}{m.Call, reply})
 		}()
 	case m.Done != nil:
+		// A cell can write this line itself (it runs in the driver's
+		// process) and go on: the kernel then runs no more until the next
+		// cell (freezeKernel), which reports what became of it.
 		if c != nil && *m.Done == c.id {
 			r.finishCell(c, &m)
 		}
@@ -358,13 +397,16 @@ func (r *Runner) finishCell(c *cellRun, m *kernelMsg) {
 // are renamed out of use (as after a step's process), and a job settles.
 func (r *Runner) cellEnded(c *cellRun) {
 	k := c.k
+	if k.alive() {
+		// nothing of the kernel runs between cells: a thread or a
+		// program the cell left makes nothing, and calls nothing, until
+		// the next cell (freezeKernel)
+		k.frozen = freezeKernel(k.cmd.Process.Pid)
+	}
 	var made []string
 	if k.endLive != nil {
 		made = append(made, k.endLive()...)
 		k.endLive = nil
-		if k.alive() && k.l.begin != nil {
-			k.endLive = k.l.begin()
-		}
 	}
 	made = append(made, refuseMade(k.made, c.id)...)
 	if len(made) > 0 {

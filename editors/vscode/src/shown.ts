@@ -9,8 +9,12 @@
 // overrides and isolates, zero-width characters, line and paragraph
 // separators, private use, unassigned code points, tags and lone
 // surrogates are hidden; so is the replacement character, which
-// syntax.Quote escapes (it stands for a byte that is not UTF-8).
-const hidden = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]|\ufffd/u;
+// syntax.Quote escapes (it stands for a byte that is not UTF-8), and so
+// are the characters that print as nothing though they are letters,
+// marks or symbols (gate.blank): the Hangul fillers, the braille blank,
+// the combining grapheme joiner, Khmer's inherent vowels, the variation
+// selectors.
+const hidden = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]|[\ufffd\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0\u{e0100}-\u{e01ef}]/u;
 
 // shellChars are the characters that mean something to a shell
 // (syntax.Quote's list): a field holding one is quoted, so its ends show.

@@ -46,6 +46,10 @@ test("a field is shown as the server shows it (gate.Visible): plain, quoted, or 
 		["}", "'}'"],
 		["iff", "iff"],
 		["bad\ufffd", "$'bad\\ufffd'"],
+		["\u3164 = 1", "$'\\u3164 = 1'"],
+		["cgj\u034f", "$'cgj\\u034f'"],
+		["braille\u2800", "$'braille\\u2800'"],
+		["vs\u{e0100}", "$'vs\\U000e0100'"],
 	];
 	for (const [s, want] of cases) assert.equal(visible(s), want, JSON.stringify(s));
 	assert.equal(visibleText("a\tb\nc\u202ed\re"), "a\tb\nc$'\\u202e'd$'\\r'e");
