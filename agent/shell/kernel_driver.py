@@ -342,6 +342,21 @@ def main():
     shell = Shell.instance(config=config, colors="NoColor")
     for f in (EukheError, read, edit, write, grep, glob, bash):
         setattr(builtins, f.__name__, f)
+    # What runs is the code the question showed: each cell first gets
+    # IPython's own input and AST transformers and no event hooks back,
+    # whatever an earlier cell installed, and runs through the run_cell
+    # this driver found at its start.
+    run_cell = Shell.run_cell
+    transformers = (list(shell.input_transformers_cleanup), list(shell.input_transformers_post),
+                    list(shell.ast_transformers))
+    hooks = {name: list(cbs) for name, cbs in shell.events.callbacks.items()}
+
+    def restore():
+        shell.input_transformers_cleanup[:] = transformers[0]
+        shell.input_transformers_post[:] = transformers[1]
+        shell.ast_transformers[:] = transformers[2]
+        for name, cbs in hooks.items():
+            shell.events.callbacks[name] = list(cbs)
     sys.path.insert(0, "")
     threading.Thread(target=_pump, daemon=True).start()
     _send({"ready": IPython.__version__, "python": sys.version.split()[0]})
@@ -354,7 +369,8 @@ def main():
         error = None
         _running.set()
         try:
-            res = shell.run_cell(msg["code"], store_history=True)
+            restore()
+            res = run_cell(shell, msg["code"], store_history=True)
             err = res.error_before_exec or res.error_in_exec
             if err is not None:
                 error = type(err).__name__
