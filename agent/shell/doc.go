@@ -277,7 +277,14 @@
 //     and timeout interrupt it (SIGINT to the driver's main thread), and
 //     kill the kernel's process group when it has not ended after the
 //     grace. A kernel that dies is told at its cell, and again at the
-//     next, which starts a new one. Laws: kernel_laws_test.go (the cell
+//     next, which starts a new one. Between cells every process of the
+//     kernel is stopped (freezeKernel: descendants and session, found
+//     again until none is new), so a thread or program a cell left acts,
+//     and calls, only while some cell runs, and the watch of protected
+//     entries runs only then; a cell whose settings narrow is stopped
+//     (watchNarrowing), and one whose sandbox plan differs gets a new
+//     kernel (launchPlan). The driver runs each cell with IPython's own
+//     transformers and no event hooks an earlier cell left. Laws: kernel_laws_test.go (the cell
 //     laws against the real runner), kernel_conformance_test.go (the store
 //     conformance suite through the kernel functions).
 //   - Not kept from bash: the EXIT trap does not run at the end (its code
