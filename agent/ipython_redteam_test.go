@@ -36,75 +36,11 @@ import (
 // show up in a cell's result.
 const secretMark = "SSHKEY-7f3a9c-PRIVATE"
 
-// rtWorld is a session whose settings a test changes between cells.
-type rtWorld struct {
-	s    *Session
-	dir  string
-	home string
-	mu   sync.Mutex
-	set  settings.Settings
-}
-
-func (w *rtWorld) settings() settings.Settings {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.set
-}
-
-func (w *rtWorld) change(f func(*settings.Settings)) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	f(&w.set)
-}
-
-// rtSession opens a headless session as ipythonSession does, with the
-// extra environment given (PATH is this process's unless env sets it),
-// settings a test may change, and a client (nil: no one answers).
-func rtSession(t *testing.T, files map[string]string, env map[string]string, mutate func(*settings.Settings),
-	client func(context.Context, gate.Question) gate.Answer) *rtWorld {
-	t.Helper()
-	py := testkit.IPython(t)
-	dir := t.TempDir()
-	home := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if strings.HasPrefix(name, "~/") {
-			p = filepath.Join(home, name[2:])
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e := map[string]string{"HOME": home, "PATH": os.Getenv("PATH")}
-	for k, v := range env {
-		e[k] = strings.ReplaceAll(v, "$HOME", home)
-	}
-	w := &rtWorld{dir: dir, home: home}
-	w.set = settings.Defaults()
-	w.set.IPythonPython = py
-	if mutate != nil {
-		mutate(&w.set)
-	}
-	paths := settings.Locate(e, []string{dir})
-	host := &Headless{RootDir: dir, Disk: docs.NewDisk(), Paths: paths.Places(e).Policy(gate.OS), Client: client,
-		Current: w.settings}
-	s, err := Open(Options{Host: host, Env: e, ShellBudget: 20 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.s = s
-	t.Cleanup(func() { s.Close() })
-	return w
-}
-
 // gitInit makes dir a git repository (skips without git).
 func gitInit(t *testing.T, dir string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+		testkit.Missing(t, "no git on PATH: apt-get install git")
 	}
 	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
@@ -506,7 +442,7 @@ func TestIPythonAttack_UserGitInitWhileKernelLives(t *testing.T) {
 		t.Fatalf("%v\n%s", r.Outcome, r.Text())
 	}
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+		testkit.Missing(t, "no git on PATH: apt-get install git")
 	}
 	// the user, in their own terminal, between cells
 	out, err := exec.Command("git", "init", "-q", w.dir).CombinedOutput()
@@ -1430,7 +1366,7 @@ func TestIPythonAttack_BashToolRewritesSettingsThenReadsSecret(t *testing.T) {
 // use, though the step reports success.
 func TestIPythonAttack_ApprovedGitInitRenamedByKernelWatch(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+		testkit.Missing(t, "no git on PATH: apt-get install git")
 	}
 	w := rtSession(t, map[string]string{"a.txt": "x\n"}, nil,
 		withAuto(autoOf(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside)),

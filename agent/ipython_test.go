@@ -23,6 +23,41 @@ import (
 // client given (nil: no one answers).
 func ipythonSession(t *testing.T, files map[string]string, auto *gate.AutoSet, client func(context.Context, gate.Question) gate.Answer) (*Session, string, string) {
 	t.Helper()
+	w := rtSession(t, files, nil, func(s *settings.Settings) {
+		if auto != nil {
+			s.AutoEffects = *auto
+		}
+	}, client)
+	return w.s, w.dir, w.home
+}
+
+// rtWorld is a session whose settings a test changes between cells.
+type rtWorld struct {
+	s    *Session
+	dir  string
+	home string
+	mu   sync.Mutex
+	set  settings.Settings
+}
+
+func (w *rtWorld) settings() settings.Settings {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.set
+}
+
+func (w *rtWorld) change(f func(*settings.Settings)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f(&w.set)
+}
+
+// rtSession opens a headless session as ipythonSession does, with the
+// extra environment given (PATH is this process's unless env sets it),
+// settings a test may change, and a client (nil: no one answers).
+func rtSession(t *testing.T, files map[string]string, env map[string]string, mutate func(*settings.Settings),
+	client func(context.Context, gate.Question) gate.Answer) *rtWorld {
+	t.Helper()
 	py := testkit.IPython(t)
 	dir := t.TempDir()
 	home := t.TempDir()
@@ -38,23 +73,26 @@ func ipythonSession(t *testing.T, files map[string]string, auto *gate.AutoSet, c
 			t.Fatal(err)
 		}
 	}
-	env := map[string]string{"HOME": home}
-	paths := settings.Locate(env, []string{dir})
-	host := &Headless{RootDir: dir, Disk: docs.NewDisk(), Paths: paths.Places(env).Policy(gate.OS), Client: client,
-		Current: func() settings.Settings {
-			s := settings.Defaults()
-			s.IPythonPython = py
-			if auto != nil {
-				s.AutoEffects = *auto
-			}
-			return s
-		}}
-	s, err := Open(Options{Host: host, Env: env, ShellBudget: 20 * time.Second})
+	e := map[string]string{"HOME": home, "PATH": os.Getenv("PATH")}
+	for k, v := range env {
+		e[k] = strings.ReplaceAll(v, "$HOME", home)
+	}
+	w := &rtWorld{dir: dir, home: home}
+	w.set = settings.Defaults()
+	w.set.IPythonPython = py
+	if mutate != nil {
+		mutate(&w.set)
+	}
+	paths := settings.Locate(e, []string{dir})
+	host := &Headless{RootDir: dir, Disk: docs.NewDisk(), Paths: paths.Places(e).Policy(gate.OS), Client: client,
+		Current: w.settings}
+	s, err := Open(Options{Host: host, Env: e, ShellBudget: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.s = s
 	t.Cleanup(func() { s.Close() })
-	return s, dir, home
+	return w
 }
 
 // cell runs one ipython call.

@@ -1,11 +1,9 @@
 package shell
 
 import (
-	"bytes"
-	"os"
-	"strconv"
-	"strings"
 	"syscall"
+
+	"github.com/eukhe/eukhe/internal/procfs"
 )
 
 // freezeKernel stops (SIGSTOP) every process of a kernel between its
@@ -62,51 +60,15 @@ func thawKernel(pids []int) {
 // kernelProcesses are the kernel's process, its descendants and the
 // processes of its session, from /proc.
 func kernelProcesses(pid int) []int {
-	des, err := os.ReadDir("/proc")
-	if err != nil {
-		return []int{pid}
-	}
-	parent := map[int]int{}
-	var all []int
-	sid := strconv.Itoa(pid) // the kernel leads a session of its own (Setsid)
-	var inSession []int
-	for _, de := range des {
-		p, err := strconv.Atoi(de.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + de.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp session ...: comm may hold spaces
-		// and parentheses, so the fields count from its last ')'
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 4 {
-			continue
-		}
-		pp, _ := strconv.Atoi(f[1])
-		parent[p] = pp
-		all = append(all, p)
-		if f[3] == sid {
-			inSession = append(inSession, p)
-		}
-	}
+	all := procfs.All()
 	in := map[int]bool{pid: true}
 	for changed := true; changed; {
 		changed = false
 		for _, p := range all {
-			if !in[p] && in[parent[p]] {
-				in[p], changed = true, true
+			if !in[p.PID] && (in[p.PPID] || p.Session == pid) {
+				in[p.PID], changed = true, true
 			}
 		}
-	}
-	for _, p := range inSession {
-		in[p] = true
 	}
 	out := make([]int, 0, len(in))
 	for p := range in {

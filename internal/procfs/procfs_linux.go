@@ -1,0 +1,49 @@
+package procfs
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Proc is one process as /proc/PID/stat has it.
+type Proc struct {
+	PID, PPID, PGRP, Session int
+}
+
+// All are the processes /proc lists now (a process that ends while they
+// are read is left out); nil without /proc.
+func All() []Proc {
+	des, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	out := make([]Proc, 0, len(des))
+	for _, de := range des {
+		pid, err := strconv.Atoi(de.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + de.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp session ...: comm may hold spaces
+		// and parentheses, so the fields count from its last ')'
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 4 {
+			continue
+		}
+		p := Proc{PID: pid}
+		p.PPID, _ = strconv.Atoi(f[1])
+		p.PGRP, _ = strconv.Atoi(f[2])
+		p.Session, _ = strconv.Atoi(f[3])
+		out = append(out, p)
+	}
+	return out
+}
