@@ -14,7 +14,24 @@
 // marks or symbols (gate.blank): the Hangul fillers, the braille blank,
 // the combining grapheme joiner, Khmer's inherent vowels, the variation
 // selectors.
-const hidden = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]|[\ufffd\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0\u{e0100}-\u{e01ef}]/u;
+const unprintable = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
+
+// blank is a code point that prints as nothing (gate.blank), or the
+// replacement character.
+function blank(cp: number): boolean {
+	return cp === 0xfffd || cp === 0x034f || cp === 0x115f || cp === 0x1160 || cp === 0x17b4 || cp === 0x17b5 ||
+		cp === 0x2800 || cp === 0x3164 || cp === 0xffa0 || (cp >= 0x180b && cp <= 0x180f) ||
+		(cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
+}
+
+const hidden = {
+	// test tells whether s holds a hidden character.
+	test(s: string): boolean {
+		if (unprintable.test(s)) return true;
+		for (const ch of s) if (blank(ch.codePointAt(0)!)) return true;
+		return false;
+	},
+};
 
 // shellChars are the characters that mean something to a shell
 // (syntax.Quote's list): a field holding one is quoted, so its ends show.
