@@ -175,13 +175,6 @@ func (r *Runner) Cell(ctx context.Context, req CellRequest) CellResult {
 		note: &sandboxNote{}}
 	c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	c.after = r.cellEnded
-	// the watch of protected entries runs while a cell does; then what
-	// the last cell left goes on
-	if k.endLive == nil && k.l.begin != nil {
-		k.endLive = k.l.begin()
-	}
-	thawKernel(k.frozen)
-	k.frozen = nil
 	if k.l.confined != "" {
 		x := &run{note: c.note}
 		x.noteSandbox(k.l, allowed)
@@ -192,6 +185,13 @@ func (r *Runner) Cell(ctx context.Context, req CellRequest) CellResult {
 	ks.mu.Lock()
 	ks.cur = c
 	ks.mu.Unlock()
+	// the watch of protected entries runs while a cell does; then what
+	// the last cell left goes on, its calls served as this cell's
+	if k.endLive == nil && k.l.begin != nil {
+		k.endLive = k.l.begin()
+	}
+	thawKernel(k.frozen)
+	k.frozen = nil
 	if err := k.send(map[string]string{"cell": c.id, "code": req.Code}); err != nil {
 		// the kernel is gone: its end finishes the cell
 		<-k.dead
