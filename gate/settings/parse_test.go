@@ -119,14 +119,19 @@ func TestLocate(t *testing.T) {
 }
 
 // Every settings file the loader reads is protected (G1.3), and a
-// project file is not inside for writes.
+// project file is not inside for writes; the user file, which holds the
+// execution gates, is secret (beyond the seed: no setting grants it).
 func TestEveryLoaderFileIsProtected(t *testing.T) {
 	home := t.TempDir()
 	p := Locate(map[string]string{"HOME": home}, []string{home + "/proj"})
 	pol := p.Places(map[string]string{"HOME": home}).Policy(gate.OS)
 	for _, f := range p.Files() {
-		if c := pol.Class(pol.Resolve("/", f)); c != gate.ClassProtected {
-			t.Errorf("%s is %s", f, c)
+		want := gate.ClassProtected
+		if f == p.UserFile {
+			want = gate.ClassSecret
+		}
+		if c := pol.Class(pol.Resolve("/", f)); c != want {
+			t.Errorf("%s is %s, want %s", f, c, want)
 		}
 	}
 	if c := pol.Class(pol.Resolve("/", p.UserDir+"/auth.json")); c != gate.ClassSecret {
