@@ -36,10 +36,8 @@ var shellLinger = 20 * time.Second
 
 // shellHangupGrace is how long a shell's group has after its terminal
 // hangs up (SIGHUP, as when the user closes a terminal window, so traps
-// run) before what is left of it is killed: 5 s, as a loaded machine may
-// take seconds to schedule a trap (CI: 2 s killed a tool before its trap
-// removed its lock).
-const shellHangupGrace = 5 * time.Second
+// run) before what is left of it is killed.
+const shellHangupGrace = 2 * time.Second
 
 // shellPathMark frames the PATH in the shell's output, which a startup
 // file may add to (a greeting, a fortune); its end is drawn at each

@@ -1,13 +1,14 @@
 package settings
 
 import (
+	"bytes"
 	"errors"
-	"github.com/eukhe/eukhe/internal/procfs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -118,9 +119,28 @@ func letShellGo(pid int, master *os.File, exited <-chan struct{}, linger time.Du
 // shell, and hold its lock, so each process of the session gets it. The
 // kill after the grace ends them all, not only the shell's group.
 func signalSession(sid int, sig syscall.Signal) {
-	for _, p := range procfs.All() {
-		if p.PID != sid && p.Session == sid {
-			_ = syscall.Kill(p.PID, sig)
+	des, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		pid, err := strconv.Atoi(de.Name())
+		if err != nil || pid == sid {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + de.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp session ...: comm may hold spaces
+		// and parentheses, so the fields count from its last ')'
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 3 && f[3] == strconv.Itoa(sid) {
+			_ = syscall.Kill(pid, sig)
 		}
 	}
 }
