@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // calls.log, the transcript's one file of calls. Each kept call is a
@@ -219,14 +221,21 @@ func (w *logWriter) compact(drop int) error {
 type storedLog struct {
 	f     *os.File
 	rows  []CallRow
-	at    map[string]int64 // a row's result's offset
+	at    map[string]result // where a row's result lies
 	drop  int
 	empty bool
 }
 
+// result is where a call's result lies in the file: its offset and size
+// (the last row of its id's). A compaction reads each kept one by it.
+type result struct {
+	off  int64
+	size int
+}
+
 // readLog reads dir's calls.log; no file is an empty transcript.
 func readLog(dir string) (*storedLog, error) {
-	l := &storedLog{at: map[string]int64{}}
+	l := &storedLog{at: map[string]result{}}
 	f, err := os.Open(filepath.Join(dir, callsLog))
 	if errors.Is(err, os.ErrNotExist) {
 		l.empty = true
@@ -252,7 +261,7 @@ func readLog(dir string) (*storedLog, error) {
 		}
 		off += int64(len(line))
 		var h logHeader
-		if json.Unmarshal(line, &h) != nil {
+		if fastjson.Unmarshal(line, &h) != nil { // segmentio's: a compaction reads every header
 			break // not a header: the file is damaged from here
 		}
 		if h.Drop > 0 {
@@ -264,7 +273,7 @@ func readLog(dir string) (*storedLog, error) {
 		}
 		if n, ok := callNumber(h.ID); ok {
 			byN[n] = h.CallRow
-			l.at[h.ID] = off
+			l.at[h.ID] = result{off, h.Size}
 		}
 		if _, err := br.Discard(h.Size + 1); err != nil {
 			break
@@ -284,18 +293,12 @@ func readLog(dir string) (*storedLog, error) {
 
 // body is call id's whole result.
 func (l *storedLog) body(id string) ([]byte, error) {
-	off, ok := l.at[id]
+	at, ok := l.at[id]
 	if !ok || l.f == nil {
 		return nil, fmt.Errorf("call %s is not in the transcript", id)
 	}
-	var size int
-	for _, r := range l.rows {
-		if r.ID == id {
-			size = r.Size
-		}
-	}
-	b := make([]byte, size)
-	if _, err := l.f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
+	b := make([]byte, at.size)
+	if _, err := l.f.ReadAt(b, at.off); err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
 	return b, nil

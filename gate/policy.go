@@ -439,6 +439,7 @@ func (p *Policy) protects(path string) bool { return p.protectsAs(path, names{})
 // protectsAs is protects with path's parts compared as n says.
 func (p *Policy) protectsAs(path string, n names) bool {
 	rules, entries := p.allRules()
+	below := "" // belowRoot(path), once a named rule needs it
 	for _, r := range rules {
 		switch r.Kind {
 		case DirRule:
@@ -450,7 +451,10 @@ func (p *Policy) protectsAs(path string, n names) bool {
 				return true
 			}
 		case NamedRule:
-			if hasPart(p.belowRoot(path), r.Name, n) {
+			if below == "" {
+				below = p.belowRoot(path)
+			}
+			if hasPart(below, r.Name, n) {
 				return true
 			}
 		case DotRule:
@@ -494,9 +498,13 @@ func parentOf(path string) string {
 	return path[:i]
 }
 
+// hasPart reports whether a part of path is name as n compares them; it
+// allocates nothing (every read judges its path against each named rule).
 func hasPart(path, name string, n names) bool {
-	for _, c := range splitPath(path) {
-		if n.name(c, name) {
+	for path != "" {
+		var c string
+		c, path, _ = strings.Cut(path, "/")
+		if c != "" && n.name(c, name) {
 			return true
 		}
 	}

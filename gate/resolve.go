@@ -150,7 +150,10 @@ func under(p, base string) bool {
 	if base == "/" {
 		return true
 	}
-	return p == base || strings.HasPrefix(p, base+"/")
+	// No concatenation: every read judges its path against each listed
+	// entry, and this was most of a small read's allocations.
+	n := len(base)
+	return len(p) >= n && p[:n] == base && (len(p) == n || p[n] == '/')
 }
 
 // cleanAbs is p made absolute against dir and cleaned lexically; ".." of

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // When the editor's server goes away (the editor closed or killed) while
@@ -43,21 +45,39 @@ func ReadLines(r io.Reader) <-chan []byte {
 	ch := make(chan []byte, 16)
 	go func() {
 		defer close(ch)
-		br := bufio.NewReaderSize(r, 64<<10)
-		for {
-			line, err := br.ReadBytes('\n')
-			if len(line) > 0 {
-				if line[len(line)-1] != '\n' {
-					line = append(line, '\n')
-				}
-				ch <- line
-			}
-			if err != nil {
-				return
-			}
-		}
+		eachLine(r, func(line []byte) { ch <- line })
 	}()
 	return ch
+}
+
+// eachLine gives each of r's lines to f, in order, each ending in a
+// newline (one is added to a last line without), until r ends or fails.
+func eachLine(r io.Reader, f func(line []byte)) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			if line[len(line)-1] != '\n' {
+				line = append(line, '\n')
+			}
+			f(line)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// peek is what the relay reads of a JSON-RPC line (zero when it is not
+// JSON). Every line of the session passes here, a whole file's read
+// among them: segmentio's decoder (the MCP SDK's own) skips the rest of a
+// line several times faster than encoding/json.
+func peek(line []byte) (message, error) {
+	var m message
+	if err := fastjson.Unmarshal(line, &m); err != nil {
+		return message{}, err
+	}
+	return m, nil
 }
 
 // message is what the relay reads of a JSON-RPC line.
@@ -80,8 +100,7 @@ func (r *relay) toEditor(w io.Writer) error {
 		case <-r.stop:
 			return io.ErrClosedPipe
 		}
-		var m message
-		if json.Unmarshal(line, &m) == nil && m.Method != "" && len(m.ID) > 0 {
+		if m, err := peek(line); err == nil && m.Method != "" && len(m.ID) > 0 {
 			r.mu.Lock()
 			if opensSession(m.Method) {
 				r.init = bytes.Clone(line)
@@ -100,8 +119,7 @@ func (r *relay) toEditor(w io.Writer) error {
 
 // answered notes an answer from the server.
 func (r *relay) answered(line []byte) {
-	var m message
-	if json.Unmarshal(line, &m) == nil && m.Method == "" && len(m.ID) > 0 {
+	if m, err := peek(line); err == nil && m.Method == "" && len(m.ID) > 0 {
 		r.mu.Lock()
 		delete(r.inflight, string(m.ID))
 		r.mu.Unlock()
@@ -154,10 +172,7 @@ func goneAnswers(inflight map[string]string) []byte {
 }
 
 func idOf(line []byte) string {
-	var m message
-	if json.Unmarshal(line, &m) != nil {
-		return ""
-	}
+	m, _ := peek(line)
 	return string(m.ID)
 }
 

@@ -54,7 +54,8 @@ type lateSwitch struct {
 	find         func(root string) (io.ReadWriteCloser, bool)
 	out          *lineOut
 	stderr       io.Writer
-	headless     *io.PipeWriter
+	stdin        io.Reader
+	in           *bufio.Reader // stdin's lines
 
 	mu        sync.Mutex
 	init      []byte             // the initialize the headless session got
@@ -67,40 +68,74 @@ type lateSwitch struct {
 	closing   bool               // the agent's input ended: the editor's end is no news
 }
 
-// NewLateSwitch starts routing lines; it gives the headless session's
-// input and output. find looks for the editor's server that serves root
-// (the discovery directory's, injected by cmd). note, when not empty, is
-// said in the first tool result.
-func NewLateSwitch(root, parent string, find func(root string) (io.ReadWriteCloser, bool), lines <-chan []byte, stdout io.Writer, stderr io.Writer, note string) (io.Reader, io.Writer) {
-	pr, pw := io.Pipe()
-	s := &lateSwitch{root: root, parent: parent, find: find, out: &lineOut{w: stdout}, stderr: stderr, headless: pw,
-		toolCalls: map[string]bool{}, note: note}
-	go s.route(lines)
-	return pr, &lineSplitter{emit: s.fromHeadless}
+// NewLateSwitch routes the agent's lines (stdin) as the headless session
+// reads them; it gives the headless session's input and output. find
+// looks for the editor's server that serves root (the discovery
+// directory's, injected by cmd). note, when not empty, is said in the
+// first tool result.
+func NewLateSwitch(root, parent string, find func(root string) (io.ReadWriteCloser, bool), stdin io.Reader, stdout io.Writer, stderr io.Writer, note string) (io.Reader, io.Writer) {
+	s := &lateSwitch{root: root, parent: parent, find: find, out: &lineOut{w: stdout}, stderr: stderr,
+		stdin: stdin, in: bufio.NewReaderSize(stdin, 64<<10), toolCalls: map[string]bool{}, note: note}
+	return &headlessIn{s: s}, &lineSplitter{emit: s.fromHeadless}
 }
 
-// route sends each of the agent's lines where it goes; at the end of the
-// agent's input it waits for an attached editor's last answers, then ends
-// the headless session's input.
-func (s *lateSwitch) route(lines <-chan []byte) {
-	for line := range lines {
-		var m message
-		json.Unmarshal(line, &m)
-		s.mu.Lock()
-		if m.Method == "tools/call" && len(m.ID) > 0 {
-			s.toolCalls[string(m.ID)] = true
+// headlessIn is the headless session's input: its reads read the agent's
+// lines and route them as they come (no goroutine between the agent and
+// the session: each hop is a wake-up on a small call's path). A line for
+// an attached editor is sent there and the read goes on to the next; at
+// the end of the agent's input it waits for an attached editor's last
+// answers, then ends.
+type headlessIn struct {
+	s    *lateSwitch
+	part []byte // what is left of the line being read
+	done bool
+}
+
+func (h *headlessIn) Read(p []byte) (int, error) {
+	for len(h.part) == 0 {
+		if h.done {
+			return 0, io.EOF
 		}
-		if opensSession(m.Method) && s.conn == nil {
-			s.init = bytes.Clone(line)
+		line, ok := h.s.next()
+		if !ok {
+			h.done = true
+			h.s.end()
+			continue
 		}
-		s.mu.Unlock()
-		if m.Method == "tools/call" {
-			s.look()
-		}
-		if !s.toEditor(line, m) {
-			s.headless.Write(line)
+		if h.s.routeLine(line) {
+			h.part = line
 		}
 	}
+	n := copy(p, h.part)
+	h.part = h.part[n:]
+	return n, nil
+}
+
+// Close closes the agent's input when it can be (the session ends: a read
+// in progress on a pipe the runtime polls then ends).
+func (h *headlessIn) Close() error {
+	if c, ok := h.s.stdin.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// next is the agent's next line, ending in a newline; false at the end
+// of its input.
+func (s *lateSwitch) next() ([]byte, bool) {
+	line, err := s.in.ReadBytes('\n')
+	if len(line) == 0 {
+		return nil, false
+	}
+	if err != nil && line[len(line)-1] != '\n' {
+		line = append(line, '\n')
+	}
+	return line, true
+}
+
+// end is the end of the agent's input: an attached editor's last answers
+// are waited for.
+func (s *lateSwitch) end() {
 	s.mu.Lock()
 	conn, ended := s.conn, s.ended
 	s.closing = true
@@ -111,7 +146,24 @@ func (s *lateSwitch) route(lines <-chan []byte) {
 			<-ended
 		}
 	}
-	s.headless.Close()
+}
+
+// routeLine sends one of the agent's lines to the editor attached, or
+// says (true) that it is the headless session's.
+func (s *lateSwitch) routeLine(line []byte) bool {
+	m, _ := peek(line)
+	s.mu.Lock()
+	if m.Method == "tools/call" && len(m.ID) > 0 {
+		s.toolCalls[string(m.ID)] = true
+	}
+	if opensSession(m.Method) && s.conn == nil {
+		s.init = bytes.Clone(line)
+	}
+	s.mu.Unlock()
+	if m.Method == "tools/call" {
+		s.look()
+	}
+	return !s.toEditor(line, m)
 }
 
 // look attaches to an editor that serves the root, when none is attached.
@@ -221,8 +273,7 @@ func (s *lateSwitch) fromEditor(conn io.ReadWriteCloser, br *bufio.Reader) {
 }
 
 func (s *lateSwitch) fromEditorLine(line []byte) {
-	var m message
-	json.Unmarshal(line, &m)
+	m, _ := peek(line)
 	id := string(m.ID)
 	if id == failoverID && m.Method == "" {
 		return // the answer to the replayed initialize
@@ -241,8 +292,7 @@ func (s *lateSwitch) fromEditorLine(line []byte) {
 
 // fromHeadless writes one of the headless session's lines to the agent.
 func (s *lateSwitch) fromHeadless(line []byte) {
-	var m message
-	json.Unmarshal(line, &m)
+	m, _ := peek(line)
 	if string(m.ID) == failoverID && m.Method == "" {
 		return // the answer to the initialize replayed at a failover
 	}

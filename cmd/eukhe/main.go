@@ -71,7 +71,10 @@ func main() {
 		// The Landlock re-run of a confined step: apply, then exec.
 		os.Exit(shell.ConfineMain(os.Args[2:]))
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stop := startProfile()
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

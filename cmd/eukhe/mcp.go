@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 
 	"github.com/eukhe/eukhe/agent"
@@ -116,7 +117,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stdin = pollableStdin()
 	}
 	// The editor is looked for again at each tool call (agent/attach).
-	hin, hout := attach.NewLateSwitch(absRoot, parent, editorFor, attach.ReadLines(stdin), stdout, stderr, note)
+	hin, hout := attach.NewLateSwitch(absRoot, parent, editorFor, stdin, stdout, stderr, note)
 	err = local.Serve(ctx, &agent.LineTransport{In: hin, Out: hout})
 	if err != nil && err != io.EOF {
 		fmt.Fprintf(stderr, "eukhe mcp: %v\n", err)
@@ -134,14 +135,42 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // sessions' approval sink, its settings watch — so attaching is only a
 // pipe: this process writes one hello line naming the root and the
 // parent, then copies MCP between its stdio and the socket.
+//
+// A headless session asks at each tools/call; a discovery.Finder makes a
+// call where nothing changed cost one stat (the look in full was a fifth
+// of a small read's time).
 var editorFor = func(root string) (io.ReadWriteCloser, bool) {
-	dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+	f, err := editorFinder()
 	if err != nil {
 		return nil, false
 	}
-	conn, _, err := discovery.Find(dir, root)
+	conn, _, err := f.Find(root)
 	if err != nil {
 		return nil, false
 	}
 	return conn, true
+}
+
+var (
+	findersMu sync.Mutex
+	finders   = map[string]*discovery.Finder{}
+)
+
+// editorFinder is the Finder of the discovery directory the environment
+// names now (tests change it), made at its first use; later calls cost no
+// system call.
+func editorFinder() (*discovery.Finder, error) {
+	key := os.Getenv("XDG_RUNTIME_DIR") + "\x00" + os.Getenv("TMPDIR") + "\x00" + os.Getenv("LOCALAPPDATA")
+	findersMu.Lock()
+	defer findersMu.Unlock()
+	if f := finders[key]; f != nil {
+		return f, nil
+	}
+	dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+	if err != nil {
+		return nil, err
+	}
+	f := &discovery.Finder{Dir: dir}
+	finders[key] = f
+	return f, nil
 }

@@ -148,16 +148,22 @@ func (l *Listener) Close() error {
 // approvals endpoint is never found here: it is no document store. Stale
 // files are removed on the way.
 func Find(dir, path string) (net.Conn, Entry, error) {
+	conn, e, _, err := find(dir, path)
+	return conn, e, err
+}
+
+// find is Find that also says how many live servers' files held path.
+func find(dir, path string) (net.Conn, Entry, int, error) {
 	cs, err := live(dir, path, "")
 	if err != nil {
-		return nil, Entry{}, err
+		return nil, Entry{}, 0, err
 	}
 	for _, c := range cs {
 		if conn, ok := dial(c); ok {
-			return conn, c.e, nil
+			return conn, c.e, len(cs), nil
 		}
 	}
-	return nil, Entry{}, ErrNone
+	return nil, Entry{}, len(cs), ErrNone
 }
 
 // Endpoint is one dialled approvals endpoint.

@@ -61,7 +61,7 @@ func main() {
 		if err := t.cmd.Start(); err != nil {
 			fail("%s: %v", t.name, err)
 		}
-		defer t.cmd.Process.Kill()
+		defer t.end()
 		t.call("initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpbench","version":"1"}}`)
 		fmt.Fprintln(t.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 		res := t.call("tools/call", t.params())
@@ -141,4 +141,19 @@ func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond)
 func fail(format string, a ...any) {
 	fmt.Fprintf(os.Stderr, "mcpbench: "+format+"\n", a...)
 	os.Exit(1)
+}
+
+// end closes the server's stdin, as a client ending its session does, and
+// gives it a few seconds to exit (a profile it writes at exit is then
+// whole) before it is killed.
+func (t *target) end() {
+	t.in.Close()
+	done := make(chan struct{})
+	go func() { t.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.cmd.Process.Kill()
+		<-done
+	}
 }

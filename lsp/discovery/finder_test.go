@@ -1,0 +1,90 @@
+package discovery
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"testing"
+	"time"
+)
+
+// whoFinds is who for a Finder.
+func whoFinds(t *testing.T, f *Finder, path string) string {
+	t.Helper()
+	c, _, err := f.Find(path)
+	if err != nil {
+		return err.Error()
+	}
+	defer c.Close()
+	line, _ := bufio.NewReader(c).ReadString('\n')
+	return line[:len(line)-1]
+}
+
+// A Finder finds a server that started after a look that found none, at
+// the very next look: its Listen changed the directory.
+func TestAFinderFindsAServerThatStartedAfterItsLastLook(t *testing.T) {
+	dir := runDir(t)
+	f := &Finder{Dir: dir, Recheck: time.Hour}
+	if got := whoFinds(t, f, "/w/a"); got != ErrNone.Error() {
+		t.Fatalf("before any server: %s", got)
+	}
+	l, err := Listen(dir, []string{"/w"}, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, l, "late")
+	if got := whoFinds(t, f, "/w/a"); got != "late" {
+		t.Fatalf("after the server started: %s, want late", got)
+	}
+	// A server that went away and one that came back.
+	l.Close()
+	if got := whoFinds(t, f, "/w/a"); got != ErrNone.Error() {
+		t.Fatalf("after the server went: %s", got)
+	}
+	l2, err := Listen(dir, []string{"/w"}, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, l2, "again")
+	if got := whoFinds(t, f, "/w/a"); got != "again" {
+		t.Fatalf("after a new server started: %s, want again", got)
+	}
+}
+
+// Where the directory's time did not move (a file system with coarse
+// times), the Finder still looks in full once Recheck has passed; before
+// that it answers from one stat.
+func TestAFinderLooksInFullEveryRecheck(t *testing.T) {
+	dir := runDir(t)
+	f := &Finder{Dir: dir, Recheck: 200 * time.Millisecond}
+	if got := whoFinds(t, f, "/w"); got != ErrNone.Error() {
+		t.Fatalf("before any server: %s", got)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Listen(dir, []string{"/w"}, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, l, "coarse")
+	if err := os.Chtimes(dir, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got := whoFinds(t, f, "/w"); got != ErrNone.Error() {
+		t.Fatalf("an unchanged directory was read again at once: %s", got)
+	}
+	time.Sleep(250 * time.Millisecond)
+	if got := whoFinds(t, f, "/w"); got != "coarse" {
+		t.Fatalf("after Recheck: %s, want coarse", got)
+	}
+}
+
+// A missing directory is an error, never a server.
+func TestAFinderOfNoDirectorySaysSo(t *testing.T) {
+	f := &Finder{Dir: t.TempDir() + "/gone"}
+	if _, _, err := f.Find("/w"); err == nil || errors.Is(err, ErrNone) {
+		t.Fatalf("Find in a missing directory: %v", err)
+	}
+}
