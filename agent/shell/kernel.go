@@ -83,6 +83,14 @@ type kernel struct {
 	// maxKernelLine): the kernel was stopped for it.
 	broke string
 
+	// reapMu is held while the kernel's processes are looked for and
+	// signalled (freeze, kill), and by the reaper for the moment it
+	// reaps: an unreaped process keeps its pid, and its session's id, from
+	// being given to anyone else, so a look by pid never finds another
+	// user's process. reaped is set under it just before the reap.
+	reapMu sync.Mutex
+	reaped bool
+
 	mu  sync.Mutex
 	cur *cellRun // the cell that runs now; nil between cells
 	// killed is set when eukhe killed the process (a stop past the
@@ -150,8 +158,29 @@ func (k *kernel) kill() {
 	k.mu.Lock()
 	k.killed = true
 	k.mu.Unlock()
-	killKernel(k.cmd.Process.Pid, k.group)
+	k.unreaped(func(pid int) { killKernel(pid, k.group) })
 	<-k.dead
+}
+
+// unreaped runs f with the kernel's pid while the kernel is not reaped
+// (reapMu), and not at all once it is: a pid signalled, or a process tree
+// looked for by it, is the kernel's and never a reused one.
+func (k *kernel) unreaped(f func(pid int)) {
+	k.reapMu.Lock()
+	defer k.reapMu.Unlock()
+	if !k.reaped {
+		f(k.cmd.Process.Pid)
+	}
+}
+
+// reap waits for the kernel's process to end and reaps it; its pid is
+// free for others only after this, and never while unreaped runs.
+func (k *kernel) reap() error {
+	waitExited(k.cmd.Process.Pid)
+	k.reapMu.Lock()
+	k.reaped = true
+	k.reapMu.Unlock()
+	return k.cmd.Wait()
 }
 
 // startError is a kernel that did not start: Missing when the Python has
@@ -282,7 +311,7 @@ func (r *Runner) startKernel(ctx context.Context, python string, allowed gate.Ef
 			}
 			route(k, m, false)
 		}
-		k.exit = cmd.Wait()
+		k.exit = k.reap()
 		close(k.dead)
 		if first {
 			close(ready)

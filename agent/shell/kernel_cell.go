@@ -190,7 +190,7 @@ func (r *Runner) Cell(ctx context.Context, req CellRequest) CellResult {
 	if k.endLive == nil && k.l.begin != nil {
 		k.endLive = k.l.begin()
 	}
-	thawKernel(k.frozen)
+	k.unreaped(func(pid int) { thawKernel(pid, k.frozen) })
 	k.frozen = nil
 	if err := k.send(map[string]string{"cell": c.id, "code": req.Code}); err != nil {
 		// the kernel is gone: its end finishes the cell
@@ -428,12 +428,10 @@ func (r *Runner) finishCell(c *cellRun, m *kernelMsg) {
 // are renamed out of use (as after a step's process), and a job settles.
 func (r *Runner) cellEnded(c *cellRun) {
 	k := c.k
-	if k.alive() {
-		// nothing of the kernel runs between cells: a thread or a
-		// program the cell left makes nothing, and calls nothing, until
-		// the next cell (freezeKernel)
-		k.frozen = freezeKernel(k.cmd.Process.Pid)
-	}
+	// nothing of the kernel runs between cells: a thread or a program the
+	// cell left makes nothing, and calls nothing, until the next cell
+	// (freezeKernel)
+	k.unreaped(func(pid int) { k.frozen = freezeKernel(pid) })
 	var made []string
 	if k.endLive != nil {
 		made = append(made, k.endLive()...)

@@ -50,10 +50,19 @@ func killKernel(pid int, g procGroup) {
 	killGroupNow(g)
 }
 
-// thawKernel lets the processes freezeKernel stopped go on.
-func thawKernel(pids []int) {
+// thawKernel lets the processes freezeKernel stopped go on: those of
+// them that are still the kernel's (pid's), so that a pid freed and given
+// to another process since is never signalled. The caller holds the
+// kernel unreaped (kernel.unreaped).
+func thawKernel(pid int, pids []int) {
+	now := map[int]bool{}
+	for _, p := range kernelProcesses(pid) {
+		now[p] = true
+	}
 	for _, p := range pids {
-		_ = syscall.Kill(p, syscall.SIGCONT)
+		if now[p] {
+			_ = syscall.Kill(p, syscall.SIGCONT)
+		}
 	}
 }
 

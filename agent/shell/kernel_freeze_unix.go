@@ -17,8 +17,9 @@ func freezeKernel(pid int) []int {
 // killKernel kills the kernel's process group.
 func killKernel(_ int, g procGroup) { killGroupNow(g) }
 
-// thawKernel lets the group go on.
-func thawKernel(pids []int) {
+// thawKernel lets the group go on (the caller holds the kernel, the
+// group's leader, unreaped: the group's id is still its).
+func thawKernel(_ int, pids []int) {
 	for _, p := range pids {
 		_ = syscall.Kill(p, syscall.SIGCONT)
 	}

@@ -8,4 +8,4 @@ func freezeKernel(int) []int { return nil }
 func killKernel(_ int, g procGroup) { killGroupNow(g) }
 
 // thawKernel does nothing on Windows.
-func thawKernel([]int) {}
+func thawKernel(int, []int) {}
