@@ -92,6 +92,13 @@
 //     GIT_CONFIG_COUNT/KEY/VALUE, with GIT_OPTIONAL_LOCKS=0.
 //   - S7.7 output_bounded: output.go (head and tail kept, a marker counts
 //     the cut bytes; full_output keeps all).
+//   - S7.8 a user who narrows the auto set is asked about the steps it no
+//     longer holds: each pipeline is asked under the settings of the
+//     moment it comes, and one that runs when the settings narrow (an
+//     effect it was let run with, and the user did not approve, left the
+//     auto set; shell.confinement or shell.writableDirs changed) is
+//     stopped, the script with it, and says so (narrow.go;
+//     TestLaw_auto_narrowing_stops_what_runs). A widening stops nothing.
 //   - S7.7 the blocking budget and the job table: runner.go (Run, Wait,
 //     Kill), jobs.go.
 //   - Progress (progress.go): Request.Watch is handed how the script goes

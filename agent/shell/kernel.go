@@ -201,11 +201,7 @@ func (r *Runner) kernelKey(python string, allowed gate.Effects) string {
 // confineKey is what confines a kernel beside its effects: the
 // confinement setting, the writable directories and the Python.
 func (r *Runner) confineKey(python string) string {
-	var dirs []string
-	if r.Confine.WritableDirs != nil {
-		dirs = r.Confine.WritableDirs()
-	}
-	return fmt.Sprintf("%s\x00%s\x00%s", python, r.Confine.mode(), strings.Join(dirs, "\x00"))
+	return python + "\x00" + r.Confine.key()
 }
 
 // findPython is the program the kernel runs: the setting ipython.python

@@ -203,33 +203,20 @@ func (r *Runner) Cell(ctx context.Context, req CellRequest) CellResult {
 	return r.waitCell(ctx, c)
 }
 
-// narrowCheck is how often a running cell's settings are compared with
-// its kernel's.
-const narrowCheck = 200 * time.Millisecond
-
 // watchNarrowing stops a running cell (as a call or a job) once the
 // settings no longer allow what its kernel was confined to: an effect
 // taken out of the auto set, shell.confinement, shell.writableDirs or
-// ipython.python changed. A widening stops nothing.
+// ipython.python changed (narrow.go).
 func (r *Runner) watchNarrowing(c *cellRun, python string) {
-	t := time.NewTicker(narrowCheck)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.done:
-			return
-		case <-t.C:
-		}
+	watchSettings(c.done, func() bool {
 		allowed := r.Gate.auto().Effects().Union(gate.CellRunner.Caps)
-		if c.k.allowed.SubsetOf(allowed) && c.k.confined == r.confineKey(python) {
-			continue
-		}
+		return c.k.allowed.SubsetOf(allowed) && c.k.confined == r.confineKey(python)
+	}, func() {
 		c.mu.Lock()
 		c.narrowed = true
 		c.mu.Unlock()
 		r.stopCell(c, Killed)
-		return
-	}
+	})
 }
 
 // now is how the cell goes, for progress: one step, its lines of output

@@ -57,6 +57,9 @@ type StepResult struct {
 type Result struct {
 	Text   string
 	Ending Ending
+	// Narrowed marks a Killed script that was stopped because the
+	// settings narrowed while a step ran (narrow.go).
+	Narrowed bool
 	// Failed marks a call the model should treat as an error: refused,
 	// invalid, timed out or cancelled.
 	Failed bool
@@ -109,6 +112,9 @@ func endLine(r Result, refusal string, timeout string) string {
 		return fmt.Sprintf("[detached: job %s goes on. bash {\"job\": %q} waits for it and gives its output; bash {\"kill\": %q} stops it. A step of it that needs approval still asks.]",
 			r.Job, r.Job, r.Job)
 	case Killed:
+		if r.Narrowed {
+			return "[killed: the settings no longer allow what the running step was confined to (an effect left the auto set, or the confinement changed), so the script and every process it started were stopped; run it again to be asked under the settings as they are now]"
+		}
 		return "[killed: the script and every process it started were stopped]"
 	case TimedOut:
 		return fmt.Sprintf("[timed out after %s: the script and every process it started were stopped]", timeout)

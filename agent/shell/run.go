@@ -169,6 +169,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		x.refusal = x.gate.Chain.RefusalTextAt(x.ctx, fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, answer)
 		return false
 	}
+	var approved gate.Effects
 	x.mu.Lock()
 	for i, st := range steps {
 		// What may run at this step: what the auto set holds, and what the
@@ -176,6 +177,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		x.allowed[p.start+i] = auto.Effects()
 		if !auto.Holds(st.Effects) {
 			x.allowed[p.start+i] = st.Effects.Union(auto.Effects())
+			approved = approved.Union(st.Effects)
 		}
 	}
 	x.cur = p
@@ -187,7 +189,9 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		texts[i] = st.Text
 	}
 	x.out.WriteString("$ " + strings.Join(texts, " | ") + "\n")
+	endWatch := x.watchPipeline(auto.Effects(), approved)
 	err := x.runNode(node)
+	endWatch()
 	code := exitCode(err)
 
 	x.mu.Lock()
@@ -330,6 +334,8 @@ func (x *run) result() Result {
 	switch res.Ending {
 	case Refused, TimedOut, Cancelled, Invalid:
 		res.Failed = true
+	case Killed:
+		res.Failed = res.Narrowed // a stop the agent did not ask for
 	}
 	res.Dropped = x.out.Dropped()
 	text := x.out.String()

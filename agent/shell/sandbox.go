@@ -35,6 +35,16 @@ func (c Confine) mode() string {
 	return "auto"
 }
 
+// key is what confines a process beside its effects: the confinement
+// setting and the writable directories, as they are now.
+func (c Confine) key() string {
+	var dirs []string
+	if c.WritableDirs != nil {
+		dirs = c.WritableDirs()
+	}
+	return c.mode() + "\x00" + strings.Join(dirs, "\x00")
+}
+
 // launch is how one external process starts: the program, its argv and
 // its environment, after the sandbox is put around it.
 type launch struct {
