@@ -18,7 +18,7 @@ func (osFS) Inode(path string) (Inode, bool) {
 	if !ok {
 		return Inode{}, false
 	}
-	return Inode{Dev: uint64(st.Dev), Ino: uint64(st.Ino), Nlink: uint64(st.Nlink)}, true
+	return Inode{Dev: uint64(st.Dev), Ino: uint64(st.Ino), Nlink: uint64(st.Nlink), Changed: changedAt(st)}, true
 }
 
 // DirDev is the device of the directory path (not followed), when it is

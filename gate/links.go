@@ -21,8 +21,20 @@ import (
 // entries): the gate, past the bound, judges the file Protected (it asks);
 // the sandbox, past the bound, binds what it found.
 
-// Inode is a regular file's device, inode number and number of names.
-type Inode struct{ Dev, Ino, Nlink uint64 }
+// Inode is a regular file's device, inode number and number of names,
+// and when its status last changed (ctime, in ns; 0 when not known): a
+// link made to it sets that time, so a walk older than it may not know
+// the new name.
+type Inode struct {
+	Dev, Ino, Nlink uint64
+	Changed         int64
+}
+
+// sameNames reports whether two looks at a file met the same file with
+// the same number of names (its change time aside: a write changes it).
+func (in Inode) sameNames(o Inode) bool {
+	return in.Dev == o.Dev && in.Ino == o.Ino && in.Nlink == o.Nlink
+}
 
 // InodeFS is an FS that also tells a regular file's inode and a
 // directory's device (both without following a last link). OS is one; a
@@ -250,7 +262,7 @@ func (p *Policy) otherNamesClass(path string, write bool) Class {
 			if dev, ok := fsys.DirDev(t); ok && !devs[dev] {
 				continue // a place on another device (/proc) holds no name of it
 			}
-			files, complete := p.links.walkTop(fsys, t, depths[i], p.roots, &home)
+			files, complete := p.links.walkTop(fsys, t, depths[i], p.roots, &home, in.Changed)
 			for _, f := range files {
 				if f.in.Dev == in.Dev && f.in.Ino == in.Ino && (skip == nil || !skip(f.path)) {
 					return true, true
@@ -388,7 +400,7 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 		if !underAny(t, roots) {
 			b = &outside
 		}
-		files, complete := c.walkTop(fsys, t, depths[i], roots, b)
+		files, complete := c.walkTop(fsys, t, depths[i], roots, b, 0)
 		if !complete && r.CutAt == "" {
 			r.CutAt = t
 		}

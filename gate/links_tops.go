@@ -22,6 +22,20 @@ import (
 // finds it.
 const topsFresh = time.Minute
 
+// That leaves one case the kept walk cannot see by itself: a file with one
+// name when the walk was made, which the user then links elsewhere (ln
+// ~/.aws/credentials ~/dotfiles/aws_credentials), read or written by its
+// new name within the minute: the walk met no such file with two names,
+// and stillNamed checks only those it met. The link sets the file's
+// change time (ctime), so a look for the other names of a file changed
+// after the walk began walks again (the eleventh red team's).
+
+// changedSlack is how much earlier than a walk a file's change time must
+// be for the walk to know it: file systems keep times coarsely (a tick
+// of the kernel's clock; whole seconds on HFS+, the oldest that has hard
+// links).
+const changedSlack = time.Second
+
 // linkedFile is a regular file with more than one name, as a walk met it.
 type linkedFile struct {
 	path string
@@ -41,14 +55,19 @@ type topWalk struct {
 // it looks at from budget. A place outside the roots is walked through
 // the cache (a nil cache walks each time); one inside them each time (a
 // step may change the roots).
-func (c *LinkCache) walkTop(fsys InodeFS, top string, depth int, roots []string, budget *int) ([]linkedFile, bool) {
+//
+// changed, when not 0, is the status change time of the file whose names
+// are looked for (Inode.Changed): a kept walk that began before it (less
+// changedSlack) may not know a name made since, so the place is walked
+// again.
+func (c *LinkCache) walkTop(fsys InodeFS, top string, depth int, roots []string, budget *int, changed int64) ([]linkedFile, bool) {
 	cacheable := c != nil && !underAny(top, roots)
 	key := fmt.Sprintf("%s\x00%d", top, depth)
 	if cacheable {
 		c.topsMu.Lock()
 		w, ok := c.tops[key]
 		c.topsMu.Unlock()
-		if ok && time.Since(w.at) < topsFresh && w.cost <= *budget && stillNamed(fsys, w.files) {
+		if ok && time.Since(w.at) < topsFresh && w.at.UnixNano() > changed+int64(changedSlack) && w.cost <= *budget && stillNamed(fsys, w.files) {
 			*budget -= w.cost
 			return w.files, w.complete
 		}
@@ -74,7 +93,7 @@ func (c *LinkCache) walkTop(fsys InodeFS, top string, depth int, roots []string,
 // the same file with the same number of names.
 func stillNamed(fsys InodeFS, files []linkedFile) bool {
 	for _, f := range files {
-		if in, ok := fsys.Inode(f.path); !ok || in != f.in {
+		if in, ok := fsys.Inode(f.path); !ok || !in.sameNames(f.in) {
 			return false
 		}
 	}
