@@ -22,9 +22,23 @@ func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true
 // startGroup is the group of a process just started: its pid.
 func startGroup(p *os.Process) procGroup { return p.Pid }
 
-// waited is what is done once a process was waited for: nothing, the
-// group's id stays for killGroups (what the process left in it).
-func (x *run) waited(procGroup) {}
+// waited is what is done once a process was waited for: its group's id
+// stays for killGroups while something the process left is in it; an
+// empty group's id is forgotten (pruneGroups).
+func (x *run) waited(procGroup) { x.pruneGroups() }
+
+// pruneGroups forgets the groups with no process left: a group's id is
+// its leader's pid, free once the group is empty, and a stop or timeout
+// much later must not signal another program's group that got it.
+func (x *run) pruneGroups() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for g := range x.groups {
+		if syscall.Kill(-g, 0) == syscall.ESRCH {
+			delete(x.groups, g)
+		}
+	}
+}
 
 // killGroups sends TERM to every process group the script started, and
 // KILL after the grace to each that still has a process.
