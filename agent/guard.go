@@ -33,6 +33,9 @@ func (d *DocGuard) Allow(ctx context.Context, path string, a docs.Access) (strin
 // SameReal is the writer's re-check under its lock (G1.7).
 func (d *DocGuard) SameReal(path, real string) bool { return d.Gate.SameReal(path, real) }
 
+// SecretName is the gate's (DocumentsGate.SecretName).
+func (d *DocGuard) SecretName(path string) bool { return d.Gate.SecretName(path) }
+
 // gateAccess is docs' access as the gate names it (G1.5): a search of a
 // path that is or holds a secret is read and secret.
 func gateAccess(a docs.Access) gate.Access {

@@ -192,6 +192,8 @@ func (g *urlGuard) Allow(_ context.Context, path string, _ docs.Access) (string,
 	return path, nil
 }
 
+func (g *urlGuard) SecretName(string) bool { return false }
+
 func (g *urlGuard) SameReal(path, real string) bool { return true }
 
 // TestURLRepoGate: a repo:// read is one document access the gate judges

@@ -265,6 +265,8 @@ func (g *ctxGuard) Allow(ctx context.Context, path string, _ Access) (string, er
 	return path, nil
 }
 
+func (g *ctxGuard) SecretName(string) bool { return false }
+
 func (g *ctxGuard) SameReal(string, string) bool { return true }
 
 // The path guard judges under the call's own context: per-call state comes

@@ -120,7 +120,7 @@ func statOf(s *syscall.Stat_t) Stat {
 	}
 	return Stat{
 		Exists: true, Dir: mode.IsDir(), Mode: mode, Size: s.Size,
-		MTime: statMTime(s),
+		MTime: statMTime(s), Links: uint64(s.Nlink),
 	}
 }
 

@@ -203,6 +203,9 @@ func (t *Tools) grepTree(ctx context.Context, m *LineMatcher, root string, a Gre
 		if !snap.Stat.Exists {
 			return WalkError
 		}
+		if snap.Stat.Links > 1 && t.Guard != nil && t.Guard.SecretName(abs) {
+			return SecretName
+		}
 		class, src := classify(snap.Data)
 		if class != Searched && class != Part {
 			return class

@@ -45,4 +45,9 @@ type PathGuard interface {
 	// no context on purpose: it never waits or asks, and it runs inside a
 	// commit that, once begun, finishes whatever happens to the call.
 	SameReal(path, real string) bool
+	// SecretName tells whether path, a file a tree search met with more
+	// than one name, is another name of a secret file: the search leaves
+	// it out (G1.5: a search of what holds a secret is a secret read,
+	// and the gate judged the tree by its paths). It never asks.
+	SecretName(path string) bool
 }

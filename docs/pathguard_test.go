@@ -29,6 +29,8 @@ func (g *fakeGuard) Allow(_ context.Context, path string, a Access) (string, err
 	return path, nil
 }
 
+func (g *fakeGuard) SecretName(string) bool { return false }
+
 func (g *fakeGuard) SameReal(path, real string) bool { return !g.moved }
 
 // Every document access goes through the gate once, before anything is

@@ -13,6 +13,9 @@ type Stat struct {
 	Mode   fs.FileMode
 	Size   int64
 	MTime  time.Time
+	// Links is the file's number of names (hard links); 0 when the store
+	// does not know it (an editor's buffer).
+	Links uint64
 }
 
 // Snapshot is a path's current bytes. Release hands a pooled buffer back;

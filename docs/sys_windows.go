@@ -297,6 +297,7 @@ func statOfInfo(info *windows.ByHandleFileInformation) Stat {
 		Exists: true, Dir: mode.IsDir(), Mode: mode,
 		Size:  int64(info.FileSizeHigh)<<32 | int64(info.FileSizeLow),
 		MTime: time.Unix(0, info.LastWriteTime.Nanoseconds()),
+		Links: uint64(info.NumberOfLinks),
 	}
 }
 

@@ -30,6 +30,7 @@ const (
 	Symlink                        // not followed
 	TempFile                       // a writer's temporary file (never shown by name)
 	WalkError                      // a directory that could not be listed, a file gone mid-walk
+	SecretName                     // another name (a hard link) of a secret file: never searched
 	numClasses
 )
 
@@ -64,6 +65,8 @@ func (c WalkClass) what(n int) string {
 		return Count(n, "writer temporary file") + " hidden"
 	case WalkError:
 		return Count(n, "walk error")
+	case SecretName:
+		return Count(n, "file") + " not searched: another name (a hard link) of a secret file, which is read only with the user's yes (read it by this name to be asked)"
 	}
 	return ""
 }

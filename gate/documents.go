@@ -76,6 +76,13 @@ func (g *DocumentsGate) Allow(ctx context.Context, v Verdict) error {
 	return &Refusal{Verb: what, Effects: v.Effects, Answer: a, Hint: g.Chain.Hint(), Unheard: g.Chain.Unheard(), InCell: IsInCell(ctx)}
 }
 
+// SecretName tells whether the file at path is another name of a secret
+// file (Policy.ClassRead finds the names a path does not show): a tree
+// search leaves it out. It never asks.
+func (g *DocumentsGate) SecretName(path string) bool {
+	return g.Policy.ClassRead(g.Policy.Resolve(g.Dir, path)) == ClassSecret
+}
+
 // SameReal is the writer's check under its lock (G1.7): path resolves
 // again, unlooped, to real. When it does not (a link was made or moved
 // since the gate judged it), the write must write nothing.
