@@ -106,6 +106,22 @@ type Sandbox struct {
 	TempDir string
 }
 
+// Unconfined is what a step's effects are where no sandbox confines the
+// programs it runs (none works here, or shell.confinement is "off"): a
+// step that runs a program (exec) may then write anywhere, write the
+// protected entries and reach the network, so it has those effects too
+// and asks for them as any other step would (the Windows red team's
+// expand.exe writing a hook under an auto set without protected). A
+// step that runs no program keeps its effects. Secret is not added: the
+// user is told that programs run unconfined (eukhe check, the settings
+// status), and a step naming a secret is secret as before.
+func Unconfined(e Effects) Effects {
+	if !e.Has(Exec) {
+		return e
+	}
+	return e.Union(Of(Write, Outside, Protected, Net))
+}
+
 // PlanSandbox is the sandbox of a process allowed these effects in these
 // places. It is pure.
 func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {

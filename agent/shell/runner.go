@@ -222,6 +222,11 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 			sc.Steps[i].Effects = r.blind(sc.Steps[i].Effects)
 		}
 	}
+	if r.Confine.unconfined() {
+		for i := range sc.Steps {
+			sc.Steps[i].Effects = gate.Unconfined(sc.Steps[i].Effects)
+		}
+	}
 	// The gate parsed the same text without error, so this cannot fail
 	// but for a gate bug.
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(req.Script), "")
@@ -238,8 +243,12 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 	r.protected.live.enable()
 	g := r.Gate
 	if req.Grant != 0 {
+		grant := req.Grant
+		if r.Confine.unconfined() {
+			grant = gate.Unconfined(grant) // as the cell that grants it was asked
+		}
 		base := g
-		g.Auto = func() gate.AutoSet { return gate.AutoOf(base.auto().Effects().Union(req.Grant)) }
+		g.Auto = func() gate.AutoSet { return gate.AutoOf(base.auto().Effects().Union(grant)) }
 	}
 	x = &run{
 		gate: g, policy: r.Gate.Policy, root: root, env: env, sc: sc, file: f,

@@ -35,6 +35,20 @@ func (c Confine) mode() string {
 	return "auto"
 }
 
+// unconfined tells whether the programs a step runs run without a sandbox:
+// shell.confinement is "off", or it is "auto" and no mechanism works
+// here ("require" runs none then). Their steps' effects are then
+// gate.Unconfined.
+func (c Confine) unconfined() bool {
+	switch c.mode() {
+	case "off":
+		return true
+	case "require":
+		return false
+	}
+	return Detect().Mechanism == Unconfined
+}
+
 // key is what confines a process beside its effects: the confinement
 // setting and the writable directories, as they are now.
 func (c Confine) key() string {
