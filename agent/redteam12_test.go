@@ -1,0 +1,321 @@
+//go:build linux
+
+package agent
+
+// The twelfth red team's attacks on this stop's changes, through the real
+// ipython tool: eukhe's user settings file and the agents' and browsers'
+// stores made secret, the blank letters escaped in a question, and the
+// kernel frozen between cells (every process of its tree and session
+// stopped, found through /proc). Each test asserts the safe outcome;
+// these held. The attacks that got through are in
+// redteam12_open12_test.go (build tag open_attacks).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
+	"github.com/eukhe/eukhe/internal/testkit"
+)
+
+// r12watched is a session whose settings come from a real user settings
+// file and its watch (as eukhe mcp has them), with ~/.ssh/id_rsa holding
+// secretMark. It gives the session, the home, the workspace and the
+// settings' places.
+func r12watched(t *testing.T) (*Session, string, string, settings.Paths, *settings.Watcher) {
+	t.Helper()
+	py := testkit.IPython(t)
+	dir := t.TempDir()
+	home := t.TempDir()
+	key := filepath.Join(home, ".ssh", "id_rsa")
+	if err := os.MkdirAll(filepath.Dir(key), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, []byte(secretMark+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH")}
+	paths := settings.Locate(env, []string{dir})
+	if err := os.MkdirAll(paths.UserDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(paths.UserFile, []byte(`{"ipython.python": `+pyQuote(py)+`}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	watch, err := settings.Watch(paths, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { watch.Close() })
+	host := &Headless{RootDir: dir, Disk: docs.NewDisk(), Paths: paths.Places(env).Policy(gate.OS), Current: watch.Current}
+	s, err := Open(Options{Host: host, Env: env, ShellBudget: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, home, dir, paths, watch
+}
+
+// r12readKey is a cell that tries to read ~/.ssh/id_rsa with the cell's
+// own Python (confined) and prints what it got.
+func r12readKey(home string) string {
+	return fmt.Sprintf(`try:
+    print(open(%s).read())
+except Exception as e:
+    print('confined:', type(e).__name__)`, pyQuote(filepath.Join(home, ".ssh", "id_rsa")))
+}
+
+// Attack (settings file, from the cell's Python): the cell reads eukhe's
+// user settings file, writes it (confinement off), appends to it, and
+// replaces it by a rename of a file it made; the kernel function write()
+// and bash() try the same. The next cell must still be confined.
+// Class: writing eukhe's settings by another route.
+func TestRedTeam12_CellWritesSettingsFileEveryWay(t *testing.T) {
+	s, home, _, paths, watch := r12watched(t)
+	py := watch.Current().IPythonPython
+	evil := `{"shell.confinement": "off", "ipython.python": ` + pyQuote(py) + `}`
+	f := pyQuote(paths.UserFile)
+	r := cell(t, s, map[string]any{"code": fmt.Sprintf(`import os
+F = %s
+E = %s
+def tryit(name, fn):
+    try:
+        fn(); print(name, 'ran')
+    except BaseException as e:
+        print(name, 'refused', type(e).__name__, getattr(e, 'kind', ''))
+tryit('read', lambda: print('SETTINGS', open(F).read()))
+tryit('write', lambda: open(F, 'w').write(E))
+tryit('append', lambda: open(F, 'a').write(' '))
+def ren():
+    open('evil.json', 'w').write(E)
+    os.rename('evil.json', F)
+tryit('rename', ren)
+def rep():
+    open('evil2.json', 'w').write(E)
+    os.replace('evil2.json', F)
+tryit('replace', rep)
+tryit('fn_write', lambda: write(F, E))
+tryit('fn_bash_cp', lambda: bash('cp evil2.json ' + F))
+tryit('fn_bash_tee', lambda: bash('tee ' + F + ' < evil2.json'))
+`, f, pyQuote(evil))})
+	time.Sleep(1500 * time.Millisecond) // the settings watch
+	r2 := cell(t, s, map[string]any{"code": r12readKey(home)})
+	b, _ := os.ReadFile(paths.UserFile)
+	if strings.Contains(r2.Text(), secretMark) || strings.Contains(string(b), "off") || watch.Current().Confinement == "off" {
+		t.Logf("ESCAPED: the settings file now %q, confinement %q", b, watch.Current().Confinement)
+		t.Fatalf("cell 1:\n%s\ncell 2:\n%s", r.Text(), r2.Text())
+	}
+	t.Logf("held:\n%s\n%s", r.Text(), r2.Text())
+}
+
+// Attack (the agents' and browsers' stores, from the cell's Python): the
+// cell copies each store with shutil (copytree of ~/.config, of the whole
+// ~/.mozilla), tars the home, and reads the stores through /proc/self/root
+// and a workspace symlink to the home. None of it may show a token.
+// Class: a copy made by a tool; another name of the file.
+func TestRedTeam12_CellCopiesStoresWholesale(t *testing.T) {
+	stores := []string{".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
+		".config/github-copilot/apps.json", ".mozilla/firefox/p.default/logins.json",
+		".config/google-chrome/Default/Login Data", ".config/BraveSoftware/Brave-Browser/Default/Login Data"}
+	files := map[string]string{}
+	for _, p := range stores {
+		files["~/"+p] = secretMark + " " + p + "\n"
+	}
+	w := rtSession(t, files, nil, nil, nil)
+	r := cell(t, w.s, map[string]any{"code": fmt.Sprintf(`import os, shutil, tarfile, subprocess
+H = %s
+def tryit(name, fn):
+    try:
+        fn(); print(name, 'ran')
+    except BaseException as e:
+        print(name, 'failed', type(e).__name__)
+tryit('copytree_config', lambda: shutil.copytree(H + '/.config', 'cfgcopy', symlinks=False))
+tryit('copytree_mozilla', lambda: shutil.copytree(H + '/.mozilla', 'mozcopy'))
+tryit('copy_claude', lambda: shutil.copy(H + '/.claude/.credentials.json', 'cc.json'))
+def tar():
+    with tarfile.open('home.tar', 'w') as t:
+        t.add(H, arcname='h')
+tryit('tar', tar)
+tryit('cp_a', lambda: subprocess.run(['cp', '-a', H, 'homecopy'], capture_output=True))
+os.symlink(H, 'hl')
+for p in %s:
+    for pre in (H + '/', '/proc/self/root' + H + '/', 'hl/'):
+        try:
+            print('READ', open(pre + p).read().strip())
+        except Exception as e:
+            pass
+for root, dirs, fs in os.walk('.'):
+    for f in fs:
+        try:
+            b = open(os.path.join(root, f), 'rb').read()
+        except Exception:
+            continue
+        if b'SSHKEY' in b:
+            print('COPIED', os.path.join(root, f))
+`, pyQuote(w.home), mustJSON(stores))})
+	text := r.Text()
+	// the tar holds the stores' bytes if they were readable
+	if b, err := os.ReadFile(filepath.Join(w.dir, "home.tar")); err == nil && bytes.Contains(b, []byte(secretMark)) {
+		text += "\n[home.tar holds a token]"
+	}
+	if strings.Contains(text, secretMark) || strings.Contains(text, "COPIED") || strings.Contains(text, "holds a token") {
+		t.Logf("ESCAPED: a store's token reached the workspace or the cell")
+		t.Fatalf("%s", text)
+	}
+	t.Logf("held:\n%s", text)
+}
+
+func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// r12daemonCode is a cell that starts a process writing a line to ticks
+// every 50 ms until deadline (unix seconds): forked from the kernel, with
+// setsid() and a second fork as asked, its standard streams on /dev/null.
+func r12daemonCode(ticks string, deadline int64, setsid, fork2 bool) string {
+	return fmt.Sprintf(`import os, time
+def start():
+    pid = os.fork()
+    if pid:
+        os.waitpid(pid, 0)
+        return
+    try:
+        if %s:
+            os.setsid()
+        if %s and os.fork():
+            os._exit(0)
+        fd = os.open('/dev/null', os.O_RDWR)
+        for i in (0, 1, 2):
+            os.dup2(fd, i)
+        while time.time() < %d:
+            with open(%s, 'a') as f:
+                f.write('t\n')
+            time.sleep(0.05)
+    finally:
+        os._exit(0)
+start()
+time.sleep(0.3)
+'started'`, pyBool(setsid), pyBool(fork2), deadline, pyQuote(ticks))
+}
+
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
+}
+
+// r12ticks counts the lines of the ticks file.
+func r12ticks(p string) int {
+	b, _ := os.ReadFile(p)
+	return bytes.Count(b, []byte("\n"))
+}
+
+// r12runsBetweenCells starts the daemon of r12daemonCode in a cell and
+// reports how many ticks it wrote in 1.5 s while no cell ran.
+func r12runsBetweenCells(t *testing.T, w *rtWorld, setsid, fork2 bool) (int, string) {
+	t.Helper()
+	ticks := filepath.Join(w.dir, "ticks")
+	r := cell(t, w.s, map[string]any{"code": r12daemonCode(ticks, time.Now().Add(8*time.Second).Unix(), setsid, fork2)})
+	if r.Failed() || !strings.Contains(r.Text(), "started") {
+		t.Fatalf("the cell: %v\n%s", r.Outcome, r.Text())
+	}
+	time.Sleep(200 * time.Millisecond)
+	n1 := r12ticks(ticks)
+	time.Sleep(1500 * time.Millisecond)
+	n2 := r12ticks(ticks)
+	return n2 - n1, r.Text()
+}
+
+// Attack (the freeze, a process escaping the tree), under bubblewrap: a
+// child that calls setsid() and forks again (a daemon): its parent is
+// gone and its session is its own, but the sandbox's PID namespace keeps
+// it below the kernel, so the freeze finds it.
+func TestRedTeam12_DaemonUnderBubblewrapIsFrozen(t *testing.T) {
+	t.Setenv("EUKHE_CONFINEMENT", "bubblewrap")
+	w := rtSession(t, nil, nil, nil, nil)
+	if n, text := r12runsBetweenCells(t, w, true, true); n > 1 {
+		t.Logf("ESCAPED: a daemon of the cell wrote %d lines in 1.5 s while no cell ran", n)
+		t.Fatalf("%s", text)
+	}
+}
+
+// Attack (the freeze), under Landlock: a child that only calls setsid()
+// stays the kernel's child (the tree finds it); a child that only forks
+// twice keeps the kernel's session (the session finds it).
+func TestRedTeam12_SetsidOrDoubleForkAloneIsFrozenUnderLandlock(t *testing.T) {
+	t.Setenv("EUKHE_CONFINEMENT", "landlock")
+	for _, c := range []struct {
+		name          string
+		setsid, fork2 bool
+	}{{"setsid", true, false}, {"double-fork", false, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			w := rtSession(t, nil, nil, nil, nil)
+			if n, text := r12runsBetweenCells(t, w, c.setsid, c.fork2); n > 1 {
+				t.Logf("ESCAPED: a %s child of the cell wrote %d lines in 1.5 s while no cell ran", c.name, n)
+				t.Fatalf("%s", text)
+			}
+		})
+	}
+}
+
+// Attack (the freeze, threads): a cell leaves a thread that makes a new
+// process every 20 ms (subprocess of a short sleep), so processes appear
+// while the freeze walks /proc. A thread is stopped with its process, and
+// the children it made are the kernel's; nothing writes between cells.
+func TestRedTeam12_ThreadSpawningWhileFreezeWalksIsFrozen(t *testing.T) {
+	w := rtSession(t, nil, nil, nil, nil)
+	ticks := filepath.Join(w.dir, "ticks")
+	r := cell(t, w.s, map[string]any{"code": fmt.Sprintf(`import threading, subprocess, time
+def spawn():
+    end = time.time() + 8
+    while time.time() < end:
+        subprocess.Popen(['sh', '-c', 'echo t >> %s; sleep 0.2'])
+        time.sleep(0.02)
+threading.Thread(target=spawn, daemon=True).start()
+time.sleep(0.2)
+'started'`, ticks)})
+	if r.Failed() {
+		t.Fatalf("%v\n%s", r.Outcome, r.Text())
+	}
+	time.Sleep(300 * time.Millisecond)
+	n1 := r12ticks(ticks)
+	time.Sleep(1500 * time.Millisecond)
+	if n := r12ticks(ticks) - n1; n > 1 {
+		t.Logf("ESCAPED: processes of a thread the cell left wrote %d lines in 1.5 s while no cell ran", n)
+		t.Fatalf("%s", r.Text())
+	}
+}
+
+// Attack (the question, the letters this stop escapes, end to end): a
+// cell that names its command with U+3164 (a letter to Python) beside a
+// harmless one is asked about with the letter escaped, whichever of the
+// listed blanks it uses.
+func TestRedTeam12_CellQuestionEscapesListedBlanks(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	w := rtSession(t, nil, nil, withAuto(autoOf(gate.Read, gate.Write)), func(_ context.Context, q gate.Question) gate.Answer {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, q.What)
+		return gate.Deny
+	})
+	for _, ch := range []string{"\u3164", "\uffa0", "cmd\u034f", "cmd\u17b4", "cmd\ufe0f", "cmd\U000e0100"} {
+		code := "import os\ncmd = 'echo safe'\n" + ch + " = 'touch pwned'\nos.system(" + ch + ")\n"
+		cell(t, w.s, map[string]any{"code": code})
+		mu.Lock()
+		last := asked[len(asked)-1]
+		mu.Unlock()
+		if strings.Contains(last, ch) {
+			t.Errorf("the question shows %+q raw: %q", ch, last)
+		}
+	}
+}
