@@ -8,7 +8,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,116 +15,8 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
 )
-
-// Attack (the freeze, a process escaping the tree and the session), under
-// Landlock (the mechanism without bubblewrap: no PID namespace): a child
-// that calls setsid() and forks again is neither the kernel's descendant
-// (its parent is gone: it is init's or a subreaper's) nor in the kernel's
-// session, so kernelProcesses never lists it; it runs between cells.
-func TestRedTeam12_DaemonEscapesFreezeUnderLandlock(t *testing.T) {
-	t.Setenv("EUKHE_CONFINEMENT", "landlock")
-	w := rtSession(t, nil, nil, nil, nil)
-	if n, text := r12runsBetweenCells(t, w, true, true); n > 1 {
-		t.Logf("ESCAPED: under Landlock a setsid()+double-fork daemon of the cell wrote %d lines in 1.5 s while no cell ran", n)
-		t.Fatalf("%s", text)
-	}
-}
-
-// The same daemon plants a program between cells: protected out of the
-// auto set and a relative PATH entry (bin), it makes bin/git after its
-// cell ended and the live watch of protected entries stopped (it runs
-// only during a cell now); the next cell's watch takes bin/git as it
-// finds it. Class: a process the freeze misses plants a program.
-func TestRedTeam12_DaemonPlantsRelativePathProgramBetweenCellsUnderLandlock(t *testing.T) {
-	t.Setenv("EUKHE_CONFINEMENT", "landlock")
-	w := rtSession(t, map[string]string{"a.txt": "x\n"}, map[string]string{"PATH": "bin:" + os.Getenv("PATH")},
-		withAuto(autoOf(gate.Read, gate.Write, gate.Exec, gate.Net)), nil)
-	r := cell(t, w.s, map[string]any{"code": `import os, time
-pid = os.fork()
-if pid == 0:
-    try:
-        os.setsid()
-        if os.fork():
-            os._exit(0)
-        fd = os.open('/dev/null', os.O_RDWR)
-        for i in (0, 1, 2):
-            os.dup2(fd, i)
-        time.sleep(1.5)
-        os.makedirs('bin', exist_ok=True)
-        with open('bin/git', 'w') as f:
-            f.write('#!/bin/sh\necho PLANTED\n')
-        os.chmod('bin/git', 0o755)
-    finally:
-        os._exit(0)
-os.waitpid(pid, 0)
-'started'`})
-	if r.Failed() {
-		t.Fatalf("%v\n%s", r.Outcome, r.Text())
-	}
-	time.Sleep(2500 * time.Millisecond)
-	r2 := cell(t, w.s, map[string]any{"code": "1"})
-	if rtExists(filepath.Join(w.dir, "bin", "git")) {
-		t.Logf("ESCAPED: a daemon of an ended cell made bin/git (a relative PATH directory, named like a command; protected not in the auto set) between cells, and the next cell left it:\n%s\n%s", r.Text(), r2.Text())
-		t.Fatal("planted between cells")
-	}
-}
-
-// Attack (killKernel), under Landlock: the session ends (the kernel is
-// killed with its tree and session), and the daemon goes on writing.
-// Class: a process escaping the tree outlives the kill.
-func TestRedTeam12_DaemonOutlivesKernelKillUnderLandlock(t *testing.T) {
-	t.Setenv("EUKHE_CONFINEMENT", "landlock")
-	w := rtSession(t, nil, nil, nil, nil)
-	ticks := filepath.Join(w.dir, "ticks")
-	r := cell(t, w.s, map[string]any{"code": r12daemonCode(ticks, time.Now().Add(6*time.Second).Unix(), true, true)})
-	if r.Failed() {
-		t.Fatalf("%v\n%s", r.Outcome, r.Text())
-	}
-	cell(t, w.s, map[string]any{"code": "1", "restart": true})
-	w.s.Close()
-	time.Sleep(300 * time.Millisecond)
-	n1 := r12ticks(ticks)
-	time.Sleep(1500 * time.Millisecond)
-	if n := r12ticks(ticks) - n1; n > 1 {
-		t.Logf("ESCAPED: under Landlock a setsid()+double-fork daemon wrote %d lines in 1.5 s after a restart and the session's end killed its kernel", n)
-		t.Fatal("outlived the kill")
-	}
-}
-
-// Attack (the freeze, a process started while it walks): a chain of
-// short-lived processes, each of which writes a line, starts the next and
-// exits. Under bubblewrap the PID namespace keeps each below the kernel,
-// but the freeze lists /proc, then stops what it listed: a link that
-// exits in between is not found stopped (ESRCH), and when a round
-// stops nothing new the freeze ends while the next link runs. Class: a
-// process started while the freeze walks.
-func TestRedTeam12_ForkExitChainOutrunsFreeze(t *testing.T) {
-	w := rtSession(t, nil, nil, nil, nil)
-	ticks := filepath.Join(w.dir, "ticks")
-	chain := filepath.Join(w.dir, "chain.sh")
-	deadline := time.Now().Add(7 * time.Second).Unix()
-	script := fmt.Sprintf("[ \"$(date +%%s)\" -lt %d ] || exit 0\necho t >> %s\nsh %s </dev/null >/dev/null 2>&1 &\n", deadline, ticks, chain)
-	if err := os.WriteFile(chain, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r := cell(t, w.s, map[string]any{"code": fmt.Sprintf(`import subprocess, time
-subprocess.Popen(['sh', %s], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-time.sleep(0.3)
-'started'`, pyQuote(chain))})
-	if r.Failed() {
-		t.Fatalf("%v\n%s", r.Outcome, r.Text())
-	}
-	time.Sleep(300 * time.Millisecond)
-	n1 := r12ticks(ticks)
-	time.Sleep(1500 * time.Millisecond)
-	n := r12ticks(ticks) - n1
-	cell(t, w.s, map[string]any{"code": "1", "restart": true})
-	if n > 1 {
-		t.Logf("ESCAPED: a fork-and-exit chain the cell started wrote %d lines in 1.5 s while no cell ran (the freeze ended while a link it had not listed ran)", n)
-		t.Fatalf("%s", r.Text())
-	}
-}
 
 // Attack (the question, blanks outside gate.blank's list), end to end:
 // Python takes U+16FE4 (KHITAN SMALL SCRIPT FILLER, a nonspacing mark
@@ -185,4 +76,20 @@ except Exception as e:
 		t.Fatalf("cell 1:\n%s\ncell 2:\n%s", r.Text(), r2.Text())
 	}
 	t.Logf("held:\n%s\n%s", r.Text(), r2.Text())
+}
+
+// Attack (the freeze, a process escaping the tree and the session), under
+// "shell.confinement": "off" (a user setting): no sandbox, so no PID
+// namespace and no re-run adopting orphans. A child of the cell that calls
+// setsid() and forks again is init's, in a session of its own:
+// kernelProcesses never lists it, and it runs between cells and after the
+// kernel is killed. What "off" gives up is the sandbox; the freeze's
+// promise (nothing of a kernel runs between cells) is not kept either.
+// Class: a process escaping the tree.
+func TestRedTeam12_DaemonEscapesFreezeWithConfinementOff(t *testing.T) {
+	w := rtSession(t, nil, nil, func(s *settings.Settings) { s.Confinement = "off" }, nil)
+	if n, text := r12runsBetweenCells(t, w, true, true); n > 1 {
+		t.Logf("ESCAPED: with confinement off a setsid()+double-fork daemon of the cell wrote %d lines in 1.5 s while no cell ran", n)
+		t.Fatalf("%s", text)
+	}
 }

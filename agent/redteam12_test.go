@@ -230,6 +230,9 @@ func r12runsBetweenCells(t *testing.T, w *rtWorld, setsid, fork2 bool) (int, str
 	}
 	time.Sleep(200 * time.Millisecond)
 	n1 := r12ticks(ticks)
+	if n1 == 0 {
+		t.Fatalf("the daemon wrote nothing during its cell (the probe did not run):\n%s", r.Text())
+	}
 	time.Sleep(1500 * time.Millisecond)
 	n2 := r12ticks(ticks)
 	return n2 - n1, r.Text()
@@ -317,5 +320,124 @@ func TestRedTeam12_CellQuestionEscapesListedBlanks(t *testing.T) {
 		if strings.Contains(last, ch) {
 			t.Errorf("the question shows %+q raw: %q", ch, last)
 		}
+	}
+}
+
+// Attack (the freeze, a process escaping the tree and the session), under
+// Landlock (no PID namespace): a child that calls setsid() and forks
+// again leaves the kernel's session and loses its parent. Held: the
+// Landlock re-run that starts the kernel's Python stays its parent and
+// adopts orphans (a subreaper), so the daemon is still below the kernel's
+// process and is frozen.
+func TestRedTeam12_DaemonIsFrozenUnderLandlock(t *testing.T) {
+	t.Setenv("EUKHE_CONFINEMENT", "landlock")
+	w := rtSession(t, nil, nil, nil, nil)
+	if n, text := r12runsBetweenCells(t, w, true, true); n > 1 {
+		t.Logf("ESCAPED: under Landlock a setsid()+double-fork daemon of the cell wrote %d lines in 1.5 s while no cell ran", n)
+		t.Fatalf("%s", text)
+	}
+}
+
+// Attack (the freeze, a program planted between cells), under Landlock:
+// protected out of the auto set and a relative PATH entry (bin), the
+// daemon makes bin/git after its cell ended and the live watch of
+// protected entries stopped (it runs only during a cell now), so the next
+// cell's watch would take bin/git as it finds it. Held: the daemon is
+// frozen before it gets there.
+func TestRedTeam12_DaemonPlantsNothingBetweenCellsUnderLandlock(t *testing.T) {
+	t.Setenv("EUKHE_CONFINEMENT", "landlock")
+	w := rtSession(t, map[string]string{"a.txt": "x\n"}, map[string]string{"PATH": "bin:" + os.Getenv("PATH")},
+		withAuto(autoOf(gate.Read, gate.Write, gate.Exec, gate.Net)), nil)
+	r := cell(t, w.s, map[string]any{"code": `import os, time
+pid = os.fork()
+if pid == 0:
+    try:
+        os.setsid()
+        if os.fork():
+            os._exit(0)
+        fd = os.open('/dev/null', os.O_RDWR)
+        for i in (0, 1, 2):
+            os.dup2(fd, i)
+        time.sleep(1.5)
+        os.makedirs('bin', exist_ok=True)
+        with open('bin/git', 'w') as f:
+            f.write('#!/bin/sh\necho PLANTED\n')
+        os.chmod('bin/git', 0o755)
+    finally:
+        os._exit(0)
+os.waitpid(pid, 0)
+'started'`})
+	if r.Failed() {
+		t.Fatalf("%v\n%s", r.Outcome, r.Text())
+	}
+	time.Sleep(2500 * time.Millisecond)
+	r2 := cell(t, w.s, map[string]any{"code": "1"})
+	if rtExists(filepath.Join(w.dir, "bin", "git")) {
+		t.Logf("ESCAPED: a daemon of an ended cell made bin/git (a relative PATH directory, named like a command; protected not in the auto set) between cells, and the next cell left it:\n%s\n%s", r.Text(), r2.Text())
+		t.Fatal("planted between cells")
+	}
+}
+
+// Attack (killKernel), under Landlock: a restart and the session's end
+// kill the kernel with its tree and session; a daemon that went on
+// writing would outlive the kill. Held: it is in the tree (the re-run
+// adopted it).
+func TestRedTeam12_DaemonDiesWithKernelUnderLandlock(t *testing.T) {
+	t.Setenv("EUKHE_CONFINEMENT", "landlock")
+	w := rtSession(t, nil, nil, nil, nil)
+	ticks := filepath.Join(w.dir, "ticks")
+	r := cell(t, w.s, map[string]any{"code": r12daemonCode(ticks, time.Now().Add(6*time.Second).Unix(), true, true)})
+	if r.Failed() {
+		t.Fatalf("%v\n%s", r.Outcome, r.Text())
+	}
+	cell(t, w.s, map[string]any{"code": "1", "restart": true})
+	w.s.Close()
+	time.Sleep(300 * time.Millisecond)
+	n1 := r12ticks(ticks)
+	if n1 == 0 {
+		t.Fatal("the daemon wrote nothing (the probe did not run)")
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if n := r12ticks(ticks) - n1; n > 1 {
+		t.Logf("ESCAPED: under Landlock a setsid()+double-fork daemon wrote %d lines in 1.5 s after a restart and the session's end killed its kernel", n)
+		t.Fatal("outlived the kill")
+	}
+}
+
+// Attack (the freeze, a process started while it walks): a chain of
+// short-lived processes, each of which writes a line, starts the next and
+// exits. Under bubblewrap the PID namespace keeps each below the kernel;
+// the freeze lists /proc, then stops what it listed, so a link that
+// exits in between could leave its child unlisted and the freeze could
+// end while it runs. Held here: the chain is stopped.
+func TestRedTeam12_ForkExitChainIsFrozen(t *testing.T) {
+	w := rtSession(t, nil, nil, nil, nil)
+	ticks := filepath.Join(w.dir, "ticks")
+	chain := filepath.Join(w.dir, "chain.sh")
+	// each link: a shell builtin test, an echo, the next link in the
+	// background; it ends at 20000 links, or when the workspace is gone
+	script := fmt.Sprintf("[ \"$1\" -lt 20000 ] && [ -e %s ] || exit 0\necho t >> %s\nsh %s $(($1+1)) </dev/null >/dev/null 2>&1 &\n", chain, ticks, chain)
+	if err := os.WriteFile(chain, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := cell(t, w.s, map[string]any{"code": fmt.Sprintf(`import subprocess, time
+subprocess.Popen(['sh', %s, '0'], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+time.sleep(0.3)
+'started'`, pyQuote(chain))})
+	if r.Failed() {
+		t.Fatalf("%v\n%s", r.Outcome, r.Text())
+	}
+	time.Sleep(300 * time.Millisecond)
+	n1 := r12ticks(ticks)
+	if n1 == 0 {
+		t.Fatalf("the chain wrote nothing (the probe did not run):\n%s", r.Text())
+	}
+	time.Sleep(1500 * time.Millisecond)
+	n := r12ticks(ticks) - n1
+	cell(t, w.s, map[string]any{"code": "1", "restart": true})
+	t.Logf("the chain wrote %d lines before the freeze, %d after", n1, n)
+	if n > 1 {
+		t.Logf("ESCAPED: a fork-and-exit chain the cell started wrote %d lines in 1.5 s while no cell ran (the freeze ended while a link it had not listed ran)", n)
+		t.Fatalf("%s", r.Text())
 	}
 }
