@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -352,3 +353,69 @@ except Exception as e:
     print('refused', type(e).__name__, e)`)})
 	r12settingsUnchanged(t, w, p, reply)
 }
+
+// Attack (the late attach, a wrong editor), by a step's program: the
+// Finder and Find trust any JSON file in the discovery directory, and an
+// entry's socket may be anywhere. A program (python3, under each
+// mechanism) plants $XDG_RUNTIME_DIR/eukhe/fake.json naming a live pid,
+// the workspace as its root and a socket in the workspace; the next tool
+// call would dial it. Held: the sandbox hides eukhe's sockets'
+// directory. (By the shell's own words it got through:
+// attack_round12_open12_test.go.)
+func TestAttackRound12_a_steps_program_plants_a_discovery_entry(t *testing.T) {
+	needEdgeTools(t)
+	for _, how := range []string{"bubblewrap", "landlock"} {
+		t.Run(how, func(t *testing.T) { r12plantEntry(t, how) })
+	}
+}
+
+// r12plantEntry has a step plant a discovery entry for a socket the test
+// listens on in the workspace (how: "words", the shell's own redirection;
+// else a program under that mechanism), makes a tool call past the
+// Finder's recheck, and fails if the session dialed the socket or the
+// entry was planted.
+func r12plantEntry(t *testing.T, how string) {
+	needEdgeTools(t)
+	w := r12world(t)
+	run := envMap(w.env)["XDG_RUNTIME_DIR"]
+	sock := filepath.Join(w.root, "fake.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skip("no unix socket here:", err)
+	}
+	defer l.Close()
+	dialed := make(chan struct{}, 1)
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			dialed <- struct{}{}
+			c.Close()
+		}
+	}()
+	more := []string{}
+	if how != "words" {
+		more = append(more, "EUKHE_CONFINEMENT="+how)
+	}
+	p := r3mcp(t, w, w.root, os.Getenv("PATH"), more...)
+	entry := fmt.Sprintf(`{"pid":%d,"socket":%q,"roots":[%q],"editor":"fake"}`, os.Getpid(), sock, w.root)
+	target := filepath.Join(run, "eukhe", "fake.json")
+	script := "printf '%s' " + shellQuote(entry) + " > " + target
+	if how != "words" {
+		t2 := strings.NewReplacer("/", "'+'/'+'").Replace(target)
+		script = r3py("import os\nt = '" + t2 + "'\nos.makedirs(os.path.dirname(t), exist_ok=True)\nopen(t, 'w').write(" + pyLit(entry) + ")\nprint('planted')")
+	}
+	reply, _ := p.call("bash", map[string]any{"script": script})
+	time.Sleep(1100 * time.Millisecond) // past the Finder's recheck
+	p.call("read", map[string]any{"path": "a.txt"})
+	_, planted := os.Stat(target)
+	select {
+	case <-dialed:
+		t.Errorf("the session dialed the agent's own socket through a planted discovery entry:\n%s\n%s", reply, p.stderrText())
+	case <-time.After(300 * time.Millisecond):
+		if planted == nil {
+			t.Errorf("a step planted a discovery entry:\n%s\n%s", reply, p.stderrText())
+		}
+	}
+}
+
+// pyLit is s as a Python string literal.
+func pyLit(s string) string { b, _ := json.Marshal(s); return string(b) }
