@@ -111,3 +111,21 @@ func TestRedTeam12_other_blank_characters_are_escaped(t *testing.T) {
 		}
 	}
 }
+
+// Attack (the agents' stores this stop did not name): the same agents'
+// and their kin's logins in the files their documentation names —
+// Gemini CLI's API key file (~/.gemini/.env) and its MCP servers' OAuth
+// tokens (~/.gemini/mcp-oauth-tokens.json), Qwen Code's OAuth tokens
+// (~/.qwen/oauth_creds.json), opencode's provider keys
+// (~/.local/share/opencode/auth.json), Claude Code's ~/.claude.json (its
+// account, and an API key login's key) — are read unasked (a home
+// dot-file is protected for a write only). Class: a credential store
+// under another name.
+func TestRedTeam12_other_agent_credential_files_are_secret(t *testing.T) {
+	_, home, root := redHome(t)
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	for _, f := range []string{".gemini/.env", ".gemini/mcp-oauth-tokens.json", ".qwen/oauth_creds.json",
+		".local/share/opencode/auth.json", ".claude.json"} {
+		t.Run(f, func(t *testing.T) { r12secret(t, p, root, filepath.Join(home, f), "agent credential file") })
+	}
+}

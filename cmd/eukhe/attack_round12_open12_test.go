@@ -35,3 +35,10 @@ func TestAttackRound12_a_steps_program_swaps_the_settings_directory_under_bubble
 func TestAttackRound12_the_shells_words_plant_a_discovery_entry(t *testing.T) {
 	r12plantEntry(t, "words")
 }
+
+// The same entry planted by the write tool: a document tool's write is
+// eukhe's own, judged by the gate alone, and the discovery directory is
+// Outside to it (unasked by default). Class: a wrong editor attached.
+func TestAttackRound12_the_write_tool_plants_a_discovery_entry(t *testing.T) {
+	r12plantEntry(t, "write tool")
+}

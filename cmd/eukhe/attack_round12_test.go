@@ -371,7 +371,7 @@ func TestAttackRound12_a_steps_program_plants_a_discovery_entry(t *testing.T) {
 
 // r12plantEntry has a step plant a discovery entry for a socket the test
 // listens on in the workspace (how: "words", the shell's own redirection;
-// else a program under that mechanism), makes a tool call past the
+// "write tool"; else a program under that mechanism), makes a tool call past the
 // Finder's recheck, and fails if the session dialed the socket or the
 // entry was planted.
 func r12plantEntry(t *testing.T, how string) {
@@ -392,18 +392,23 @@ func r12plantEntry(t *testing.T, how string) {
 		}
 	}()
 	more := []string{}
-	if how != "words" {
+	if how == "bubblewrap" || how == "landlock" {
 		more = append(more, "EUKHE_CONFINEMENT="+how)
 	}
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"), more...)
 	entry := fmt.Sprintf(`{"pid":%d,"socket":%q,"roots":[%q],"editor":"fake"}`, os.Getpid(), sock, w.root)
 	target := filepath.Join(run, "eukhe", "fake.json")
 	script := "printf '%s' " + shellQuote(entry) + " > " + target
-	if how != "words" {
+	var reply string
+	if how == "write tool" {
+		reply, _ = p.call("write", map[string]any{"path": target, "content": entry})
+	} else if how != "words" {
 		t2 := strings.NewReplacer("/", "'+'/'+'").Replace(target)
 		script = r3py("import os\nt = '" + t2 + "'\nos.makedirs(os.path.dirname(t), exist_ok=True)\nopen(t, 'w').write(" + pyLit(entry) + ")\nprint('planted')")
 	}
-	reply, _ := p.call("bash", map[string]any{"script": script})
+	if how != "write tool" {
+		reply, _ = p.call("bash", map[string]any{"script": script})
+	}
 	time.Sleep(1100 * time.Millisecond) // past the Finder's recheck
 	p.call("read", map[string]any{"path": "a.txt"})
 	_, planted := os.Stat(target)
