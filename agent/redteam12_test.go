@@ -441,3 +441,127 @@ time.sleep(0.3)
 		t.Fatalf("%s", r.Text())
 	}
 }
+
+// Attack (the freeze, a step outside the kernel's tree): a thread of the
+// cell calls the kernel function bash() as the cell ends; the step runs
+// in eukhe, not in the kernel, so the freeze does not stop it, and its
+// program makes bin/git (a relative PATH directory, protected not in the
+// auto set) after the cell ended. Held: the step keeps the bash tool's
+// laws (its own sandbox and watch rename what it made), whenever it ends.
+func TestRedTeam12_KernelFunctionStepOutlivingItsCellPlantsNothing(t *testing.T) {
+	w := rtSession(t, map[string]string{"a.txt": "x\n", "plant.py": `import os, time
+time.sleep(1.5)
+os.makedirs('bin', exist_ok=True)
+with open('bin/git', 'w') as f:
+    f.write('#!/bin/sh\necho PLANTED\n')
+os.chmod('bin/git', 0o755)
+print('made')
+`}, map[string]string{"PATH": "bin:" + os.Getenv("PATH")}, withAuto(autoOf(gate.Read, gate.Write, gate.Exec, gate.Net)), nil)
+	r := cell(t, w.s, map[string]any{"code": `import threading, time
+out = []
+def late():
+    try:
+        out.append(str(bash('python3 plant.py')))
+    except Exception as e:
+        out.append('refused ' + type(e).__name__ + ' ' + str(getattr(e, 'kind', '')))
+threading.Thread(target=late, daemon=True).start()
+time.sleep(0.3)
+'started'`})
+	if r.Failed() {
+		t.Fatalf("%v\n%s", r.Outcome, r.Text())
+	}
+	time.Sleep(3 * time.Second)
+	planted := rtExists(filepath.Join(w.dir, "bin", "git"))
+	r2 := cell(t, w.s, map[string]any{"code": "print(out)"})
+	if planted || rtExists(filepath.Join(w.dir, "bin", "git")) {
+		t.Logf("ESCAPED: a kernel function's step that outlived its cell made bin/git between cells and it stands:\n%s\n%s", r.Text(), r2.Text())
+		t.Fatal("planted between cells")
+	}
+	t.Logf("held:\n%s\n%s", r.Text(), r2.Text())
+}
+
+// r12uring is Python that queues io_uring operations from the cell: a
+// ring (SQPOLL when asked: its kernel thread is one the freeze's SIGSTOP
+// does not stop), a timeout and, linked after it, path operations.
+const r12uring = `import ctypes, mmap, os, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+def setup(sqpoll):
+    p = ctypes.create_string_buffer(120)
+    if sqpoll:
+        struct.pack_into('I', p, 8, 2)        # IORING_SETUP_SQPOLL
+        struct.pack_into('I', p, 16, 4000)    # sq_thread_idle ms
+    fd = libc.syscall(425, 8, p)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), 'io_uring_setup')
+    sq_entries, = struct.unpack_from('I', p, 0)
+    so = struct.unpack_from('IIIIIII', p, 40)   # head tail mask entries flags dropped array
+    ring = mmap.mmap(fd, so[6] + sq_entries * 4, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=0)
+    sqes = mmap.mmap(fd, sq_entries * 64, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=0x10000000)
+    return fd, ring, sqes, so, sq_entries
+KEEP = []
+def chain(ops, sqpoll=True):
+    fd, ring, sqes, so, n = setup(sqpoll)
+    KEEP.append((fd, ring, sqes))
+    tail, = struct.unpack_from('I', ring, so[1])
+    for i, (opcode, flags, dfd, off, addr, ln, opf) in enumerate(ops):
+        idx = (tail + i) & (n - 1)
+        sqes[idx*64:(idx+1)*64] = b'\0' * 64
+        struct.pack_into('<BBHiQQII', sqes, idx*64, opcode, flags, 0, dfd, off, addr, ln & 0xffffffff, opf)
+        struct.pack_into('Q', sqes, idx*64 + 32, i + 1)
+        struct.pack_into('I', ring, so[6] + idx * 4, idx)
+    struct.pack_into('I', ring, so[1], tail + len(ops))
+    r = libc.syscall(426, fd, len(ops), 0, 2 if sqpoll else 0, None, 0)  # IORING_ENTER_SQ_WAKEUP
+    return r
+def cstr(s):
+    b = ctypes.create_string_buffer(s.encode())
+    KEEP.append(b)
+    return ctypes.addressof(b)
+def later_rename(secs, old, new, mkdir=None, sqpoll=True):
+    ts = ctypes.create_string_buffer(struct.pack('qq', int(secs), int((secs % 1) * 1e9)))
+    KEEP.append(ts)
+    LINK = 4
+    ops = [(11, LINK, -1, 0, ctypes.addressof(ts), 1, 32)]   # TIMEOUT, ETIME_SUCCESS
+    if mkdir:
+        ops.append((37, LINK, -100, 0, cstr(mkdir), 0o755, 0))   # MKDIRAT
+    ops.append((35, 0, -100, cstr(new), cstr(old), -100, 0))      # RENAMEAT: off=newpath, addr=oldpath, len=newdirfd
+    return chain(ops, sqpoll)
+`
+
+// Attack (the freeze, work the kernel does for a stopped process): the
+// cell queues on an io_uring a 1.5 s timeout linked to mkdir bin and a
+// rename of a file it made to bin/git, then ends; the operations are the
+// kernel's (an SQPOLL thread, io-wq workers), which SIGSTOP does not
+// stop. With protected out of the auto set and bin a relative PATH entry,
+// bin/git would appear between cells, while the live watch does not run.
+// Held: the sandbox refuses io_uring_setup (eukhe's seccomp filter:
+// EACCES); and outside any sandbox the linked operations go on through
+// the stopped task's own work, so they wait for the thaw (with or without
+// SQPOLL: tried by hand on this kernel).
+func TestRedTeam12_IOUringChainWaitsForTheThaw(t *testing.T) {
+	for _, sqpoll := range []bool{true} {
+		t.Run(fmt.Sprintf("sqpoll=%v", sqpoll), func(t *testing.T) {
+			w := rtSession(t, map[string]string{"a.txt": "x\n"}, map[string]string{"PATH": "bin:" + os.Getenv("PATH")},
+				withAuto(autoOf(gate.Read, gate.Write, gate.Exec, gate.Net)), nil)
+			r := cell(t, w.s, map[string]any{"code": r12uring + fmt.Sprintf(`
+import os
+with open('payload', 'w') as f:
+    f.write('#!/bin/sh\\necho PLANTED\\n')
+os.chmod('payload', 0o755)
+print('queued', later_rename(1.5, 'payload', 'bin/git', mkdir='bin', sqpoll=%s))`, pyBool(sqpoll))})
+			if strings.Contains(r.Text(), "PermissionError: [Errno 13] io_uring_setup") {
+				t.Logf("held: the sandbox refuses io_uring")
+				return
+			}
+			if !strings.Contains(r.Text(), "queued 3") {
+				t.Fatalf("the ring was not set up:\n%s", r.Text())
+			}
+			time.Sleep(2500 * time.Millisecond)
+			if rtExists(filepath.Join(w.dir, "bin", "git")) {
+				t.Logf("ESCAPED: an io_uring chain the cell queued made bin/git between cells (the kernel was frozen)")
+				t.Fatalf("%s", r.Text())
+			}
+			t.Logf("held:\n%s", r.Text())
+		})
+	}
+}
