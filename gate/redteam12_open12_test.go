@@ -129,3 +129,21 @@ func TestRedTeam12_other_agent_credential_files_are_secret(t *testing.T) {
 		t.Run(f, func(t *testing.T) { r12secret(t, p, root, filepath.Join(home, f), "agent credential file") })
 	}
 }
+
+// Attack (settings file, the default spelling while XDG_CONFIG_HOME moves
+// it): eukhe runs with XDG_CONFIG_HOME=/x (the agent's client started it
+// from a shell that sets it), so its user file — the one secret entry —
+// is /x/eukhe/settings.json. The default file ~/.config/eukhe/settings.json
+// is what every eukhe started without the variable reads (the editor's
+// `eukhe lsp` started from the desktop, `eukhe approvals`, another
+// client's `eukhe mcp`); it is only protected here (in the default auto
+// set), so a step writes it unasked and turns their confinement off.
+// Class: the home reached under another spelling.
+func TestRedTeam12_default_settings_file_is_secret_when_XDG_CONFIG_HOME_moves_it(t *testing.T) {
+	base, home, root := redHome(t)
+	xdg := filepath.Join(base, "xdg")
+	p := Places{Roots: []string{root}, Home: home, UserDir: filepath.Join(xdg, "eukhe"),
+		Env: map[string]string{"XDG_CONFIG_HOME": xdg}}.Policy(OS)
+	r12secret(t, p, root, filepath.Join(xdg, "eukhe", "settings.json"), "the file in force")
+	r12secret(t, p, root, filepath.Join(home, ".config", "eukhe", "settings.json"), "the default file other eukhe processes read")
+}
