@@ -538,7 +538,7 @@ def later_rename(secs, old, new, mkdir=None, sqpoll=True):
 // EACCES); and outside any sandbox the linked operations go on through
 // the stopped task's own work, so they wait for the thaw (with or without
 // SQPOLL: tried by hand on this kernel).
-func TestRedTeam12_IOUringChainWaitsForTheThaw(t *testing.T) {
+func TestRedTeam12_IOUringChainPlantsNothingBetweenCells(t *testing.T) {
 	for _, sqpoll := range []bool{true} {
 		t.Run(fmt.Sprintf("sqpoll=%v", sqpoll), func(t *testing.T) {
 			w := rtSession(t, map[string]string{"a.txt": "x\n"}, map[string]string{"PATH": "bin:" + os.Getenv("PATH")},

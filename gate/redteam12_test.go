@@ -76,7 +76,7 @@ func TestRedTeam12_settings_file_through_workspace_symlinks_is_secret(t *testing
 }
 
 // Attack (settings file, hard link): the settings file with a second name
-// in the workspace and one in /tmp-like space outside it, made before and
+// in the workspace and one outside it, made before and
 // after the policy (a dotfiles manager's link; a link a step made).
 func TestRedTeam12_settings_file_hard_linked_is_secret(t *testing.T) {
 	base, home, root, pl := r12world(t)
