@@ -22,6 +22,11 @@ type Places struct {
 	StateDir string
 	// UserDir is eukhe's user config dir, $XDG_CONFIG_HOME/eukhe.
 	UserDir string
+	// RunDirs are where eukhe's servers publish their sockets
+	// (lsp/discovery's directory, by every spelling the environment may
+	// give it): secret, so no step or tool plants an entry there that a
+	// session would attach to as its editor (the twelfth red team's).
+	RunDirs []string
 	// Roots are the workspace roots.
 	Roots []string
 	// SettingsFiles is every settings file the loaders load and watch.
@@ -225,6 +230,7 @@ func (pl Places) Secrets() []string {
 	if pl.StateDir != "" {
 		s = append(s, pl.StateDir)
 	}
+	s = append(s, pl.RunDirs...)
 	s = append(s, pl.CredentialFiles...)
 	abs := func(v string) (string, bool) {
 		if rest, ok := strings.CutPrefix(v, "~/"); ok && pl.Home != "" {

@@ -72,6 +72,7 @@ func (p Paths) places(env map[string]string, git []string) gate.Places {
 		OtherHomes:      UserHomes(),
 		StateDir:        p.StateDir,
 		UserDir:         p.UserDir,
+		RunDirs:         runDirs(env),
 		Roots:           p.Roots,
 		SettingsFiles:   p.Files(),
 		PathDirs:        append(filepath.SplitList(env["PATH"]), ShellPathDirs(env)...),

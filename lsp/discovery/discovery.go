@@ -249,6 +249,11 @@ func live(dir, path, kind string) ([]cand, error) {
 			os.Remove(f)
 			continue
 		}
+		if !besideIt(f, e.Socket) {
+			// Listen pairs each file with its socket, beside it: an entry
+			// naming a socket elsewhere (a workspace's) is no server's
+			continue
+		}
 		if !alive(e.PID) {
 			removeStale(f, e)
 			continue
@@ -277,6 +282,18 @@ func live(dir, path, kind string) ([]cand, error) {
 		return cs[i].mod.Before(cs[j].mod)
 	})
 	return cs, nil
+}
+
+// besideIt tells whether sock is the socket Listen pairs with file: the
+// same name with .sock for .json, in the same directory (however the
+// directory is spelled).
+func besideIt(file, sock string) bool {
+	if filepath.Base(sock) != strings.TrimSuffix(filepath.Base(file), ".json")+".sock" {
+		return false
+	}
+	a, err1 := os.Stat(filepath.Dir(file))
+	b, err2 := os.Stat(filepath.Dir(sock))
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // dial connects to a candidate; a socket that refuses is stale and goes.

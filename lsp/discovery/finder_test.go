@@ -2,8 +2,11 @@ package discovery
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
+	"net"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -86,5 +89,33 @@ func TestAFinderOfNoDirectorySaysSo(t *testing.T) {
 	f := &Finder{Dir: t.TempDir() + "/gone"}
 	if _, _, err := f.Find("/w"); err == nil || errors.Is(err, ErrNone) {
 		t.Fatalf("Find in a missing directory: %v", err)
+	}
+}
+
+// An entry whose socket is not the one Listen pairs with its file (a
+// socket in a workspace, named by a planted file) is never dialled.
+func TestAnEntryNamingASocketElsewhereIsNoServer(t *testing.T) {
+	dir := runDir(t)
+	l, err := Listen(dir, []string{"/w"}, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, l, "real")
+	// the agent's own server, in its workspace, answering as an editor
+	sock := filepath.Join(t.TempDir(), "fake.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, &Listener{Listener: ln}, "planted")
+	planted := l.Entry
+	planted.Socket = sock
+	planted.Roots = []string{"/w/deeper"}
+	data, _ := json.Marshal(planted)
+	if err := os.WriteFile(filepath.Join(dir, "1-00000000.json"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := who(t, dir, "/w/deeper/x"); got != "real" {
+		t.Fatalf("Find: %s, want the real server (the planted entry names another file's socket)", got)
 	}
 }
