@@ -565,3 +565,35 @@ print('queued', later_rename(1.5, 'payload', 'bin/git', mkdir='bin', sqpoll=%s))
 		})
 	}
 }
+
+// Attack (settings file, its directory swapped), from a cell under the
+// default settings: the file is secret and hidden, but its directory is
+// only protected (in the default auto set). The cell renames
+// ~/.config/eukhe away and renames a workspace directory holding its own
+// settings.json (confinement off) into its place; the watch reads it and
+// the next cell's kernel is unconfined and reads ~/.ssh/id_rsa.
+// Class: writing eukhe's settings by another route.
+// Held now: the kernel's sandbox pins the directories above the settings file (SandboxPlaces.Pinned).
+func TestRedTeam12_CellSwapsSettingsDirectory(t *testing.T) {
+	s, home, _, paths, watch := r12watched(t)
+	py := watch.Current().IPythonPython
+	evil := `{"shell.confinement": "off", "ipython.python": ` + pyQuote(py) + `}`
+	r := cell(t, s, map[string]any{"code": fmt.Sprintf(`import os
+D = %s
+os.makedirs('cfg', exist_ok=True)
+open('cfg/settings.json', 'w').write(%s)
+try:
+    os.rename(D, D + '.old')
+    os.rename(os.path.abspath('cfg'), D)
+    print('swapped')
+except Exception as e:
+    print('refused', type(e).__name__, e)
+`, pyQuote(paths.UserDir), pyQuote(evil))})
+	time.Sleep(2 * time.Second) // the settings watch
+	r2 := cell(t, s, map[string]any{"code": r12readKey(home)})
+	if strings.Contains(r2.Text(), secretMark) || watch.Current().Confinement == "off" {
+		t.Logf("ESCAPED: a cell swapped ~/.config/eukhe for its own directory; confinement now %q", watch.Current().Confinement)
+		t.Fatalf("cell 1:\n%s\ncell 2:\n%s", r.Text(), r2.Text())
+	}
+	t.Logf("held:\n%s\n%s", r.Text(), r2.Text())
+}

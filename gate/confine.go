@@ -89,6 +89,11 @@ type SandboxPlaces struct {
 	// KeepTmp keeps /tmp as it is and the temporary directory at its own
 	// path (Landlock cannot move a directory).
 	KeepTmp bool
+	// Pinned are directories no process may rename, remove or replace
+	// (the directories above the user settings files, Policy.GateDirs):
+	// each is bound onto itself, and a mount point cannot be renamed or
+	// removed (EBUSY), whatever may be written in it.
+	Pinned []string
 }
 
 // Sandbox is the plan of one confined process.
@@ -176,6 +181,7 @@ func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {
 	for _, k := range pl.Keep {
 		add(k, placeKind(false), true)
 	}
+
 	sort.SliceStable(places, func(i, j int) bool { return depth(places[i].path) < depth(places[j].path) })
 
 	remap := pl.TempDir != "" && !pl.KeepTmp && !outside
@@ -235,7 +241,46 @@ func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {
 	if !s.Net {
 		hide(pl.Sockets)
 	}
+	s.pin(pl.Pinned)
 	return s
+}
+
+// pin makes each directory of dirs that shows at its own path a mount of
+// its own, as it shows (its writability kept), placed before every mount
+// below it: a mount point cannot be renamed or removed, so no process
+// replaces it, and no path's reach changes.
+func (s *Sandbox) pin(dirs []string) {
+	for _, d := range sortedByDepth(dirs) {
+		r := s.Reach(d)
+		if r.Host != d || r.Hidden {
+			continue // not there as itself: nothing to replace
+		}
+		at := len(s.Mounts)
+		already := false
+		for i, m := range s.Mounts {
+			if m.Dst == d && (m.Kind == MountRO || m.Kind == MountRW) {
+				already = true
+			}
+			if m.Dst != d && under(m.Dst, d) && i < at {
+				at = i
+			}
+		}
+		if already {
+			continue
+		}
+		k := MountRO
+		if r.Write {
+			k = MountRW
+		}
+		s.Mounts = slices.Insert(s.Mounts, at, Mount{Kind: k, Src: d, Dst: d})
+	}
+}
+
+// sortedByDepth is dirs, the shallowest first.
+func sortedByDepth(dirs []string) []string {
+	out := slices.Clone(dirs)
+	sort.SliceStable(out, func(i, j int) bool { return depth(out[i]) < depth(out[j]) })
+	return out
 }
 
 // kernelSettings are bound read-only over themselves in every sandbox,
@@ -325,6 +370,21 @@ func (s Sandbox) BwrapArgs(dir string) []string {
 		args = append(args, "--chdir", dir)
 	}
 	return append(args, "--")
+}
+
+// GateDirs are the directories above the user settings files that exist,
+// from the deepest up, "/" left out: what a sandbox pins
+// (SandboxPlaces.Pinned).
+func (p *Policy) GateDirs() []string {
+	var out []string
+	for _, f := range p.gateFiles {
+		for d := parentOf(f); d != "/"; d = parentOf(d) {
+			if p.fs.Kind(d) == KindDir {
+				out = appendNew(out, d)
+			}
+		}
+	}
+	return out
 }
 
 // SandboxRules are what a sandbox needs of the policy: its secret entries

@@ -242,9 +242,10 @@ func TestPolicyHoldsAgainstKnownTricks(t *testing.T) {
 		w.userDir + "/skills/x.md":          ClassProtected,
 		w.userDir + "/auth.json":            ClassSecret,
 		w.bin + "/ls":                       ClassProtected,
-		w.home:                              ClassProtected, // ancestor of ~/.ssh
+		w.home:                              ClassSecret, // above the user settings file (a write replaces it)
+		w.userDir:                           ClassSecret,
 		w.root:                              ClassProtected, // ancestor of its .eukhe
-		"/":                                 ClassProtected,
+		"/":                                 ClassSecret,
 		w.home + "/.netrc":                  ClassSecret,
 		w.home + "/notes/todo.md":           ClassOutside,
 		"src/../../.ssh/id_ed25519":         ClassSecret,

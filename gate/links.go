@@ -308,6 +308,9 @@ func (p *Policy) otherNamesClass(path string, write bool) Class {
 // first.
 func (p *Policy) ClassWrite(r RealPath) Class {
 	p.Near(r.Path)
+	if p.aboveGateFile(r.Path) {
+		return ClassSecret
+	}
 	c := p.Class(r)
 	switch c {
 	case ClassInside, ClassOutside:
@@ -322,6 +325,26 @@ func (p *Policy) ClassWrite(r RealPath) Class {
 		}
 	}
 	return c
+}
+
+// aboveGateFile tells whether path is a directory above a user settings
+// file (Places.GateFiles), compared as its parts are named there:
+// writing it (a rename, a removal, a link in its place) replaces the file
+// that holds the execution gates, so it is secret (beyond G1.2, where an
+// ancestor of a secret entry is protected: protected is in the default
+// auto set, and the twelfth red team's step swapped ~/.config/eukhe for
+// a directory of its own).
+func (p *Policy) aboveGateFile(path string) bool {
+	if len(p.gateFiles) == 0 {
+		return false
+	}
+	n := namesAt(p.fs, path)
+	for _, f := range p.gateFiles {
+		if n.exact() && f != path && under(f, path) || !n.exact() && !n.same(path, f) && n.above(path, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // ProtectedLinks are the other names, below the roots, of the regular

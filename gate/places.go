@@ -207,6 +207,25 @@ func init() {
 	}
 }
 
+// GateFiles are the user settings files, which hold the execution gates:
+// the one in force (UserDir's) and the default one, ~/.config/eukhe's,
+// which an eukhe started without XDG_CONFIG_HOME reads (the editor's
+// server, another client: the twelfth red team's). Each is secret, and
+// so is a write to any directory above it: moving or replacing that
+// directory replaces the file (ClassWrite).
+func (pl Places) GateFiles() []string {
+	var out []string
+	if pl.UserDir != "" {
+		out = append(out, filepath.Join(pl.UserDir, "settings.json"))
+	}
+	if pl.Home != "" && pl.Home != "/" {
+		if f := filepath.Join(pl.Home, ".config", "eukhe", "settings.json"); !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Secrets are the secret entries of these places: the user's auth.json in
 // eukhe's config dir, the home credential stores (in every home a script
 // can name) and the env-named files, and, beyond the seed, eukhe's state
@@ -216,8 +235,8 @@ func init() {
 // first row), and secret is the one effect no setting grants.
 func (pl Places) Secrets() []string {
 	var s []string
-	if pl.UserDir != "" {
-		s = append(s, filepath.Join(pl.UserDir, "auth.json"), filepath.Join(pl.UserDir, "settings.json"))
+	for _, f := range pl.GateFiles() {
+		s = append(s, filepath.Join(filepath.Dir(f), "auth.json"), f)
 	}
 	for _, home := range append([]string{pl.Home}, pl.OtherHomes...) {
 		if home == "" || home == "/" {
@@ -396,6 +415,10 @@ func (pl Places) Rules() []Rule {
 func (pl Places) Policy(fsys FS) *Policy {
 	p := NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
 	p.pathDirs = slices.Clone(pl.PathDirs)
+	for _, f := range pl.GateFiles() {
+		p.gateFiles = appendNew(p.gateFiles, filepath.Clean(f))
+		p.gateFiles = appendNew(p.gateFiles, Resolve(fsys, "/", filepath.Clean(f)).Path)
+	}
 	if pl.StateDir != "" {
 		p.linkKeep = []string{filepath.Clean(pl.StateDir), Resolve(fsys, "/", filepath.Clean(pl.StateDir)).Path}
 	}

@@ -157,10 +157,13 @@ type Policy struct {
 	// links keeps the walks of protected places outside the roots a
 	// write's other names are looked for in (LinksProtected), as a
 	// session's sandbox keeps its own (links_tops.go)
-	links   LinkCache
-	roots   []string
-	secrets []string
-	rules   []Rule
+	links LinkCache
+	// gateFiles are the user settings files (Places.GateFiles), as
+	// written and real: a write to a directory above one is secret
+	gateFiles []string
+	roots     []string
+	secrets   []string
+	rules     []Rule
 	// entries are the concrete protected and secret paths; an ancestor of
 	// one is Protected.
 	entries []string

@@ -218,3 +218,47 @@ func TestRedTeam12_blank_letter_escape_does_not_break_the_quoting(t *testing.T) 
 		}
 	}
 }
+
+// Attack (settings file, its directory replaced): the settings file is
+// secret, but its directory ~/.config/eukhe is only protected (an
+// ancestor of a secret entry), and protected is in the default auto set.
+// A step renames the directory away, or makes it a symlink to a workspace
+// directory, or renames a workspace directory holding a settings.json
+// into its place: no write names settings.json, and the loader reads the
+// agent's file (shell.confinement off) at the next change. Class: writing
+// eukhe's settings by another route.
+// Held now: a write to a directory above a user settings file is secret (Policy.aboveGateFile), and both settings files are (Places.GateFiles).
+func TestRedTeam12_settings_directory_replaced_is_secret(t *testing.T) {
+	_, home, root, pl := r12world(t)
+	p := pl.Policy(OS)
+	user := filepath.Join(home, ".config", "eukhe")
+	r := Resolve(OS, root, user)
+	if v := p.JudgeReal(r, WriteAccess, DefaultAuto()); !v.Effects.Has(Secret) || !v.Asks {
+		t.Errorf("write (rename, remove, replace) %s, the directory of the settings file: class %v, effects %v, asks %v; want secret, asked",
+			user, v.Class, v.Effects, v.Asks)
+	}
+	cfg := filepath.Join(home, ".config")
+	if v := p.JudgeReal(Resolve(OS, root, cfg), WriteAccess, DefaultAuto()); !v.Effects.Has(Secret) || !v.Asks {
+		t.Errorf("write (rename) %s, which holds the settings file: class %v, effects %v, asks %v; want secret, asked",
+			cfg, v.Class, v.Effects, v.Asks)
+	}
+}
+
+// Attack (settings file, the default spelling while XDG_CONFIG_HOME moves
+// it): eukhe runs with XDG_CONFIG_HOME=/x (the agent's client started it
+// from a shell that sets it), so its user file — the one secret entry —
+// is /x/eukhe/settings.json. The default file ~/.config/eukhe/settings.json
+// is what every eukhe started without the variable reads (the editor's
+// `eukhe lsp` started from the desktop, `eukhe approvals`, another
+// client's `eukhe mcp`); it is only protected here (in the default auto
+// set), so a step writes it unasked and turns their confinement off.
+// Class: the home reached under another spelling.
+// Held now: a write to a directory above a user settings file is secret (Policy.aboveGateFile), and both settings files are (Places.GateFiles).
+func TestRedTeam12_default_settings_file_is_secret_when_XDG_CONFIG_HOME_moves_it(t *testing.T) {
+	base, home, root := redHome(t)
+	xdg := filepath.Join(base, "xdg")
+	p := Places{Roots: []string{root}, Home: home, UserDir: filepath.Join(xdg, "eukhe"),
+		Env: map[string]string{"XDG_CONFIG_HOME": xdg}}.Policy(OS)
+	r12secret(t, p, root, filepath.Join(xdg, "eukhe", "settings.json"), "the file in force")
+	r12secret(t, p, root, filepath.Join(home, ".config", "eukhe", "settings.json"), "the default file other eukhe processes read")
+}

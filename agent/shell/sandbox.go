@@ -146,6 +146,13 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	if refused != "" {
 		return l, refused
 	}
+	if c.Mechanism == Bubblewrap {
+		// the directories above the user settings file are mount points
+		// the process cannot rename or remove (a program swapped
+		// ~/.config/eukhe for its own: the twelfth red team's); Landlock
+		// refuses such a rename by itself (no refer right there)
+		pl.Pinned = x.policy.GateDirs()
+	}
 	l.made = made
 	if made != nil && x.tree != nil {
 		_, _, names := x.policy.SandboxRules()

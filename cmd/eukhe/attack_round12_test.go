@@ -450,3 +450,16 @@ func TestAttackRound12_the_shells_words_plant_a_discovery_entry(t *testing.T) {
 func TestAttackRound12_the_write_tool_plants_a_discovery_entry(t *testing.T) {
 	r12plantEntry(t, "write tool")
 }
+
+// Attack (settings file, its directory swapped by a step's program): the
+// same swap as the shell's mv, made by a program (python3) whose words
+// name no path: the step is exec (unasked by default) and its sandbox
+// hides the settings file but lets the program rename the directory that
+// holds it (protected is allowed). The watch reads the agent's file; the
+// next step's program is unconfined and reads ~/.ssh/id_rsa, no question
+// asked. Under bubblewrap (Landlock held: attack_round12_test.go).
+// Class: writing eukhe's settings by another route.
+// Held now: under bubblewrap the directories above the settings file are mount points of their own (SandboxPlaces.Pinned): EBUSY.
+func TestAttackRound12_a_steps_program_swaps_the_settings_directory_under_bubblewrap(t *testing.T) {
+	r12programSwap(t, "bubblewrap")
+}
