@@ -597,3 +597,33 @@ except Exception as e:
 	}
 	t.Logf("held:\n%s\n%s", r.Text(), r2.Text())
 }
+
+// Attack (the question, blanks outside gate.blank's list), end to end:
+// Python takes U+16FE4 (KHITAN SMALL SCRIPT FILLER, a nonspacing mark
+// drawn as nothing) in a name, so `cmd` and `cmd`+U+16FE4 are two
+// variables the question shows alike: the user reads os.system(cmd) with
+// cmd = 'echo safe' and approves `touch pwned`. Class: a forged question.
+// Held now: the Khitan filler is escaped (gate.blank).
+func TestRedTeam12_CellQuestionShowsKhitanFillerRaw(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	w := rtSession(t, nil, nil, withAuto(autoOf(gate.Read, gate.Write)), func(_ context.Context, q gate.Question) gate.Answer {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, q.What)
+		return gate.Approve
+	})
+	ch := "\U00016fe4"
+	code := "import os\ncmd = 'echo safe'\ncmd" + ch + " = 'touch pwned'\nos.system(cmd" + ch + ")\n"
+	cell(t, w.s, map[string]any{"code": code})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) == 0 {
+		t.Fatal("no question")
+	}
+	if strings.Contains(asked[len(asked)-1], ch) {
+		ran := rtExists(filepath.Join(w.dir, "pwned"))
+		t.Logf("ESCAPED: the question shows U+16FE4 raw (it prints as nothing); approved, `touch pwned` ran: %v; the user saw %q", ran, asked[len(asked)-1])
+		t.Fatal("U+16FE4 not escaped")
+	}
+}

@@ -69,6 +69,16 @@ var HomeSecrets = []string{
 	".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json", ".config/github-copilot",
 	".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge",
 	".config/vivaldi", ".config/opera",
+	// the twelfth red team's: the same agents' (and their kin's) other
+	// login files, and the browsers' profiles where snaps, Flatpaks and
+	// other channels keep them
+	".gemini/.env", ".gemini/mcp-oauth-tokens.json", ".qwen/oauth_creds.json", ".local/share/opencode/auth.json",
+	".claude.json", ".config/google-chrome-beta", ".config/google-chrome-unstable", ".config/microsoft-edge-beta",
+	".config/microsoft-edge-dev", ".config/chromium-browser", ".thunderbird", "snap/firefox/common/.mozilla",
+	"snap/chromium/common/chromium", "snap/thunderbird/common/.thunderbird", ".var/app/org.mozilla.firefox/.mozilla",
+	".var/app/com.google.Chrome/config/google-chrome", ".var/app/org.chromium.Chromium/config/chromium",
+	".var/app/com.brave.Browser/config/BraveSoftware", ".var/app/com.microsoft.Edge/config/microsoft-edge",
+	".var/app/org.mozilla.Thunderbird/.thunderbird",
 }
 
 // HomeProtected are the files and directories in the home whose programs
@@ -156,6 +166,9 @@ var SecretEnvLists = []string{"KUBECONFIG"}
 // (XDG_CONFIG_HOME=/x makes /x/gh and /x/git/credentials secret).
 var SecretEnvHomes = map[string]string{
 	"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "CARGO_HOME": ".cargo",
+	// the coding agents' own homes (the twelfth red team's): Codex reads
+	// $CODEX_HOME/auth.json, Claude Code $CLAUDE_CONFIG_DIR/.credentials.json
+	"CODEX_HOME": ".codex", "CLAUDE_CONFIG_DIR": ".claude",
 }
 
 // NamedProtected are the names protected wherever they are below a root:

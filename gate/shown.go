@@ -56,12 +56,17 @@ func VisibleText(s string) string {
 // braille blank, the combining grapheme joiner, the Khmer inherent
 // vowels, the Mongolian and other variation selectors. A name made of one
 // (U+3164 is a letter to Python) would show as nothing in a question
-// (the ipython red team's).
+// (the ipython red team's). Unicode's own list is the base: its default
+// ignorable code points that Go prints (Other_Default_Ignorable_Code_Point,
+// the variation selectors); beside it what draws as nothing though no
+// property says so: the braille blank, the Khitan filler (a mark Python
+// takes in a name: the twelfth red team's), the musical null notehead,
+// and the Egyptian hieroglyph format controls.
 func blank(r rune) bool {
 	switch {
-	case r == 0x034F, r == 0x115F, r == 0x1160, r == 0x17B4, r == 0x17B5, r == 0x2800, r == 0x3164, r == 0xFFA0:
+	case unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), unicode.Is(unicode.Variation_Selector, r):
 		return true
-	case r >= 0x180B && r <= 0x180F, r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0100 && r <= 0xE01EF:
+	case r == 0x2800, r == 0x16FE4, r == 0x1D159, r >= 0x13430 && r <= 0x1345F:
 		return true
 	}
 	return false

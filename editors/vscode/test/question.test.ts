@@ -50,6 +50,8 @@ test("a field is shown as the server shows it (gate.Visible): plain, quoted, or 
 		["cgj\u034f", "$'cgj\\u034f'"],
 		["braille\u2800", "$'braille\\u2800'"],
 		["vs\u{e0100}", "$'vs\\U000e0100'"],
+		["cmd\u{16fe4}", "$'cmd\\U00016fe4'"],
+		["note\u{1d159}", "$'note\\U0001d159'"],
 	];
 	for (const [s, want] of cases) assert.equal(visible(s), want, JSON.stringify(s));
 	assert.equal(visibleText("a\tb\nc\u202ed\re"), "a\tb\nc$'\\u202e'd$'\\r'e");
