@@ -39,8 +39,14 @@ func (c Confine) mode() string {
 // shell.confinement is "off", or it is "auto" and no mechanism works
 // here ("require" runs none then). Their steps' effects are then
 // gate.Unconfined.
-func (c Confine) unconfined() bool {
-	switch c.mode() {
+func (c Confine) unconfined() bool { return RunsUnconfined(c.mode()) }
+
+// RunsUnconfined tells whether, under shell.confinement mode, the
+// programs of a step run without a sandbox here: "off", or "auto" (or
+// "") where no mechanism works. A step's effects are then
+// gate.Unconfined (eukhe check shows them so too).
+func RunsUnconfined(mode string) bool {
+	switch mode {
 	case "off":
 		return true
 	case "require":

@@ -118,6 +118,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "eukhe check: %v\n", err)
 		return 1
 	}
+	if shell.RunsUnconfined(set.Confinement) {
+		// as the bash tool asks: a program no sandbox confines can do more
+		for i := range sc.Steps {
+			sc.Steps[i].Effects = gate.Unconfined(sc.Steps[i].Effects)
+		}
+	}
 	var pathNotes []gate.PathEntry
 	if v, ok := env["PATH"]; ok {
 		for _, e := range sh.Policy.JudgePath(v, nil) {

@@ -35,3 +35,20 @@ func confinementLine(s string) string {
 	}
 	return lines[len(lines)-2]
 }
+
+// Where programs run unconfined, eukhe check shows a step that runs one as
+// the bash tool asks about it: exec with write, outside, protected and
+// net; confined, exec alone.
+func TestCLI_check_shows_what_an_unconfined_program_can_do(t *testing.T) {
+	w := newCheckWorld(t)
+	w.settings(`{"shell.confinement": "off", "shell.autoEffects": ["read", "exec"]}`)
+	r := w.check("", "python3 build.py")
+	if !strings.Contains(r.stdout, "effects: write, exec, net, outside, protected") || !strings.Contains(r.stdout, "asks") {
+		t.Fatalf("off: %q", r.stdout)
+	}
+	w.settings(`{"shell.autoEffects": ["read", "exec"]}`)
+	r = w.checkEnv([]string{"EUKHE_CONFINEMENT=bubblewrap"}, "python3 build.py")
+	if strings.Contains(r.stdout, "protected") {
+		t.Fatalf("confined: %q", r.stdout)
+	}
+}
