@@ -24,4 +24,3 @@ func TestRedTeam12_settings_file_behind_a_swapped_directory_link_is_secret(t *te
 	must(t, os.Symlink(filepath.Join(root, "cfg"), user))
 	r12secret(t, p, root, filepath.Join(root, "cfg", "settings.json"), "the settings file behind a directory link made after the policy")
 }
-
