@@ -124,6 +124,16 @@
 //     Property tests: confine_test.go (no secret shows, through any
 //     mount; nothing is writable but what the effects allow; the Landlock
 //     rules grant no more than the mounts).
+//   - eukhe's own trust anchors, beyond the seed: the user settings files
+//     (Places.GateFiles: the one in force and ~/.config/eukhe's) hold the
+//     execution gates, so each is secret, a write to a directory above
+//     one is secret (Policy.aboveGateFile), and a bubblewrap sandbox pins
+//     those directories as mount points of their own (SandboxPlaces.Pinned;
+//     TestLaw_sandbox_pins_the_gate_dirs). eukhe's socket directories
+//     (Places.RunDirs) are secret: an entry there is an editor a session
+//     attaches to. Where no sandbox confines a program, a step that runs
+//     one has write, outside, protected and net beside exec (Unconfined;
+//     TestLaw_unconfined_exec_has_every_reach).
 //     Trust boundaries: /sys and /proc/sys are bound read-only in every sandbox
 //     (as root, kernel.core_pattern names a program the kernel runs as
 //     root at the next crash, outside any sandbox). A write to another
