@@ -24,7 +24,12 @@
 //     (protected_names_hold_in_every_case_where_the_volume_folds:
 //     fold.go); on a Windows file system (WindowsNamer) Resolve judges
 //     the name Windows opens, WindowsCanonical (wincanon.go, winpath.go:
-//     every_windows_spelling_of_a_protected_name_is_protected).
+//     every_windows_spelling_of_a_protected_name_is_protected); on a
+//     FinalNamer (the Windows OS) a path is judged by its final path,
+//     its spelling's Secret or Protected class kept
+//     (a_secret_or_protected_place_is_itself_by_any_name,
+//     identity_never_lowers_a_place: finalname.go, identity_windows.go),
+//     and under Wine the Unix home is a home (hosthomes_windows.go).
 //   - G1.5 access effects: access.go. G1.6 the documents gate and G1.7 the
 //     writer's re-resolution (gate_write_auto_never_secret,
 //     gate_secret_read_needs_yes, gate_yes_runs, gate_inside_write_runs,

@@ -12,6 +12,8 @@ type memoFS struct {
 	fs    FS
 	kinds map[string]Kind
 	links map[string]memoLink
+	// finals are the FinalName answers (finalname.go)
+	finals map[string]memoFinal
 }
 
 type memoLink struct {

@@ -426,6 +426,9 @@ func (pl Places) Rules() []Rule {
 
 // Policy is the path policy of these places over fsys.
 func (pl Places) Policy(fsys FS) *Policy {
+	if h := hostHomes(); len(h) > 0 { // under Wine only: hosthomes_windows.go
+		pl.OtherHomes = append(slices.Clip(pl.OtherHomes), h...)
+	}
 	p := NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
 	p.pathDirs = slices.Clone(pl.PathDirs)
 	for _, f := range pl.GateFiles() {

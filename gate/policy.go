@@ -349,8 +349,20 @@ func (p *Policy) Resolve(dir, path string) RealPath { return Resolve(p.fs, dir, 
 // where it folds; a Windows short name as any name it could be), and a
 // path Resolve could not place (RealPath.Problem: a Windows device name,
 // a drive-relative path) is never Inside: a device is Protected, any
-// other Secret (it may name anything).
+// other Secret (it may name anything). A path with a final path that is
+// not its spelling (RealPath.Spelled: finalname.go) is classed by its
+// final path, and Secret or Protected when its spelling is
+// (ClassOfIdentity).
 func (p *Policy) Class(r RealPath) Class {
+	c := p.classOf(r)
+	if r.Spelled != "" {
+		c = ClassOfIdentity(p.classOf(RealPath{Path: r.Spelled, Looped: r.Looped}), c)
+	}
+	return c
+}
+
+// classOf is Class of r.Path alone.
+func (p *Policy) classOf(r RealPath) Class {
 	path := r.Path
 	if r.Problem != "" {
 		if r.Problem == ProblemDevice {
@@ -386,6 +398,9 @@ func (p *Policy) HoldsSecret(r RealPath) bool {
 	if r.Problem != "" && r.Problem != ProblemDevice {
 		return true
 	}
+	if r.Spelled != "" && p.HoldsSecret(RealPath{Path: r.Spelled}) {
+		return true
+	}
 	if procExempt(r.Path) {
 		return false
 	}
@@ -415,6 +430,9 @@ const (
 // entries' names and git ls-files never reads its .git.
 func (p *Policy) HoldsSecretIn(r RealPath, reach CwdReach) bool {
 	if r.Problem != "" && r.Problem != ProblemDevice {
+		return true
+	}
+	if r.Spelled != "" && p.HoldsSecretIn(RealPath{Path: r.Spelled}, reach) {
 		return true
 	}
 	if procExempt(r.Path) {

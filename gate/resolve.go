@@ -59,6 +59,10 @@ type RealPath struct {
 	// be placed (WindowsCanonical: a device name, a drive-relative path);
 	// the policy never classes it Inside.
 	Problem string
+	// Spelled is the path resolved by its name when its final path (the
+	// file's one name on a FinalNamer: finalname.go) differs; Path is
+	// then the final path. Empty elsewhere (always on Linux and macOS).
+	Spelled string
 }
 
 // errNoTarget stands for an unreadable link: it is kept as written.

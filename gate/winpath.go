@@ -71,7 +71,7 @@ func resolveWindows(fsys FS, dir, path string) RealPath {
 	if ln, ok := fsys.(LongNamer); ok {
 		c = ln.LongName(c)
 	}
-	return resolveSlash(fsys, "/", gateFormWindows(c))
+	return withFinal(fsys, resolveSlash(fsys, "/", gateFormWindows(c)))
 }
 
 // policyPath is one of the policy's own entries (a root, a secret, a

@@ -391,3 +391,91 @@ func TestRedTeamWindowsSpellingsHeld(t *testing.T) {
 		}, "protected"})
 	runAttacks(t, rows)
 }
+
+// linkIn makes a Linux symlink name -> target in root, as a repository
+// checked out on Linux may hold one.
+func linkIn(name string, target func(root string, k *redKit) string) func(*testing.T, string, *redKit) {
+	return func(t *testing.T, root string, k *redKit) {
+		if err := os.Symlink(target(root, k), filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// identityAttacks are other names of a secret store or a protected place
+// that no Readlink shows, found open by the red team and held since the
+// gate judges a path by its final path (GetFinalPathNameByHandle of its
+// longest existing part: gate/finalname.go, gate/identity_windows.go)
+// and takes Wine's Unix home as a home (gate/hosthomes_windows.go).
+var identityAttacks = []attack{
+	// expand.exe copies its first operand onto its second: the gate
+	// judges the command table's names that are other programs on
+	// Windows exec (gate/commands_windows.go), and a step that runs a
+	// program counts protected and outside where no sandbox works, so it
+	// asks. (It held before the identity fix; moved with these rows.)
+	{"bash/expand.exe copies onto a hook", "bash", func(e attackEnv) map[string]any {
+		return script(`PATH='C:\windows\system32'; expand a.txt .git/hooks/pre-commit`)
+	}, ""},
+	// Wine's drive Z: is the Linux root, so the prefix's home
+	// C:\users\USER is also Z:\...\drive_c\users\USER; the final path of
+	// the Z: spelling is the C: one (Wine names a file by the drive whose
+	// root is the longest prefix of its Unix path). The Windows analogues
+	// (a subst drive, a volume mounted in a folder) end at one final path
+	// too; \\?\Volume{GUID} and \\?\GLOBALROOT cannot be placed at all
+	// (gate.ProblemNamespace: secret).
+	{"read/Z: alias of the home's .ssh", "read", func(e attackEnv) map[string]any { return pathArg(e.zHome + `\.ssh\` + e.secret) }, "secret"},
+	{"read/Z: alias of an AppData store", "read", func(e attackEnv) map[string]any {
+		return pathArg(e.zHome + `\AppData\Roaming\gh\` + e.secret)
+	}, "secret"},
+	{"grep/Z: alias of the home", "grep", func(e attackEnv) map[string]any {
+		return map[string]any{"pattern": "SECRET", "path": e.zHome + `\.ssh`}
+	}, "secret"},
+	{"glob/Z: alias of the home lists the store", "glob", func(e attackEnv) map[string]any {
+		return map[string]any{"pattern": "*", "path": e.zHome + `\.ssh`}
+	}, "secret"},
+	{"bash/redirect from the Z: alias", "bash", func(e attackEnv) map[string]any {
+		return script(`while read l; do echo $l; done < '` + e.zHome + `\.ssh\` + e.secret + `'`)
+	}, "secret"},
+	// a Unix symlink in the workspace (lnk -> .git, keys -> the home's
+	// .ssh) is no reparse point under Wine, but Wine's open follows it
+	// and the final path of root\lnk\hooks is root\.git\hooks
+	{"write/through a Unix symlink to .git", "write", func(e attackEnv) map[string]any { return writeTo(`lnk\hooks\pre-commit`) }, "protected"},
+	{"edit/create through a Unix symlink to .git", "edit", func(e attackEnv) map[string]any {
+		return map[string]any{"patch": "[lnk/hooks/post-checkout]\n+#!/bin/sh\n"}
+	}, "protected"},
+	{"read/through a Unix symlink to the home's .ssh", "read", func(e attackEnv) map[string]any { return pathArg(`keys\` + e.secret) }, "secret"},
+	// Wine links the profile's Documents, Desktop, Music... to the Unix
+	// home, which is on Z:; the Unix home (WINEHOMEDIR) is one of the
+	// gate's homes under Wine, so its stores are secret by either name.
+	// (The files do not exist here: a user's real keys would.)
+	{"read/Documents links to the Unix home", "read", func(e attackEnv) map[string]any {
+		return pathArg(e.home + `\Documents\.ssh\` + e.secret + `-absent`)
+	}, "secret"},
+	{"read/the Unix home on Z:", "read", func(e attackEnv) map[string]any { return pathArg(e.unixHome + `\.ssh\` + e.secret + `-absent`) }, "secret"},
+}
+
+func TestRedTeamWindowsIdentityHeld(t *testing.T) {
+	toGit := linkIn("lnk", func(string, *redKit) string { return ".git" })
+	attackSetup["write/through a Unix symlink to .git"] = toGit
+	attackSetup["edit/create through a Unix symlink to .git"] = toGit
+	attackSetup["read/through a Unix symlink to the home's .ssh"] = linkIn("keys", func(_ string, k *redKit) string {
+		return filepath.Join(k.prefix, "drive_c", "users", k.user, ".ssh")
+	})
+	runAttacks(t, identityAttacks)
+}
+
+// TestRedTeamWindowsZAliasOverMCPHeld is the Z: alias read through an
+// MCP session of eukhe.exe (session, wine_test.go), as an agent would
+// send it: refused as secret, no byte of it in the reply.
+func TestRedTeamWindowsZAliasOverMCPHeld(t *testing.T) {
+	k := kit(t)
+	cs := session(t, t.TempDir())
+	p := winePath(filepath.Join(k.prefix, "drive_c", "users", k.user, ".ssh", k.secretName))
+	out, isErr := call(t, cs, "read", map[string]any{"path": p})
+	if !isErr || !strings.Contains(out, "secret") {
+		t.Errorf("read %s over MCP was not refused as secret: %q", p, out)
+	}
+	if strings.Contains(out, k.secretBytes) {
+		t.Errorf("read %s over MCP: the secret's bytes are in the reply: %q", p, out)
+	}
+}
