@@ -223,9 +223,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 		}
 	}
 	if r.Confine.unconfined() {
-		for i := range sc.Steps {
-			sc.Steps[i].Effects = gate.Unconfined(sc.Steps[i].Effects)
-		}
+		WidenUnconfined(&sc)
 	}
 	// The gate parsed the same text without error, so this cannot fail
 	// but for a gate bug.

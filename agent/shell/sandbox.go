@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"mvdan.cc/sh/v3/interp"
 )
 
 // Confine is how a runner confines the external processes of its steps
@@ -40,6 +41,35 @@ func (c Confine) mode() string {
 // here ("require" runs none then). Their steps' effects are then
 // gate.Unconfined.
 func (c Confine) unconfined() bool { return RunsUnconfined(c.mode()) }
+
+// WidenUnconfined gives each step of sc that starts a program the
+// effects of one no sandbox confines (gate.Unconfined). A step of
+// builtins and assignments starts none (a program its command
+// substitution or a sourced file starts is a step the runtime check
+// judges on its own); exec, command, eval, source and . do, and so does
+// every step of a script outside the grammar.
+func WidenUnconfined(sc *gate.Script) {
+	for i, st := range sc.Steps {
+		if startsProgram(st, sc.Grammar) {
+			sc.Steps[i].Effects = gate.Unconfined(st.Effects)
+		}
+	}
+}
+
+// startsProgram tells whether a step may start an external program.
+func startsProgram(st gate.Step, grammar bool) bool {
+	if !grammar {
+		return true
+	}
+	if len(st.Argv) == 0 {
+		return false
+	}
+	switch st.Argv[0] {
+	case "exec", "command", "eval", "source", ".", "builtin":
+		return true
+	}
+	return !interp.IsBuiltin(st.Argv[0])
+}
 
 // RunsUnconfined tells whether, under shell.confinement mode, the
 // programs of a step run without a sandbox here: "off", or "auto" (or

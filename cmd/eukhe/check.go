@@ -119,10 +119,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if shell.RunsUnconfined(set.Confinement) {
-		// as the bash tool asks: a program no sandbox confines can do more
-		for i := range sc.Steps {
-			sc.Steps[i].Effects = gate.Unconfined(sc.Steps[i].Effects)
-		}
+		shell.WidenUnconfined(&sc) // as the bash tool asks: a program no sandbox confines can do more
 	}
 	var pathNotes []gate.PathEntry
 	if v, ok := env["PATH"]; ok {
