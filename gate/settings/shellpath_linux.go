@@ -106,22 +106,53 @@ func letShellGo(pid int, master *os.File, exited <-chan struct{}, linger time.Du
 	case <-time.After(linger):
 	}
 	master.Close() // the hangup
-	signalSession(pid, syscall.SIGHUP)
-	endShellGroup(pid, exited)
-	signalSession(pid, syscall.SIGKILL)
+	endSession(pid, exited)
 }
 
-// signalSession sends sig to every process of the session sid (the
-// shell asked made it: Setsid; the shell itself, its leader, is left to
-// the hangup and endShellGroup, which know when it was reaped). A closing terminal's SIGHUP reaches the
-// session leader and the foreground group only; a startup file's job in
-// a group of its own (job control) would miss it, live on past the
-// shell, and hold its lock, so each process of the session gets it. The
-// kill after the grace ends them all, not only the shell's group.
-func signalSession(sid int, sig syscall.Signal) {
+// endSession hangs up every process of the shell's session (sid) and
+// gives them shellHangupGrace to end, then kills what is left and waits
+// for the shell. It looks at the session again every tick: a process
+// that joined it after a look (a startup file's tool the shell started
+// just as it was hung up) is hung up too, and the grace ends early only
+// when the shell was reaped and no process of the session is left —
+// not when the shell's own group is empty, which left a tool in a group
+// of its own to the kill while its trap still ran (CI, under load).
+func endSession(sid int, exited <-chan struct{}) {
+	hung := map[int]bool{}
+	deadline := time.Now().Add(shellHangupGrace)
+	for {
+		left := false
+		for _, p := range sessionMembers(sid) {
+			left = true
+			if !hung[p] {
+				hung[p] = true
+				_ = syscall.Kill(p, syscall.SIGHUP)
+			}
+		}
+		select {
+		case <-exited:
+			if !left {
+				return
+			}
+		default:
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	_ = syscall.Kill(-sid, syscall.SIGKILL)
+	signalSession(sid, syscall.SIGKILL)
+	<-exited
+}
+
+// sessionMembers are the live processes of session sid but its leader
+// (the shell, whose end exited tells): a zombie is not one.
+func sessionMembers(sid int) []int {
+	var out []int
 	des, err := os.ReadDir("/proc")
 	if err != nil {
-		return
+		return nil
 	}
 	for _, de := range des {
 		pid, err := strconv.Atoi(de.Name())
@@ -139,9 +170,23 @@ func signalSession(sid int, sig syscall.Signal) {
 			continue
 		}
 		f := strings.Fields(string(b[i+1:]))
-		if len(f) > 3 && f[3] == strconv.Itoa(sid) {
-			_ = syscall.Kill(pid, sig)
+		if len(f) > 3 && f[3] == strconv.Itoa(sid) && f[0] != "Z" {
+			out = append(out, pid)
 		}
+	}
+	return out
+}
+
+// signalSession sends sig to every process of the session sid (the
+// shell asked made it: Setsid; the shell itself, its leader, is left to
+// the hangup and endShellGroup, which know when it was reaped). A closing terminal's SIGHUP reaches the
+// session leader and the foreground group only; a startup file's job in
+// a group of its own (job control) would miss it, live on past the
+// shell, and hold its lock, so each process of the session gets it. The
+// kill after the grace ends them all, not only the shell's group.
+func signalSession(sid int, sig syscall.Signal) {
+	for _, p := range sessionMembers(sid) {
+		_ = syscall.Kill(p, sig)
 	}
 }
 
