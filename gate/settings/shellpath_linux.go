@@ -1,18 +1,18 @@
 package settings
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/eukhe/eukhe/internal/procfs"
 )
 
 // askShellPath asks the shell as a terminal starts it: interactive, on a
@@ -105,28 +105,47 @@ func letShellGo(pid int, master *os.File, exited <-chan struct{}, linger time.Du
 	case <-exited:
 	case <-time.After(linger):
 	}
+	// the terminal's foreground group: its hangup reaches that group
+	// and the shell, so they are not hung up a second time (a second
+	// SIGHUP kills a bash that is running its EXIT trap for the first)
+	fg, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPGRP)
+	if err != nil {
+		fg = pid
+	}
 	master.Close() // the hangup
-	endSession(pid, exited)
+	endSession(pid, fg, exited)
 }
 
-// endSession hangs up every process of the shell's session (sid) and
-// gives them shellHangupGrace to end, then kills what is left and waits
-// for the shell. It looks at the session again every tick: a process
-// that joined it after a look (a startup file's tool the shell started
-// just as it was hung up) is hung up too, and the grace ends early only
-// when the shell was reaped and no process of the session is left —
-// not when the shell's own group is empty, which left a tool in a group
-// of its own to the kill while its trap still ran (CI, under load).
-func endSession(sid int, exited <-chan struct{}) {
-	hung := map[int]bool{}
+// endSession hangs up the shell's session (sid) as a closing terminal
+// does, gives it shellHangupGrace to end, then kills what is left and
+// waits for the shell. Every process of the session at the hangup gets
+// SIGHUP (a startup file's job in a group of its own, which the
+// terminal's own SIGHUP misses, too). It looks at the session again
+// every tick: a newcomer whose parent was hung up is that parent's
+// answer to the hangup (an EXIT trap's rm) and is left to finish, as a
+// terminal's hangup comes once — hanging it up too killed the trap's rm
+// and left the user's lock (CI, under load); a newcomer of any other
+// parent (adopted: its parent left the session) is hung up. The grace
+// ends early only when the shell was reaped and no process of the
+// session is left — not when the shell's own group is empty, which left
+// a tool in a group of its own to the kill while its trap still ran.
+func endSession(sid, foreground int, exited <-chan struct{}) {
+	hung := map[int]bool{sid: true} // the leader: the terminal's hangup reached it
+	answering := map[int]bool{}
 	deadline := time.Now().Add(shellHangupGrace)
 	for {
 		left := false
 		for _, p := range sessionMembers(sid) {
 			left = true
-			if !hung[p] {
-				hung[p] = true
-				_ = syscall.Kill(p, syscall.SIGHUP)
+			switch {
+			case hung[p.PID], answering[p.PID]:
+			case hung[p.PPID] || answering[p.PPID]:
+				answering[p.PID] = true
+			case p.PGRP == foreground:
+				hung[p.PID] = true // by the terminal
+			default:
+				hung[p.PID] = true
+				_ = syscall.Kill(p.PID, syscall.SIGHUP)
 			}
 		}
 		select {
@@ -148,30 +167,11 @@ func endSession(sid int, exited <-chan struct{}) {
 
 // sessionMembers are the live processes of session sid but its leader
 // (the shell, whose end exited tells): a zombie is not one.
-func sessionMembers(sid int) []int {
-	var out []int
-	des, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	for _, de := range des {
-		pid, err := strconv.Atoi(de.Name())
-		if err != nil || pid == sid {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + de.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp session ...: comm may hold spaces
-		// and parentheses, so the fields count from its last ')'
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) > 3 && f[3] == strconv.Itoa(sid) && f[0] != "Z" {
-			out = append(out, pid)
+func sessionMembers(sid int) []procfs.Proc {
+	var out []procfs.Proc
+	for _, p := range procfs.All() {
+		if p.Session == sid && p.PID != sid && !p.Zombie {
+			out = append(out, p)
 		}
 	}
 	return out
@@ -179,14 +179,11 @@ func sessionMembers(sid int) []int {
 
 // signalSession sends sig to every process of the session sid (the
 // shell asked made it: Setsid; the shell itself, its leader, is left to
-// the hangup and endShellGroup, which know when it was reaped). A closing terminal's SIGHUP reaches the
-// session leader and the foreground group only; a startup file's job in
-// a group of its own (job control) would miss it, live on past the
-// shell, and hold its lock, so each process of the session gets it. The
-// kill after the grace ends them all, not only the shell's group.
+// the hangup, and to the group kill before this). The kill after the
+// grace ends them all, not only the shell's group.
 func signalSession(sid int, sig syscall.Signal) {
 	for _, p := range sessionMembers(sid) {
-		_ = syscall.Kill(p, sig)
+		_ = syscall.Kill(p.PID, sig)
 	}
 }
 

@@ -131,18 +131,23 @@ func TestAskingAShellPastTheWaitLetsItsTrapsRun(t *testing.T) {
 		t.Fatal("bash is needed: ", err)
 	}
 	for name, c := range map[string]struct {
-		sleep  string
-		linger time.Duration
+		sleep, trap string
+		linger      time.Duration
 	}{
-		"it finishes in its time":              {"5", shellLinger},
-		"it is hung up when it takes too long": {"60", time.Second},
+		"it finishes in its time":              {"5", "", shellLinger},
+		"it is hung up when it takes too long": {"60", "", time.Second},
+		// the trap's own programs are its answer to the hangup: a
+		// second SIGHUP (eukhe's, after the terminal's) killed the bash
+		// running the trap, and a hangup of every newcomer of the
+		// session killed its sleep; the rm after && never ran
+		"its trap's programs are not hung up": {"60", "echo trap >> \"$HOME/log\"; sleep 0.5 && ", time.Second},
 	} {
 		t.Run(name, func(t *testing.T) {
 			defer func(d time.Duration) { shellLinger = d }(shellLinger)
 			shellLinger = c.linger
 			home := t.TempDir()
 			lock := filepath.Join(home, "shims.lock")
-			tool := "#!" + bash + "\ntrap 'rm -f \"$HOME/shims.lock\"' EXIT\n: > \"$HOME/shims.lock\"\nsleep " + c.sleep + "\n"
+			tool := "#!" + bash + "\ntrap '" + c.trap + "rm -f \"$HOME/shims.lock\"' EXIT\n: > \"$HOME/shims.lock\"\nsleep " + c.sleep + "\n"
 			if err := os.WriteFile(filepath.Join(home, "rehash"), []byte(tool), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -158,7 +163,8 @@ func TestAskingAShellPastTheWaitLetsItsTrapsRun(t *testing.T) {
 				}
 				time.Sleep(100 * time.Millisecond)
 			}
-			t.Fatalf("the startup file's lock %s is still there: its tool was killed before its trap ran", lock)
+			b, _ := os.ReadFile(filepath.Join(home, "log"))
+			t.Fatalf("the startup file's lock %s is still there: its tool was killed before its trap ran (the trap's log: %q)", lock, b)
 		})
 	}
 }

@@ -10,6 +10,8 @@ import (
 // Proc is one process as /proc/PID/stat has it.
 type Proc struct {
 	PID, PPID, PGRP, Session int
+	// Zombie: it ended and its parent has not reaped it yet (state Z).
+	Zombie bool
 }
 
 // All are the processes /proc lists now (a process that ends while they
@@ -39,7 +41,7 @@ func All() []Proc {
 		if len(f) < 4 {
 			continue
 		}
-		p := Proc{PID: pid}
+		p := Proc{PID: pid, Zombie: f[0] == "Z"}
 		p.PPID, _ = strconv.Atoi(f[1])
 		p.PGRP, _ = strconv.Atoi(f[2])
 		p.Session, _ = strconv.Atoi(f[3])
