@@ -377,7 +377,7 @@ func (s Sandbox) BwrapArgs(dir string) []string {
 // (SandboxPlaces.Pinned).
 func (p *Policy) GateDirs() []string {
 	var out []string
-	for _, f := range p.gateFiles {
+	for _, f := range p.allGateFiles() {
 		for d := parentOf(f); d != "/"; d = parentOf(d) {
 			if p.fs.Kind(d) == KindDir {
 				out = appendNew(out, d)
@@ -392,6 +392,7 @@ func (p *Policy) GateDirs() []string {
 // of its Named rules.
 func (p *Policy) SandboxRules() (secrets, paths, names []string) {
 	secrets = append(secrets, p.secrets...)
+	secrets = append(secrets, p.gateFilesNow()...)
 	rules, _ := p.allRules()
 	for _, r := range rules {
 		if r.Kind == EndRule || r.Kind == DotRule {

@@ -339,7 +339,7 @@ func (p *Policy) aboveGateFile(path string) bool {
 		return false
 	}
 	n := namesAt(p.fs, path)
-	for _, f := range p.gateFiles {
+	for _, f := range p.allGateFiles() {
 		if n.exact() && f != path && under(f, path) || !n.exact() && !n.same(path, f) && n.above(path, f) {
 			return true
 		}

@@ -432,6 +432,7 @@ func (pl Places) Policy(fsys FS) *Policy {
 	p := NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
 	p.pathDirs = slices.Clone(pl.PathDirs)
 	for _, f := range pl.GateFiles() {
+		p.gateSpelled = appendNew(p.gateSpelled, filepath.Clean(f))
 		p.gateFiles = appendNew(p.gateFiles, filepath.Clean(f))
 		p.gateFiles = appendNew(p.gateFiles, Resolve(fsys, "/", filepath.Clean(f)).Path)
 	}

@@ -161,9 +161,13 @@ type Policy struct {
 	// gateFiles are the user settings files (Places.GateFiles), as
 	// written and real: a write to a directory above one is secret
 	gateFiles []string
-	roots     []string
-	secrets   []string
-	rules     []Rule
+	// gateSpelled are the user settings files as written, resolved
+	// again at most every gateRecheck (gateFilesNow) into gateNow
+	gateSpelled []string
+	gateNow     atomic.Pointer[gateResolved]
+	roots       []string
+	secrets     []string
+	rules       []Rule
 	// entries are the concrete protected and secret paths; an ancestor of
 	// one is Protected.
 	entries []string
@@ -376,6 +380,11 @@ func (p *Policy) classOf(r RealPath) Class {
 	n := namesAt(p.fs, path)
 	for _, s := range p.secrets {
 		if n.below(path, s) {
+			return ClassSecret
+		}
+	}
+	for _, g := range p.gateFilesNow() {
+		if n.below(path, g) {
 			return ClassSecret
 		}
 	}

@@ -1,0 +1,53 @@
+package gate
+
+import (
+	"slices"
+	"time"
+)
+
+// gateRecheck is how long the user settings files' real paths, resolved
+// again (gateFilesNow), are used before they are resolved once more: a
+// tree search judges thousands of paths, each would otherwise pay a stat
+// per part of each file's path.
+const gateRecheck = 100 * time.Millisecond
+
+// gateResolved is one resolution of the user settings files' spellings.
+type gateResolved struct {
+	at    time.Time
+	paths []string
+}
+
+// gateFilesNow are the user settings files' real paths as they resolve
+// now, where they differ from those the policy was made with. A
+// directory above one made a link after the policy (by the user: a step
+// cannot, a write above a settings file is secret) moves the file the
+// settings loader reads: the twelfth red team's ~/.config/eukhe renamed
+// away and linked to the workspace's cfg made cfg/settings.json, by its
+// workspace name, Inside. Its real path now is judged as the one the
+// policy was made with: secret, and a write to a directory above it too.
+func (p *Policy) gateFilesNow() []string {
+	if len(p.gateSpelled) == 0 {
+		return nil
+	}
+	if g := p.gateNow.Load(); g != nil && time.Since(g.at) < gateRecheck {
+		return g.paths
+	}
+	var moved []string
+	for _, f := range p.gateSpelled {
+		if r := Resolve(p.fs, "/", f).Path; !slices.Contains(p.gateFiles, r) {
+			moved = appendNew(moved, r)
+		}
+	}
+	p.gateNow.Store(&gateResolved{at: time.Now(), paths: moved})
+	return moved
+}
+
+// allGateFiles are the user settings files as written, as real when the
+// policy was made, and as real now.
+func (p *Policy) allGateFiles() []string {
+	now := p.gateFilesNow()
+	if len(now) == 0 {
+		return p.gateFiles
+	}
+	return append(slices.Clip(p.gateFiles), now...)
+}
