@@ -120,23 +120,6 @@ func TestAttackOpen9_a_workspace_a_step_makes_past_the_bound(t *testing.T) {
 // the PATH of the user's shells (gate/settings/shellpath.go)
 // ===================================================================
 
-// What: ~/.bashrc takes longer than the bound (sleep 5: a network
-// mount, a slow plugin manager) before adding ./bin. eukhe starts (after
-// 3 s), but never knows the entry; the plant in sub/bin runs at the
-// user's bash.
-// Why: askShellPath kills the shell at shellPathWait (3 s) and drops
-// what it printed; the entry is unknown, and nothing tells the user.
-// Fix: when a shell does not answer in time, treat the user's PATH as
-// unknown and be conservative: protect every relative name the rc files
-// name literally (scan them for PATH assignments), or say so at start
-// (stderr, and the checkhealth/status) and refuse steps allowed outside
-// as for a relative entry.
-func TestAttackOpen9_a_bashrc_slower_than_the_bound(t *testing.T) {
-	needEdgeTools(t)
-	r9shellTry(t, r9shellRow{name: "sleep 5", files: map[string]string{".bashrc": "sleep 5\nexport PATH=./bin:$PATH\n"},
-		plant: "sub/bin/ls", user: []string{"bash", "-ic", "ls /dev/null"}})
-}
-
 // What: ~/.config is a bind mount of a directory of a data disk
 // (/etc/fstab: /data/config /home/me/.config none bind), so each of its
 // files has a second path (/data/config/...) with one name: no hard

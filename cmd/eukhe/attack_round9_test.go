@@ -672,3 +672,16 @@ func TestAttackRound9_a_PATH_entry_of_BASH_ENV(t *testing.T) {
 	r9shellTry(t, r9shellRow{name: "BASH_ENV", files: map[string]string{".bash_env": "export PATH=./bin:$PATH\n"},
 		env: []string{"BASH_ENV=@HOME@/.bash_env"}, plant: "sub/bin/ls", user: []string{"bash", "-c", "ls /dev/null"}})
 }
+
+// What: ~/.bashrc takes longer than the bound (sleep 5: a network
+// mount, a slow plugin manager) before adding ./bin. eukhe starts (after
+// 3 s), but never knows the entry; the plant in sub/bin runs at the
+// user's bash.
+// Held (was open): a shell that does not answer in time has its startup
+// files read, and the sourced ones (gate/settings/shellpath_scan.go):
+// every relative entry they spell out is taken as one it adds.
+func TestAttackRound9_a_bashrc_slower_than_the_bound(t *testing.T) {
+	needEdgeTools(t)
+	r9shellTry(t, r9shellRow{name: "sleep 5", files: map[string]string{".bashrc": "sleep 5\nexport PATH=./bin:$PATH\n"},
+		plant: "sub/bin/ls", user: []string{"bash", "-ic", "ls /dev/null"}})
+}

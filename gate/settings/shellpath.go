@@ -80,7 +80,12 @@ func askShellsPathDirs(env map[string]string) []string {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if p, ok := askShellPath(inv, env); ok {
+			p, ok := askShellPath(inv, env)
+			if !ok {
+				// no answer in time: what its startup files name
+				p = scannedPathDirs(unansweredFiles(inv, env), env["HOME"])
+			}
+			if p != "" {
 				mu.Lock()
 				outs = append(outs, p)
 				mu.Unlock()
@@ -103,23 +108,10 @@ type shellInvocation []string
 // the second; they read different files). exists and look stand for the
 // file system and the PATH search.
 func shellInvocations(env map[string]string, exists func(string) bool, look func(string) string) []shellInvocation {
-	home := env["HOME"]
-	if !filepath.IsAbs(home) {
+	if !filepath.IsAbs(env["HOME"]) {
 		return nil
 	}
-	cfg := env["XDG_CONFIG_HOME"]
-	if !filepath.IsAbs(cfg) {
-		cfg = filepath.Join(home, ".config")
-	}
-	zdot := env["ZDOTDIR"]
-	if !filepath.IsAbs(zdot) {
-		zdot = home
-	}
-	rcs := map[string][]string{
-		"bash": {filepath.Join(home, ".bashrc"), filepath.Join(home, ".bash_profile"), filepath.Join(home, ".bash_login"), filepath.Join(home, ".profile")},
-		"zsh":  {filepath.Join(zdot, ".zshrc"), filepath.Join(zdot, ".zprofile"), filepath.Join(zdot, ".zshenv"), filepath.Join(zdot, ".zlogin")},
-		"fish": {filepath.Join(cfg, "fish", "config.fish"), filepath.Join(cfg, "fish", "conf.d")},
-	}
+	rcs := startupFiles(env)
 	var programs []string
 	if s := env["SHELL"]; filepath.IsAbs(s) && exists(s) {
 		programs = append(programs, s)
@@ -144,6 +136,46 @@ func shellInvocations(env map[string]string, exists func(string) bool, look func
 		}
 	}
 	return out
+}
+
+// startupFiles are the startup files of bash, zsh and fish in env's
+// home (fish's conf.d a directory of them), and of a POSIX sh (~/.profile
+// and the file ENV names).
+func startupFiles(env map[string]string) map[string][]string {
+	home := env["HOME"]
+	cfg := env["XDG_CONFIG_HOME"]
+	if !filepath.IsAbs(cfg) {
+		cfg = filepath.Join(home, ".config")
+	}
+	zdot := env["ZDOTDIR"]
+	if !filepath.IsAbs(zdot) {
+		zdot = home
+	}
+	sh := []string{filepath.Join(home, ".profile")}
+	if filepath.IsAbs(env["ENV"]) {
+		sh = append(sh, env["ENV"])
+	}
+	return map[string][]string{
+		"bash": {filepath.Join(home, ".bashrc"), filepath.Join(home, ".bash_profile"), filepath.Join(home, ".bash_login"), filepath.Join(home, ".profile")},
+		"zsh":  {filepath.Join(zdot, ".zshrc"), filepath.Join(zdot, ".zprofile"), filepath.Join(zdot, ".zshenv"), filepath.Join(zdot, ".zlogin")},
+		"fish": {filepath.Join(cfg, "fish", "config.fish"), filepath.Join(cfg, "fish", "conf.d")},
+		"sh":   sh,
+	}
+}
+
+// unansweredFiles are the startup files to read for a shell asked that
+// did not answer: its own (by its program's name; a shell eukhe does not
+// know reads ~/.profile as sh does), or BASH_ENV's file for a
+// non-interactive bash.
+func unansweredFiles(inv shellInvocation, env map[string]string) []string {
+	if !slices.Contains(inv, "-i") {
+		return []string{env["BASH_ENV"]}
+	}
+	rcs := startupFiles(env)
+	if f, ok := rcs[filepath.Base(inv[0])]; ok {
+		return f
+	}
+	return rcs["sh"]
 }
 
 // shellPathCommand prints PATH between marks in any shell that takes
