@@ -285,9 +285,12 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 // ~/.local/share/nvim -> /data/nvim): a path through one resolves out of
 // the home, so the link's real directory is covered as that part of the
 // home, as a part MovedHomes names is (the seventh and eighth red teams').
-// The covered dot-directories are looked into three levels deep, at most
-// maxLinkedDotsLook entries, when the policy is made (the file system
-// must list: InodeFS, the OS).
+// The covered dot-directories are looked into level by level (every
+// entry at one depth before any deeper: the bound cuts the deepest
+// first), maxLinkedDotsDepth levels, at most maxLinkedDotsLook entries,
+// when the policy is made (the file system must list: InodeFS, the OS).
+// Three levels were too few: a dotfiles manager links
+// ~/.local/share/nvim/site/pack/mine, five down (the tenth red team's).
 func linkedDots(fsys FS, start FS, home string) []Rule {
 	lister, ok := fsys.(InodeFS)
 	if !ok {
@@ -295,35 +298,40 @@ func linkedDots(fsys FS, start FS, home string) []Rule {
 	}
 	var rs []Rule
 	budget := maxLinkedDotsLook
-	var walk func(dir, rel string, depth int)
-	walk = func(dir, rel string, depth int) {
-		names, err := lister.Names(dir)
-		if err != nil {
-			return
-		}
-		for _, n := range names {
-			if budget--; budget < 0 {
-				return
-			}
-			r, p := path2(rel, n), filepath.Join(dir, n)
-			if rel == "" && (!strings.HasPrefix(n, ".") || n == "." || n == "..") || !DotCovers(r) && !writableBelow(r) {
+	type level struct{ dir, rel string }
+	next := []level{{home, ""}}
+	for depth := 0; depth <= maxLinkedDotsDepth && len(next) > 0 && budget > 0; depth++ {
+		this := next
+		next = nil
+		for _, l := range this {
+			names, err := lister.Names(l.dir)
+			if err != nil {
 				continue
 			}
-			switch start.Kind(p) {
-			case KindLink:
-				if real := Resolve(start, "/", p).Path; real != p && real != "/" && DotCovers(r) {
-					rs = append(rs, Rule{Kind: DotRule, Path: real, Name: r})
+			for _, n := range names {
+				if budget--; budget < 0 {
+					break
 				}
-			case KindDir:
-				if depth > 0 {
-					walk(p, r, depth-1)
+				r, p := path2(l.rel, n), filepath.Join(l.dir, n)
+				if l.rel == "" && (!strings.HasPrefix(n, ".") || n == "." || n == "..") || !DotCovers(r) && !writableBelow(r) {
+					continue
+				}
+				switch start.Kind(p) {
+				case KindLink:
+					if real := Resolve(start, "/", p).Path; real != p && real != "/" && DotCovers(r) {
+						rs = append(rs, Rule{Kind: DotRule, Path: real, Name: r})
+					}
+				case KindDir:
+					next = append(next, level{p, r})
 				}
 			}
 		}
 	}
-	walk(home, "", 3)
 	return rs
 }
+
+// maxLinkedDotsDepth bounds how deep below the home linkedDots looks.
+const maxLinkedDotsDepth = 10
 
 // maxLinkedDotsLook bounds the entries linkedDots looks at.
 const maxLinkedDotsLook = 20000
