@@ -277,7 +277,42 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 			p.rules = append(p.rules, linkedDots(fsys, start, cleanAbs("/", policyPath(fsys, r.Path)))...)
 		}
 	}
+	if fsys == OS {
+		p.addMountNames(mountTable())
+	}
 	return p
+}
+
+// addMountNames gives each secret entry and each protected rule with a
+// path the other paths the mount table shows it at (mounts.go): a secret
+// entry's other path, or the other path of a part of it, is secret; a
+// tree's is the tree; a dot-rule's is the same part of the home (Name);
+// a directory rule's other path, not its parts' (it covers only the
+// entries directly in it).
+func (p *Policy) addMountNames(mounts []mount) {
+	if len(mounts) < 2 {
+		return
+	}
+	for _, s := range slices.Clone(p.secrets) {
+		for _, n := range placeMountNames(mounts, s, true) {
+			p.secrets = appendNew(p.secrets, n.Path)
+			p.entries = appendNew(p.entries, n.Path)
+		}
+	}
+	for _, r := range slices.Clone(p.rules) {
+		if r.Kind == NamedRule || r.Kind == EndRule {
+			continue
+		}
+		for _, n := range placeMountNames(mounts, r.Path, r.Kind != DirRule) {
+			switch {
+			case r.Kind == DotRule:
+				p.rules = append(p.rules, Rule{Kind: DotRule, Path: n.Path, Name: relJoin(r.Name, n.Rel)})
+			case r.Kind == TreeRule || n.Rel == "":
+				p.rules = append(p.rules, Rule{Kind: r.Kind, Path: n.Path, Name: r.Name})
+				p.entries = appendNew(p.entries, n.Path)
+			}
+		}
+	}
 }
 
 // linkedDots are DotRules for the home's configuration reached through a

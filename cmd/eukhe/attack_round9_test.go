@@ -685,3 +685,37 @@ func TestAttackRound9_a_bashrc_slower_than_the_bound(t *testing.T) {
 	r9shellTry(t, r9shellRow{name: "sleep 5", files: map[string]string{".bashrc": "sleep 5\nexport PATH=./bin:$PATH\n"},
 		plant: "sub/bin/ls", user: []string{"bash", "-ic", "ls /dev/null"}})
 }
+
+// What: ~/.config is a bind mount of a directory of a data disk
+// (/etc/fstab: /data/config /home/me/.config none bind), so each of its
+// files has a second path (/data/config/...) with one name: no hard
+// link. A step allowed outside writes Neovim's module by that path: by
+// the shell's words, the write tool and a program under each mechanism.
+// Held (was open): the policy reads the mount table when it is made
+// (gate/mounts.go): each secret entry and protected place has the other
+// paths the table shows it at, and the sandbox's places follow the
+// policy's.
+func TestAttackRound9_a_dot_directory_bind_mounted_from_elsewhere(t *testing.T) {
+	needEdgeTools(t)
+	if os.Getuid() != 0 {
+		t.Skip("needs root to bind-mount")
+	}
+	for _, how := range r9hows {
+		t.Run(how, func(t *testing.T) {
+			w := newEnvWorld(t, r7auto)
+			data := filepath.Join(w.base, "data", "config")
+			mustDo(t, os.MkdirAll(data, 0o755))
+			mustDo(t, os.Rename(filepath.Join(w.home, ".config", "eukhe"), filepath.Join(data, "eukhe")))
+			if out, err := exec.Command("mount", "--bind", data, filepath.Join(w.home, ".config")).CombinedOutput(); err != nil {
+				t.Skipf("mount --bind: %v: %s", err, out)
+			}
+			t.Cleanup(func() { exec.Command("umount", "-l", filepath.Join(w.home, ".config")).Run() })
+			writeFile(t, filepath.Join(data, "nvim", "lua", "user", "r9.lua"), "-- the user's own\n", 0o644)
+			reply := r9writeVia(t, w, how, filepath.Join(data, "nvim", "lua", "user", "r9.lua"), "PWNED9\n")
+			r9log(t, reply)
+			if r7holds(filepath.Join(w.home, ".config", "nvim", "lua", "user", "r9.lua"), "PWNED9") {
+				t.Errorf("~/.config/nvim/lua/user/r9.lua was written unasked by its other path under a bind mount:\n%s", reply)
+			}
+		})
+	}
+}
