@@ -471,6 +471,33 @@ func TestVimWithALE(t *testing.T) {
 			ag.readUntil(t, "a.txt", "1:"+wantA+"\n2:a two\n")
 			ag.readUntil(t, "b.txt", "1:"+wantB+"\n2:b two\n")
 		}
+		// A burst of typing in a.txt while the agent reads it without a
+		// pause: no read may find the document lost.
+		s.keys(t, "C-w", "k", "g", "g", "A")
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for range 30 {
+				exec.Command("tmux", "-S", s.socket, "send-keys", "-t", "vim", "-l", "k").Run()
+				time.Sleep(25 * time.Millisecond)
+			}
+		}()
+		reads := 0
+		for running := true; running; reads++ {
+			select {
+			case <-done:
+				running = false
+			default:
+			}
+			time.Sleep(10 * time.Millisecond)
+			if got := ag.call(t, "read", map[string]any{"path": "a.txt"}); strings.Contains(got, lostWords) {
+				t.Fatalf("read %d during the typing: eukhe lost a.txt:\n%s\n%s", reads, got, s.report())
+			}
+		}
+		s.keys(t, "Escape")
+		wantA += strings.Repeat("k", 30)
+		ag.readUntil(t, "a.txt", "1:"+wantA+"\n2:a two\n")
+		t.Logf("%d reads during 30 keys typed", reads)
 		versions := map[string][]float64{}
 		for _, m := range append(s.messages("textDocument/didOpen"), s.messages("textDocument/didChange")...) {
 			var p struct {
