@@ -16,6 +16,7 @@
 package vim
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -585,6 +586,74 @@ func TestVimWithALE(t *testing.T) {
 		s.ex(t, "e a.txt")
 		s.waitShown(t, "a.txt opened again", "A THREE")
 		ag.readUntil(t, "a.txt", "3:A THREE\n")
+	}) && ok
+
+	// ALE shows no question (it drops window/showMessageRequest): an
+	// `eukhe approvals` terminal in the project answers it instead.
+	ok = t.Run("AQuestionIsAnsweredFromEukheApprovals", func(t *testing.T) {
+		ap := exec.Command(binary, "approvals")
+		ap.Dir, ap.Env = w.Root, w.Env()
+		stdin, _ := ap.StdinPipe()
+		stdout, _ := ap.StdoutPipe()
+		if err := ap.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { stdin.Close(); ap.Process.Kill(); ap.Wait() }()
+		shown := make(chan string, 64)
+		go func() {
+			defer close(shown)
+			r := bufio.NewReader(stdout)
+			for {
+				line, err := r.ReadString('\n')
+				if line != "" {
+					shown <- line
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+		var all strings.Builder
+		waitLine := func(want string) {
+			t.Helper()
+			timeout := time.After(20 * time.Second)
+			for {
+				select {
+				case l, ok := <-shown:
+					if !ok {
+						t.Fatalf("eukhe approvals ended before %q:\n%s", want, all.String())
+					}
+					all.WriteString(l)
+					if strings.Contains(l, want) {
+						return
+					}
+				case <-timeout:
+					t.Fatalf("no %q from eukhe approvals:\n%s", want, all.String())
+				}
+			}
+		}
+		waitLine("Attached to")
+		done := make(chan string, 1)
+		go func() { done <- ag.call(t, "bash", map[string]any{"script": "sh -c 'echo ran > gated.txt'"}) }()
+		waitLine("echo ran > gated.txt")
+		stdin.Write([]byte("y\n"))
+		select {
+		case got := <-done:
+			if b, _ := os.ReadFile(filepath.Join(w.Root, "gated.txt")); string(b) != "ran\n" {
+				t.Errorf("the step allowed in eukhe approvals did not run (gated.txt %q):\n%s", b, got)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("the step allowed in eukhe approvals did not end:\n%s", all.String())
+		}
+		// What ALE did with the question eukhe also sent it: nothing.
+		if len(s.messages("window/showMessageRequest")) == 0 {
+			t.Errorf("eukhe sent ALE no window/showMessageRequest: the open row (vim_open_test.go) and the guide say it does\n%s", s.report())
+		}
+		for _, line := range strings.Split(readFile(s.trace), "\n") {
+			if _, msg, ok := strings.Cut(line, " <- "); ok && !strings.Contains(msg, `"method"`) {
+				t.Errorf("ALE answered a request of the server, which this test and the open row say it never does: %s", line)
+			}
+		}
 	}) && ok
 
 	t.Run("QuittingEndsTheServerAndIsToldOnce", func(t *testing.T) {
