@@ -28,7 +28,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -370,19 +369,6 @@ func (s *session) messages(method string) []json.RawMessage {
 		}
 	}
 	return out
-}
-
-// pidGone tells whether a process has ended (gone, or a zombie).
-func pidGone(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return true
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	_, rest, _ := strings.Cut(string(b), ") ")
-	return strings.HasPrefix(rest, "Z")
 }
 
 // The whole life of a Vim session with ALE and an agent attached, item by
