@@ -618,13 +618,18 @@ func TestVimWithALE(t *testing.T) {
 				}
 			}
 		}
+		startAp := time.Now()
 		waitLine("Attached to")
+		t.Logf("eukhe approvals attached after %v", time.Since(startAp).Round(time.Millisecond))
 		done := make(chan string, 1)
 		go func() { done <- ag.call(t, "bash", map[string]any{"script": "sh -c 'echo ran > gated.txt'"}) }()
 		waitLine("echo ran > gated.txt")
+		t.Logf("the question shown after %v", time.Since(startAp).Round(time.Millisecond))
 		stdin.Write([]byte("y\n"))
+		allowed := time.Now()
 		select {
 		case got := <-done:
+			t.Logf("the step ended %v after its y", time.Since(allowed).Round(time.Millisecond))
 			if b, _ := os.ReadFile(filepath.Join(w.Root, "gated.txt")); string(b) != "ran\n" {
 				t.Errorf("the step allowed in eukhe approvals did not run (gated.txt %q):\n%s", b, got)
 			}
