@@ -13,6 +13,13 @@
 // versions skip, and never repeat); documents are opened (didOpen) as ALE
 // lints them, on entering a buffer; no shutdown or exit at Vim's quit
 // (the job is ended, its pipes closed).
+//
+// The laws it holds eukhe to with such a client: an edit of many files is
+// all or nothing and its reply names what landed (S8 item 1), here for
+// files an editor holds and cannot edit; a question reaches the user
+// (S7 item 7) where the editor shows none, through `eukhe approvals`; and
+// the agent attached to an editor that quits is told so once (issue 22,
+// item 7).
 package vim
 
 import (
