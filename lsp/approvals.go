@@ -24,10 +24,21 @@ type broker struct {
 }
 
 func newBroker(s *Server) *broker {
-	b := &broker{s: s, editor: &editorApprover{s: s, gone: make(chan struct{})}}
+	b := &broker{s: s, editor: &editorApprover{s: s, gone: make(chan struct{}), deafened: make(chan struct{})}}
 	b.Timeout = func() time.Duration { return s.att.settings().ApprovalTimeout }
 	b.leaveEditor = b.Join(b.editor)
 	return b
+}
+
+// listenToEditor finds whether the editor answers requests at all
+// (hearing.go), in the background.
+func (b *broker) listenToEditor() {
+	b.mu.Lock()
+	e := b.editor
+	b.mu.Unlock()
+	if e != nil {
+		go e.listen()
+	}
 }
 
 // Unheard says, while the editor is connected but cannot show questions,

@@ -32,6 +32,10 @@ type editorApprover struct {
 	form   dialog // how it is asked; meaningful once known is set
 	known  bool
 	warned bool // the user was told the editor cannot show questions
+	// deaf: the editor answered no request in hearingWait (hearing.go);
+	// deafened is closed while it is
+	deaf     bool
+	deafened chan struct{}
 }
 
 // connected tells whether the editor is still there.
@@ -67,6 +71,9 @@ func (e *editorApprover) Settled(q agent.Asked, how agent.Settlement) {
 func (e *editorApprover) dialog() dialog {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.deaf {
+		return noDialog
+	}
 	if !e.known {
 		e.form, e.known = firstDialog(e.s.capabilities().implements(protocol.MethodApprove)), true
 	}
@@ -88,7 +95,7 @@ func (e *editorApprover) failed(d dialog, err error) dialog {
 	now := e.form
 	e.mu.Unlock()
 	if tell {
-		e.tellCannotAsk()
+		e.tellCannotAsk("it answered window/showMessageRequest with \"method not found\"")
 	}
 	return now
 }
@@ -103,12 +110,12 @@ func (e *editorApprover) unheard() string {
 }
 
 // tellCannotAsk tells the user, once, where the questions go instead.
-func (e *editorApprover) tellCannotAsk() {
+func (e *editorApprover) tellCannotAsk(why string) {
 	client, _, life, ok := e.s.editor()
 	if !ok {
 		return
 	}
-	msg := "eukhe: " + unheardText(e.s.capabilities().name) + " (it answered window/showMessageRequest with \"method not found\"). " +
+	msg := "eukhe: " + unheardText(e.s.capabilities().name) + " (" + why + "). " +
 		"Agents' questions go to `eukhe approvals` run in a terminal in the project; while none is attached they are denied at once."
 	_ = client.ShowMessage(life, &lsproto.ShowMessageParams{Type: lsproto.MessageTypeWarning, Message: msg})
 }
@@ -124,11 +131,13 @@ func (e *editorApprover) askWire(ctx context.Context, p protocol.ApproveParams) 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	deafened := e.deafness()
 	go func() {
 		select {
 		case <-e.gone:
 		case <-life.Done():
 		case <-ctx.Done():
+		case <-deafened: // a deaf editor's question is taken back from it
 		}
 		cancel()
 	}()

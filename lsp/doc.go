@@ -170,7 +170,11 @@
 //     that can show none (Helix) is not counted as interactive, so its
 //     questions go to the terminals or end unanswered at once, the user is
 //     told once (window/showMessage), and the agent's refusal says the
-//     editor cannot show questions (gate.Unheard). The editor's session's
+//     editor cannot show questions (gate.Unheard). An editor that answers
+//     no request at all (ALE: not even with MethodNotFound) is found by
+//     one plain request at initialized (hearing.go: workspace/workspaceFolders,
+//     unanswered past hearingWait): it can show none until its late
+//     answer, and the question it holds is taken back from it. The editor's session's
 //     sink (approvals.go) is agent.Broker with the editor
 //     (approve_clients.go, an agent.Client while it can show a dialog) and
 //     each terminal joined: every interactive client is asked, the first
@@ -203,7 +207,8 @@
 // server's (q1, q2, …); a terminal's end of input detaches it; a client
 // reached by showMessageRequest gets no approvalSettled (it cannot be
 // taken back); only MethodNotFound shows that a client lacks a form (any
-// other error ends that question for that client only).
+// other error ends that question for that client only), and only an
+// unanswered first request that it lacks them all.
 //
 // An editor buffer is judged by the path it has now (realpath.go, store.go, store_nolinks_linux.go, publisher.go, apply.go,
 // save.go). didOpen records the real path the buffer's name resolves to

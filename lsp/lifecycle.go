@@ -129,6 +129,7 @@ func (r *rpc) Initialize(ctx context.Context, p *lsproto.InitializeParams) (*lsp
 // problems shown in the editor) and the discovery socket.
 func (r *rpc) Initialized(context.Context, *lsproto.InitializedParams) error {
 	r.s.att.start()
+	r.s.att.broker.listenToEditor()
 	return nil
 }
 

@@ -1,5 +1,3 @@
-//go:build open_attacks
-
 package vim
 
 import (
@@ -16,25 +14,18 @@ import (
 	"github.com/eukhe/eukhe/internal/testkit"
 )
 
-// OPEN: a step that needs the user's approval, asked while the agent is
-// attached to Vim with ALE, waits unseen for the whole approval timeout
-// (approval.timeoutSeconds, 120 s by default), then counts as a no.
-// Cause: with no eukhe/approve method, eukhe asks with
-// window/showMessageRequest (lsp/dialogs.go firstDialog), and falls to
-// "the editor cannot show questions" (noDialog: the questions go to
-// `eukhe approvals`, and the agent is told at once) only when the client
-// answers it "method not found" (afterFailure). ALE answers no request
-// from the server at all: lsp_linter.vim handles window/showMessage and
-// publishDiagnostics only, so the request is dropped, Vim shows nothing,
-// and eukhe cannot tell a client that dropped it from a user who has not
-// answered yet. ALE declares no window capability in initialize, but
-// neither does every client that does answer (so the capability alone
-// cannot decide). A fix needs eukhe to learn that the client answers no
-// request: e.g. a request of its own at initialized that any client
-// following the LSP answers ("method not found" counts), unanswered after
-// a few seconds marking the dialog unusable and saying so with
-// window/showMessage, which ALE does show.
-func TestOpenAGatedStepInVimWithALEIsNotLeftWaitingUnseen(t *testing.T) {
+// A step that needs the user's approval, asked while the agent is
+// attached to Vim with ALE, is not left waiting unseen for the whole
+// approval timeout (it was: the open row of the first Vim run). ALE
+// answers no request from the server (lsp_linter.vim handles
+// window/showMessage and publishDiagnostics only), so it dropped the
+// window/showMessageRequest unseen, and eukhe fell to "the editor cannot
+// show questions" only on "method not found". eukhe now asks every
+// editor one plain request at initialized (lsp/hearing.go): an editor
+// that has not answered it in a few seconds cannot show questions, the
+// question it holds is taken back, and the user is told once with
+// window/showMessage, which ALE shows.
+func TestAGatedStepInVimWithALEIsNotLeftWaitingUnseen(t *testing.T) {
 	w := testkit.NewWorkspace(t, map[string]string{"a.txt": "a one\n"}, `{"shell.autoEffects": ["read", "write"]}`)
 	s := startVim(t, w, "a.txt")
 	s.waitShown(t, "Vim started", "a one")
