@@ -1,0 +1,192 @@
+//go:build linux
+
+package agent
+
+// The thirteenth red team's attacks on the last stop's changes, through
+// the real bash tool of a headless session: a step under
+// shell.confinement "off" that starts a program without being counted as
+// one (gate.Unconfined, shell.WidenUnconfined). Each test asserts the
+// safe outcome; these held. The attacks that got through are in
+// redteam13_open13_test.go (build tag open_attacks).
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/eukhe/eukhe/agent/shell"
+	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
+)
+
+// r13world is a headless session whose settings the test gives, with a
+// client that denies every question and records it.
+type r13world struct {
+	s    *Session
+	dir  string
+	home string
+	mu   sync.Mutex
+	set  settings.Settings
+	qs   []gate.Question
+}
+
+func (w *r13world) settings() settings.Settings {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.set
+}
+
+func (w *r13world) asked() []gate.Question {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]gate.Question(nil), w.qs...)
+}
+
+// r13session opens the session: auto set auto, shell.confinement conf,
+// a workspace holding .git/hooks.
+func r13session(t *testing.T, auto gate.Effects, conf string) *r13world {
+	t.Helper()
+	w := &r13world{dir: t.TempDir(), home: t.TempDir()}
+	if err := os.MkdirAll(filepath.Join(w.dir, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.set = settings.Defaults()
+	w.set.AutoEffects = gate.AutoOf(auto)
+	w.set.Confinement = conf
+	e := map[string]string{"HOME": w.home, "PATH": os.Getenv("PATH")}
+	paths := settings.Locate(e, []string{w.dir})
+	client := func(_ context.Context, q gate.Question) gate.Answer {
+		w.mu.Lock()
+		w.qs = append(w.qs, q)
+		w.mu.Unlock()
+		return gate.Deny
+	}
+	host := &Headless{RootDir: w.dir, Disk: docs.NewDisk(), Paths: paths.Places(e).Policy(gate.OS), Client: client,
+		Current: w.settings}
+	s, err := Open(Options{Host: host, Env: e, ShellBudget: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.s = s
+	t.Cleanup(func() { s.Close() })
+	return w
+}
+
+// bash runs one bash call.
+func (w *r13world) bash(t *testing.T, script string) Result {
+	t.Helper()
+	raw, _ := json.Marshal(map[string]any{"script": script})
+	r, err := w.s.Call(context.Background(), "bash", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// r13plant is a program the gate cannot see into (perl, not in the
+// command table: exec only) that writes a git hook.
+const r13plant = `perl -e 'open F, ">", ".g"."it/hooks/pre-commit" or die; print F "planted"'`
+
+// r13hook tells whether the hook was planted.
+func (w *r13world) hook() bool {
+	b, err := os.ReadFile(filepath.Join(w.dir, ".git", "hooks", "pre-commit"))
+	return err == nil && strings.Contains(string(b), "planted")
+}
+
+// Attack (target 4, shell.confinement "off", auto set {read, write,
+// exec}): a program started where the step's text is not a program's —
+// a command substitution in an assignment or an argument, an arithmetic
+// subscript, a process substitution, eval of a made string, an alias, a
+// function named like a builtin, let with a subscript — plants a git
+// hook. Each must be asked for protected (and denied here).
+// Class: a program not counted as one (startsProgram).
+func TestRedteam13_UnconfinedProgramsByOtherSpellings(t *testing.T) {
+	p := `perl -e "open F, q(>), q(.g).q(it/hooks/pre-commit); print F q(planted)"`
+	scripts := []string{
+		r13plant,
+		"x=$(" + r13plant + ")",
+		"echo $(" + r13plant + ")",
+		": $(( a[$(" + r13plant + ")] ))",
+		"cat <(" + r13plant + ")",
+		"eval \"$(echo perl -e \\'1\\')\"",
+		"f() { " + r13plant + "; }; f",
+		"cd() { " + p + "; }; cd .",
+		"echo() { " + p + "; }; echo hi",
+		"shopt -s expand_aliases; alias p='" + p + "'\np",
+		"declare -a a; let 'a[$(" + p + ")]=1'",
+		"v='a[$(" + p + ")]'; (( v ))",
+		"v='a[$(" + p + ")]'; [[ $v -eq 1 ]]",
+		"v='a[$(" + p + ")]'; read \"$v\" <<< x",
+		"v='a[$(" + p + ")]'; declare \"$v=1\"",
+		"v='a[$(" + p + ")]'; echo $(( v ))",
+		"v='a[$(" + p + ")]'; printf -v \"$v\" x",
+		"v='a[$(" + p + ")]'; unset \"$v\"",
+		"v='a[$(" + p + ")]'; echo ${!v}",
+		"builtin trap '" + p + "' ERR; false",
+		"command trap '" + p + "' ERR; false",
+	}
+	w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Exec), "off")
+	for _, sc := range scripts {
+		r := w.bash(t, sc)
+		if w.hook() {
+			t.Errorf("ESCAPED: %q planted a hook unasked (asked %d):\n%s", sc, len(w.asked()), r.Text())
+		}
+		os.Remove(filepath.Join(w.dir, ".git", "hooks", "pre-commit"))
+	}
+}
+
+// Attack (target 1, bubblewrap, the default auto set: every effect but
+// secret): an opaque program (perl) makes eukhe's user settings file
+// where it does not exist yet (no ~/.config, no ~/.config/eukhe, no
+// settings.json), points a missing ~/.config at a workspace directory
+// holding a settings file, renames ~/.config away and links it to the
+// workspace's, and renames the home itself. The host's settings file must
+// stay as it was (absent, or "{}").
+// Class: replacing the settings file by a directory above it.
+func TestRedteam13_SandboxedStepReplacesSettingsFile(t *testing.T) {
+	if shell.Detect().Mechanism != shell.Bubblewrap {
+		t.Skip("needs bubblewrap")
+	}
+	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
+	evil := `{"shell.confinement": "off"}`
+	mk := func(p string) {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withFile := func(h string) {
+		mk(h + "/.config/eukhe")
+		if err := os.WriteFile(h+"/.config/eukhe/settings.json", []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name  string
+		setup func(home string)
+		perl  string
+	}{
+		{"no-config-dir", func(string) {}, `use File::Path qw(make_path); make_path("$ENV{HOME}/.config/eukhe"); open F, ">", "$ENV{HOME}/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
+		{"no-eukhe-dir", func(h string) { mk(h + "/.config") }, `mkdir "$ENV{HOME}/.config/eukhe"; open F, ">", "$ENV{HOME}/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
+		{"no-file", func(h string) { mk(h + "/.config/eukhe") }, `open F, ">", "$ENV{HOME}/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
+		{"symlink-missing-config", func(string) {}, `use File::Path qw(make_path); make_path("cfg/eukhe"); open F, ">", "cfg/eukhe/settings.json" or die; print F $ARGV[0]; close F; symlink("$ENV{PWD}/cfg", "$ENV{HOME}/.config") or die "symlink: $!"`},
+		{"rename-config", withFile, `use File::Path qw(make_path); make_path("cfg/eukhe"); open F, ">", "cfg/eukhe/settings.json" or die; print F $ARGV[0]; close F; rename("$ENV{HOME}/.config", "$ENV{HOME}/.config.old") or die "rename: $!"; symlink("$ENV{PWD}/cfg", "$ENV{HOME}/.config") or die "symlink: $!"`},
+		{"rename-home", withFile, `use File::Path qw(make_path); rename("$ENV{HOME}", "$ENV{HOME}.old") or die "rename: $!"; make_path("$ENV{HOME}/.config/eukhe"); open F, ">", "$ENV{HOME}/.config/eukhe/settings.json" or die; print F $ARGV[0]; close F`},
+		{"proc-root", withFile, `open F, ">", "/proc/self/root$ENV{HOME}/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
+		{"rename-eukhe-dir", withFile, `use File::Path qw(make_path); make_path("e2"); open F, ">", "e2/settings.json" or die; print F $ARGV[0]; close F; rename("$ENV{HOME}/.config/eukhe", "$ENV{HOME}/.config/e.old") or die "rename: $!"; rename("e2", "$ENV{HOME}/.config/eukhe") or die "rename2: $!"`},
+	}
+	for _, c := range cases {
+		w := r13session(t, all, "auto")
+		c.setup(w.home)
+		r := w.bash(t, "perl -e '"+c.perl+"' '"+evil+"'")
+		b, _ := os.ReadFile(filepath.Join(w.home, ".config", "eukhe", "settings.json"))
+		if strings.Contains(string(b), "off") {
+			t.Errorf("ESCAPED (%s): the settings file is now %q:\n%s", c.name, b, r.Text())
+		}
+	}
+}
