@@ -190,3 +190,57 @@ func TestRedteam13_SandboxedStepReplacesSettingsFile(t *testing.T) {
 		}
 	}
 }
+
+// r13daemon is a program that forks, leaves the step's session
+// (setsid) and forks again, the grandchild appending a line to ticks
+// every 50 ms for three seconds while the first process sleeps three
+// seconds (so the step is still running when the settings narrow).
+const r13daemon = `perl -MPOSIX -e 'if (fork) { sleep 3; exit } ; POSIX::setsid(); if (fork) {exit}; for (1..60) { open F, ">>", "ticks"; print F "t\n"; close F; select(undef,undef,undef,0.05) }'`
+
+// r13ticks counts the lines in the workspace's ticks.
+func r13ticks(dir string) int {
+	b, _ := os.ReadFile(filepath.Join(dir, "ticks"))
+	return strings.Count(string(b), "t")
+}
+
+// r13narrowDuring runs script as a bash call, applies narrow to the
+// settings 600 ms in, and gives the result and the ticks right after the
+// call ended and 500 ms later.
+func r13narrowDuring(t *testing.T, w *r13world, script string, narrow func(*settings.Settings)) (Result, int, int) {
+	t.Helper()
+	done := make(chan Result, 1)
+	go func() {
+		raw, _ := json.Marshal(map[string]any{"script": script})
+		r, _ := w.s.Call(context.Background(), "bash", raw)
+		done <- r
+	}()
+	time.Sleep(600 * time.Millisecond)
+	w.mu.Lock()
+	narrow(&w.set)
+	w.mu.Unlock()
+	r := <-done
+	n1 := r13ticks(w.dir)
+	time.Sleep(500 * time.Millisecond)
+	return r, n1, r13ticks(w.dir)
+}
+
+// Attack (target 3, bubblewrap): a step whose program double-forks out
+// of its session (setsid), or runs in a background subshell, keeps a
+// grandchild writing while the auto set narrows (net, outside and
+// protected taken out). The grandchild must stop with the step.
+// Class: a step that survives narrowing.
+func TestRedteam13_DaemonInSandboxStopsWhenSettingsNarrow(t *testing.T) {
+	if shell.Detect().Mechanism != shell.Bubblewrap {
+		t.Skip("needs bubblewrap")
+	}
+	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
+	for _, sc := range []string{r13daemon, "(" + r13daemon + ") &\nsleep 3"} {
+		w := r13session(t, all, "auto")
+		r, n1, n2 := r13narrowDuring(t, w, sc, func(s *settings.Settings) {
+			s.AutoEffects = gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec))
+		})
+		if n2 > n1 || !strings.Contains(r.Text(), "killed") {
+			t.Errorf("ESCAPED: %q kept running after the narrowing (ticks %d then %d):\n%s", sc, n1, n2, r.Text())
+		}
+	}
+}
