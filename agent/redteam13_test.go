@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +24,7 @@ import (
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
+	"github.com/eukhe/eukhe/lsp/discovery"
 )
 
 // r13world is a headless session whose settings the test gives, with a
@@ -52,6 +54,13 @@ func (w *r13world) asked() []gate.Question {
 // a workspace holding .git/hooks.
 func r13session(t *testing.T, auto gate.Effects, conf string) *r13world {
 	t.Helper()
+	return r13sessionEnv(t, auto, conf, nil)
+}
+
+// r13sessionEnv is r13session with more of the session's environment
+// ("$HOME" in a value is the test's home).
+func r13sessionEnv(t *testing.T, auto gate.Effects, conf string, env map[string]string) *r13world {
+	t.Helper()
 	w := &r13world{dir: t.TempDir(), home: t.TempDir()}
 	if err := os.MkdirAll(filepath.Join(w.dir, ".git", "hooks"), 0o755); err != nil {
 		t.Fatal(err)
@@ -60,6 +69,9 @@ func r13session(t *testing.T, auto gate.Effects, conf string) *r13world {
 	w.set.AutoEffects = gate.AutoOf(auto)
 	w.set.Confinement = conf
 	e := map[string]string{"HOME": w.home, "PATH": os.Getenv("PATH")}
+	for k, v := range env {
+		e[k] = strings.ReplaceAll(v, "$HOME", w.home)
+	}
 	paths := settings.Locate(e, []string{w.dir})
 	client := func(_ context.Context, q gate.Question) gate.Answer {
 		w.mu.Lock()
@@ -242,5 +254,131 @@ func TestRedteam13_DaemonInSandboxStopsWhenSettingsNarrow(t *testing.T) {
 		if n2 > n1 || !strings.Contains(r.Text(), "killed") {
 			t.Errorf("ESCAPED: %q kept running after the narrowing (ticks %d then %d):\n%s", sc, n1, n2, r.Text())
 		}
+	}
+}
+
+// Attack (target 2, bubblewrap, the default auto set): an opaque program
+// lists, reads and writes eukhe's socket directory
+// ($XDG_RUNTIME_DIR/eukhe, holding an editor's entry) by its own path,
+// through /proc/self/root, through a workspace symlink to it, with a
+// "x/.." spelling, and through a symlink to $XDG_RUNTIME_DIR; it plants
+// an entry there. Nothing of the directory may show, and no file may be
+// made in it.
+// Class: planting an editor entry by another spelling.
+func TestRedteam13_StepPlantsAnEditorEntry(t *testing.T) {
+	if shell.Detect().Mechanism != shell.Bubblewrap {
+		t.Skip("needs bubblewrap")
+	}
+	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
+	rt := t.TempDir()
+	w := r13sessionEnv(t, all, "auto", map[string]string{"XDG_RUNTIME_DIR": rt})
+	run := filepath.Join(rt, "eukhe")
+	if err := os.Mkdir(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(run, "1-aa.json"), []byte(`{"pid":1,"socket":"`+run+`/1-aa.sock","roots":["/"],"editor":"EDITOR-R13"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(run, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	perl := `my $R = $ENV{XDG_RUNTIME_DIR}; symlink("$R/eukhe", "ln"); symlink($R, "rt"); mkdir "d";
+for my $d ("$R/eukhe", "/proc/self/root$R/eukhe", "ln", "rt/eukhe", "$R/eukhe/sub/..", "d/../ln", "$R/./eukhe", "$R//eukhe") {
+  if (opendir(my $h, $d)) { print "LIST $d: ", join(",", grep { !/^\./ } readdir $h), "\n" }
+  if (open(my $f, "<", "$d/1-aa.json")) { print "READ $d: ", <$f>, "\n" }
+  my $n = $d; $n =~ s/\W/_/g;
+  if (open(my $f, ">", "$d/9-$n.json")) { print $f "{}"; close $f; print "WROTE $d\n" }
+}`
+	r := w.bash(t, "perl -e '"+strings.ReplaceAll(perl, "'", `'\''`)+"'")
+	text := r.Text()
+	if _, err := os.Lstat(filepath.Join(w.dir, "ln")); err != nil {
+		t.Fatalf("the program did not run: %s", text)
+	}
+	names, _ := os.ReadDir(run)
+	for _, n := range names {
+		if strings.HasPrefix(n.Name(), "9-") {
+			text += "\n[planted " + n.Name() + "]"
+		}
+	}
+	if strings.Contains(text, "EDITOR-R13") || regexp.MustCompile(`(?m)^(LIST|READ|WROTE) `).MatchString(text) || strings.Contains(text, "[planted") {
+		t.Errorf("ESCAPED: the socket directory showed or took an entry:\n%s", text)
+	}
+}
+
+// Attack (target 2, the Finder's cache): a look that finds no editor is
+// cached while the directory's time does not move; an editor that
+// starts right after (the same clock tick on a coarse file system, here
+// at once) must be found by the next look, and an editor that closes
+// must not be dialled from a cache. Finder caches only "none", and
+// every Listen and Close moves the directory's time.
+// Class: a Finder that misses a new entry or keeps a stale one.
+func TestRedteam13_FinderSeesAnEditorAtOnce(t *testing.T) {
+	dir, err := discovery.Dir(map[string]string{"XDG_RUNTIME_DIR": t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	f := &discovery.Finder{Dir: dir, Recheck: time.Hour}
+	if _, _, err := f.Find(ws); err != discovery.ErrNone {
+		t.Fatalf("first look: %v", err)
+	}
+	l, err := discovery.Listen(dir, []string{ws}, "ed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	conn, _, err := f.Find(ws)
+	if err != nil {
+		t.Errorf("MISSED: an editor listening since the last look is not found: %v", err)
+	} else {
+		conn.Close()
+	}
+	l.Close()
+	if conn, _, err := f.Find(ws); err == nil {
+		conn.Close()
+		t.Errorf("STALE: a closed editor was dialled")
+	}
+	// the same directory time, set back by hand (a coarse clock): only
+	// the Recheck bounds it, so a Finder with the default Recheck finds
+	// the editor within a second
+	fi, _ := os.Stat(dir)
+	f2 := &discovery.Finder{Dir: dir}
+	f2.Find(ws)
+	l2, err := discovery.Listen(dir, []string{ws}, "ed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	go func() {
+		for {
+			c, err := l2.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	if err := os.Chtimes(dir, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	for {
+		conn, _, err := f2.Find(ws)
+		if err == nil {
+			conn.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("MISSED: an editor is not found past the Recheck when the directory's time did not move")
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
