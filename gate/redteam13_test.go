@@ -7,6 +7,8 @@ package gate
 // redteam13_open13_test.go (build tag open_attacks).
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
@@ -60,6 +62,96 @@ func TestRedteam13_EveryPrintableDefaultIgnorableIsEscaped(t *testing.T) {
 			(unicode.Is(unicode.Zs, r) && r != ' ')
 		if ignorable && strings.ContainsRune(VisibleText("x"+string(r)), r) {
 			t.Errorf("%U is ignorable and shown raw", r)
+		}
+	}
+}
+
+// r13classify classifies script in root with HOME=home under p, and
+// gives the union of its steps' effects.
+func r13classify(t *testing.T, p *Policy, root, home, script string) Effects {
+	t.Helper()
+	sh := &Shell{Policy: p, Dir: root, Env: map[string]string{"HOME": home, "PATH": "/usr/bin:/bin"}, ReadDir: os.ReadDir}
+	sc, err := sh.Classify(script)
+	if err != nil {
+		return Of(Secret) // refused whole
+	}
+	var e Effects
+	for _, s := range sc.Steps {
+		e = e.Union(s.Effects)
+	}
+	return e
+}
+
+// Attack (target 1, the gate's side): each directory above eukhe's
+// user settings file (the eukhe directory, ~/.config, the home) renamed,
+// removed or replaced by a table command (mv, rm, rmdir, ln, cp), by
+// /proc/self/root, /proc/thread-self/root, /proc/self/cwd, a trailing
+// slash or dot, a workspace symlink to the home or to ~/.config, cd,
+// and mv -t / --target-directory; and ~/.config made where it is
+// missing. Every one must be secret (asked every time).
+// Class: replacing the settings file by a directory above it.
+func TestRedteam13_DirsAboveSettingsFileBySpellingsAreSecret(t *testing.T) {
+	_, home, root := redHome(t)
+	user := filepath.Join(home, ".config", "eukhe")
+	must(t, os.MkdirAll(user, 0o755))
+	must(t, os.WriteFile(filepath.Join(user, "settings.json"), []byte(`{}`), 0o644))
+	must(t, os.MkdirAll(filepath.Join(root, "cfg", "eukhe"), 0o755))
+	must(t, os.Symlink(home, filepath.Join(root, "h")))
+	must(t, os.Symlink(filepath.Join(home, ".config"), filepath.Join(root, "c")))
+	p := Places{Roots: []string{root}, Home: home, UserDir: user}.Policy(OS)
+	cfg := filepath.Join(home, ".config")
+	for _, s := range []string{
+		"mv " + cfg + " " + home + "/old",
+		"mv " + cfg + "/ " + home + "/old",
+		"mv " + user + " " + root + "/e",
+		"mv /proc/self/root" + cfg + " " + root + "/x",
+		"mv /proc/thread-self/root" + cfg + " " + root + "/x",
+		"mv /proc/self/cwd/../.config " + root + "/x",
+		"mv h/.config x",
+		"mv c/eukhe x",
+		"mv c/ x",
+		"mv c/. x",
+		"mv ~/.config/./ x",
+		"cd ~ && mv .config x",
+		"cd ~/.config && mv eukhe ../x",
+		"cd ~/.config && mv . ../x",
+		"mv -t " + root + " " + cfg,
+		"mv --target-directory=" + root + " " + user,
+		"rm -rf ~/.config",
+		"rm -r h/.config/eukhe",
+		"rmdir ~/.config/eukhe",
+		"ln -sfn " + root + "/cfg/eukhe ~/.config/eukhe",
+		"ln -sfT " + root + "/cfg ~/.config",
+		"cp -rT cfg ~/.config",
+		"cp -r cfg/eukhe ~/.config/",
+		"mv cfg/eukhe ~/.config/",
+		"mv -T cfg/eukhe ~/.config/eukhe",
+		"mv " + home + " " + root + "/../../h2",
+		"mv ~ x",
+		"mv h/ x",
+	} {
+		if e := r13classify(t, p, root, home, s); !e.Has(Secret) {
+			t.Errorf("ESCAPED: %q is %v, not secret", s, e)
+		}
+	}
+	if e := r13classify(t, p, root, home, "mv cfg/eukhe cfg/e2"); e.Has(Secret) {
+		t.Errorf("control: a rename in the workspace is secret: %v", e)
+	}
+	// ~/.config missing: made by a step
+	_, home2, root2 := redHome(t)
+	must(t, os.MkdirAll(filepath.Join(root2, "cfg", "eukhe"), 0o755))
+	p2 := Places{Roots: []string{root2}, Home: home2, UserDir: filepath.Join(home2, ".config", "eukhe")}.Policy(OS)
+	for _, s := range []string{
+		"mv cfg ~/.config",
+		"ln -s " + root2 + "/cfg ~/.config",
+		"cp -r cfg ~/.config",
+		"mkdir -p ~/.config/eukhe",
+		"mkdir ~/.config",
+		"cp -r cfg/eukhe ~/.config",
+		"ln -s " + root2 + "/cfg/eukhe/settings.json ~/.config/eukhe/settings.json",
+	} {
+		if e := r13classify(t, p2, root2, home2, s); !e.Has(Secret) {
+			t.Errorf("ESCAPED (no ~/.config yet): %q is %v, not secret", s, e)
 		}
 	}
 }
