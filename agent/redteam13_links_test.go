@@ -19,7 +19,7 @@ import (
 // after a search that walked ~/.aws (the kept walk, inside the ctime
 // slack), once more than a second after that walk (past the slack,
 // within the kept walk's minute) — and each name is read by every route:
-// read by path, through a workspace symlink, with an offset; grep of the
+// read by path, through a workspace symlink, raw; grep of the
 // single file, of the tree, with a glob, through a symlink to the
 // workspace; dyn calling read and grep; write, a bash redirection and
 // truncate of it; bash cat, head of a glob, sort -m of a glob, cat <.

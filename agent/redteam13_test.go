@@ -105,6 +105,16 @@ func (w *r13world) bash(t *testing.T, script string) Result {
 // command table: exec only) that writes a git hook.
 const r13plant = `perl -e 'open F, ">", ".g"."it/hooks/pre-commit" or die; print F "planted"'`
 
+// r13rev is s reversed: a path given to a program so that the gate does
+// not see it (the sandbox is what such a test attacks).
+func r13rev(s string) string {
+	b := []byte(s)
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
+	return string(b)
+}
+
 // r13hook tells whether the hook was planted.
 func (w *r13world) hook() bool {
 	b, err := os.ReadFile(filepath.Join(w.dir, ".git", "hooks", "pre-commit"))
@@ -154,12 +164,13 @@ func TestRedteam13_UnconfinedProgramsByOtherSpellings(t *testing.T) {
 }
 
 // Attack (target 1, bubblewrap, the default auto set: every effect but
-// secret): an opaque program (perl) makes eukhe's user settings file
-// where it does not exist yet (no ~/.config, no ~/.config/eukhe, no
-// settings.json), points a missing ~/.config at a workspace directory
-// holding a settings file, renames ~/.config away and links it to the
-// workspace's, and renames the home itself. The host's settings file must
-// stay as it was (absent, or "{}").
+// secret; the user settings file exists): an opaque program (perl)
+// renames ~/.config away and links it to a workspace directory holding a
+// settings file, renames the home itself, writes the file through
+// /proc/self/root, and swaps ~/.config/eukhe for a directory of its own.
+// The host's settings file must stay "{}" (the pinned directories give
+// EBUSY). Where the file does not exist yet, it is made: see
+// redteam13_open13_test.go.
 // Class: replacing the settings file by a directory above it.
 func TestRedteam13_SandboxedStepReplacesSettingsFile(t *testing.T) {
 	if shell.Detect().Mechanism != shell.Bubblewrap {
@@ -183,23 +194,23 @@ func TestRedteam13_SandboxedStepReplacesSettingsFile(t *testing.T) {
 		setup func(home string)
 		perl  string
 	}{
-		{"no-config-dir", func(string) {}, `use File::Path qw(make_path); make_path("$ENV{HOME}/.config/eukhe"); open F, ">", "$ENV{HOME}/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
-		{"no-eukhe-dir", func(h string) { mk(h + "/.config") }, `mkdir "$ENV{HOME}/.config/eukhe"; open F, ">", "$ENV{HOME}/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
-		{"no-file", func(h string) { mk(h + "/.config/eukhe") }, `open F, ">", "$ENV{HOME}/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
-		{"symlink-missing-config", func(string) {}, `use File::Path qw(make_path); make_path("cfg/eukhe"); open F, ">", "cfg/eukhe/settings.json" or die; print F $ARGV[0]; close F; symlink("$ENV{PWD}/cfg", "$ENV{HOME}/.config") or die "symlink: $!"`},
-		{"rename-config", withFile, `use File::Path qw(make_path); make_path("cfg/eukhe"); open F, ">", "cfg/eukhe/settings.json" or die; print F $ARGV[0]; close F; rename("$ENV{HOME}/.config", "$ENV{HOME}/.config.old") or die "rename: $!"; symlink("$ENV{PWD}/cfg", "$ENV{HOME}/.config") or die "symlink: $!"`},
-		{"rename-home", withFile, `use File::Path qw(make_path); rename("$ENV{HOME}", "$ENV{HOME}.old") or die "rename: $!"; make_path("$ENV{HOME}/.config/eukhe"); open F, ">", "$ENV{HOME}/.config/eukhe/settings.json" or die; print F $ARGV[0]; close F`},
-		{"proc-root", withFile, `open F, ">", "/proc/self/root$ENV{HOME}/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
-		{"rename-eukhe-dir", withFile, `use File::Path qw(make_path); make_path("e2"); open F, ">", "e2/settings.json" or die; print F $ARGV[0]; close F; rename("$ENV{HOME}/.config/eukhe", "$ENV{HOME}/.config/e.old") or die "rename: $!"; rename("e2", "$ENV{HOME}/.config/eukhe") or die "rename2: $!"`},
+		{"rename-config", withFile, `use File::Path qw(make_path); make_path("cfg/eukhe"); open F, ">", "cfg/eukhe/settings.json" or die; print F $ARGV[0]; close F; rename("$H/.config", "$H/.config.old") or die "rename: $!"; symlink("$W/cfg", "$H/.config") or die "symlink: $!"`},
+		{"rename-home", withFile, `use File::Path qw(make_path); rename("$H", "$H.old") or die "rename: $!"; make_path("$H/.config/eukhe"); open F, ">", "$H/.config/eukhe/settings.json" or die; print F $ARGV[0]; close F`},
+		{"proc-root", withFile, `open F, ">", "/proc/self/root$H/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
+		{"rename-eukhe-dir", withFile, `use File::Path qw(make_path); make_path("e2"); open F, ">", "e2/settings.json" or die; print F $ARGV[0]; close F; rename("$H/.config/eukhe", "$H/.config/e.old") or die "rename: $!"; rename("e2", "$H/.config/eukhe") or die "rename2: $!"`},
 	}
 	for _, c := range cases {
 		w := r13session(t, all, "auto")
 		c.setup(w.home)
-		r := w.bash(t, "perl -e '"+c.perl+"' '"+evil+"'")
+		// the home is given reversed as an argument (the step's
+		// environment is the test process's, not the session's, and the
+		// gate must not see the path: the sandbox is what is attacked)
+		r := w.bash(t, "perl -MCwd -e 'my $H = reverse $ARGV[1]; my $W = getcwd(); "+c.perl+"' '"+evil+"' '"+r13rev(w.home)+"'")
 		b, _ := os.ReadFile(filepath.Join(w.home, ".config", "eukhe", "settings.json"))
 		if strings.Contains(string(b), "off") {
 			t.Errorf("ESCAPED (%s): the settings file is now %q:\n%s", c.name, b, r.Text())
 		}
+		t.Logf("%s held: host file %q\n%s", c.name, b, r.Text())
 	}
 }
 
@@ -282,14 +293,14 @@ func TestRedteam13_StepPlantsAnEditorEntry(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(run, "sub"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	perl := `my $R = $ENV{XDG_RUNTIME_DIR}; symlink("$R/eukhe", "ln"); symlink($R, "rt"); mkdir "d";
+	perl := `my $R = reverse $ARGV[0]; symlink("$R/eukhe", "ln"); symlink($R, "rt"); mkdir "d";
 for my $d ("$R/eukhe", "/proc/self/root$R/eukhe", "ln", "rt/eukhe", "$R/eukhe/sub/..", "d/../ln", "$R/./eukhe", "$R//eukhe") {
   if (opendir(my $h, $d)) { print "LIST $d: ", join(",", grep { !/^\./ } readdir $h), "\n" }
   if (open(my $f, "<", "$d/1-aa.json")) { print "READ $d: ", <$f>, "\n" }
   my $n = $d; $n =~ s/\W/_/g;
   if (open(my $f, ">", "$d/9-$n.json")) { print $f "{}"; close $f; print "WROTE $d\n" }
 }`
-	r := w.bash(t, "perl -e '"+strings.ReplaceAll(perl, "'", `'\''`)+"'")
+	r := w.bash(t, "perl -e '"+strings.ReplaceAll(perl, "'", `'\''`)+"' '"+r13rev(rt)+"'")
 	text := r.Text()
 	if _, err := os.Lstat(filepath.Join(w.dir, "ln")); err != nil {
 		t.Fatalf("the program did not run: %s", text)
@@ -300,7 +311,7 @@ for my $d ("$R/eukhe", "/proc/self/root$R/eukhe", "ln", "rt/eukhe", "$R/eukhe/su
 			text += "\n[planted " + n.Name() + "]"
 		}
 	}
-	if strings.Contains(text, "EDITOR-R13") || regexp.MustCompile(`(?m)^(LIST|READ|WROTE) `).MatchString(text) || strings.Contains(text, "[planted") {
+	if strings.Contains(text, "EDITOR-R13") || regexp.MustCompile(`(?m)^(LIST .*1-aa|READ |WROTE )`).MatchString(text) || strings.Contains(text, "[planted") {
 		t.Errorf("ESCAPED: the socket directory showed or took an entry:\n%s", text)
 	}
 }
