@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
@@ -202,7 +201,8 @@ func r13watched(t *testing.T, mk func(home string)) (*Session, string, string, *
 
 // Attack (target 1; severity critical): the user has no settings file
 // yet (the default: nothing written) and the auto set is the default
-// (every effect but secret; confinement auto, bubblewrap). An opaque
+// (every effect but secret; confinement auto: bubblewrap, and Landlock
+// alike). An opaque
 // program (perl, given the home reversed so that the gate sees no path)
 // makes ~/.config/eukhe/settings.json holding {"shell.confinement":
 // "off"} — where ~/.config is missing, where ~/.config/eukhe is missing,
@@ -220,9 +220,10 @@ func r13watched(t *testing.T, mk func(home string)) (*Session, string, string, *
 // placeholder in the sandbox, or the nearest existing one bound
 // read-only.
 func TestRedteam13Open_SandboxedStepMakesTheMissingSettingsFile(t *testing.T) {
-	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
-	}
+	r13eachSandbox(t, r13Redteam13Open_SandboxedStepMakesTheMissingSettingsFile)
+}
+
+func r13Redteam13Open_SandboxedStepMakesTheMissingSettingsFile(t *testing.T) {
 	evil := `{"shell.confinement": "off"}`
 	mk := func(p string) {
 		if err := os.MkdirAll(p, 0o755); err != nil {

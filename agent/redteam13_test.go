@@ -115,6 +115,20 @@ func r13rev(s string) string {
 	return string(b)
 }
 
+// r13eachSandbox runs f under bubblewrap and under Landlock (forced
+// with shell.ForceEnv), each where it works here.
+func r13eachSandbox(t *testing.T, f func(*testing.T)) {
+	for _, m := range []shell.Mechanism{shell.Bubblewrap, shell.Landlock} {
+		t.Run(string(m), func(t *testing.T) {
+			t.Setenv(shell.ForceEnv, string(m))
+			if shell.Detect().Mechanism != m {
+				t.Skip(string(m) + " does not work here")
+			}
+			f(t)
+		})
+	}
+}
+
 // r13hook tells whether the hook was planted.
 func (w *r13world) hook() bool {
 	b, err := os.ReadFile(filepath.Join(w.dir, ".git", "hooks", "pre-commit"))
@@ -173,9 +187,10 @@ func TestRedteam13_UnconfinedProgramsByOtherSpellings(t *testing.T) {
 // redteam13_open13_test.go.
 // Class: replacing the settings file by a directory above it.
 func TestRedteam13_SandboxedStepReplacesSettingsFile(t *testing.T) {
-	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
-	}
+	r13eachSandbox(t, r13Redteam13_SandboxedStepReplacesSettingsFile)
+}
+
+func r13Redteam13_SandboxedStepReplacesSettingsFile(t *testing.T) {
 	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
 	evil := `{"shell.confinement": "off"}`
 	mk := func(p string) {
@@ -268,8 +283,8 @@ func TestRedteam13_DaemonInSandboxStopsWhenSettingsNarrow(t *testing.T) {
 	}
 }
 
-// Attack (target 2, bubblewrap, the default auto set): an opaque program
-// lists, reads and writes eukhe's socket directory
+// Attack (target 2, bubblewrap and Landlock, the default auto set): an
+// opaque program lists, reads and writes eukhe's socket directory
 // ($XDG_RUNTIME_DIR/eukhe, holding an editor's entry) by its own path,
 // through /proc/self/root, through a workspace symlink to it, with a
 // "x/.." spelling, and through a symlink to $XDG_RUNTIME_DIR; it plants
@@ -277,9 +292,10 @@ func TestRedteam13_DaemonInSandboxStopsWhenSettingsNarrow(t *testing.T) {
 // made in it.
 // Class: planting an editor entry by another spelling.
 func TestRedteam13_StepPlantsAnEditorEntry(t *testing.T) {
-	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
-	}
+	r13eachSandbox(t, r13stepPlantsAnEditorEntry)
+}
+
+func r13stepPlantsAnEditorEntry(t *testing.T) {
 	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
 	rt := t.TempDir()
 	w := r13sessionEnv(t, all, "auto", map[string]string{"XDG_RUNTIME_DIR": rt})
