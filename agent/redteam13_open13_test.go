@@ -258,3 +258,4 @@ func r13Redteam13Open_SandboxedStepMakesTheMissingSettingsFile(t *testing.T) {
 		}
 	}
 }
+

@@ -409,3 +409,26 @@ func TestRedteam13_FinderSeesAnEditorAtOnce(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// Attack (target 3/4): the auto set is {read, write, exec} and
+// confinement "auto" as a script starts (`sleep 1; PROGRAM`): its steps
+// are judged confined, so the program's step is {exec}, unasked. The
+// user turns confinement "off" during the sleep; the program would start
+// unconfined (the mode is read as each process starts) with effects
+// judged confined. The sleep's pipeline sees the confinement change and
+// stops the script before the program starts.
+// Class: a mode change between the judgement and the start.
+func TestRedteam13_ConfinementTurnedOffMidScript(t *testing.T) {
+	w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Exec), "auto")
+	done := make(chan Result, 1)
+	go func() { done <- w.bash(t, "sleep 1; "+r13plant) }()
+	time.Sleep(400 * time.Millisecond)
+	w.mu.Lock()
+	w.set.Confinement = "off"
+	w.mu.Unlock()
+	r := <-done
+	if w.hook() {
+		t.Errorf("ESCAPED: the program ran unconfined, unasked (asked %d), and planted the hook:\n%s", len(w.asked()), r.Text())
+	}
+	t.Logf("held:\n%s", r.Text())
+}
