@@ -258,4 +258,3 @@ func r13Redteam13Open_SandboxedStepMakesTheMissingSettingsFile(t *testing.T) {
 		}
 	}
 }
-
