@@ -258,3 +258,32 @@ func r13Redteam13Open_SandboxedStepMakesTheMissingSettingsFile(t *testing.T) {
 		}
 	}
 }
+
+// Attack (target 4, shell.confinement "off", auto set {read, write,
+// exec}; severity high): an alias named like a builtin (cd, echo, true)
+// for a program. `shopt -s expand_aliases; alias cd='PROGRAM'` then
+// `cd .`: the step's word is cd, a builtin, so WidenUnconfined leaves it
+// as judged ({exec}: a step after alias is exec), and nothing is asked;
+// the interpreter expands the alias as the step runs and starts the
+// program unconfined, which plants .git/hooks/pre-commit. (An alias
+// with a name of its own, `x`, is asked about: x is no builtin.)
+// Root cause (guess): startsProgram trusts the step's first word, which
+// an alias changes at run time; and the runtime check, which sees the
+// expanded argv (perl), judges it without gate.Unconfined. Counting a
+// step as starting a program once an alias is defined (every step after
+// alias is exec already), or widening in the runtime check, closes it.
+func TestRedteam13Open_AliasNamedLikeABuiltinRunsUnasked(t *testing.T) {
+	p := `perl -e "open F, q(>), q(.g).q(it/hooks/pre-commit); print F q(planted)"`
+	for _, sc := range []string{
+		"shopt -s expand_aliases; alias cd='" + p + "'\ncd .",
+		"shopt -s expand_aliases\nalias echo='" + p + "'\necho hi",
+		"shopt -s expand_aliases\nalias true='" + p + " #'\ntrue",
+		"shopt -s expand_aliases\nalias cd=perl\ncd -e 'open F, q(>), q(.g).q(it/hooks/pre-commit); print F q(planted)'",
+	} {
+		w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Exec), "off")
+		r := w.bash(t, sc)
+		if w.hook() {
+			t.Errorf("ESCAPED: %q planted .git/hooks/pre-commit, asked %d:\n%s", sc, len(w.asked()), r.Text())
+		}
+	}
+}
