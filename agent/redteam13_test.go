@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -431,4 +432,41 @@ func TestRedteam13_ConfinementTurnedOffMidScript(t *testing.T) {
 		t.Errorf("ESCAPED: the program ran unconfined, unasked (asked %d), and planted the hook:\n%s", len(w.asked()), r.Text())
 	}
 	t.Logf("held:\n%s", r.Text())
+}
+
+// Attack (target 1, bubblewrap, the default auto set, the settings file
+// in place): the step makes a user and mount namespace of its own
+// (unshare -Urm, and unshare -Um without the root mapping) to unmount
+// the pins above the settings file and rename ~/.config away, then link
+// a workspace directory holding a settings file in its place. The
+// sandbox allows no new user namespace (uid_map cannot be written), and
+// a pin stays a mount point (EBUSY).
+// Class: unpinning by a mount trick.
+func TestRedteam13_UserNamespaceUnpinsSettingsDirs(t *testing.T) {
+	if shell.Detect().Mechanism != shell.Bubblewrap {
+		t.Skip("needs bubblewrap")
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("needs unshare")
+	}
+	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
+	w := r13session(t, all, "auto")
+	user := filepath.Join(w.home, ".config", "eukhe")
+	if err := os.MkdirAll(user, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(user, "settings.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	perl := `my $H = reverse $ARGV[0]; system("umount", "-l", "$H/.config/eukhe"); system("umount", "-l", "$H/.config");` +
+		` mkdir "cfg"; mkdir "cfg/eukhe"; open F, ">", "cfg/eukhe/settings.json"; print F "{\"shell.confinement\": \"off\"}"; close F;` +
+		` rename("$H/.config", "$H/c.old") or die "rename: $!"; symlink(getcwd() . "/cfg", "$H/.config") or die "symlink: $!"`
+	for _, u := range []string{"unshare -Urm", "unshare -Um", "unshare --user --map-root-user --mount --propagation private"} {
+		r := w.bash(t, u+" perl -MCwd -e '"+perl+"' '"+r13rev(w.home)+"'")
+		b, _ := os.ReadFile(filepath.Join(user, "settings.json"))
+		if string(b) != "{}" {
+			t.Errorf("ESCAPED (%s): the settings file is now %q:\n%s", u, b, r.Text())
+		}
+		t.Logf("%s held:\n%s", u, r.Text())
+	}
 }
