@@ -37,6 +37,9 @@ type r13world struct {
 	mu   sync.Mutex
 	set  settings.Settings
 	qs   []gate.Question
+	// onAsk, when set, answers a question (called without the lock);
+	// nil denies.
+	onAsk func(gate.Question) gate.Answer
 }
 
 func (w *r13world) settings() settings.Settings {
@@ -77,7 +80,11 @@ func r13sessionEnv(t *testing.T, auto gate.Effects, conf string, env map[string]
 	client := func(_ context.Context, q gate.Question) gate.Answer {
 		w.mu.Lock()
 		w.qs = append(w.qs, q)
+		on := w.onAsk
 		w.mu.Unlock()
+		if on != nil {
+			return on(q)
+		}
 		return gate.Deny
 	}
 	host := &Headless{RootDir: w.dir, Disk: docs.NewDisk(), Paths: paths.Places(e).Policy(gate.OS), Client: client,
