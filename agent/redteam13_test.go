@@ -1,0 +1,479 @@
+//go:build linux
+
+package agent
+
+// The thirteenth red team's attacks on the last stop's changes, through
+// the real bash tool of a headless session: a step under
+// shell.confinement "off" that starts a program without being counted as
+// one (gate.Unconfined, shell.WidenUnconfined). Each test asserts the
+// safe outcome; these held. The attacks that got through are in
+// redteam13_open13_test.go (build tag open_attacks).
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/eukhe/eukhe/agent/shell"
+	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
+	"github.com/eukhe/eukhe/lsp/discovery"
+)
+
+// r13world is a headless session whose settings the test gives, with a
+// client that denies every question and records it.
+type r13world struct {
+	s    *Session
+	dir  string
+	home string
+	mu   sync.Mutex
+	set  settings.Settings
+	qs   []gate.Question
+	// onAsk, when set, answers a question (called without the lock);
+	// nil denies.
+	onAsk func(gate.Question) gate.Answer
+}
+
+func (w *r13world) settings() settings.Settings {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.set
+}
+
+func (w *r13world) asked() []gate.Question {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]gate.Question(nil), w.qs...)
+}
+
+// r13session opens the session: auto set auto, shell.confinement conf,
+// a workspace holding .git/hooks.
+func r13session(t *testing.T, auto gate.Effects, conf string) *r13world {
+	t.Helper()
+	return r13sessionEnv(t, auto, conf, nil)
+}
+
+// r13sessionEnv is r13session with more of the session's environment
+// ("$HOME" in a value is the test's home).
+func r13sessionEnv(t *testing.T, auto gate.Effects, conf string, env map[string]string) *r13world {
+	t.Helper()
+	w := &r13world{dir: t.TempDir(), home: t.TempDir()}
+	if err := os.MkdirAll(filepath.Join(w.dir, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.set = settings.Defaults()
+	w.set.AutoEffects = gate.AutoOf(auto)
+	w.set.Confinement = conf
+	e := map[string]string{"HOME": w.home, "PATH": os.Getenv("PATH")}
+	for k, v := range env {
+		e[k] = strings.ReplaceAll(v, "$HOME", w.home)
+	}
+	paths := settings.Locate(e, []string{w.dir})
+	client := func(_ context.Context, q gate.Question) gate.Answer {
+		w.mu.Lock()
+		w.qs = append(w.qs, q)
+		on := w.onAsk
+		w.mu.Unlock()
+		if on != nil {
+			return on(q)
+		}
+		return gate.Deny
+	}
+	host := &Headless{RootDir: w.dir, Disk: docs.NewDisk(), Paths: paths.Places(e).Policy(gate.OS), Client: client,
+		Current: w.settings}
+	s, err := Open(Options{Host: host, Env: e, ShellBudget: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.s = s
+	t.Cleanup(func() { s.Close() })
+	return w
+}
+
+// bash runs one bash call.
+func (w *r13world) bash(t *testing.T, script string) Result {
+	t.Helper()
+	raw, _ := json.Marshal(map[string]any{"script": script})
+	r, err := w.s.Call(context.Background(), "bash", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// r13plant is a program the gate cannot see into (perl, not in the
+// command table: exec only) that writes a git hook.
+const r13plant = `perl -e 'open F, ">", ".g"."it/hooks/pre-commit" or die; print F "planted"'`
+
+// r13rev is s reversed: a path given to a program so that the gate does
+// not see it (the sandbox is what such a test attacks).
+func r13rev(s string) string {
+	b := []byte(s)
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
+	return string(b)
+}
+
+// r13eachSandbox runs f under bubblewrap and under Landlock (forced
+// with shell.ForceEnv), each where it works here.
+func r13eachSandbox(t *testing.T, f func(*testing.T)) {
+	for _, m := range []shell.Mechanism{shell.Bubblewrap, shell.Landlock} {
+		t.Run(string(m), func(t *testing.T) {
+			t.Setenv(shell.ForceEnv, string(m))
+			if shell.Detect().Mechanism != m {
+				t.Skip(string(m) + " does not work here")
+			}
+			f(t)
+		})
+	}
+}
+
+// r13hook tells whether the hook was planted.
+func (w *r13world) hook() bool {
+	b, err := os.ReadFile(filepath.Join(w.dir, ".git", "hooks", "pre-commit"))
+	return err == nil && strings.Contains(string(b), "planted")
+}
+
+// Attack (target 4, shell.confinement "off", auto set {read, write,
+// exec}): a program started where the step's text is not a program's —
+// a command substitution in an assignment or an argument, an arithmetic
+// subscript, a process substitution, eval of a made string, an alias, a
+// function named like a builtin, let with a subscript — plants a git
+// hook. Each must be asked for protected (and denied here).
+// Class: a program not counted as one (startsProgram).
+func TestRedteam13_UnconfinedProgramsByOtherSpellings(t *testing.T) {
+	p := `perl -e "open F, q(>), q(.g).q(it/hooks/pre-commit); print F q(planted)"`
+	scripts := []string{
+		r13plant,
+		"x=$(" + r13plant + ")",
+		"echo $(" + r13plant + ")",
+		": $(( a[$(" + r13plant + ")] ))",
+		"cat <(" + r13plant + ")",
+		"eval \"$(echo perl -e \\'1\\')\"",
+		"f() { " + r13plant + "; }; f",
+		"cd() { " + p + "; }; cd .",
+		"echo() { " + p + "; }; echo hi",
+		"shopt -s expand_aliases; alias p='" + p + "'\np",
+		"declare -a a; let 'a[$(" + p + ")]=1'",
+		"v='a[$(" + p + ")]'; (( v ))",
+		"v='a[$(" + p + ")]'; [[ $v -eq 1 ]]",
+		"v='a[$(" + p + ")]'; read \"$v\" <<< x",
+		"v='a[$(" + p + ")]'; declare \"$v=1\"",
+		"v='a[$(" + p + ")]'; echo $(( v ))",
+		"v='a[$(" + p + ")]'; printf -v \"$v\" x",
+		"v='a[$(" + p + ")]'; unset \"$v\"",
+		"v='a[$(" + p + ")]'; echo ${!v}",
+		"builtin trap '" + p + "' ERR; false",
+		"command trap '" + p + "' ERR; false",
+	}
+	w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Exec), "off")
+	for _, sc := range scripts {
+		r := w.bash(t, sc)
+		if w.hook() {
+			t.Errorf("ESCAPED: %q planted a hook unasked (asked %d):\n%s", sc, len(w.asked()), r.Text())
+		}
+		os.Remove(filepath.Join(w.dir, ".git", "hooks", "pre-commit"))
+	}
+}
+
+// Attack (target 1, bubblewrap, the default auto set: every effect but
+// secret; the user settings file exists): an opaque program (perl)
+// renames ~/.config away and links it to a workspace directory holding a
+// settings file, renames the home itself, writes the file through
+// /proc/self/root, and swaps ~/.config/eukhe for a directory of its own.
+// The host's settings file must stay "{}" (the pinned directories give
+// EBUSY). Where the file does not exist yet, it is made: see
+// redteam13_open13_test.go.
+// Class: replacing the settings file by a directory above it.
+func TestRedteam13_SandboxedStepReplacesSettingsFile(t *testing.T) {
+	r13eachSandbox(t, r13Redteam13_SandboxedStepReplacesSettingsFile)
+}
+
+func r13Redteam13_SandboxedStepReplacesSettingsFile(t *testing.T) {
+	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
+	evil := `{"shell.confinement": "off"}`
+	mk := func(p string) {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withFile := func(h string) {
+		mk(h + "/.config/eukhe")
+		if err := os.WriteFile(h+"/.config/eukhe/settings.json", []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name  string
+		setup func(home string)
+		perl  string
+	}{
+		{"rename-config", withFile, `use File::Path qw(make_path); make_path("cfg/eukhe"); open F, ">", "cfg/eukhe/settings.json" or die; print F $ARGV[0]; close F; rename("$H/.config", "$H/.config.old") or die "rename: $!"; symlink("$W/cfg", "$H/.config") or die "symlink: $!"`},
+		{"rename-home", withFile, `use File::Path qw(make_path); rename("$H", "$H.old") or die "rename: $!"; make_path("$H/.config/eukhe"); open F, ">", "$H/.config/eukhe/settings.json" or die; print F $ARGV[0]; close F`},
+		{"proc-root", withFile, `open F, ">", "/proc/self/root$H/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
+		{"rename-eukhe-dir", withFile, `use File::Path qw(make_path); make_path("e2"); open F, ">", "e2/settings.json" or die; print F $ARGV[0]; close F; rename("$H/.config/eukhe", "$H/.config/e.old") or die "rename: $!"; rename("e2", "$H/.config/eukhe") or die "rename2: $!"`},
+	}
+	for _, c := range cases {
+		w := r13session(t, all, "auto")
+		c.setup(w.home)
+		// the home is given reversed as an argument (the step's
+		// environment is the test process's, not the session's, and the
+		// gate must not see the path: the sandbox is what is attacked)
+		r := w.bash(t, "perl -MCwd -e 'my $H = reverse $ARGV[1]; my $W = getcwd(); "+c.perl+"' '"+evil+"' '"+r13rev(w.home)+"'")
+		b, _ := os.ReadFile(filepath.Join(w.home, ".config", "eukhe", "settings.json"))
+		if strings.Contains(string(b), "off") {
+			t.Errorf("ESCAPED (%s): the settings file is now %q:\n%s", c.name, b, r.Text())
+		}
+		t.Logf("%s held: host file %q\n%s", c.name, b, r.Text())
+	}
+}
+
+// r13daemon is a program that forks, leaves the step's session
+// (setsid) and forks again, the grandchild appending a line to ticks
+// every 50 ms for three seconds while the first process sleeps three
+// seconds (so the step is still running when the settings narrow).
+const r13daemon = `perl -MPOSIX -e 'if (fork) { sleep 3; exit } ; POSIX::setsid(); if (fork) {exit}; for (1..60) { open F, ">>", "ticks"; print F "t\n"; close F; select(undef,undef,undef,0.05) }'`
+
+// r13ticks counts the lines in the workspace's ticks.
+func r13ticks(dir string) int {
+	b, _ := os.ReadFile(filepath.Join(dir, "ticks"))
+	return strings.Count(string(b), "t")
+}
+
+// r13narrowDuring runs script as a bash call, applies narrow to the
+// settings 600 ms in, and gives the result and the ticks right after the
+// call ended and 500 ms later.
+func r13narrowDuring(t *testing.T, w *r13world, script string, narrow func(*settings.Settings)) (Result, int, int) {
+	t.Helper()
+	done := make(chan Result, 1)
+	go func() {
+		raw, _ := json.Marshal(map[string]any{"script": script})
+		r, _ := w.s.Call(context.Background(), "bash", raw)
+		done <- r
+	}()
+	time.Sleep(600 * time.Millisecond)
+	w.mu.Lock()
+	narrow(&w.set)
+	w.mu.Unlock()
+	r := <-done
+	n1 := r13ticks(w.dir)
+	time.Sleep(500 * time.Millisecond)
+	return r, n1, r13ticks(w.dir)
+}
+
+// Attack (target 3, bubblewrap): a step whose program double-forks out
+// of its session (setsid), or runs in a background subshell, keeps a
+// grandchild writing while the auto set narrows (net, outside and
+// protected taken out). The grandchild must stop with the step.
+// Class: a step that survives narrowing.
+func TestRedteam13_DaemonInSandboxStopsWhenSettingsNarrow(t *testing.T) {
+	if shell.Detect().Mechanism != shell.Bubblewrap {
+		t.Skip("needs bubblewrap")
+	}
+	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
+	for _, sc := range []string{r13daemon, "(" + r13daemon + ") &\nsleep 3"} {
+		w := r13session(t, all, "auto")
+		r, n1, n2 := r13narrowDuring(t, w, sc, func(s *settings.Settings) {
+			s.AutoEffects = gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec))
+		})
+		if n2 > n1 || !strings.Contains(r.Text(), "killed") {
+			t.Errorf("ESCAPED: %q kept running after the narrowing (ticks %d then %d):\n%s", sc, n1, n2, r.Text())
+		}
+	}
+}
+
+// Attack (target 2, bubblewrap and Landlock, the default auto set): an
+// opaque program lists, reads and writes eukhe's socket directory
+// ($XDG_RUNTIME_DIR/eukhe, holding an editor's entry) by its own path,
+// through /proc/self/root, through a workspace symlink to it, with a
+// "x/.." spelling, and through a symlink to $XDG_RUNTIME_DIR; it plants
+// an entry there. Nothing of the directory may show, and no file may be
+// made in it.
+// Class: planting an editor entry by another spelling.
+func TestRedteam13_StepPlantsAnEditorEntry(t *testing.T) {
+	r13eachSandbox(t, r13stepPlantsAnEditorEntry)
+}
+
+func r13stepPlantsAnEditorEntry(t *testing.T) {
+	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
+	rt := t.TempDir()
+	w := r13sessionEnv(t, all, "auto", map[string]string{"XDG_RUNTIME_DIR": rt})
+	run := filepath.Join(rt, "eukhe")
+	if err := os.Mkdir(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(run, "1-aa.json"), []byte(`{"pid":1,"socket":"`+run+`/1-aa.sock","roots":["/"],"editor":"EDITOR-R13"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(run, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	perl := `my $R = reverse $ARGV[0]; symlink("$R/eukhe", "ln"); symlink($R, "rt"); mkdir "d";
+for my $d ("$R/eukhe", "/proc/self/root$R/eukhe", "ln", "rt/eukhe", "$R/eukhe/sub/..", "d/../ln", "$R/./eukhe", "$R//eukhe") {
+  if (opendir(my $h, $d)) { print "LIST $d: ", join(",", grep { !/^\./ } readdir $h), "\n" }
+  if (open(my $f, "<", "$d/1-aa.json")) { print "READ $d: ", <$f>, "\n" }
+  my $n = $d; $n =~ s/\W/_/g;
+  if (open(my $f, ">", "$d/9-$n.json")) { print $f "{}"; close $f; print "WROTE $d\n" }
+}`
+	r := w.bash(t, "perl -e '"+strings.ReplaceAll(perl, "'", `'\''`)+"' '"+r13rev(rt)+"'")
+	text := r.Text()
+	if _, err := os.Lstat(filepath.Join(w.dir, "ln")); err != nil {
+		t.Fatalf("the program did not run: %s", text)
+	}
+	names, _ := os.ReadDir(run)
+	for _, n := range names {
+		if strings.HasPrefix(n.Name(), "9-") {
+			text += "\n[planted " + n.Name() + "]"
+		}
+	}
+	if strings.Contains(text, "EDITOR-R13") || regexp.MustCompile(`(?m)^(LIST .*1-aa|READ |WROTE )`).MatchString(text) || strings.Contains(text, "[planted") {
+		t.Errorf("ESCAPED: the socket directory showed or took an entry:\n%s", text)
+	}
+}
+
+// Attack (target 2, the Finder's cache): a look that finds no editor is
+// cached while the directory's time does not move; an editor that
+// starts right after (the same clock tick on a coarse file system, here
+// at once) must be found by the next look, and an editor that closes
+// must not be dialled from a cache. Finder caches only "none", and
+// every Listen and Close moves the directory's time.
+// Class: a Finder that misses a new entry or keeps a stale one.
+func TestRedteam13_FinderSeesAnEditorAtOnce(t *testing.T) {
+	dir, err := discovery.Dir(map[string]string{"XDG_RUNTIME_DIR": t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	f := &discovery.Finder{Dir: dir, Recheck: time.Hour}
+	if _, _, err := f.Find(ws); err != discovery.ErrNone {
+		t.Fatalf("first look: %v", err)
+	}
+	l, err := discovery.Listen(dir, []string{ws}, "ed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	conn, _, err := f.Find(ws)
+	if err != nil {
+		t.Errorf("MISSED: an editor listening since the last look is not found: %v", err)
+	} else {
+		conn.Close()
+	}
+	l.Close()
+	if conn, _, err := f.Find(ws); err == nil {
+		conn.Close()
+		t.Errorf("STALE: a closed editor was dialled")
+	}
+	// the same directory time, set back by hand (a coarse clock): only
+	// the Recheck bounds it, so a Finder with the default Recheck finds
+	// the editor within a second
+	fi, _ := os.Stat(dir)
+	f2 := &discovery.Finder{Dir: dir}
+	f2.Find(ws)
+	l2, err := discovery.Listen(dir, []string{ws}, "ed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	go func() {
+		for {
+			c, err := l2.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	if err := os.Chtimes(dir, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	for {
+		conn, _, err := f2.Find(ws)
+		if err == nil {
+			conn.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("MISSED: an editor is not found past the Recheck when the directory's time did not move")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Attack (target 3/4): the auto set is {read, write, exec} and
+// confinement "auto" as a script starts (`sleep 1; PROGRAM`): its steps
+// are judged confined, so the program's step is {exec}, unasked. The
+// user turns confinement "off" during the sleep; the program would start
+// unconfined (the mode is read as each process starts) with effects
+// judged confined. The sleep's pipeline sees the confinement change and
+// stops the script before the program starts.
+// Class: a mode change between the judgement and the start.
+func TestRedteam13_ConfinementTurnedOffMidScript(t *testing.T) {
+	w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Exec), "auto")
+	done := make(chan Result, 1)
+	go func() { done <- w.bash(t, "sleep 1; "+r13plant) }()
+	time.Sleep(400 * time.Millisecond)
+	w.mu.Lock()
+	w.set.Confinement = "off"
+	w.mu.Unlock()
+	r := <-done
+	if w.hook() {
+		t.Errorf("ESCAPED: the program ran unconfined, unasked (asked %d), and planted the hook:\n%s", len(w.asked()), r.Text())
+	}
+	t.Logf("held:\n%s", r.Text())
+}
+
+// Attack (target 1, bubblewrap, the default auto set, the settings file
+// in place): the step makes a user and mount namespace of its own
+// (unshare -Urm, and unshare -Um without the root mapping) to unmount
+// the pins above the settings file and rename ~/.config away, then link
+// a workspace directory holding a settings file in its place. The
+// sandbox allows no new user namespace (uid_map cannot be written), and
+// a pin stays a mount point (EBUSY).
+// Class: unpinning by a mount trick.
+func TestRedteam13_UserNamespaceUnpinsSettingsDirs(t *testing.T) {
+	if shell.Detect().Mechanism != shell.Bubblewrap {
+		t.Skip("needs bubblewrap")
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("needs unshare")
+	}
+	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
+	w := r13session(t, all, "auto")
+	user := filepath.Join(w.home, ".config", "eukhe")
+	if err := os.MkdirAll(user, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(user, "settings.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	perl := `my $H = reverse $ARGV[0]; system("umount", "-l", "$H/.config/eukhe"); system("umount", "-l", "$H/.config");` +
+		` mkdir "cfg"; mkdir "cfg/eukhe"; open F, ">", "cfg/eukhe/settings.json"; print F "{\"shell.confinement\": \"off\"}"; close F;` +
+		` rename("$H/.config", "$H/c.old") or die "rename: $!"; symlink(getcwd() . "/cfg", "$H/.config") or die "symlink: $!"`
+	for _, u := range []string{"unshare -Urm", "unshare -Um", "unshare --user --map-root-user --mount --propagation private"} {
+		r := w.bash(t, u+" perl -MCwd -e '"+perl+"' '"+r13rev(w.home)+"'")
+		b, _ := os.ReadFile(filepath.Join(user, "settings.json"))
+		if string(b) != "{}" {
+			t.Errorf("ESCAPED (%s): the settings file is now %q:\n%s", u, b, r.Text())
+		}
+		t.Logf("%s held:\n%s", u, r.Text())
+	}
+}
