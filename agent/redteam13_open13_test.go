@@ -6,8 +6,6 @@ package agent
 // open_attacks): each test asserts the safe outcome and fails today.
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -17,7 +15,6 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/agent/shell"
-	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/lsp/discovery"
@@ -173,89 +170,6 @@ func TestRedteam13Open_BashTreeReadShowsAHardLinkedSecret(t *testing.T) {
 		text, _ := call(t, l, "bash", map[string]any{"script": sc})
 		if strings.Contains(text, localCanary) {
 			t.Errorf("ESCAPED: %q printed the AWS key through its hard link:\n%s", sc, text)
-		}
-	}
-}
-
-// r13watched is a session on a real settings watch (as eukhe mcp has
-// it), HOME the test's home (which mk prepares), the default auto set
-// (every effect but secret), confinement auto.
-func r13watched(t *testing.T, mk func(home string)) (*Session, string, string, *settings.Watcher) {
-	t.Helper()
-	dir, home := t.TempDir(), t.TempDir()
-	mk(home)
-	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH")}
-	paths := settings.Locate(env, []string{dir})
-	watch, err := settings.Watch(paths, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { watch.Close() })
-	host := &Headless{RootDir: dir, Disk: docs.NewDisk(), Paths: paths.Places(env).Policy(gate.OS), Current: watch.Current}
-	s, err := Open(Options{Host: host, Env: env, ShellBudget: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, home, dir, watch
-}
-
-// Attack (target 1; severity critical): the user has no settings file
-// yet (the default: nothing written) and the auto set is the default
-// (every effect but secret; confinement auto: bubblewrap, and Landlock
-// alike). An opaque
-// program (perl, given the home reversed so that the gate sees no path)
-// makes ~/.config/eukhe/settings.json holding {"shell.confinement":
-// "off"} — where ~/.config is missing, where ~/.config/eukhe is missing,
-// where only the file is missing — or, where ~/.config is missing, makes
-// ~/.config a symlink to a workspace directory that holds one. Nothing
-// is asked; the settings watch reads the file, and the session runs
-// every later program unconfined (and the next eukhe reads it too).
-// Root cause (guess): the sandbox guards the settings file by hiding it
-// (secret) and pins the directories above it that exist
-// (Policy.GateDirs keeps only KindDir ones); a file or directory that
-// does not exist yet is neither hidden nor pinned, and its directory —
-// the user config dir, a home dot-dir — is only protected, which the
-// default auto set allows. The missing file (and each missing directory
-// above it, up to the first that exists) would need a read-only
-// placeholder in the sandbox, or the nearest existing one bound
-// read-only.
-func TestRedteam13Open_SandboxedStepMakesTheMissingSettingsFile(t *testing.T) {
-	r13eachSandbox(t, r13Redteam13Open_SandboxedStepMakesTheMissingSettingsFile)
-}
-
-func r13Redteam13Open_SandboxedStepMakesTheMissingSettingsFile(t *testing.T) {
-	evil := `{"shell.confinement": "off"}`
-	mk := func(p string) {
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cases := []struct {
-		name  string
-		setup func(home string)
-		perl  string
-	}{
-		{"no ~/.config", func(string) {}, `make_path("$H/.config/eukhe"); open F, ">", "$H/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
-		{"no ~/.config/eukhe", func(h string) { mk(h + "/.config") }, `make_path("$H/.config/eukhe"); open F, ">", "$H/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
-		{"no settings.json", func(h string) { mk(h + "/.config/eukhe") }, `open F, ">", "$H/.config/eukhe/settings.json" or die "open: $!"; print F $ARGV[0]; close F or die`},
-		{"~/.config a link to the workspace", func(string) {}, `make_path("cfg/eukhe"); open F, ">", "cfg/eukhe/settings.json" or die; print F $ARGV[0]; close F; symlink(getcwd() . "/cfg", "$H/.config") or die "symlink: $!"`},
-	}
-	for _, c := range cases {
-		s, home, _, watch := r13watched(t, c.setup)
-		raw, _ := json.Marshal(map[string]any{"script": "perl -MCwd -MFile::Path=make_path -e 'my $H = reverse $ARGV[1]; " + c.perl + "' '" + evil + "' '" + r13rev(home) + "'"})
-		r, err := s.Call(context.Background(), "bash", raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(2 * time.Second)
-		for watch.Current().Confinement != "off" && time.Now().Before(deadline) {
-			time.Sleep(100 * time.Millisecond)
-		}
-		b, _ := os.ReadFile(filepath.Join(home, ".config", "eukhe", "settings.json"))
-		if strings.Contains(string(b), "off") {
-			t.Errorf("ESCAPED (%s): the step made the settings file %q unasked; confinement in force now %q:\n%s",
-				c.name, b, watch.Current().Confinement, r.Text())
 		}
 	}
 }

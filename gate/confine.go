@@ -94,6 +94,11 @@ type SandboxPlaces struct {
 	// each is bound onto itself, and a mount point cannot be renamed or
 	// removed (EBUSY), whatever may be written in it.
 	Pinned []string
+	// Frozen are the directories of the user settings files
+	// (Policy.GateFileDirs): read-only unless secret is allowed, so no
+	// process makes a settings file that is missing (eukhe makes these
+	// directories when it makes the policy: settings.Paths.Policy).
+	Frozen []string
 }
 
 // Sandbox is the plan of one confined process.
@@ -220,6 +225,13 @@ func PlanSandbox(allowed Effects, pl SandboxPlaces) Sandbox {
 		for _, e := range sortedEntries(pl.Protected) {
 			if r := s.Reach(e.Path); r.Host == e.Path && r.Write {
 				s.Mounts = append(s.Mounts, Mount{Kind: MountRO, Src: e.Path, Dst: e.Path})
+			}
+		}
+	}
+	if !allowed.Has(Secret) {
+		for _, d := range sortedByDepth(pl.Frozen) {
+			if r := s.Reach(d); r.Host == d && r.Write {
+				s.Mounts = append(s.Mounts, Mount{Kind: MountRO, Src: d, Dst: d})
 			}
 		}
 	}
@@ -382,6 +394,18 @@ func (p *Policy) GateDirs() []string {
 			if p.fs.Kind(d) == KindDir {
 				out = appendNew(out, d)
 			}
+		}
+	}
+	return out
+}
+
+// GateFileDirs are the directories of the user settings files that
+// exist (SandboxPlaces.Frozen): eukhe's own config directories.
+func (p *Policy) GateFileDirs() []string {
+	var out []string
+	for _, f := range p.allGateFiles() {
+		if d := parentOf(f); p.fs.Kind(d) == KindDir {
+			out = appendNew(out, d)
 		}
 	}
 	return out

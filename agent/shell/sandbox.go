@@ -189,6 +189,9 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		// refuses such a rename by itself (no refer right there)
 		pl.Pinned = x.policy.GateDirs()
 	}
+	// eukhe's settings directories are read-only to every process: a
+	// missing settings file is not made (the thirteenth red team's)
+	pl.Frozen = x.policy.GateFileDirs()
 	l.made = made
 	if made != nil && x.tree != nil {
 		_, _, names := x.policy.SandboxRules()

@@ -61,7 +61,9 @@ func (p Paths) Places(env map[string]string) gate.Places {
 // Near before each write is judged): the git places are gathered once.
 func (p Paths) Policy(env map[string]string) (*gate.Policy, *GitWatch) {
 	git := NewGitWatch(p.Roots, p.Home, env)
-	policy := p.places(env, git.places).Policy(gate.OS)
+	places := p.places(env, git.places)
+	makeGateDirs(places.GateFiles())
+	policy := places.Policy(gate.OS)
 	policy.SetNear(git.Near(policy))
 	return policy, git
 }
@@ -124,4 +126,17 @@ func Load(p Paths) (Settings, []Event) {
 		projects = append(projects, read(f, ProjectScope))
 	}
 	return Merge(user, projects...), events
+}
+
+// makeGateDirs makes the directories of the user settings files (eukhe's
+// own config directories, ~/.config/eukhe), empty and private, where they
+// are missing: the policy makes each secret, and a sandbox hides only
+// what exists, so a confined program could otherwise make the missing
+// settings file with shell.confinement "off" in it (the thirteenth red
+// team's, under bubblewrap and Landlock). A home that cannot be written
+// keeps them missing; nothing can make them there then either.
+func makeGateDirs(files []string) {
+	for _, f := range files {
+		_ = os.MkdirAll(filepath.Dir(f), 0o700)
+	}
 }

@@ -1,0 +1,69 @@
+package main
+
+// The thirteenth red team's attacks through the real binary that hold.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// r13write is a step whose program (python3, its path never one word of
+// the script) writes text to path, making its directories.
+func r13write(path, text string) string {
+	p := strings.NewReplacer("/", "'+'/'+'").Replace(path)
+	return r3py("import os; p='" + p + "'; os.makedirs(os.path.dirname(p), exist_ok=True); open(p, 'w').write('" + text + "')")
+}
+
+// Attack (target 1; severity critical): the user never wrote a settings
+// file (the default auto set: every effect but secret; ~/.config exists,
+// ~/.config/eukhe does not: a fresh install). One step's program makes
+// ~/.config/eukhe/settings.json holding {"shell.confinement": "off"};
+// nothing is asked. A second later
+// (the settings watch) the next step's program reads ~/.ssh/id_rsa: it
+// runs unconfined. (Under bubblewrap a missing ~/.config, or only a
+// missing file, gets through as well.)
+// Held (was open): eukhe makes its settings directories when it makes
+// the policy, and each is secret whole (hidden in the sandbox).
+// Root cause: the sandbox guarded the settings file by hiding it
+// and pins the directories above it that exist (Policy.GateDirs keeps
+// KindDir ones only); a missing file (or directory) is neither hidden nor
+// pinned, and the directory it is made in is only protected, which the
+// default auto set holds. Bubblewrap and Landlock alike.
+func TestAttackRound13_a_step_cannot_make_the_missing_settings_file_bubblewrap(t *testing.T) {
+	r13makeSettings(t, "bubblewrap", "eukhe dir")
+}
+
+// The same under Landlock, with only the file missing (where ~/.config
+// itself is missing, Landlock refuses to make it: a new home dot-entry).
+func TestAttackRound13_a_step_cannot_make_the_missing_settings_file_landlock(t *testing.T) {
+	r13makeSettings(t, "landlock", "settings.json")
+}
+
+// r13makeSettings runs the attack under mech with gone missing
+// ("settings.json", "eukhe dir" or ".config").
+func r13makeSettings(t *testing.T, mech, gone string) {
+	needEdgeTools(t)
+	w := r12world(t)
+	cfg := filepath.Join(w.home, ".config")
+	switch gone {
+	case "settings.json":
+		os.Remove(filepath.Join(cfg, "eukhe", "settings.json"))
+	case "eukhe dir":
+		os.RemoveAll(filepath.Join(cfg, "eukhe"))
+	default:
+		os.RemoveAll(cfg)
+	}
+	p := startEdgeMCP(t, w, mech)
+	first, _ := p.call("bash", map[string]any{"script": r13write(filepath.Join(cfg, "eukhe", "settings.json"), `{"shell.confinement": "off"}`)})
+	time.Sleep(1500 * time.Millisecond) // the settings watch
+	reply, _ := p.call("bash", map[string]any{"script": r12keyStep(w)})
+	b, _ := os.ReadFile(filepath.Join(cfg, "eukhe", "settings.json"))
+	if strings.Contains(reply, r12mark) || strings.Contains(string(b), "off") {
+		t.Errorf("ESCAPED (%s, no %s): the settings file is now %q; the next step read the key: %v\nfirst:\n%s\nnext:\n%s",
+			mech, gone, b, strings.Contains(reply, r12mark), first, reply)
+	}
+	t.Logf("file %q\nfirst:\n%s\nnext:\n%s", b, first, reply)
+}
