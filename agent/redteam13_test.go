@@ -564,3 +564,70 @@ func r13Redteam13_SandboxedStepCannotMakeTheMissingSettingsFile(t *testing.T) {
 		}
 	}
 }
+
+// Held (was open): the runtime check judges what starts, after traps and aliases, as a program no sandbox confines (agent/shell/check.go judge).
+// Attack (target 4, shell.confinement "off", auto set {read, write,
+// exec}; severity high): `trap 'PROGRAM' ERR` (or EXIT, with an exit)
+// stores a program in a builtin's argument; the trap step is a builtin,
+// so WidenUnconfined leaves it {exec}, which the auto set holds, and
+// nothing is asked. When a later builtin fails (false, a cd to nowhere,
+// set -e) the trap's program runs unconfined and plants .git/hooks/
+// pre-commit (a protected write the user never approved).
+// Root cause (guess): startsProgram lists exec, command, eval, source, .
+// and builtin as builtins that start programs, but not trap, whose
+// argument is a script; and the runtime check (run.call → x.judge) never
+// applies gate.Unconfined to what it judges, so the trap's perl, outside
+// every step (inStep false), is judged {exec} against the pipeline's
+// {exec} and runs with no sandbox. Either fix alone closes it: count
+// trap (every shellState builtin with a script) as starting a program,
+// or widen the runtime judgement when the runner is unconfined.
+func TestRedteam13_TrapRunsNoUnconfinedProgramUnasked(t *testing.T) {
+	p := `perl -e "open F, q(>), q(.g).q(it/hooks/pre-commit); print F q(planted)"`
+	scripts := []string{
+		"trap '" + p + "' ERR; false",
+		"trap '" + p + "' ERR; cd /nonexistent-r13",
+		"set -e; trap '" + p + "' ERR; false",
+		"x=1 trap '" + p + "' ERR; false",
+		"v=ERR; trap '" + p + "' $v; false",
+		"t=trap; $t '" + p + "' ERR; false",
+		"trap '" + p + "' EXIT; exit 0",
+	}
+	for _, sc := range scripts {
+		w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Exec), "off")
+		r := w.bash(t, sc)
+		if w.hook() {
+			t.Errorf("ESCAPED: %q planted .git/hooks/pre-commit, asked %d:\n%s", sc, len(w.asked()), r.Text())
+		}
+		os.Remove(filepath.Join(w.dir, ".git", "hooks", "pre-commit"))
+	}
+}
+
+// Held (was open): as the trap row: the runtime check widens the program an alias starts.
+// Attack (target 4, shell.confinement "off", auto set {read, write,
+// exec}; severity high): an alias named like a builtin (cd, echo, true)
+// for a program. `shopt -s expand_aliases; alias cd='PROGRAM'` then
+// `cd .`: the step's word is cd, a builtin, so WidenUnconfined leaves it
+// as judged ({exec}: a step after alias is exec), and nothing is asked;
+// the interpreter expands the alias as the step runs and starts the
+// program unconfined, which plants .git/hooks/pre-commit. (An alias
+// with a name of its own, `x`, is asked about: x is no builtin.)
+// Root cause (guess): startsProgram trusts the step's first word, which
+// an alias changes at run time; and the runtime check, which sees the
+// expanded argv (perl), judges it without gate.Unconfined. Counting a
+// step as starting a program once an alias is defined (every step after
+// alias is exec already), or widening in the runtime check, closes it.
+func TestRedteam13_AliasNamedLikeABuiltinRunsNothingUnasked(t *testing.T) {
+	p := `perl -e "open F, q(>), q(.g).q(it/hooks/pre-commit); print F q(planted)"`
+	for _, sc := range []string{
+		"shopt -s expand_aliases; alias cd='" + p + "'\ncd .",
+		"shopt -s expand_aliases\nalias echo='" + p + "'\necho hi",
+		"shopt -s expand_aliases\nalias true='" + p + " #'\ntrue",
+		"shopt -s expand_aliases\nalias cd=perl\ncd -e 'open F, q(>), q(.g).q(it/hooks/pre-commit); print F q(planted)'",
+	} {
+		w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Exec), "off")
+		r := w.bash(t, sc)
+		if w.hook() {
+			t.Errorf("ESCAPED: %q planted .git/hooks/pre-commit, asked %d:\n%s", sc, len(w.asked()), r.Text())
+		}
+	}
+}

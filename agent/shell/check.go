@@ -145,6 +145,13 @@ func (x *run) judge(args []string, dir string, env expand.Environ) gate.Step {
 	if x.blind != nil {
 		sc.Steps[0].Effects = x.blind(sc.Steps[0].Effects)
 	}
+	if x.confine.unconfined() && startsProgram(sc.Steps[0], true) {
+		// what runs is judged as what starts, after every alias, trap
+		// and function: a program no sandbox confines has every reach
+		// (the thirteenth red team's trap 'perl …' ERR and alias cd=perl
+		// started one under a builtin's name, judged exec only)
+		sc.Steps[0].Effects = gate.Unconfined(sc.Steps[0].Effects)
+	}
 	return sc.Steps[0]
 }
 
