@@ -631,3 +631,42 @@ func TestRedteam13_AliasNamedLikeABuiltinRunsNothingUnasked(t *testing.T) {
 		}
 	}
 }
+
+// Held (was open): the sandbox hides the other names below the roots of the secret files (agent/shell/sandbox.go hideSecretNames).
+// Attack (target 6; severity high): the workspace holds another name of
+// a secret file (dot/creds.txt, a hard link of ~/.aws/credentials: a
+// dotfiles repository opened as the project, as in the eleventh red
+// team's case), and the auto set is {read, write}. The grep tool leaves
+// the file out and cat of it asks, but a bash step that reads the tree —
+// grep -r, grep -rh, cp -r then cat of the copy — runs unasked inside the
+// sandbox and prints the AWS key; the copy is a new file with one name,
+// so every later route reads it freely.
+// Root cause (guess): a bash step's tree read is judged by its paths
+// (HoldsSecret of "." or "dot": no secret entry there), with no walk for
+// other names of secret files as the tools' tree search has
+// (DocumentsGate.SecretName); and the sandbox hides the secret entries by
+// path and binds the other names of protected files read-only
+// (ProtectedLinks), but hides no other name of a secret file below the
+// roots.
+func TestRedteam13_BashTreeReadHidesAHardLinkedSecret(t *testing.T) {
+	w := newLocalWorld(t)
+	aws := filepath.Join(w.home, ".aws", "credentials")
+	if err := os.MkdirAll(filepath.Join(w.root, "dot"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(aws, filepath.Join(w.root, "dot", "creds.txt")); err != nil {
+		t.Fatal(err)
+	}
+	l := w.open(t, nil)
+	for _, sc := range []string{
+		"grep -r aws_secret .",
+		"grep -rh . dot",
+		"grep -r --include=*.txt aws .",
+		"cp -r dot copy; cat copy/creds.txt",
+	} {
+		text, _ := call(t, l, "bash", map[string]any{"script": sc})
+		if strings.Contains(text, localCanary) {
+			t.Errorf("ESCAPED: %q printed the AWS key through its hard link:\n%s", sc, text)
+		}
+	}
+}

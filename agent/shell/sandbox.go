@@ -305,6 +305,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		for _, s := range append(secrets, stateDirs(env)...) {
 			pl.Secrets = appendEntry(pl.Secrets, s)
 		}
+		x.hideSecretNames(&pl)
 	}
 	if allowed.Has(gate.Write) && !allowed.Has(gate.Protected) {
 		// Named entries (.git, .eukhe, editor config) at any depth below
@@ -463,6 +464,31 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		refusal = relativePathRefusal(program, x.policy.EndNames())
 	}
 	return pl, scan, refusal
+}
+
+// hideSecretNames hides, as the secret entries are, the other names
+// below the roots of the secret files (hard links): a dotfiles
+// repository opened as the project holds one of ~/.aws/credentials, and
+// a bash step's grep -r of the tree printed it, as cp -r copied it (the
+// thirteenth red team's). The secret places are walked for files with
+// more than one name as the protected ones are (kept a while), and the
+// roots only when such a file has a name outside them.
+func (x *run) hideSecretNames(pl *gate.SandboxPlaces) {
+	fsys, ok := gate.OS.(gate.InodeFS)
+	if !ok || x.links == nil {
+		return
+	}
+	var tops []string
+	var depths []int
+	for _, e := range pl.Secrets {
+		if !strings.HasPrefix(e.Path, "/proc/") && !strings.HasPrefix(e.Path, "/sys/") && !strings.HasPrefix(e.Path, "/dev/") {
+			tops, depths = append(tops, e.Path), append(depths, -1)
+		}
+	}
+	found := x.links.SearchFrom(fsys, tops, depths, pl.Roots, pl.Roots, nil)
+	for _, p := range found.Links {
+		pl.Secrets = appendEntry(pl.Secrets, p)
+	}
 }
 
 // namedEntries are the entries of these names (.git, .eukhe, editor
