@@ -98,35 +98,3 @@ func TestRedteam13Open_BesideItTakesADotDotSpelling(t *testing.T) {
 		}
 	}
 }
-
-// Attack (target 3, narrowing during startup; severity medium): the auto
-// set is {read, write, net, outside, protected} (no exec), bubblewrap.
-// A step's program (perl, exec) is asked about for exec. While the
-// question is open the user takes protected out of the auto set, then
-// approves the step (exec is what the question asked). The step starts
-// with a sandbox that still allows protected and plants
-// .git/hooks/pre-commit before the narrowing watch first looks (200 ms
-// in); the result says the step finished.
-// Root cause (guess): shell's run.pipeline reads the auto set once,
-// before asking, and after the answer allows st.Effects ∪ that old set
-// (x.allowed); the watch it then starts compares with the same old set
-// and only after narrowCheck. The auto set should be read again after
-// the answers (and the steps asked again, or refused, when it no longer
-// holds what they were let run under), before any process starts.
-func TestRedteam13Open_NarrowedWhileAskedRunsUnderTheOldSet(t *testing.T) {
-	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
-	}
-	w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Net, gate.Outside, gate.Protected), "auto")
-	w.onAsk = func(q gate.Question) gate.Answer {
-		w.mu.Lock()
-		w.set.AutoEffects = gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Net, gate.Outside))
-		w.mu.Unlock()
-		return gate.Approve
-	}
-	r := w.bash(t, r13plant)
-	if w.hook() {
-		t.Errorf("ESCAPED: protected was out of the auto set before the answer, and the step planted the hook (asked %v):\n%s",
-			w.asked()[0].Effects, r.Text())
-	}
-}

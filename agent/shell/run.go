@@ -169,17 +169,32 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		x.refusal = x.gate.Chain.RefusalTextAt(x.ctx, fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, answer)
 		return false
 	}
+	// The auto set as it is now, after the questions: one the user
+	// narrowed while a question was open (the thirteenth red team's) is
+	// what the steps run under, and a step the old set held, not asked
+	// about, that the new one does not hold does not run.
+	now := x.gate.auto()
+	for i, st := range steps {
+		if auto.Holds(st.Effects) && !now.Holds(st.Effects) {
+			n := p.start + i + 1
+			x.res.Ending, x.res.RefusedAt, x.res.Reason, x.res.Effects = Refused, n, Changed, st.Effects
+			x.refusal = fmt.Sprintf("Step %d (%s) did not run: the settings took %s out of the auto set while the script waited for an answer, so it is no longer let run unasked. Run the script again: it will be asked about.",
+				n, gate.Visible(st.Text), gate.Effects(st.Effects&^now.Effects()))
+			return false
+		}
+	}
 	var approved gate.Effects
 	x.mu.Lock()
 	for i, st := range steps {
-		// What may run at this step: what the auto set holds, and what the
-		// user approved.
-		x.allowed[p.start+i] = auto.Effects()
+		// What may run at this step: what the auto set holds now, and
+		// what the user approved.
+		x.allowed[p.start+i] = now.Effects()
 		if !auto.Holds(st.Effects) {
-			x.allowed[p.start+i] = st.Effects.Union(auto.Effects())
+			x.allowed[p.start+i] = st.Effects.Union(now.Effects())
 			approved = approved.Union(st.Effects)
 		}
 	}
+	auto = now
 	x.cur = p
 	x.note = &sandboxNote{}
 	x.mu.Unlock()
