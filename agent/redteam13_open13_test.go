@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/lsp/discovery"
