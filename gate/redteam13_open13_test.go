@@ -7,48 +7,9 @@ package gate
 // and fails today.
 
 import (
-	"strings"
 	"testing"
 	"time"
-	"unicode"
 )
-
-// Attack (target 7; severity low): U+1BC9D DUPLOYAN THICK LETTER
-// SELECTOR is a nonspacing mark that only selects a glyph variant, as a
-// variation selector does, and draws as nothing after a letter of
-// another script; Go prints it, Unicode lists it neither as a variation
-// selector nor as default ignorable, so blank lets it through raw: a
-// name holding it (it is a mark, Python takes it inside an identifier)
-// shows as its neighbours.
-// Root cause (guess): blank is Unicode's ignorable list plus a
-// hand-kept list; the selector-like marks outside Variation_Selector
-// (U+1BC9D) are on neither.
-func TestRedteam13Open_DuployanSelectorShownRaw(t *testing.T) {
-	if v := VisibleText("cat a\U0001BC9Db"); strings.ContainsRune(v, 0x1BC9D) {
-		t.Errorf("U+1BC9D shown raw: %q", v)
-	}
-}
-
-// Attack (target 7; severity low): a stack of combining marks (forty
-// U+030D above one letter, forty U+0333 below) draws far above and below
-// its line and covers the question's lines next to it in a terminal or
-// an editor's dialog; each mark is printable and not blank, so the stack
-// is shown raw however high it is.
-// Root cause (guess): blank looks at one character at a time; nothing
-// bounds the marks on one base character (a grapheme cluster's length).
-func TestRedteam13Open_CombiningStackShownRaw(t *testing.T) {
-	stack := "r" + strings.Repeat("\u030D", 40) + strings.Repeat("\u0333", 40) + "m"
-	v := VisibleText("echo hi\n" + stack + " -rf ~\necho bye")
-	marks := 0
-	for _, r := range v {
-		if unicode.Is(unicode.Mn, r) {
-			marks++
-		}
-	}
-	if marks > 8 {
-		t.Errorf("a stack of %d combining marks on one letter is shown raw: %q", marks, v)
-	}
-}
 
 // Attack (target 7; severity low-medium): no bidi control at all — the
 // names are Hebrew letters, printable and strong right-to-left — yet

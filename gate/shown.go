@@ -18,7 +18,7 @@ func Visible(word string) string {
 	if strings.IndexByte(word, 0) >= 0 && !brokenMarker(word) {
 		return visibleWithParams(word)
 	}
-	if strings.IndexFunc(word, blank) >= 0 {
+	if strings.IndexFunc(word, blank) >= 0 || overStacked(word) {
 		return ansiC(word)
 	}
 	q, err := syntax.Quote(word, syntax.LangBash)
@@ -37,10 +37,14 @@ func Visible(word string) string {
 // one escaper of every question every client shows.
 func VisibleText(s string) string {
 	var b strings.Builder
+	marks := 0
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == '\n' || r == '\t' || (r != utf8.RuneError && unicode.IsPrint(r) && !blank(r)) {
+		marks = stackedMarks(marks, r)
+		if r == '\n' || r == '\t' || (r != utf8.RuneError && unicode.IsPrint(r) && !blank(r) && marks <= maxStackedMarks) {
 			b.WriteString(s[i : i+size])
+		} else if marks > maxStackedMarks {
+			b.WriteString("$'" + codeEscape(r) + "'")
 		} else if blank(r) {
 			b.WriteString(ansiC(s[i : i+size]))
 		} else {
@@ -66,8 +70,36 @@ func blank(r rune) bool {
 	switch {
 	case unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), unicode.Is(unicode.Variation_Selector, r):
 		return true
-	case r == 0x2800, r == 0x16FE4, r == 0x1D159, r >= 0x13430 && r <= 0x1345F:
+	case r == 0x2800, r == 0x16FE4, r == 0x1D159, r >= 0x13430 && r <= 0x1345F,
+		r == 0x1BC9D: // the Duployan thick letter selector: a variant selector by another name (the thirteenth red team's)
 		return true
+	}
+	return false
+}
+
+// maxStackedMarks is how many nonspacing marks in a row one letter is
+// shown with: more (forty above and forty below: the thirteenth red
+// team's) draw over the question's lines next to it, so the rest are
+// escaped. Four is more than any script stacks on one letter in use.
+const maxStackedMarks = 4
+
+// stackedMarks is the count of nonspacing marks in a row after r, given
+// the count before it.
+func stackedMarks(before int, r rune) int {
+	if unicode.Is(unicode.Mn, r) {
+		return before + 1
+	}
+	return 0
+}
+
+// overStacked tells whether s holds more than maxStackedMarks marks in a
+// row.
+func overStacked(s string) bool {
+	marks := 0
+	for _, r := range s {
+		if marks = stackedMarks(marks, r); marks > maxStackedMarks {
+			return true
+		}
 	}
 	return false
 }
@@ -79,8 +111,10 @@ func blank(r rune) bool {
 func ansiC(s string) string {
 	var b strings.Builder
 	b.WriteString("$'")
+	marks := 0
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		marks = stackedMarks(marks, r)
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, "\\x%02x", s[i])
@@ -91,19 +125,27 @@ func ansiC(s string) string {
 			b.WriteString("\\n")
 		case r == '\t':
 			b.WriteString("\\t")
-		case unicode.IsPrint(r) && !blank(r):
+		case unicode.IsPrint(r) && !blank(r) && marks <= maxStackedMarks:
 			b.WriteRune(r)
-		case r < 0x80:
-			fmt.Fprintf(&b, "\\x%02x", r)
-		case r < 0x10000:
-			fmt.Fprintf(&b, "\\u%04x", r)
 		default:
-			fmt.Fprintf(&b, "\\U%08x", r)
+			b.WriteString(codeEscape(r))
 		}
 		i += size
 	}
 	b.WriteByte('\'')
 	return b.String()
+}
+
+// codeEscape is r as $'…' spells it by its code: \x1b, \u3164,
+// \U000e0100.
+func codeEscape(r rune) string {
+	switch {
+	case r < 0x80:
+		return fmt.Sprintf("\\x%02x", r)
+	case r < 0x10000:
+		return fmt.Sprintf("\\u%04x", r)
+	}
+	return fmt.Sprintf("\\U%08x", r)
 }
 
 // visibleWithParams shows a word holding runtime markers (env.go): each

@@ -22,7 +22,7 @@ function blank(cp: number): boolean {
 	return cp === 0xfffd || cp === 0x034f || cp === 0x115f || cp === 0x1160 || cp === 0x17b4 || cp === 0x17b5 ||
 		cp === 0x2800 || cp === 0x3164 || cp === 0xffa0 || (cp >= 0x180b && cp <= 0x180f) ||
 		(cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef) ||
-		cp === 0x16fe4 || cp === 0x1d159 || (cp >= 0x13430 && cp <= 0x1345f);
+		cp === 0x16fe4 || cp === 0x1d159 || cp === 0x1bc9d || (cp >= 0x13430 && cp <= 0x1345f);
 }
 
 const hidden = {

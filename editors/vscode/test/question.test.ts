@@ -51,6 +51,7 @@ test("a field is shown as the server shows it (gate.Visible): plain, quoted, or 
 		["braille\u2800", "$'braille\\u2800'"],
 		["vs\u{e0100}", "$'vs\\U000e0100'"],
 		["cmd\u{16fe4}", "$'cmd\\U00016fe4'"],
+		["cmd\u{1bc9d}", "$'cmd\\U0001bc9d'"],
 		["note\u{1d159}", "$'note\\U0001d159'"],
 	];
 	for (const [s, want] of cases) assert.equal(visible(s), want, JSON.stringify(s));
