@@ -285,15 +285,29 @@ func live(dir, path, kind string) ([]cand, error) {
 }
 
 // besideIt tells whether sock is the socket Listen pairs with file: the
-// same name with .sock for .json, in the same directory (however the
-// directory is spelled).
+// same name with .sock for .json, in the same directory, however it is
+// spelled. The sockets themselves are compared, each resolved as the
+// dial resolves it: a spelling whose ".." comes after a link
+// (W/l/../D2/x.sock) names on paper the directory it reaches in the
+// kernel's walk elsewhere (the thirteenth red team's).
 func besideIt(file, sock string) bool {
-	if filepath.Base(sock) != strings.TrimSuffix(filepath.Base(file), ".json")+".sock" {
+	want := strings.TrimSuffix(filepath.Base(file), ".json") + ".sock"
+	if filepath.Base(sock) != want {
 		return false
 	}
-	a, err1 := os.Stat(filepath.Dir(file))
-	b, err2 := os.Stat(filepath.Dir(sock))
-	return err1 == nil && err2 == nil && os.SameFile(a, b)
+	a, err1 := os.Stat(filepath.Join(filepath.Dir(file), want))
+	b, err2 := os.Stat(sock)
+	if err1 == nil && err2 == nil {
+		return os.SameFile(a, b)
+	}
+	// A socket gone (its server closed it; the entry is stale and goes
+	// when the dial is refused): its directory, spelled without "..".
+	if strings.Contains(sock, "/../") || strings.HasSuffix(sock, "/..") {
+		return false
+	}
+	c, err3 := os.Stat(filepath.Dir(file))
+	d, err4 := os.Stat(filepath.Dir(sock))
+	return err3 == nil && err4 == nil && os.SameFile(c, d)
 }
 
 // dial connects to a candidate; a socket that refuses is stale and goes.
