@@ -66,3 +66,13 @@ func TestRedteam13_LinkMadeAfterTheKeptWalkIsSecret(t *testing.T) {
 		}
 	}
 }
+
+// A file system whose clock lags this machine's by less than the slack
+// (a coarse or slightly skewed server clock): the link made right after
+// the walk is still seen (the lag past the slack is the open row).
+func TestRedteam13_LinkOnAFileSystemLaggingWithinTheSlackIsSecret(t *testing.T) {
+	r, w := r13linkAfterWalk(t, r13skewFS{InodeFS: OS.(InodeFS), lag: 500 * time.Millisecond}, 0)
+	if r != ClassSecret || w != ClassSecret {
+		t.Errorf("a link made on a file system 0.5 s behind: read %v, write %v", r, w)
+	}
+}
