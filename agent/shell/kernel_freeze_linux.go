@@ -14,18 +14,22 @@ import (
 // while no cell does. It gives the processes it stopped, for
 // thawKernel.
 func freezeKernel(pid int) []int {
-	stopped := map[int]bool{}
+	seen := map[int]bool{}
 	var order []int
 	for round := 0; round < 64; round++ {
 		found := false
 		for _, p := range kernelProcesses(pid) {
-			if stopped[p] {
+			if seen[p] {
 				continue
 			}
+			// a new process, stopped or gone before the signal: either
+			// way the next look is needed, since one that exited between
+			// the look and the signal may have left a child this look did
+			// not list (a fork-and-exit chain ran on past the freeze
+			// when only a stop counted as new: CI, under load)
+			seen[p], found = true, true
 			if syscall.Kill(p, syscall.SIGSTOP) == nil {
-				stopped[p] = true
 				order = append(order, p)
-				found = true
 			}
 		}
 		if !found {

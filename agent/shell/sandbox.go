@@ -481,7 +481,9 @@ func (x *run) hideSecretNames(pl *gate.SandboxPlaces) {
 	var tops []string
 	var depths []int
 	for _, e := range pl.Secrets {
-		if !strings.HasPrefix(e.Path, "/proc/") && !strings.HasPrefix(e.Path, "/sys/") && !strings.HasPrefix(e.Path, "/dev/") {
+		// the kernel's file systems hold no hard link to a file (and a
+		// walk of /proc is most of a second)
+		if !kernelFS(e.Path) {
 			tops, depths = append(tops, e.Path), append(depths, -1)
 		}
 	}
@@ -489,6 +491,16 @@ func (x *run) hideSecretNames(pl *gate.SandboxPlaces) {
 	for _, p := range found.Links {
 		pl.Secrets = appendEntry(pl.Secrets, p)
 	}
+}
+
+// kernelFS tells whether p is /proc, /sys or /dev, or below one.
+func kernelFS(p string) bool {
+	for _, k := range []string{"/proc", "/sys", "/dev"} {
+		if p == k || strings.HasPrefix(p, k+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // namedEntries are the entries of these names (.git, .eukhe, editor
