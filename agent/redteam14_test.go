@@ -157,7 +157,15 @@ const r14off = `{"shell.confinement": "off"}`
 // XDG_CONFIG_HOME a workspace directory (a dotfiles repository opened as
 // the project), its config directory renamed away and remade.
 // Each must leave confinement on.
-func TestRedteam14_FrozenSettingsDirOtherRoutes(t *testing.T) {
+func TestRedteam14_FrozenRenameInto(t *testing.T)        { r14frozen(t, "rename into") }
+func TestRedteam14_FrozenLinkInto(t *testing.T)          { r14frozen(t, "link into") }
+func TestRedteam14_FrozenRenameOver(t *testing.T)        { r14frozen(t, "rename over") }
+func TestRedteam14_FrozenDirRenamedAway(t *testing.T)    { r14frozen(t, "dir renamed away") }
+func TestRedteam14_FrozenXDGInWorkspace(t *testing.T)    { r14frozen(t, "XDG in the workspace") }
+func TestRedteam14_FrozenXDGDirInWorkspace(t *testing.T) { r14frozen(t, "XDG dir in the workspace") }
+
+// r14frozen runs the route named only, under each sandbox.
+func r14frozen(t *testing.T, only string) {
 	r13eachSandbox(t, func(t *testing.T) {
 		w := `open F, ">", "evil.json" or die; print F q(` + r14off + `); close F; `
 		cfgOnly := func(home, _ string) { os.MkdirAll(filepath.Join(home, ".config"), 0o755) }
@@ -187,6 +195,9 @@ func TestRedteam14_FrozenSettingsDirOtherRoutes(t *testing.T) {
 				`rename "$A[0]/eukhe", "$A[0]/e.old" or die "mv: $!"; make_path("$A[0]/eukhe"); open F, ">", "$A[0]/eukhe/settings.json" or die "open: $!"; print F q(` + r14off + `); close F`,
 				func(_, ws string) []string { return []string{ws + "/config"} }},
 		} {
+			if c.name != only {
+				continue
+			}
 			var home, ws string
 			s, home, ws, watch := r14watched(t, c.env, func(h, d string) { home, ws = h, d; c.mk(h, d) })
 			off, text := r14offAfter(t, s, watch, r14perl(c.code, c.at(home, ws)...))
