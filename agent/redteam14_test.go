@@ -125,16 +125,12 @@ func r14watched(t *testing.T, env map[string]string, mk func(home, ws string)) (
 // turned confinement off (within a second), with the result's text.
 func r14offAfter(t *testing.T, s *Session, watch *settings.Watcher, script string) (bool, string) {
 	t.Helper()
-	raw, _ := json.Marshal(map[string]any{"script": script})
-	r, err := s.Call(context.Background(), "bash", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	text := r14callAll(t, s, script)
 	deadline := time.Now().Add(time.Second)
 	for watch.Current().Confinement != "off" && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)
 	}
-	return watch.Current().Confinement == "off", r.Text()
+	return watch.Current().Confinement == "off", text
 }
 
 // r14perl is a perl step given paths reversed (the gate sees none):
@@ -206,4 +202,35 @@ func r14frozen(t *testing.T, only string) {
 			}
 		}
 	})
+}
+
+// r14bashAll runs script and, when the step outlives the call and is
+// detached as job j1, waits for the job: the whole output.
+func (w *r13world) r14bashAll(t *testing.T, script string) string {
+	t.Helper()
+	return r14callAll(t, w.s, script)
+}
+
+// r14callAll runs script in s, waiting for its job when it is detached
+// (the first sandboxed step of a session takes seconds here).
+func r14callAll(t *testing.T, s *Session, script string) string {
+	t.Helper()
+	raw, _ := json.Marshal(map[string]any{"script": script})
+	r, err := s.Call(context.Background(), "bash", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := r.Text()
+	for i := 0; i < 5 && strings.Contains(text, "detached: job j1"); i++ {
+		raw, _ := json.Marshal(map[string]any{"job": "j1"})
+		r, err := s.Call(context.Background(), "bash", raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = r.Text()
+		if !strings.Contains(text, "goes on") {
+			break
+		}
+	}
+	return text
 }
