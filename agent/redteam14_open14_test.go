@@ -20,6 +20,18 @@ import (
 // ~/.aws/credentials outside the workspace roots (a dotfiles directory
 // beside the project, a copy kept under /tmp by a backup tool): a
 // program the gate cannot see into (perl, its path reversed) reads it.
+// Held under bubblewrap (the home outside the roots is not bound);
+// THROUGH under Landlock (severity high: a dotfiles directory beside
+// the project holding a hard link of a credentials file is common, and
+// Landlock is the mechanism where unprivileged user namespaces are off,
+// as on Ubuntu 24.04): the key is printed, nothing asked. (The
+// workspace's own hard link is hidden: the thirteenth red team's row.)
+// Root cause: hideSecretNames hides the other names found below the
+// roots only (SearchFrom's scopes are pl.Roots); Landlock lets a step
+// read everywhere but the hidden entries, so a name outside the roots
+// is open. Its file, when the search finds a name outside the roots,
+// is only a reason to walk the roots. (With outside in the auto set the
+// step is refused instead: "has another name outside the workspace".)
 func TestRedteam14_SecretOtherNameOutsideTheRoots(t *testing.T) {
 	r13eachSandbox(t, func(t *testing.T) {
 		w, _ := r14secretWorld(t, gate.Of(gate.Read, gate.Write, gate.Exec), "dotfiles/aws-creds")
@@ -62,6 +74,28 @@ func TestRedteam14_SecretMountedIntoTheWorkspaceAfterThePolicy(t *testing.T) {
 		text := w.r14bashAll(t, "perl -e 'open F, scalar reverse($ARGV[0]) or die \"$!\"; print <F>' '"+r13rev(filepath.Join(mnt, "credentials"))+"'")
 		if strings.Contains(text, r14canary) {
 			t.Errorf("THROUGH: the credentials mounted into the workspace after the policy were read (asked %d):\n%s", len(w.asked()), text)
+		}
+	})
+}
+
+// Attack (target 9, sandboxed, auto set {read, write, exec}): a hard
+// link of ~/.aws/credentials made in the workspace (a dotfiles tool, a
+// backup restore) AFTER the session's first sandboxed step walked the
+// secret places (the walk is kept a while): the next step's opaque
+// program reads it by its workspace name.
+func TestRedteam14_SecretLinkedIntoTheWorkspaceAfterTheKeptWalk(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		w, cred := r14secretWorld(t, gate.Of(gate.Read, gate.Write, gate.Exec))
+		w.r14bashAll(t, "perl -e 1") // the walk, kept
+		if err := os.MkdirAll(filepath.Join(w.dir, "dot"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(cred, filepath.Join(w.dir, "dot", "creds.txt")); err != nil {
+			t.Fatal(err)
+		}
+		text := w.r14bashAll(t, "perl -e 'open F, scalar reverse($ARGV[0]) or die \"$!\"; print <F>' '"+r13rev(filepath.Join(w.dir, "dot", "creds.txt"))+"'")
+		if strings.Contains(text, r14canary) {
+			t.Errorf("THROUGH: the secret's hard link made after the kept walk was read (asked %d):\n%s", len(w.asked()), text)
 		}
 	})
 }
