@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/gate"
 )
 
@@ -98,4 +100,40 @@ func TestRedteam14_SecretLinkedIntoTheWorkspaceAfterTheKeptWalk(t *testing.T) {
 			t.Errorf("THROUGH: the secret's hard link made after the kept walk was read (asked %d):\n%s", len(w.asked()), text)
 		}
 	})
+}
+
+// Attack (target 10, bubblewrap): as TestRedteam14_NarrowedJustAfterTheAnswer
+// (agent/redteam14_test.go, held there: the first sandbox is slow to
+// make, so the watch looks in time).
+// The same with the sandbox warm (a first sandboxed step ran: the
+// second's sandbox is made in milliseconds) and the narrowing 5 ms after
+// the answer: the program plants before the narrowing watch's first look.
+// THROUGH (severity low: the user narrowed after approving the step; the
+// window is the watch's first look, narrowCheck, 200 ms): the hook is
+// planted and the result says the step finished, not that the settings
+// changed under it.
+// Root cause: run.pipeline reads the auto set once more after the
+// questions (the thirteenth red team's fix) and the narrowing watch
+// looks first narrowCheck after the start; a narrowing in between is
+// seen by neither, and a step that ended before the look is never told.
+func TestRedteam14_NarrowedJustAfterTheAnswerWarm(t *testing.T) {
+	if shell.Detect().Mechanism != shell.Bubblewrap {
+		t.Skip("needs bubblewrap")
+	}
+	w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Net, gate.Outside, gate.Protected), "auto")
+	w.onAsk = func(q gate.Question) gate.Answer { return gate.Approve }
+	w.r14bashAll(t, "perl -e 1")
+	w.onAsk = func(q gate.Question) gate.Answer {
+		go func() {
+			time.Sleep(5 * time.Millisecond)
+			w.mu.Lock()
+			w.set.AutoEffects = gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Net, gate.Outside))
+			w.mu.Unlock()
+		}()
+		return gate.Approve
+	}
+	text := w.r14bashAll(t, r13plant)
+	if w.hook() {
+		t.Errorf("THROUGH: protected was taken out 5 ms after the answer, and the step planted the hook:\n%s", text)
+	}
 }
