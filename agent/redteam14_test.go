@@ -40,6 +40,8 @@ const r14perlPlant = `perl -e "open F, q(>), q(.g).q(it/hooks/pre-commit); print
 // source of a process substitution, BASH_ENV of a child bash, mapfile's
 // callback, a subshell, a pipeline's last part, a here-string to bash.
 // Each must be asked (and denied here): no hook is planted.
+// Held: every program is judged where it starts (the call handler sees
+// each, after aliases, functions and traps) and widened unconfined.
 func TestRedteam14_UnconfinedRuntimeRoutes(t *testing.T) {
 	p := r14perlPlant
 	scripts := []string{
@@ -154,6 +156,11 @@ const r14off = `{"shell.confinement": "off"}`
 // XDG_CONFIG_HOME a workspace directory (a dotfiles repository opened as
 // the project), its config directory renamed away and remade.
 // Each must leave confinement on.
+// Held: each route fails in the sandbox (permission denied: the frozen
+// directory is read-only, the directories above it pinned). Noted:
+// where XDG_CONFIG_HOME is in the workspace, every program's write at
+// the workspace root is refused (the root is above a settings file),
+// over-strict but safe.
 func TestRedteam14_FrozenRenameInto(t *testing.T)        { r14frozen(t, "rename into") }
 func TestRedteam14_FrozenLinkInto(t *testing.T)          { r14frozen(t, "link into") }
 func TestRedteam14_FrozenRenameOver(t *testing.T)        { r14frozen(t, "rename over") }
@@ -243,6 +250,8 @@ func r14callAll(t *testing.T, s *Session, script string) string {
 // question, before the narrowing, and the sandbox is slow to set up
 // here. The program must not plant .git/hooks/pre-commit under the old
 // set.
+// Held: the narrowing watch stops the step before its program runs
+// (the first sandbox of a session is slow to make here).
 func TestRedteam14_NarrowedJustAfterTheAnswer(t *testing.T) {
 	if shell.Detect().Mechanism != shell.Bubblewrap {
 		t.Skip("needs bubblewrap")

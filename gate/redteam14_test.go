@@ -45,6 +45,7 @@ func r14policy(home, root string) *Policy {
 // Attack (target 1): links at other levels made after the policy (the
 // home's .config to the workspace, the settings file itself to a
 // workspace file through a second link), judged past gateRecheck.
+// Held.
 func TestRedteam14_SettingsLinksOtherLevelsAfterPolicy(t *testing.T) {
 	home, root, _ := r14secretHome(t)
 	p := r14policy(home, root)
@@ -75,6 +76,7 @@ func TestRedteam14_SettingsLinksOtherLevelsAfterPolicy(t *testing.T) {
 // Attack (target 1): the settings file a link to a workspace link to a
 // workspace file (a chain), made before the policy: the middle link
 // replaced by a step changes what the loader reads.
+// Held.
 func TestRedteam14_SettingsFileLinkChainMiddle(t *testing.T) {
 	home, root, _ := r14secretHome(t)
 	f := filepath.Join(home, ".config", "eukhe", "settings.json")
@@ -95,6 +97,7 @@ func TestRedteam14_SettingsFileLinkChainMiddle(t *testing.T) {
 // a backslash and a literal "\040" (the kernel's escapes), a secret's
 // parent bound elsewhere, a secret file bound onto a workspace file: all
 // made before the policy.
+// Held.
 func TestRedteam14_MountNamesBeforePolicy(t *testing.T) {
 	home, root, cred := r14secretHome(t)
 	var dsts []string
@@ -120,5 +123,33 @@ func TestRedteam14_MountNamesBeforePolicy(t *testing.T) {
 	}
 	if c := p.ClassWrite(p.Resolve(root, filepath.Join(h, ".profile"))); c < ClassProtected {
 		t.Errorf("THROUGH: the bound home's .profile writes as %v", c)
+	}
+}
+
+// Attack (target 2): ~/.ssh a symbolic link to a data directory that is
+// bound into the workspace, and a secret's bind mount into the
+// workspace hidden under an overmount when the policy is made (the
+// overmount then taken away): made before the policy.
+// Held: the real path's mount names and the covered mount's are secret.
+func TestRedteam14_MountOfALinkedSecretAndAnOvermount(t *testing.T) {
+	home, root, _ := r14secretHome(t)
+	data := filepath.Join(filepath.Dir(home), "data")
+	must(t, os.MkdirAll(filepath.Join(data, "ssh"), 0o700))
+	must(t, os.WriteFile(filepath.Join(data, "ssh", "id_rsa"), []byte("key"), 0o600))
+	must(t, os.Symlink(filepath.Join(data, "ssh"), filepath.Join(home, ".ssh")))
+	d := filepath.Join(root, "d")
+	must(t, os.MkdirAll(d, 0o755))
+	r14mount(t, data, d)
+	inner, cover := filepath.Join(root, "a", "mnt"), filepath.Join(root, "empty")
+	must(t, os.MkdirAll(inner, 0o755))
+	must(t, os.MkdirAll(cover, 0o755))
+	r14mount(t, filepath.Join(home, ".aws"), inner)
+	r14mount(t, cover, filepath.Join(root, "a"))
+	p := r14policy(home, root)
+	must(t, exec.Command("umount", filepath.Join(root, "a")).Run())
+	for _, f := range []string{filepath.Join(d, "ssh", "id_rsa"), filepath.Join(inner, "credentials")} {
+		if c := p.ClassRead(p.Resolve(root, f)); c != ClassSecret {
+			t.Errorf("THROUGH: %s reads as %v", f, c)
+		}
 	}
 }
