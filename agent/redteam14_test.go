@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -270,4 +271,40 @@ func TestRedteam14_NarrowedJustAfterTheAnswer(t *testing.T) {
 	if w.hook() {
 		t.Errorf("THROUGH: protected was taken out 30 ms after the answer, and the step planted the hook:\n%s", text)
 	}
+}
+
+// Attack (target 2, sandboxed, the default auto set): ~/.aws
+// bind-mounted into the workspace (a mount point named with a space and
+// a backslash) BEFORE the session's policy: a program the gate cannot
+// see into reads the credentials by the mount's path.
+// Held: the policy's mount names of the secret are hidden in both
+// sandboxes.
+func TestRedteam14_SecretMountedIntoTheWorkspaceBeforeThePolicy(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("bind mounts need root")
+	}
+	r13eachSandbox(t, func(t *testing.T) {
+		var mnt string
+		s, _, _, _ := r14watched(t, nil, func(home, ws string) {
+			aws := filepath.Join(home, ".aws")
+			mnt = filepath.Join(ws, `m n\x`)
+			if err := os.MkdirAll(aws, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(aws, "credentials"), []byte("key = "+r14canary+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(mnt, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command("mount", "--bind", aws, mnt).CombinedOutput(); err != nil {
+				t.Skipf("mount: %v %s", err, out)
+			}
+			t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
+		})
+		text := r14callAll(t, s, "perl -e 'open F, scalar reverse($ARGV[0]) or die \"$!\"; print <F>' '"+r13rev(filepath.Join(mnt, "credentials"))+"'")
+		if strings.Contains(text, r14canary) {
+			t.Errorf("THROUGH: the credentials mounted into the workspace before the policy were read:\n%s", text)
+		}
+	})
 }
