@@ -1,0 +1,164 @@
+//go:build open_attacks
+
+package gate
+
+// The fourteenth red team's attacks on the gate that GOT THROUGH (run
+// with -tags open_attacks). Each test asserts the safe outcome and
+// fails while the hole is open.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Attack (target 1): eukhe's settings directory re-linked to the
+// workspace's cfg by the user while the resolution is kept (gateRecheck):
+// a write of cfg/settings.json judged at once after.
+// THROUGH (severity low: the user makes the link, the step must be
+// judged within 100 ms of a judgement before it; a tree search judges
+// thousands of paths, so the cache is almost always warm): the write of
+// the file eukhe loads its settings from is Inside, unasked.
+// Root cause: gateFilesNow keeps one resolution for gateRecheck and
+// classOf trusts it; nothing ties the kept answer to the directories'
+// change (a ctime or inode of the links above it).
+func TestRedteam14_SettingsRelinkWithinRecheck(t *testing.T) {
+	home, root, _ := r14secretHome(t)
+	p := r14policy(home, root)
+	cfg := filepath.Join(root, "cfg")
+	must(t, os.MkdirAll(cfg, 0o755))
+	target := filepath.Join(cfg, "settings.json")
+	if c := p.ClassWrite(p.Resolve(root, target)); c == ClassSecret {
+		t.Fatalf("control: cfg/settings.json is secret before the link")
+	}
+	user := filepath.Join(home, ".config", "eukhe")
+	start := time.Now()
+	must(t, os.Rename(user, user+".old"))
+	must(t, os.Symlink(cfg, user))
+	c := p.ClassWrite(p.Resolve(root, target))
+	if time.Since(start) < gateRecheck && c != ClassSecret {
+		t.Errorf("THROUGH: cfg/settings.json, now eukhe's settings file, is %v within %v of the relink", c, gateRecheck)
+	}
+}
+
+// Attack (target 2): a bind mount of a secret directory, and of the
+// home, into the workspace made AFTER the policy.
+// THROUGH (severity medium: a mount by the user, an automounter, a
+// container runtime or bindfs while a session runs): ~/.aws/credentials
+// reads as Inside by the mount's path, eukhe's settings file and
+// ~/.bashrc write as Inside.
+// Root cause: addMountNames reads /proc/self/mountinfo once, in
+// NewPolicy; the policy never looks at the mount table again (no check
+// of the device/inode of a judged path against the secret entries').
+func TestRedteam14_MountAfterPolicy(t *testing.T) {
+	home, root, _ := r14secretHome(t)
+	mnt, h := filepath.Join(root, "mnt"), filepath.Join(root, "h")
+	must(t, os.MkdirAll(mnt, 0o755))
+	must(t, os.MkdirAll(h, 0o755))
+	p := r14policy(home, root)
+	r14mount(t, filepath.Join(home, ".aws"), mnt)
+	r14mount(t, home, h)
+	if c := p.ClassRead(p.Resolve(root, filepath.Join(mnt, "credentials"))); c != ClassSecret {
+		t.Errorf("THROUGH: mnt/credentials (~/.aws bound after the policy) reads as %v", c)
+	}
+	if c := p.ClassRead(p.Resolve(root, filepath.Join(h, ".aws", "credentials"))); c != ClassSecret {
+		t.Errorf("THROUGH: h/.aws/credentials (the home bound after the policy) reads as %v", c)
+	}
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(h, ".config", "eukhe", "settings.json"))); c != ClassSecret {
+		t.Errorf("THROUGH: h/.config/eukhe/settings.json writes as %v", c)
+	}
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(h, ".bashrc"))); c < ClassProtected {
+		t.Errorf("THROUGH: h/.bashrc writes as %v", c)
+	}
+}
+
+// Attack (target 3): ~/.vscode holding more than maxLinkedDotsLook
+// entries (extensions' files) at a shallow level: the budget is spent
+// before the fifth level, where a dotfiles manager's link
+// ~/.local/share/nvim/site/pack/mine points into the workspace.
+// THROUGH (severity medium: a home with many VS Code extensions, a
+// rustup toolchain or a node tree under a covered dot-directory spends
+// 20000 entries in the first four levels): the plugin file Neovim runs
+// at start writes as Inside, unasked.
+// Root cause: linkedDots' budget is counted over every entry (non-dot
+// names of the home, files that are no directory and no link
+// included), and when it runs out the walk stops silently: no fallback
+// (the hard-link search says "protected" past its bound; this one says
+// nothing).
+func TestRedteam14_LinkedDotsBudgetSpentShallow(t *testing.T) {
+	_, home, root := redHome(t)
+	ext := filepath.Join(home, ".vscode", "extensions")
+	must(t, os.MkdirAll(ext, 0o755))
+	for i := 0; i <= maxLinkedDotsLook; i++ {
+		f, err := os.Create(filepath.Join(ext, fmt.Sprintf("f%05d", i)))
+		must(t, err)
+		f.Close()
+	}
+	plug := filepath.Join(root, "plug")
+	must(t, os.MkdirAll(filepath.Join(plug, "start", "p", "plugin"), 0o755))
+	pack := filepath.Join(home, ".local", "share", "nvim", "site", "pack")
+	must(t, os.MkdirAll(pack, 0o755))
+	must(t, os.Symlink(plug, filepath.Join(pack, "mine")))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(plug, "start", "p", "plugin", "evil.lua"))); c < ClassProtected {
+		t.Errorf("THROUGH: a plugin file Neovim runs (by ~/.local/share/nvim/site/pack/mine) writes as %v", c)
+	}
+}
+
+// Attack (target 3): a linked dot-directory twelve levels below the
+// home (past maxLinkedDotsDepth), and one linked after the policy.
+// THROUGH (severity low: a link that deep is rare; a link made after
+// the policy is the user's or a dotfiles manager's, run while a session
+// is open): both targets write as Inside.
+// Root cause: linkedDots runs once, in NewPolicy, to a fixed depth;
+// a write is not checked for a covered dot-directory link that resolves
+// onto it now.
+func TestRedteam14_LinkedDotsDeepAndLate(t *testing.T) {
+	_, home, root := redHome(t)
+	deep := filepath.Join(home, ".local", "share", "nvim", "site", "pack", "a", "start", "b", "lua", "c", "d", "e")
+	must(t, os.MkdirAll(filepath.Dir(deep), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "deep"), 0o755))
+	must(t, os.Symlink(filepath.Join(root, "deep"), deep))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "deep", "init.lua"))); c < ClassProtected {
+		t.Errorf("THROUGH: a lua module Neovim loads (twelve levels down) writes as %v", c)
+	}
+	must(t, os.MkdirAll(filepath.Join(home, ".config"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "nvim"), 0o755))
+	must(t, os.Symlink(filepath.Join(root, "nvim"), filepath.Join(home, ".config", "nvim")))
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "nvim", "init.lua"))); c < ClassProtected {
+		t.Errorf("THROUGH: ~/.config/nvim linked after the policy: its init.lua writes as %v", c)
+	}
+}
+
+// Attack (target 1/7): two eukhe processes of one user with different
+// XDG_CONFIG_HOME (set in ~/.bashrc: the terminal's agent CLI has it,
+// the editor started from the desktop has not). The editor's policy
+// (UserDir ~/.config/eukhe) judges a write of the other's settings file
+// ($XDG_CONFIG_HOME/eukhe/settings.json: a home dot-directory, or a
+// directory outside the home).
+// THROUGH (severity medium: the default auto set holds protected and
+// outside, so the editor's agent writes the terminal eukhe's settings
+// unasked — {"shell.confinement": "off"} there unconfines every later
+// step of the terminal's agent): the write is Protected or Outside, not
+// Secret.
+// Root cause: Places.GateFiles are this process's UserDir and the
+// default ~/.config/eukhe only; the XDG_CONFIG_HOME another eukhe of
+// the same user reads is not known (nothing reads it from the user's
+// startup files or the other processes' environment).
+func TestRedteam14_OtherProcessXDGSettingsFile(t *testing.T) {
+	home, root, _ := r14secretHome(t)
+	p := r14policy(home, root)
+	base := filepath.Dir(home)
+	for _, f := range []string{
+		filepath.Join(home, ".xdg", "eukhe", "settings.json"),
+		filepath.Join(home, ".local", "config", "eukhe", "settings.json"),
+		filepath.Join(base, "opt-config", "eukhe", "settings.json"),
+	} {
+		if c := p.ClassWrite(p.Resolve(root, f)); c != ClassSecret {
+			t.Errorf("THROUGH: another eukhe's settings file %s writes as %v", f, c)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package gate
+
+// The fourteenth red team's attacks on the gate that HELD: the settings file
+// resolved again (gatefiles_now.go), the mount table's other names
+// (mounts.go, addMountNames) and linkedDots' level-by-level walk.
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// r14mount bind-mounts src at dst (both under t.TempDir()) and unmounts
+// it in t.Cleanup; it skips where mount is not possible.
+func r14mount(t *testing.T, src, dst string) {
+	t.Helper()
+	if os.Getuid() != 0 {
+		t.Skip("bind mounts need root")
+	}
+	if out, err := exec.Command("mount", "--bind", src, dst).CombinedOutput(); err != nil {
+		t.Skipf("mount --bind: %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", dst).Run() })
+}
+
+// r14secretHome is a home with ~/.aws/credentials and eukhe's settings
+// file, and a workspace in it.
+func r14secretHome(t *testing.T) (home, root, cred string) {
+	_, home, root = redHome(t)
+	cred = filepath.Join(home, ".aws", "credentials")
+	must(t, os.MkdirAll(filepath.Dir(cred), 0o700))
+	must(t, os.WriteFile(cred, []byte("[default]\nkey=x\n"), 0o600))
+	must(t, os.MkdirAll(filepath.Join(home, ".config", "eukhe"), 0o700))
+	must(t, os.WriteFile(filepath.Join(home, ".config", "eukhe", "settings.json"), []byte("{}"), 0o600))
+	return home, root, cred
+}
+
+func r14policy(home, root string) *Policy {
+	return Places{Roots: []string{root}, Home: home, UserDir: filepath.Join(home, ".config", "eukhe")}.Policy(OS)
+}
+
+// Attack (target 1): links at other levels made after the policy (the
+// home's .config to the workspace, the settings file itself to a
+// workspace file through a second link), judged past gateRecheck.
+// Held.
+func TestRedteam14_SettingsLinksOtherLevelsAfterPolicy(t *testing.T) {
+	home, root, _ := r14secretHome(t)
+	p := r14policy(home, root)
+	// ~/.config -> root/c
+	c := filepath.Join(root, "c")
+	must(t, os.MkdirAll(filepath.Join(c, "eukhe"), 0o755))
+	conf := filepath.Join(home, ".config")
+	must(t, os.Rename(conf, conf+".old"))
+	must(t, os.Symlink(c, conf))
+	time.Sleep(gateRecheck + 20*time.Millisecond)
+	if cl := p.ClassWrite(p.Resolve(root, filepath.Join(c, "eukhe", "settings.json"))); cl != ClassSecret {
+		t.Errorf("THROUGH: c/eukhe/settings.json (~/.config linked to c) is %v", cl)
+	}
+	for _, s := range []string{"mv c/eukhe c/x", "rm -r c/eukhe", "mv c c2", "rmdir c/eukhe"} {
+		if e := r13classify(t, p, root, home, s); !e.Has(Secret) {
+			t.Errorf("THROUGH: %q above the relinked settings file is %v", s, e)
+		}
+	}
+	secrets, _, _ := p.SandboxRules()
+	if !strings.Contains(strings.Join(secrets, "\n"), filepath.Join(c, "eukhe", "settings.json")) {
+		t.Errorf("THROUGH: the sandbox's secrets lack the relinked settings file: %v", secrets)
+	}
+	if dirs := p.GateFileDirs(); !strings.Contains(strings.Join(dirs, "\n"), filepath.Join(c, "eukhe")) {
+		t.Errorf("THROUGH: the frozen dirs lack the relinked settings dir: %v", dirs)
+	}
+}
+
+// Attack (target 1): the settings file a link to a workspace link to a
+// workspace file (a chain), made before the policy: the middle link
+// replaced by a step changes what the loader reads.
+// Held.
+func TestRedteam14_SettingsFileLinkChainMiddle(t *testing.T) {
+	home, root, _ := r14secretHome(t)
+	f := filepath.Join(home, ".config", "eukhe", "settings.json")
+	must(t, os.Remove(f))
+	must(t, os.WriteFile(filepath.Join(root, "b"), []byte("{}"), 0o644))
+	must(t, os.Symlink(filepath.Join(root, "b"), filepath.Join(root, "a")))
+	must(t, os.Symlink(filepath.Join(root, "a"), f))
+	must(t, os.WriteFile(filepath.Join(root, "evil"), []byte(`{"shell":{"confinement":"off"}}`), 0o644))
+	p := r14policy(home, root)
+	for _, s := range []string{"echo x > b", "ln -sfn evil a", "rm a && cp evil a", "mv evil a", "cp evil b"} {
+		if e := r13classify(t, p, root, home, s); !e.Has(Secret) {
+			t.Errorf("THROUGH: %q rewrites the settings file (through the chain) and is %v", s, e)
+		}
+	}
+}
+
+// Attack (target 2): mount points named with a space, a newline, a tab,
+// a backslash and a literal "\040" (the kernel's escapes), a secret's
+// parent bound elsewhere, a secret file bound onto a workspace file: all
+// made before the policy.
+// Held.
+func TestRedteam14_MountNamesBeforePolicy(t *testing.T) {
+	home, root, cred := r14secretHome(t)
+	var dsts []string
+	for _, n := range []string{"m n", "m\nn", "m\tn", `m\n`, `m\040n`, `m\134x`} {
+		d := filepath.Join(root, n)
+		must(t, os.MkdirAll(d, 0o755))
+		r14mount(t, filepath.Join(home, ".aws"), d)
+		dsts = append(dsts, filepath.Join(d, "credentials"))
+	}
+	h := filepath.Join(root, "h home")
+	must(t, os.MkdirAll(h, 0o755))
+	r14mount(t, home, h)
+	dsts = append(dsts, filepath.Join(h, ".aws", "credentials"))
+	file := filepath.Join(root, "notes.txt")
+	must(t, os.WriteFile(file, nil, 0o644))
+	r14mount(t, cred, file)
+	dsts = append(dsts, file)
+	p := r14policy(home, root)
+	for _, d := range dsts {
+		if c := p.ClassRead(p.Resolve(root, d)); c != ClassSecret {
+			t.Errorf("THROUGH: %q (a secret by a mount) reads as %v", d, c)
+		}
+	}
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(h, ".profile"))); c < ClassProtected {
+		t.Errorf("THROUGH: the bound home's .profile writes as %v", c)
+	}
+}
+
+// Attack (target 2): ~/.ssh a symbolic link to a data directory that is
+// bound into the workspace, and a secret's bind mount into the
+// workspace hidden under an overmount when the policy is made (the
+// overmount then taken away): made before the policy.
+// Held: the real path's mount names and the covered mount's are secret.
+func TestRedteam14_MountOfALinkedSecretAndAnOvermount(t *testing.T) {
+	home, root, _ := r14secretHome(t)
+	data := filepath.Join(filepath.Dir(home), "data")
+	must(t, os.MkdirAll(filepath.Join(data, "ssh"), 0o700))
+	must(t, os.WriteFile(filepath.Join(data, "ssh", "id_rsa"), []byte("key"), 0o600))
+	must(t, os.Symlink(filepath.Join(data, "ssh"), filepath.Join(home, ".ssh")))
+	d := filepath.Join(root, "d")
+	must(t, os.MkdirAll(d, 0o755))
+	r14mount(t, data, d)
+	inner, cover := filepath.Join(root, "a", "mnt"), filepath.Join(root, "empty")
+	must(t, os.MkdirAll(inner, 0o755))
+	must(t, os.MkdirAll(cover, 0o755))
+	r14mount(t, filepath.Join(home, ".aws"), inner)
+	r14mount(t, cover, filepath.Join(root, "a"))
+	p := r14policy(home, root)
+	must(t, exec.Command("umount", filepath.Join(root, "a")).Run())
+	for _, f := range []string{filepath.Join(d, "ssh", "id_rsa"), filepath.Join(inner, "credentials")} {
+		if c := p.ClassRead(p.Resolve(root, f)); c != ClassSecret {
+			t.Errorf("THROUGH: %s reads as %v", f, c)
+		}
+	}
+}
