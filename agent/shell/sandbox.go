@@ -270,6 +270,12 @@ func readDirNoLinks(dir string) ([]gate.Entry, error) {
 // refusal is the text of a process the plan cannot keep within what was
 // allowed (protected_outside.go): it must not run.
 func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxPlaces, scan func() []string, refusal string) {
+	secretRefusal := ""
+	defer func() {
+		if refusal == "" {
+			refusal = secretRefusal
+		}
+	}()
 	env := gate.EnvFromList(x.env)
 	outside := allowed.Has(gate.Write) && allowed.Has(gate.Outside) && !allowed.Has(gate.Protected)
 	home := env["HOME"]
@@ -305,7 +311,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		for _, s := range append(secrets, stateDirs(env)...) {
 			pl.Secrets = appendEntry(pl.Secrets, s)
 		}
-		x.hideSecretNames(&pl)
+		secretRefusal = x.hideSecretNames(&pl, program)
 	}
 	if allowed.Has(gate.Write) && !allowed.Has(gate.Protected) {
 		// Named entries (.git, .eukhe, editor config) at any depth below
@@ -473,10 +479,10 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 // thirteenth red team's). The secret places are walked for files with
 // more than one name as the protected ones are (kept a while), and the
 // roots only when such a file has a name outside them.
-func (x *run) hideSecretNames(pl *gate.SandboxPlaces) {
+func (x *run) hideSecretNames(pl *gate.SandboxPlaces, program string) (refusal string) {
 	fsys, ok := gate.OS.(gate.InodeFS)
 	if !ok || x.links == nil {
-		return
+		return ""
 	}
 	var tops []string
 	var depths []int
@@ -491,6 +497,15 @@ func (x *run) hideSecretNames(pl *gate.SandboxPlaces) {
 	for _, p := range found.Links {
 		pl.Secrets = appendEntry(pl.Secrets, p)
 	}
+	if !found.Complete {
+		// a search cut at its bound hides less than there is: the
+		// program would read a name it did not reach (a step can make
+		// the files that fill the bound: the fourteenth red team's)
+		return fmt.Sprintf("bash: %s: not run: the search for other names (hard links) of secret files stopped at its bound in %s "+
+			"(too many entries), so the sandbox cannot hide them all; move what fills it out of the workspace, or allow secret for this step\n",
+			filepath.Base(program), gate.Visible(found.CutAt))
+	}
+	return ""
 }
 
 // kernelFS tells whether p is /proc, /sys or /dev, or below one.
