@@ -11,6 +11,11 @@ import (
 // per part of each file's path.
 const gateRecheck = 100 * time.Millisecond
 
+// anyGateFile is how every eukhe's user settings file's path ends,
+// whatever XDG_CONFIG_HOME names for it: secret wherever it is, since an
+// eukhe started with another environment reads that one.
+const anyGateFile = "eukhe/settings.json"
+
 // gateResolved is one resolution of the user settings files' spellings.
 type gateResolved struct {
 	at    time.Time

@@ -34,8 +34,11 @@ func TestSettingsFileMovedByALinkAboveItIsSecretEverywhere(t *testing.T) {
 	in := filepath.Join(root, "dot", "eukhe", "settings.json")
 	must(t, os.MkdirAll(filepath.Dir(in), 0o755))
 	must(t, os.WriteFile(in, []byte(`{}`), 0o644))
-	if c := p.ClassWrite(Resolve(OS, root, in)); c != ClassInside {
-		t.Fatalf("before the swap, the workspace's copy is %v, want Inside", c) // kept a gateRecheck
+	if c := p.ClassWrite(Resolve(OS, root, in)); c != ClassSecret {
+		t.Fatalf("before the swap, the workspace's copy is %v, want Secret (any eukhe/settings.json is)", c) // kept a gateRecheck
+	}
+	if c := p.ClassWrite(Resolve(OS, root, filepath.Join(root, "dot", "eukhe"))); c != ClassProtected && c != ClassInside {
+		t.Fatalf("before the swap, the directory of the workspace's copy is %v", c)
 	}
 	cfg := filepath.Join(home, ".config")
 	must(t, os.Rename(cfg, cfg+".old"))

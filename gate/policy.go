@@ -431,6 +431,13 @@ func (p *Policy) classOf(r RealPath) Class {
 			return ClassSecret
 		}
 	}
+	if n.endsWith(path, anyGateFile) {
+		// another eukhe's settings file: one started where
+		// XDG_CONFIG_HOME names another directory (a terminal whose
+		// ~/.bashrc sets it, an editor started from the desktop) reads
+		// it (the fourteenth red team's)
+		return ClassSecret
+	}
 	if p.protectsAs(path, n) {
 		return ClassProtected
 	}

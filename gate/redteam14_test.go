@@ -153,3 +153,34 @@ func TestRedteam14_MountOfALinkedSecretAndAnOvermount(t *testing.T) {
 		}
 	}
 }
+
+// Held (was open): any eukhe/settings.json is secret by its name (gate/policy.go classOf, anyGateFile).
+// Attack (target 1/7): two eukhe processes of one user with different
+// XDG_CONFIG_HOME (set in ~/.bashrc: the terminal's agent CLI has it,
+// the editor started from the desktop has not). The editor's policy
+// (UserDir ~/.config/eukhe) judges a write of the other's settings file
+// ($XDG_CONFIG_HOME/eukhe/settings.json: a home dot-directory, or a
+// directory outside the home).
+// THROUGH (severity medium: the default auto set holds protected and
+// outside, so the editor's agent writes the terminal eukhe's settings
+// unasked — {"shell.confinement": "off"} there unconfines every later
+// step of the terminal's agent): the write is Protected or Outside, not
+// Secret.
+// Root cause: Places.GateFiles are this process's UserDir and the
+// default ~/.config/eukhe only; the XDG_CONFIG_HOME another eukhe of
+// the same user reads is not known (nothing reads it from the user's
+// startup files or the other processes' environment).
+func TestRedteam14_OtherProcessXDGSettingsFileIsSecret(t *testing.T) {
+	home, root, _ := r14secretHome(t)
+	p := r14policy(home, root)
+	base := filepath.Dir(home)
+	for _, f := range []string{
+		filepath.Join(home, ".xdg", "eukhe", "settings.json"),
+		filepath.Join(home, ".local", "config", "eukhe", "settings.json"),
+		filepath.Join(base, "opt-config", "eukhe", "settings.json"),
+	} {
+		if c := p.ClassWrite(p.Resolve(root, f)); c != ClassSecret {
+			t.Errorf("THROUGH: another eukhe's settings file %s writes as %v", f, c)
+		}
+	}
+}
