@@ -155,12 +155,34 @@ func startupFiles(env map[string]string) map[string][]string {
 	if filepath.IsAbs(env["ENV"]) {
 		sh = append(sh, env["ENV"])
 	}
+	zsh := []string{filepath.Join(zdot, ".zshrc"), filepath.Join(zdot, ".zprofile"), filepath.Join(zdot, ".zshenv"), filepath.Join(zdot, ".zlogin")}
 	return map[string][]string{
 		"bash": {filepath.Join(home, ".bashrc"), filepath.Join(home, ".bash_profile"), filepath.Join(home, ".bash_login"), filepath.Join(home, ".profile")},
-		"zsh":  {filepath.Join(zdot, ".zshrc"), filepath.Join(zdot, ".zprofile"), filepath.Join(zdot, ".zshenv"), filepath.Join(zdot, ".zlogin")},
-		"fish": {filepath.Join(cfg, "fish", "config.fish"), filepath.Join(cfg, "fish", "conf.d")},
+		"zsh":  zsh,
+		"fish": {filepath.Join(cfg, "fish", "config.fish"), filepath.Join(cfg, "fish", "conf.d"), filepath.Join(cfg, "fish", "fish_variables")},
 		"sh":   sh,
+		"ksh":  append([]string{filepath.Join(home, ".kshrc")}, sh...),
+		"mksh": append([]string{filepath.Join(home, ".mkshrc")}, sh...),
+		"tcsh": {filepath.Join(home, ".tcshrc"), filepath.Join(home, ".cshrc"), filepath.Join(home, ".login")},
+		"csh":  {filepath.Join(home, ".cshrc"), filepath.Join(home, ".login")},
 	}
+}
+
+// zdotdirOf is the ZDOTDIR a ~/.zshenv sets (export
+// ZDOTDIR=$HOME/.config/zsh: the usual layout), or "".
+func zdotdirOf(home string) string {
+	b, err := os.ReadFile(filepath.Join(home, ".zshenv"))
+	if err != nil {
+		return ""
+	}
+	lines := startupText(string(b))
+	if d := startupVars(lines, home)["ZDOTDIR"]; d != "" {
+		d = expandScan(d, map[string]string{"HOME": home})
+		if filepath.IsAbs(d) && !strings.Contains(d, scanMark) {
+			return d
+		}
+	}
+	return ""
 }
 
 // unansweredFiles are the startup files to read for a shell asked that
@@ -172,10 +194,17 @@ func unansweredFiles(inv shellInvocation, env map[string]string) []string {
 		return []string{env["BASH_ENV"]}
 	}
 	rcs := startupFiles(env)
-	if f, ok := rcs[filepath.Base(inv[0])]; ok {
-		return f
+	name := filepath.Base(inv[0])
+	f, ok := rcs[name]
+	if !ok {
+		return rcs["sh"]
 	}
-	return rcs["sh"]
+	if name == "zsh" && !filepath.IsAbs(env["ZDOTDIR"]) {
+		if d := zdotdirOf(env["HOME"]); d != "" {
+			f = append(slices.Clip(f), filepath.Join(d, ".zshrc"), filepath.Join(d, ".zprofile"), filepath.Join(d, ".zlogin"))
+		}
+	}
+	return f
 }
 
 // shellPathCommand prints PATH between marks in any shell that takes
