@@ -17,34 +17,6 @@ import (
 	"github.com/eukhe/eukhe/gate"
 )
 
-// Attack (target 9, sandboxed (bubblewrap or Landlock), auto set {read,
-// write, exec, outside}): another name (a hard link) of
-// ~/.aws/credentials outside the workspace roots (a dotfiles directory
-// beside the project, a copy kept under /tmp by a backup tool): a
-// program the gate cannot see into (perl, its path reversed) reads it.
-// Held under bubblewrap (the home outside the roots is not bound);
-// THROUGH under Landlock (severity high: a dotfiles directory beside
-// the project holding a hard link of a credentials file is common, and
-// Landlock is the mechanism where unprivileged user namespaces are off,
-// as on Ubuntu 24.04): the key is printed, nothing asked. (The
-// workspace's own hard link is hidden: the thirteenth red team's row.)
-// Root cause: hideSecretNames hides the other names found below the
-// roots only (SearchFrom's scopes are pl.Roots); Landlock lets a step
-// read everywhere but the hidden entries, so a name outside the roots
-// is open. Its file, when the search finds a name outside the roots,
-// is only a reason to walk the roots. (With outside in the auto set the
-// step is refused instead: "has another name outside the workspace".)
-func TestRedteam14_SecretOtherNameOutsideTheRoots(t *testing.T) {
-	r13eachSandbox(t, func(t *testing.T) {
-		w, _ := r14secretWorld(t, gate.Of(gate.Read, gate.Write, gate.Exec), "dotfiles/aws-creds")
-		other := filepath.Join(w.home, "dotfiles", "aws-creds")
-		text := w.r14bashAll(t, "perl -e 'open F, scalar reverse($ARGV[0]) or die; print <F>' '"+r13rev(other)+"'")
-		if strings.Contains(text, r14canary) {
-			t.Errorf("THROUGH: the secret's other name outside the roots was read in the sandbox:\n%s", text)
-		}
-	})
-}
-
 // Attack (target 2, sandboxed, auto set {read, write, exec}): ~/.aws
 // bind-mounted into the workspace AFTER the session's policy was made
 // (the user, an automounter, a dev container's volume): a program the

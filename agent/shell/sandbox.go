@@ -311,7 +311,14 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		for _, s := range append(secrets, stateDirs(env)...) {
 			pl.Secrets = appendEntry(pl.Secrets, s)
 		}
-		secretRefusal = x.hideSecretNames(&pl, program)
+		scopes := pl.Roots
+		if filepath.IsAbs(home) {
+			// a dotfiles directory outside the workspace holds other
+			// names too, which a program may read where the sandbox
+			// lets it read the home (Landlock: the fourteenth red team's)
+			scopes = append(slices.Clip(scopes), realOf(home))
+		}
+		secretRefusal = x.hideSecretNames(&pl, program, scopes)
 	}
 	if allowed.Has(gate.Write) && !allowed.Has(gate.Protected) {
 		// Named entries (.git, .eukhe, editor config) at any depth below
@@ -473,13 +480,14 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 }
 
 // hideSecretNames hides, as the secret entries are, the other names
-// below the roots of the secret files (hard links): a dotfiles
+// below the scopes (the roots and the home) of the secret files (hard
+// links): a dotfiles
 // repository opened as the project holds one of ~/.aws/credentials, and
 // a bash step's grep -r of the tree printed it, as cp -r copied it (the
 // thirteenth red team's). The secret places are walked for files with
 // more than one name as the protected ones are (kept a while), and the
 // roots only when such a file has a name outside them.
-func (x *run) hideSecretNames(pl *gate.SandboxPlaces, program string) (refusal string) {
+func (x *run) hideSecretNames(pl *gate.SandboxPlaces, program string, scopes []string) (refusal string) {
 	fsys, ok := gate.OS.(gate.InodeFS)
 	if !ok || x.links == nil {
 		return ""
@@ -493,7 +501,7 @@ func (x *run) hideSecretNames(pl *gate.SandboxPlaces, program string) (refusal s
 			tops, depths = append(tops, e.Path), append(depths, -1)
 		}
 	}
-	found := x.links.SearchFrom(fsys, tops, depths, pl.Roots, pl.Roots, nil)
+	found := x.links.SearchFrom(fsys, tops, depths, scopes, pl.Roots, nil)
 	for _, p := range found.Links {
 		pl.Secrets = appendEntry(pl.Secrets, p)
 	}
