@@ -245,35 +245,6 @@ func r14callAll(t *testing.T, s *Session, script string) string {
 	return text
 }
 
-// Attack (target 10, bubblewrap): the auto set is {read, write, net,
-// outside, protected}; a step's program (perl, exec) is asked and
-// approved, and the user narrows the auto set (protected out) just
-// AFTER the answer (30 ms later): the auto set was read again after the
-// question, before the narrowing, and the sandbox is slow to set up
-// here. The program must not plant .git/hooks/pre-commit under the old
-// set.
-// Held: the narrowing watch stops the step before its program runs
-// (the first sandbox of a session is slow to make here).
-func TestRedteam14_NarrowedJustAfterTheAnswer(t *testing.T) {
-	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
-	}
-	w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Net, gate.Outside, gate.Protected), "auto")
-	w.onAsk = func(q gate.Question) gate.Answer {
-		go func() {
-			time.Sleep(30 * time.Millisecond)
-			w.mu.Lock()
-			w.set.AutoEffects = gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Net, gate.Outside))
-			w.mu.Unlock()
-		}()
-		return gate.Approve
-	}
-	text := w.r14bashAll(t, r13plant)
-	if w.hook() {
-		t.Errorf("THROUGH: protected was taken out 30 ms after the answer, and the step planted the hook:\n%s", text)
-	}
-}
-
 // Attack (target 2, sandboxed, the default auto set): ~/.aws
 // bind-mounted into the workspace (a mount point named with a space and
 // a backslash) BEFORE the session's policy: a program the gate cannot
