@@ -324,8 +324,10 @@ func (p *Policy) addMountNames(mounts []mount) {
 // entry at one depth before any deeper: the bound cuts the deepest
 // first), maxLinkedDotsDepth levels, at most maxLinkedDotsLook entries,
 // when the policy is made (the file system must list: InodeFS, the OS).
-// Three levels were too few: a dotfiles manager links
-// ~/.local/share/nvim/site/pack/mine, five down (the tenth red team's).
+// Four levels were too few: a dotfiles manager links
+// ~/.local/share/nvim/site/pack/mine, six down (the tenth red team's);
+// ten cost a third of a second at each policy's making on a developer's
+// home (its caches fill the bound), so six.
 func linkedDots(fsys FS, start FS, home string) []Rule {
 	lister, ok := fsys.(InodeFS)
 	if !ok {
@@ -365,8 +367,9 @@ func linkedDots(fsys FS, start FS, home string) []Rule {
 	return rs
 }
 
-// maxLinkedDotsDepth bounds how deep below the home linkedDots looks.
-const maxLinkedDotsDepth = 10
+// maxLinkedDotsDepth bounds how deep below the home linkedDots looks:
+// the entries of six levels.
+const maxLinkedDotsDepth = 5
 
 // maxLinkedDotsLook bounds the entries linkedDots looks at.
 const maxLinkedDotsLook = 20000
