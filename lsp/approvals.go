@@ -24,7 +24,7 @@ type broker struct {
 }
 
 func newBroker(s *Server) *broker {
-	b := &broker{s: s, editor: &editorApprover{s: s, gone: make(chan struct{}), deafened: make(chan struct{})}}
+	b := &broker{s: s, editor: &editorApprover{s: s, gone: make(chan struct{}), deafened: make(chan struct{}), wait: hearingWait}}
 	b.Timeout = func() time.Duration { return s.att.settings().ApprovalTimeout }
 	b.leaveEditor = b.Join(b.editor)
 	return b

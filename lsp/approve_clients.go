@@ -8,6 +8,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	lsproto "go.lsp.dev/protocol"
@@ -36,6 +37,7 @@ type editorApprover struct {
 	// deafened is closed while it is
 	deaf     bool
 	deafened chan struct{}
+	wait     time.Duration // hearingWait when it was made
 }
 
 // connected tells whether the editor is still there.

@@ -30,7 +30,7 @@ func (e *editorApprover) listen() {
 		_, _ = client.WorkspaceFolders(life) // any answer, an error too, is one
 		close(answered)
 	}()
-	timer := time.NewTimer(hearingWait)
+	timer := time.NewTimer(e.wait)
 	defer timer.Stop()
 	select {
 	case <-answered:
@@ -71,7 +71,7 @@ func (e *editorApprover) setDeaf(deaf bool) {
 	}
 	e.mu.Unlock()
 	if tell {
-		e.tellCannotAsk("it answered no request of eukhe's in " + hearingWait.String())
+		e.tellCannotAsk("it answered no request of eukhe's in " + e.wait.String())
 	}
 }
 

@@ -36,8 +36,10 @@ var shellLinger = 20 * time.Second
 
 // shellHangupGrace is how long a shell's group has after its terminal
 // hangs up (SIGHUP, as when the user closes a terminal window, so traps
-// run) before what is left of it is killed.
-const shellHangupGrace = 2 * time.Second
+// run) before what is left of it is killed: 5 s, since a bash under a
+// loaded machine's scheduler did not reach its trap in 2 (a CI
+// rehearsal).
+const shellHangupGrace = 5 * time.Second
 
 // shellPathMark frames the PATH in the shell's output, which a startup
 // file may add to (a greeting, a fortune); its end is drawn at each
