@@ -57,11 +57,19 @@ func startupText(text string) []string {
 	return lines
 }
 
-// uncommented is line up to its comment.
+// uncommented is line up to its comment: a # at a word's start.
 func uncommented(line string) string {
+	return cutUnquoted(line, func(i int) bool {
+		return line[i] == '#' && (i == 0 || strings.IndexByte(" \t;", line[i-1]) >= 0)
+	})
+}
+
+// cutUnquoted is s up to the first byte outside quotes at which stop
+// holds, or all of s.
+func cutUnquoted(s string, stop func(i int) bool) string {
 	var quote byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
 		case quote != 0:
 			if c == quote {
@@ -69,11 +77,11 @@ func uncommented(line string) string {
 			}
 		case c == '\'' || c == '"':
 			quote = c
-		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t' || line[i-1] == ';'):
-			return line[:i]
+		case stop(i):
+			return s[:i]
 		}
 	}
-	return line
+	return s
 }
 
 // startupVars are the plain assignments of a startup file's lines, by
@@ -183,21 +191,7 @@ func startupRelativeEntries(text string) []string {
 // assignedValue is the word an assignment's value is, from its start:
 // up to a blank, ; & | or ) outside quotes.
 func assignedValue(s string) string {
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == ' ' || c == '\t' || c == ';' || c == '&' || c == '|' || c == ')':
-			return s[:i]
-		}
-	}
-	return s
+	return cutUnquoted(s, func(i int) bool { return strings.IndexByte(" \t;&|)", s[i]) >= 0 })
 }
 
 // sourcedFiles are the files a startup file's text sources (source F, .
