@@ -52,28 +52,6 @@ func TestRedteam14_SecretMountedIntoTheWorkspaceAfterThePolicy(t *testing.T) {
 	})
 }
 
-// Attack (target 9, sandboxed, auto set {read, write, exec}): a hard
-// link of ~/.aws/credentials made in the workspace (a dotfiles tool, a
-// backup restore) AFTER the session's first sandboxed step walked the
-// secret places (the walk is kept a while): the next step's opaque
-// program reads it by its workspace name.
-func TestRedteam14_SecretLinkedIntoTheWorkspaceAfterTheKeptWalk(t *testing.T) {
-	r13eachSandbox(t, func(t *testing.T) {
-		w, cred := r14secretWorld(t, gate.Of(gate.Read, gate.Write, gate.Exec))
-		w.r14bashAll(t, "perl -e 1") // the walk, kept
-		if err := os.MkdirAll(filepath.Join(w.dir, "dot"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Link(cred, filepath.Join(w.dir, "dot", "creds.txt")); err != nil {
-			t.Fatal(err)
-		}
-		text := w.r14bashAll(t, "perl -e 'open F, scalar reverse($ARGV[0]) or die \"$!\"; print <F>' '"+r13rev(filepath.Join(w.dir, "dot", "creds.txt"))+"'")
-		if strings.Contains(text, r14canary) {
-			t.Errorf("THROUGH: the secret's hard link made after the kept walk was read (asked %d):\n%s", len(w.asked()), text)
-		}
-	})
-}
-
 // Attack (target 10, bubblewrap): as TestRedteam14_NarrowedJustAfterTheAnswer
 // (agent/redteam14_test.go, held there: the first sandbox is slow to
 // make, so the watch looks in time).

@@ -388,6 +388,9 @@ type LinkCache struct {
 	// home's configuration, searched whole), by place and depth.
 	topsMu sync.Mutex
 	tops   map[string]topWalk
+	// strangers are the roots too large for the look that spares the
+	// walks of the places outside (links_strangers.go)
+	strangers strangerSkip
 }
 
 // ProtectedLinks is ProtectedLinks through the cache.
@@ -407,6 +410,10 @@ func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots
 // writable directories too); a protected place outside the workspace
 // roots is walked through the cache (links_tops.go).
 func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, scopes, roots, skip []string) (r LinkSearch) {
+	var changed int64 // the strangers' latest change (links_strangers.go)
+	if slices.Equal(scopes, roots) {
+		protected, depths, changed = c.topsWithoutStrangers(fsys, protected, depths, roots)
+	}
 	budget := MaxLinkWalk
 	seen := map[fileID]uint64{}  // names found so far
 	want := map[fileID]uint64{}  // names it has
@@ -423,7 +430,7 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 		if !underAny(t, roots) {
 			b = &outside
 		}
-		files, complete := c.walkTop(fsys, t, depths[i], roots, b, 0)
+		files, complete := c.walkTop(fsys, t, depths[i], roots, b, changed)
 		if !complete && r.CutAt == "" {
 			r.CutAt = t
 		}

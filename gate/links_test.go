@@ -214,6 +214,7 @@ func TestLinkCacheWalksAnOutsidePlaceAgainWhenAFileItFoundGetsAName(t *testing.T
 	f := filepath.Join(conf, "init.lua")
 	must(t, os.WriteFile(f, []byte("x"), 0o644))
 	must(t, os.Link(f, filepath.Join(root, "one")))
+	fillPlace(t, filepath.Join(base, "home", ".config", "many"), keepWalkFloor)
 	var c LinkCache
 	search := func() LinkSearch {
 		return c.Search(OS.(InodeFS), []string{filepath.Join(base, "home", ".config")}, []int{-1}, []string{root}, nil)
@@ -230,6 +231,16 @@ func TestLinkCacheWalksAnOutsidePlaceAgainWhenAFileItFoundGetsAName(t *testing.T
 	c.topsMu.Unlock()
 	if walked != 1 {
 		t.Fatalf("the outside place is not kept: %d walks kept", walked)
+	}
+}
+
+// fillPlace makes n empty files in dir: a place large enough that its
+// walk is kept (keepWalkFloor).
+func fillPlace(t *testing.T, dir string, n int) {
+	t.Helper()
+	must(t, os.MkdirAll(dir, 0o755))
+	for i := range n {
+		must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d", i)), nil, 0o644))
 	}
 }
 
@@ -267,6 +278,7 @@ func TestLinksProtectedKeepsTheWalkOfTheHome(t *testing.T) {
 	must(t, os.Link(filepath.Join(root, "shared.txt"), filepath.Join(base, "elsewhere.txt")))
 	conf := filepath.Join(home, ".config", "tool", "a", "b", "c.conf")
 	must(t, os.Link(conf, filepath.Join(base, "conf-copy"))) // a file the walk finds
+	fillPlace(t, filepath.Join(home, ".config", "many"), keepWalkFloor)
 	// a file changed less than changedSlack before a kept walk began
 	// (shared.txt, just linked) has the home walked again: let that pass
 	time.Sleep(changedSlack + 100*time.Millisecond)

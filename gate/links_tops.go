@@ -30,6 +30,13 @@ const topsFresh = time.Minute
 // change time (ctime), so a look for the other names of a file changed
 // after the walk began walks again (the eleventh red team's).
 
+// keepWalkFloor is how many entries a walk must look at to be kept: a
+// small place (~/.ssh, ~/.aws, where the secrets are) is walked again
+// each time, so a name the user links to one of its files is known at
+// the next step, not a minute later (the fourteenth red team's: a hard
+// link of ~/.aws/credentials made in the workspace after the kept walk).
+const keepWalkFloor = 1000
+
 // changedSlack is how much earlier than a walk a file's change time must
 // be for the walk to know it: file systems keep times coarsely (a tick
 // of the kernel's clock; whole seconds on HFS+, the oldest that has hard
@@ -78,7 +85,7 @@ func (c *LinkCache) walkTop(fsys InodeFS, top string, depth int, roots []string,
 		files = append(files, linkedFile{p, in})
 		return true
 	})
-	if cacheable {
+	if cacheable && before-*budget >= keepWalkFloor {
 		c.topsMu.Lock()
 		if c.tops == nil {
 			c.tops = map[string]topWalk{}

@@ -1,0 +1,156 @@
+package gate
+
+import (
+	"sync"
+	"time"
+)
+
+// A protected place outside the workspace (the home's configuration,
+// searched whole: ~/.cache, ~/.rustup, another user's home) can hold a
+// file with another name in the roots, and a sandbox must bind that name
+// read-only. Walking those places is the costly part of a search (a
+// developer's home holds hundreds of thousands of entries; each eukhe
+// process walked them at its first confined step). But a file of theirs
+// with a name in the roots is, seen from the roots, a file with more
+// names than the roots hold: a stranger. A walk of the roots that meets
+// every name of every file with more than one name there, and finds no
+// stranger, proves that no file outside has a name in the roots, so the
+// places outside need no walk for that search. A walk of the roots past
+// its bound (strangerWalkBound) proves nothing, and the search walks
+// everything as before.
+
+// strangerWalkBound is how many entries of the roots the look for
+// strangers walks before it gives up (and the search walks the places
+// outside, kept a while, as it would without the look): a workspace this
+// size is walked in tens of milliseconds.
+const strangerWalkBound = 50000
+
+// strangerLook is what a look for strangers in the roots found.
+type strangerLook struct {
+	any      bool // some file has a name outside the roots
+	complete bool // the walk met every entry of the roots
+	// changed is the latest status change (Inode.Changed) of a stranger:
+	// a link made to it sets it, so a kept walk of the places outside
+	// older than it may not know the name (links_tops.go)
+	changed int64
+}
+
+// strangersIn looks at every entry at or below the roots (at most bound
+// entries) for a regular file with more names than the roots hold.
+// Roots may nest: each entry is counted once.
+func strangersIn(fsys InodeFS, roots []string, bound int) strangerLook {
+	count := map[fileID]uint64{}
+	want := map[fileID]uint64{}
+	changed := map[fileID]int64{}
+	met := map[string]bool{}
+	budget := bound
+	for _, root := range roots {
+		if underAny(root, withoutPath(roots, root)) {
+			continue // nested: walked with the root above it
+		}
+		ok := linkWalk(fsys, root, -1, nil, nil, &budget, func(p string, in Inode) bool {
+			if !met[p] {
+				met[p] = true
+				id := fileID{in.Dev, in.Ino}
+				count[id]++
+				want[id] = in.Nlink
+				changed[id] = max(changed[id], in.Changed)
+			}
+			return true
+		})
+		if !ok {
+			return strangerLook{}
+		}
+	}
+	look := strangerLook{complete: true}
+	for id, n := range want {
+		if count[id] < n {
+			look.any = true
+			look.changed = max(look.changed, changed[id])
+		}
+	}
+	return look
+}
+
+// withoutPath is dirs without p (each copy).
+func withoutPath(dirs []string, p string) []string {
+	var out []string
+	for _, d := range dirs {
+		if d != p {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// strangerSkip remembers, for a while, roots too large for the look (a
+// step's look would walk strangerWalkBound entries for nothing each time):
+// it only ever makes a search walk more, never less.
+type strangerSkip struct {
+	mu    sync.Mutex
+	large map[string]time.Time // the roots, joined → when found too large
+}
+
+func (s *strangerSkip) tooLarge(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at, ok := s.large[key]
+	return ok && time.Since(at) < topsFresh
+}
+
+func (s *strangerSkip) markLarge(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.large == nil {
+		s.large = map[string]time.Time{}
+	}
+	s.large[key] = time.Now()
+}
+
+// topsWithoutStrangers are the protected places a search of the roots
+// alone (scopes are the roots) must walk: all of them, or, when a look at
+// the roots finds no file with a name outside them, only those at or
+// below a root (a place outside holds no name of a file in the roots).
+// changed is the strangers' latest status change: a kept walk of a place
+// outside from before it is walked again (a name the user linked into the
+// workspace within the minute the walk is kept).
+func (c *LinkCache) topsWithoutStrangers(fsys InodeFS, protected []string, depths []int, roots []string) (tops []string, ds []int, changed int64) {
+	outside := false
+	for _, t := range protected {
+		if !underAny(t, roots) {
+			outside = true
+			break
+		}
+	}
+	if !outside || len(roots) == 0 {
+		return protected, depths, 0
+	}
+	key := joinPaths(roots)
+	if c != nil && c.strangers.tooLarge(key) {
+		return protected, depths, 0
+	}
+	look := strangersIn(fsys, roots, strangerWalkBound)
+	if !look.complete {
+		if c != nil {
+			c.strangers.markLarge(key)
+		}
+		return protected, depths, 0
+	}
+	if look.any {
+		return protected, depths, look.changed
+	}
+	for i, t := range protected {
+		if underAny(t, roots) {
+			tops, ds = append(tops, t), append(ds, depths[i])
+		}
+	}
+	return tops, ds, 0
+}
+
+func joinPaths(ps []string) string {
+	n := ""
+	for _, p := range ps {
+		n += p + "\x00"
+	}
+	return n
+}
