@@ -47,6 +47,23 @@ type InodeFS interface {
 	Names(dir string) ([]string, error)
 }
 
+// kindLister is an InodeFS that also lists a directory's entries with
+// their kinds (the OS, from the directory itself): a walk then looks only
+// at what it must (a regular file's inode, a directory's device).
+type kindLister interface {
+	NamesKinds(dir string) ([]string, []Kind, error)
+}
+
+// namesKinds lists dir with the kind of each entry when fsys can say it
+// (KindMissing for each otherwise: look).
+func namesKinds(fsys InodeFS, dir string) ([]string, []Kind, error) {
+	if k, ok := fsys.(kindLister); ok {
+		return k.NamesKinds(dir)
+	}
+	names, err := fsys.Names(dir)
+	return names, make([]Kind, len(names)), err
+}
+
 // MaxLinkWalk is how many entries one search for a file's other names
 // looks at.
 const MaxLinkWalk = 200000
@@ -66,8 +83,8 @@ type fileID struct{ dev, ino uint64 }
 // says. It stops when visit says so or budget runs out; false: it ran
 // out.
 func linkWalk(fsys InodeFS, top string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) bool {
-	var walk func(p string, depth int) (ok, more bool)
-	walk = func(p string, depth int) (bool, bool) {
+	var walk func(p string, kind Kind, depth int) (ok, more bool)
+	walk = func(p string, kind Kind, depth int) (bool, bool) {
 		if *budget <= 0 {
 			return false, false
 		}
@@ -75,29 +92,37 @@ func linkWalk(fsys InodeFS, top string, depth int, devs map[uint64]bool, skip fu
 		if skip != nil && skip(p) {
 			return true, true
 		}
-		if in, ok := fsys.Inode(p); ok {
-			if in.Nlink > 1 {
-				return true, visit(p, in)
+		switch kind {
+		case KindLink:
+			return true, true // neither a regular file nor a directory
+		case KindMissing, KindFile:
+			if in, ok := fsys.Inode(p); ok {
+				if in.Nlink > 1 {
+					return true, visit(p, in)
+				}
+				return true, true
 			}
-			return true, true
+			if kind == KindFile {
+				return true, true
+			}
 		}
 		dev, ok := fsys.DirDev(p)
 		if !ok || depth == 0 || devs != nil && !devs[dev] {
 			return true, true
 		}
-		names, err := fsys.Names(p)
+		names, kinds, err := namesKinds(fsys, p)
 		if err != nil {
 			return true, true
 		}
-		for _, n := range names {
-			ok, more := walk(filepath.Join(p, n), depth-1)
+		for i, n := range names {
+			ok, more := walk(filepath.Join(p, n), kinds[i], depth-1)
 			if !ok || !more {
 				return ok, more
 			}
 		}
 		return true, true
 	}
-	ok, _ := walk(top, depth)
+	ok, _ := walk(top, KindMissing, depth)
 	return ok
 }
 

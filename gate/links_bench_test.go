@@ -11,7 +11,8 @@ import (
 // process of a session starts: a home of 20,000 configuration files
 // (~/.vscode's extensions, ~/.local/share's tools), walked each time (a
 // nil cache) and through the session's cache (walked once a minute).
-// The ratio is what the cache saves each process.
+// The ratio is what the cache saves each process. A workspace with no
+// file named outside it is not searched for the home's files at all.
 func BenchmarkLinkSearchOfALargeHome(b *testing.B) {
 	base, err := filepath.EvalSymlinks(b.TempDir())
 	if err != nil {
@@ -35,6 +36,24 @@ func BenchmarkLinkSearchOfALargeHome(b *testing.B) {
 	if err := os.Link(filepath.Join(conf, "extensions", "ext7", "out", "f3.js"), filepath.Join(root, "main.js")); err != nil {
 		b.Fatal(err)
 	}
+	plainRoot := filepath.Join(base, "plain")
+	for f := 0; f < 1000; f++ {
+		if err := os.MkdirAll(filepath.Join(plainRoot, fmt.Sprintf("d%d", f/100)), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(plainRoot, fmt.Sprintf("d%d", f/100), fmt.Sprintf("f%d.go", f)), nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// a workspace of 1,000 files none of which has a name outside it: a
+	// look at it spares the home's walk (links_strangers.go)
+	b.Run("a workspace without strangers", func(b *testing.B) {
+		for b.Loop() {
+			if r := (*LinkCache)(nil).Search(OS.(InodeFS), []string{conf}, []int{-1}, []string{plainRoot}, nil); len(r.Links) != 0 {
+				b.Fatalf("links %v", r.Links)
+			}
+		}
+	})
 	tops, depths, roots := []string{conf}, []int{-1}, []string{root}
 	for _, c := range []struct {
 		name  string

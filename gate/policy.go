@@ -341,11 +341,11 @@ func linkedDots(fsys FS, start FS, home string) []Rule {
 		this := next
 		next = nil
 		for _, l := range this {
-			names, err := lister.Names(l.dir)
+			names, kinds, err := namesKinds(lister, l.dir)
 			if err != nil {
 				continue
 			}
-			for _, n := range names {
+			for i, n := range names {
 				if budget--; budget < 0 {
 					break
 				}
@@ -353,7 +353,11 @@ func linkedDots(fsys FS, start FS, home string) []Rule {
 				if l.rel == "" && (!strings.HasPrefix(n, ".") || n == "." || n == "..") || !DotCovers(r) && !writableBelow(r) {
 					continue
 				}
-				switch start.Kind(p) {
+				kind := kinds[i]
+				if kind == KindMissing {
+					kind = start.Kind(p)
+				}
+				switch kind {
 				case KindLink:
 					if real := Resolve(start, "/", p).Path; real != p && real != "/" && DotCovers(r) {
 						rs = append(rs, Rule{Kind: DotRule, Path: real, Name: r})
