@@ -268,6 +268,7 @@ func (p *Policy) otherNamesClass(path string, write bool) Class {
 	}
 	budget, home := MaxLinkWalk, MaxHomeLinkWalk // the places outside the roots have a bound of their own, as in Search
 	devs := map[uint64]bool{in.Dev: true}
+	var allIn *bool // whether every name of the file is in the roots, once looked
 	search := func(tops []string, depths []int, skip func(string) bool) (found, complete bool) {
 		for i, t := range tops {
 			if underAny(t, p.roots) {
@@ -287,7 +288,20 @@ func (p *Policy) otherNamesClass(path string, write bool) Class {
 			if dev, ok := fsys.DirDev(t); ok && !devs[dev] {
 				continue // a place on another device (/proc) holds no name of it
 			}
-			files, complete := p.links.walkTop(fsys, t, depths[i], p.roots, &home, in.Changed)
+			files, complete, ok := p.links.kept(fsys, t, depths[i], p.roots, &home, in.Changed)
+			if !ok {
+				if allIn == nil {
+					// a file of the roots all of whose names are in them
+					// has none in a place outside: no walk of it
+					// (links_strangers.go)
+					all := underAny(path, p.roots) && namesAllIn(fsys, in, p.roots, strangerWalkBound)
+					allIn = &all
+				}
+				if *allIn {
+					continue
+				}
+				files, complete = p.links.walkTop(fsys, t, depths[i], p.roots, &home, in.Changed)
+			}
 			for _, f := range files {
 				if f.in.Dev == in.Dev && f.in.Ino == in.Ino && (skip == nil || !skip(f.path)) {
 					return true, true

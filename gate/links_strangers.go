@@ -154,3 +154,31 @@ func joinPaths(ps []string) string {
 	}
 	return n
 }
+
+// namesAllIn reports whether every name of the file in is at or below the
+// roots, walking at most bound entries of them (on its device only): a
+// file of the roots with no name outside them is no other name of a file
+// in a place outside. false: a name is outside, or the walk ran past the
+// bound.
+func namesAllIn(fsys InodeFS, in Inode, roots []string, bound int) bool {
+	met := map[string]bool{}
+	devs := map[uint64]bool{in.Dev: true}
+	budget := bound
+	for _, root := range roots {
+		if underAny(root, withoutPath(roots, root)) {
+			continue
+		}
+		if !linkWalk(fsys, root, -1, devs, nil, &budget, func(p string, o Inode) bool {
+			if o.Dev == in.Dev && o.Ino == in.Ino {
+				met[p] = true
+			}
+			return uint64(len(met)) < in.Nlink
+		}) {
+			return false
+		}
+		if uint64(len(met)) >= in.Nlink {
+			return true
+		}
+	}
+	return uint64(len(met)) >= in.Nlink
+}

@@ -65,6 +65,14 @@ func TestLaw_a_protected_file_s_other_names_are_protected_outside_the_roots_too(
 		}
 		slices.Sort(want)
 		want = slices.Compact(want)
+		// the gate's own question, a write to each name in the roots
+		pol := Places{Roots: []string{root}, Home: filepath.Join(dir, "home")}.Policy(OS)
+		for _, name := range rootNames {
+			got := pol.ClassWrite(Resolve(OS, root, name)) == ClassProtected
+			if want := slices.Contains(want, name); got != want {
+				rt.Fatalf("a write to %s: protected %v, want %v (linked %v)", name, got, want, linkedTo)
+			}
+		}
 		for _, cache := range []*LinkCache{nil, {}} {
 			r := cache.SearchFrom(OS.(InodeFS), []string{conf, other + "/none"}, []int{-1, -1}, []string{root}, []string{root}, nil)
 			got := slices.Clone(r.Links)
@@ -116,5 +124,28 @@ func TestAWorkspaceWithoutStrangersSparesTheWalkOfTheHome(t *testing.T) {
 	fsys.listed = 0
 	if look := strangersIn(fsys, []string{root}, 3); look.complete {
 		t.Fatalf("a look past its bound says it is complete: %+v", look)
+	}
+}
+
+// A write to a workspace file whose other names are all in the workspace
+// does not walk the home's configuration; one with a name outside does.
+func TestAWriteToAFileNamedOnlyInTheWorkspaceSparesTheWalkOfTheHome(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	home, root := filepath.Join(base, "home"), filepath.Join(base, "work")
+	must(t, os.MkdirAll(filepath.Join(home, ".config", "tool"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a"), 0o644))
+	must(t, os.Link(filepath.Join(root, "a.txt"), filepath.Join(root, "sub", "a2.txt")))
+	must(t, os.WriteFile(filepath.Join(root, "b.txt"), []byte("b"), 0o644))
+	must(t, os.Link(filepath.Join(root, "b.txt"), filepath.Join(base, "b-elsewhere.txt")))
+	fsys := &countingFS{InodeFS: OS.(InodeFS), under: filepath.Join(home, ".config")}
+	p := Places{Roots: []string{root}, Home: home}.Policy(fsys)
+	fsys.listed = 0 // the policy's making looked for linked configuration
+	if c := p.ClassWrite(Resolve(fsys, root, filepath.Join(root, "a.txt"))); c != ClassInside || fsys.listed != 0 {
+		t.Fatalf("a file named twice in the workspace: %v, the home listed %d times", c, fsys.listed)
+	}
+	if c := p.ClassWrite(Resolve(fsys, root, filepath.Join(root, "b.txt"))); c != ClassInside || fsys.listed == 0 {
+		t.Fatalf("a file with a name outside: %v, the home listed %d times (want walked)", c, fsys.listed)
 	}
 }

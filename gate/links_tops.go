@@ -69,15 +69,9 @@ type topWalk struct {
 // again.
 func (c *LinkCache) walkTop(fsys InodeFS, top string, depth int, roots []string, budget *int, changed int64) ([]linkedFile, bool) {
 	cacheable := c != nil && !underAny(top, roots)
-	key := fmt.Sprintf("%s\x00%d", top, depth)
-	if cacheable {
-		c.topsMu.Lock()
-		w, ok := c.tops[key]
-		c.topsMu.Unlock()
-		if ok && time.Since(w.at) < topsFresh && w.at.UnixNano() > changed+int64(changedSlack) && w.cost <= *budget && stillNamed(fsys, w.files) {
-			*budget -= w.cost
-			return w.files, w.complete
-		}
+	key := topKey(top, depth)
+	if files, complete, ok := c.kept(fsys, top, depth, roots, budget, changed); ok {
+		return files, complete
 	}
 	before := *budget
 	var files []linkedFile
@@ -95,6 +89,24 @@ func (c *LinkCache) walkTop(fsys InodeFS, top string, depth int, roots []string,
 	}
 	return files, complete
 }
+
+// kept is the walk of top kept by the cache, when it may be used (see
+// walkTop), its cost taken from budget; ok false: there is none.
+func (c *LinkCache) kept(fsys InodeFS, top string, depth int, roots []string, budget *int, changed int64) (files []linkedFile, complete, ok bool) {
+	if c == nil || underAny(top, roots) {
+		return nil, false, false
+	}
+	c.topsMu.Lock()
+	w, ok := c.tops[topKey(top, depth)]
+	c.topsMu.Unlock()
+	if ok && time.Since(w.at) < topsFresh && w.at.UnixNano() > changed+int64(changedSlack) && w.cost <= *budget && stillNamed(fsys, w.files) {
+		*budget -= w.cost
+		return w.files, w.complete, true
+	}
+	return nil, false, false
+}
+
+func topKey(top string, depth int) string { return fmt.Sprintf("%s\x00%d", top, depth) }
 
 // stillNamed reports whether each file is still where the walk met it,
 // the same file with the same number of names.
