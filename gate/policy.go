@@ -345,7 +345,19 @@ func linkedDots(fsys FS, start FS, home string) []Rule {
 			if err != nil {
 				continue
 			}
+			files := 0
 			for i, n := range names {
+				if kinds[i] == KindFile {
+					// no link and no directory: it costs only its share
+					// of the listing (a shallow directory of many files,
+					// ~/.vscode's extensions, spent the whole budget
+					// before the link five levels down: the fourteenth
+					// red team's)
+					if files++; files%linkedDotsFilesPerLook == 0 {
+						budget--
+					}
+					continue
+				}
 				if budget--; budget < 0 {
 					break
 				}
@@ -375,8 +387,13 @@ func linkedDots(fsys FS, start FS, home string) []Rule {
 // the entries of six levels.
 const maxLinkedDotsDepth = 5
 
-// maxLinkedDotsLook bounds the entries linkedDots looks at.
+// maxLinkedDotsLook bounds the entries linkedDots looks at: each
+// directory or link, and each linkedDotsFilesPerLook other entries a
+// directory lists (the file system says their kind: they are listed, not
+// looked at).
 const maxLinkedDotsLook = 20000
+
+const linkedDotsFilesPerLook = 16
 
 func appendNew(list []string, s string) []string {
 	for _, x := range list {

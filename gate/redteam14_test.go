@@ -5,6 +5,7 @@ package gate
 // (mounts.go, addMountNames) and linkedDots' level-by-level walk.
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,5 +183,39 @@ func TestRedteam14_OtherProcessXDGSettingsFileIsSecret(t *testing.T) {
 		if c := p.ClassWrite(p.Resolve(root, f)); c != ClassSecret {
 			t.Errorf("THROUGH: another eukhe's settings file %s writes as %v", f, c)
 		}
+	}
+}
+
+// Held (was open): a directory's files cost a sixteenth of an entry each (their kind comes from the listing), so ~/.vscode's 20,001 files leave the budget for the link five levels down.
+// Attack (target 3): ~/.vscode holding more than maxLinkedDotsLook
+// entries (extensions' files) at a shallow level: the budget is spent
+// before the fifth level, where a dotfiles manager's link
+// ~/.local/share/nvim/site/pack/mine points into the workspace.
+// THROUGH (severity medium: a home with many VS Code extensions, a
+// rustup toolchain or a node tree under a covered dot-directory spends
+// 20000 entries in the first four levels): the plugin file Neovim runs
+// at start writes as Inside, unasked.
+// Root cause: linkedDots' budget is counted over every entry (non-dot
+// names of the home, files that are no directory and no link
+// included), and when it runs out the walk stops silently: no fallback
+// (the hard-link search says "protected" past its bound; this one says
+// nothing).
+func TestRedteam14_LinkedDotsBudgetIsNotSpentOnFiles(t *testing.T) {
+	_, home, root := redHome(t)
+	ext := filepath.Join(home, ".vscode", "extensions")
+	must(t, os.MkdirAll(ext, 0o755))
+	for i := 0; i <= maxLinkedDotsLook; i++ {
+		f, err := os.Create(filepath.Join(ext, fmt.Sprintf("f%05d", i)))
+		must(t, err)
+		f.Close()
+	}
+	plug := filepath.Join(root, "plug")
+	must(t, os.MkdirAll(filepath.Join(plug, "start", "p", "plugin"), 0o755))
+	pack := filepath.Join(home, ".local", "share", "nvim", "site", "pack")
+	must(t, os.MkdirAll(pack, 0o755))
+	must(t, os.Symlink(plug, filepath.Join(pack, "mine")))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(plug, "start", "p", "plugin", "evil.lua"))); c < ClassProtected {
+		t.Errorf("THROUGH: a plugin file Neovim runs (by ~/.local/share/nvim/site/pack/mine) writes as %v", c)
 	}
 }
