@@ -73,7 +73,6 @@ func TestRedteam14_MountAfterPolicy(t *testing.T) {
 	}
 }
 
-
 // Attack (target 3): a linked dot-directory twelve levels below the
 // home (past maxLinkedDotsDepth), and one linked after the policy.
 // THROUGH (severity low: a link that deep is rare; a link made after
