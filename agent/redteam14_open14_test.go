@@ -6,51 +6,12 @@ package agent
 // THROUGH (run with -tags open_attacks). Each asserts the safe outcome.
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/gate"
 )
-
-// Attack (target 2, sandboxed, auto set {read, write, exec}): ~/.aws
-// bind-mounted into the workspace AFTER the session's policy was made
-// (the user, an automounter, a dev container's volume): a program the
-// gate cannot see into (perl, the path reversed) reads the credentials
-// by the mount's path.
-// THROUGH under both mechanisms (severity medium: needs a mount made
-// while the session runs; the gate's own judgement of the path is
-// open too: gate/redteam14_open14_test.go MountAfterPolicy): the key is
-// printed, nothing asked.
-// Root cause: the mount table is read once, when the policy is made
-// (addMountNames); the sandbox's secret entries come from the policy,
-// so a later mount's path is neither hidden (bubblewrap binds the
-// workspace recursively) nor outside the allowed tree (Landlock walks
-// the path through the mount point into the workspace's rule).
-func TestRedteam14_SecretMountedIntoTheWorkspaceAfterThePolicy(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skip("bind mounts need root")
-	}
-	r13eachSandbox(t, func(t *testing.T) {
-		w, cred := r14secretWorld(t, gate.Of(gate.Read, gate.Write, gate.Exec))
-		mnt := filepath.Join(w.dir, "mnt")
-		if err := os.MkdirAll(mnt, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command("mount", "--bind", filepath.Dir(cred), mnt).CombinedOutput(); err != nil {
-			t.Skipf("mount: %v %s", err, out)
-		}
-		t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
-		text := w.r14bashAll(t, "perl -e 'open F, scalar reverse($ARGV[0]) or die \"$!\"; print <F>' '"+r13rev(filepath.Join(mnt, "credentials"))+"'")
-		if strings.Contains(text, r14canary) {
-			t.Errorf("THROUGH: the credentials mounted into the workspace after the policy were read (asked %d):\n%s", len(w.asked()), text)
-		}
-	})
-}
 
 // Attack (target 10, bubblewrap): as TestRedteam14_NarrowedJustAfterTheAnswer
 // (agent/redteam14_test.go, held there: the first sandbox is slow to

@@ -415,7 +415,7 @@ func (p *Policy) GateFileDirs() []string {
 // (written and real), the paths of its Dir and Tree rules, and the names
 // of its Named rules.
 func (p *Policy) SandboxRules() (secrets, paths, names []string) {
-	secrets = append(secrets, p.secrets...)
+	secrets = append(secrets, p.allSecrets()...)
 	secrets = append(secrets, p.gateFilesNow()...)
 	rules, _ := p.allRules()
 	for _, r := range rules {

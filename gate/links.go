@@ -315,7 +315,7 @@ func (p *Policy) otherNamesClass(path string, write bool) Class {
 	}
 	var secrets []string
 	var depths []int
-	for _, s := range p.secrets {
+	for _, s := range p.allSecrets() {
 		if !slices.ContainsFunc(p.linkKeep, func(k string) bool { return under(s, k) }) && !slices.Contains(secrets, s) {
 			secrets, depths = append(secrets, s), append(depths, -1)
 		}
@@ -576,7 +576,7 @@ func (c *LinkCache) stillLinks(fsys InodeFS, want map[fileID]uint64) bool {
 
 // isSecret reports whether path is at or below a secret entry.
 func (p *Policy) isSecret(path string) bool {
-	for _, s := range p.secrets {
+	for _, s := range p.allSecrets() {
 		if under(path, s) {
 			return true
 		}

@@ -174,6 +174,11 @@ type Policy struct {
 	// more are protected rules that can grow during a session (the git
 	// places a changed git config names: SetMoreRules), swapped whole.
 	more atomic.Pointer[moreRules]
+	// mounted are the secret entries' and rules' other paths in the
+	// mount table (addMountNames), made again when the table changes
+	// (mounts): swapped whole.
+	mounted atomic.Pointer[mountedNames]
+	mounts  *mountWatch
 	// near is told each path before it is judged for a write (SetNear).
 	near atomic.Pointer[func(path string)]
 	// pathDirs are the Places' PathDirs: eukhe's PATH and what the
@@ -230,11 +235,24 @@ func (p *Policy) SetMoreRules(rules []Rule) {
 // allRules are the policy's rules and the ones SetMoreRules gave, and
 // their concrete paths.
 func (p *Policy) allRules() ([]Rule, []string) {
+	rules, entries := p.rules, p.entries
+	if mn := p.mountNamesNow(); mn != nil {
+		rules, entries = append(slices.Clip(rules), mn.rules...), append(slices.Clip(entries), mn.entries...)
+	}
 	m := p.more.Load()
 	if m == nil {
-		return p.rules, p.entries
+		return rules, entries
 	}
-	return append(slices.Clip(p.rules), m.rules...), append(slices.Clip(p.entries), m.entries...)
+	return append(slices.Clip(rules), m.rules...), append(slices.Clip(entries), m.entries...)
+}
+
+// allSecrets are the secret entries, and their other paths in the mount
+// table as it is now.
+func (p *Policy) allSecrets() []string {
+	if mn := p.mountNamesNow(); mn != nil && len(mn.secrets) > 0 {
+		return append(slices.Clip(p.secrets), mn.secrets...)
+	}
+	return p.secrets
 }
 
 // NewPolicy is a policy over fsys with these roots, secret entries and
@@ -278,9 +296,17 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 		}
 	}
 	if fsys == OS {
+		p.mounts = newMountWatch() // before the table is read: a mount in between is seen
 		p.addMountNames(mountTable())
 	}
 	return p
+}
+
+// mountedNames are the other paths the mount table shows the policy's
+// secret entries and rules at.
+type mountedNames struct {
+	secrets, entries []string
+	rules            []Rule
 }
 
 // addMountNames gives each secret entry and each protected rule with a
@@ -288,31 +314,43 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 // entry's other path, or the other path of a part of it, is secret; a
 // tree's is the tree; a dot-rule's is the same part of the home (Name);
 // a directory rule's other path, not its parts' (it covers only the
-// entries directly in it).
+// entries directly in it). The names replace those of an earlier table.
 func (p *Policy) addMountNames(mounts []mount) {
-	if len(mounts) < 2 {
-		return
-	}
-	for _, s := range slices.Clone(p.secrets) {
-		for _, n := range placeMountNames(mounts, s, true) {
-			p.secrets = appendNew(p.secrets, n.Path)
-			p.entries = appendNew(p.entries, n.Path)
+	mn := &mountedNames{}
+	if len(mounts) >= 2 {
+		for _, s := range p.allSecrets() {
+			for _, n := range placeMountNames(mounts, s, true) {
+				if !slices.Contains(p.secrets, n.Path) {
+					mn.secrets = appendNew(mn.secrets, n.Path)
+				}
+				mn.entries = appendNew(mn.entries, n.Path)
+			}
 		}
-	}
-	for _, r := range slices.Clone(p.rules) {
-		if r.Kind == NamedRule || r.Kind == EndRule {
-			continue
-		}
-		for _, n := range placeMountNames(mounts, r.Path, r.Kind != DirRule) {
-			switch {
-			case r.Kind == DotRule:
-				p.rules = append(p.rules, Rule{Kind: DotRule, Path: n.Path, Name: relJoin(r.Name, n.Rel)})
-			case r.Kind == TreeRule || n.Rel == "":
-				p.rules = append(p.rules, Rule{Kind: r.Kind, Path: n.Path, Name: r.Name})
-				p.entries = appendNew(p.entries, n.Path)
+		for _, r := range p.rules {
+			if r.Kind == NamedRule || r.Kind == EndRule {
+				continue
+			}
+			for _, n := range placeMountNames(mounts, r.Path, r.Kind != DirRule) {
+				switch {
+				case r.Kind == DotRule:
+					mn.rules = append(mn.rules, Rule{Kind: DotRule, Path: n.Path, Name: relJoin(r.Name, n.Rel)})
+				case r.Kind == TreeRule || n.Rel == "":
+					mn.rules = append(mn.rules, Rule{Kind: r.Kind, Path: n.Path, Name: r.Name})
+					mn.entries = appendNew(mn.entries, n.Path)
+				}
 			}
 		}
 	}
+	p.mounted.Store(mn)
+}
+
+// mountNamesNow are the mount names, made again first when the mount
+// table changed since they were made.
+func (p *Policy) mountNamesNow() *mountedNames {
+	if mounts, ok := p.mounts.changed(); ok {
+		p.addMountNames(mounts)
+	}
+	return p.mounted.Load()
 }
 
 // linkedDots are DotRules for the home's configuration reached through a
@@ -445,7 +483,7 @@ func (p *Policy) classOf(r RealPath) Class {
 		return ClassOutside
 	}
 	n := namesAt(p.fs, path)
-	for _, s := range p.secrets {
+	for _, s := range p.allSecrets() {
 		if n.below(path, s) {
 			return ClassSecret
 		}
@@ -488,7 +526,7 @@ func (p *Policy) HoldsSecret(r RealPath) bool {
 		return false
 	}
 	n := namesAt(p.fs, r.Path)
-	for _, s := range p.secrets {
+	for _, s := range p.allSecrets() {
 		if n.below(r.Path, s) || n.above(r.Path, s) {
 			return true
 		}
@@ -522,7 +560,7 @@ func (p *Policy) HoldsSecretIn(r RealPath, reach CwdReach) bool {
 		return false
 	}
 	n := namesAt(p.fs, r.Path)
-	for _, s := range p.secrets {
+	for _, s := range p.allSecrets() {
 		switch {
 		case n.below(r.Path, s):
 			return true

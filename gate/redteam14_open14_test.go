@@ -42,37 +42,6 @@ func TestRedteam14_SettingsRelinkWithinRecheck(t *testing.T) {
 	}
 }
 
-// Attack (target 2): a bind mount of a secret directory, and of the
-// home, into the workspace made AFTER the policy.
-// THROUGH (severity medium: a mount by the user, an automounter, a
-// container runtime or bindfs while a session runs): ~/.aws/credentials
-// reads as Inside by the mount's path, eukhe's settings file and
-// ~/.bashrc write as Inside.
-// Root cause: addMountNames reads /proc/self/mountinfo once, in
-// NewPolicy; the policy never looks at the mount table again (no check
-// of the device/inode of a judged path against the secret entries').
-func TestRedteam14_MountAfterPolicy(t *testing.T) {
-	home, root, _ := r14secretHome(t)
-	mnt, h := filepath.Join(root, "mnt"), filepath.Join(root, "h")
-	must(t, os.MkdirAll(mnt, 0o755))
-	must(t, os.MkdirAll(h, 0o755))
-	p := r14policy(home, root)
-	r14mount(t, filepath.Join(home, ".aws"), mnt)
-	r14mount(t, home, h)
-	if c := p.ClassRead(p.Resolve(root, filepath.Join(mnt, "credentials"))); c != ClassSecret {
-		t.Errorf("THROUGH: mnt/credentials (~/.aws bound after the policy) reads as %v", c)
-	}
-	if c := p.ClassRead(p.Resolve(root, filepath.Join(h, ".aws", "credentials"))); c != ClassSecret {
-		t.Errorf("THROUGH: h/.aws/credentials (the home bound after the policy) reads as %v", c)
-	}
-	if c := p.ClassWrite(p.Resolve(root, filepath.Join(h, ".config", "eukhe", "settings.json"))); c != ClassSecret {
-		t.Errorf("THROUGH: h/.config/eukhe/settings.json writes as %v", c)
-	}
-	if c := p.ClassWrite(p.Resolve(root, filepath.Join(h, ".bashrc"))); c < ClassProtected {
-		t.Errorf("THROUGH: h/.bashrc writes as %v", c)
-	}
-}
-
 // Attack (target 3): a linked dot-directory twelve levels below the
 // home (past maxLinkedDotsDepth), and one linked after the policy.
 // THROUGH (severity low: a link that deep is rare; a link made after

@@ -219,3 +219,37 @@ func TestRedteam14_LinkedDotsBudgetIsNotSpentOnFiles(t *testing.T) {
 		t.Errorf("THROUGH: a plugin file Neovim runs (by ~/.local/share/nvim/site/pack/mine) writes as %v", c)
 	}
 }
+
+// Held (was open): the policy reads the mount table again when the kernel marks it changed, and at most every mountRecheck (100 ms) otherwise, and gives the secret entries and rules their new other paths (gate/mounts_linux.go mountWatch).
+// Attack (target 2): a bind mount of a secret directory, and of the
+// home, into the workspace made AFTER the policy.
+// THROUGH (severity medium: a mount by the user, an automounter, a
+// container runtime or bindfs while a session runs): ~/.aws/credentials
+// reads as Inside by the mount's path, eukhe's settings file and
+// ~/.bashrc write as Inside.
+// Root cause: addMountNames reads /proc/self/mountinfo once, in
+// NewPolicy; the policy never looks at the mount table again (no check
+// of the device/inode of a judged path against the secret entries').
+func TestRedteam14_MountAfterPolicyIsSeen(t *testing.T) {
+	home, root, _ := r14secretHome(t)
+	mnt, h := filepath.Join(root, "mnt"), filepath.Join(root, "h")
+	must(t, os.MkdirAll(mnt, 0o755))
+	must(t, os.MkdirAll(h, 0o755))
+	p := r14policy(home, root)
+	r14mount(t, filepath.Join(home, ".aws"), mnt)
+	r14mount(t, home, h)
+	// the table is looked at again at most every mountRecheck
+	time.Sleep(mountRecheck + 20*time.Millisecond)
+	if c := p.ClassRead(p.Resolve(root, filepath.Join(mnt, "credentials"))); c != ClassSecret {
+		t.Errorf("THROUGH: mnt/credentials (~/.aws bound after the policy) reads as %v", c)
+	}
+	if c := p.ClassRead(p.Resolve(root, filepath.Join(h, ".aws", "credentials"))); c != ClassSecret {
+		t.Errorf("THROUGH: h/.aws/credentials (the home bound after the policy) reads as %v", c)
+	}
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(h, ".config", "eukhe", "settings.json"))); c != ClassSecret {
+		t.Errorf("THROUGH: h/.config/eukhe/settings.json writes as %v", c)
+	}
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(h, ".bashrc"))); c < ClassProtected {
+		t.Errorf("THROUGH: h/.bashrc writes as %v", c)
+	}
+}
