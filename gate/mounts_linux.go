@@ -32,11 +32,16 @@ const mountRecheck = 100 * time.Millisecond
 // is also read again at most every mountRecheck and compared with the
 // last one read.
 type mountWatch struct {
-	mu   sync.Mutex
-	f    *os.File
-	at   time.Time
-	last uint64 // the hash of the table last read
+	mu     sync.Mutex
+	f      *os.File
+	at     time.Time // the table last read
+	polled time.Time // the mark last polled (at most every mountPoll)
+	last   uint64    // the hash of the table last read
 }
+
+// mountPoll is how often the kernel's mark is polled at most: a tree
+// search judges thousands of paths, each would otherwise pay a syscall.
+const mountPoll = time.Millisecond
 
 func newMountWatch() *mountWatch {
 	f, err := os.Open("/proc/self/mountinfo")
@@ -58,13 +63,18 @@ func (w *mountWatch) changed() ([]mount, bool) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	now := time.Now()
+	if now.Sub(w.polled) < mountPoll {
+		return nil, false
+	}
+	w.polled = now
 	fds := []unix.PollFd{{Fd: int32(w.f.Fd()), Events: unix.POLLPRI}}
 	n, err := unix.Poll(fds, 0)
 	marked := err == nil && n > 0 && fds[0].Revents&(unix.POLLPRI|unix.POLLERR) != 0
-	if !marked && time.Since(w.at) < mountRecheck {
+	if !marked && now.Sub(w.at) < mountRecheck {
 		return nil, false
 	}
-	w.at = time.Now()
+	w.at = now
 	b, err := os.ReadFile("/proc/self/mountinfo")
 	if err != nil {
 		return nil, false
