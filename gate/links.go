@@ -64,6 +64,12 @@ func namesKinds(fsys InodeFS, dir string) ([]string, []Kind, error) {
 	return names, make([]Kind, len(names)), err
 }
 
+// linkWalker is an InodeFS that walks for linkWalk itself (the OS:
+// relative to each directory's descriptor, linkwalk_unix.go).
+type linkWalker interface {
+	walkLinks(top string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) bool
+}
+
 // MaxLinkWalk is how many entries one search for a file's other names
 // looks at.
 const MaxLinkWalk = 200000
@@ -83,6 +89,9 @@ type fileID struct{ dev, ino uint64 }
 // says. It stops when visit says so or budget runs out; false: it ran
 // out.
 func linkWalk(fsys InodeFS, top string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) bool {
+	if w, ok := fsys.(linkWalker); ok {
+		return w.walkLinks(top, depth, devs, skip, budget, visit)
+	}
 	var walk func(p string, kind Kind, depth int) (ok, more bool)
 	walk = func(p string, kind Kind, depth int) (bool, bool) {
 		if *budget <= 0 {

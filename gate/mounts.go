@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A directory has as many paths as the mount table shows it at: a bind
@@ -13,6 +14,12 @@ import (
 // team's). So the policy gives each secret entry and each protected rule
 // the other paths the mount table shows it at (mountNames), as it gives
 // a linked dot-directory its real path (linkedDots).
+
+// mountRecheck is how long a look at the mount table is trusted: a mount
+// made after the policy (a secret directory bound into the workspace: the
+// fourteenth red team's) is seen at the first judgment after it, or
+// within this long of it.
+const mountRecheck = 100 * time.Millisecond
 
 // mount is one line of the mount table (Linux's /proc/self/mountinfo):
 // the device, the directory of its file system it shows (Root), and

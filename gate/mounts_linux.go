@@ -18,12 +18,6 @@ func mountTable() []mount {
 	return parseMountinfo(string(b))
 }
 
-// mountRecheck is how long a look at the mount table is trusted: a mount
-// made after the policy (a secret directory bound into the workspace: the
-// fourteenth red team's) is seen at the first judgment after it, or
-// within this long of it.
-const mountRecheck = 100 * time.Millisecond
-
 // mountWatch tells whether the mount table changed since it last looked.
 // The kernel marks an open /proc/self/mountinfo with a priority event at
 // an unmount and at most mounts (proc(5)), which one poll that does not
