@@ -1,0 +1,159 @@
+//go:build open_attacks && linux
+
+package settings
+
+// The fifteenth red team's attacks on the startup-file scan of a login
+// shell that did not answer (shellpath_scan.go) that GOT THROUGH (run
+// with -tags open_attacks). Each row asserts the safe outcome (the scan
+// finds the relative PATH entry the shell adds) and fails while the
+// hole is open. A relative entry the scan misses is a workspace
+// directory the user's next command in a terminal there searches for
+// programs: the agent writes a program there as a plain write, unasked.
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+var r15tcsh = shellInvocation{"/usr/bin/tcsh", "-i", "-c"}
+
+// r15scanRows runs each case and fails on each the scan misses.
+func r15scanRows(t *testing.T, cases []r14scanCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got, ok := r14scan(t, c); !ok {
+			t.Errorf("THROUGH (%s): the scan found %q, not %q", c.name, got, c.want)
+		}
+	}
+}
+
+// Attack (target 3): ZDOTDIR set in ~/.zshenv the way the XDG layout's
+// guides spell it: with a default (${XDG_CONFIG_HOME:-$HOME/.config}),
+// or through a variable the same file sets first.
+// THROUGH (severity medium: both are the usual spellings of the
+// ~/.config/zsh layout; the ~/.config/zsh/.zshrc of a zsh slower than
+// the wait is never read): the zshrc's relative entry is not found.
+// Root cause: zdotdirOf puts in HOME only (expandScan with
+// {"HOME": home}), not the file's own variables (startupVars), and
+// expandOnce takes a ${NAME:-default} whose NAME is unknown for unknown
+// (scanMark) instead of its default.
+func TestRedteam15_ScanMissesZdotdirSpelledTheXDGWay(t *testing.T) {
+	r15scanRows(t, []r14scanCase{
+		{name: "ZDOTDIR=${XDG_CONFIG_HOME:-$HOME/.config}/zsh", files: map[string]string{
+			".zshenv":            "export ZDOTDIR=\"${XDG_CONFIG_HOME:-$HOME/.config}/zsh\"\n",
+			".config/zsh/.zshrc": "path=(tools $path)\n"}, inv: r14zsh, want: "tools"},
+		{name: "XDG_CONFIG_HOME then ZDOTDIR=$XDG_CONFIG_HOME/zsh", files: map[string]string{
+			".zshenv":            "export XDG_CONFIG_HOME=\"$HOME/.config\"\nexport ZDOTDIR=\"$XDG_CONFIG_HOME/zsh\"\n",
+			".config/zsh/.zshrc": "path=(tools $path)\n"}, inv: r14zsh, want: "tools"},
+	})
+}
+
+// Attack (target 3): a file sourced by a path with a default
+// (${ZDOTDIR:-$HOME}, ${XDG_CONFIG_HOME:-$HOME/.config}: the zsh manual's
+// and the XDG guides' spelling), and a variable set in one startup file
+// and used in the file it sources.
+// THROUGH (severity medium): the sourced file's entry is not found.
+// Root cause: expandScan makes an unknown ${NAME:-default} unknown
+// (scanMark), so sourcedFiles drops the path; startupVars are per file,
+// so a variable set in the sourcing file is unknown in the sourced one.
+func TestRedteam15_ScanMissesSourcesThroughDefaultsAndCarriedVariables(t *testing.T) {
+	r15scanRows(t, []r14scanCase{
+		{name: ". ${XDG_CONFIG_HOME:-$HOME/.config}/shell/paths.sh", files: map[string]string{
+			".bashrc":                ". \"${XDG_CONFIG_HOME:-$HOME/.config}/shell/paths.sh\"\n",
+			".config/shell/paths.sh": "PATH=tools:$PATH\n"}, inv: r14bash, want: "tools"},
+		{name: "source ${ZDOTDIR:-$HOME}/.zsh_paths", files: map[string]string{
+			".zshrc":     "source ${ZDOTDIR:-$HOME}/.zsh_paths\n",
+			".zsh_paths": "path=(tools $path)\n"}, inv: r14zsh, want: "tools"},
+		{name: "variable set in .bashrc, used in the file it sources", files: map[string]string{
+			".bashrc": "TOOLS=tools\n. ~/.paths\n",
+			".paths":  "PATH=$TOOLS:$PATH\n"}, inv: r14bash, want: "tools"},
+		{name: "for f in $XDG_CONFIG_HOME/bash/*.sh", files: map[string]string{
+			".bashrc":              "XDG_CONFIG_HOME=$HOME/.config\nfor f in \"$XDG_CONFIG_HOME\"/bash/*.sh; do . \"$f\"; done\n",
+			".config/bash/path.sh": "PATH=tools:$PATH\n"}, inv: r14bash, want: "tools"},
+	})
+}
+
+// Attack (target 3): other spellings of a PATH entry in the files the
+// scan does read: zsh's path array over several lines, zsh's array
+// insertion, csh/tcsh's setenv, a function that adds a directory not
+// named bin, a value with a default, $(pwd) and `pwd` for $PWD, a fish
+// variable (set, not NAME=).
+// THROUGH (severity medium: the multi-line path=( ) is the common form
+// of a zshrc's PATH; setenv PATH is csh's usual form): each entry is
+// not found.
+// Root cause: the scan is a set of one-line regular expressions over
+// the text: pathArray wants its ')' on the same line, no pattern knows
+// path[1,0]= or setenv PATH, a function's argument counts only when its
+// last part is bin, a ${NAME:-default} and a command substitution are
+// unknown, and startupVars knows only NAME=value.
+func TestRedteam15_ScanMissesOtherSpellingsOfAnEntry(t *testing.T) {
+	r15scanRows(t, []r14scanCase{
+		{name: "zsh path=( ) over lines", files: map[string]string{".zshrc": "typeset -U path\npath=(\n  tools\n  $path\n)\n"}, inv: r14zsh, want: "tools"},
+		{name: "zsh path[1,0]=", files: map[string]string{".zshrc": "path[1,0]=tools\n"}, inv: r14zsh, want: "tools"},
+		{name: "tcsh setenv PATH", files: map[string]string{".cshrc": "setenv PATH tools:${PATH}\n"}, inv: r15tcsh, want: "tools"},
+		{name: "pathadd scripts", files: map[string]string{".bashrc": "pathadd() { PATH=\"$1:$PATH\"; }\npathadd scripts\n"}, inv: r14bash, want: "scripts"},
+		{name: "${T:-tools}", files: map[string]string{".bashrc": "export PATH=\"${TOOLS_DIR:-tools}:$PATH\"\n"}, inv: r14bash, want: "tools"},
+		{name: "$(pwd)/tools", files: map[string]string{".bashrc": "export PATH=\"$(pwd)/tools:$PATH\"\n"}, inv: r14bash, want: "tools"},
+		{name: "`pwd`/tools", files: map[string]string{".bashrc": "export PATH=\"`pwd`/tools:$PATH\"\n"}, inv: r14bash, want: "tools"},
+		{name: "fish set -l d; fish_add_path $d", files: map[string]string{".config/fish/config.fish": "set -l d tools\nfish_add_path $d\n"}, inv: r14fish, want: "tools"},
+	})
+}
+
+// r15zshHome is a home whose zsh is slower than the wait (its zshrc
+// sleeps first) and then adds tools to PATH; zshenv and zshrc are its
+// files (relative to the home), and a workspace to judge a write in.
+func r15zshHome(t *testing.T, zshenv, zshrcAt string) (env map[string]string, ws string) {
+	t.Helper()
+	zsh, err := exec.LookPath("zsh")
+	if err != nil {
+		t.Skip("zsh is not installed")
+	}
+	shortLinger(t, 200*time.Millisecond)
+	home, ws := t.TempDir(), t.TempDir()
+	files := map[string]string{zshrcAt: "sleep 30\npath=(tools $path)\n"}
+	if zshenv != "" {
+		files[".zshenv"] = zshenv
+	}
+	for rel, text := range files {
+		p := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(ws, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"HOME": home, "SHELL": zsh, "PATH": os.Getenv("PATH")}, ws
+}
+
+// r15toolsWrite is how the policy of env's settings paths judges a
+// write of a program into the workspace's tools directory.
+func r15toolsWrite(env map[string]string, ws string) gate.Class {
+	p, _ := Locate(env, []string{ws}).Policy(env)
+	return p.ClassWrite(p.Resolve(ws, filepath.Join(ws, "tools", "ls")))
+}
+
+// Attack (target 3), end to end with a real zsh: the user's zsh keeps
+// its files in ~/.config/zsh (ZDOTDIR set in ~/.zshenv the XDG way) and
+// is slower than the wait; its zshrc puts the relative entry tools
+// first on PATH. The policy eukhe makes for a session in a workspace
+// judges a write of tools/ls there.
+// THROUGH (severity medium: with protected out of the auto set, the
+// agent writes tools/ls unasked; the user's next ls in a terminal in
+// the workspace runs it): the write is a plain workspace write.
+// Root cause: as TestRedteam15_ScanMissesZdotdirSpelledTheXDGWay
+// (zdotdirOf does not put in the file's variables or a default).
+func TestRedteam15_SlowZshInXDGZdotdirLeavesItsRelativeEntryUnprotected(t *testing.T) {
+	env, ws := r15zshHome(t, "export ZDOTDIR=\"${XDG_CONFIG_HOME:-$HOME/.config}/zsh\"\n", ".config/zsh/.zshrc")
+	if c := r15toolsWrite(env, ws); c < gate.ClassProtected {
+		t.Errorf("THROUGH: a write of tools/ls (tools on the slow zsh's PATH) is %v", c)
+	}
+}
