@@ -53,3 +53,28 @@ func TestRedteam15_OtherEukheSettingsFileByItsNameIsAsked(t *testing.T) {
 		}
 	})
 }
+
+// Attack (target 1, sandboxed, auto set {read, write, exec}): the search
+// for a secret's other names covers the home (hideSecretNames' scopes:
+// the roots and realOf(HOME)); the step points HOME at the workspace
+// (HOME=… perl, export HOME=…) so that the home holding
+// ~/dotfiles/aws-creds (another name of ~/.aws/credentials) would not be
+// searched, then reads it with a program the gate cannot see into. The
+// process's HOME is the test's home (t.Setenv: the in-process shell
+// takes the process's environment), so the search completes and no
+// refusal stands in for the hiding.
+// Held under bubblewrap and Landlock: the scopes come from the session's
+// environment, not the step's (permission denied).
+func TestRedteam15_StepsOwnHomeDoesNotNarrowTheSecretNameSearch(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		w, _ := r14secretWorld(t, gate.Of(gate.Read, gate.Write, gate.Exec), "dotfiles/aws-creds")
+		t.Setenv("HOME", w.home)
+		other := filepath.Join(w.home, "dotfiles", "aws-creds")
+		for _, pre := range []string{"", "HOME=" + w.dir + " ", "export HOME=" + w.dir + "; "} {
+			text := w.r14bashAll(t, pre+"perl -e 'open F, scalar reverse($ARGV[0]) or die; print <F>' '"+r13rev(other)+"'")
+			if strings.Contains(text, r14canary) {
+				t.Errorf("THROUGH (%q): the secret's other name in the home was read:\n%s", pre, text)
+			}
+		}
+	})
+}
