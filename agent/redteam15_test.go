@@ -8,6 +8,7 @@ package agent
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,6 +75,69 @@ func TestRedteam15_StepsOwnHomeDoesNotNarrowTheSecretNameSearch(t *testing.T) {
 			text := w.r14bashAll(t, pre+"perl -e 'open F, scalar reverse($ARGV[0]) or die; print <F>' '"+r13rev(other)+"'")
 			if strings.Contains(text, r14canary) {
 				t.Errorf("THROUGH (%q): the secret's other name in the home was read:\n%s", pre, text)
+			}
+		}
+	})
+}
+
+// r15mount bind-mounts src at dst and unmounts it in t.Cleanup; it skips
+// where mount is not possible.
+func r15mount(t *testing.T, src, dst string) {
+	t.Helper()
+	if os.Getuid() != 0 {
+		t.Skip("bind mounts need root")
+	}
+	if out, err := exec.Command("mount", "--bind", src, dst).CombinedOutput(); err != nil {
+		t.Skipf("mount --bind: %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", dst).Run() })
+}
+
+// r15aliasedSettings is a session (a real settings watch, eukhe's policy
+// with its settings directories made, the default auto set, sandboxed)
+// whose home is bound at a second path outside the workspace (fstab's
+// /data/home /home none bind: the ninth red team's premise) and whose
+// ~/.config/eukhe is bound at the workspace's cfg, both before the
+// policy; with file, ~/.config/eukhe/settings.json exists. A program
+// the gate cannot see into (perl, the path reversed) writes
+// confinement "off" to the settings file by the path at(alias, ws)
+// gives. It tells whether the settings in force turned confinement off.
+func r15aliasedSettings(t *testing.T, file bool, at func(alias, ws string) string) (bool, string) {
+	t.Helper()
+	alias := t.TempDir()
+	var ws string
+	s, _, _, watch := r14watched(t, nil, func(h, d string) {
+		ws = d
+		t.Setenv("HOME", h) // the in-process shell's steps take the process's HOME
+		must := func(err error) {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		must(os.MkdirAll(filepath.Join(h, ".config", "eukhe"), 0o700))
+		if file {
+			must(os.WriteFile(filepath.Join(h, ".config", "eukhe", "settings.json"), []byte("{}"), 0o600))
+		}
+		r15mount(t, h, alias)
+		must(os.MkdirAll(filepath.Join(d, "cfg"), 0o755))
+		r15mount(t, filepath.Join(h, ".config", "eukhe"), filepath.Join(d, "cfg"))
+	})
+	code := `open F, ">", "$A[0]" or die "open: $!"; print F q(` + r14off + `); close F`
+	return r14offAfter(t, s, watch, r14perl(code, at(alias, ws)))
+}
+
+// Attack (target 4, sandboxed (bubblewrap and Landlock), the default
+// auto set): the settings file that exists written by its mount names
+// (the home's second path; ~/.config/eukhe bound into the workspace).
+// Held: the secret entry's mount names are hidden (permission denied).
+func TestRedteam15_ExistingSettingsFileByItsMountNamesIsNotWritten(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		for name, at := range map[string]func(alias, ws string) string{
+			"home's second path": func(a, _ string) string { return a + "/.config/eukhe/settings.json" },
+			"cfg in workspace":   func(_, ws string) string { return ws + "/cfg/settings.json" },
+		} {
+			if off, text := r15aliasedSettings(t, true, at); off {
+				t.Errorf("THROUGH (%s): confinement is off:\n%s", name, text)
 			}
 		}
 	})
