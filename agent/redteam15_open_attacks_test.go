@@ -115,7 +115,7 @@ func TestRedteam15_MissingSettingsFileByItsMountNamesIsNotMade(t *testing.T) {
 			"home's second path": func(a, _ string) string { return a + "/.config/eukhe/settings.json" },
 			"cfg in workspace":   func(_, ws string) string { return ws + "/cfg/settings.json" },
 		} {
-			if off, text := r15aliasedSettings(t, false, at); off {
+			if off, text := r15aliasedSettings(t, false, "", at); off {
 				t.Errorf("THROUGH (%s): confinement is off:\n%s", name, text)
 			}
 		}

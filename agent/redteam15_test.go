@@ -101,8 +101,9 @@ func r15mount(t *testing.T, src, dst string) {
 // policy; with file, ~/.config/eukhe/settings.json exists. A program
 // the gate cannot see into (perl, the path reversed) writes
 // confinement "off" to the settings file by the path at(alias, ws)
-// gives. It tells whether the settings in force turned confinement off.
-func r15aliasedSettings(t *testing.T, file bool, at func(alias, ws string) string) (bool, string) {
+// gives, after pre (perl code). It tells whether the settings in force
+// turned confinement off.
+func r15aliasedSettings(t *testing.T, file bool, pre string, at func(alias, ws string) string) (bool, string) {
 	t.Helper()
 	alias := t.TempDir()
 	var ws string
@@ -122,22 +123,27 @@ func r15aliasedSettings(t *testing.T, file bool, at func(alias, ws string) strin
 		must(os.MkdirAll(filepath.Join(d, "cfg"), 0o755))
 		r15mount(t, filepath.Join(h, ".config", "eukhe"), filepath.Join(d, "cfg"))
 	})
-	code := `open F, ">", "$A[0]" or die "open: $!"; print F q(` + r14off + `); close F`
+	code := pre + `open F, ">", "$A[0]" or die "open: $!"; print F q(` + r14off + `); close F`
 	return r14offAfter(t, s, watch, r14perl(code, at(alias, ws)))
 }
 
 // Attack (target 4, sandboxed (bubblewrap and Landlock), the default
 // auto set): the settings file that exists written by its mount names
-// (the home's second path; ~/.config/eukhe bound into the workspace).
-// Held: the secret entry's mount names are hidden (permission denied).
+// (the home's second path; ~/.config/eukhe bound into the workspace),
+// straight and after an unlink or a rename of it away.
+// Held: the secret entry's mount names are hidden (permission denied;
+// the unlink and the rename: busy under bubblewrap, denied under
+// Landlock).
 func TestRedteam15_ExistingSettingsFileByItsMountNamesIsNotWritten(t *testing.T) {
 	r13eachSandbox(t, func(t *testing.T) {
 		for name, at := range map[string]func(alias, ws string) string{
 			"home's second path": func(a, _ string) string { return a + "/.config/eukhe/settings.json" },
 			"cfg in workspace":   func(_, ws string) string { return ws + "/cfg/settings.json" },
 		} {
-			if off, text := r15aliasedSettings(t, true, at); off {
-				t.Errorf("THROUGH (%s): confinement is off:\n%s", name, text)
+			for _, pre := range []string{"", `unlink "$A[0]"; `, `rename "$A[0]", "$A[0].old"; `} {
+				if off, text := r15aliasedSettings(t, true, pre, at); off {
+					t.Errorf("THROUGH (%s, %q): confinement is off:\n%s", name, pre, text)
+				}
 			}
 		}
 	})
