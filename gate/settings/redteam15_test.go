@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -42,4 +43,30 @@ func r15zshHomeHeld(t *testing.T) (map[string]string, string) {
 		t.Fatal(err)
 	}
 	return map[string]string{"HOME": home, "SHELL": zsh, "PATH": os.Getenv("PATH")}, ws
+}
+
+// Attack (target 5): a ~/.bashrc slower than the wait whose HUP trap
+// answers the hangup with a child that runs on (the hang-up-once rule
+// leaves a hung-up process's newcomer alone: it is taken for the trap's
+// rm), ignoring the hangup and the grace: a process the user never sees
+// that outlives the ask.
+// Held: the child is killed at the grace's end with the session.
+func TestRedteam15_HangupTrapsLingeringChildEndsWithTheGrace(t *testing.T) {
+	shortLinger(t, 200*time.Millisecond)
+	before := runtime.NumGoroutine()
+	bash, env := attackHome(t, "echo $$ > \"$HOME/shell.pid\"\n"+
+		"trap 'trap \"\" HUP; sh -c \"trap \\\"\\\" HUP TERM; echo \\$\\$ > \\\"$HOME/child.pid\\\"; while :; do sleep 1; done\" & wait' HUP\n"+
+		"while :; do sleep 1; done\n")
+	if _, ok, _ := askTimed(bash, env); ok {
+		t.Fatal("the shell answered")
+	}
+	deadline := time.Now().Add(shellLinger + 3*time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(filepath.Join(env["HOME"], "child.pid")); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	gone(t, env, "child.pid", shellHangupGrace+3*time.Second, before)
+	gone(t, env, "shell.pid", time.Second, before)
 }
