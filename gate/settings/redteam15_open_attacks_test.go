@@ -157,3 +157,35 @@ func TestRedteam15_SlowZshInXDGZdotdirLeavesItsRelativeEntryUnprotected(t *testi
 		t.Errorf("THROUGH: a write of tools/ls (tools on the slow zsh's PATH) is %v", c)
 	}
 }
+
+// Attack (target 3): fish's universal variables file as fish writes it:
+// each value escaped (a "." as \x2e, as fish's universal-variable
+// encoding has it), and an empty fish_user_paths (set -U
+// fish_user_paths ""), which fish turns into the entry "." (fish-shell
+// issue 12047: "SETUVAR fish_user_paths:" puts . first on PATH).
+// THROUGH (severity medium: fish_variables is where fish_add_path
+// keeps what it adds by default): neither entry is found.
+// Root cause: the scan splits the SETUVAR value at the literal \x1e but
+// decodes no other escape, and add() drops an entry holding "\" and an
+// empty one, where an empty list element is the working directory.
+func TestRedteam15_ScanMissesFishVariablesAsFishWritesThem(t *testing.T) {
+	r15scanRows(t, []r14scanCase{
+		{name: "escaped dot", files: map[string]string{".config/fish/fish_variables": "# This file contains fish universal variable definitions.\nSETUVAR fish_user_paths:node_modules/\\x2ebin\n"}, inv: r14fish, want: "node_modules/.bin"},
+		{name: "empty fish_user_paths", files: map[string]string{".config/fish/fish_variables": "# This file contains fish universal variable definitions.\nSETUVAR fish_user_paths:\n"}, inv: r14fish, want: "."},
+	})
+}
+
+// Attack (target 3): a POSIX sh (dash, the SHELL of some accounts) as a
+// login shell reads ~/.profile, then the file ENV names; the usual
+// ~/.profile sets ENV itself (ENV=$HOME/.shrc; export ENV), so ENV is
+// not in eukhe's environment.
+// THROUGH (severity low: sh as a login shell with an ENV file is rare
+// on desktops): the .shrc's entry is not found.
+// Root cause: startupFiles takes ENV from eukhe's environment only, not
+// from the ~/.profile the same shell reads first (as zdotdirOf does for
+// zsh's ZDOTDIR in ~/.zshenv).
+func TestRedteam15_ScanMissesTheENVFileProfileNames(t *testing.T) {
+	r15scanRows(t, []r14scanCase{
+		{name: "ENV set in .profile", files: map[string]string{".profile": "ENV=$HOME/.shrc; export ENV\n", ".shrc": "PATH=tools:$PATH\n"}, inv: shellInvocation{"/bin/dash", "-i", "-l", "-c"}, want: "tools"},
+	})
+}
