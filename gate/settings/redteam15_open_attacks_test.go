@@ -189,3 +189,28 @@ func TestRedteam15_ScanMissesTheENVFileProfileNames(t *testing.T) {
 		{name: "ENV set in .profile", files: map[string]string{".profile": "ENV=$HOME/.shrc; export ENV\n", ".shrc": "PATH=tools:$PATH\n"}, inv: shellInvocation{"/bin/dash", "-i", "-l", "-c"}, want: "tools"},
 	})
 }
+
+// Attack (target 3): oh-my-zsh, the most common zsh setup: ~/.zshrc sets
+// ZSH and plugins and sources $ZSH/oh-my-zsh.sh, which sources each
+// plugin by a loop variable from $ZSH_CUSTOM (set in oh-my-zsh.sh from
+// $ZSH, which ~/.zshrc set). A custom plugin adds a relative entry.
+// THROUGH (severity medium): the plugin's entry is not found.
+// Root cause: the scan reads a sourced file with its own variables only
+// (startupVars per file: $ZSH, set by ~/.zshrc, is unknown in
+// oh-my-zsh.sh) and drops a source whose path holds a loop's variable;
+// homeGlob knows only ~ and $HOME. At the root: a startup file's PATH is
+// what a shell makes of it; a scan of text can only approximate it, so
+// an unanswered shell should count as "unknown relative entries": every
+// workspace directory the user's terminal could search (an EndRule for
+// every name, i.e. a program planted anywhere in the workspace under a
+// command's name asks), or the shell should be asked again, longer, in
+// the background, before the first write is judged.
+func TestRedteam15_ScanMissesAnOhMyZshCustomPlugin(t *testing.T) {
+	r15scanRows(t, []r14scanCase{
+		{name: "oh-my-zsh custom plugin", files: map[string]string{
+			".zshrc":                  "export ZSH=\"$HOME/.oh-my-zsh\"\nplugins=(git mytools)\nsource $ZSH/oh-my-zsh.sh\n",
+			".oh-my-zsh/oh-my-zsh.sh": "ZSH_CUSTOM=\"$ZSH/custom\"\nfor plugin ($plugins); do\n  source \"$ZSH_CUSTOM/plugins/$plugin/$plugin.plugin.zsh\"\ndone\n",
+			".oh-my-zsh/custom/plugins/mytools/mytools.plugin.zsh": "path=(tools $path)\n",
+		}, inv: r14zsh, want: "tools"},
+	})
+}
