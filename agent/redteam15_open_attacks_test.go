@@ -65,7 +65,11 @@ func TestRedteam15_OtherEukheSettingsFileByItsDirectory(t *testing.T) {
 // files below the roots and the home only (its scopes); Landlock lets a
 // program read every path but the hidden ones, so a name anywhere else
 // is open. The search's Complete says only that the scopes were walked
-// whole, not that every name was found. At the root: the set Landlock
+// whole, not that every name was found: SearchFrom reports the files
+// whose names it did not all find (LinkSearch.Unfound), and
+// hideSecretNames ignores them. The least fix: where the sandbox lets
+// the program read outside the scopes (Landlock), an Unfound file
+// refuses the program as a cut search does. At the root: the set Landlock
 // reads must be what was searched (read rules for the roots, the home
 // and the system's program directories, not "/"), or the secret's
 // inode must be refused by the kernel (a seccomp/fanotify check of the
