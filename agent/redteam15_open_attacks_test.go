@@ -132,12 +132,15 @@ func TestRedteam15_MissingSettingsFileByItsMountNamesIsNotMade(t *testing.T) {
 // team's premise (a terminal's eukhe of the same user started with
 // other XDG directories, set in ~/.bashrc) applied to the state
 // directory rather than the settings file: the other eukhe's session
-// transcripts ($XDG_STATE_HOME/eukhe/sessions/ID/calls.log) hold each
-// call's whole result, a secret the user let that agent read included.
-// This eukhe's agent reads one with the read tool and with cat.
-// THROUGH (severity medium: a secret read with the user's yes in one
-// session is read again in another, unasked): the key is returned, no
-// question. (Its own state directory is secret: the control.)
+// logs and transcripts ($XDG_STATE_HOME/eukhe/sessions/ID/calls.log)
+// hold each call's whole result (a call in which the user allowed a
+// secret is not kept; everything else is: another project's files, a
+// command's output with a token in it) and the report_issue rows the
+// model must never see (S7.4), which is why eukhe's own state directory
+// is secret. This eukhe's agent reads one with the read tool and with
+// cat (the canary stands for any such content).
+// THROUGH (severity medium): the content is returned, no question. (Its
+// own state directory is secret: the control.)
 // Root cause: anyGateFile makes another eukhe's settings file secret by
 // its name (eukhe/settings.json), but nothing does so for another
 // eukhe's state directory: Places.Secrets holds this process's StateDir
