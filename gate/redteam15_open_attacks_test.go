@@ -94,3 +94,38 @@ func TestRedteam15_AgentFloodOfTheHomeHidesALinkedNvimPack(t *testing.T) {
 		t.Errorf("THROUGH: after the agent's flood of the home, a plugin file Neovim runs (pack/mine) writes as %v", c)
 	}
 }
+
+// Attack (target 2): the fourteenth red team's premise (another eukhe of
+// the same user reads $XDG_CONFIG_HOME/eukhe, set in ~/.bashrc) for the
+// credential store beside the settings file: eukhe/auth.json, which the
+// policy makes secret in its own config directory (Places.Secrets: "the
+// user's auth.json in eukhe's config dir"). Read by its path in another
+// config directory (a home dot-directory, a directory outside the home).
+// THROUGH (severity medium: a credential store read unasked; the read
+// auto set is the default): it reads as Protected or Outside, not
+// Secret, while the one in this eukhe's own directory is Secret.
+// Root cause: anyGateFile ("eukhe/settings.json") is the one name rule
+// the fix added; the other files eukhe keeps secret in its directories
+// (auth.json; the state directory's logs) have no name rule. At the
+// root: one list of eukhe's own files (settings.json, auth.json, the
+// state directory) each secret by its name below an "eukhe" directory,
+// as anyGateFile is, not one name.
+func TestRedteam15_OtherEukheAuthFileIsSecret(t *testing.T) {
+	home, root, _ := r14secretHome(t)
+	own := filepath.Join(home, ".config", "eukhe", "auth.json")
+	must(t, os.WriteFile(own, []byte(`{"token":"x"}`), 0o600))
+	p := r14policy(home, root)
+	if c := p.ClassRead(p.Resolve(root, own)); c != ClassSecret {
+		t.Fatalf("control: this eukhe's own auth.json reads as %v", c)
+	}
+	for _, f := range []string{
+		filepath.Join(home, ".xdg", "eukhe", "auth.json"),
+		filepath.Join(filepath.Dir(home), "opt-config", "eukhe", "auth.json"),
+	} {
+		must(t, os.MkdirAll(filepath.Dir(f), 0o700))
+		must(t, os.WriteFile(f, []byte(`{"token":"x"}`), 0o600))
+		if c := p.ClassRead(p.Resolve(root, f)); c != ClassSecret {
+			t.Errorf("THROUGH: another eukhe's auth.json %s reads as %v", f, c)
+		}
+	}
+}
