@@ -54,3 +54,29 @@ func TestRedteam15_SettingsDirMountNamesAreJudged(t *testing.T) {
 		t.Errorf("THROUGH: c2/eukhe/x writes as %v", c)
 	}
 }
+
+// Attack (target 4): the home's configuration reached by a bind mount
+// rather than a link: the workspace's nvim directory mounted at
+// ~/.config/nvim, and the workspace's plug directory mounted eight
+// parts down at ~/.local/share/nvim/site/pack/eukhe/start/eukhe (where a
+// link is missed: the open row), before the policy.
+// Held: the mount names of the home's dot-rule (placeMountNames of the
+// mounts below the home) cover both source directories as that part of
+// the home.
+func TestRedteam15_HomeConfigByBindMountIsProtected(t *testing.T) {
+	_, home, root := redHome(t)
+	for _, c := range []struct{ src, dst string }{
+		{filepath.Join(root, "nvim"), filepath.Join(home, ".config", "nvim")},
+		{filepath.Join(root, "plug"), filepath.Join(home, ".local", "share", "nvim", "site", "pack", "eukhe", "start", "eukhe")},
+	} {
+		must(t, os.MkdirAll(filepath.Join(c.src, "plugin"), 0o755))
+		must(t, os.MkdirAll(c.dst, 0o755))
+		r14mount(t, c.src, c.dst)
+	}
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	for _, f := range []string{filepath.Join(root, "nvim", "init.lua"), filepath.Join(root, "plug", "plugin", "x.lua")} {
+		if c := p.ClassWrite(p.Resolve(root, f)); c < ClassProtected {
+			t.Errorf("THROUGH: %s (the home's configuration by a bind mount) writes as %v", f, c)
+		}
+	}
+}
