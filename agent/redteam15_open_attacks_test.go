@@ -235,3 +235,36 @@ func TestRedteam15_NvimPluginLinkedAsTheREADMESaysIsAsked(t *testing.T) {
 		t.Errorf("THROUGH: a bash step planted a plugin file Neovim runs:\n%s", text)
 	}
 }
+
+// Attack (target 2, sandboxed (bubblewrap and Landlock), the default auto
+// set): another eukhe's settings file (D/eukhe/settings.json, secret by
+// its name: anyGateFile) written by a program the gate cannot see into
+// (perl, the path reversed): the name rule is the gate's, judged on the
+// paths a step's words name; the sandbox knows only places.
+// THROUGH (severity high, as TestRedteam15_OtherEukheSettingsFileByItsDirectory):
+// the file is made with confinement "off", nothing asked.
+// Root cause: anyGateFile is a rule on names, and a sandbox confines by
+// places that exist when it starts: nothing in the sandbox stops a
+// program making D/eukhe/settings.json anywhere it may write (outside
+// is in the default auto set). A name rule the sandbox cannot enforce
+// holds only for what the gate sees. At the root: the other eukhe must
+// not trust a settings file an agent could have made: eukhe could load
+// a user settings file only when it is owned by the user, not newer
+// than… (no: the agent runs as the user), so rather: keep the gates out
+// of files any confined program can reach: sign the settings (an HMAC
+// with a key in a secret place eukhe makes at install, which every
+// sandbox hides), or have every eukhe read the gates from one place
+// fixed at build time relative to the user's real home (not from
+// XDG_CONFIG_HOME), which the policy then knows.
+func TestRedteam15_OtherEukheSettingsFileByAProgram(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		w := r13session(t, r15default, "auto")
+		t.Setenv("HOME", w.home) // the in-process shell's steps take the process's HOME
+		d := t.TempDir()
+		code := `make_path("$A[0]/eukhe"); open F, ">", "$A[0]/eukhe/settings.json" or die "open: $!"; print F q(` + r14off + `); close F`
+		text := w.r14bashAll(t, r14perl(code, d))
+		if b, err := os.ReadFile(filepath.Join(d, "eukhe", "settings.json")); err == nil && strings.Contains(string(b), "off") {
+			t.Errorf("THROUGH: a program made another eukhe's settings file, %d questions:\n%s", len(w.asked()), text)
+		}
+	})
+}
