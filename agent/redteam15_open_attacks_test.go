@@ -247,15 +247,15 @@ func TestRedteam15_NvimPluginLinkedAsTheREADMESaysIsAsked(t *testing.T) {
 // places that exist when it starts: nothing in the sandbox stops a
 // program making D/eukhe/settings.json anywhere it may write (outside
 // is in the default auto set). A name rule the sandbox cannot enforce
-// holds only for what the gate sees. At the root: the other eukhe must
-// not trust a settings file an agent could have made: eukhe could load
-// a user settings file only when it is owned by the user, not newer
-// than… (no: the agent runs as the user), so rather: keep the gates out
-// of files any confined program can reach: sign the settings (an HMAC
-// with a key in a secret place eukhe makes at install, which every
-// sandbox hides), or have every eukhe read the gates from one place
-// fixed at build time relative to the user's real home (not from
-// XDG_CONFIG_HOME), which the policy then knows.
+// holds only for what the gate sees. At the root: the gates must not
+// live in a file whose place depends on an environment the policy does
+// not know. Either every eukhe reads its gates from one place fixed
+// relative to the user's real home (the account's home from the user
+// database, not XDG_CONFIG_HOME), which every policy then knows and
+// freezes; or the other eukhe trusts a settings file only when it is
+// authenticated (an HMAC under a key kept in a secret place eukhe makes
+// once, which every sandbox hides), so a file a confined program makes
+// is ignored.
 func TestRedteam15_OtherEukheSettingsFileByAProgram(t *testing.T) {
 	r13eachSandbox(t, func(t *testing.T) {
 		w := r13session(t, r15default, "auto")
