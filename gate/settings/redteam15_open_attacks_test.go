@@ -11,6 +11,8 @@ package settings
 // programs: the agent writes a program there as a plain write, unasked.
 
 import (
+	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -213,4 +215,72 @@ func TestRedteam15_ScanMissesAnOhMyZshCustomPlugin(t *testing.T) {
 			".oh-my-zsh/custom/plugins/mytools/mytools.plugin.zsh": "path=(tools $path)\n",
 		}, inv: r14zsh, want: "tools"},
 	})
+}
+
+// r15zshHistoryHome is a home whose ~/.zshrc keeps its history in
+// ~/.zsh_history and puts the relative entry tools first on PATH with a
+// path array written over several lines (missed by the scan:
+// TestRedteam15_ScanMissesOtherSpellingsOfAnEntry), with a workspace;
+// lines is how many lines ~/.zsh_history holds.
+func r15zshHistoryHome(t *testing.T, lines int) (env map[string]string, ws string) {
+	t.Helper()
+	zsh, err := exec.LookPath("zsh")
+	if err != nil {
+		t.Skip("zsh is not installed")
+	}
+	shortLinger(t, 200*time.Millisecond)
+	home, ws := t.TempDir(), t.TempDir()
+	rc := "HISTFILE=~/.zsh_history\nHISTSIZE=50000\nSAVEHIST=50000\ntypeset -U path\npath=(\n  tools\n  $path\n)\n"
+	if err := os.WriteFile(filepath.Join(home, ".zshrc"), []byte(rc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(home, ".zsh_history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	for i := 0; i < lines; i++ {
+		fmt.Fprintf(w, ": 1700000000:0;ls -la /some/path/%d\n", i)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.MkdirAll(filepath.Join(ws, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"HOME": home, "SHELL": zsh, "PATH": os.Getenv("PATH")}, ws
+}
+
+// Attack (target 3), a chain the agent drives: ~/.zsh_history is a
+// place a step writes unasked (gate.HomeWritable: history is data), and
+// zsh reads its whole history before its first prompt. The agent
+// appends six million lines to it (a write outside the workspace, no
+// question with outside in the auto set); the next session's ask of the
+// user's zsh is past shellPathWait, so its PATH comes from the scan,
+// which misses the relative entry the zshrc adds (a path array written
+// over several lines); the agent then writes tools/ls in the workspace
+// unasked, and the user's next ls in a terminal there runs it. (The
+// control row, with the history as it was, finds the entry.)
+// THROUGH (severity high: every step of the chain is unasked with
+// protected out of the auto set, and the user's shell runs the plant):
+// the write of tools/ls is Inside.
+// Root cause: an unanswered shell falls back to a text scan that is an
+// approximation (every miss of the scan becomes a plantable entry), and
+// the agent can choose when the fallback is used, since what makes the
+// shell slow (its history) is unprotected. At the root: an unanswered
+// shell must mean "unknown relative entries" — protect every command
+// name anywhere in the workspace (EndRule with no ending, as "." is), or
+// refuse unasked writes of executables into the workspace until the
+// shell answers (ask it again in the background, longer) — not a
+// best-effort guess.
+func TestRedteam15_AgentSlowsTheUsersZshPastTheWaitAndPlants(t *testing.T) {
+	env, ws := r15zshHistoryHome(t, 6000000)
+	p, _ := Locate(env, []string{ws}).Policy(env)
+	if c := p.ClassWrite(p.Resolve(ws, filepath.Join(env["HOME"], ".zsh_history"))); c >= gate.ClassProtected {
+		t.Fatalf("control: ~/.zsh_history writes as %v: the agent's flood would be asked", c)
+	}
+	if c := p.ClassWrite(p.Resolve(ws, filepath.Join(ws, "tools", "ls"))); c < gate.ClassProtected {
+		t.Errorf("THROUGH: after the agent's flood of the zsh history, a write of tools/ls (tools on the user's zsh PATH) is %v", c)
+	}
 }

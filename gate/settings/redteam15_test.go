@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,4 +70,36 @@ func TestRedteam15_HangupTrapsLingeringChildEndsWithTheGrace(t *testing.T) {
 	}
 	gone(t, env, "child.pid", shellHangupGrace+3*time.Second, before)
 	gone(t, env, "shell.pid", time.Second, before)
+}
+
+// Attack (target 3), the control of the agent's zsh-history chain: the
+// same home with its history as the user has it (a thousand lines).
+// Held: zsh answers in time and the write of tools/ls is protected.
+func TestRedteam15_UsersZshWithItsHistoryAnswersAndTheEntryIsProtected(t *testing.T) {
+	env, ws := r15zshHistoryHomeHeld(t)
+	p, _ := Locate(env, []string{ws}).Policy(env)
+	if c := p.ClassWrite(p.Resolve(ws, filepath.Join(ws, "tools", "ls"))); c < gate.ClassProtected {
+		t.Errorf("THROUGH: a write of tools/ls (tools on the user's zsh PATH) is %v", c)
+	}
+}
+
+func r15zshHistoryHomeHeld(t *testing.T) (map[string]string, string) {
+	t.Helper()
+	zsh, err := exec.LookPath("zsh")
+	if err != nil {
+		t.Skip("zsh is not installed")
+	}
+	shortLinger(t, 200*time.Millisecond)
+	home, ws := t.TempDir(), t.TempDir()
+	rc := "HISTFILE=~/.zsh_history\nHISTSIZE=50000\nSAVEHIST=50000\ntypeset -U path\npath=(\n  tools\n  $path\n)\n"
+	if err := os.WriteFile(filepath.Join(home, ".zshrc"), []byte(rc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".zsh_history"), []byte(strings.Repeat(": 1700000000:0;ls\n", 1000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"HOME": home, "SHELL": zsh, "PATH": os.Getenv("PATH")}, ws
 }
