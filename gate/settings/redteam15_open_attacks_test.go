@@ -254,9 +254,10 @@ func r15zshHistoryHome(t *testing.T, lines int) (env map[string]string, ws strin
 
 // Attack (target 3), a chain the agent drives: ~/.zsh_history is a
 // place a step writes unasked (gate.HomeWritable: history is data), and
-// zsh reads its whole history before its first prompt. The agent
-// appends six million lines to it (a write outside the workspace, no
-// question with outside in the auto set); the next session's ask of the
+// zsh reads its whole history before its first prompt (about 1.5 s a
+// million lines here). The agent appends twelve million lines (half a
+// gigabyte) to it (a write outside the workspace, no question with
+// outside in the auto set); the next session's ask of the
 // user's zsh is past shellPathWait, so its PATH comes from the scan,
 // which misses the relative entry the zshrc adds (a path array written
 // over several lines); the agent then writes tools/ls in the workspace
@@ -264,7 +265,9 @@ func r15zshHistoryHome(t *testing.T, lines int) (env map[string]string, ws strin
 // control row, with the history as it was, finds the entry.)
 // THROUGH (severity high: every step of the chain is unasked with
 // protected out of the auto set, and the user's shell runs the plant):
-// the write of tools/ls is Inside.
+// the write of tools/ls is Inside. (With six million lines one zsh of
+// the two asked sometimes answered in time here: the row's margin is
+// the machine's speed.)
 // Root cause: an unanswered shell falls back to a text scan that is an
 // approximation (every miss of the scan becomes a plantable entry), and
 // the agent can choose when the fallback is used, since what makes the
@@ -275,7 +278,7 @@ func r15zshHistoryHome(t *testing.T, lines int) (env map[string]string, ws strin
 // shell answers (ask it again in the background, longer) — not a
 // best-effort guess.
 func TestRedteam15_AgentSlowsTheUsersZshPastTheWaitAndPlants(t *testing.T) {
-	env, ws := r15zshHistoryHome(t, 6000000)
+	env, ws := r15zshHistoryHome(t, 12000000)
 	p, _ := Locate(env, []string{ws}).Policy(env)
 	if c := p.ClassWrite(p.Resolve(ws, filepath.Join(env["HOME"], ".zsh_history"))); c >= gate.ClassProtected {
 		t.Fatalf("control: ~/.zsh_history writes as %v: the agent's flood would be asked", c)
