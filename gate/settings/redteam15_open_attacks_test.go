@@ -287,3 +287,21 @@ func TestRedteam15_AgentSlowsTheUsersZshPastTheWaitAndPlants(t *testing.T) {
 		t.Errorf("THROUGH: after the agent's flood of the zsh history, a write of tools/ls (tools on the user's zsh PATH) is %v", c)
 	}
 }
+
+// Attack (target 3): the user's SHELL is one eukhe does not know by name
+// (nushell, xonsh, elvish: growing in use), slower than the wait; its
+// own startup file puts the relative entry tools on PATH.
+// THROUGH (severity medium where such a shell is the login shell): the
+// scan reads ~/.profile as for sh, not the shell's own file, and finds
+// nothing.
+// Root cause: unansweredFiles falls back to sh's files for a shell it
+// does not know; the scan knows only the sh, csh and fish families'
+// syntax. At the root: as TestRedteam15_ScanMissesAnOhMyZshCustomPlugin
+// (an unanswered shell's PATH is unknown, and unknown must protect).
+func TestRedteam15_ScanMissesShellsItDoesNotKnow(t *testing.T) {
+	r15scanRows(t, []r14scanCase{
+		{name: "nushell env.nu", files: map[string]string{".config/nushell/env.nu": "$env.PATH = ($env.PATH | split row (char esep) | prepend 'tools')\n"}, inv: shellInvocation{"/usr/bin/nu", "-i", "-c"}, want: "tools"},
+		{name: "xonsh .xonshrc", files: map[string]string{".xonshrc": "$PATH.insert(0, 'tools')\n"}, inv: shellInvocation{"/usr/bin/xonsh", "-i", "-c"}, want: "tools"},
+		{name: "elvish rc.elv", files: map[string]string{".config/elvish/rc.elv": "set paths = [tools $@paths]\n"}, inv: shellInvocation{"/usr/bin/elvish", "-i", "-c"}, want: "tools"},
+	})
+}
