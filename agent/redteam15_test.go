@@ -1,0 +1,150 @@
+//go:build linux
+
+package agent
+
+// The fifteenth red team's attacks through the bash tool that HELD (the
+// open ones are in redteam15_open_attacks_test.go, build tag
+// open_attacks).
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// r15default is the default auto set: every effect that can be granted.
+var r15default = gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
+
+// r15otherSettings runs script (D/ standing for a directory outside the
+// workspace and the home: the XDG_CONFIG_HOME another eukhe of the same
+// user reads, as the fourteenth red team's row has it) in a sandboxed
+// session with the default auto set, a client that denies every
+// question, and tells whether D/eukhe/settings.json now holds
+// confinement "off" (another eukhe started with XDG_CONFIG_HOME=D reads
+// it), with the questions asked and the output.
+func r15otherSettings(t *testing.T, script string) (made bool, asked int, text string) {
+	t.Helper()
+	w := r13session(t, r15default, "auto")
+	d := t.TempDir()
+	text = w.r14bashAll(t, strings.ReplaceAll(strings.ReplaceAll(script, "D/", d+"/"), "OFF", `'`+r14off+`'`))
+	b, err := os.ReadFile(filepath.Join(d, "eukhe", "settings.json"))
+	return err == nil && strings.Contains(string(b), "off"), len(w.asked()), text
+}
+
+// Attack (target 2, sandboxed, the default auto set): another eukhe's
+// settings file ($XDG_CONFIG_HOME/eukhe/settings.json, secret by its name
+// since the fourteenth red team: anyGateFile) written straight, renamed
+// onto from a file in the same directory, and linked onto (a hard link).
+// Held: each write's path ends in eukhe/settings.json: secret, asked,
+// denied; the file is not made.
+func TestRedteam15_OtherEukheSettingsFileByItsNameIsAsked(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		for name, sc := range map[string]string{
+			"written":    "mkdir -p D/eukhe && printf %s OFF > D/eukhe/settings.json",
+			"renamed to": "mkdir -p D/eukhe && printf %s OFF > D/eukhe/s && mv D/eukhe/s D/eukhe/settings.json",
+			"linked to":  "mkdir -p D/eukhe && printf %s OFF > D/s && ln D/s D/eukhe/settings.json",
+		} {
+			if made, asked, text := r15otherSettings(t, sc); made || asked == 0 {
+				t.Errorf("THROUGH (%s): made %v, %d questions:\n%s", name, made, asked, text)
+			}
+		}
+	})
+}
+
+// Attack (target 1, sandboxed, auto set {read, write, exec}): the search
+// for a secret's other names covers the home (hideSecretNames' scopes:
+// the roots and realOf(HOME)); the step points HOME at the workspace
+// (HOME=… perl, export HOME=…) so that the home holding
+// ~/dotfiles/aws-creds (another name of ~/.aws/credentials) would not be
+// searched, then reads it with a program the gate cannot see into. The
+// process's HOME is the test's home (t.Setenv: the in-process shell
+// takes the process's environment), so the search completes and no
+// refusal stands in for the hiding.
+// Held under bubblewrap and Landlock: the scopes come from the session's
+// environment, not the step's (permission denied).
+func TestRedteam15_StepsOwnHomeDoesNotNarrowTheSecretNameSearch(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		w, _ := r14secretWorld(t, gate.Of(gate.Read, gate.Write, gate.Exec), "dotfiles/aws-creds")
+		t.Setenv("HOME", w.home)
+		other := filepath.Join(w.home, "dotfiles", "aws-creds")
+		for _, pre := range []string{"", "HOME=" + w.dir + " ", "export HOME=" + w.dir + "; "} {
+			text := w.r14bashAll(t, pre+"perl -e 'open F, scalar reverse($ARGV[0]) or die; print <F>' '"+r13rev(other)+"'")
+			if strings.Contains(text, r14canary) {
+				t.Errorf("THROUGH (%q): the secret's other name in the home was read:\n%s", pre, text)
+			}
+		}
+	})
+}
+
+// r15mount bind-mounts src at dst and unmounts it in t.Cleanup; it skips
+// where mount is not possible.
+func r15mount(t *testing.T, src, dst string) {
+	t.Helper()
+	if os.Getuid() != 0 {
+		t.Skip("bind mounts need root")
+	}
+	if out, err := exec.Command("mount", "--bind", src, dst).CombinedOutput(); err != nil {
+		t.Skipf("mount --bind: %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", dst).Run() })
+}
+
+// r15aliasedSettings is a session (a real settings watch, eukhe's policy
+// with its settings directories made, the default auto set, sandboxed)
+// whose home is bound at a second path outside the workspace (fstab's
+// /data/home /home none bind: the ninth red team's premise) and whose
+// ~/.config/eukhe is bound at the workspace's cfg, both before the
+// policy; with file, ~/.config/eukhe/settings.json exists. A program
+// the gate cannot see into (perl, the path reversed) writes
+// confinement "off" to the settings file by the path at(alias, ws)
+// gives, after pre (perl code). It tells whether the settings in force
+// turned confinement off.
+func r15aliasedSettings(t *testing.T, file bool, pre string, at func(alias, ws string) string) (bool, string) {
+	t.Helper()
+	alias := t.TempDir()
+	var ws string
+	s, _, _, watch := r14watched(t, nil, func(h, d string) {
+		ws = d
+		t.Setenv("HOME", h) // the in-process shell's steps take the process's HOME
+		must := func(err error) {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		must(os.MkdirAll(filepath.Join(h, ".config", "eukhe"), 0o700))
+		if file {
+			must(os.WriteFile(filepath.Join(h, ".config", "eukhe", "settings.json"), []byte("{}"), 0o600))
+		}
+		r15mount(t, h, alias)
+		must(os.MkdirAll(filepath.Join(d, "cfg"), 0o755))
+		r15mount(t, filepath.Join(h, ".config", "eukhe"), filepath.Join(d, "cfg"))
+	})
+	code := pre + `open F, ">", "$A[0]" or die "open: $!"; print F q(` + r14off + `); close F`
+	return r14offAfter(t, s, watch, r14perl(code, at(alias, ws)))
+}
+
+// Attack (target 4, sandboxed (bubblewrap and Landlock), the default
+// auto set): the settings file that exists written by its mount names
+// (the home's second path; ~/.config/eukhe bound into the workspace),
+// straight and after an unlink or a rename of it away.
+// Held: the secret entry's mount names are hidden (permission denied;
+// the unlink and the rename: busy under bubblewrap, denied under
+// Landlock).
+func TestRedteam15_ExistingSettingsFileByItsMountNamesIsNotWritten(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		for name, at := range map[string]func(alias, ws string) string{
+			"home's second path": func(a, _ string) string { return a + "/.config/eukhe/settings.json" },
+			"cfg in workspace":   func(_, ws string) string { return ws + "/cfg/settings.json" },
+		} {
+			for _, pre := range []string{"", `unlink "$A[0]"; `, `rename "$A[0]", "$A[0].old"; `} {
+				if off, text := r15aliasedSettings(t, true, pre, at); off {
+					t.Errorf("THROUGH (%s, %q): confinement is off:\n%s", name, pre, text)
+				}
+			}
+		}
+	})
+}
