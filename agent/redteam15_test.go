@@ -7,6 +7,8 @@ package agent
 // open_attacks).
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -147,4 +149,59 @@ func TestRedteam15_ExistingSettingsFileByItsMountNamesIsNotWritten(t *testing.T)
 			}
 		}
 	})
+}
+
+// Held (was open): any eukhe's sessions/ is secret by name (gate anyEukheOwn): the read tool and cat's path ask. A program that hides the path from the gate is the open row OtherEukheSettingsFileByAProgram's class.
+// Attack (target 2, sandboxed, the default auto set): the fourteenth red
+// team's premise (a terminal's eukhe of the same user started with
+// other XDG directories, set in ~/.bashrc) applied to the state
+// directory rather than the settings file: the other eukhe's session
+// logs and transcripts ($XDG_STATE_HOME/eukhe/sessions/ID/calls.log)
+// hold each call's whole result (a call in which the user allowed a
+// secret is not kept; everything else is: another project's files, a
+// command's output with a token in it) and the report_issue rows the
+// model must never see (S7.4), which is why eukhe's own state directory
+// is secret. This eukhe's agent reads one with the read tool and with
+// cat (the canary stands for any such content).
+// THROUGH (severity medium): the content is returned, no question. (Its
+// own state directory is secret: the control.)
+// Root cause: anyGateFile makes another eukhe's settings file secret by
+// its name (eukhe/settings.json), but nothing does so for another
+// eukhe's state directory: Places.Secrets holds this process's StateDir
+// only. At the root: the gate's own files (settings and state) must be
+// recognised by what they are wherever they are: a name rule for
+// eukhe/sessions/ (as anyGateFile), or better, eukhe marks its state
+// and settings directories (an xattr or a marker file that the policy
+// looks for up the path) so that every eukhe's are secret to every
+// other.
+func TestRedteam15_OtherEukheTranscriptIsSecretByName(t *testing.T) {
+	w := r13session(t, r15default, "auto")
+	t.Setenv("HOME", w.home) // the in-process shell's steps take the process's HOME
+	own := filepath.Join(w.home, ".local", "state", "eukhe", "sessions", "s1", "calls.log")
+	other := filepath.Join(t.TempDir(), "eukhe", "sessions", "s1", "calls.log")
+	for _, f := range []string{own, other} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("{\"id\":\"c1\",\"tool\":\"read\"}\n[default]\nkey = "+r14canary+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(f string) string {
+		raw, _ := json.Marshal(map[string]any{"path": f})
+		r, err := w.s.Call(context.Background(), "read", raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Text()
+	}
+	if text := read(own); strings.Contains(text, r14canary) {
+		t.Fatalf("control: this eukhe's own transcript was read:\n%s", text)
+	}
+	if text := read(other); strings.Contains(text, r14canary) {
+		t.Errorf("THROUGH: another eukhe's transcript was read by the read tool:\n%s", text)
+	}
+	if text := w.r14bashAll(t, "cat "+other); strings.Contains(text, r14canary) {
+		t.Errorf("THROUGH: another eukhe's transcript was read by cat:\n%s", text)
+	}
 }

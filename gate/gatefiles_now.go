@@ -2,6 +2,7 @@ package gate
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -15,6 +16,48 @@ const gateRecheck = 100 * time.Millisecond
 // whatever XDG_CONFIG_HOME names for it: secret wherever it is, since an
 // eukhe started with another environment reads that one.
 const anyGateFile = "eukhe/settings.json"
+
+// anyEukheFiles and anyEukheDirs are how the paths of every eukhe's own
+// secret files end, wherever an environment puts them (XDG_CONFIG_HOME,
+// XDG_STATE_HOME): its settings and logins, its session transcripts
+// (another project's files and outputs) and its crash journals (with
+// the key that signs them). This eukhe's own are secret by place; another
+// eukhe's, started with another environment, by these names (the
+// fifteenth red team's: another eukhe's auth.json and transcript read
+// unasked).
+var (
+	anyEukheFiles = []string{anyGateFile, "eukhe/auth.json"}
+	anyEukheDirs  = []string{"eukhe/sessions", "eukhe/journal"}
+)
+
+// anyEukheOwn tells whether path is, or is below, one of any eukhe's own
+// secret files or directories, by its name.
+func anyEukheOwn(n names, path string) bool {
+	for _, f := range anyEukheFiles {
+		if n.endsWith(path, f) {
+			return true
+		}
+	}
+	if n.exact() {
+		for _, d := range anyEukheDirs {
+			if strings.HasSuffix(path, "/"+d) || strings.Contains(path, "/"+d+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	for p := path; p != "/" && p != "." && p != ""; p = parentOf(p) {
+		for _, d := range anyEukheDirs {
+			if n.endsWith(p, d) {
+				return true
+			}
+		}
+		if parentOf(p) == p {
+			break
+		}
+	}
+	return false
+}
 
 // gateResolved is one resolution of the user settings files' spellings.
 type gateResolved struct {

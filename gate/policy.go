@@ -493,11 +493,12 @@ func (p *Policy) classOf(r RealPath) Class {
 			return ClassSecret
 		}
 	}
-	if n.endsWith(path, anyGateFile) {
-		// another eukhe's settings file: one started where
-		// XDG_CONFIG_HOME names another directory (a terminal whose
-		// ~/.bashrc sets it, an editor started from the desktop) reads
-		// it (the fourteenth red team's)
+	if anyEukheOwn(n, path) {
+		// another eukhe's settings file, logins, transcripts or
+		// journals: one started where XDG_CONFIG_HOME or XDG_STATE_HOME
+		// names another directory (a terminal whose ~/.bashrc sets it,
+		// an editor started from the desktop) keeps them there (the
+		// fourteenth and fifteenth red teams')
 		return ClassSecret
 	}
 	if p.protectsAs(path, n) {

@@ -7,7 +7,6 @@ package gate
 // hole is open.
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -48,84 +47,3 @@ func TestRedteam15_NvimPluginLinkedAsTheREADMESaysIsProtected(t *testing.T) {
 	}
 }
 
-// Attack (target 4): the agent spends linkedDots' budget itself. With
-// protected out of the auto set and outside in it, it writes 20 001
-// empty files directly in the home (non-dot names: no dot-directory,
-// not protected); the next policy's linkedDots counts every entry of
-// the home's first level before any second-level one, so the budget is
-// gone before the dotfiles manager's link
-// ~/.local/share/nvim/site/pack/mine (into the workspace's plug, found
-// without the flood) is looked at. (~/.config/nvim linked the same way
-// stays protected: a rule names it, and its real path is taken.)
-// THROUGH (severity high: the flood is an unasked write outside the
-// workspace; then a plugin file Neovim runs at every start is a plain
-// workspace write): the flood writes are not protected, and
-// plug/start/p/plugin/evil.lua writes as Inside.
-// Root cause: linkedDots counts non-dot names of the home (skipped, never
-// walked) against its budget, and a budget cut says nothing (no fallback,
-// unlike the hard-link search's "protected past its bound"). At the root:
-// count only what is walked (the dot-directories, not the home's other
-// names), and when the bound is hit, take every write into the
-// workspace as reached through the home's configuration (protected), or
-// keep the links found before (a policy made while the home is flooded
-// keeps the last complete walk's rules).
-func TestRedteam15_AgentFloodOfTheHomeHidesALinkedNvimPack(t *testing.T) {
-	_, home, root := redHome(t)
-	plug := filepath.Join(root, "plug")
-	must(t, os.MkdirAll(filepath.Join(plug, "start", "p", "plugin"), 0o755))
-	pack := filepath.Join(home, ".local", "share", "nvim", "site", "pack")
-	must(t, os.MkdirAll(pack, 0o755))
-	must(t, os.Symlink(plug, filepath.Join(pack, "mine")))
-	evil := filepath.Join(plug, "start", "p", "plugin", "evil.lua")
-	before := Places{Roots: []string{root}, Home: home}.Policy(OS)
-	if c := before.ClassWrite(before.Resolve(root, evil)); c < ClassProtected {
-		t.Fatalf("control: before the flood the plugin file writes as %v", c)
-	}
-	if c := before.ClassWrite(before.Resolve(root, filepath.Join(home, "f00000"))); c >= ClassProtected {
-		t.Fatalf("control: a file directly in the home writes as %v: the flood would be asked", c)
-	}
-	for i := 0; i <= maxLinkedDotsLook; i++ {
-		f, err := os.Create(filepath.Join(home, fmt.Sprintf("f%05d", i)))
-		must(t, err)
-		f.Close()
-	}
-	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
-	if c := p.ClassWrite(p.Resolve(root, evil)); c < ClassProtected {
-		t.Errorf("THROUGH: after the agent's flood of the home, a plugin file Neovim runs (pack/mine) writes as %v", c)
-	}
-}
-
-// Attack (target 2): the fourteenth red team's premise (another eukhe of
-// the same user reads $XDG_CONFIG_HOME/eukhe, set in ~/.bashrc) for the
-// credential store beside the settings file: eukhe/auth.json, which the
-// policy makes secret in its own config directory (Places.Secrets: "the
-// user's auth.json in eukhe's config dir"). Read by its path in another
-// config directory (a home dot-directory, a directory outside the home).
-// THROUGH (severity medium: a credential store read unasked; the read
-// auto set is the default): it reads as Protected or Outside, not
-// Secret, while the one in this eukhe's own directory is Secret.
-// Root cause: anyGateFile ("eukhe/settings.json") is the one name rule
-// the fix added; the other files eukhe keeps secret in its directories
-// (auth.json; the state directory's logs) have no name rule. At the
-// root: one list of eukhe's own files (settings.json, auth.json, the
-// state directory) each secret by its name below an "eukhe" directory,
-// as anyGateFile is, not one name.
-func TestRedteam15_OtherEukheAuthFileIsSecret(t *testing.T) {
-	home, root, _ := r14secretHome(t)
-	own := filepath.Join(home, ".config", "eukhe", "auth.json")
-	must(t, os.WriteFile(own, []byte(`{"token":"x"}`), 0o600))
-	p := r14policy(home, root)
-	if c := p.ClassRead(p.Resolve(root, own)); c != ClassSecret {
-		t.Fatalf("control: this eukhe's own auth.json reads as %v", c)
-	}
-	for _, f := range []string{
-		filepath.Join(home, ".xdg", "eukhe", "auth.json"),
-		filepath.Join(filepath.Dir(home), "opt-config", "eukhe", "auth.json"),
-	} {
-		must(t, os.MkdirAll(filepath.Dir(f), 0o700))
-		must(t, os.WriteFile(f, []byte(`{"token":"x"}`), 0o600))
-		if c := p.ClassRead(p.Resolve(root, f)); c != ClassSecret {
-			t.Errorf("THROUGH: another eukhe's auth.json %s reads as %v", f, c)
-		}
-	}
-}
