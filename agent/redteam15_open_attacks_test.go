@@ -128,7 +128,6 @@ func TestRedteam15_MissingSettingsFileByItsMountNamesIsNotMade(t *testing.T) {
 	})
 }
 
-
 // Attack (target 4), through the write and bash tools: the user works on
 // eukhe's own clone and linked its Neovim plugin as eukhe's README says
 // (~/.local/share/nvim/site/pack/eukhe/start/eukhe -> the clone's

@@ -46,4 +46,3 @@ func TestRedteam15_NvimPluginLinkedAsTheREADMESaysIsProtected(t *testing.T) {
 		t.Errorf("THROUGH: editors/nvim/plugin/x.lua, a plugin file Neovim runs at start, writes as %v", c)
 	}
 }
-
