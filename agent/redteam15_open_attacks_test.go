@@ -7,8 +7,6 @@ package agent
 // and fails while the hole is open.
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,60 +124,6 @@ func TestRedteam15_MissingSettingsFileByItsMountNamesIsNotMade(t *testing.T) {
 			}
 		}
 	})
-}
-
-// Attack (target 4), through the write and bash tools: the user works on
-// eukhe's own clone and linked its Neovim plugin as eukhe's README says
-// (~/.local/share/nvim/site/pack/eukhe/start/eukhe -> the clone's
-// editors/nvim); the user's settings take protected out of the auto set
-// (so a write into .git/hooks asks: the control). The agent writes a Lua
-// file into the plugin's plugin/ directory, which Neovim runs at its
-// every start.
-// THROUGH (severity high: a program planted where the user's editor
-// runs it, unasked, with the one setting meant to stop it): the file is
-// written, nothing asked.
-// Root cause: as gate's TestRedteam15_NvimPluginLinkedAsTheREADMESaysIsProtected:
-// linkedDots looks six levels below the home (maxLinkedDotsDepth), and
-// Neovim's packpath puts a plugin eight parts down (site/pack/*/start/*).
-func TestRedteam15_NvimPluginLinkedAsTheREADMESaysIsAsked(t *testing.T) {
-	var ws string
-	s, _, _, _ := r14watched(t, nil, func(h, d string) {
-		ws = d
-		t.Setenv("HOME", h) // the in-process shell's steps take the process's HOME
-		for _, dir := range []string{filepath.Join(h, ".config", "eukhe"), filepath.Join(d, "editors", "nvim", "plugin"), filepath.Join(d, ".git", "hooks")} {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := os.WriteFile(filepath.Join(h, ".config", "eukhe", "settings.json"), []byte(`{"shell.autoEffects": ["read", "write", "exec", "net", "outside"]}`), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		start := filepath.Join(h, ".local", "share", "nvim", "site", "pack", "eukhe", "start")
-		if err := os.MkdirAll(start, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(filepath.Join(d, "editors", "nvim"), filepath.Join(start, "eukhe")); err != nil {
-			t.Fatal(err)
-		}
-	})
-	write := func(p string) string {
-		raw, _ := json.Marshal(map[string]any{"path": p, "content": "vim.fn.system('id')\n"})
-		r, err := s.Call(context.Background(), "write", raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r.Text()
-	}
-	if text := write(".git/hooks/pre-commit"); !strings.Contains(text, "NOT written") {
-		t.Fatalf("control: a git hook was written with protected out of the auto set:\n%s", text)
-	}
-	if text := write("editors/nvim/plugin/x.lua"); !strings.Contains(text, "NOT written") {
-		t.Errorf("THROUGH: the write tool planted a plugin file Neovim runs:\n%s", text)
-	}
-	text := r14callAll(t, s, "echo 'vim.fn.system(\"id\")' > editors/nvim/plugin/y.lua")
-	if _, err := os.Stat(filepath.Join(ws, "editors", "nvim", "plugin", "y.lua")); err == nil {
-		t.Errorf("THROUGH: a bash step planted a plugin file Neovim runs:\n%s", text)
-	}
 }
 
 // Attack (target 2, sandboxed (bubblewrap and Landlock), the default auto

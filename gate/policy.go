@@ -373,12 +373,24 @@ func linkedDots(fsys FS, start FS, home string) []Rule {
 	}
 	var rs []Rule
 	budget := maxLinkedDotsLook
-	type level struct{ dir, rel string }
-	next := []level{{home, ""}}
-	for depth := 0; depth <= maxLinkedDotsDepth && len(next) > 0 && budget > 0; depth++ {
+	// extra is how many levels past maxLinkedDotsDepth a directory's
+	// entries are looked at: a Vim or Neovim package directory (pack)
+	// holds its plugins three levels down (pack/NAME/start/PLUGIN), and
+	// Neovim's own is at ~/.local/share/nvim/site/pack, so a plugin linked
+	// as eukhe's README says is eight parts below the home (the fifteenth
+	// red team's)
+	type level struct {
+		dir, rel string
+		extra    int
+	}
+	next := []level{{home, "", 0}}
+	for depth := 0; len(next) > 0 && budget > 0; depth++ {
 		this := next
 		next = nil
 		for _, l := range this {
+			if depth > maxLinkedDotsDepth+l.extra {
+				continue
+			}
 			names, kinds, err := namesKinds(lister, l.dir)
 			if err != nil {
 				continue
@@ -413,7 +425,11 @@ func linkedDots(fsys FS, start FS, home string) []Rule {
 						rs = append(rs, Rule{Kind: DotRule, Path: real, Name: r})
 					}
 				case KindDir:
-					next = append(next, level{p, r})
+					extra := l.extra
+					if n == "pack" {
+						extra = max(extra, depth+packDepth-maxLinkedDotsDepth)
+					}
+					next = append(next, level{p, r, extra})
 				}
 			}
 		}
@@ -432,6 +448,10 @@ const maxLinkedDotsDepth = 5
 const maxLinkedDotsLook = 20000
 
 const linkedDotsFilesPerLook = 16
+
+// packDepth is how many levels below a package directory (pack) its
+// plugins are: pack/NAME/start/PLUGIN.
+const packDepth = 3
 
 func appendNew(list []string, s string) []string {
 	for _, x := range list {
