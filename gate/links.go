@@ -422,16 +422,17 @@ type LinkSearch struct {
 	CutAt string
 }
 
-// LinkCache keeps the last search of the roots for other names of
-// protected files (a session's steps start many processes): it is used
-// again while the protected files with names outside the entries are the
-// same, with the same numbers of names, and each name it found is still
-// one of them. A link made or removed changes a number of names; a name
-// renamed fails the last check. A nil cache searches each time.
+// LinkCache keeps the last searches of the roots for other names of
+// protected files (a session's steps start many processes), one for each
+// set of files and scopes (the protected files' search and the secret
+// files' take turns at each step): one is used again while the files
+// with names outside the entries are the same, with the same numbers of
+// names, and each name it found is still one of them. A link made or
+// removed changes a number of names; a name renamed fails the last
+// check. A nil cache searches each time.
 type LinkCache struct {
-	mu   sync.Mutex
-	key  string
-	last LinkSearch
+	mu    sync.Mutex
+	lasts map[string]LinkSearch // by key: the files' ids and numbers of names, the scopes, the skipped
 	// tops are the last walks of protected places outside the roots (the
 	// home's configuration, searched whole), by place and depth.
 	topsMu sync.Mutex
@@ -517,8 +518,8 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 	if c != nil {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if c.key == key && c.stillLinks(fsys, want) {
-			out := c.last
+		if last, ok := c.lasts[key]; ok && stillLinks(fsys, last, want) {
+			out := last
 			out.Links, out.Unfound = slices.Clone(out.Links), slices.Clone(out.Unfound)
 			out.Complete = out.Complete && r.Complete
 			if out.CutAt == "" {
@@ -535,7 +536,10 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 		}
 		slices.Sort(r.Unfound)
 		if c != nil {
-			c.key, c.last = key, LinkSearch{Links: slices.Clone(r.Links), Complete: r.Complete, Unfound: slices.Clone(r.Unfound), CutAt: r.CutAt}
+			if c.lasts == nil || len(c.lasts) >= maxKeptSearches {
+				c.lasts = map[string]LinkSearch{}
+			}
+			c.lasts[key] = LinkSearch{Links: slices.Clone(r.Links), Complete: r.Complete, Unfound: slices.Clone(r.Unfound), CutAt: r.CutAt}
 		}
 	}()
 	isSkipped := func(p string) bool {
@@ -547,7 +551,16 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 		return false
 	}
 	for _, root := range scopes {
-		ok := linkWalk(fsys, root, -1, devs, isSkipped, &budget, func(p string, in Inode) bool {
+		b := &budget
+		if !underAny(root, roots) {
+			// a scope past the roots (the home, for a process that reads
+			// or writes it) has the bound of the places outside: a
+			// developer's home is larger than MaxLinkWalk, and a search
+			// cut there refuses every program of a step (the fifteenth
+			// red team's)
+			b = &outside
+		}
+		ok := linkWalk(fsys, root, -1, devs, isSkipped, b, func(p string, in Inode) bool {
 			id := fileID{in.Dev, in.Ino}
 			if n, ok := want[id]; ok && seen[id] < n {
 				seen[id]++
@@ -568,10 +581,13 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 	return r
 }
 
-// stillLinks reports whether each name the cache holds is still a name of
-// one of the protected files.
-func (c *LinkCache) stillLinks(fsys InodeFS, want map[fileID]uint64) bool {
-	for _, p := range c.last.Links {
+// maxKeptSearches bounds the searches a LinkCache keeps.
+const maxKeptSearches = 8
+
+// stillLinks reports whether each name a kept search found is still a
+// name of one of the files.
+func stillLinks(fsys InodeFS, last LinkSearch, want map[fileID]uint64) bool {
+	for _, p := range last.Links {
 		in, ok := fsys.Inode(p)
 		if !ok {
 			return false

@@ -149,3 +149,42 @@ func TestAWriteToAFileNamedOnlyInTheWorkspaceSparesTheWalkOfTheHome(t *testing.T
 		t.Fatalf("a file with a name outside: %v, the home listed %d times (want walked)", c, fsys.listed)
 	}
 }
+
+// The protected files' search and the secret files' take turns at each
+// step of a session: each is kept, so neither walks the roots again.
+func TestLinkCacheKeepsEachSearchOfATurn(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	root := filepath.Join(base, "root")
+	prot, sec := filepath.Join(root, ".git"), filepath.Join(base, "home", ".ssh")
+	for _, d := range []string{prot, sec, filepath.Join(root, "sub")} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	must(t, os.WriteFile(filepath.Join(prot, "config"), nil, 0o644))
+	must(t, os.WriteFile(filepath.Join(sec, "id"), nil, 0o600))
+	must(t, os.Link(filepath.Join(prot, "config"), filepath.Join(root, "sub", "cfg")))
+	must(t, os.Link(filepath.Join(sec, "id"), filepath.Join(root, "sub", "id")))
+	// each file has a third name nowhere searched, so both searches walk
+	// the roots
+	must(t, os.Link(filepath.Join(prot, "config"), filepath.Join(base, "cfg3")))
+	must(t, os.Link(filepath.Join(sec, "id"), filepath.Join(base, "id3")))
+	fsys := &countingFS{InodeFS: OS.(InodeFS), under: root}
+	var c LinkCache
+	first := 0
+	for turn := range 3 {
+		before := fsys.listed
+		a := c.SearchFrom(fsys, []string{prot}, []int{-1}, []string{root}, []string{root}, nil)
+		b := c.SearchFrom(fsys, []string{sec}, []int{-1}, []string{root}, []string{root}, nil)
+		if !slices.Equal(a.Links, []string{filepath.Join(root, "sub", "cfg")}) || !slices.Equal(b.Links, []string{filepath.Join(root, "sub", "id")}) {
+			t.Fatalf("turn %d: links %v and %v", turn, a.Links, b.Links)
+		}
+		walked := fsys.listed - before
+		if turn == 0 {
+			first = walked
+		}
+		// each search walks the roots (two directories) when it is not kept
+		if turn > 0 && walked > first-4 {
+			t.Fatalf("turn %d listed the roots' directories %d times (the first %d): a kept search was walked again", turn, walked, first)
+		}
+	}
+}
