@@ -159,7 +159,13 @@
 //     searches the roots only when a protected file has a name it did not
 //     see among the protected entries, only on their devices, and stops
 //     when every name is found or at MaxLinkWalk (then what it found is
-//     bound, and a name past the bound stays writable).
+//     bound, and a name past the bound stays writable). The places outside
+//     the roots (the home's configuration, other homes) are walked only
+//     when a look at the roots finds a file with more names than the roots
+//     hold, and again when such a file changed after a kept walk began
+//     (links_strangers.go); the OS walks relative to each directory's
+//     descriptor (linkwalk_unix.go), and the mount table is read again
+//     when it changes (mounts_linux.go).
 //     Between the judgment (or the plan) and the act, an attacker controls
 //     the file system: a hard link made after the gate judged a path is
 //     not seen (the document tools' writer re-resolves the path, not the
