@@ -260,3 +260,39 @@ func TestRedteam15_NvimPluginLinkedAsTheREADMESaysIsAskedHeld(t *testing.T) {
 		t.Errorf("THROUGH: a bash step planted a plugin file Neovim runs:\n%s", text)
 	}
 }
+
+// Held (was open): the user settings files' other paths in the mount table are settings files too (gate gateFileMountNames): secret to the gate, and their directories frozen in the sandbox.
+// Attack (target 4, sandboxed (bubblewrap and Landlock), the default
+// auto set, no user settings file: the README's "with no settings
+// file"): the MISSING settings file made by its directory's mount names:
+// the home's second path (fstab's /data/home /home none bind) and
+// ~/.config/eukhe bound into the workspace, both before the policy.
+// THROUGH (severity high: the file eukhe loads its settings from is
+// made with {"shell.confinement": "off"}; every later step of this and
+// every other session runs unconfined; nothing is asked): confinement
+// is off.
+// Root cause: the fix of the thirteenth red team's "a missing settings
+// file is made" freezes the settings directories by their own paths
+// only (SandboxPlaces.Frozen = Policy.GateFileDirs, from allGateFiles:
+// as written, as real, as real now); addMountNames gives the mount
+// table's other paths to the secret entries and protected rules, not to
+// the settings files' directories, and the sandbox hides a secret entry
+// only where it exists. At the root: GateFileDirs (and GateDirs, and
+// aboveGateFile) must take the mount names of each directory as the
+// policy's secret entries do (placeMountNames of each gate file's
+// directory), or better, freeze the directory by what it is (its device
+// and inode: Landlock cannot, so make the file exist — an empty
+// settings.json made with the directory — and hide it as an existing
+// secret, which its mount names already are).
+func TestRedteam15_MissingSettingsFileByItsMountNamesIsNotMadeHeld(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		for name, at := range map[string]func(alias, ws string) string{
+			"home's second path": func(a, _ string) string { return a + "/.config/eukhe/settings.json" },
+			"cfg in workspace":   func(_, ws string) string { return ws + "/cfg/settings.json" },
+		} {
+			if off, text := r15aliasedSettings(t, false, "", at); off {
+				t.Errorf("THROUGH (%s): confinement is off:\n%s", name, text)
+			}
+		}
+	})
+}

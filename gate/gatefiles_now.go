@@ -91,11 +91,12 @@ func (p *Policy) gateFilesNow() []string {
 }
 
 // allGateFiles are the user settings files as written, as real when the
-// policy was made, and as real now.
+// policy was made, as real now, and at their other paths in the mount
+// table.
 func (p *Policy) allGateFiles() []string {
-	now := p.gateFilesNow()
-	if len(now) == 0 {
+	now, mounted := p.gateFilesNow(), p.gateFileMountNames()
+	if len(now) == 0 && len(mounted) == 0 {
 		return p.gateFiles
 	}
-	return append(slices.Clip(p.gateFiles), now...)
+	return slices.Concat(p.gateFiles, now, mounted)
 }

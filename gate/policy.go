@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -307,6 +308,12 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 type mountedNames struct {
 	secrets, entries []string
 	rules            []Rule
+	// table is the mount table they were made from; gateFiles the user
+	// settings files' other paths in it, made at first use (the policy
+	// learns its settings files after the table is first read)
+	table     []mount
+	gateOnce  sync.Once
+	gateFiles []string
 }
 
 // addMountNames gives each secret entry and each protected rule with a
@@ -316,7 +323,7 @@ type mountedNames struct {
 // a directory rule's other path, not its parts' (it covers only the
 // entries directly in it). The names replace those of an earlier table.
 func (p *Policy) addMountNames(mounts []mount) {
-	mn := &mountedNames{}
+	mn := &mountedNames{table: mounts}
 	if len(mounts) >= 2 {
 		for _, s := range p.allSecrets() {
 			for _, n := range placeMountNames(mounts, s, true) {
@@ -342,6 +349,28 @@ func (p *Policy) addMountNames(mounts []mount) {
 		}
 	}
 	p.mounted.Store(mn)
+}
+
+// gateFileMountNames are the user settings files' other paths in the
+// mount table as it is now: the home bound at a second path, or
+// ~/.config/eukhe bound into the workspace, shows the settings file
+// there too, and a step that makes it there makes the file eukhe reads
+// (the fifteenth red team's).
+func (p *Policy) gateFileMountNames() []string {
+	mn := p.mountNamesNow()
+	if mn == nil || len(mn.table) < 2 || len(p.gateFiles) == 0 {
+		return nil
+	}
+	mn.gateOnce.Do(func() {
+		for _, f := range p.gateFiles {
+			for _, n := range placeMountNames(mn.table, f, false) {
+				if n.Rel == "" && !slices.Contains(p.gateFiles, n.Path) {
+					mn.gateFiles = appendNew(mn.gateFiles, n.Path)
+				}
+			}
+		}
+	})
+	return mn.gateFiles
 }
 
 // mountNamesNow are the mount names, made again first when the mount
