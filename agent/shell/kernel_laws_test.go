@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/eukhe/eukhe/gate"
@@ -24,14 +25,22 @@ import (
 type cellWorld struct {
 	w      *world
 	python string
-	auto   gate.AutoSet
+	// auto is the drawn auto set, read by the session's Gate.Auto (a
+	// cell's narrowing watch reads it from its own goroutine, which may
+	// outlive its cell)
+	mu   sync.Mutex
+	auto gate.AutoSet
 }
 
 func newCellWorld(t *testing.T) *cellWorld {
 	py := testkit.IPython(t)
 	cw := &cellWorld{python: py}
 	cw.w = newWorld(t, gate.AutoSet{})
-	cw.w.runner.Gate.Auto = func() gate.AutoSet { return cw.auto }
+	cw.w.runner.Gate.Auto = func() gate.AutoSet {
+		cw.mu.Lock()
+		defer cw.mu.Unlock()
+		return cw.auto
+	}
 	return cw
 }
 
@@ -63,7 +72,9 @@ func (cw *cellWorld) draw(rt *rapid.T, n int) cellCase {
 		"bash('touch ' + %q)",
 	}).Draw(rt, "code")
 	c.code = fmt.Sprintf(body, c.markRel)
+	cw.mu.Lock()
 	cw.auto = c.auto
+	cw.mu.Unlock()
 	asker := cw.w.asker
 	asker.mu.Lock()
 	asker.answers, asker.questions = []gate.Answer{c.answer}, nil

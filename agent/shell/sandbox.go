@@ -513,6 +513,16 @@ func (x *run) hideSecretNames(pl *gate.SandboxPlaces, program string, scopes []s
 			"(too many entries), so the sandbox cannot hide them all; move what fills it out of the workspace, or allow secret for this step\n",
 			filepath.Base(program), gate.Visible(found.CutAt))
 	}
+	if len(found.Unfound) > 0 && Detect().Mechanism != Bubblewrap {
+		// a secret file with a name outside the scopes searched (a
+		// dotfiles directory elsewhere, /srv, a backup): Landlock lets
+		// a program read the whole file system, so the name cannot be
+		// hidden (bubblewrap shows only what it binds: the fifteenth
+		// red team's)
+		return fmt.Sprintf("bash: %s: not run: the secret file %s has another name (a hard link) outside the workspace and the home, "+
+			"which the sandbox here cannot hide; make that other name a symbolic link, or allow secret for this step\n",
+			filepath.Base(program), gate.Visible(found.Unfound[0]))
+	}
 	return ""
 }
 
