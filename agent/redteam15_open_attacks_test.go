@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/eukhe/eukhe/gate"
 )
 
 // Attack (target 2, sandboxed (bubblewrap and Landlock), the default auto
@@ -44,49 +42,6 @@ func TestRedteam15_OtherEukheSettingsFileByItsDirectory(t *testing.T) {
 			if made, asked, text := r15otherSettings(t, sc); made {
 				t.Errorf("THROUGH (%s): the other eukhe's settings file holds confinement off, %d questions:\n%s", name, asked, text)
 			}
-		}
-	})
-}
-
-// Attack (target 1, sandboxed, auto set {read, write, exec}): another
-// name (a hard link) of ~/.aws/credentials outside both the workspace
-// and the home (a dotfiles or backup directory on another path of the
-// same disk: /data/dotfiles, /srv/backup), read by a program the gate
-// cannot see into (perl, its path reversed). The step's HOME is the
-// test's home (t.Setenv: the in-process shell takes the process's
-// environment), so the search of the scopes completes.
-// Held under bubblewrap (the directory is not bound into the sandbox);
-// THROUGH under Landlock (severity high where Landlock is the
-// mechanism: Ubuntu 24.04 with unprivileged user namespaces off): the
-// key is printed, nothing asked.
-// Root cause: hideSecretNames searches the other names of the secret
-// files below the roots and the home only (its scopes); Landlock lets a
-// program read every path but the hidden ones, so a name anywhere else
-// is open. The search's Complete says only that the scopes were walked
-// whole, not that every name was found: SearchFrom reports the files
-// whose names it did not all find (LinkSearch.Unfound), and
-// hideSecretNames ignores them. The least fix: where the sandbox lets
-// the program read outside the scopes (Landlock), an Unfound file
-// refuses the program as a cut search does. At the root: the set Landlock
-// reads must be what was searched (read rules for the roots, the home
-// and the system's program directories, not "/"), or the secret's
-// inode must be refused by the kernel (a seccomp/fanotify check of the
-// opened file's device and inode against the secret files', as the
-// gate's ClassRead does for a named path).
-func TestRedteam15_SecretOtherNameOutsideRootsAndHomeIsHidden(t *testing.T) {
-	r13eachSandbox(t, func(t *testing.T) {
-		w, cred := r14secretWorld(t, gate.Of(gate.Read, gate.Write, gate.Exec))
-		t.Setenv("HOME", w.home)
-		other := filepath.Join(t.TempDir(), "backup", "aws-creds")
-		if err := os.MkdirAll(filepath.Dir(other), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Link(cred, other); err != nil {
-			t.Fatal(err)
-		}
-		text := w.r14bashAll(t, "perl -e 'open F, scalar reverse($ARGV[0]) or die; print <F>' '"+r13rev(other)+"'")
-		if strings.Contains(text, r14canary) {
-			t.Errorf("THROUGH: the secret's other name outside the roots and the home was read in the sandbox:\n%s", text)
 		}
 	})
 }
