@@ -103,3 +103,82 @@ func TestRedteam16_LargeHomeConfigHidesTheLinkedNvimPack(t *testing.T) {
 		t.Errorf("THROUGH: in a home with a large ~/.vscode, a plugin file Neovim runs (pack/eukhe/start/eukhe) writes as %v", c)
 	}
 }
+
+// Attack (target 1: namesAllIn, the gate's per-file question): a
+// hard link of ~/.aws/credentials in the workspace (a/cred: a dotfiles
+// directory), and the directory holding it bound a second time into the
+// workspace (b, mount --bind a b: a container's or fstab's bind mount of
+// a part of the project) before the policy. The read tool's read of
+// a/cred.
+// THROUGH (severity medium: the premise is a bind mount made by root,
+// not by the agent; then the credentials are read unasked, with the
+// default auto set): a/cred reads as Inside. Without the mount it is
+// Secret (the control).
+// Root cause: namesAllIn (links_strangers.go) counts the PATHS at which
+// the roots' walk meets the file against its number of NAMES (nlink):
+// a bind mount shows one name at two paths (same st_dev, same inode),
+// so the two paths a/cred and b/cred "are" both names, "every name is in
+// the roots", and the walk of the secret places is skipped. strangersIn
+// (the sandbox's protected search) counts the same way. At the root:
+// a path is not a name; count names by (parent directory's dev and
+// inode, entry name) rather than by path, so a directory seen twice
+// through a mount gives its names once (and, at a directory already met
+// by its dev and inode, do not walk it again), or skip the look when the
+// roots hold a mount point (the mount table is read already).
+func TestRedteam16_BindMountInTheRootsCountsANameTwice(t *testing.T) {
+	home, root, cred := r14secretHome(t)
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	must(t, os.MkdirAll(a, 0o755))
+	must(t, os.MkdirAll(b, 0o755))
+	must(t, os.Link(cred, filepath.Join(a, "cred")))
+	if c := r14policy(home, root); c.ClassRead(c.Resolve(root, filepath.Join(a, "cred"))) != ClassSecret {
+		t.Fatal("control: without the mount, a/cred is not secret")
+	}
+	r14mount(t, a, b)
+	p := r14policy(home, root)
+	if c := p.ClassRead(p.Resolve(root, filepath.Join(a, "cred"))); c != ClassSecret {
+		t.Errorf("THROUGH: a/cred, another name of ~/.aws/credentials, reads as %v with its directory bound at b too", c)
+	}
+}
+
+// Attack (target 1: strangersIn, the sandbox's search of the roots for
+// other names of protected files): ~/.bashrc hard-linked in the
+// workspace as a/bashrc (a dotfiles directory), and a bound a second
+// time at b (mount --bind, before the session). The search a bash step's
+// sandbox makes (LinkCache.SearchFrom over the roots: the protected
+// search when outside is not allowed) for the names of ~/.bashrc.
+// THROUGH (severity medium: the premise is root's bind mount; then a
+// program the gate cannot see into appends to a/bashrc, not bound
+// read-only, and plants ~/.bashrc with protected out of the auto set):
+// the search finds no name (a/bashrc is not in Links), complete.
+// Root cause: as TestRedteam16_BindMountInTheRootsCountsANameTwice:
+// strangersIn counts the paths the walk meets, and the bind mount gives
+// the one name two paths, so no file of the roots looks like a
+// "stranger" and the walks of the places outside are skipped (a regression
+// of this change: the walk of ~/.bashrc found it before).
+func TestRedteam16_BindMountInTheRootsHidesAStrangerFromTheSandbox(t *testing.T) {
+	_, home, root := redHome(t)
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	must(t, os.MkdirAll(b, 0o755))
+	hardLink(t, filepath.Join(home, ".bashrc"), filepath.Join(a, "bashrc"))
+	search := func() LinkSearch {
+		var c LinkCache
+		return c.Search(OS.(InodeFS), []string{filepath.Join(home, ".bashrc")}, []int{0}, []string{root}, nil)
+	}
+	if r := search(); !r.Complete || !slicesContains(r.Links, filepath.Join(a, "bashrc")) {
+		t.Fatalf("control: without the mount the search gives %+v", r)
+	}
+	r14mount(t, a, b)
+	if r := search(); !slicesContains(r.Links, filepath.Join(a, "bashrc")) {
+		t.Errorf("THROUGH: with a bound at b, the search for ~/.bashrc's other names gives %+v: a/bashrc stays writable in the sandbox", r)
+	}
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
