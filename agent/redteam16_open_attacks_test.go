@@ -8,6 +8,8 @@ package agent
 // $HOME or ~: every path is given.
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,8 +89,9 @@ var r16cacheFiles = 1000
 // secret by name. The agent reads them not by their names but by a
 // directory ABOVE them, with plain commands the gate reads whole:
 // grep -r of D/eukhe and of D, and cp -r of D into the workspace then a
-// read of the copy. (cat of the transcript by its path asks: the
-// control.)
+// read of the copy; and eukhe's own grep tool over D (whose files it
+// reads itself, not a program). (cat of the transcript by its path
+// asks: the control.)
 // THROUGH (severity medium: another project's files, outputs and
 // tokens, and the rows the model must never see, read unasked): each
 // route prints or copies the canary, nothing asked.
@@ -96,7 +99,9 @@ var r16cacheFiles = 1000
 // judged path's own name, tested in classOf only; HoldsSecret and
 // HoldsSecretIn (what a recursive read, a listing, a copy of a directory
 // is judged by) test the secret ENTRIES below a path (allSecrets), which
-// another eukhe's directories are not, and the sandbox hides only
+// another eukhe's directories are not (the grep tool, judging the
+// directory so, then reads each file below it without its own class),
+// and the sandbox hides only
 // entries (SandboxRules), so it cannot hide a name rule either. At the
 // root: a name-ruled secret must be findable from above: HoldsSecret
 // must ask whether a directory can hold a path the name rules match
@@ -126,5 +131,13 @@ func TestRedteam16_OtherEukheTranscriptsReadFromAbove(t *testing.T) {
 		if text := w.r14bashAll(t, sc); strings.Contains(text, r14canary) {
 			t.Errorf("THROUGH (%s): another eukhe's transcript read (asked %d):\n%s", sc, len(w.asked()), text)
 		}
+	}
+	raw, _ := json.Marshal(map[string]any{"pattern": "key", "path": d, "noIgnore": true})
+	r, err := w.s.Call(context.Background(), "grep", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := r.Text(); strings.Contains(text, r14canary) {
+		t.Errorf("THROUGH (the grep tool over D): another eukhe's transcript read:\n%s", text)
 	}
 }
