@@ -265,3 +265,50 @@ func TestRedteam16_OtherEukheSocketDirEntryIsSecret(t *testing.T) {
 		}
 	}
 }
+
+// Attack (target 1: the strangers' change time, roots too large for the
+// look): the default protected search (scopes are the roots) in a
+// workspace of more than strangerWalkBound entries (a JavaScript
+// project's node_modules: 50 000 entries is a small one). ~/.config
+// (1 000 entries or more: its walk kept) holds nvim/init.lua with one
+// name at the session's first step; the user's dotfiles tool then
+// hard-links it into the workspace within the minute; the next step's
+// search.
+// THROUGH (severity medium: the link is the user's, made while the
+// session runs; then an opaque program writes root/init.lua, which is
+// ~/.config/nvim/init.lua, with protected out of the auto set): the
+// second search gives no link, complete. A fresh search finds it (the
+// control).
+// Root cause: the strangers' change time is the only thing that makes a
+// kept walk of a place outside stale when a file of it gains a name
+// (topsWithoutStrangers); when the look is cut (and, for a minute,
+// skipped: strangerSkip) changed is 0 and the kept walk is trusted on
+// stillNamed, which knows only the files that had several names then.
+// At the root: as TestRedteam16_SecretLinkedAfterTheKeptWalkOfALargePlace
+// (agent): a kept walk must be invalidated by any status change below its
+// place since it was made (re-stat what it walked, or the newest ctime),
+// not by what a bounded look at the roots happened to see.
+func TestRedteam16_ProtectedLinkedAfterTheKeptWalkInALargeWorkspace(t *testing.T) {
+	_, home, root := redHome(t)
+	conf := filepath.Join(home, ".config")
+	fillPlace(t, filepath.Join(conf, "many"), keepWalkFloor)
+	fillPlace(t, filepath.Join(root, "node_modules"), strangerWalkBound)
+	init := filepath.Join(conf, "nvim", "init.lua")
+	must(t, os.MkdirAll(filepath.Dir(init), 0o755))
+	must(t, os.WriteFile(init, []byte("-- mine\n"), 0o644))
+	var c LinkCache
+	search := func(c *LinkCache) LinkSearch {
+		return c.Search(OS.(InodeFS), []string{conf}, []int{-1}, []string{root}, nil)
+	}
+	if r := search(&c); !r.Complete || len(r.Links) != 0 {
+		t.Fatalf("control: the first search gives %+v", r)
+	}
+	must(t, os.Link(init, filepath.Join(root, "init.lua")))
+	if r := search(&c); !slicesContains(r.Links, filepath.Join(root, "init.lua")) {
+		t.Errorf("THROUGH: ~/.config/nvim/init.lua linked into a large workspace after the kept walk: the search gives %+v", r)
+	}
+	var fresh LinkCache
+	if r := search(&fresh); !slicesContains(r.Links, filepath.Join(root, "init.lua")) {
+		t.Errorf("control: a fresh search does not find it either: %+v", r)
+	}
+}
