@@ -312,3 +312,35 @@ func TestRedteam16_ProtectedLinkedAfterTheKeptWalkInALargeWorkspace(t *testing.T
 		t.Errorf("control: a fresh search does not find it either: %+v", r)
 	}
 }
+
+// Attack (target 5: linkedDots' three extra levels below `pack`): the
+// README's Neovim package link for Neovim installed from Flathub
+// (io.neovim.nvim: its XDG data home is ~/.var/app/io.neovim.nvim/data,
+// so its package directory is ~/.var/app/io.neovim.nvim/data/nvim/site/pack,
+// the seventh part below the home, and the plugin link the tenth).
+// THROUGH (severity medium-high: with protected out of the auto set, the
+// agent's write of the plugin is a plain workspace write, and Neovim runs
+// it at every start): plug/plugin/evil.lua writes as Inside.
+// Root cause: the extra levels are granted when a directory named pack
+// is LISTED, and linkedDots lists no directory deeper than
+// maxLinkedDotsDepth, so a pack below that depth (Flatpak's, a Vim
+// under ~/.var/app/org.vim.Vim/config/vim/pack) is never seen: the fix
+// moves the fixed depth by three for one spelling of one layout (as the
+// fourteenth red team's open row LinkedDotsDeepAndLate says, a fixed
+// depth for a tree whose depth the programs choose). At the root: find
+// the links into the workspace from the workspace's side (judge a write
+// by the links that reach its real path: index the covered home's
+// symlinks whose target is in a root, unbounded in depth, pruned to
+// directories, failing closed at a bound).
+func TestRedteam16_FlatpakNvimPackLinkIsProtected(t *testing.T) {
+	_, home, root := redHome(t)
+	plug := filepath.Join(root, "plug")
+	must(t, os.MkdirAll(filepath.Join(plug, "plugin"), 0o755))
+	start := filepath.Join(home, ".var", "app", "io.neovim.nvim", "data", "nvim", "site", "pack", "eukhe", "start")
+	must(t, os.MkdirAll(start, 0o755))
+	must(t, os.Symlink(plug, filepath.Join(start, "eukhe")))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(plug, "plugin", "evil.lua"))); c < ClassProtected {
+		t.Errorf("THROUGH: the Flatpak Neovim's package link: its plugin file writes as %v", c)
+	}
+}
