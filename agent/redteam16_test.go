@@ -1,0 +1,69 @@
+//go:build linux
+
+package agent
+
+// The sixteenth red team's attacks through the bash tool that HELD (the
+// open ones are in redteam16_open_attacks_test.go, build tag
+// open_attacks). No step names the test's home by $HOME or ~: every
+// path is given.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// r16deep is how many directories deep the chain is: "d/" each, past
+// PATH_MAX (4096) with the workspace's path before it.
+const r16deep = 2100
+
+// Attack (target 3: the descriptor-relative walker, sandboxed, auto set
+// {read, write, exec}): the eighth red team's premise (the user's
+// dotfiles repository in the workspace holds a hard link of ~/.bashrc:
+// dotfiles/bashrc). Step 1, a program the gate cannot see into, makes
+// a chain of 2 100 directories and renames dotfiles to its bottom: the
+// name's path is now longer than PATH_MAX. Step 2's sandbox searches the
+// roots (the new walker, relative to each directory's descriptor, meets
+// the name), but the name is bound read-only by its PATH, which no call
+// of the kernel takes any more; step 2's program walks down the chain
+// (chdir) and appends to dotfiles/bashrc.
+// Held: under bubblewrap the move succeeds, but step 2's program, which
+// lists dotfiles/bashrc at the bottom of the chain, cannot open it
+// (ENOENT in the sandbox; its cause not traced in the time given); under Landlock step 1 cannot even make a
+// directory in sub (a directory holding a protected name is not
+// writable as a whole). Noted for the integrator: a name found past
+// PATH_MAX comes back as a path that appendEntry (EvalSymlinks) cannot
+// resolve and is dropped silently; what stopped the write here is not
+// that binding, so a refusal there (fail closed) is still the sound
+// form.
+func TestRedteam16_ProtectedLinkPastPathMaxIsNotBound(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Exec), "auto")
+		t.Setenv("HOME", w.home) // the in-process shell's steps take the process's HOME
+		bashrc := filepath.Join(w.home, ".bashrc")
+		if err := os.WriteFile(bashrc, []byte("# mine\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(w.dir, "sub", "dotfiles"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(bashrc, filepath.Join(w.dir, "sub", "dotfiles", "bashrc")); err != nil {
+			t.Fatal(err)
+		}
+		n := fmt.Sprint(r16deep)
+		t1 := w.r14bashAll(t, "perl -e 'my $w = scalar reverse $ARGV[0]; chdir $w or die; for my $i (1.."+n+") { mkdir q(d) or die qq(mkdir $i: $!); chdir q(d) or die qq(chdir $i: $!) } "+
+			"rename(qq($w/).reverse(q(seliftod)), reverse(q(seliftod))) or die qq(rename: $!); print qq(moved\\n)' '"+r13rev(filepath.Join(w.dir, "sub"))+"'")
+		t2 := w.r14bashAll(t, "perl -e 'my $w = scalar reverse $ARGV[0]; chdir $w or die; for (1.."+n+") { chdir q(d) or die qq(chdir: $!) } "+
+			"open F, q(>>), reverse(q(crhsab/seliftod)) or die qq(open: $!); print F qq(planted\\n); close F; print qq(wrote\\n)' '"+r13rev(filepath.Join(w.dir, "sub"))+"'")
+		b, _ := os.ReadFile(bashrc)
+		if strings.Contains(string(b), "planted") {
+			t.Errorf("THROUGH: ~/.bashrc planted through its hard link past PATH_MAX (asked %d):\nstep 1: %s\nstep 2: %s", len(w.asked()), t1, t2)
+		} else {
+			t.Logf("step 1: %s\nstep 2: %s", t1, t2)
+		}
+	})
+}

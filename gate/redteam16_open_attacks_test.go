@@ -1,0 +1,346 @@
+//go:build open_attacks
+
+package gate
+
+// The sixteenth red team's attacks on the gate that GOT THROUGH (run
+// with -tags open_attacks). Each test asserts the safe outcome and
+// fails while the hole is open.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// r16packLink links the workspace's plug directory as Neovim's package
+// ~/.local/share/nvim/site/pack/eukhe/start/eukhe (eukhe's README's
+// setup) and gives the plugin file an agent would write.
+func r16packLink(t *testing.T, home, root string) (evil string) {
+	t.Helper()
+	plug := filepath.Join(root, "plug")
+	must(t, os.MkdirAll(filepath.Join(plug, "plugin"), 0o755))
+	start := filepath.Join(home, ".local", "share", "nvim", "site", "pack", "eukhe", "start")
+	must(t, os.MkdirAll(start, 0o755))
+	must(t, os.Symlink(plug, filepath.Join(start, "eukhe")))
+	return filepath.Join(plug, "plugin", "evil.lua")
+}
+
+// Attack (target 5: linkedDots' budget, after the fifteenth red team's
+// fix): the fifteenth's flood of the home again, with DIRECTORIES in
+// place of files: 20 001 empty directories directly in the home
+// (non-dot names: writes outside the workspace, neither protected nor
+// secret, unasked where outside is in the auto set and protected is
+// not). The next policy's linkedDots lists the home first; each
+// directory costs a whole entry (only a FILE costs a sixteenth now), so
+// the budget is gone before the second level, and the README's Neovim
+// package link (~/.local/share/nvim/site/pack/eukhe/start/eukhe, into
+// the workspace's plug) is never looked at.
+// THROUGH (severity high, as the fifteenth's: the flood is unasked; then
+// a plugin file Neovim runs at every start is a plain workspace write):
+// plug/plugin/evil.lua writes as Inside.
+// Root cause: linkedDots still charges its budget for entries it never
+// walks (a non-dot name of the home is skipped after `budget--`), and a
+// budget cut still says nothing (no fallback). The fix of the fifteenth
+// priced one kind of filler (files), not the cause. At the root: charge
+// only what is walked (test the home's non-dot names and the uncovered
+// places BEFORE taking from the budget: they are free), and when the
+// bound is hit, fail closed (every write into the workspace protected
+// until a complete walk, or keep the last complete walk's rules).
+func TestRedteam16_AgentDirFloodOfTheHomeHidesTheLinkedNvimPack(t *testing.T) {
+	_, home, root := redHome(t)
+	evil := r16packLink(t, home, root)
+	before := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if c := before.ClassWrite(before.Resolve(root, evil)); c < ClassProtected {
+		t.Fatalf("control: before the flood the plugin file writes as %v", c)
+	}
+	if c := before.ClassWrite(before.Resolve(root, filepath.Join(home, "d00000"))); c >= ClassProtected {
+		t.Fatalf("control: a directory made directly in the home writes as %v: the flood would be asked", c)
+	}
+	for i := 0; i <= maxLinkedDotsLook; i++ {
+		must(t, os.Mkdir(filepath.Join(home, fmt.Sprintf("d%05d", i)), 0o755))
+	}
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, evil)); c < ClassProtected {
+		t.Errorf("THROUGH: after the agent's flood of the home with directories, a plugin file Neovim runs (pack/eukhe/start/eukhe) writes as %v", c)
+	}
+}
+
+// Attack (target 5, no agent action needed): a developer's home whose
+// covered configuration holds more than 20 000 directories within six
+// levels (here ~/.vscode/extensions/ext/node_modules with 20 001
+// packages, four levels down; real homes: VS Code's extensions, a
+// user site-packages, ~/.local/share/Trash, a browser profile). The
+// README's Neovim package link is eight levels down; linkedDots walks
+// level by level, so every shallower directory of the whole home is
+// charged first.
+// THROUGH (severity medium-high: the README's own setup on a large home;
+// with protected out of the auto set the agent's write of the plugin is
+// a plain workspace write, and Neovim runs it): plug/plugin/evil.lua
+// writes as Inside.
+// Root cause: as above: linkedDots' budget (maxLinkedDotsLook) is
+// breadth-first over the whole covered home and a cut fails open. At
+// the root: the links into the workspace cannot be found by a bounded
+// walk from the home; judge a workspace write by the links that reach
+// it (index, per workspace, the symlinks of the covered home whose real
+// path is in a root, with no depth bound and fail-closed at the bound),
+// or walk the known package paths (site/pack/*/{start,opt}/*) first
+// and apart from the budget.
+func TestRedteam16_LargeHomeConfigHidesTheLinkedNvimPack(t *testing.T) {
+	_, home, root := redHome(t)
+	evil := r16packLink(t, home, root)
+	nm := filepath.Join(home, ".vscode", "extensions", "ext", "node_modules")
+	must(t, os.MkdirAll(nm, 0o755))
+	before := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if c := before.ClassWrite(before.Resolve(root, evil)); c < ClassProtected {
+		t.Fatalf("control: in a small home the plugin file writes as %v", c)
+	}
+	for i := 0; i <= maxLinkedDotsLook; i++ {
+		must(t, os.Mkdir(filepath.Join(nm, fmt.Sprintf("p%05d", i)), 0o755))
+	}
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, evil)); c < ClassProtected {
+		t.Errorf("THROUGH: in a home with a large ~/.vscode, a plugin file Neovim runs (pack/eukhe/start/eukhe) writes as %v", c)
+	}
+}
+
+// Attack (target 1: namesAllIn, the gate's per-file question): a
+// hard link of ~/.aws/credentials in the workspace (a/cred: a dotfiles
+// directory), and the directory holding it bound a second time into the
+// workspace (b, mount --bind a b: a container's or fstab's bind mount of
+// a part of the project) before the policy. The read tool's read of
+// a/cred.
+// THROUGH (severity medium: the premise is a bind mount made by root,
+// not by the agent; then the credentials are read unasked, with the
+// default auto set): a/cred reads as Inside. Without the mount it is
+// Secret (the control).
+// Root cause: namesAllIn (links_strangers.go) counts the PATHS at which
+// the roots' walk meets the file against its number of NAMES (nlink):
+// a bind mount shows one name at two paths (same st_dev, same inode),
+// so the two paths a/cred and b/cred "are" both names, "every name is in
+// the roots", and the walk of the secret places is skipped. strangersIn
+// (the sandbox's protected search) counts the same way. At the root:
+// a path is not a name; count names by (parent directory's dev and
+// inode, entry name) rather than by path, so a directory seen twice
+// through a mount gives its names once (and, at a directory already met
+// by its dev and inode, do not walk it again), or skip the look when the
+// roots hold a mount point (the mount table is read already).
+func TestRedteam16_BindMountInTheRootsCountsANameTwice(t *testing.T) {
+	home, root, cred := r14secretHome(t)
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	must(t, os.MkdirAll(a, 0o755))
+	must(t, os.MkdirAll(b, 0o755))
+	must(t, os.Link(cred, filepath.Join(a, "cred")))
+	if c := r14policy(home, root); c.ClassRead(c.Resolve(root, filepath.Join(a, "cred"))) != ClassSecret {
+		t.Fatal("control: without the mount, a/cred is not secret")
+	}
+	r14mount(t, a, b)
+	p := r14policy(home, root)
+	if c := p.ClassRead(p.Resolve(root, filepath.Join(a, "cred"))); c != ClassSecret {
+		t.Errorf("THROUGH: a/cred, another name of ~/.aws/credentials, reads as %v with its directory bound at b too", c)
+	}
+}
+
+// Attack (target 1: strangersIn, the sandbox's search of the roots for
+// other names of protected files): ~/.bashrc hard-linked in the
+// workspace as a/bashrc (a dotfiles directory), and a bound a second
+// time at b (mount --bind, before the session). The search a bash step's
+// sandbox makes (LinkCache.SearchFrom over the roots: the protected
+// search when outside is not allowed) for the names of ~/.bashrc.
+// THROUGH (severity medium: the premise is root's bind mount; then a
+// program the gate cannot see into appends to a/bashrc, not bound
+// read-only, and plants ~/.bashrc with protected out of the auto set):
+// the search finds no name (a/bashrc is not in Links), complete.
+// Root cause: as TestRedteam16_BindMountInTheRootsCountsANameTwice:
+// strangersIn counts the paths the walk meets, and the bind mount gives
+// the one name two paths, so no file of the roots looks like a
+// "stranger" and the walks of the places outside are skipped (a regression
+// of this change: the walk of ~/.bashrc found it before).
+func TestRedteam16_BindMountInTheRootsHidesAStrangerFromTheSandbox(t *testing.T) {
+	_, home, root := redHome(t)
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	must(t, os.MkdirAll(b, 0o755))
+	hardLink(t, filepath.Join(home, ".bashrc"), filepath.Join(a, "bashrc"))
+	search := func() LinkSearch {
+		var c LinkCache
+		return c.Search(OS.(InodeFS), []string{filepath.Join(home, ".bashrc")}, []int{0}, []string{root}, nil)
+	}
+	if r := search(); !r.Complete || !slicesContains(r.Links, filepath.Join(a, "bashrc")) {
+		t.Fatalf("control: without the mount the search gives %+v", r)
+	}
+	r14mount(t, a, b)
+	if r := search(); !slicesContains(r.Links, filepath.Join(a, "bashrc")) {
+		t.Errorf("THROUGH: with a bound at b, the search for ~/.bashrc's other names gives %+v: a/bashrc stays writable in the sandbox", r)
+	}
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Attack (target 1: the kept walks and the strangers' change time): a
+// step allowed write and outside but not protected has its protected
+// search over scopes past the roots (the home: outsideLinkScopes), where
+// the strangers' look (and its change time) does not run. ~/.config
+// (1 000 entries or more: kept) holds nvim/init.lua with one name at the
+// session's first step; the user's dotfiles tool then hard-links it into
+// the workspace (init.lua) within the minute; the next step's search.
+// THROUGH (severity medium: the link is the user's, made while the
+// session runs; then an opaque program of a step with outside allowed
+// writes root/init.lua, which is ~/.config/nvim/init.lua, and Neovim runs
+// it): the second search gives no link, no unfound name, complete.
+// Root cause: SearchFrom passes the strangers' change time to walkTop
+// only when the scopes are the roots (topsWithoutStrangers); otherwise
+// changed is 0 and a kept walk is trusted while the files it MET keep
+// their numbers of names (stillNamed), which a file with one name then
+// is not among. At the root: as TestRedteam16_SecretLinkedAfterTheKeptWalkOfALargePlace
+// (agent): a kept walk must be invalidated by any status change below
+// its place since it was made, whatever the scopes.
+func TestRedteam16_ProtectedLinkedAfterTheKeptWalkWithOutside(t *testing.T) {
+	_, home, root := redHome(t)
+	conf := filepath.Join(home, ".config")
+	fillPlace(t, filepath.Join(conf, "many"), keepWalkFloor)
+	init := filepath.Join(conf, "nvim", "init.lua")
+	must(t, os.MkdirAll(filepath.Dir(init), 0o755))
+	must(t, os.WriteFile(init, []byte("-- mine\n"), 0o644))
+	var c LinkCache
+	search := func() LinkSearch {
+		return c.SearchFrom(OS.(InodeFS), []string{conf}, []int{-1}, []string{home}, []string{root}, nil)
+	}
+	if r := search(); !r.Complete || len(r.Links) != 0 {
+		t.Fatalf("control: the first search gives %+v", r)
+	}
+	must(t, os.Link(init, filepath.Join(root, "init.lua")))
+	r := search()
+	if !slicesContains(r.Links, filepath.Join(root, "init.lua")) && len(r.Unfound) == 0 && r.Complete {
+		t.Errorf("THROUGH: ~/.config/nvim/init.lua linked into the workspace after the kept walk: the search gives %+v", r)
+	}
+	var fresh LinkCache
+	if r := fresh.SearchFrom(OS.(InodeFS), []string{conf}, []int{-1}, []string{home}, []string{root}, nil); !slicesContains(r.Links, filepath.Join(root, "init.lua")) {
+		t.Errorf("control: a fresh search does not find it either: %+v", r)
+	}
+}
+
+// Attack (target 6: anyEukheOwn's list): the fifteenth red team's
+// premise (another eukhe of the same user started with other XDG
+// directories, set in a terminal's ~/.bashrc) for eukhe's SOCKET
+// directory: an eukhe started with XDG_RUNTIME_DIR=D finds its editor
+// (and `eukhe approvals` its sessions) by the entries D/eukhe/*.json,
+// and this eukhe's own socket directory is secret for exactly that
+// reason (Places.RunDirs: "no step plants an entry there that a session
+// would attach to as its editor", the twelfth red team's). The write of
+// an entry in the other's D/eukhe.
+// THROUGH (severity high where the other eukhe is started: it attaches
+// to the agent's server as to the user's editor, whose dialogs answer
+// its questions; not exercised end to end here): D/eukhe/1-x.json
+// writes as Outside (unasked with the default auto set), while the same
+// entry in this eukhe's own socket directory is Secret (the control).
+// Root cause: anyEukheOwn lists the files and directories eukhe keeps in
+// its CONFIG and STATE directories (settings.json, auth.json, sessions/,
+// journal/), not those of its RUNTIME directory (XDG_RUNTIME_DIR/eukhe,
+// $TMPDIR/eukhe-UID, %LOCALAPPDATA%/eukhe/run): a name list kept by
+// hand beside the places it mirrors. At the root: derive the name rules
+// from the same table as Places (each of eukhe's own places has a name
+// form: eukhe/*.json+.sock in a directory named eukhe or eukhe-UID), or
+// mark eukhe's directories so that every eukhe recognises another's.
+func TestRedteam16_OtherEukheSocketDirEntryIsSecret(t *testing.T) {
+	_, home, root := redHome(t)
+	own := filepath.Join(filepath.Dir(home), "run", "eukhe")
+	must(t, os.MkdirAll(own, 0o700))
+	p := Places{Roots: []string{root}, Home: home, RunDirs: []string{own}}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(own, "1-x.json"))); c != ClassSecret {
+		t.Fatalf("control: an entry in this eukhe's own socket directory writes as %v", c)
+	}
+	other := filepath.Join(t.TempDir(), "eukhe")
+	must(t, os.MkdirAll(other, 0o700))
+	for _, f := range []string{filepath.Join(other, "1-x.json"), filepath.Join(filepath.Dir(other), fmt.Sprintf("eukhe-%d", os.Getuid()), "1-x.json")} {
+		must(t, os.MkdirAll(filepath.Dir(f), 0o700))
+		if c := p.ClassWrite(p.Resolve(root, f)); c != ClassSecret {
+			t.Errorf("THROUGH: %s, an entry another eukhe's discovery reads, writes as %v", f, c)
+		}
+	}
+}
+
+// Attack (target 1: the strangers' change time, roots too large for the
+// look): the default protected search (scopes are the roots) in a
+// workspace of more than strangerWalkBound entries (a JavaScript
+// project's node_modules: 50 000 entries is a small one). ~/.config
+// (1 000 entries or more: its walk kept) holds nvim/init.lua with one
+// name at the session's first step; the user's dotfiles tool then
+// hard-links it into the workspace within the minute; the next step's
+// search.
+// THROUGH (severity medium: the link is the user's, made while the
+// session runs; then an opaque program writes root/init.lua, which is
+// ~/.config/nvim/init.lua, with protected out of the auto set): the
+// second search gives no link, complete. A fresh search finds it (the
+// control).
+// Root cause: the strangers' change time is the only thing that makes a
+// kept walk of a place outside stale when a file of it gains a name
+// (topsWithoutStrangers); when the look is cut (and, for a minute,
+// skipped: strangerSkip) changed is 0 and the kept walk is trusted on
+// stillNamed, which knows only the files that had several names then.
+// At the root: as TestRedteam16_SecretLinkedAfterTheKeptWalkOfALargePlace
+// (agent): a kept walk must be invalidated by any status change below its
+// place since it was made (re-stat what it walked, or the newest ctime),
+// not by what a bounded look at the roots happened to see.
+func TestRedteam16_ProtectedLinkedAfterTheKeptWalkInALargeWorkspace(t *testing.T) {
+	_, home, root := redHome(t)
+	conf := filepath.Join(home, ".config")
+	fillPlace(t, filepath.Join(conf, "many"), keepWalkFloor)
+	fillPlace(t, filepath.Join(root, "node_modules"), strangerWalkBound)
+	init := filepath.Join(conf, "nvim", "init.lua")
+	must(t, os.MkdirAll(filepath.Dir(init), 0o755))
+	must(t, os.WriteFile(init, []byte("-- mine\n"), 0o644))
+	var c LinkCache
+	search := func(c *LinkCache) LinkSearch {
+		return c.Search(OS.(InodeFS), []string{conf}, []int{-1}, []string{root}, nil)
+	}
+	if r := search(&c); !r.Complete || len(r.Links) != 0 {
+		t.Fatalf("control: the first search gives %+v", r)
+	}
+	must(t, os.Link(init, filepath.Join(root, "init.lua")))
+	if r := search(&c); !slicesContains(r.Links, filepath.Join(root, "init.lua")) {
+		t.Errorf("THROUGH: ~/.config/nvim/init.lua linked into a large workspace after the kept walk: the search gives %+v", r)
+	}
+	var fresh LinkCache
+	if r := search(&fresh); !slicesContains(r.Links, filepath.Join(root, "init.lua")) {
+		t.Errorf("control: a fresh search does not find it either: %+v", r)
+	}
+}
+
+// Attack (target 5: linkedDots' three extra levels below `pack`): the
+// README's Neovim package link for Neovim installed from Flathub
+// (io.neovim.nvim: its XDG data home is ~/.var/app/io.neovim.nvim/data,
+// so its package directory is ~/.var/app/io.neovim.nvim/data/nvim/site/pack,
+// the seventh part below the home, and the plugin link the tenth).
+// THROUGH (severity medium-high: with protected out of the auto set, the
+// agent's write of the plugin is a plain workspace write, and Neovim runs
+// it at every start): plug/plugin/evil.lua writes as Inside.
+// Root cause: the extra levels are granted when a directory named pack
+// is LISTED, and linkedDots lists no directory deeper than
+// maxLinkedDotsDepth, so a pack below that depth (Flatpak's, a Vim
+// under ~/.var/app/org.vim.Vim/config/vim/pack) is never seen: the fix
+// moves the fixed depth by three for one spelling of one layout (as the
+// fourteenth red team's open row LinkedDotsDeepAndLate says, a fixed
+// depth for a tree whose depth the programs choose). At the root: find
+// the links into the workspace from the workspace's side (judge a write
+// by the links that reach its real path: index the covered home's
+// symlinks whose target is in a root, unbounded in depth, pruned to
+// directories, failing closed at a bound).
+func TestRedteam16_FlatpakNvimPackLinkIsProtected(t *testing.T) {
+	_, home, root := redHome(t)
+	plug := filepath.Join(root, "plug")
+	must(t, os.MkdirAll(filepath.Join(plug, "plugin"), 0o755))
+	start := filepath.Join(home, ".var", "app", "io.neovim.nvim", "data", "nvim", "site", "pack", "eukhe", "start")
+	must(t, os.MkdirAll(start, 0o755))
+	must(t, os.Symlink(plug, filepath.Join(start, "eukhe")))
+	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(plug, "plugin", "evil.lua"))); c < ClassProtected {
+		t.Errorf("THROUGH: the Flatpak Neovim's package link: its plugin file writes as %v", c)
+	}
+}
