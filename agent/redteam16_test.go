@@ -67,3 +67,51 @@ func TestRedteam16_ProtectedLinkPastPathMaxIsNotBound(t *testing.T) {
 		}
 	})
 }
+
+// Held (was open): a name linkedDots skips (not configuration) costs a sixteenth of an entry, as a file does.
+// Attack (target 5, through the bash tool; sandboxed, auto set {read,
+// write, exec, net, outside}: protected asks): gate's
+// TestRedteam16_AgentDirFloodOfTheHomeHidesTheLinkedNvimPack end to end.
+// The user linked the workspace's plug as Neovim's package
+// (~/.local/share/nvim/site/pack/eukhe/start/eukhe). A step makes 20 001
+// empty directories directly in the home (a program: perl), unasked;
+// the next session's policy (its linkedDots) no longer finds the link,
+// and a write of plug/plugin/evil.lua is a plain workspace write.
+// THROUGH under bubblewrap (severity high): the flood runs unasked and
+// the next policy judges the plugin file Inside (the same policy made
+// before the flood judges it Protected: the control). Under Landlock the
+// flood is refused (the home directory itself is not writable there: it
+// holds the covered dot-entries), and the subtest skips.
+// Root cause: gate's row: linkedDots charges its budget for the home's
+// non-dot names it never walks, and fails open at the bound.
+func TestRedteam16_AgentFloodsTheHomeWithDirectoriesAndThePackIsFound(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside), "auto")
+		t.Setenv("HOME", w.home) // the in-process shell's steps take the process's HOME
+		plug := filepath.Join(w.dir, "plug")
+		start := filepath.Join(w.home, ".local", "share", "nvim", "site", "pack", "eukhe", "start")
+		for _, d := range []string{filepath.Join(plug, "plugin"), start} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Symlink(plug, filepath.Join(start, "eukhe")); err != nil {
+			t.Fatal(err)
+		}
+		evil := filepath.Join(plug, "plugin", "evil.lua")
+		policy := func() *gate.Policy {
+			return gate.Places{Roots: []string{w.dir}, Home: w.home}.Policy(gate.OS)
+		}
+		if p := policy(); p.ClassWrite(p.Resolve(w.dir, evil)) < gate.ClassProtected {
+			t.Fatal("control: before the flood the plugin file is not protected")
+		}
+		text := w.r14bashAll(t, "perl -e 'my $h = scalar reverse $ARGV[0]; mkdir sprintf(q(%s/d%05d), $h, $_) or die qq($!) for 0..20000; print qq(made\\n)' '"+r13rev(w.home)+"'")
+		ents, _ := os.ReadDir(w.home)
+		if len(ents) < 20000 {
+			t.Skipf("the flood did not run (%d entries in the home, asked %d):\n%s", len(ents), len(w.asked()), text)
+		}
+		if p := policy(); p.ClassWrite(p.Resolve(w.dir, evil)) < gate.ClassProtected {
+			t.Errorf("THROUGH: after the step's unasked flood of the home (asked %d), the plugin file Neovim runs writes as %v", len(w.asked()), p.ClassWrite(p.Resolve(w.dir, evil)))
+		}
+	})
+}

@@ -72,6 +72,26 @@ func strangersIn(fsys InodeFS, roots []string, bound int) strangerLook {
 	return look
 }
 
+// mountInRoots tells whether a mount point is below a root (or is one of
+// several roots): a
+// directory mounted twice (a bind mount) shows one file at two paths, so
+// counting paths would count one name twice and take a stranger for a
+// file whose names are all in the roots (the sixteenth red team's); the
+// look is then not made, and the places outside are walked.
+func mountInRoots(roots []string) bool {
+	for _, m := range mountTable() {
+		for _, r := range roots {
+			// a root that is a mount point of its own (a dev
+			// container's /workspace) shows each of its files once,
+			// unless another root shows it again
+			if under(m.Point, r) && (m.Point != r || len(roots) > 1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // withoutPath is dirs without p (each copy).
 func withoutPath(dirs []string, p string) []string {
 	var out []string
@@ -126,7 +146,7 @@ func (c *LinkCache) topsWithoutStrangers(fsys InodeFS, protected []string, depth
 		return protected, depths, 0
 	}
 	key := joinPaths(roots)
-	if c != nil && c.strangers.tooLarge(key) {
+	if c != nil && c.strangers.tooLarge(key) || mountInRoots(roots) {
 		return protected, depths, 0
 	}
 	look := strangersIn(fsys, roots, strangerWalkBound)
@@ -161,6 +181,9 @@ func joinPaths(ps []string) string {
 // in a place outside. false: a name is outside, or the walk ran past the
 // bound.
 func namesAllIn(fsys InodeFS, in Inode, roots []string, bound int) bool {
+	if mountInRoots(roots) {
+		return false // one name may show at two paths
+	}
 	met := map[string]bool{}
 	devs := map[uint64]bool{in.Dev: true}
 	budget := bound

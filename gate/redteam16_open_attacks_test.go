@@ -13,59 +13,6 @@ import (
 	"testing"
 )
 
-// r16packLink links the workspace's plug directory as Neovim's package
-// ~/.local/share/nvim/site/pack/eukhe/start/eukhe (eukhe's README's
-// setup) and gives the plugin file an agent would write.
-func r16packLink(t *testing.T, home, root string) (evil string) {
-	t.Helper()
-	plug := filepath.Join(root, "plug")
-	must(t, os.MkdirAll(filepath.Join(plug, "plugin"), 0o755))
-	start := filepath.Join(home, ".local", "share", "nvim", "site", "pack", "eukhe", "start")
-	must(t, os.MkdirAll(start, 0o755))
-	must(t, os.Symlink(plug, filepath.Join(start, "eukhe")))
-	return filepath.Join(plug, "plugin", "evil.lua")
-}
-
-// Attack (target 5: linkedDots' budget, after the fifteenth red team's
-// fix): the fifteenth's flood of the home again, with DIRECTORIES in
-// place of files: 20 001 empty directories directly in the home
-// (non-dot names: writes outside the workspace, neither protected nor
-// secret, unasked where outside is in the auto set and protected is
-// not). The next policy's linkedDots lists the home first; each
-// directory costs a whole entry (only a FILE costs a sixteenth now), so
-// the budget is gone before the second level, and the README's Neovim
-// package link (~/.local/share/nvim/site/pack/eukhe/start/eukhe, into
-// the workspace's plug) is never looked at.
-// THROUGH (severity high, as the fifteenth's: the flood is unasked; then
-// a plugin file Neovim runs at every start is a plain workspace write):
-// plug/plugin/evil.lua writes as Inside.
-// Root cause: linkedDots still charges its budget for entries it never
-// walks (a non-dot name of the home is skipped after `budget--`), and a
-// budget cut still says nothing (no fallback). The fix of the fifteenth
-// priced one kind of filler (files), not the cause. At the root: charge
-// only what is walked (test the home's non-dot names and the uncovered
-// places BEFORE taking from the budget: they are free), and when the
-// bound is hit, fail closed (every write into the workspace protected
-// until a complete walk, or keep the last complete walk's rules).
-func TestRedteam16_AgentDirFloodOfTheHomeHidesTheLinkedNvimPack(t *testing.T) {
-	_, home, root := redHome(t)
-	evil := r16packLink(t, home, root)
-	before := Places{Roots: []string{root}, Home: home}.Policy(OS)
-	if c := before.ClassWrite(before.Resolve(root, evil)); c < ClassProtected {
-		t.Fatalf("control: before the flood the plugin file writes as %v", c)
-	}
-	if c := before.ClassWrite(before.Resolve(root, filepath.Join(home, "d00000"))); c >= ClassProtected {
-		t.Fatalf("control: a directory made directly in the home writes as %v: the flood would be asked", c)
-	}
-	for i := 0; i <= maxLinkedDotsLook; i++ {
-		must(t, os.Mkdir(filepath.Join(home, fmt.Sprintf("d%05d", i)), 0o755))
-	}
-	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
-	if c := p.ClassWrite(p.Resolve(root, evil)); c < ClassProtected {
-		t.Errorf("THROUGH: after the agent's flood of the home with directories, a plugin file Neovim runs (pack/eukhe/start/eukhe) writes as %v", c)
-	}
-}
-
 // Attack (target 5, no agent action needed): a developer's home whose
 // covered configuration holds more than 20 000 directories within six
 // levels (here ~/.vscode/extensions/ext/node_modules with 20 001
@@ -101,76 +48,6 @@ func TestRedteam16_LargeHomeConfigHidesTheLinkedNvimPack(t *testing.T) {
 	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
 	if c := p.ClassWrite(p.Resolve(root, evil)); c < ClassProtected {
 		t.Errorf("THROUGH: in a home with a large ~/.vscode, a plugin file Neovim runs (pack/eukhe/start/eukhe) writes as %v", c)
-	}
-}
-
-// Attack (target 1: namesAllIn, the gate's per-file question): a
-// hard link of ~/.aws/credentials in the workspace (a/cred: a dotfiles
-// directory), and the directory holding it bound a second time into the
-// workspace (b, mount --bind a b: a container's or fstab's bind mount of
-// a part of the project) before the policy. The read tool's read of
-// a/cred.
-// THROUGH (severity medium: the premise is a bind mount made by root,
-// not by the agent; then the credentials are read unasked, with the
-// default auto set): a/cred reads as Inside. Without the mount it is
-// Secret (the control).
-// Root cause: namesAllIn (links_strangers.go) counts the PATHS at which
-// the roots' walk meets the file against its number of NAMES (nlink):
-// a bind mount shows one name at two paths (same st_dev, same inode),
-// so the two paths a/cred and b/cred "are" both names, "every name is in
-// the roots", and the walk of the secret places is skipped. strangersIn
-// (the sandbox's protected search) counts the same way. At the root:
-// a path is not a name; count names by (parent directory's dev and
-// inode, entry name) rather than by path, so a directory seen twice
-// through a mount gives its names once (and, at a directory already met
-// by its dev and inode, do not walk it again), or skip the look when the
-// roots hold a mount point (the mount table is read already).
-func TestRedteam16_BindMountInTheRootsCountsANameTwice(t *testing.T) {
-	home, root, cred := r14secretHome(t)
-	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
-	must(t, os.MkdirAll(a, 0o755))
-	must(t, os.MkdirAll(b, 0o755))
-	must(t, os.Link(cred, filepath.Join(a, "cred")))
-	if c := r14policy(home, root); c.ClassRead(c.Resolve(root, filepath.Join(a, "cred"))) != ClassSecret {
-		t.Fatal("control: without the mount, a/cred is not secret")
-	}
-	r14mount(t, a, b)
-	p := r14policy(home, root)
-	if c := p.ClassRead(p.Resolve(root, filepath.Join(a, "cred"))); c != ClassSecret {
-		t.Errorf("THROUGH: a/cred, another name of ~/.aws/credentials, reads as %v with its directory bound at b too", c)
-	}
-}
-
-// Attack (target 1: strangersIn, the sandbox's search of the roots for
-// other names of protected files): ~/.bashrc hard-linked in the
-// workspace as a/bashrc (a dotfiles directory), and a bound a second
-// time at b (mount --bind, before the session). The search a bash step's
-// sandbox makes (LinkCache.SearchFrom over the roots: the protected
-// search when outside is not allowed) for the names of ~/.bashrc.
-// THROUGH (severity medium: the premise is root's bind mount; then a
-// program the gate cannot see into appends to a/bashrc, not bound
-// read-only, and plants ~/.bashrc with protected out of the auto set):
-// the search finds no name (a/bashrc is not in Links), complete.
-// Root cause: as TestRedteam16_BindMountInTheRootsCountsANameTwice:
-// strangersIn counts the paths the walk meets, and the bind mount gives
-// the one name two paths, so no file of the roots looks like a
-// "stranger" and the walks of the places outside are skipped (a regression
-// of this change: the walk of ~/.bashrc found it before).
-func TestRedteam16_BindMountInTheRootsHidesAStrangerFromTheSandbox(t *testing.T) {
-	_, home, root := redHome(t)
-	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
-	must(t, os.MkdirAll(b, 0o755))
-	hardLink(t, filepath.Join(home, ".bashrc"), filepath.Join(a, "bashrc"))
-	search := func() LinkSearch {
-		var c LinkCache
-		return c.Search(OS.(InodeFS), []string{filepath.Join(home, ".bashrc")}, []int{0}, []string{root}, nil)
-	}
-	if r := search(); !r.Complete || !slicesContains(r.Links, filepath.Join(a, "bashrc")) {
-		t.Fatalf("control: without the mount the search gives %+v", r)
-	}
-	r14mount(t, a, b)
-	if r := search(); !slicesContains(r.Links, filepath.Join(a, "bashrc")) {
-		t.Errorf("THROUGH: with a bound at b, the search for ~/.bashrc's other names gives %+v: a/bashrc stays writable in the sandbox", r)
 	}
 }
 
