@@ -21,6 +21,10 @@ import (
 // PATH_MAX (4096) with the workspace's path before it.
 const r16deep = 2100
 
+// r16cacheFiles is how many cache files ~/.kube holds (a walk of
+// keepWalkFloor entries or more is kept).
+var r16cacheFiles = 1000
+
 // Attack (target 3: the descriptor-relative walker, sandboxed, auto set
 // {read, write, exec}): the eighth red team's premise (the user's
 // dotfiles repository in the workspace holds a hard link of ~/.bashrc:
@@ -112,6 +116,66 @@ func TestRedteam16_AgentFloodsTheHomeWithDirectoriesAndThePackIsFound(t *testing
 		}
 		if p := policy(); p.ClassWrite(p.Resolve(w.dir, evil)) < gate.ClassProtected {
 			t.Errorf("THROUGH: after the step's unasked flood of the home (asked %d), the plugin file Neovim runs writes as %v", len(w.asked()), p.ClassWrite(p.Resolve(w.dir, evil)))
+		}
+	})
+}
+
+// Held (was open): every search (not only the roots' own) gets the strangers' latest change from a look at the workspace, shared by one process's searches (LinkCache.Fresh), so a kept walk older than a link into the workspace is made again.
+// Attack (target 2: keepWalkFloor, sandboxed, auto set {read, write,
+// exec}): the fourteenth red team's row (a hard link of a secret made in
+// the workspace AFTER the session's first sandboxed step walked the
+// secret places, then read by the next step's opaque program) on a
+// secret place LARGER than keepWalkFloor: ~/.kube with kubectl's cache
+// (1 000 files in ~/.kube/cache/discovery, a few months of use; a
+// browser profile, ~/.mozilla or ~/.config/google-chrome, always is),
+// and ~/.kube/config linked into the workspace (a dotfiles tool, a
+// backup restore) within the minute the walk is kept.
+// THROUGH under both mechanisms (severity high: a cluster's credentials
+// read unasked; the link is the user's, made while the session runs):
+// the canary is printed. With 10 cache files (r16cacheFiles = 10: a walk
+// below keepWalkFloor, not kept) the same steps hide it (held: the
+// control, as TestRedteam14_SecretLinkedIntoTheWorkspaceAfterTheKeptWalkIsHidden).
+// Root cause: a kept walk of a place (links_tops.go) is trusted while
+// the files it MET with more than one name keep their number of names
+// (stillNamed); a file that had ONE name when walked is not in it, so a
+// link made to it later leaves the walk "still good", and the sandbox's
+// secret search passes no change time (SearchFrom's changed is 0 where
+// scopes are not the roots). keepWalkFloor only narrows this to places
+// of fewer than 1 000 entries. At the root: a kept walk of a SECRET
+// place is valid only while no file of it changed status after the walk
+// (record the place's regular files' (dev, ino) → ctime, or, cheaper,
+// the newest ctime below it, and re-stat them: a link sets ctime), or
+// do not keep walks of secret places at all (they are the credentials
+// the promise is about; bound them, fail closed at the bound).
+func TestRedteam16_SecretLinkedAfterTheKeptWalkOfALargePlaceIsHidden(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Exec), "auto")
+		t.Setenv("HOME", w.home) // the in-process shell's steps take the process's HOME
+		kube := filepath.Join(w.home, ".kube")
+		disc := filepath.Join(kube, "cache", "discovery", "host_6443")
+		if err := os.MkdirAll(disc, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < r16cacheFiles; i++ {
+			if err := os.WriteFile(filepath.Join(disc, fmt.Sprintf("g%04d.json", i)), []byte("{}"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cfg := filepath.Join(kube, "config")
+		if err := os.WriteFile(cfg, []byte("token: "+r14canary+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		w.r14bashAll(t, "perl -e 1") // the walk of the secret places, kept
+		if err := os.MkdirAll(filepath.Join(w.dir, "dot"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		link := filepath.Join(w.dir, "dot", "kubeconfig")
+		if err := os.Link(cfg, link); err != nil {
+			t.Fatal(err)
+		}
+		text := w.r14bashAll(t, "perl -e 'open F, scalar reverse($ARGV[0]) or die \"$!\"; print <F>' '"+r13rev(link)+"'")
+		if strings.Contains(text, r14canary) {
+			t.Errorf("THROUGH: ~/.kube/config, hard-linked into the workspace after the kept walk of ~/.kube, was read (asked %d):\n%s", len(w.asked()), text)
 		}
 	})
 }

@@ -459,10 +459,9 @@ func (c *LinkCache) Search(fsys InodeFS, protected []string, depths []int, roots
 // writable directories too); a protected place outside the workspace
 // roots is walked through the cache (links_tops.go).
 func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, scopes, roots, skip []string) (r LinkSearch) {
-	var changed int64 // the strangers' latest change (links_strangers.go)
-	if slices.Equal(scopes, roots) {
-		protected, depths, changed = c.topsWithoutStrangers(fsys, protected, depths, roots)
-	}
+	// the strangers' latest change, and for a search of the roots alone
+	// the places outside it need not walk (links_strangers.go)
+	protected, depths, changed := c.topsWithoutStrangers(fsys, protected, depths, roots, slices.Equal(scopes, roots))
 	budget := MaxLinkWalk
 	seen := map[fileID]uint64{}  // names found so far
 	want := map[fileID]uint64{}  // names it has

@@ -109,6 +109,43 @@ func withoutPath(dirs []string, p string) []string {
 type strangerSkip struct {
 	mu    sync.Mutex
 	large map[string]time.Time // the roots, joined → when found too large
+	// last is the last look, kept until Fresh: a process's searches
+	// (the protected files' and the secret files') share it
+	lastKey  string
+	lastAt   time.Time
+	lastLook *strangerLook
+}
+
+// lookKept bounds how long a kept look serves when no Fresh comes (a
+// caller that searches without it).
+const lookKept = 200 * time.Millisecond
+
+// recent is the last look at these roots, when one is kept.
+func (s *strangerSkip) recent(key string) (strangerLook, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lastLook != nil && s.lastKey == key && time.Since(s.lastAt) < lookKept {
+		return *s.lastLook, true
+	}
+	return strangerLook{}, false
+}
+
+func (s *strangerSkip) keep(key string, look strangerLook) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastKey, s.lastAt, s.lastLook = key, time.Now(), &look
+}
+
+// Fresh drops the kept look at the roots: the next search looks again.
+// A sandbox calls it once per process, before its searches, so they
+// share one look and no later process uses it.
+func (c *LinkCache) Fresh() {
+	if c == nil {
+		return
+	}
+	c.strangers.mu.Lock()
+	c.strangers.lastLook = nil
+	c.strangers.mu.Unlock()
 }
 
 func (s *strangerSkip) tooLarge(key string) bool {
@@ -127,14 +164,16 @@ func (s *strangerSkip) markLarge(key string) {
 	s.large[key] = time.Now()
 }
 
-// topsWithoutStrangers are the protected places a search of the roots
-// alone (scopes are the roots) must walk: all of them, or, when a look at
-// the roots finds no file with a name outside them, only those at or
+// topsWithoutStrangers are the protected places a search must walk:
+// all of them, or, for a search of the roots alone (spare), when a look
+// at the roots finds no file with a name outside them, only those at or
 // below a root (a place outside holds no name of a file in the roots).
-// changed is the strangers' latest status change: a kept walk of a place
-// outside from before it is walked again (a name the user linked into the
-// workspace within the minute the walk is kept).
-func (c *LinkCache) topsWithoutStrangers(fsys InodeFS, protected []string, depths []int, roots []string) (tops []string, ds []int, changed int64) {
+// changed is the strangers' latest status change, for any search: a kept
+// walk of a place outside from before it is walked again (a name the
+// user linked into the workspace within the minute the walk is kept: of
+// a protected file, or of a secret file in a large place such as
+// ~/.kube with its cache, the sixteenth red team's).
+func (c *LinkCache) topsWithoutStrangers(fsys InodeFS, protected []string, depths []int, roots []string, spare bool) (tops []string, ds []int, changed int64) {
 	outside := false
 	for _, t := range protected {
 		if !underAny(t, roots) {
@@ -149,14 +188,24 @@ func (c *LinkCache) topsWithoutStrangers(fsys InodeFS, protected []string, depth
 	if c != nil && c.strangers.tooLarge(key) || mountInRoots(roots) {
 		return protected, depths, 0
 	}
-	look := strangersIn(fsys, roots, strangerWalkBound)
+	var look strangerLook
+	ok := false
+	if c != nil {
+		look, ok = c.strangers.recent(key)
+	}
+	if !ok {
+		look = strangersIn(fsys, roots, strangerWalkBound)
+		if c != nil {
+			c.strangers.keep(key, look)
+		}
+	}
 	if !look.complete {
 		if c != nil {
 			c.strangers.markLarge(key)
 		}
 		return protected, depths, 0
 	}
-	if look.any {
+	if look.any || !spare {
 		return protected, depths, look.changed
 	}
 	for i, t := range protected {

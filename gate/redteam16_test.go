@@ -225,3 +225,48 @@ func r16packLink(t *testing.T, home, root string) (evil string) {
 	must(t, os.Symlink(plug, filepath.Join(start, "eukhe")))
 	return filepath.Join(plug, "plugin", "evil.lua")
 }
+
+// Held (was open): every search (not only the roots' own) gets the strangers' latest change from a look at the workspace, shared by one process's searches (LinkCache.Fresh), so a kept walk older than a link into the workspace is made again.
+// Attack (target 1: the kept walks and the strangers' change time): a
+// step allowed write and outside but not protected has its protected
+// search over scopes past the roots (the home: outsideLinkScopes), where
+// the strangers' look (and its change time) does not run. ~/.config
+// (1 000 entries or more: kept) holds nvim/init.lua with one name at the
+// session's first step; the user's dotfiles tool then hard-links it into
+// the workspace (init.lua) within the minute; the next step's search.
+// THROUGH (severity medium: the link is the user's, made while the
+// session runs; then an opaque program of a step with outside allowed
+// writes root/init.lua, which is ~/.config/nvim/init.lua, and Neovim runs
+// it): the second search gives no link, no unfound name, complete.
+// Root cause: SearchFrom passes the strangers' change time to walkTop
+// only when the scopes are the roots (topsWithoutStrangers); otherwise
+// changed is 0 and a kept walk is trusted while the files it MET keep
+// their numbers of names (stillNamed), which a file with one name then
+// is not among. At the root: as TestRedteam16_SecretLinkedAfterTheKeptWalkOfALargePlace
+// (agent): a kept walk must be invalidated by any status change below
+// its place since it was made, whatever the scopes.
+func TestRedteam16_ProtectedLinkedAfterTheKeptWalkWithOutsideIsFound(t *testing.T) {
+	_, home, root := redHome(t)
+	conf := filepath.Join(home, ".config")
+	fillPlace(t, filepath.Join(conf, "many"), keepWalkFloor)
+	init := filepath.Join(conf, "nvim", "init.lua")
+	must(t, os.MkdirAll(filepath.Dir(init), 0o755))
+	must(t, os.WriteFile(init, []byte("-- mine\n"), 0o644))
+	var c LinkCache
+	search := func() LinkSearch {
+		return c.SearchFrom(OS.(InodeFS), []string{conf}, []int{-1}, []string{home}, []string{root}, nil)
+	}
+	if r := search(); !r.Complete || len(r.Links) != 0 {
+		t.Fatalf("control: the first search gives %+v", r)
+	}
+	must(t, os.Link(init, filepath.Join(root, "init.lua")))
+	c.Fresh() // a sandbox's next process
+	r := search()
+	if !slicesContains16(r.Links, filepath.Join(root, "init.lua")) && len(r.Unfound) == 0 && r.Complete {
+		t.Errorf("THROUGH: ~/.config/nvim/init.lua linked into the workspace after the kept walk: the search gives %+v", r)
+	}
+	var fresh LinkCache
+	if r := fresh.SearchFrom(OS.(InodeFS), []string{conf}, []int{-1}, []string{home}, []string{root}, nil); !slicesContains16(r.Links, filepath.Join(root, "init.lua")) {
+		t.Errorf("control: a fresh search does not find it either: %+v", r)
+	}
+}

@@ -271,6 +271,10 @@ func readDirNoLinks(dir string) ([]gate.Entry, error) {
 // allowed (protected_outside.go): it must not run.
 func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxPlaces, scan func() []string, refusal string) {
 	secretRefusal := ""
+	// the searches of this process (the secret files' and the protected
+	// files') share one look at the workspace, and no later process uses
+	// it (gate/links_strangers.go)
+	x.links.Fresh()
 	defer func() {
 		if refusal == "" {
 			refusal = secretRefusal
