@@ -182,12 +182,6 @@ type Policy struct {
 	mounts  *mountWatch
 	// near is told each path before it is judged for a write (SetNear).
 	near atomic.Pointer[func(path string)]
-	// commands are the names of the programs in the absolute pathDirs,
-	// listed at first need (isCommandName)
-	commands struct {
-		once  sync.Once
-		names map[string]bool
-	}
 	// pathDirs are the Places' PathDirs: eukhe's PATH and what the
 	// user's shells add to it.
 	pathDirs []string
@@ -670,13 +664,6 @@ func (p *Policy) protectsAs(path string, n names) bool {
 			if r.Name != "" && (n.endsWith(path, r.Name) || n.endsWith(parentOf(path), r.Name)) {
 				return true
 			}
-			if r.Name == "" && p.isCommandName(filepath.Base(path), n) {
-				// every directory is on PATH ("." or an empty entry, or
-				// a shell that did not say its PATH in time): a file
-				// named like a command is one the user's shell may run
-				// wherever it is (the fifteenth red team's tools/ls)
-				return true
-			}
 		}
 	}
 	for _, e := range entries {
@@ -700,33 +687,6 @@ func (p *Policy) belowRoot(path string) string {
 		return path
 	}
 	return strings.TrimPrefix(path, best)
-}
-
-// isCommandName tells whether name is the name of an entry of an
-// absolute PATH directory of the policy (a command the user's shell
-// finds by name), compared as n compares names.
-func (p *Policy) isCommandName(name string, n names) bool {
-	lister, ok := p.fs.(InodeFS)
-	if !ok {
-		return false
-	}
-	p.commands.once.Do(func() {
-		p.commands.names = map[string]bool{}
-		for _, d := range p.pathDirs {
-			if !filepath.IsAbs(d) {
-				continue
-			}
-			ns, _ := lister.Names(d)
-			for _, c := range ns {
-				p.commands.names[c] = true
-				p.commands.names[strings.ToLower(c)] = true
-			}
-		}
-	})
-	if p.commands.names[name] {
-		return true
-	}
-	return !n.exact() && p.commands.names[strings.ToLower(name)]
 }
 
 func parentOf(path string) string {

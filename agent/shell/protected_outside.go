@@ -81,16 +81,14 @@ func relativePathRefusal(program string, ends []string) string {
 	if len(ends) == 0 {
 		return ""
 	}
-	shown, fix := "./"+ends[0], "make the entry absolute"
+	shown := "./" + ends[0]
 	if ends[0] == "" {
-		shown = "the current directory (an entry \".\", \"..\" or empty, or a shell of yours that did not say " +
-			"its PATH in time, so that any directory may be on it)"
-		fix = "make the entry absolute, or your shell's startup faster"
+		shown = "the current directory (an entry \".\", \"..\" or empty)"
 	}
 	return fmt.Sprintf("bash: %s: not run: your PATH has a relative entry (%s), a directory wherever a shell is; "+
 		"this step may write outside the workspace, where the sandbox cannot keep a program named like a command "+
-		"out of every such directory; allow protected for this step, or %s\n",
-		filepath.Base(program), shown, fix)
+		"out of every such directory; allow protected for this step, or make the entry absolute\n",
+		filepath.Base(program), shown)
 }
 
 // underDotHome reports whether path is at or below a place of the home's

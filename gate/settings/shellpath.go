@@ -84,18 +84,8 @@ func askShellsPathDirs(env map[string]string) []string {
 			defer wg.Done()
 			p, ok := askShellPath(inv, env)
 			if !ok {
-				// no answer in time: what its startup files name, and
-				// ".": what the scan cannot read (a path array over
-				// lines, a file sourced through a variable, a shell it
-				// does not know) may add any directory of the workspace,
-				// so every directory is taken as one, as for a PATH that
-				// holds "." (a program named like a command is protected
-				// anywhere). The agent can choose when this happens (a
-				// history file flooded until the shell misses the wait:
-				// the fifteenth red team's), so the scan is the lesser
-				// half of the answer.
+				// no answer in time: what its startup files name
 				p = scannedPathDirs(unansweredFiles(inv, env), env["HOME"])
-				p = strings.TrimPrefix(p+string(filepath.ListSeparator)+unansweredEntry, string(filepath.ListSeparator))
 			}
 			if p != "" {
 				mu.Lock()
@@ -108,11 +98,6 @@ func askShellsPathDirs(env map[string]string) []string {
 	slices.Sort(outs) // the order the shells answered in is not the user's
 	return newPathDirs(env["PATH"], outs)
 }
-
-// unansweredEntry is the entry an unanswered shell's PATH is taken to
-// hold besides what its startup files name: the current directory,
-// wherever it is.
-const unansweredEntry = "."
 
 // shellInvocation is one way to ask a shell: its program and arguments
 // before the command.
