@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"strings"
 	"sync"
 	"time"
 )
@@ -184,7 +185,7 @@ func (c *LinkCache) topsWithoutStrangers(fsys InodeFS, protected []string, depth
 	if !outside || len(roots) == 0 {
 		return protected, depths, 0
 	}
-	key := joinPaths(roots)
+	key := strings.Join(roots, "\x00")
 	if c != nil && c.strangers.tooLarge(key) || mountInRoots(roots) {
 		return protected, depths, 0
 	}
@@ -214,14 +215,6 @@ func (c *LinkCache) topsWithoutStrangers(fsys InodeFS, protected []string, depth
 		}
 	}
 	return tops, ds, 0
-}
-
-func joinPaths(ps []string) string {
-	n := ""
-	for _, p := range ps {
-		n += p + "\x00"
-	}
-	return n
 }
 
 // namesAllIn reports whether every name of the file in is at or below the
