@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/eukhe/eukhe/internal/sigdefault"
 )
 
 // No process of a step outlives it, under Landlock too. Bubblewrap runs each program as the init of its own pid namespace:
@@ -45,7 +46,10 @@ func superviseConfined(args []string) int {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.ExtraFiles = []*os.File{os.NewFile(planFD, "landlock-plan")}
 	// TERM and INT reach the whole process group; the program decides.
-	signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
+	// Taken and dropped, not ignored: an ignored signal stays ignored in
+	// the program, which then could not be interrupted (Ctrl-C, timeout
+	// -s INT, a hangup) under Landlock as it is under bubblewrap.
+	sigdefault.Drop(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "bash: %s: %v\n", args[1], err)
 		return 126

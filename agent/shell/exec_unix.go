@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/eukhe/eukhe/internal/sigdefault"
 )
 
 // procGroup is one external process's group: its process group id (the
@@ -16,8 +18,14 @@ type procGroup = int
 
 // groupAttr starts a process in a new session: a new process group (its
 // id is the pid) with no controlling terminal, so the group is killed
-// whole, and no program can read or stop on the server's terminal.
-func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+// whole, and no program can read or stop on the server's terminal. The
+// hangup and interrupt reach it at their defaults, whatever eukhe was
+// started ignoring (under nohup, a step's program could not be
+// interrupted).
+func groupAttr() *syscall.SysProcAttr {
+	sigdefault.ForChildren()
+	return &syscall.SysProcAttr{Setsid: true}
+}
 
 // startGroup is the group of a process just started: its pid.
 func startGroup(p *os.Process) procGroup { return p.Pid }

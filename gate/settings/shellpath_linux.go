@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/eukhe/eukhe/internal/procfs"
+	"github.com/eukhe/eukhe/internal/sigdefault"
 )
 
 // askShellPath asks the shell as a terminal starts it: interactive, on a
@@ -42,6 +43,7 @@ func askShellPath(inv shellInvocation, env map[string]string) (string, bool) {
 		// typed: the tenth red team's)
 		args = append(args, "-o", "HIST_IGNORE_SPACE")
 	}
+	sigdefault.ForChildren() // hung up at the end, whatever eukhe was started ignoring
 	cmd := exec.Command(inv[0], args...)
 	cmd.Env = envList(env)
 	cmd.Dir = env["HOME"]

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"syscall"
 	"time"
+
+	"github.com/eukhe/eukhe/internal/sigdefault"
 )
 
 // askShellPathPipe runs one shell invocation with the command that prints its
@@ -22,6 +24,7 @@ import (
 // tenth red team's: it held it shellHangupGrace longer).
 func askShellPathPipe(inv shellInvocation, env map[string]string) (string, bool) {
 	start := time.Now()
+	sigdefault.ForChildren() // hung up at the end, whatever eukhe was started ignoring
 	cmd := exec.Command(inv[0], append(inv[1:], shellPathCommand())...)
 	cmd.Env = envList(env)
 	cmd.Dir = env["HOME"]

@@ -1,6 +1,8 @@
 package settings
 
 import (
+	"github.com/eukhe/eukhe/internal/testkit"
+
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,6 +128,9 @@ func TestShellPathDirsSeesTerminalOnlyAndPromptHookEntries(t *testing.T) {
 // gone for the user's next shell. Killed outright at the wait, it left
 // the lock, and every shell the user opened after waited a minute for it.
 func TestAskingAShellPastTheWaitLetsItsTrapsRun(t *testing.T) {
+	if testkit.StartedIgnoringHangup() {
+		t.Log("started with the hangup ignored")
+	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Fatal("bash is needed: ", err)
@@ -167,4 +172,15 @@ func TestAskingAShellPastTheWaitLetsItsTrapsRun(t *testing.T) {
 			t.Fatalf("the startup file's lock %s is still there: its tool was killed before its trap ran (the trap's log: %q)", lock, b)
 		})
 	}
+}
+
+// eukhe started with the hangup ignored (under nohup, or by a client that
+// ignores it) passed the ignoring on to the shell it asked, so its
+// startup file's tool was never hung up and was killed without its trap:
+// the user's lock was left (every CI rehearsal, run under nohup).
+func TestAskingAShellUnderNohupHangsItsToolUp(t *testing.T) {
+	if testkit.StartedIgnoringHangup() {
+		t.Skip("the ask under nohup is the test's second process")
+	}
+	testkit.RunIgnoringHangup(t, "^TestAskingAShellPastTheWaitLetsItsTrapsRun$/^it_is_hung_up_when_it_takes_too_long$")
 }
