@@ -231,7 +231,12 @@
 //     (places.go), though it finds no command any more (pathdirs.go):
 //     with "." or an empty entry on PATH the root itself is protected;
 //     and every directory whose path ends with it (EndRule; "../bin" is
-//     every bin). "~/bin" is the home's bin, as bash reads it.
+//     every bin). "~/bin" is the home's bin, as bash reads it. With "."
+//     or an empty entry, or a user's shell that did not say its PATH in
+//     time (Places.PathUnknown: its startup files' scan is a guess the
+//     agent can force by slowing the shell), every directory is one: a
+//     file named like a command of the absolute PATH directories is
+//     protected wherever it is (isCommandName).
 //   - Every word a step names counts as a path, and so do the paths inside
 //     it: an option's value (--file=P, -fP), a curl @P, a file:// URL. The
 //     words of cd are not read as paths; the steps after it are judged in

@@ -33,6 +33,13 @@ type Places struct {
 	SettingsFiles []string
 	// PathDirs are the directories on PATH, in order.
 	PathDirs []string
+	// PathUnknown says a shell of the user's did not say its PATH in
+	// time: what its startup files add is not known (their scan is an
+	// approximation, and the agent can make the shell slow), so any
+	// directory may be on it. A program named like a command is then
+	// protected wherever it is; the roots' other entries are not (an
+	// entry "." protects those too).
+	PathUnknown bool
 	// Env holds the variables that name credential files
 	// (AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE, CLOUDSDK_CONFIG).
 	Env map[string]string
@@ -421,6 +428,9 @@ func (pl Places) Rules() []Rule {
 		}
 		rs = append(rs, Rule{Kind: EndRule, Name: c})
 	}
+	if pl.PathUnknown {
+		rs = append(rs, Rule{Kind: EndRule, Name: ""})
+	}
 	return rs
 }
 
@@ -431,6 +441,7 @@ func (pl Places) Policy(fsys FS) *Policy {
 	}
 	p := NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
 	p.pathDirs = slices.Clone(pl.PathDirs)
+	p.pathUnknown = pl.PathUnknown
 	for _, f := range pl.GateFiles() {
 		p.gateSpelled = appendNew(p.gateSpelled, filepath.Clean(f))
 		p.gateFiles = appendNew(p.gateFiles, filepath.Clean(f))

@@ -185,6 +185,15 @@ type Policy struct {
 	// pathDirs are the Places' PathDirs: eukhe's PATH and what the
 	// user's shells add to it.
 	pathDirs []string
+	// pathUnknown: a shell of the user's did not say its PATH in time
+	// (Places.PathUnknown)
+	pathUnknown bool
+	// commands are the names of the programs in the absolute pathDirs,
+	// listed at first need (isCommandName)
+	commands struct {
+		once  sync.Once
+		names map[string]bool
+	}
 	// linkKeep are the secret places whose files' other names are
 	// eukhe's own (its state: a journal's names of workspace files), not
 	// searched by ClassWrite.
@@ -664,6 +673,13 @@ func (p *Policy) protectsAs(path string, n names) bool {
 			if r.Name != "" && (n.endsWith(path, r.Name) || n.endsWith(parentOf(path), r.Name)) {
 				return true
 			}
+			if r.Name == "" && p.isCommandName(filepath.Base(path), n) {
+				// every directory may be on PATH ("." or an empty entry,
+				// or a shell that did not say its PATH in time): a file
+				// named like a command is one the user's shell may run
+				// wherever it is (the fifteenth red team's tools/ls)
+				return true
+			}
 		}
 	}
 	for _, e := range entries {
@@ -688,6 +704,38 @@ func (p *Policy) belowRoot(path string) string {
 	}
 	return strings.TrimPrefix(path, best)
 }
+
+// isCommandName tells whether name is the name of an entry of an
+// absolute PATH directory of the policy (a command the user's shell
+// finds by name), compared as n compares names. The directories are
+// listed once per policy.
+func (p *Policy) isCommandName(name string, n names) bool {
+	lister, ok := p.fs.(InodeFS)
+	if !ok {
+		return false
+	}
+	p.commands.once.Do(func() {
+		p.commands.names = map[string]bool{}
+		for _, d := range p.pathDirs {
+			if !filepath.IsAbs(d) {
+				continue
+			}
+			ns, _ := lister.Names(d)
+			for _, c := range ns {
+				p.commands.names[c] = true
+				p.commands.names[strings.ToLower(c)] = true
+			}
+		}
+	})
+	if p.commands.names[name] {
+		return true
+	}
+	return !n.exact() && p.commands.names[strings.ToLower(name)]
+}
+
+// PathUnknown tells whether a shell of the user's did not say its PATH
+// in time (Places.PathUnknown): any directory may be on it.
+func (p *Policy) PathUnknown() bool { return p.pathUnknown }
 
 func parentOf(path string) string {
 	i := strings.LastIndexByte(path, '/')

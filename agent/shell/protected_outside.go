@@ -76,8 +76,15 @@ func unfoundLinksRefusal(program string, found gate.LinkSearch) string {
 
 // relativePathRefusal is the text of a process not run because the
 // user's PATH has a relative entry (ends: the policy's EndNames, each
-// entry's path below wherever the shell is), or "" when it has none.
-func relativePathRefusal(program string, ends []string) string {
+// entry's path below wherever the shell is), or may have one (unknown: a
+// shell of the user's did not say its PATH in time), or "" when neither.
+func relativePathRefusal(program string, ends []string, unknown bool) string {
+	if unknown {
+		return fmt.Sprintf("bash: %s: not run: a shell of yours did not say its PATH in time (its startup files "+
+			"ran past the wait), so any directory may be on it; this step may write outside the workspace, where the "+
+			"sandbox cannot keep a program named like a command out of every directory; allow protected for this "+
+			"step, or make your shell's startup faster (it is asked again for a session started a minute or more later)\n", filepath.Base(program))
+	}
 	if len(ends) == 0 {
 		return ""
 	}

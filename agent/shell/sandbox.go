@@ -478,7 +478,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		}
 	}
 	if outside && refusal == "" {
-		refusal = relativePathRefusal(program, x.policy.EndNames())
+		refusal = relativePathRefusal(program, x.policy.EndNames(), x.policy.PathUnknown())
 	}
 	return pl, scan, refusal
 }

@@ -78,6 +78,7 @@ func (p Paths) places(env map[string]string, git []string) gate.Places {
 		Roots:           p.Roots,
 		SettingsFiles:   p.Files(),
 		PathDirs:        append(filepath.SplitList(env["PATH"]), ShellPathDirs(env)...),
+		PathUnknown:     ShellPathUnknown(env),
 		Env:             env,
 		CredentialFiles: credentialConfigs(p.Roots),
 		GitPlaces:       git,

@@ -59,22 +59,43 @@ var shellPaths sync.Map // key → *shellPathAnswer
 type shellPathAnswer struct {
 	once sync.Once
 	dirs []string
+	// unknown: a shell did not answer in time (dirs then hold what its
+	// startup files' scan found); kept shellUnknownKept from at, then
+	// asked again at the next need (a new session)
+	unknown bool
+	at      time.Time
 }
+
+// shellUnknownKept is how long an answer with a shell that did not answer
+// in time is kept: a machine busy at a session's start does not leave
+// every later session of the process (an editor's) with an unknown PATH.
+const shellUnknownKept = time.Minute
 
 // WarmShellPathDirs starts asking the shells for env in the background,
 // so the answer is in by the time a session's policy needs it (the
 // client's handshake runs meanwhile).
 func WarmShellPathDirs(env map[string]string) { go ShellPathDirs(env) }
 
-func cachedShellPathDirs(env map[string]string) []string {
+func cachedShellPathDirs(env map[string]string) []string { return cachedShellPath(env).dirs }
+
+// ShellPathUnknown tells whether a shell of the user's did not say its
+// PATH in time for env (ShellPathDirs then holds what its startup files'
+// scan found, an approximation): any directory may be on that PATH
+// (gate.Places.PathUnknown).
+func ShellPathUnknown(env map[string]string) bool { return cachedShellPath(env).unknown }
+
+func cachedShellPath(env map[string]string) *shellPathAnswer {
 	key := strings.Join([]string{env["HOME"], env["SHELL"], env["PATH"], env["ZDOTDIR"], env["XDG_CONFIG_HOME"], env["BASH_ENV"]}, "\x00")
 	v, _ := shellPaths.LoadOrStore(key, &shellPathAnswer{})
 	a := v.(*shellPathAnswer)
-	a.once.Do(func() { a.dirs = askShellsPathDirs(env) })
-	return a.dirs
+	a.once.Do(func() { a.dirs, a.unknown = askShellsPathDirs(env); a.at = time.Now() })
+	if a.unknown && time.Since(a.at) > shellUnknownKept {
+		shellPaths.CompareAndDelete(key, a) // asked again by the next to need it
+	}
+	return a
 }
 
-func askShellsPathDirs(env map[string]string) []string {
+func askShellsPathDirs(env map[string]string) (dirs []string, unknown bool) {
 	var outs []string
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -84,19 +105,25 @@ func askShellsPathDirs(env map[string]string) []string {
 			defer wg.Done()
 			p, ok := askShellPath(inv, env)
 			if !ok {
-				// no answer in time: what its startup files name
+				// no answer in time: what its startup files name, and
+				// unknown, for what the scan cannot read (a path array
+				// over lines, a file sourced through a variable, a shell
+				// it does not know); the agent can choose when this
+				// happens (a history file flooded until the shell misses
+				// the wait: the fifteenth red team's)
 				p = scannedPathDirs(unansweredFiles(inv, env), env["HOME"])
 			}
+			mu.Lock()
+			unknown = unknown || !ok
 			if p != "" {
-				mu.Lock()
 				outs = append(outs, p)
-				mu.Unlock()
 			}
+			mu.Unlock()
 		}()
 	}
 	wg.Wait()
 	slices.Sort(outs) // the order the shells answered in is not the user's
-	return newPathDirs(env["PATH"], outs)
+	return newPathDirs(env["PATH"], outs), unknown
 }
 
 // shellInvocation is one way to ask a shell: its program and arguments
