@@ -118,7 +118,12 @@ func (n names) above(p, q string) bool {
 // is not below base, nor base itself).
 func (n names) cut(p, base string) (string, bool) {
 	if n.exact() {
-		return strings.CutPrefix(p, base+"/")
+		// p has base then "/" (base+"/" made no string: this is the hot
+		// path of every judgment, once per rule)
+		if len(p) > len(base) && p[len(base)] == '/' && strings.HasPrefix(p, base) {
+			return p[len(base)+1:], true
+		}
+		return p, false // as strings.CutPrefix says it
 	}
 	ps, bs := splitPath(p), splitPath(base)
 	if len(ps) <= len(bs) || !n.below(p, base) {
@@ -130,7 +135,7 @@ func (n names) cut(p, base string) (string, bool) {
 // endsWith reports whether the judged path p ends with the parts of end.
 func (n names) endsWith(p, end string) bool {
 	if n.exact() {
-		return strings.HasSuffix(p, "/"+end)
+		return len(p) > len(end) && p[len(p)-len(end)-1] == '/' && strings.HasSuffix(p, end)
 	}
 	ps, es := splitPath(p), splitPath(end)
 	if len(es) == 0 || len(ps) < len(es) {

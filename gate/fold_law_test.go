@@ -200,3 +200,29 @@ func TestAppDataMovesTheStores(t *testing.T) {
 		}
 	}
 }
+
+// The exact comparisons (the Linux hot path, written without making a
+// string per rule) say what their plain spellings say: cut is the part
+// below base+"/", endsWith a suffix "/"+end.
+func TestExactCutAndEndsWithAreThePlainStringTests(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		part := rapid.SampledFrom([]string{"", "a", "b", "ab", ".git", "bin", "/"})
+		join := func(label string) string {
+			var b strings.Builder
+			for i := range rapid.IntRange(0, 5).Draw(t, label+"n") {
+				b.WriteString(part.Draw(t, label+string(rune('0'+i))))
+			}
+			return b.String()
+		}
+		p, base := join("p"), join("base")
+		var n names
+		gotRest, gotOK := n.cut(p, base)
+		wantRest, wantOK := strings.CutPrefix(p, base+"/")
+		if gotRest != wantRest || gotOK != wantOK {
+			t.Fatalf("cut(%q, %q) = %q, %v; want %q, %v", p, base, gotRest, gotOK, wantRest, wantOK)
+		}
+		if got, want := n.endsWith(p, base), strings.HasSuffix(p, "/"+base); got != want {
+			t.Fatalf("endsWith(%q, %q) = %v, want %v", p, base, got, want)
+		}
+	})
+}
