@@ -106,7 +106,11 @@ var HomeWritable = []string{".npm", ".cargo/registry", ".cargo/git", ".m2/reposi
 	".gradle/notifications", ".gradle/kotlin", ".docker/buildx",
 	// history and state files, data no program runs
 	".wget-hsts", ".lesshst", ".python_history", ".node_repl_history", ".sqlite_history",
-	".psql_history", ".bash_history", ".zsh_history", ".rediscli_history", ".mysql_history"}
+	".psql_history", ".bash_history", ".zsh_history", ".rediscli_history", ".mysql_history",
+	// perf's build-id cache: hard links (or copies) of the binaries it
+	// profiled, read for their symbols, never run; as configuration, its
+	// links to a binary outside made every step allowed outside refused
+	".debug"}
 
 // path2 is rel below the part of the home part names ("" the home).
 func path2(part, rel string) string {
