@@ -87,3 +87,33 @@ func TestRedteam17_UnreadableDirectoryHidesAStrangerFromTheLook(t *testing.T) {
 		t.Errorf("control: the walk of the place outside does not miss the name either: %+v", r)
 	}
 }
+
+// Attack (target 1b): the unknown PATH's command names are listed once
+// per policy (a session's). The user installs a tool during the session
+// (pip install --user, go install: a new file in a PATH directory); the
+// agent then writes tools/<that name> in the workspace, one of the
+// directories the unknown PATH may hold.
+// THROUGH (severity low: the write tool makes the file without its
+// execute bit, and the sandbox's own list (agent/shell setShadow) is
+// made again when a PATH directory changes, so a bash step's chmod or
+// write of it is guarded; a file the edit tool rewrites keeps the bit a
+// step gave it before the name was a command): the write is Inside.
+// Root cause: gate/policy.go Policy.isCommandName lists the PATH
+// directories once (commands.once), where the sandbox's pathShadow
+// looks again when a directory's change time moved.
+func TestRedteam17_CommandInstalledDuringTheSessionIsNotACommandToTheGate(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	root, bin := filepath.Join(base, "root"), filepath.Join(base, "bin")
+	must(t, os.MkdirAll(filepath.Join(root, "tools"), 0o755))
+	must(t, os.MkdirAll(bin, 0o755))
+	must(t, os.WriteFile(filepath.Join(bin, "r17old"), []byte("#!/bin/sh\n"), 0o755))
+	p := Places{Roots: []string{root}, PathDirs: []string{bin}, PathUnknown: true}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "tools", "r17old"))); c != ClassProtected {
+		t.Fatalf("control: a write of tools/r17old is %v", c)
+	}
+	must(t, os.WriteFile(filepath.Join(bin, "r17new"), []byte("#!/bin/sh\n"), 0o755))
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "tools", "r17new"))); c != ClassProtected {
+		t.Errorf("THROUGH: after r17new is installed, a write of tools/r17new is %v", c)
+	}
+}
