@@ -9,6 +9,7 @@ package shell
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,7 +56,10 @@ func r17withoutDAC(t *testing.T, name string) bool {
 // Complete; agent/shell/sandbox.go hideSecretNames then lets Unfound
 // pass under bubblewrap, on the belief that an unfound name is outside
 // the scopes (the workspace and the home), which bubblewrap does not
-// show; here it is inside.
+// show; here it is inside. (The step's cat, a process started after
+// its chmod 755, is not looked at again: gate/links.go LinkCache keeps
+// the search made while backup was unreadable, since the key's number
+// of names did not change, though that search had a name Unfound.)
 func TestRedteam17_UnreadableDirectoryHidesASecretsOtherNameUnderBubblewrap(t *testing.T) {
 	if !r17withoutDAC(t, "TestRedteam17_UnreadableDirectoryHidesASecretsOtherNameUnderBubblewrap") {
 		return
@@ -78,5 +82,58 @@ func TestRedteam17_UnreadableDirectoryHidesASecretsOtherNameUnderBubblewrap(t *t
 	}
 	if res := cw.run("chmod 755 backup && cat backup/k"); strings.Contains(res.Text, secretText) {
 		t.Errorf("THROUGH: the second step read the key's other name:\n%s", res.Text)
+	}
+}
+
+// Attack (target 2, the strangers look), end to end: the user keeps
+// ~/.bashrc hard-linked in the workspace as dotfiles/bashrc (a dotfiles
+// repository). The policy is the one a session has (gate.Places with the
+// home: its configuration is protected, and a name of one of its files
+// in the workspace is bound read-only). The agent's first step makes
+// dotfiles unreadable (chmod 000); at its second, the look at the roots
+// cannot open dotfiles, finds no stranger, and the home is not walked;
+// the step's one process (python3: each process of a step is looked at
+// as it starts) gives the permissions back and appends to
+// dotfiles/bashrc (a name the gate's reading of the step's words does
+// not see; the sandbox is what must hold).
+// THROUGH (severity high: a shell startup file planted with protected
+// not allowed, by two unasked workspace steps): ~/.bashrc holds the
+// agent's line.
+// Root cause: gate/linkwalk_unix.go walkDirAt skips a directory it
+// cannot open as if it were empty, so gate/links_strangers.go
+// strangersIn calls its walk complete and LinkCache.topsWithoutStrangers
+// spares the walk of the home (which would have reported the name
+// Unfound: gate TestRedteam17_UnreadableDirectoryHidesAStrangerFromTheLook).
+func TestRedteam17_UnreadableDirectoryLetsAStepWriteTheHomesBashrc(t *testing.T) {
+	if !r17withoutDAC(t, "TestRedteam17_UnreadableDirectoryLetsAStepWriteTheHomesBashrc") {
+		return
+	}
+	needTool(t, "python3")
+	useMechanism(t, Bubblewrap)
+	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
+	w.runner.blind = func(gate.Effects) gate.Effects { return gate.Of(gate.Read, gate.Write) }
+	home := filepath.Dir(w.secret)
+	w.runner.Gate.Policy = gate.Places{Roots: []string{w.root}, Home: home}.Policy(gate.OS)
+	rc := filepath.Join(home, ".bashrc")
+	if err := os.WriteFile(rc, []byte("# the user's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(w.path("dotfiles"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(rc, w.path("dotfiles/bashrc")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(w.path("dotfiles"), 0o755) })
+	w.run(`python3 -c 'open("dotfiles/"+"bash"+"rc", "a").write("CONTROL\n")'`)
+	if b, _ := os.ReadFile(rc); strings.Contains(string(b), "CONTROL") {
+		t.Fatalf("control: the readable link is written:\n%s", b)
+	}
+	if res := w.run("chmod 000 dotfiles && echo done"); !strings.Contains(res.Text, "done") {
+		t.Fatalf("the chmod step did not run:\n%s", res.Text)
+	}
+	res := w.run(`python3 -c 'import os; os.chmod("dotfiles", 0o755); open("dotfiles/"+"bash"+"rc", "a").write("PLANTED\n")'`)
+	if b, _ := os.ReadFile(rc); strings.Contains(string(b), "PLANTED") {
+		t.Errorf("THROUGH: the second step wrote ~/.bashrc through dotfiles/bashrc:\n%s", res.Text)
 	}
 }
