@@ -43,3 +43,59 @@ func TestRedteam17_LinkMadeAfterTheLookCannotReachTheHomesBashrc(t *testing.T) {
 		})
 	}
 }
+
+// r17unknownWorld is a world whose policy is a session's with an unknown
+// PATH (a shell of the user's did not say it in time), the command
+// r17cmd in a PATH directory, and steps judged to have effects.
+func r17unknownWorld(t *testing.T, m Mechanism, effects gate.Effects) *world {
+	t.Helper()
+	needTool(t, "python3")
+	useMechanism(t, m)
+	w := newWorld(t, gate.AutoOf(effects))
+	w.runner.blind = func(gate.Effects) gate.Effects { return effects }
+	bin := filepath.Join(filepath.Dir(w.root), "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "r17cmd"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.runner.Gate.Policy = gate.Places{Roots: []string{w.root}, Home: filepath.Dir(w.secret), PathDirs: []string{bin}, PathUnknown: true}.Policy(gate.OS)
+	return w
+}
+
+// Attack (target 1b): with the PATH unknown, a process makes a program
+// named like a command deep in the workspace by a rename the gate's
+// reading of the words cannot see (python3's os.rename of a file made
+// under another name, in a directory made by the same process).
+// Held: under Landlock and bubblewrap the program is taken out of use
+// after the process (agent/shell protected_shadow.go, the ending "").
+func TestRedteam17_UnknownPathProgramMadeByRenameIsTakenOutOfUse(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		t.Run(string(m), func(t *testing.T) {
+			w := r17unknownWorld(t, m, gate.Of(gate.Read, gate.Write, gate.Exec))
+			res := w.run(`python3 -c 'import os; os.makedirs("a/b"); open("a/b/t", "w").write("#!/bin/sh\n"); os.chmod("a/b/t", 0o755); os.rename("a/b/t", "a/b/r17" + "cmd")'`)
+			if _, err := os.Lstat(w.path("a/b/r17cmd")); err == nil {
+				t.Errorf("a/b/r17cmd is in use after the step:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (target 1b): with the PATH unknown, a step allowed outside (in
+// the auto set: no question) writes a program named like a command
+// outside the workspace, where no look of the sandbox reaches.
+// Held: the step is not run, with the unknown PATH's refusal
+// (agent/shell protected_outside.go relativePathRefusal).
+func TestRedteam17_UnknownPathRefusesAStepAllowedOutside(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		t.Run(string(m), func(t *testing.T) {
+			w := r17unknownWorld(t, m, gate.Of(gate.Read, gate.Write, gate.Exec, gate.Outside))
+			dest := filepath.Join(w.outside, "r17cmd")
+			res := w.run(`python3 -c 'open("` + dest + `", "w").write("#!/bin/sh\n")'`)
+			if _, err := os.Lstat(dest); err == nil || !strings.Contains(res.Text, "did not say its PATH in time") {
+				t.Errorf("the step allowed outside ran (made: %v):\n%s", err == nil, res.Text)
+			}
+		})
+	}
+}
