@@ -141,3 +141,51 @@ func TestRedteam17_HardLinkOfACommandNamedFileIsProtected(t *testing.T) {
 		t.Errorf("a write of notes.txt (another name of tools/r17cmd) is %v, want protected", c)
 	}
 }
+
+// r17foldOS is the host's file system on a volume that folds case (an
+// ext4 casefold directory, a vfat stick, macOS's default APFS), and, when
+// windows, opens names as Windows does.
+type r17foldOS struct {
+	InodeFS
+	windows bool
+}
+
+func (r17foldOS) CaseInsensitive(string) bool { return true }
+func (f r17foldOS) WindowsNames() bool        { return f.windows }
+
+// r17foldPolicy is the unknown PATH's policy on such a volume, with the
+// command name a command of a PATH directory.
+func r17foldPolicy(t *testing.T, name string) (string, *Policy) {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	root, bin := filepath.Join(base, "root"), filepath.Join(base, "bin")
+	must(t, os.MkdirAll(filepath.Join(root, "tools"), 0o755))
+	must(t, os.MkdirAll(bin, 0o755))
+	must(t, os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"), 0o755))
+	fsys := r17foldOS{OS.(InodeFS)}
+	return root, Places{Roots: []string{root}, PathDirs: []string{bin}, PathUnknown: true}.Policy(fsys)
+}
+
+// Attack (target 1b): on a volume that folds case, the agent writes
+// tools/ſſh (U+017F, the long s, whose case folding is s: ext4's
+// casefold and the gate's own foldName take it for s), which the
+// volume opens when the user's shell looks for ssh in tools.
+// THROUGH (severity low: a case-folding workspace volume on Linux is
+// rare; macOS's APFS folds by its own table): the write is Inside (the
+// control, tools/SSH, is protected).
+// Root cause: gate/policy.go Policy.isCommandName compares with
+// strings.ToLower, not the gate's foldName (gate/fold.go) that every
+// other name comparison on such a volume uses (names.part).
+func TestRedteam17_CaseFoldedCommandNameByTheLongS(t *testing.T) {
+	root, p := r17foldPolicy(t, "ssh")
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "tools", "SSH"))); c != ClassProtected {
+		t.Fatalf("control: a write of tools/SSH is %v", c)
+	}
+	if foldName("ſſh") != foldName("ssh") {
+		t.Fatal("control: the gate's folding does not take ſ for s")
+	}
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "tools", "ſſh"))); c != ClassProtected {
+		t.Errorf("THROUGH: a write of tools/ſſh (ssh on a folding volume) is %v", c)
+	}
+}
