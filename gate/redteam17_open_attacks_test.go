@@ -143,15 +143,10 @@ func TestRedteam17_HardLinkOfACommandNamedFileIsProtected(t *testing.T) {
 }
 
 // r17foldOS is the host's file system on a volume that folds case (an
-// ext4 casefold directory, a vfat stick, macOS's default APFS), and, when
-// windows, opens names as Windows does.
-type r17foldOS struct {
-	InodeFS
-	windows bool
-}
+// ext4 casefold directory, a vfat stick, macOS's default APFS).
+type r17foldOS struct{ InodeFS }
 
 func (r17foldOS) CaseInsensitive(string) bool { return true }
-func (f r17foldOS) WindowsNames() bool        { return f.windows }
 
 // r17foldPolicy is the unknown PATH's policy on such a volume, with the
 // command name a command of a PATH directory.
