@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eukhe/eukhe/gate"
 )
@@ -97,5 +98,40 @@ func TestRedteam17_UnknownPathRefusesAStepAllowedOutside(t *testing.T) {
 				t.Errorf("the step allowed outside ran (made: %v):\n%s", err == nil, res.Text)
 			}
 		})
+	}
+}
+
+// Attack (target 1a, the Landlock supervisor that now takes signals):
+// with the PATH unknown, a step's program starts a daemon in a session
+// of its own (setsid, a second fork) that waits and then makes
+// tools/r17cmd, and kills its supervisor with SIGKILL (the one signal it
+// cannot take and drop), so that no one kills the daemon and the look
+// for made entries runs before the plant.
+// Held: the kill is refused (EPERM: the confined program cannot signal
+// out of its domain), the supervisor kills the daemon at the program's
+// end, and no tools/r17cmd is made.
+func TestRedteam17_ProgramCannotKillItsSupervisorToPlantAfterTheLook(t *testing.T) {
+	w := r17unknownWorld(t, Landlock, gate.Of(gate.Read, gate.Write, gate.Exec))
+	if err := os.MkdirAll(w.path("tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "import os, time, signal\n" +
+		"if os.fork() == 0:\n" +
+		"    os.setsid()\n" +
+		"    if os.fork() == 0:\n" +
+		"        time.sleep(1)\n" +
+		"        open('tools/r17' + 'cmd', 'w').write('#!/bin/sh\\n')\n" +
+		"        os.chmod('tools/r17' + 'cmd', 0o755)\n" +
+		"    os._exit(0)\n" +
+		"time.sleep(0.3)\n" +
+		"os.kill(os.getppid(), signal.SIGKILL)\n"
+	if err := os.WriteFile(w.path("d.py"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := w.run("python3 d.py")
+	time.Sleep(1500 * time.Millisecond)
+	w.run("true")
+	if _, err := os.Lstat(w.path("tools/r17cmd")); err == nil {
+		t.Errorf("tools/r17cmd is in use after the next step:\n%s", res.Text)
 	}
 }
