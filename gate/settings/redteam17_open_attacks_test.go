@@ -9,6 +9,7 @@ package settings
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,5 +131,41 @@ func TestRedteam17_UnknownPathMissesTheCommandsOfAMissedAbsoluteDirectory(t *tes
 	}
 	if c := p.ClassWrite(p.Resolve(ws, filepath.Join(ws, "tools", "r17mytool"))); c < gate.ClassProtected {
 		t.Errorf("THROUGH: a write of tools/r17mytool (a command of a PATH directory the scan missed) is %v", c)
+	}
+}
+
+// Attack (target 1b, a shell that answers in time): the user's zsh
+// defers part of its startup until it is at its prompt (zinit's turbo
+// mode, zsh-defer, here zsh's own sched +1), and the deferred part adds
+// the relative entry tools to PATH. The ask types its command at the
+// first prompt and has the answer well within the wait, before the
+// deferred part runs: PATH known, without tools (PathUnknown false, so
+// no command name is protected anywhere either). In the user's
+// terminal, the prompt has tools on PATH a second later.
+// THROUGH (severity medium: deferred plugin loading is a common zsh
+// setup; with protected out of the auto set the agent writes tools/ls
+// unasked, and the user's next ls in the workspace runs it): the write
+// is Inside. (A precmd hook, sched +0 and zle-line-init are seen.)
+// Root cause: gate/settings/shellpath_linux.go askShellPath takes the
+// PATH the shell has at its first prompt as the PATH, where the shell's
+// startup may still be running (sched, zle -F, TRAPALRM with TMOUT):
+// an answer before the startup's deferred work is an approximation the
+// policy treats as known.
+func TestRedteam17_ZshsDeferredStartupAddsAnEntryAfterTheAnswer(t *testing.T) {
+	zsh, err := exec.LookPath("zsh")
+	if err != nil {
+		t.Skip("zsh is not installed")
+	}
+	shortLinger(t, 200*time.Millisecond)
+	home, ws := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".zshrc"), []byte("zmodload zsh/sched\nsched +1 'path=(tools $path)'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "SHELL": zsh, "PATH": os.Getenv("PATH")}
+	if c := r17write(env, ws, "ls"); c < gate.ClassProtected {
+		t.Errorf("THROUGH: a write of tools/ls (tools on the zsh's PATH a second after its prompt) is %v", c)
 	}
 }
