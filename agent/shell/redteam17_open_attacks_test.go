@@ -137,3 +137,35 @@ func TestRedteam17_UnreadableDirectoryLetsAStepWriteTheHomesBashrc(t *testing.T)
 		t.Errorf("THROUGH: the second step wrote ~/.bashrc through dotfiles/bashrc:\n%s", res.Text)
 	}
 }
+
+// Attack (target 2, the kept search): as the row above, but the step
+// that reads the key comes after the directory is readable again: step
+// 1 chmod 000 backup, step 2 chmod 755 backup, step 3 cat backup/k (a
+// process whose search could meet backup/k).
+// THROUGH (severity high: one unasked chmod leaves the key readable to
+// every later step of the session): step 3 prints the key.
+// Root cause: gate/links.go LinkCache.SearchFrom keeps the search made
+// while backup was unreadable (the key's number of names is the same
+// and each name it found is still one), though it had a name Unfound:
+// a kept search with Unfound names is used again while the roots
+// changed (a directory readable again); with the walk's skip of an
+// unreadable directory (gate/linkwalk_unix.go walkDirAt).
+func TestRedteam17_KeptSearchHidesASecretsOtherNameFromLaterSteps(t *testing.T) {
+	if !r17withoutDAC(t, "TestRedteam17_KeptSearchHidesASecretsOtherNameFromLaterSteps") {
+		return
+	}
+	useMechanism(t, Bubblewrap)
+	cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)), gate.Of(gate.Read, gate.Write))
+	if err := os.MkdirAll(cw.path("backup"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(cw.key, cw.path("backup/k")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(cw.path("backup"), 0o755) })
+	cw.run("chmod 000 backup")
+	cw.run("chmod 755 backup")
+	if res := cw.run("cat backup/k"); strings.Contains(res.Text, secretText) {
+		t.Errorf("THROUGH: a later step read the key's other name:\n%s", res.Text)
+	}
+}
