@@ -8,6 +8,7 @@ package shell
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -133,5 +134,58 @@ func TestRedteam17_ProgramCannotKillItsSupervisorToPlantAfterTheLook(t *testing.
 	w.run("true")
 	if _, err := os.Lstat(w.path("tools/r17cmd")); err == nil {
 		t.Errorf("tools/r17cmd is in use after the next step:\n%s", res.Text)
+	}
+}
+
+// r17withoutDAC runs the test named name again in a process without the
+// capabilities that pass over permission bits (as any user who is not
+// root runs eukhe: a directory of mode 000 cannot be opened), and fails
+// t when it fails there. It reports true in that process (the caller
+// then does the work).
+func r17withoutDAC(t *testing.T, name string) bool {
+	t.Helper()
+	if os.Getenv("EUKHE_R17_NO_DAC") != "" || os.Geteuid() != 0 {
+		return true
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("setpriv is needed to drop root's permission override")
+	}
+	cmd := exec.Command(setpriv, "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search", "--",
+		os.Args[0], "-test.run=^"+name+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "EUKHE_R17_NO_DAC=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS") {
+		t.Errorf("without the permission override (%v):\n%s", err, out)
+	}
+	return false
+}
+
+// Attack (target 2, the search for a secret file's other names), under
+// Landlock: the user's hard link of a secret key in the workspace
+// (backup/k); the agent's step makes backup unreadable, and its next
+// step gives the permissions back and reads backup/k.
+// Held: the search's name Unfound makes Landlock refuse the step
+// (agent/shell/sandbox.go hideSecretNames), though its text says the
+// other name is outside the workspace and the home. (Every later step
+// is refused so, the chmod that would repair it too, and the kept search
+// stays: the agent can stop the session's steps with one chmod.)
+func TestRedteam17_UnreadableDirectoryUnderLandlockRefusesTheStep(t *testing.T) {
+	if !r17withoutDAC(t, "TestRedteam17_UnreadableDirectoryUnderLandlockRefusesTheStep") {
+		return
+	}
+	useMechanism(t, Landlock)
+	cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)), gate.Of(gate.Read, gate.Write))
+	if err := os.MkdirAll(cw.path("backup"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(cw.key, cw.path("backup/k")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(cw.path("backup"), 0o755) })
+	cw.run("chmod 000 backup")
+	res := cw.run("chmod 755 backup; cat backup/k")
+	if strings.Contains(res.Text, secretText) || !strings.Contains(res.Text, "has another name") {
+		t.Errorf("the step read the key's other name:\n%s", res.Text)
 	}
 }
