@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"errors"
+	"io/fs"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -67,7 +69,7 @@ func namesKinds(fsys InodeFS, dir string) ([]string, []Kind, error) {
 // linkWalker is an InodeFS that walks for linkWalk itself (the OS:
 // relative to each directory's descriptor, linkwalk_unix.go).
 type linkWalker interface {
-	walkLinks(top string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) bool
+	walkLinks(top string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) (bool, string)
 }
 
 // MaxLinkWalk is how many entries one search for a file's other names
@@ -87,8 +89,10 @@ type fileID struct{ dev, ino uint64 }
 // most depth levels of directories below it; -1: all), on one of devs
 // when devs is not nil, without following links, skipping what skip
 // says. It stops when visit says so or budget runs out; false: it ran
-// out.
-func linkWalk(fsys InodeFS, top string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) bool {
+// out, or met a directory it could not read that a step may open (blind,
+// its path: linkwalk_unix.go; here, a directory whose listing was
+// refused for its permissions), so what is below it was not seen.
+func linkWalk(fsys InodeFS, top string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) (complete bool, blind string) {
 	if w, ok := fsys.(linkWalker); ok {
 		return w.walkLinks(top, depth, devs, skip, budget, visit)
 	}
@@ -120,6 +124,10 @@ func linkWalk(fsys InodeFS, top string, depth int, devs map[uint64]bool, skip fu
 			return true, true
 		}
 		names, kinds, err := namesKinds(fsys, p)
+		if errors.Is(err, fs.ErrPermission) {
+			blind = p
+			return false, false
+		}
 		if err != nil {
 			return true, true
 		}
@@ -132,7 +140,7 @@ func linkWalk(fsys InodeFS, top string, depth int, devs map[uint64]bool, skip fu
 		return true, true
 	}
 	ok, _ := walk(top, KindMissing, depth)
-	return ok
+	return ok, blind
 }
 
 // protectedTops are the protected places a file with path may be another
@@ -281,7 +289,7 @@ func (p *Policy) otherNamesClass(path string, write bool) Class {
 	search := func(tops []string, depths []int, skip func(string) bool) (found, complete bool) {
 		for i, t := range tops {
 			if underAny(t, p.roots) {
-				complete := linkWalk(fsys, t, depths[i], devs, skip, &budget, func(_ string, o Inode) bool {
+				complete, _ := linkWalk(fsys, t, depths[i], devs, skip, &budget, func(_ string, o Inode) bool {
 					found = o.Dev == in.Dev && o.Ino == in.Ino
 					return !found
 				})
@@ -309,7 +317,7 @@ func (p *Policy) otherNamesClass(path string, write bool) Class {
 				if *allIn {
 					continue
 				}
-				files, complete = p.links.walkTop(fsys, t, depths[i], p.roots, &home, in.Changed)
+				files, complete, _ = p.links.walkTop(fsys, t, depths[i], p.roots, &home, in.Changed)
 			}
 			for _, f := range files {
 				if f.in.Dev == in.Dev && f.in.Ino == in.Ino && (skip == nil || !skip(f.path)) {
@@ -420,6 +428,10 @@ type LinkSearch struct {
 	// CutAt is the place whose walk ran past its bound when the search
 	// is not Complete: a protected place, or a root searched.
 	CutAt string
+	// Blind, when the search is not Complete for it, is a directory of
+	// the user's it could not read (mode 000: linkWalk), below which a
+	// name may be that a step can reach after a chmod.
+	Blind string
 }
 
 // LinkCache keeps the last searches of the roots for other names of
@@ -478,9 +490,9 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 		if !underAny(t, roots) {
 			b = &outside
 		}
-		files, complete := c.walkTop(fsys, t, depths[i], roots, b, changed)
+		files, complete, blind := c.walkTop(fsys, t, depths[i], roots, b, changed)
 		if !complete && r.CutAt == "" {
-			r.CutAt = t
+			r.CutAt, r.Blind = t, blind
 		}
 		r.Complete = complete && r.Complete
 		for _, f := range files {
@@ -522,7 +534,7 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 			out.Links, out.Unfound = slices.Clone(out.Links), slices.Clone(out.Unfound)
 			out.Complete = out.Complete && r.Complete
 			if out.CutAt == "" {
-				out.CutAt = r.CutAt
+				out.CutAt, out.Blind = r.CutAt, r.Blind
 			}
 			return out
 		}
@@ -534,7 +546,10 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 			}
 		}
 		slices.Sort(r.Unfound)
-		if c != nil {
+		// a search that did not see everything is not kept: what it
+		// missed (a directory made unreadable, then readable again: the
+		// seventeenth red team's) is looked at by the next
+		if c != nil && r.Complete {
 			if c.lasts == nil || len(c.lasts) >= maxKeptSearches {
 				c.lasts = map[string]LinkSearch{}
 			}
@@ -559,7 +574,7 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 			// red team's)
 			b = &outside
 		}
-		ok := linkWalk(fsys, root, -1, devs, isSkipped, b, func(p string, in Inode) bool {
+		ok, blind := linkWalk(fsys, root, -1, devs, isSkipped, b, func(p string, in Inode) bool {
 			id := fileID{in.Dev, in.Ino}
 			if n, ok := want[id]; ok && seen[id] < n {
 				seen[id]++
@@ -570,7 +585,7 @@ func (c *LinkCache) SearchFrom(fsys InodeFS, protected []string, depths []int, s
 		})
 		if !ok {
 			r.Complete = false
-			r.CutAt = root
+			r.CutAt, r.Blind = root, blind
 			return r
 		}
 		if missing == 0 {

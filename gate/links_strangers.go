@@ -49,7 +49,7 @@ func strangersIn(fsys InodeFS, roots []string, bound int) strangerLook {
 		if underAny(root, withoutPath(roots, root)) {
 			continue // nested: walked with the root above it
 		}
-		ok := linkWalk(fsys, root, -1, nil, nil, &budget, func(p string, in Inode) bool {
+		ok, _ := linkWalk(fsys, root, -1, nil, nil, &budget, func(p string, in Inode) bool {
 			if !met[p] {
 				met[p] = true
 				id := fileID{in.Dev, in.Ino}
@@ -233,12 +233,12 @@ func namesAllIn(fsys InodeFS, in Inode, roots []string, bound int) bool {
 		if underAny(root, withoutPath(roots, root)) {
 			continue
 		}
-		if !linkWalk(fsys, root, -1, devs, nil, &budget, func(p string, o Inode) bool {
+		if ok, _ := linkWalk(fsys, root, -1, devs, nil, &budget, func(p string, o Inode) bool {
 			if o.Dev == in.Dev && o.Ino == in.Ino {
 				met[p] = true
 			}
 			return uint64(len(met)) < in.Nlink
-		}) {
+		}); !ok {
 			return false
 		}
 		if uint64(len(met)) >= in.Nlink {

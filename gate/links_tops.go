@@ -67,19 +67,20 @@ type topWalk struct {
 // are looked for (Inode.Changed): a kept walk that began before it (less
 // changedSlack) may not know a name made since, so the place is walked
 // again.
-func (c *LinkCache) walkTop(fsys InodeFS, top string, depth int, roots []string, budget *int, changed int64) ([]linkedFile, bool) {
+func (c *LinkCache) walkTop(fsys InodeFS, top string, depth int, roots []string, budget *int, changed int64) (files []linkedFile, complete bool, blind string) {
 	cacheable := c != nil && !underAny(top, roots)
 	key := topKey(top, depth)
 	if files, complete, ok := c.kept(fsys, top, depth, roots, budget, changed); ok {
-		return files, complete
+		return files, complete, ""
 	}
 	before := *budget
-	var files []linkedFile
-	complete := linkWalk(fsys, top, depth, nil, nil, budget, func(p string, in Inode) bool {
+	complete, blind = linkWalk(fsys, top, depth, nil, nil, budget, func(p string, in Inode) bool {
 		files = append(files, linkedFile{p, in})
 		return true
 	})
-	if cacheable && before-*budget >= keepWalkFloor {
+	// a walk that met a directory it could not read is not kept (the
+	// user's chmod that opens it is no change the kept walk would see)
+	if cacheable && blind == "" && before-*budget >= keepWalkFloor {
 		c.topsMu.Lock()
 		if c.tops == nil {
 			c.tops = map[string]topWalk{}
@@ -87,7 +88,7 @@ func (c *LinkCache) walkTop(fsys InodeFS, top string, depth int, roots []string,
 		c.tops[key] = topWalk{at: time.Now(), files: files, complete: complete, cost: before - *budget}
 		c.topsMu.Unlock()
 	}
-	return files, complete
+	return files, complete, blind
 }
 
 // kept is the walk of top kept by the cache, when it may be used (see

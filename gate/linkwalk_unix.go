@@ -3,6 +3,7 @@
 package gate
 
 import (
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -16,50 +17,73 @@ import (
 // walk of a workspace spent most of its time resolving each file's path
 // again), and a directory's entries' kinds come from the listing. What it
 // visits, in what order, and what it takes from budget are linkWalk's.
-func (osFS) walkLinks(top string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) bool {
+//
+// A directory of this user's that it cannot read (mode 000, or read
+// without search) is blind: a step running as the user can open it
+// (chmod) and reach what is in it, a name of a secret or protected file
+// the walk did not see, so the walk is not complete and says where (the
+// seventeenth red team's: a chmod 000 hid a hard link of the user's SSH
+// key from the search, and the next step read it). Another user's, which
+// no step can open either, is passed over.
+func (osFS) walkLinks(top string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) (bool, string) {
 	if *budget <= 0 {
-		return false
+		return false, ""
 	}
 	*budget--
 	if skip != nil && skip(top) {
-		return true
+		return true, ""
 	}
 	var st unix.Stat_t
 	if err := unix.Lstat(top, &st); err != nil {
-		return true
+		return true, ""
 	}
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 		if uint64(st.Nlink) > 1 {
 			visit(top, inodeOf(&st))
 		}
-		return true
+		return true, ""
 	case unix.S_IFDIR:
 	default:
-		return true
+		return true, ""
 	}
 	if depth == 0 || devs != nil && !devs[uint64(st.Dev)] {
-		return true
+		return true, ""
 	}
 	fd, err := unix.Open(top, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err == unix.EMFILE || err == unix.ENFILE {
-		return false
+		return false, ""
 	}
 	if err != nil {
-		return true
+		if ownBlind(err, &st) {
+			return false, top
+		}
+		return true, ""
 	}
-	ok, _ := walkDirAt(fd, top, depth, devs, skip, budget, visit)
-	return ok
+	ok, _, blind := walkDirAt(fd, top, &st, depth, devs, skip, budget, visit)
+	return ok, blind
 }
 
-// walkDirAt walks the entries of the open directory fd (at path dir),
-// which it closes.
-func walkDirAt(fd int, dir string, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) (ok, more bool) {
+// ownBlind tells whether err, opening or reading the directory st, is a
+// refusal by its permissions of a directory this user owns (and so may
+// open: chmod).
+func ownBlind(err error, st *unix.Stat_t) bool {
+	return (err == unix.EACCES || err == unix.EPERM) && int(st.Uid) == os.Geteuid()
+}
+
+// walkDirAt walks the entries of the open directory fd (at path dir,
+// whose status is st), which it closes; blind is a directory of the
+// user's it could not read (walkLinks).
+func walkDirAt(fd int, dir string, st *unix.Stat_t, depth int, devs map[uint64]bool, skip func(string) bool, budget *int, visit func(string, Inode) bool) (ok, more bool, blind string) {
 	f := os.NewFile(uintptr(fd), dir)
 	defer f.Close()
 	ents, err := f.ReadDir(-1)
 	if err != nil && len(ents) == 0 {
-		return true, true
+		var errno unix.Errno
+		if errors.As(err, &errno) && ownBlind(errno, st) {
+			return false, false, dir
+		}
+		return true, true, ""
 	}
 	slices.SortFunc(ents, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	prefix := dir + "/"
@@ -68,7 +92,7 @@ func walkDirAt(fd int, dir string, depth int, devs map[uint64]bool, skip func(st
 	}
 	for _, e := range ents {
 		if *budget <= 0 {
-			return false, false
+			return false, false, ""
 		}
 		*budget--
 		p := prefix + e.Name()
@@ -79,21 +103,24 @@ func walkDirAt(fd int, dir string, depth int, devs map[uint64]bool, skip func(st
 		if t&os.ModeSymlink != 0 || t&(os.ModeNamedPipe|os.ModeSocket|os.ModeDevice|os.ModeCharDevice) != 0 {
 			continue
 		}
-		var st unix.Stat_t
-		if err := unix.Fstatat(fd, e.Name(), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		var est unix.Stat_t
+		if err := unix.Fstatat(fd, e.Name(), &est, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if ownBlind(err, st) {
+				return false, false, dir // listed but not searchable (mode r--)
+			}
 			continue
 		}
-		switch st.Mode & unix.S_IFMT {
+		switch est.Mode & unix.S_IFMT {
 		case unix.S_IFREG:
-			if uint64(st.Nlink) > 1 && !visit(p, inodeOf(&st)) {
-				return true, false
+			if uint64(est.Nlink) > 1 && !visit(p, inodeOf(&est)) {
+				return true, false, ""
 			}
 			continue
 		case unix.S_IFDIR:
 		default:
 			continue
 		}
-		if depth-1 == 0 || devs != nil && !devs[uint64(st.Dev)] {
+		if depth-1 == 0 || devs != nil && !devs[uint64(est.Dev)] {
 			continue
 		}
 		sub, err := unix.Openat(fd, e.Name(), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
@@ -101,16 +128,19 @@ func walkDirAt(fd int, dir string, depth int, devs map[uint64]bool, skip func(st
 			// out of descriptors (a chain of directories deeper than
 			// the limit): what is below was not seen, so the walk is not
 			// complete (the sixteenth red team's remark)
-			return false, false
+			return false, false, ""
 		}
 		if err != nil {
+			if ownBlind(err, &est) {
+				return false, false, p
+			}
 			continue
 		}
-		if ok, more := walkDirAt(sub, p, depth-1, devs, skip, budget, visit); !ok || !more {
-			return ok, more
+		if ok, more, blind := walkDirAt(sub, p, &est, depth-1, devs, skip, budget, visit); !ok || !more {
+			return ok, more, blind
 		}
 	}
-	return true, true
+	return true, true, ""
 }
 
 func inodeOf(st *unix.Stat_t) Inode {

@@ -56,18 +56,18 @@ func TestTheWalkAtDescriptorsIsTheWalkByPaths(t *testing.T) {
 		skipped := filepath.Join(top, rapid.SampledFrom(dirs).Draw(rt, "skip"))
 		skip := func(p string) bool { return p != top && under(p, skipped) }
 		stopAfter := rapid.IntRange(1, 5).Draw(rt, "stop after")
-		walk := func(fsys InodeFS) (seen []string, ok bool, left int) {
+		walk := func(fsys InodeFS) (seen []string, ok bool, blind string, left int) {
 			budget := bound
-			ok = linkWalk(fsys, top, depth, nil, skip, &budget, func(p string, in Inode) bool {
+			ok, blind = linkWalk(fsys, top, depth, nil, skip, &budget, func(p string, in Inode) bool {
 				seen = append(seen, fmt.Sprintf("%s %d", p, in.Nlink))
 				return len(seen) < stopAfter
 			})
-			return seen, ok, budget
+			return seen, ok, blind, budget
 		}
-		fastSeen, fastOK, fastLeft := walk(OS.(InodeFS))
-		seen, ok, left := walk(plainInodeFS{OS.(InodeFS)})
-		if !slices.Equal(fastSeen, seen) || fastOK != ok || fastLeft != left {
-			rt.Fatalf("at descriptors: %v ok %v left %d\nby paths: %v ok %v left %d", fastSeen, fastOK, fastLeft, seen, ok, left)
+		fastSeen, fastOK, fastBlind, fastLeft := walk(OS.(InodeFS))
+		seen, ok, blind, left := walk(plainInodeFS{OS.(InodeFS)})
+		if !slices.Equal(fastSeen, seen) || fastOK != ok || fastBlind != blind || fastLeft != left {
+			rt.Fatalf("at descriptors: %v ok %v blind %q left %d\nby paths: %v ok %v blind %q left %d", fastSeen, fastOK, fastBlind, fastLeft, seen, ok, blind, left)
 		}
 	})
 }

@@ -8,85 +8,9 @@ package gate
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"testing"
 )
-
-// r17withoutDAC runs the test named name again in a process without the
-// capabilities that pass over permission bits (as any user who is not
-// root runs eukhe), and fails t when it fails there. It reports true in
-// that process (the caller then does the work).
-func r17withoutDAC(t *testing.T, name string) bool {
-	t.Helper()
-	if os.Getenv("EUKHE_R17_NO_DAC") != "" || os.Geteuid() != 0 {
-		return true
-	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("setpriv is needed to drop root's permission override")
-	}
-	cmd := exec.Command(setpriv, "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search", "--",
-		os.Args[0], "-test.run=^"+name+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), "EUKHE_R17_NO_DAC=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Errorf("without the permission override (%v):\n%s", err, out)
-	}
-	return false
-}
-
-// Attack (target 2, the strangers look): the user keeps ~/.config/git/config
-// hard-linked into the workspace as dotfiles/gitconfig (a dotfiles
-// directory). A step of the agent's takes the directory's permissions
-// away (chmod 000 dotfiles: a workspace write, unasked). The next
-// process's look at the roots cannot open dotfiles, goes on, and finds
-// no stranger; the search then walks no place outside, so
-// dotfiles/gitconfig is neither found nor reported unfound; that
-// process's first command gives the permissions back and writes the
-// file (the user's git config: core.pager, a program git runs).
-// THROUGH (severity high: a write of the home's configuration, unasked,
-// through a name the gate knew of a step before): the search's Links and
-// Unfound are empty, and Complete. Before the look (the control: the
-// place outside walked) the name was reported Unfound, and the sandbox
-// refused the process; the look turns that refusal into nothing.
-// Root cause: gate/linkwalk_unix.go walkDirAt (and osFS.walkLinks)
-// skip a directory they cannot open (EACCES) as if it were empty, so
-// gate/links_strangers.go strangersIn calls a walk that did not see
-// everything complete (only EMFILE/ENFILE count as not seen), and
-// LinkCache.topsWithoutStrangers then skips the walk outside that would
-// have noticed the missing name.
-func TestRedteam17_UnreadableDirectoryHidesAStrangerFromTheLook(t *testing.T) {
-	if !r17withoutDAC(t, "TestRedteam17_UnreadableDirectoryHidesAStrangerFromTheLook") {
-		return
-	}
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	must(t, err)
-	root, conf := filepath.Join(base, "root"), filepath.Join(base, "home", ".config")
-	must(t, os.MkdirAll(filepath.Join(conf, "git"), 0o755))
-	must(t, os.MkdirAll(filepath.Join(root, "dotfiles"), 0o755))
-	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a"), 0o644))
-	must(t, os.WriteFile(filepath.Join(conf, "git", "config"), []byte("[core]\n"), 0o644))
-	linked := filepath.Join(root, "dotfiles", "gitconfig")
-	must(t, os.Link(filepath.Join(conf, "git", "config"), linked))
-	// control: with the directory readable the name is found
-	if r := (&LinkCache{}).SearchFrom(OS.(InodeFS), []string{conf}, []int{-1}, []string{root}, []string{root}, nil); !slices.Contains(r.Links, linked) {
-		t.Fatalf("control: the readable link is not found: %+v", r)
-	}
-	must(t, os.Chmod(filepath.Join(root, "dotfiles"), 0))
-	t.Cleanup(func() { os.Chmod(filepath.Join(root, "dotfiles"), 0o755) })
-	r := (&LinkCache{}).SearchFrom(OS.(InodeFS), []string{conf}, []int{-1}, []string{root}, []string{root}, nil)
-	if !slices.Contains(r.Links, linked) && len(r.Unfound) == 0 && r.Complete {
-		t.Errorf("THROUGH: with dotfiles unreadable, the search of the roots neither finds nor misses the home's git config's name: %+v", r)
-	}
-	// control: a search that walks the place outside (scopes other than
-	// the roots: no look) reports the name unfound, and the sandbox
-	// refuses the process (agent/shell unfoundLinksRefusal)
-	if r := (&LinkCache{}).SearchFrom(OS.(InodeFS), []string{conf}, []int{-1}, []string{root, filepath.Join(base, "elsewhere")}, []string{root}, nil); len(r.Unfound) == 0 {
-		t.Errorf("control: the walk of the place outside does not miss the name either: %+v", r)
-	}
-}
 
 // Attack (target 1b): the unknown PATH's command names are listed once
 // per policy (a session's). The user installs a tool during the session

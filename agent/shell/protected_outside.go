@@ -74,6 +74,17 @@ func unfoundLinksRefusal(program string, found gate.LinkSearch) string {
 		"or make that other name a symbolic link\n", filepath.Base(program), what)
 }
 
+// blindRefusal is the text of a process not run because the search for
+// other names (hard links) of what (secret or protected) files could not
+// read the directory dir of the user's (its mode shuts the user out): a
+// process running as the user may open it (chmod) and reach a name there.
+func blindRefusal(program, what, dir string) string {
+	return fmt.Sprintf("bash: %s: not run: the directory %s cannot be read (its mode shuts you out), so the search "+
+		"for other names (hard links) of %s files cannot see into it, and a program could open it and reach one; "+
+		"make it readable (chmod u+rx), or allow %s for this step\n",
+		filepath.Base(program), gate.Visible(dir), what, what)
+}
+
 // relativePathRefusal is the text of a process not run because the
 // user's PATH has a relative entry (ends: the policy's EndNames, each
 // entry's path below wherever the shell is), or may have one (unknown: a

@@ -428,7 +428,15 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 			for _, p := range found.Links {
 				pl.Protected = appendEntry(pl.Protected, p)
 			}
-			if outside && (len(found.Unfound) > 0 || !found.Complete) {
+			switch {
+			case found.Blind != "":
+				// a directory of the user's it could not read (chmod 000):
+				// a process may open it and write a name there the
+				// search did not see, in the workspace too (the
+				// seventeenth red team's: ~/.bashrc through its hard
+				// link in dotfiles/)
+				refusal = blindRefusal(program, "protected", found.Blind)
+			case outside && (len(found.Unfound) > 0 || !found.Complete):
 				refusal = unfoundLinksRefusal(program, found)
 			}
 		}
@@ -508,6 +516,9 @@ func (x *run) hideSecretNames(pl *gate.SandboxPlaces, program string, scopes []s
 	found := x.links.SearchFrom(fsys, tops, depths, scopes, pl.Roots, nil)
 	for _, p := range found.Links {
 		pl.Secrets = appendEntry(pl.Secrets, p)
+	}
+	if found.Blind != "" {
+		return blindRefusal(program, "secret", found.Blind)
 	}
 	if !found.Complete {
 		// a search cut at its bound hides less than there is: the

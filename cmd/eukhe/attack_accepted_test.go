@@ -28,6 +28,7 @@ import (
 // hook lefthook installed runs that package's binary. With read and
 // write the agent writes it, and the user's commit runs it.
 func TestAttackAccepted_lefthooks_own_binary_the_hook_runs_is_written_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	writeFile(t, filepath.Join(w.root, ".git", "hooks", "pre-commit"), r6lefthookHook, 0o755)
@@ -50,6 +51,7 @@ func TestAttackAccepted_lefthooks_own_binary_the_hook_runs_is_written_unasked(t 
 // node_modules/.bin, so nothing protects it), and the user's commit runs
 // it in npm's place.
 func TestAttackAccepted_a_program_in_node_modules_bin_husky_puts_first_on_PATH_is_written_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	r3git(t, w.home, w.root, "config", "core.hooksPath", ".husky/_")
@@ -71,6 +73,7 @@ func TestAttackAccepted_a_program_in_node_modules_bin_husky_puts_first_on_PATH_i
 // environment's site-packages with read and write; the user's commit
 // starts that python, which runs the .pth's import line.
 func TestAttackAccepted_the_project_venv_pre_commits_hook_runs_is_written_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	venv := filepath.Join(w.root, ".venv")

@@ -16,6 +16,7 @@ import (
 // outlived its step — and `git status` there must not run it. Each made
 // entry is renamed out of use, and the reply says what was done.
 func TestAttacks_protected_names_at_any_depth(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	settings := filepath.Join(w.home, ".config/eukhe/settings.json")
 	if err := os.WriteFile(settings, []byte(`{"shell.autoEffects": ["read", "write", "exec"]}`), 0o600); err != nil {

@@ -47,6 +47,7 @@ func startEdgeMCP(t *testing.T, w *envWorld, mech string) *mcpProc {
 // without writing, so that nothing changes here even if one got through;
 // WROTE-OK marks one that did.
 func TestAttackEdges_kernel_settings_stay_read_only(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	cur, err := os.ReadFile("/proc/sys/kernel/core_uses_pid")
 	if err != nil || os.Getuid() != 0 {
@@ -80,6 +81,7 @@ func TestAttackEdges_kernel_settings_stay_read_only(t *testing.T) {
 // Python program the gate cannot read, the write and edit tools — must
 // leave .git untouched; the controls run unasked.
 func TestAttackEdges_a_hard_link_to_a_protected_file_writes_nothing(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		w := newEnvWorld(t, `["read", "write", "exec"]`)
@@ -134,6 +136,7 @@ func TestAttackEdges_a_hard_link_to_a_protected_file_writes_nothing(t *testing.T
 // Python, Perl or bash's /dev/udp) and a TCP fast-open sendto reach no
 // listener of the host; exec is in the auto set, so each runs.
 func TestAttackEdges_no_datagram_nor_fast_open_without_net(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
 	if err != nil {
@@ -219,6 +222,7 @@ func TestAttackEdges_no_datagram_nor_fast_open_without_net(t *testing.T) {
 // each mechanism: Python (stream, and through socket.fromfd of a socket
 // made by socketpair's peer), Perl and a shell's python -c in sh -c.
 func TestAttackEdges_no_abstract_socket_of_the_host_without_secret(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	name := fmt.Sprintf("eukhe-attack-%d", os.Getpid())
 	ln, err := net.Listen("unix", "@"+name)

@@ -12,6 +12,7 @@ import (
 // value, whichever way it looks: the variable, the whole environment, a
 // child's /proc/self/environ, an interpreter's os.environ.
 func TestAttacks_credentials_by_shape_reach_no_step(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	jwt := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"RS256","typ":"JWT"}`)) + ".CANARYjwtc1aims." + "c2lnbmF0dXJl"
 	docker := `{"auths":{"registry.example.com":{"auth":"` + base64.StdEncoding.EncodeToString([]byte("u:CANARYd0cker")) + `"}}}`

@@ -144,6 +144,7 @@ var missedCredentials = map[string]string{
 // every way of reading the environment a step has, and one reaching the
 // server's, with exec in the auto set so that interpreters run.
 func TestAttackEnv_credentials_the_name_list_missed_reach_no_program(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write", "exec"]`)
 	env := w.withPath(os.Getenv("PATH"))
 	for kv := range missedCredentials {
@@ -220,6 +221,7 @@ func (w *envWorld) runPathRows(t *testing.T, p *mcpProc, label string, rows []ba
 // makes it with a program in it (cp -r names only the tree it copies),
 // and the next step, or a later call, names the program.
 func TestAttackEnv_a_PATH_directory_made_later_runs_nothing_planted(t *testing.T) {
+	t.Parallel()
 	// protected in the auto set: a write step may make a directory PATH
 	// names in the workspace (the directory and those above it are
 	// protected), but exec is not
@@ -267,6 +269,7 @@ func TestAttackEnv_a_PATH_directory_made_later_runs_nothing_planted(t *testing.T
 // Relative and empty PATH entries: the workspace's own sort, in the
 // working directory or in bin/, never runs as a read step.
 func TestAttackEnv_relative_and_empty_PATH_entries_find_nothing(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	w.plant(t, "home/proj/sort", "home/proj/cat", "home/proj/sub/sort", "home/proj/sub/ls", "home/proj/bin/sort",
 		"home/proj/bin/wc", "home/proj/sub/bin/head")
@@ -308,6 +311,7 @@ func TestAttackEnv_relative_and_empty_PATH_entries_find_nothing(t *testing.T) {
 // the sandbox keeps the home read-only to any step not approved so). The
 // next ls, a read by the table, is exec now and asks; the user denies it.
 func TestAttackEnv_a_home_PATH_directory_made_during_the_session_asks(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	local := filepath.Join(w.home, ".local", "bin")
 	env := append(w.withPath(local+":"+os.Getenv("PATH")), "XDG_CONFIG_HOME="+filepath.Join(w.home, ".config"))
@@ -352,6 +356,7 @@ func (g *goClient) askedCount() int {
 // run unasked with PATH holding a directory of the workspace, a relative
 // entry and a missing one.
 func TestAttackEnv_controls_run_unasked_under_exec(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"go", "git", "python3"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			testkit.Missing(t, tool+" is needed for the controls (.ci/run installs it)")

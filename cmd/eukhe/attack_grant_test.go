@@ -54,6 +54,7 @@ func (s *sink) got() string {
 }
 
 func TestAttacks_a_grant_covers_only_what_was_judged(t *testing.T) {
+	t.Parallel()
 	rows := []struct {
 		name   string
 		script func(url string) string
@@ -131,6 +132,7 @@ func TestAttacks_a_grant_covers_only_what_was_judged(t *testing.T) {
 // and a client that sends it anyway gets a one-time yes: the same step
 // asks again.
 func TestAttacks_a_secret_step_is_never_granted_for_the_session(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	g := startGoClient(t, w.env, w.root)
 	var offered [][]any

@@ -212,6 +212,7 @@ func (e *lspEditor) buffersHold(s string) bool {
 const plainGitConfig = "[core]\n\trepositoryformatversion = 0\n"
 
 func TestAttacks_an_editor_buffer_is_judged_by_the_path_it_has_now(t *testing.T) {
+	t.Parallel()
 	swap := func(e *lspEditor, name, target string) {
 		mustDo(t, os.Rename(e.path(name), e.path(name)+".old"))
 		mustDo(t, os.Symlink(target, e.path(name)))
@@ -293,6 +294,7 @@ func TestAttacks_an_editor_buffer_is_judged_by_the_path_it_has_now(t *testing.T)
 // A closed file reached through the editor's store follows no link swapped
 // in after the gate's judgment: the swap runs while the user is asked.
 func TestAttacks_a_closed_file_through_eukhe_lsp_follows_no_link_swapped_after_the_judgment(t *testing.T) {
+	t.Parallel()
 	e := startLSPEditor(t, `{"shell.autoEffects": []}`)
 	out, _ := filepath.EvalSymlinks(t.TempDir())
 	secret := t.TempDir()
@@ -326,6 +328,7 @@ func TestAttacks_a_closed_file_through_eukhe_lsp_follows_no_link_swapped_after_t
 // Controls: an edit of an open buffer and of a closed file (by a link on
 // the way that stays) run unasked and land; the buffer is saved.
 func TestAnEditorBufferAndAClosedFileAreEditedUnasked(t *testing.T) {
+	t.Parallel()
 	e := startLSPEditor(t, `{"shell.autoEffects": ["read", "write"]}`)
 	e.put("open.txt", "one\n")
 	e.put("sub/closed.txt", "two\n")

@@ -370,6 +370,7 @@ func attacks() []attack {
 }
 
 func TestAttacks_through_eukhe_mcp_reach_no_secret_and_write_nothing_protected(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	p := w.startMCP(t, "headless")
 	w.run(t, p.call, benign)
@@ -380,6 +381,7 @@ func TestAttacks_through_eukhe_mcp_reach_no_secret_and_write_nothing_protected(t
 // built by the same builder over the editor's host; the user denies every
 // question the editor shows.
 func TestAttacks_through_an_editor_reach_no_secret_and_write_nothing_protected(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	e := startEditorAt(t, w.env, w.root, func(int) string { return "deny" })
 	p := w.startMCP(t, "attached to the editor")
@@ -397,6 +399,7 @@ func TestAttacks_through_an_editor_reach_no_secret_and_write_nothing_protected(t
 // The same corpus through the one-shot CLI (class 10): eukhe tool builds
 // the session eukhe mcp builds.
 func TestAttacks_through_eukhe_tool_reach_no_secret_and_write_nothing_protected(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	w.run(t, func(name string, args any) (string, bool) {
 		t.Helper()

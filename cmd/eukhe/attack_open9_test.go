@@ -30,6 +30,7 @@ import (
 // than one name first (a walk of the roots that keeps only those), and
 // bound the home's walk instead.
 func TestAttackOpen9_a_workspace_a_step_makes_past_the_bound(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	if testing.Short() {
 		t.Skip("makes 200100 files")

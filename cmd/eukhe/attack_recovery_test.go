@@ -246,6 +246,7 @@ func recoveryRows() []recoveryRow {
 }
 
 func TestAttacks_recovery_through_eukhe_mcp_follows_no_link_and_acts_on_no_journal_it_did_not_write(t *testing.T) {
+	t.Parallel()
 	for _, row := range recoveryRows() {
 		t.Run(strings.ReplaceAll(row.rule+": "+row.name, " ", "_"), func(t *testing.T) {
 			w := newAttackWorld(t)
@@ -322,6 +323,7 @@ func TestAttacks_recovery_through_eukhe_mcp_follows_no_link_and_acts_on_no_journ
 // The agent cannot reach the journals to plant or copy one: eukhe's state
 // directory is secret to the document tools and hidden from every step.
 func TestAttacks_the_agent_cannot_write_a_journal(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	p := w.startMCP(t, "headless")
 	jdir := w.jdir()
@@ -348,6 +350,7 @@ func TestAttacks_the_agent_cannot_write_a_journal(t *testing.T) {
 // unasked, in the sandbox: the journal directory and its key are hidden
 // from it.
 func TestAttacks_a_program_cannot_read_the_journal_key(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	writeAt(t, w.home, ".config/eukhe/settings.json", `{"shell.autoEffects": ["read", "write", "exec"]}`)
 	w.crash(t, "rename", 1, []docs.Change{ // makes the key

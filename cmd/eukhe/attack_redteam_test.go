@@ -240,6 +240,7 @@ func redteamAttacks(t *testing.T) []attack {
 }
 
 func TestRedTeam_attacks_through_eukhe_mcp_reach_no_secret_and_plant_nothing(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	var p *mcpProc
 	t.Cleanup(func() {
@@ -284,6 +285,7 @@ func tarOf(t *testing.T, files map[string]string) []byte {
 // other programs (git's XDG credential store, psql, vault, podman).
 // Before the fix every one of them was read unasked under {read, write}.
 func TestRedTeam_moved_and_other_credential_stores_are_secret(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	const canary = "CANARYmov3dst0re7"
 	canaries := []string{canary}
@@ -347,6 +349,7 @@ func TestRedTeam_moved_and_other_credential_stores_are_secret(t *testing.T) {
 // is a secret (red team): cat .git/config showed it unasked, .git being
 // only protected. git's own read steps still run.
 func TestRedTeam_a_credential_in_git_config_is_secret(t *testing.T) {
+	t.Parallel()
 	w := newAttackWorld(t)
 	const canary = "CANARYrem0tet0ken8"
 	if out, err := runCmd(w.root, "git", "config", "remote.origin.url", "https://x-access-token:"+canary+"@example.org/o/r.git"); err != nil {

@@ -15,6 +15,7 @@ import (
 // mechanism; ~/.ssh/config keeps its text. The gate said Outside (it
 // searched only the protected entries for other names).
 func TestAttackRound10_a_credential_store_file_written_through_its_other_name(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range r9hows {
 		t.Run(how, func(t *testing.T) {

@@ -60,6 +60,7 @@ func r12settingsUnchanged(t *testing.T, w *envWorld, p *mcpProc, replies ...stri
 // secret and refused headless, and a later step is still confined.
 // Class: writing eukhe's settings by another route.
 func TestAttackRound12_a_step_writes_the_settings_file_under_other_spellings(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	w := r12world(t)
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
@@ -94,6 +95,7 @@ func TestAttackRound12_a_step_writes_the_settings_file_under_other_spellings(t *
 // step (protected and write are unasked); then the write tool and a step
 // write through them. Class: another name of the file.
 func TestAttackRound12_the_settings_file_written_through_workspace_links(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	w := r12world(t)
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
@@ -124,6 +126,7 @@ func TestAttackRound12_the_settings_file_written_through_workspace_links(t *test
 // copy into the workspace read back. Each touch is secret and refused
 // headless; no token shows. Class: a copy made by a tool.
 func TestAttackRound12_the_agents_stores_by_every_tool(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	w := r12world(t)
 	stores := []string{".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
@@ -215,6 +218,7 @@ func r12raw(t *testing.T, p *mcpProc, name string, args any, extra string) (raw,
 // the read shows the editor's buffer. Class: an attach that never
 // happens.
 func TestAttackRound12_an_editor_up_right_after_a_look_is_attached_within_the_recheck(t *testing.T) {
+	t.Parallel()
 	env := attachEnv(t)
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("on disk\n"), 0o644)
@@ -240,6 +244,7 @@ func TestAttackRound12_an_editor_up_right_after_a_look_is_attached_within_the_re
 // relay's peek both take the last): the call is no call to either, so it
 // neither reaches a tool headless nor slips past the editor.
 func TestAttackRound12_a_duplicate_method_member_is_read_alike(t *testing.T) {
+	t.Parallel()
 	env := attachEnv(t)
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("on disk\n"), 0o644)
@@ -267,6 +272,7 @@ func TestAttackRound12_a_duplicate_method_member_is_read_alike(t *testing.T) {
 // holds a secret is secret (HoldsSecret), so it asks, and is refused
 // headless. Class: writing eukhe's settings by another route.
 func TestAttackRound12_the_settings_directory_is_renamed_into_place_is_refused(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	w := r12world(t)
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
@@ -281,6 +287,7 @@ mv cfg ~/.config/eukhe`})
 // workspace directory in its place; the agent then writes the workspace
 // file, which by its own name is Inside. Held: the mv asks.
 func TestAttackRound12_the_settings_directory_is_replaced_by_a_link_is_refused(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	w := r12world(t)
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
@@ -299,6 +306,7 @@ func TestAttackRound12_the_settings_directory_is_replaced_by_a_link_is_refused(t
 // answers "method not found"; no read is served by either. Class: an
 // attach that never happens; the wrong server answering.
 func TestAttackRound12_a_call_spelled_for_the_peek_is_no_call_to_either(t *testing.T) {
+	t.Parallel()
 	env := attachEnv(t)
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("on disk\n"), 0o644)
@@ -330,6 +338,7 @@ func r12rawOnly(t *testing.T, p *mcpProc, extra string) string {
 // ~/.config/eukhe away and a workspace directory into its place. Held
 // under Landlock: the rename is refused.
 func TestAttackRound12_a_steps_program_swaps_the_settings_directory_under_landlock(t *testing.T) {
+	t.Parallel()
 	r12programSwap(t, "landlock")
 }
 
@@ -363,6 +372,7 @@ except Exception as e:
 // directory. (By the shell's own words it got through:
 // attack_round12_open12_test.go.)
 func TestAttackRound12_a_steps_program_plants_a_discovery_entry(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range []string{"bubblewrap", "landlock"} {
 		t.Run(how, func(t *testing.T) { r12plantEntry(t, how) })
@@ -441,6 +451,7 @@ func pyLit(s string) string { b, _ := json.Marshal(s); return string(b) }
 // and an entry whose socket is not the one beside its file is no server.
 // Class: a wrong editor attached.
 func TestAttackRound12_the_shells_words_plant_a_discovery_entry(t *testing.T) {
+	t.Parallel()
 	r12plantEntry(t, "words")
 }
 
@@ -448,6 +459,7 @@ func TestAttackRound12_the_shells_words_plant_a_discovery_entry(t *testing.T) {
 // eukhe's own, judged by the gate alone, and the discovery directory is
 // Outside to it (unasked by default). Class: a wrong editor attached.
 func TestAttackRound12_the_write_tool_plants_a_discovery_entry(t *testing.T) {
+	t.Parallel()
 	r12plantEntry(t, "write tool")
 }
 
@@ -461,5 +473,6 @@ func TestAttackRound12_the_write_tool_plants_a_discovery_entry(t *testing.T) {
 // Class: writing eukhe's settings by another route.
 // Held now: under bubblewrap the directories above the settings file are mount points of their own (SandboxPlaces.Pinned): EBUSY.
 func TestAttackRound12_a_steps_program_swaps_the_settings_directory_under_bubblewrap(t *testing.T) {
+	t.Parallel()
 	r12programSwap(t, "bubblewrap")
 }

@@ -33,12 +33,14 @@ func r13write(path, text string) string {
 // pinned, and the directory it is made in is only protected, which the
 // default auto set holds. Bubblewrap and Landlock alike.
 func TestAttackRound13_a_step_cannot_make_the_missing_settings_file_bubblewrap(t *testing.T) {
+	t.Parallel()
 	r13makeSettings(t, "bubblewrap", "eukhe dir")
 }
 
 // The same under Landlock, with only the file missing (where ~/.config
 // itself is missing, Landlock refuses to make it: a new home dot-entry).
 func TestAttackRound13_a_step_cannot_make_the_missing_settings_file_landlock(t *testing.T) {
+	t.Parallel()
 	r13makeSettings(t, "landlock", "settings.json")
 }
 
@@ -80,6 +82,7 @@ func r13makeSettings(t *testing.T, mech, gone string) {
 // a script), and the runtime check (shell's run.call → judge) never
 // widens what it judges with gate.Unconfined.
 func TestAttackRound13_trap_runs_no_unconfined_program_unasked(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	w := newEnvWorld(t, `["read", "write", "exec"]`)
 	writeFile(t, filepath.Join(w.home, ".config", "eukhe", "settings.json"),
@@ -106,6 +109,7 @@ func TestAttackRound13_trap_runs_no_unconfined_program_unasked(t *testing.T) {
 // names below the roots (it binds the other names of protected files
 // read-only, ProtectedLinks, but has no such list for secret files).
 func TestAttackRound13_grep_r_hides_a_hard_linked_key(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	w := r12world(t)
 	if err := os.Link(filepath.Join(w.home, ".ssh", "id_rsa"), filepath.Join(w.root, "id_rsa.bak")); err != nil {

@@ -22,6 +22,7 @@ import "testing"
 // hooks, a cd function) is not seen, and a workspace directory an
 // .envrc names (PATH_add, layout) is not taken as a PATH directory.
 func TestAttackRound14_a_directory_dependent_PATH_direnv(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	r9shellTry(t, r9shellRow{name: "direnv", files: map[string]string{
 		".bashrc":         "PROMPT_COMMAND='[ -f \"$PWD/.envrc\" ] && case \":$PATH:\" in *\":$PWD/bin:\"*) ;; *) PATH=\"$PWD/bin:$PATH\";; esac'\n",

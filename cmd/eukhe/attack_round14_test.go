@@ -10,6 +10,7 @@ import "testing"
 // ~/.bashrc sourced by $HOME path.
 // Held: the scan finds both; the plant is asked (and denied).
 func TestAttackRound14_a_slow_bashrc_plain_spellings_are_scanned(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	slow := "[ \"$PWD\" = \"$HOME\" ] && sleep 5\n"
 	for _, row := range []r9shellRow{
@@ -37,6 +38,7 @@ func TestAttackRound14_a_slow_bashrc_plain_spellings_are_scanned(t *testing.T) {
 // what the scan finds. (More misses, unit-level:
 // gate/settings/redteam14_open14_test.go.)
 func TestAttackRound14_a_slow_bashrc_prepends_by_an_idiom_the_scan_now_reads(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	slow := "[ \"$PWD\" = \"$HOME\" ] && sleep 5\n"
 	for _, row := range []r9shellRow{

@@ -90,6 +90,7 @@ func r3mcp(t *testing.T, w *envWorld, root, path string, more ...string) *mcpPro
 // set, the agent rewrites a hook and adds another with the document tools
 // and a shell step, and the user's next commit or checkout runs them.
 func TestAttackRound3_a_hook_under_core_hooksPath_is_written_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	r3git(t, w.home, w.root, "config", "core.hooksPath", ".githooks")
@@ -112,6 +113,7 @@ func TestAttackRound3_a_hook_under_core_hooksPath_is_written_unasked(t *testing.
 // with only read and write, the agent writes that file with an fsmonitor
 // program, and the user's next git status runs it.
 func TestAttackRound3_a_config_git_includes_from_the_work_tree_is_written_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	r3git(t, w.home, w.root, "config", "include.path", "../.gitconfig")
@@ -133,6 +135,7 @@ func TestAttackRound3_a_config_git_includes_from_the_work_tree_is_written_unaske
 // writes it anyway, under each mechanism, and the user's next commit runs
 // the hook.
 func TestAttackRound3_a_worktrees_git_dir_outside_the_root_is_writable_in_the_sandbox(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		for _, layout := range []string{"worktree", "separate-git-dir"} {
@@ -177,6 +180,7 @@ func TestAttackRound3_a_worktrees_git_dir_outside_the_root_is_writable_in_the_sa
 // shows the branch, the editor's git, which finds new repositories in the
 // workspace — runs the program unconfined.
 func TestAttackRound3_a_repository_a_step_makes_is_live_until_the_step_ends(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -221,6 +225,7 @@ func TestAttackRound3_a_repository_a_step_makes_is_live_until_the_step_ends(t *t
 // directory past the bound (a monorepo, node_modules) is never found, so
 // never renamed out of use.
 func TestAttackRound3_a_repository_made_past_the_tree_bound_stays_in_use(t *testing.T) {
+	t.Parallel()
 	r3need(t, "python3", "git")
 	w := newEnvWorld(t, `["read", "write", "exec"]`)
 	mark := filepath.Join(w.base, "pwned")
@@ -245,6 +250,7 @@ func TestAttackRound3_a_repository_made_past_the_tree_bound_stays_in_use(t *test
 // .continue/mcpServers, opencode.json, and Vim's .vimrc (read with
 // 'exrc', as .exrc is). With only read and write they are written unasked.
 func TestAttackRound3_other_agents_project_config_is_written_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
 	server := `{"mcpServers": {"x": {"command": "sh", "args": ["-c", "touch pwned"]}}}` + "\n"
@@ -281,6 +287,7 @@ func TestAttackRound3_other_agents_project_config_is_written_unasked(t *testing.
 // or directly; nothing renames them out of use, as a new .git is, so the
 // user's own shell, with the same PATH, runs the plant.
 func TestAttackRound3_a_PATH_directory_a_program_makes_keeps_its_plant(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -335,6 +342,7 @@ func r3pathSpellings(t *testing.T) {
 // LDAP bind password, an Authorization header, a cookie, a SAS
 // signature, a password in _PW. Each reaches every program.
 func TestAttackRound3_credentials_the_rules_miss_reach_a_step(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write", "exec"]`)
 	// each variable: its value, and the core a reply must never show
 	creds := map[string][2]string{
@@ -421,6 +429,7 @@ func connectScripts(paths []string) []string {
 // user's whole machine. Only /run is hidden; Landlock refuses such a
 // socket (a control).
 func TestAttackRound3_a_host_daemon_socket_in_the_home_is_reached_without_net(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	w := shortWorld(t, `["read", "write", "exec"]`)
 	paths, accepted := hostSockets(t, w)
@@ -441,6 +450,7 @@ func TestAttackRound3_a_host_daemon_socket_in_the_home_is_reached_without_net(t 
 // (the existing rows); the hard link is not: the editor saves through it,
 // as editors do (in place), and .git/config holds the agent's text.
 func TestAttackRound3_a_hard_link_renamed_over_a_buffer_before_its_save_writes_git_config(t *testing.T) {
+	t.Parallel()
 	e := startLSPEditor(t, `{"shell.autoEffects": ["read", "write"]}`)
 	e.put(".git/config", plainGitConfig)
 	e.put(".git/HEAD", "ref: refs/heads/main\n")
@@ -465,6 +475,7 @@ func TestAttackRound3_a_hard_link_renamed_over_a_buffer_before_its_save_writes_g
 // --- controls: the attacks that held ---
 
 func TestAttackRound3_controls(t *testing.T) {
+	t.Parallel()
 	t.Run("a grant does not cover the same step in another directory", func(t *testing.T) {
 		r3need(t, "make")
 		w := newEnvWorld(t, `["read", "write"]`)
@@ -663,6 +674,7 @@ func TestAttackRound3_controls(t *testing.T) {
 // include the user adds during the session is protected from the next
 // call on (settings.GitWatch), not only at the next session.
 func TestAttackRound3_git_places_the_user_adds_during_the_session_are_protected(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))

@@ -68,6 +68,7 @@ func r4husky(t *testing.T, w *envWorld) {
 // rewrites .husky/pre-commit and adds .husky/post-checkout and a
 // node_modules/.bin program, and the user's next commit runs them.
 func TestAttackRound4_a_husky_hook_script_outside_core_hooksPath_is_written_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	r4husky(t, w)
@@ -89,6 +90,7 @@ func TestAttackRound4_a_husky_hook_script_outside_core_hooksPath_is_written_unas
 // writes the hook and the included config unasked: the user's commit and
 // status run them.
 func TestAttackRound4_a_hooksPath_or_include_the_user_sets_mid_session_is_not_protected(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
@@ -115,6 +117,7 @@ func TestAttackRound4_a_hooksPath_or_include_the_user_sets_mid_session_is_not_pr
 // tools/hooks, an included conf/shared.gitconfig, and a PATH directory
 // sub/bin of the workspace.
 func TestAttackRound4_a_protected_place_is_replaced_by_renaming_its_parent(t *testing.T) {
+	t.Parallel()
 	r4parentRename(t, "bubblewrap")
 }
 
@@ -156,6 +159,7 @@ func r4parentRename(t *testing.T, mech string) {
 // exists, but the rename out of use opens its directory with no link on
 // the way, fails, and only says so: the plant stays on the user's PATH.
 func TestAttackRound4_a_missing_PATH_directory_made_through_a_linked_parent_keeps_its_plant(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -181,6 +185,7 @@ func TestAttackRound4_a_missing_PATH_directory_made_through_a_linked_parent_keep
 // and the user's git in the linked directory (or the editor's, which
 // opens repositories it finds in the workspace) runs the program.
 func TestAttackRound4_a_repository_behind_a_link_into_the_session_temp_dir_stays_in_use(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -219,6 +224,7 @@ func TestAttackRound4_a_repository_behind_a_link_into_the_session_temp_dir_stays
 // outside the workspace (caches, /tmp) gets a program planted in each,
 // unasked.
 func TestAttackRound4_the_users_shell_and_editor_startup_files_are_only_outside(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write", "exec", "outside"]`)
 	mark := filepath.Join(w.base, "pwned")
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
@@ -263,6 +269,7 @@ func TestAttackRound4_the_users_shell_and_editor_startup_files_are_only_outside(
 // config value given in the environment (CI's http.extraheader), a
 // Tailscale auth key, a wallet's mnemonic.
 func TestAttackRound4_credentials_of_other_shapes_reach_the_step(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write", "exec"]`)
 	creds := map[string][2]string{
 		"OTEL_EXPORTER_OTLP_HEADERS": {"Authorization=Bearer CANARYotel01xyz", "CANARYotel01"},
@@ -293,6 +300,7 @@ func r4gitEnv(home, dir string, env []string, args ...string) (string, error) {
 // GitPlaces reads ~/.gitconfig and the XDG file only, so with read and
 // write the agent writes the config git obeys and the hook it runs.
 func TestAttackRound4_git_config_named_by_the_environment_is_not_protected(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	global := filepath.Join(w.root, "dotfiles", "gitconfig")
@@ -320,6 +328,7 @@ func TestAttackRound4_git_config_named_by_the_environment_is_not_protected(t *te
 // not seen, so a core.hooksPath (here the common relative .githooks,
 // for every repository) or an include in that section is not protected.
 func TestAttackRound4_a_byte_order_mark_hides_the_global_hooksPath(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	writeFile(t, filepath.Join(w.home, ".gitconfig"), "\ufeff[core]\n\thooksPath = .githooks\n[include]\n\tpath = ~/proj/team.gitconfig\n", 0o644)
@@ -345,6 +354,7 @@ func TestAttackRound4_a_byte_order_mark_hides_the_global_hooksPath(t *testing.T)
 // its core.hooksPath, inside the root, is not protected, and the user's
 // commit runs the hook the agent wrote.
 func TestAttackRound4_the_config_of_a_repository_above_the_root_is_not_read(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	root := filepath.Join(w.root, "frontend")
@@ -367,6 +377,7 @@ func TestAttackRound4_the_config_of_a_repository_above_the_root_is_not_read(t *t
 // plain files: with read and write the agent writes them, and the user's
 // commit and status in that repository run them.
 func TestAttackRound4_the_config_of_a_repository_below_the_root_is_not_read(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	nested := filepath.Join(w.root, "vendor", "lib")
@@ -400,6 +411,7 @@ func TestAttackRound4_the_config_of_a_repository_below_the_root_is_not_read(t *t
 // .kilocode/mcp.json, Junie's .junie/mcp/mcp.json and Cline's hooks in
 // .clinerules/hooks. With only read and write they are written unasked.
 func TestAttackRound4_more_agents_project_config_is_written_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
 	server := `{"mcpServers": {"x": {"command": "sh", "args": ["-c", "touch pwned"]}}}` + "\n"
@@ -489,6 +501,7 @@ func r4daemon(t *testing.T) {
 // through the workspace's name, in place, and so writes ~/.gitconfig and
 // the PATH program.
 func TestAttackRound4_a_hard_link_in_the_workspace_of_a_protected_file_outside_is_writable(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -520,6 +533,7 @@ func TestAttackRound4_a_hard_link_in_the_workspace_of_a_protected_file_outside_i
 // write the agent plants ls in sub/bin and sub/node_modules/.bin, and the
 // user's `ls` in sub runs it.
 func TestAttackRound4_a_relative_PATH_entry_is_protected_in_the_root_only(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	path := "./bin:node_modules/.bin:" + os.Getenv("PATH")
 	p := r3mcp(t, w, w.root, path)
@@ -585,6 +599,7 @@ func r4procScan(t *testing.T) {
 // the .git lives until the step ends, and the user's git there runs the
 // program — the third red team's window, opened again at will.
 func TestAttackRound4_a_step_that_uses_up_the_users_watches_turns_the_live_watch_off(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -633,6 +648,7 @@ func TestAttackRound4_a_step_that_uses_up_the_users_watches_turns_the_live_watch
 // renames its .git nor watches below it, so the .git lives until the step
 // ends, and the user's git there runs the program.
 func TestAttackRound4_a_directory_named_like_a_refused_entry_hides_from_the_live_watch(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -691,6 +707,7 @@ func r4twicePastTheBound(t *testing.T) {
 }
 
 func TestAttackRound4_controls(t *testing.T) {
+	t.Parallel()
 	t.Run("a repository made twice past the bound by one script is renamed out of use twice", r4twicePastTheBound)
 	t.Run("a step without net and secret (or with net only) reaches no abstract Unix socket of the user's", func(t *testing.T) {
 		needEdgeTools(t)

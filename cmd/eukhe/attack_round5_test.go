@@ -33,6 +33,7 @@ import (
 // `make setup` sets it): no file GitWatch looks at changes, so the walk
 // is not made again, and the agent writes the hook unasked.
 func TestAttackRound5_a_repository_the_user_makes_below_the_root_mid_session_has_unprotected_hooks(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
@@ -62,6 +63,7 @@ func TestAttackRound5_a_repository_the_user_makes_below_the_root_mid_session_has
 // in sub/x runs sub/bin/ls; with read and write the agent plants it
 // unasked.
 func TestAttackRound5_a_dotdot_PATH_entry_is_not_protected(t *testing.T) {
+	t.Parallel()
 	r5pathEntry(t, "../bin", "sub/bin/ls", "sub/x")
 }
 
@@ -104,6 +106,7 @@ func r5hostTmp() string {
 // one level down, leads to no repository. The user's git (or the editor's
 // scan for repositories one level down) in sub/deep/r obeys its config.
 func TestAttackRound5_a_link_to_the_parent_of_a_repository_outside_stays_in_use(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -129,6 +132,7 @@ func TestAttackRound5_a_link_to_the_parent_of_a_repository_outside_stays_in_use(
 // directory (kept for the session, outside the roots). The link did not
 // change, so nothing looks at it again.
 func TestAttackRound5_a_dangling_link_whose_target_becomes_a_repository_stays_in_use(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -159,6 +163,7 @@ func TestAttackRound5_a_dangling_link_whose_target_becomes_a_repository_stays_in
 // fastlane's FASTLANE_SESSION (an Apple ID session's cookies), a Groq
 // or Vault token under a plain name.
 func TestAttackRound5_credentials_of_other_shapes_reach_the_step(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write", "exec"]`)
 	creds := map[string][2]string{
 		"BUNDLE_GEMS__CONTRIBSYS__COM":      {"abcd1234:CANARYbun01xyz", "CANARYbun01"},
@@ -181,6 +186,7 @@ func TestAttackRound5_credentials_of_other_shapes_reach_the_step(t *testing.T) {
 // Docker's TLS client key (DOCKER_CERT_PATH). SecretEnv names others of
 // the kind; these a step reads.
 func TestAttackRound5_credential_files_the_environment_names_are_readable(t *testing.T) {
+	t.Parallel()
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
 			w := newEnvWorld(t, `["read", "write", "exec"]`)
@@ -305,6 +311,7 @@ func r5rootsInAStore(t *testing.T) {
 // and write the agent writes these unasked, and the user's commit runs
 // husky's.
 func TestAttackRound5_hook_managers_config_by_other_names_is_written_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	r3git(t, w.home, w.root, "config", "core.hooksPath", ".config/husky/_")
@@ -352,6 +359,7 @@ func TestAttackRound5_hook_managers_config_by_other_names_is_written_unasked(t *
 // Windsurf (tasks run on folder open). A step that may write outside the
 // workspace writes them unasked.
 func TestAttackRound5_more_of_the_users_startup_files_are_only_outside(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write", "exec", "outside"]`)
 	mark := filepath.Join(w.base, "pwned")
 	writeFile(t, filepath.Join(w.home, ".bashrc"), "if [ -f ~/.bash_aliases ]; then\n    . ~/.bash_aliases\nfi\n", 0o644)
@@ -415,6 +423,7 @@ func TestAttackRound5_more_of_the_users_startup_files_are_only_outside(t *testin
 // home's bin: a step that may write outside the workspace plants ls
 // there unasked, and the user's next `ls` in bash runs it.
 func TestAttackRound5_a_tilde_PATH_entry_is_not_the_homes_bin(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write", "exec", "outside"]`)
 	path := "~/bin:" + os.Getenv("PATH")
 	p := r3mcp(t, w, w.root, path)
@@ -435,6 +444,7 @@ func TestAttackRound5_a_tilde_PATH_entry_is_not_the_homes_bin(t *testing.T) {
 // protected) makes sub/bin/ls and sub/node_modules/.bin/cat, and the
 // user's ls and cat in sub run them.
 func TestAttackRound5_a_relative_PATH_directory_a_program_makes_keeps_its_plant(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -468,6 +478,7 @@ func TestAttackRound5_a_relative_PATH_directory_a_program_makes_keeps_its_plant(
 // writes them with read and write; the user's commit and status there
 // run them.
 func TestAttackRound5_a_repository_below_the_root_past_the_walks_bound_has_unprotected_hooks(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	for i := range 20_100 {
@@ -502,6 +513,7 @@ func TestAttackRound5_a_repository_below_the_root_past_the_walks_bound_has_unpro
 // repository) runs it. The same with the root's own .git missing: the
 // rule on <root>/.git protects it, the parent's is only "outside".
 func TestAttackRound5_a_repository_a_step_makes_above_the_root_is_only_outside(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -530,6 +542,7 @@ func TestAttackRound5_a_repository_a_step_makes_above_the_root_is_only_outside(t
 // 50,100 directories at depth two); the user's git there runs
 // the program.
 func TestAttackRound5_a_link_into_a_repository_outside_past_the_bound_stays_in_use(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -594,6 +607,7 @@ func r5midSessionSandbox(t *testing.T) {
 // the rename after the process finds a free name: the .git stays in
 // use, and the user's git status there runs the program.
 func TestAttackRound5_a_step_that_fills_the_refused_names_keeps_its_repository(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -624,6 +638,7 @@ func TestAttackRound5_a_step_that_fills_the_refused_names_keeps_its_repository(t
 }
 
 func TestAttackRound5_controls(t *testing.T) {
+	t.Parallel()
 	t.Run("a hooksPath and include the user sets mid-session are read-only to a step's program", r5midSessionSandbox)
 	t.Run("a root the client names inside a credential store, the home or / keeps its secrets", r5rootsInAStore)
 	t.Run("a . PATH entry: ls written in a directory of the workspace is asked", func(t *testing.T) { r5pathEntry(t, ".", "sub/ls", "sub") })
@@ -656,6 +671,7 @@ func TestAttackRound5_controls(t *testing.T) {
 // $ZDOTDIR — by the shell's words and by a program. The caches there
 // ($CARGO_HOME/registry) stay writable.
 func TestAttackRound5_moved_parts_of_the_home_are_its_configuration(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {

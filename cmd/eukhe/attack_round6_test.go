@@ -87,6 +87,7 @@ func r6dotfileLinked(t *testing.T) {
 // next login once it does. A step that may write outside makes ~/bin/ls
 // unasked; the user's next login shell runs it for ls.
 func TestAttackRound6_a_home_bin_the_login_profile_adds_once_it_exists(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write", "exec", "outside"]`)
 	writeFile(t, filepath.Join(w.home, ".profile"), r6debianProfile, 0o644)
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
@@ -107,6 +108,7 @@ func TestAttackRound6_a_home_bin_the_login_profile_adds_once_it_exists(t *testin
 // ~/.local/share/nvim/site/plugin (loaded at every start). Under
 // bubblewrap; Landlock holds (a control).
 func TestAttackRound6_a_dot_directory_holding_a_cache_that_a_program_makes_is_not_looked_into(t *testing.T) {
+	t.Parallel()
 	r6freshDotDir(t, "bubblewrap")
 }
 
@@ -211,6 +213,7 @@ func r6credCacheSocket(t *testing.T) {
 // those first, with the write tool alone, and nothing below the nested
 // repository is ever written, so it is never found.
 func TestAttackRound6_a_nested_repositorys_places_outside_its_tree_are_written_before_it_is_found(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write"]`)
 	mark := filepath.Join(w.base, "pwned")
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"))
@@ -239,6 +242,7 @@ func TestAttackRound6_a_nested_repositorys_places_outside_its_tree_are_written_b
 // repository at its target. The real link was never kept. Under
 // bubblewrap; Landlock holds (a control).
 func TestAttackRound6_a_step_that_fills_the_kept_links_keeps_its_own(t *testing.T) {
+	t.Parallel()
 	r6fillLinks(t, "bubblewrap")
 }
 
@@ -276,6 +280,7 @@ func r6fillLinks(t *testing.T, mechs ...string) {
 // reads, does not. The user's git in the repository (reached through
 // the link, as round 5's attack reaches it) runs its fsmonitor.
 func TestAttackRound6_a_link_to_a_directory_with_a_repository_deeper_than_the_look_stays_in_use(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -345,6 +350,7 @@ func r6renamedBack(t *testing.T) {
 // judged it once): under its first name again it is judged again, and
 // renamed again.
 func TestAttackRound6_a_refused_link_renamed_back_by_a_later_step_is_refused_again(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -392,6 +398,7 @@ func r6pathEntry(t *testing.T, shell, entry, plant, cwd string) {
 // directory, so it is "./bin"; eukhe takes it as a relative entry named
 // "~+/bin" and protects only paths ending so.
 func TestAttackRound6_a_tilde_plus_PATH_entry_is_a_bin_beside_the_shell(t *testing.T) {
+	t.Parallel()
 	r6pathEntry(t, "bash", "~+/bin", "sub/bin/ls", "sub")
 }
 
@@ -401,6 +408,7 @@ func TestAttackRound6_a_tilde_plus_PATH_entry_is_a_bin_beside_the_shell(t *testi
 // program that makes sub/ls keeps it, and the user's ls in sub/x runs
 // it. ("." and "" hold: controls.)
 func TestAttackRound6_a_program_a_process_makes_for_a_dotdot_PATH_entry_stays(t *testing.T) {
+	t.Parallel()
 	r6dotEntry(t, "..", "sub/x")
 }
 
@@ -452,6 +460,7 @@ func r6shadowPastBound(t *testing.T) {
 // LangSmith's, Supabase's, Postman's, 1Password's service account,
 // PostHog's personal key).
 func TestAttackRound6_credentials_of_other_names_and_shapes_reach_the_step(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write", "exec"]`)
 	creds := map[string][2]string{
 		"MYSQL_PWD":                       {"CANARYmy01xyz", "CANARYmy01"},
@@ -479,6 +488,7 @@ func TestAttackRound6_credentials_of_other_names_and_shapes_reach_the_step(t *te
 // is not looked at. Fixed: with a relative PATH entry a process that may
 // write outside does not run (the sandbox cannot look at every bin/).
 func TestAttackRound6_a_shadowing_program_outside_the_roots_stays(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -506,6 +516,7 @@ func TestAttackRound6_a_shadowing_program_outside_the_roots_stays(t *testing.T) 
 // protected files searched for in the home too and bound read-only; a
 // name not found there stops the process (the next test).
 func TestAttackRound6_a_dotfile_hard_linked_from_a_dotfiles_directory_is_written_by_a_program(t *testing.T) {
+	t.Parallel()
 	r6hardLinkedDotfile(t, false)
 }
 
@@ -513,6 +524,7 @@ func TestAttackRound6_a_dotfile_hard_linked_from_a_dotfiles_directory_is_written
 // path of the same file system): not found, so a process that may write
 // outside does not run, and says why and what to do.
 func TestAttackRound6_a_dotfile_hard_linked_from_outside_the_home_stops_the_process(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -595,6 +607,7 @@ func r6aboveRoot(t *testing.T) {
 }
 
 func TestAttackRound6_controls(t *testing.T) {
+	t.Parallel()
 	t.Run("a repository a program makes above the root by a rename, a gitfile or a bare layout is out of use", r6aboveRoot)
 	t.Run("a step cannot listen on git's credential cache socket in ~/.cache", r6credCacheSocket)
 	t.Run("a shadowing program past the map's bound is renamed", r6shadowPastBound)

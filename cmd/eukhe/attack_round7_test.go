@@ -65,6 +65,7 @@ esac
 // lookHomeDots leaves it writable); it is a PATH directory of the user's
 // shell, not a cache.
 func TestAttackRound7_pnpm_home_the_users_bashrc_puts_first_on_PATH_is_a_cache(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range []string{"words", "bubblewrap", "landlock"} {
 		t.Run(how, func(t *testing.T) {
@@ -101,6 +102,7 @@ func TestAttackRound7_pnpm_home_the_users_bashrc_puts_first_on_PATH_is_a_cache(t
 // judge the resolved path, and a cache directory that is a link leaves
 // the home; HomeNeverWritable is never checked at the link's target.
 func TestAttackRound7_a_cache_directory_that_is_a_link_leaves_its_code_places_uncovered(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range []string{"words", "bubblewrap", "landlock"} {
 		t.Run(how, func(t *testing.T) {
@@ -139,6 +141,7 @@ func TestAttackRound7_a_cache_directory_that_is_a_link_leaves_its_code_places_un
 // and by a program. Root cause: gate/places.go MovedHomes lacks the cache
 // variables, and HomeNeverWritable is relative to the home only.
 func TestAttackRound7_a_moved_cache_home_leaves_its_code_places_uncovered(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range []string{"words", "bubblewrap", "landlock"} {
 		t.Run(how, func(t *testing.T) {
@@ -196,6 +199,7 @@ func TestAttackRound7_a_moved_cache_home_leaves_its_code_places_uncovered(t *tes
 // .sbt/boot, .gradle/native and .local/state whole), not what actually
 // holds code.
 func TestAttackRound7_other_caches_a_shell_sources_at_every_start_are_written_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, r7auto)
 	mark := filepath.Join(w.base, "pwned")
 	initSh := filepath.Join(w.home, ".cache", "oh-my-posh", "init.5f3a9e.sh")
@@ -239,6 +243,7 @@ func TestAttackRound7_other_caches_a_shell_sources_at_every_start_are_written_un
 // agent/shell/sandbox.go places (lookPlaces, PlanSandbox) neither makes
 // read-only nor looks again at the links on the way to a PATH directory.
 func TestAttackRound7_a_PATH_directory_reached_through_a_link_in_a_cache_place_is_swapped(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -278,6 +283,7 @@ func TestAttackRound7_a_PATH_directory_reached_through_a_link_in_a_cache_place_i
 // gate/places.go MovedHomes (and so Places.Rules) lists no variable that
 // names such a file.
 func TestAttackRound7_config_files_the_environment_names_outside_MovedHomes_are_written_unasked(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	r3need(t, "rg")
 	for _, how := range []string{"words", "bubblewrap", "landlock"} {
@@ -330,6 +336,7 @@ func TestAttackRound7_config_files_the_environment_names_outside_MovedHomes_are_
 // tests run as. Root cause: gate/places.go Places.Rules adds HomeProtected
 // and the DotRule for Home only, never for OtherHomes.
 func TestAttackRound7_the_users_home_by_its_user_name_is_only_outside(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, r7auto)
 	u := os.Getenv("USER")
 	if u == "" {
@@ -356,6 +363,7 @@ func TestAttackRound7_the_users_home_by_its_user_name_is_only_outside(t *testing
 // test h.isWritable(p) before gate.HomeNeverWritable, and
 // gate.PlanSandbox makes the whole of a writable directory writable.
 func TestAttackRound7_a_writable_cache_directory_uncovers_the_code_places_in_it(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -397,6 +405,7 @@ func TestAttackRound7_a_writable_cache_directory_uncovers_the_code_places_in_it(
 // perl5/bin of local::lib), and a PATH directory is protected only when
 // it is on eukhe's own PATH.
 func TestAttackRound7_go_bin_of_the_home_is_only_outside(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range []string{"words", "bubblewrap", "landlock"} {
 		t.Run(how, func(t *testing.T) {
@@ -545,6 +554,7 @@ func r7renamedAway(t *testing.T, mech, row string) {
 // (and so leadsToRepository, and the refresh of outLinks) follows no link
 // below the target.
 func TestAttackRound7_a_link_below_a_linked_directory_leads_to_a_repository(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		for _, row := range []string{"link to a repository", "link into a repository", "dangling, made later"} {
@@ -667,6 +677,7 @@ func r7executableRenamed(t *testing.T) {
 // "~", "~/", "~+" and "~-" (bash's bash_special_tilde_expansions takes a
 // digit, "+digit" and "-digit" too).
 func TestAttackRound7_a_tilde_digit_PATH_entry_is_a_bin_beside_the_shell(t *testing.T) {
+	t.Parallel()
 	for _, entry := range []string{"~0/bin", "~+0/bin", "~-0/bin"} {
 		t.Run(entry, func(t *testing.T) { r6pathEntry(t, "bash", entry, "sub/bin/ls", "sub") })
 	}
@@ -682,6 +693,7 @@ func TestAttackRound7_a_tilde_digit_PATH_entry_is_a_bin_beside_the_shell(t *test
 // returns early while the PATH string and endings are the same, so the
 // list of commands is never read again.
 func TestAttackRound7_a_command_installed_during_the_session_is_no_shadow(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -713,6 +725,7 @@ func TestAttackRound7_a_command_installed_during_the_session_is_no_shadow(t *tes
 // pathShadow.shadows looks at the directory a program sits in, not at
 // the names by which the user's shell reaches it.
 func TestAttackRound7_a_link_named_like_a_PATH_entry_to_a_directory_with_a_command(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -743,6 +756,7 @@ func TestAttackRound7_a_link_named_like_a_PATH_entry_to_a_directory_with_a_comma
 // Root cause: gate/credential.go tokenShapes is a list of prefixes one
 // shape at a time.
 func TestAttackRound7_credentials_of_the_same_providers_in_other_shapes_reach_the_step(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read", "write", "exec"]`)
 	creds := map[string][2]string{
 		"SUPABASE_SERVICE":   {"sb_secret_CANARYsb01abcdefghijklmnopqrstuv", "CANARYsb01"},
@@ -769,6 +783,7 @@ func TestAttackRound7_credentials_of_the_same_providers_in_other_shapes_reach_th
 // unasked. Root cause: gate/places.go HomeSecrets is a list of stores;
 // gate.HomeWritable's caches are read as any file.
 func TestAttackRound7_credentials_in_caches_and_tool_directories_are_read_unasked(t *testing.T) {
+	t.Parallel()
 	w := newEnvWorld(t, `["read"]`)
 	files := map[string]string{
 		".cache/huggingface/token":                "hf_CANARYhf01abcdefghijklmnopqrstuvwxyz",
@@ -847,6 +862,7 @@ func r7wait(p *mcpProc, script string) string {
 }
 
 func TestAttackRound7_controls(t *testing.T) {
+	t.Parallel()
 	t.Run("normal work runs unasked: sed -i, go build, git commit, cache writes", r7work)
 	t.Run("a dot directory renamed away and made again keeps nothing it had", r7renamedAwayAll)
 	t.Run("an executable of the project rewritten and renamed to a command name under a . PATH entry", r7executableRenamed)

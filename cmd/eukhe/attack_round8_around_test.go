@@ -18,6 +18,7 @@ import (
 // under each mechanism (the sandbox binds the name read-only), and by
 // the write tool (the gate).
 func TestAttackRound8_a_deep_configuration_file_hard_linked_into_the_workspace(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	deep := map[string]string{
 		"a Neovim module five levels down": ".config/nvim/lua/user/plugins/r8.lua",
@@ -54,6 +55,7 @@ func TestAttackRound8_a_deep_configuration_file_hard_linked_into_the_workspace(t
 // usual guard). A step with read, write and exec plants ls there; the
 // user's shell of that kind in sub must not run it.
 func TestAttackRound8_a_relative_PATH_entry_the_users_shell_makes_other_ways(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	rows := []struct {
 		name  string

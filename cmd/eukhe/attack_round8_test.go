@@ -71,6 +71,7 @@ var r8hows = []string{"words", "bubblewrap", "landlock"}
 // (DotCovers and lookHomeDots pass over them); no entry below one is
 // covered.
 func TestAttackRound8_caches_named_as_data_hold_programs_the_user_runs_by_name(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range r8hows {
 		t.Run(how, func(t *testing.T) {
@@ -109,6 +110,7 @@ func TestAttackRound8_caches_named_as_data_hold_programs_the_user_runs_by_name(t
 // DotRule (Policy.protects, DotCovers) judges the resolved path, which
 // leaves the home at the second link.
 func TestAttackRound8_a_link_below_a_dot_directory_leaves_its_target_uncovered(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range r8hows {
 		t.Run(how, func(t *testing.T) {
@@ -154,6 +156,7 @@ func TestAttackRound8_a_link_below_a_dot_directory_leaves_its_target_uncovered(t
 // bind; Landlock: the link refused), to three places: outside, the home,
 // the workspace.
 func TestAttackRound8_a_hard_link_the_process_makes_to_a_protected_file(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
@@ -193,6 +196,7 @@ func TestAttackRound8_a_hard_link_the_process_makes_to_a_protected_file(t *testi
 // protectedTops (a Named rule's depth), with LinkCache.Search reporting
 // Unfound only for files the bounded walk met.
 func TestAttackRound8_a_protected_file_deeper_than_the_search_hard_linked_from_outside_is_written(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	rows := map[string]string{
 		"nvim plugin":       ".local/share/nvim/site/plugin/r8.lua",
@@ -254,6 +258,7 @@ func r8hardLinked(t *testing.T, mech, rel string, other func(w *envWorld) string
 // the places' PATH directories are eukhe's and those the user's shells
 // print after their startup files (gate/settings/shellpath.go).
 func TestAttackRound8_a_relative_PATH_entry_of_the_users_bashrc_is_unknown(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	rows := map[string]string{"./bin": "sub/bin/ls", "node_modules/.bin": "sub/node_modules/.bin/ls", ".": "sub/ls"}
 	for entry, plant := range rows {
@@ -293,6 +298,7 @@ func TestAttackRound8_a_relative_PATH_entry_of_the_users_bashrc_is_unknown(t *te
 // Places.Rules takes no path from PYTHONPATH, NODE_OPTIONS or
 // GIT_EXEC_PATH.
 func TestAttackRound8_variables_that_name_programs_outside_PathHomes_and_MovedHomes(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range r8hows {
 		t.Run(how, func(t *testing.T) {
@@ -364,6 +370,7 @@ func r8build(t *testing.T) {
 }
 
 func TestAttackRound8_controls(t *testing.T) {
+	t.Parallel()
 	t.Run("go build with outside, npm install of a local package, a dotfile hard-linked within the home", r8build)
 	t.Run("the seventh round's normal work", r7work)
 }

@@ -57,6 +57,7 @@ func r9writeVia(t *testing.T, w *envWorld, how, name, text string, more ...strin
 // read-only bind (bubblewrap) and a place without Landlock's refer right
 // give EXDEV, a rename out of a read-only place fails.
 func TestAttackRound9_a_step_makes_a_new_name_for_a_deep_configuration_file(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for auto, set := range map[string]string{"outside": r7auto, "workspace": r9ws} {
 		for _, mech := range mechanisms {
@@ -89,6 +90,7 @@ func TestAttackRound9_a_step_makes_a_new_name_for_a_deep_configuration_file(t *t
 // renamed; Landlock refuses a link or rename that would give the file
 // more rights).
 func TestAttackRound9_a_step_moves_or_links_the_workspace_name_of_a_configuration_file(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for auto, set := range map[string]string{"outside": r7auto, "workspace": r9ws} {
 		for _, mech := range mechanisms {
@@ -123,6 +125,7 @@ func TestAttackRound9_a_step_moves_or_links_the_workspace_name_of_a_configuratio
 // under both mechanisms: the walk kept is used only while each file it
 // met is where it was.
 func TestAttackRound9_a_name_swapped_within_the_minute_the_walk_is_kept(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range []string{"swap", "move"} {
 		for _, mech := range mechanisms {
@@ -160,6 +163,7 @@ func TestAttackRound9_a_name_swapped_within_the_minute_the_walk_is_kept(t *testi
 // one hard-linked into the workspace; written each way (the outside name
 // with outside, the workspace's with the workspace only). Held.
 func TestAttackRound9_a_home_given_as_a_link(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range r9hows {
 		for _, where := range []string{"outside", "workspace"} {
@@ -199,6 +203,7 @@ func TestAttackRound9_a_home_given_as_a_link(t *testing.T) {
 // only and XDG_CONFIG_HOME moved got through on a machine whose real home
 // holds more than the bound: the bound rows.)
 func TestAttackRound9_a_configuration_place_elsewhere_written_other_ways(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for place, setup := range map[string]func(*testing.T) func(*envWorld) (string, []string){"a linked ~/.config": r9configLinked, "XDG_CONFIG_HOME": r9xdgMoved} {
 		for _, where := range []string{"outside", "workspace"} {
@@ -222,6 +227,7 @@ func TestAttackRound9_a_configuration_place_elsewhere_written_other_ways(t *test
 // protected). Held. (The same home with the workspace's name and a step
 // with the workspace only: attack_open9_test.go.)
 func TestAttackRound9_a_home_configuration_past_the_bound_and_a_step_allowed_outside(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	if testing.Short() {
 		t.Skip("makes 200100 files")
@@ -259,6 +265,7 @@ func TestAttackRound9_a_home_configuration_past_the_bound_and_a_step_allowed_out
 // way (the environments are searched whole; the cache's name is in the
 // home, bound read-only).
 func TestAttackRound9_condas_environment_hard_linked_from_its_package_cache(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range r9hows {
 		t.Run(how, func(t *testing.T) {
@@ -287,6 +294,7 @@ func TestAttackRound9_condas_environment_hard_linked_from_its_package_cache(t *t
 // and ~/.local/share/pnpm is at the third; the gate found the link
 // anyway (the store's file is judged protected).
 func TestAttackRound9_pnpms_global_packages_hard_linked_from_its_store(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, how := range r9hows {
 		t.Run(how, func(t *testing.T) {
@@ -360,6 +368,7 @@ func r9shellTry(t *testing.T, row r9shellRow) {
 // ~/.bashrc; a ~/.bashrc that prints the marker and a PATH of its own
 // first.
 func TestAttackRound9_relative_PATH_entries_the_users_shells_make_are_known(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	rows := []r9shellRow{
 		{name: "dash's ENV from ~/.profile", files: map[string]string{".profile": "ENV=$HOME/.shrc; export ENV\n", ".shrc": "PATH=./bin:$PATH\n"},
@@ -386,6 +395,7 @@ func TestAttackRound9_relative_PATH_entries_the_users_shells_make_are_known(t *t
 // ask (protected), cp, mv, install and ln are refused (a step allowed
 // outside does not run a program when the PATH has a relative entry).
 func TestAttackRound9_a_plant_where_eukhe_asks_the_users_shell(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	make := "printf '#!/bin/sh\\ntouch @MARK@\\n' > sub/x && " // sub/x: the project's script, executable
 	ways := map[string]string{
@@ -424,6 +434,7 @@ func TestAttackRound9_a_plant_where_eukhe_asks_the_users_shell(t *testing.T) {
 // that takes longer than the bound (sleep 5) must not stop eukhe from
 // starting. The times are logged (the report's numbers).
 func TestAttackRound9_startup_with_a_slow_rc(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, rc := range []string{"", "sleep 1\n", "sleep 5\n"} {
 		t.Run(strings.TrimSpace("rc "+rc), func(t *testing.T) {
@@ -492,6 +503,7 @@ func r9work(t *testing.T) {
 }
 
 func TestAttackRound9_controls(t *testing.T) {
+	t.Parallel()
 	t.Run("sed -i, go build, git status, python3 with a home's rc, a deep hard-linked dotfile", r9work)
 }
 
@@ -501,6 +513,7 @@ func TestAttackRound9_controls(t *testing.T) {
 // processes in a home of 150000 entries (under the bound) against a small
 // home; logged (the report's numbers), asserted only to run.
 func TestAttackRound9_cost_of_the_walk_per_process(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	if testing.Short() {
 		t.Skip("makes 150000 files")
@@ -552,6 +565,7 @@ func TestAttackRound9_cost_of_the_walk_per_process(t *testing.T) {
 // MovedHomes rules, whose Path is already the real place), not only those
 // below the home; or run the resolved-covered branch for outside too.
 func TestAttackRound9_a_dot_directory_that_is_a_link_elsewhere_with_a_file_linked_out(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) { r9linkedAway(t, mech, "outside", r9configLinked(t)) })
@@ -574,6 +588,7 @@ func TestAttackRound9_a_dot_directory_that_is_a_link_elsewhere_with_a_file_linke
 // out of its bound before the moved place: the bound rows below, met by
 // an ordinary developer's home.
 func TestAttackRound9_XDG_CONFIG_HOME_out_of_the_home_with_a_file_linked_out(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) { r9linkedAway(t, mech, "outside", r9xdgMoved(t)) })
@@ -599,6 +614,7 @@ func TestAttackRound9_XDG_CONFIG_HOME_out_of_the_home_with_a_file_linked_out(t *
 // workspace's are what can be written) and look each up by inode in the
 // home's configuration, which needs no bound on the home.
 func TestAttackRound9_a_home_configuration_past_the_bound_and_a_workspace_step(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	if testing.Short() {
 		t.Skip("makes 200100 files")
@@ -638,6 +654,7 @@ func TestAttackRound9_a_home_configuration_past_the_bound_and_a_workspace_step(t
 // Fix: ask the shell with a pseudo-terminal as its input and output
 // (posix_openpt; the shell's own session), as a terminal would start it.
 func TestAttackRound9_a_bashrc_that_returns_without_a_terminal(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	r9shellTry(t, r9shellRow{name: "a tty guard", files: map[string]string{".bashrc": "[ -t 0 ] || return\nexport PATH=./bin:$PATH\n"},
 		plant: "sub/bin/ls", tty: true, user: []string{"bash", "-i"}})
@@ -654,6 +671,7 @@ func TestAttackRound9_a_bashrc_that_returns_without_a_terminal(t *testing.T) {
 // functions; or ask through a pseudo-terminal and type the command at
 // the prompt.
 func TestAttackRound9_a_PATH_entry_made_before_each_prompt(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	r9shellTry(t, r9shellRow{name: "PROMPT_COMMAND", files: map[string]string{".bashrc": "PROMPT_COMMAND='case \":$PATH:\" in *:./bin:*) ;; *) PATH=\"./bin:$PATH\";; esac'\n"},
 		plant: "sub/bin/ls", tty: true, user: []string{"bash", "-i"}})
@@ -668,6 +686,7 @@ func TestAttackRound9_a_PATH_entry_made_before_each_prompt(t *testing.T) {
 // Fix: also ask bash without -i when BASH_ENV is set (or read what
 // `bash -c` prints), and sh with ENV likewise.
 func TestAttackRound9_a_PATH_entry_of_BASH_ENV(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	r9shellTry(t, r9shellRow{name: "BASH_ENV", files: map[string]string{".bash_env": "export PATH=./bin:$PATH\n"},
 		env: []string{"BASH_ENV=@HOME@/.bash_env"}, plant: "sub/bin/ls", user: []string{"bash", "-c", "ls /dev/null"}})
@@ -681,6 +700,7 @@ func TestAttackRound9_a_PATH_entry_of_BASH_ENV(t *testing.T) {
 // files read, and the sourced ones (gate/settings/shellpath_scan.go):
 // every relative entry they spell out is taken as one it adds.
 func TestAttackRound9_a_bashrc_slower_than_the_bound(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	r9shellTry(t, r9shellRow{name: "sleep 5", files: map[string]string{".bashrc": "sleep 5\nexport PATH=./bin:$PATH\n"},
 		plant: "sub/bin/ls", user: []string{"bash", "-ic", "ls /dev/null"}})
@@ -696,6 +716,7 @@ func TestAttackRound9_a_bashrc_slower_than_the_bound(t *testing.T) {
 // paths the table shows it at, and the sandbox's places follow the
 // policy's.
 func TestAttackRound9_a_dot_directory_bind_mounted_from_elsewhere(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	if os.Getuid() != 0 {
 		t.Skip("needs root to bind-mount")
@@ -741,6 +762,7 @@ func TestAttackRound9_a_dot_directory_bind_mounted_from_elsewhere(t *testing.T) 
 // a file's link count), dropping the walk at any event; or keep every
 // regular file's (dev, ino, nlink) and re-stat them (no readdir).
 func TestAttacks9_a_link_the_user_makes_within_the_minute_the_walk_is_kept(t *testing.T) {
+	t.Parallel()
 	needEdgeTools(t)
 	for _, mech := range mechanisms {
 		t.Run(mech, func(t *testing.T) {
