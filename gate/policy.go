@@ -2,11 +2,13 @@ package gate
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Class is what a real path is to the policy (G1.2). The first that
@@ -193,10 +195,14 @@ type Policy struct {
 	// (Places.PathUnknown)
 	pathUnknown bool
 	// commands are the names of the programs in the absolute pathDirs,
-	// listed at first need (isCommandName)
+	// listed at first need and again when a directory changed
+	// (isCommandName)
 	commands struct {
-		once  sync.Once
-		names map[string]bool
+		mu     sync.Mutex
+		stamps []int64 // each absolute pathDir's change time, as listed
+		racy   bool    // a directory changed within changedSlack of the listing: list again
+		names  map[string]bool
+		folded map[string]bool
 	}
 	// linkKeep are the secret places whose files' other names are
 	// eukhe's own (its state: a journal's names of workspace files), not
@@ -711,30 +717,49 @@ func (p *Policy) belowRoot(path string) string {
 
 // isCommandName tells whether name is the name of an entry of an
 // absolute PATH directory of the policy (a command the user's shell
-// finds by name), compared as n compares names. The directories are
-// listed once per policy.
+// finds by name), compared as n compares names (folded as the gate folds
+// them: the long s is an s). The directories are listed at first need,
+// and again when one changed (a command installed during the session:
+// the seventeenth red team's), which costs a stat of each per judgment
+// where every directory may be on PATH.
 func (p *Policy) isCommandName(name string, n names) bool {
 	lister, ok := p.fs.(InodeFS)
 	if !ok {
 		return false
 	}
-	p.commands.once.Do(func() {
-		p.commands.names = map[string]bool{}
-		for _, d := range p.pathDirs {
-			if !filepath.IsAbs(d) {
-				continue
-			}
+	var dirs []string
+	for _, d := range p.pathDirs {
+		if filepath.IsAbs(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	stamps := make([]int64, len(dirs))
+	for i, d := range dirs {
+		if fi, err := os.Stat(d); err == nil {
+			stamps[i] = fi.ModTime().UnixNano()
+		}
+	}
+	c := &p.commands
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.names == nil || c.racy || !slices.Equal(c.stamps, stamps) {
+		listed := time.Now().UnixNano()
+		c.names, c.folded, c.stamps, c.racy = map[string]bool{}, map[string]bool{}, stamps, false
+		for _, s := range stamps {
+			c.racy = c.racy || s > listed-int64(changedSlack) // a change later in its tick keeps the time
+		}
+		for _, d := range dirs {
 			ns, _ := lister.Names(d)
-			for _, c := range ns {
-				p.commands.names[c] = true
-				p.commands.names[strings.ToLower(c)] = true
+			for _, e := range ns {
+				c.names[e] = true
+				c.folded[foldName(e)] = true
 			}
 		}
-	})
-	if p.commands.names[name] {
+	}
+	if c.names[name] {
 		return true
 	}
-	return !n.exact() && p.commands.names[strings.ToLower(name)]
+	return !n.exact() && c.folded[foldName(name)]
 }
 
 // PathUnknown tells whether a shell of the user's did not say its PATH

@@ -69,6 +69,7 @@ func (p Paths) Policy(env map[string]string) (*gate.Policy, *GitWatch) {
 }
 
 func (p Paths) places(env map[string]string, git []string) gate.Places {
+	shellDirs, unknown := ShellPath(env)
 	return gate.Places{
 		Home:            p.Home,
 		OtherHomes:      UserHomes(),
@@ -77,8 +78,8 @@ func (p Paths) places(env map[string]string, git []string) gate.Places {
 		RunDirs:         runDirs(env),
 		Roots:           p.Roots,
 		SettingsFiles:   p.Files(),
-		PathDirs:        append(filepath.SplitList(env["PATH"]), ShellPathDirs(env)...),
-		PathUnknown:     ShellPathUnknown(env),
+		PathDirs:        append(filepath.SplitList(env["PATH"]), shellDirs...),
+		PathUnknown:     unknown,
 		Env:             env,
 		CredentialFiles: credentialConfigs(p.Roots),
 		GitPlaces:       git,

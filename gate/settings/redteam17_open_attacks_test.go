@@ -11,89 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
 )
-
-// r17bashHome is a home whose ~/.bashrc is rc, with a workspace that has
-// a tools directory.
-func r17bashHome(t *testing.T, rc string) (env map[string]string, ws string) {
-	t.Helper()
-	_, env = attackHome(t, rc)
-	ws = t.TempDir()
-	if err := os.MkdirAll(filepath.Join(ws, "tools"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return env, ws
-}
-
-// r17write is how a session's policy for env judges a write of
-// tools/name in the workspace.
-func r17write(env map[string]string, ws, name string) gate.Class {
-	p, _ := Locate(env, []string{ws}).Policy(env)
-	return p.ClassWrite(p.Resolve(ws, filepath.Join(ws, "tools", name)))
-}
-
-// r17ageAnswers makes the kept answers of the shells of env's home older
-// than shellUnknownKept, as a session started a minute and more after
-// the last ask finds them.
-func r17ageAnswers(t *testing.T, env map[string]string) {
-	t.Helper()
-	aged := 0
-	shellPaths.Range(func(k, v any) bool {
-		if strings.HasPrefix(k.(string), env["HOME"]+"\x00") {
-			v.(*shellPathAnswer).at = time.Now().Add(-2 * shellUnknownKept)
-			aged++
-		}
-		return true
-	})
-	if aged == 0 {
-		t.Fatal("control: no kept answer for the home")
-	}
-}
-
-// Attack (target 1b): the one-minute re-ask, between the two reads of
-// one session's places. The user's ~/.bashrc adds the relative entry
-// tools from a command's output (the scan cannot read it); it is slow
-// once (a busy machine, or the agent's flooded history) and fast at the
-// next session, a minute and more later. gate.Places takes PathDirs
-// from ShellPathDirs and PathUnknown from ShellPathUnknown, two reads of
-// the cache: the first finds the old unknown answer (the scan's dirs,
-// without tools), drops it as expired, and the second asks the shell
-// again, which now answers in time: PathUnknown false.
-// THROUGH (severity high: for the whole first session after the re-ask
-// the PATH is neither known nor unknown: the scan's guess with no
-// command-name protection; with protected out of the auto set the agent
-// writes tools/ls unasked and the user's next ls in the workspace runs
-// it): the write of tools/ls is Inside.
-// Root cause: gate/settings/paths.go Paths.places reads the answer twice
-// (ShellPathDirs, ShellPathUnknown), and shellpath.go cachedShellPath
-// drops an expired unknown answer after returning it, so the two reads
-// can come from two different asks. One read (one *shellPathAnswer)
-// must give both the dirs and unknown.
-func TestRedteam17_ReAskBetweenTheTwoReadsOfOneSessionLeavesThePathGuessedAndKnown(t *testing.T) {
-	shortLinger(t, 200*time.Millisecond)
-	env, ws := r17bashHome(t, "if [ -e \"$HOME/slow\" ]; then sleep 30; fi\nPATH=\"$(printf tools):$PATH\"\n")
-	if err := os.WriteFile(filepath.Join(env["HOME"], "slow"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if c := r17write(env, ws, "ls"); c < gate.ClassProtected {
-		t.Fatalf("control: with the slow shell a write of tools/ls is %v", c)
-	}
-	if err := os.Remove(filepath.Join(env["HOME"], "slow")); err != nil {
-		t.Fatal(err)
-	}
-	r17ageAnswers(t, env)
-	if c := r17write(env, ws, "ls"); c < gate.ClassProtected {
-		t.Errorf("THROUGH: in the session after the re-ask, a write of tools/ls (tools on the user's PATH) is %v", c)
-	}
-	if c := r17write(env, ws, "ls"); c < gate.ClassProtected {
-		t.Errorf("control: the next session's write of tools/ls is %v", c)
-	}
-}
 
 // Attack (target 1b): the unknown PATH protects only the names of the
 // commands in the PATH directories eukhe knows (its own PATH and the

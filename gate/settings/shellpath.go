@@ -78,11 +78,16 @@ func WarmShellPathDirs(env map[string]string) { go ShellPathDirs(env) }
 
 func cachedShellPathDirs(env map[string]string) []string { return cachedShellPath(env).dirs }
 
-// ShellPathUnknown tells whether a shell of the user's did not say its
-// PATH in time for env (ShellPathDirs then holds what its startup files'
+// ShellPath is ShellPathDirs with whether a shell of the user's did not
+// say its PATH in time for env (dirs then hold what its startup files'
 // scan found, an approximation): any directory may be on that PATH
-// (gate.Places.PathUnknown).
-func ShellPathUnknown(env map[string]string) bool { return cachedShellPath(env).unknown }
+// (gate.Places.PathUnknown). Both come from one answer: read apart, an
+// answer dropped between them (its minute past) gave the scan's guess
+// with unknown false (the seventeenth red team's).
+func ShellPath(env map[string]string) (dirs []string, unknown bool) {
+	a := cachedShellPath(env)
+	return a.dirs, a.unknown
+}
 
 func cachedShellPath(env map[string]string) *shellPathAnswer {
 	key := strings.Join([]string{env["HOME"], env["SHELL"], env["PATH"], env["ZDOTDIR"], env["XDG_CONFIG_HOME"], env["BASH_ENV"]}, "\x00")
