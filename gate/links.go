@@ -2,8 +2,8 @@ package gate
 
 import (
 	"errors"
-	"io/fs"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
