@@ -113,3 +113,41 @@ func TestRedteam18_CaseFoldedCommandNameDecomposed(t *testing.T) {
 		t.Errorf("a write of tools/cafe+U+0301 (caf\u00e9 decomposed) is %v", c)
 	}
 }
+
+// Attack (target a): a protected top (here .git/hooks) below a directory
+// of the user's that is shut (chmod 000 .git): the search for other names
+// of the top's files (notes.txt is a hard link of .git/hooks/pre-commit).
+// THROUGH (severity low here: for .git the sandbox's own top is .git
+// itself, whose walk is blind, and the write tool's check walks the
+// roots: both held, see agent/shell TestRedteam18_ShutGitHidesTheHooks-
+// OtherName and TestRedteam18_GitDirectoryShutHidesTheHooksTop; the same
+// gap with a Named file below a shut plain directory is open end to end:
+// agent/shell TestRedteam18_ShutDirectoryHidesANamedFilesOtherName): the
+// search reports no Links, Complete, no Blind.
+// Root cause: gate/linkwalk_unix.go osFS.walkLinks returns (true, "")
+// when the top's Lstat fails (EACCES: its parent is the user's and shut)
+// where ownBlind of the parent would make it blind; with no file found in
+// the tops, LinkCache.SearchFrom walks no root (missing == 0) and never
+// meets the shut directory.
+func TestRedteam18_ShutParentHidesAProtectedTop(t *testing.T) {
+	if !r17withoutDAC(t, "TestRedteam18_ShutParentHidesAProtectedTop") {
+		return
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	root := filepath.Join(base, "root")
+	hooks := filepath.Join(root, ".git", "hooks")
+	must(t, os.MkdirAll(hooks, 0o755))
+	must(t, os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("#!/bin/sh\n"), 0o755))
+	notes := filepath.Join(root, "notes.txt")
+	must(t, os.Link(filepath.Join(hooks, "pre-commit"), notes))
+	if r := (&LinkCache{}).SearchFrom(OS.(InodeFS), []string{hooks}, []int{-1}, []string{root}, []string{root}, nil); !slices.Contains(r.Links, notes) {
+		t.Fatalf("control: with .git open the other name is not found: %+v", r)
+	}
+	must(t, os.Chmod(filepath.Join(root, ".git"), 0))
+	t.Cleanup(func() { os.Chmod(filepath.Join(root, ".git"), 0o755) })
+	r := (&LinkCache{}).SearchFrom(OS.(InodeFS), []string{hooks}, []int{-1}, []string{root}, []string{root}, nil)
+	if !slices.Contains(r.Links, notes) && r.Blind == "" && r.Complete {
+		t.Errorf("with .git shut, the search of .git/hooks neither finds notes.txt nor is blind: %+v", r)
+	}
+}
