@@ -8,6 +8,7 @@ package shell
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,5 +69,48 @@ func TestRedteam18_ShutDirectoryHidesANamedFilesOtherName(t *testing.T) {
 				t.Errorf("sub/.nvim.lua was written through its other name while sub was shut:\n%s\n%s\n%s\n%s", res0.Text, res1.Text, res.Text, res3.Text)
 			}
 		})
+	}
+}
+
+// Attack (target a, availability): the user keeps a directory of theirs
+// shut in the home's configuration (~/.config/locked, mode 000), and the
+// workspace holds a file with a name outside it (dep.js, a hard link of
+// a package store's file, as pnpm makes). Under bubblewrap the home is
+// bound read-only, so no step can open the directory (chmod: EROFS).
+// THROUGH (severity low: availability, fails closed; the user is told
+// how to end it): every process of every step is refused (cat dep.js),
+// the text saying "a program could open it", which under bubblewrap no
+// program can.
+// Root cause: gate/linkwalk_unix.go ownBlind calls blind any directory
+// the user owns, not asking whether a step may change its mode there;
+// agent/shell/sandbox.go places refuses for found.Blind whatever the
+// mechanism binds read-only (under Landlock, which does not govern
+// chmod, the refusal is right).
+func TestRedteam18_ShutDirectoryInTheHomeRefusesEveryProcess(t *testing.T) {
+	if !r17withoutDAC(t, "TestRedteam18_ShutDirectoryInTheHomeRefusesEveryProcess") {
+		return
+	}
+	useMechanism(t, Bubblewrap)
+	cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)), gate.Of(gate.Read, gate.Write))
+	cw.runner.Gate.Policy = gate.Places{Roots: []string{cw.root}, Home: cw.home}.Policy(gate.OS)
+	locked := filepath.Join(cw.home, ".config", "locked")
+	if err := os.MkdirAll(locked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cw.outside, "store"), []byte("module.exports = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(cw.outside, "store"), cw.path("dep.js")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(locked, 0o755) })
+	if res := cw.run("chmod 755 " + locked); !strings.Contains(res.Text, "not run") && !strings.Contains(res.Text, "Read-only") {
+		t.Fatalf("control: a step opened the home's directory:\n%s", res.Text)
+	}
+	if res := cw.run("cat dep.js"); !strings.Contains(res.Text, "module.exports") {
+		t.Errorf("a process that cannot open the home's shut directory was refused:\n%s", res.Text)
 	}
 }
