@@ -5,6 +5,7 @@ package gate
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -35,6 +36,13 @@ func (osFS) walkLinks(top string, depth int, devs map[uint64]bool, skip func(str
 	}
 	var st unix.Stat_t
 	if err := unix.Lstat(top, &st); err != nil {
+		if err == unix.EACCES {
+			// a directory above it shuts the user out (chmod 000
+			// .git): blind when that directory is the user's
+			if shut := shutAbove(top); shut != "" {
+				return false, shut
+			}
+		}
 		return true, ""
 	}
 	switch st.Mode & unix.S_IFMT {
@@ -62,6 +70,24 @@ func (osFS) walkLinks(top string, depth int, devs map[uint64]bool, skip func(str
 	}
 	ok, _, blind := walkDirAt(fd, top, &st, depth, devs, skip, budget, visit)
 	return ok, blind
+}
+
+// shutAbove is the nearest directory above p that can be looked at and
+// is the user's, when p could not be looked at for its permissions; ""
+// when it is another user's.
+func shutAbove(p string) string {
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		var st unix.Stat_t
+		if unix.Lstat(d, &st) == nil {
+			if ownBlind(unix.EACCES, &st) {
+				return d
+			}
+			return ""
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
 }
 
 // ownBlind tells whether err, opening or reading the directory st, is a

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -735,9 +734,9 @@ func (p *Policy) isCommandName(name string, n names) bool {
 	}
 	stamps := make([]int64, len(dirs))
 	for i, d := range dirs {
-		if fi, err := os.Stat(d); err == nil {
-			stamps[i] = fi.ModTime().UnixNano()
-		}
+		// the change time: a modification time can be set back (an
+		// install with times kept: the eighteenth red team's)
+		stamps[i] = dirChanged(d)
 	}
 	c := &p.commands
 	c.mu.Lock()

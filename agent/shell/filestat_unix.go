@@ -69,3 +69,18 @@ func inodeOf(_ string, info os.FileInfo) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// shutDir is the directory p (not followed) when it is the user's and
+// cannot be listed or searched by the user (mode 000, r--, -wx): a
+// process running as the user may open it (chmod), and what is in it is
+// not known. Another user's, which no step can open, is not.
+func shutDir(p string) (fileStat, bool) {
+	var st unix.Stat_t
+	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || int(st.Uid) != os.Geteuid() {
+		return fileStat{}, false
+	}
+	if unix.Faccessat(unix.AT_FDCWD, p, unix.R_OK|unix.X_OK, unix.AT_EACCESS) == nil {
+		return fileStat{}, false
+	}
+	return fileStatOf(&st), true
+}

@@ -117,3 +117,7 @@ func coarseNow() timespec {
 	t := time.Now().Add(-16 * time.Millisecond)
 	return timespec{Sec: t.Unix() + epochDiff, Nsec: int64(t.Nanosecond())}
 }
+
+// shutDir: a directory shut to its owner by its ACL is not looked for on
+// Windows.
+func shutDir(string) (fileStat, bool) { return fileStat{}, false }

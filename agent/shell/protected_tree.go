@@ -55,6 +55,7 @@ type protectedTree struct {
 	roots   []string
 	last    time.Time // when the last refresh ended
 	present []string  // the protected entries it found
+	shut    []string  // the shut directories it met (treeDir.shut)
 	// Past the bound: the directories the first map did not list
 	// (frontier), and the protected entries found below them at the
 	// last walk (beyond). Each refresh walks them whole (beyond.go).
@@ -81,7 +82,7 @@ type protectedTree struct {
 // says so: nothing is lost.
 func (t *protectedTree) before(roots, names []string) []string {
 	t.mu.Lock()
-	if t.dirs != nil && slices.Equal(t.roots, roots) && slices.Equal(t.names, names) && time.Since(t.last) < freshFor {
+	if t.dirs != nil && slices.Equal(t.roots, roots) && slices.Equal(t.names, names) && time.Since(t.last) < freshFor && !t.opened() {
 		present := t.present
 		t.mu.Unlock()
 		return present
@@ -102,6 +103,13 @@ type treeDir struct {
 	// so a change later in that tick keeps the same time: it is listed
 	// again at the next refresh, whatever its time says.
 	racy bool
+	// shut: a directory of the user's that cannot be listed or searched
+	// (chmod 000, r--): what is in it is not known, and a process running
+	// as the user may open it (the eighteenth red team's: a step shut
+	// sub/, the map forgot it, and the next one wrote sub/.nvim.lua
+	// through its hard link). It stays in the map, so its change (the
+	// chmod that opens it) has it listed again.
+	shut bool
 }
 
 // refresh brings the map up to date for these roots and names: every
@@ -176,11 +184,16 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 			}
 		}
 	}
+	t.shut = nil
 	for path, d := range t.dirs {
 		for name := range d.found {
 			present = append(present, filepath.Join(path, name))
 		}
+		if d.shut {
+			t.shut = append(t.shut, path)
+		}
 	}
+	slices.Sort(t.shut)
 	if len(t.frontier) > 0 {
 		found, links := t.walkBeyond()
 		for p, ino := range found {
@@ -254,16 +267,25 @@ func (t *protectedTree) sweep() (gone, changed []string) {
 
 // list reads one directory: its identity, its subdirectories (a
 // protected entry is not descended into, nor is a link) and its
-// protected entries of any kind.
+// protected entries of any kind; a shut one (treeDir.shut) only its
+// identity.
 func (t *protectedTree) list(path string) (*treeDir, bool) {
 	began := coarseNow()
 	f, st, ok := openDirNoFollow(path)
 	if !ok {
+		if st, ok := shutDir(path); ok {
+			return &treeDir{dev: st.dev, ino: st.ino, ctime: st.ctime, found: map[string]uint64{}, shut: true,
+				racy: st.ctime.Sec > began.Sec || st.ctime.Sec == began.Sec && st.ctime.Nsec >= began.Nsec}, true
+		}
 		return nil, false
 	}
 	defer f.Close()
 	d := &treeDir{dev: st.dev, ino: st.ino, ctime: st.ctime, found: map[string]uint64{},
 		racy: st.ctime.Sec > began.Sec || st.ctime.Sec == began.Sec && st.ctime.Nsec >= began.Nsec}
+	if _, shut := shutDir(path); shut {
+		d.shut = true // listed, but its entries cannot be looked at (r--)
+		return d, true
+	}
 	des, err := f.ReadDir(-1)
 	if err != nil {
 		return nil, false
@@ -299,6 +321,25 @@ func (t *protectedTree) list(path string) (*treeDir, bool) {
 		}
 	}
 	return d, true
+}
+
+// opened tells whether a shut directory the last refresh met is no longer
+// shut (the user opened it): its entries must be listed before the next
+// process, not a refresh later. t.mu is held.
+func (t *protectedTree) opened() bool {
+	for _, p := range t.shut {
+		if _, shut := shutDir(p); !shut {
+			return true
+		}
+	}
+	return false
+}
+
+// shutDirs are the shut directories the last refresh met (treeDir.shut).
+func (t *protectedTree) shutDirs() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.shut)
 }
 
 // forget drops a directory and everything below it from the map.

@@ -337,6 +337,12 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		}
 		tree.setShadow(x.policy.EndNames(), strings.Join(append(filepath.SplitList(env["PATH"]), x.policy.PathDirs()...), string(filepath.ListSeparator)))
 		present := tree.before(roots, names)
+		if shut := tree.shutDirs(); len(shut) > 0 && allowed.Has(gate.Write) && refusal == "" {
+			// what is in a shut directory of the user's is not known (a
+			// protected entry, another name of one), and the process may
+			// open it: the eighteenth red team's
+			refusal = blindRefusal(program, "protected", shut[0])
+		}
 		near := x.namedEntries(dir, names)
 		// A repository the map found that the policy's git places do not
 		// know yet (made during the session, or past the walk of the
@@ -429,7 +435,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 				pl.Protected = appendEntry(pl.Protected, p)
 			}
 			switch {
-			case found.Blind != "":
+			case found.Blind != "" && mayOpen(found.Blind, pl):
 				// a directory of the user's it could not read (chmod 000):
 				// a process may open it and write a name there the
 				// search did not see, in the workspace too (the
@@ -517,7 +523,7 @@ func (x *run) hideSecretNames(pl *gate.SandboxPlaces, program string, scopes []s
 	for _, p := range found.Links {
 		pl.Secrets = appendEntry(pl.Secrets, p)
 	}
-	if found.Blind != "" {
+	if found.Blind != "" && mayOpen(found.Blind, *pl) {
 		return blindRefusal(program, "secret", found.Blind)
 	}
 	if !found.Complete {
@@ -539,6 +545,22 @@ func (x *run) hideSecretNames(pl *gate.SandboxPlaces, program string, scopes []s
 			filepath.Base(program), gate.Visible(found.Unfound[0]))
 	}
 	return ""
+}
+
+// mayOpen tells whether a process with these places may open the shut
+// directory dir (chmod it): under bubblewrap only in what it may write
+// (the roots, the writable directories), the rest being read-only or
+// hidden; under Landlock anywhere, as it does not govern chmod. A search
+// blind to a shut directory of the home's configuration refused every
+// process under bubblewrap, though none could open it (the eighteenth
+// red team's).
+func mayOpen(dir string, pl gate.SandboxPlaces) bool {
+	if Detect().Mechanism != Bubblewrap {
+		return true
+	}
+	return slices.ContainsFunc(slices.Concat(pl.Roots, pl.Writable), func(w string) bool {
+		return dir == w || strings.HasPrefix(dir, w+"/") || strings.HasPrefix(w, dir+"/")
+	})
 }
 
 // kernelFS tells whether p is /proc, /sys or /dev, or below one.
