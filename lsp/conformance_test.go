@@ -33,6 +33,10 @@ func TestStoreConformance_editor(t *testing.T) {
 		// A landing is seen at once; the long wait only keeps a loaded
 		// machine from making a slow didChange "not confirmed".
 		c.o.wait = 10 * time.Second
+		// the fake editor tells its changes as it answers: a refused
+		// document (a failing publish, most cases of
+		// edit_reports_what_landed) need not be watched 2 s for one
+		c.o.refusedWait = 200 * time.Millisecond
 		t.Run(c.name, func(t *testing.T) {
 			storetest.Run(t, func(t *testing.T) storetest.Rig { return editorRig(t, c.o) })
 		})

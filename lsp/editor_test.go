@@ -38,6 +38,7 @@ type editorOpts struct {
 	gapless       bool          // with debounce: number each didChange one more than the last (not Neovim)
 	name          string        // its clientInfo name (default "fake", or "Neovim" with debounce and not gapless)
 	wait          time.Duration // the server's LandingWait (default 2s)
+	refusedWait   time.Duration // the server's RefusedWait (default refusedWait)
 	methods       []string      // more eukhe/* methods the editor says it implements
 	env           map[string]string
 	progressEvery time.Duration // the server's ProgressEvery
@@ -102,7 +103,7 @@ func newEditor(t testing.TB, o editorOpts) *fakeEditor {
 	if o.callTimeout == 0 {
 		o.callTimeout = 30 * time.Second
 	}
-	e.srv = New(Options{Root: root, LandingWait: o.wait, CallTimeout: o.callTimeout, Env: o.env, ProgressEvery: o.progressEvery})
+	e.srv = New(Options{Root: root, LandingWait: o.wait, RefusedWait: o.refusedWait, CallTimeout: o.callTimeout, Env: o.env, ProgressEvery: o.progressEvery})
 	a, b := net.Pipe()
 	go func() { e.served <- e.srv.Serve(context.Background(), a) }()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(b), jsonrpc2.WithCodec(codec{}))

@@ -86,7 +86,7 @@ func (s *Server) awaitPause(part []docEdit, res []applied, deadline time.Time) [
 // multi-file edit would leave it there unrestored
 // (TestAnEditAppliedThenRefusedIsNotCalledNotApplied).
 func (s *Server) awaitMoved(part []docEdit, res []applied, caps clientCaps) []applied {
-	wait := min(refusedWait, s.opts.LandingWait)
+	wait := s.opts.RefusedWait
 	if caps.eukhe.ChecksVersions {
 		wait = s.opts.TypingWait
 	}

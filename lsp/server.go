@@ -31,6 +31,10 @@ type Options struct {
 	// typing, Neovim after its debounce). Past it the edit is "not
 	// confirmed yet", and followed until it shows.
 	TypingWait time.Duration
+	// RefusedWait bounds how long a refused edit's document is watched
+	// for a change the editor tells after its answer (default
+	// refusedWait, at most LandingWait).
+	RefusedWait time.Duration
 	// CallTimeout bounds a request to the editor: an applyEdit or a save
 	// (default 60s; VS Code may hold an applyEdit while it shows a preview).
 	CallTimeout time.Duration
@@ -94,6 +98,10 @@ func New(opts Options) *Server {
 		opts.TypingWait = max(opts.LandingWait, 10*time.Second)
 	}
 	opts.TypingWait = max(opts.TypingWait, opts.LandingWait)
+	if opts.RefusedWait <= 0 {
+		opts.RefusedWait = refusedWait
+	}
+	opts.RefusedWait = min(opts.RefusedWait, opts.LandingWait)
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 60 * time.Second
 	}
