@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // DefaultMaxLine bounds one incoming JSON-RPC line.
@@ -218,7 +219,9 @@ func DecodeLine(line []byte, long bool, max int) (jsonrpc.Message, []byte) {
 		return nil, errorLine(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes; nothing of it was read. Send smaller arguments", max))
 	}
 	line = bytes.TrimSpace(line)
-	if !json.Valid(line) {
+	// segmentio's decoder (the SDK's own): encoding/json's scan and probe
+	// were a tenth of a small read's time on the server
+	if !fastjson.Valid(line) {
 		return nil, errorLine(nil, jsonrpc.CodeParseError, "parse error: the line is not JSON; send one JSON-RPC 2.0 message a line")
 	}
 	if line[0] == '[' {
@@ -229,7 +232,7 @@ func DecodeLine(line []byte, long bool, max int) (jsonrpc.Message, []byte) {
 		Method *string         `json:"method"`
 		Params json.RawMessage `json:"params"`
 	}
-	_ = json.Unmarshal(line, &probe)
+	_ = fastjson.Unmarshal(line, &probe)
 	if why := checkID(probe.ID); why != "" {
 		return nil, errorLine(nil, jsonrpc.CodeInvalidRequest, "invalid request: "+why)
 	}

@@ -19,9 +19,11 @@ type Verdict struct {
 // JudgeReal judges a resolution as given: it never resolves again, since
 // a second resolution can lose a loop (G1.6).
 func (p *Policy) JudgeReal(r RealPath, a Access, auto AutoSet) Verdict {
-	c := p.ClassRead(r)
+	var c Class
 	if a == WriteAccess {
 		c = p.ClassWrite(r)
+	} else {
+		c = p.readClass(r)
 	}
 	effs := AccessEffects(a, c, p.HoldsSecret(r))
 	return Verdict{Real: r, Class: c, Access: a, Effects: effs, Asks: auto.Asks(effs)}

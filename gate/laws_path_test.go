@@ -293,3 +293,20 @@ func TestALoopedWriteAsksEvenInside(t *testing.T) {
 		t.Fatalf("looped write %+v", v)
 	}
 }
+
+// A read's verdict, which does not ask the protected rules (a read of a
+// protected file is a read), has the effects the whole class gives it:
+// the same secret, the same question.
+func TestLaw_a_reads_verdict_is_what_its_whole_class_says(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		fsys := genFS(t)
+		g, auto := docsGate(t, fsys)
+		for _, a := range []Access{ReadAccess, SearchAccess} {
+			v := g.JudgeAccess(genPath(t, "path"), a)
+			want := AccessEffects(a, g.Policy.ClassRead(v.Real), g.Policy.HoldsSecret(v.Real))
+			if v.Effects != want || v.Asks != auto.Asks(want) {
+				t.Fatalf("%v of %s: %s asks=%v, the whole class gives %s", a, v.Real.Path, v.Effects, v.Asks, want)
+			}
+		}
+	})
+}

@@ -262,8 +262,16 @@ func (p *Policy) linksClass(path string) Class { return p.otherNamesClass(path, 
 // ~/dotfiles/aws_credentials of ~/.aws/credentials, the tenth red
 // team's). Only the secret entries are searched, through the walk kept
 // for writes.
-func (p *Policy) ClassRead(r RealPath) Class {
-	c := p.Class(r)
+func (p *Policy) ClassRead(r RealPath) Class { return p.readClassAs(r, true) }
+
+// readClass is ClassRead for a read's verdict: the protected rules are
+// not asked, as a read of a protected file is a read (AccessEffects), so
+// such a path is Inside or Outside by where it is. Every rule of the home
+// and the PATH was asked at each read (half a small read's judgment).
+func (p *Policy) readClass(r RealPath) Class { return p.readClassAs(r, false) }
+
+func (p *Policy) readClassAs(r RealPath, protected bool) Class {
+	c := p.classAs(r, protected)
 	// a protected path too (~/.config/yadm/id_ed25519, .git/info/key
 	// hard-linked to ~/.ssh/id_ed25519: the eleventh red team's)
 	if (c == ClassInside || c == ClassOutside || c == ClassProtected) && p.otherNamesClass(r.Path, false) == ClassSecret {

@@ -197,11 +197,12 @@ type Policy struct {
 	// listed at first need and again when a directory changed
 	// (isCommandName)
 	commands struct {
-		mu     sync.Mutex
-		stamps []int64 // each absolute pathDir's change time, as listed
-		racy   bool    // a directory changed within changedSlack of the listing: list again
-		names  map[string]bool
-		folded map[string]bool
+		mu      sync.Mutex
+		stamps  []int64   // each absolute pathDir's change time, as listed
+		racy    bool      // a directory changed within changedSlack of the listing: list again
+		checked time.Time // when the stamps were last looked at
+		names   map[string]bool
+		folded  map[string]bool
 	}
 	// linkKeep are the secret places whose files' other names are
 	// eukhe's own (its state: a journal's names of workspace files), not
@@ -536,16 +537,21 @@ func (p *Policy) Resolve(dir, path string) RealPath { return Resolve(p.fs, dir, 
 // not its spelling (RealPath.Spelled: finalname.go) is classed by its
 // final path, and Secret or Protected when its spelling is
 // (ClassOfIdentity).
-func (p *Policy) Class(r RealPath) Class {
-	c := p.classOf(r)
+func (p *Policy) Class(r RealPath) Class { return p.classAs(r, true) }
+
+// classAs is Class, with the protected rules asked or not (a read's
+// effects do not depend on them: readClass).
+func (p *Policy) classAs(r RealPath, protected bool) Class {
+	c := p.classOf(r, protected)
 	if r.Spelled != "" {
-		c = ClassOfIdentity(p.classOf(RealPath{Path: r.Spelled, Looped: r.Looped}), c)
+		c = ClassOfIdentity(p.classOf(RealPath{Path: r.Spelled, Looped: r.Looped}, protected), c)
 	}
 	return c
 }
 
-// classOf is Class of r.Path alone.
-func (p *Policy) classOf(r RealPath) Class {
+// classOf is Class of r.Path alone; a protected path is Inside or
+// Outside by where it is when protected is false.
+func (p *Policy) classOf(r RealPath, protected bool) Class {
 	path := r.Path
 	if r.Problem != "" {
 		if r.Problem == ProblemDevice {
@@ -575,7 +581,7 @@ func (p *Policy) classOf(r RealPath) Class {
 		// fourteenth and fifteenth red teams')
 		return ClassSecret
 	}
-	if p.protectsAs(path, n) {
+	if protected && p.protectsAs(path, n) {
 		return ClassProtected
 	}
 	if !r.Looped {
@@ -726,6 +732,13 @@ func (p *Policy) isCommandName(name string, n names) bool {
 	if !ok {
 		return false
 	}
+	c := &p.commands
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	known := func() bool { return c.names[name] || !n.exact() && c.folded[foldName(name)] }
+	if c.names != nil && (known() || time.Since(c.checked) < commandsFresh) {
+		return known()
+	}
 	var dirs []string
 	for _, d := range p.pathDirs {
 		if filepath.IsAbs(d) {
@@ -738,9 +751,7 @@ func (p *Policy) isCommandName(name string, n names) bool {
 		// install with times kept: the eighteenth red team's)
 		stamps[i] = dirChanged(d)
 	}
-	c := &p.commands
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.checked = time.Now()
 	if c.names == nil || c.racy || !slices.Equal(c.stamps, stamps) {
 		listed := time.Now().UnixNano()
 		c.names, c.folded, c.stamps, c.racy = map[string]bool{}, map[string]bool{}, stamps, false
@@ -755,11 +766,14 @@ func (p *Policy) isCommandName(name string, n names) bool {
 			}
 		}
 	}
-	if c.names[name] {
-		return true
-	}
-	return !n.exact() && c.folded[foldName(name)]
+	return known()
 }
+
+// commandsFresh is how long a look at the PATH directories' change
+// times stands for isCommandName: a name that is a command is known at
+// once, one that is not costs a stat of each directory at most this
+// often (it was every judgment: a read's path judged as a write too).
+const commandsFresh = 100 * time.Millisecond
 
 // PathUnknown tells whether a shell of the user's did not say its PATH
 // in time (Places.PathUnknown): any directory may be on it.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 // r17unknown is a workspace with a tools directory and a PATH directory
@@ -142,6 +143,7 @@ func TestRedteam17_CommandInstalledDuringTheSessionIsACommandToTheGate(t *testin
 		t.Fatalf("control: a write of tools/r17old is %v", c)
 	}
 	must(t, os.WriteFile(filepath.Join(bin, "r17new"), []byte("#!/bin/sh\n"), 0o755))
+	time.Sleep(2 * commandsFresh) // a look at the directories stands this long
 	if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "tools", "r17new"))); c != ClassProtected {
 		t.Errorf("THROUGH: after r17new is installed, a write of tools/r17new is %v", c)
 	}
