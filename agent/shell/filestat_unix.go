@@ -21,10 +21,16 @@ type fileStat struct {
 	dev, ino uint64
 	ctime    timespec
 	dir      bool
+	// mayShut: a directory of this user's whose owner bits lack read or
+	// search, which may shut the user out (shutDir asks): every other
+	// directory the user lists costs no more look
+	mayShut bool
 }
 
 func fileStatOf(st *unix.Stat_t) fileStat {
-	return fileStat{dev: uint64(st.Dev), ino: uint64(st.Ino), ctime: st.Ctim, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR}
+	dir := st.Mode&unix.S_IFMT == unix.S_IFDIR
+	return fileStat{dev: uint64(st.Dev), ino: uint64(st.Ino), ctime: st.Ctim, dir: dir,
+		mayShut: dir && st.Mode&0o500 != 0o500 && int(st.Uid) == os.Geteuid()}
 }
 
 // lstatFile is the entry at p, a link itself rather than its target.

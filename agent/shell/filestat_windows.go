@@ -30,6 +30,7 @@ type fileStat struct {
 	dev, ino uint64
 	ctime    timespec
 	dir      bool
+	mayShut  bool // never on Windows (shutDir)
 }
 
 // fileBasicInfo is FILE_BASIC_INFO (four LARGE_INTEGER times in 100 ns

@@ -282,9 +282,11 @@ func (t *protectedTree) list(path string) (*treeDir, bool) {
 	defer f.Close()
 	d := &treeDir{dev: st.dev, ino: st.ino, ctime: st.ctime, found: map[string]uint64{},
 		racy: st.ctime.Sec > began.Sec || st.ctime.Sec == began.Sec && st.ctime.Nsec >= began.Nsec}
-	if _, shut := shutDir(path); shut {
-		d.shut = true // listed, but its entries cannot be looked at (r--)
-		return d, true
+	if st.mayShut {
+		if _, shut := shutDir(path); shut {
+			d.shut = true // listed, but its entries cannot be looked at (r--)
+			return d, true
+		}
 	}
 	des, err := f.ReadDir(-1)
 	if err != nil {
