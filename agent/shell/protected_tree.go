@@ -147,6 +147,15 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 		}
 		t.dirs[path] = d
 		t.live.watch(path)
+		if d.shut && (old == nil || !old.shut || old.ctime != d.ctime) {
+			// shut since the last look (made shut, or shut by a chmod):
+			// what a process made in it cannot be seen, so the directory
+			// itself is taken as made and renamed out of use (the
+			// nineteenth red team's: sub/.nvim.lua written, then sub
+			// shut, in one process)
+			made = append(made, path)
+			continue
+		}
 		for name, ino := range d.found {
 			p := filepath.Join(path, name)
 			// one the walk past the bound found before is not new when the
