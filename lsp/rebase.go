@@ -13,13 +13,16 @@ import (
 // version) or skips it (Neovim). Such an edit was applied nowhere, so it
 // is made again on the buffer's text now — the edit's lines replaced, the
 // user's changes kept (merged: the same line rule landing uses) — and
-// sent again, up to maxRebases times in all. Only a user's change that
+// sent again while the user types, up to TypingWait from the first send
+// (at most maxRebases times in all). Only a user's change that
 // touches the edit's own lines refuses it, and the reply names those
 // lines. An edit the editor may have applied (no answer, applied: true)
 // is never sent again: it is followed (landing.go).
 
-// maxRebases bounds how many times one document's edit is sent.
-const maxRebases = 8
+// maxRebases bounds how many times one document's edit is sent, within
+// TypingWait of its first send (apply.go): each send after the first
+// waits for typingPause without a change, so this many fit in the wait.
+const maxRebases = 32
 
 // movedOn reports whether the open document's buffer is not the text the
 // edit was made on any more (the user typed), while it is still open,
