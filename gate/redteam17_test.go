@@ -6,11 +6,12 @@ package gate
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // r17unknown is a workspace with a tools directory and a PATH directory
@@ -94,27 +95,11 @@ func TestRedteam17_UnreadableDirectoryHidesAStrangerFromTheLook(t *testing.T) {
 	}
 }
 
-// r17withoutDAC runs the test named name again in a process without the
-// capabilities that pass over permission bits (as any user who is not
-// root runs eukhe), and fails t when it fails there. It reports true in
-// that process (the caller then does the work).
+// r17withoutDAC is testkit.RunWithoutDAC (a shut directory needs a
+// process root's permission override does not reach).
 func r17withoutDAC(t *testing.T, name string) bool {
 	t.Helper()
-	if os.Getenv("EUKHE_R17_NO_DAC") != "" || os.Geteuid() != 0 {
-		return true
-	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("setpriv is needed to drop root's permission override")
-	}
-	cmd := exec.Command(setpriv, "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search", "--",
-		os.Args[0], "-test.run=^"+name+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), "EUKHE_R17_NO_DAC=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Errorf("without the permission override (%v):\n%s", err, out)
-	}
-	return false
+	return testkit.RunWithoutDAC(t, name)
 }
 
 // Held (was open): isCommandName lists the PATH directories again when one changed (its change time, racy within changedSlack)

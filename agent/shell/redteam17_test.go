@@ -8,13 +8,13 @@ package shell
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // Attack (target 2, the strangers look): a hard link made after the look.
@@ -137,28 +137,11 @@ func TestRedteam17_ProgramCannotKillItsSupervisorToPlantAfterTheLook(t *testing.
 	}
 }
 
-// r17withoutDAC runs the test named name again in a process without the
-// capabilities that pass over permission bits (as any user who is not
-// root runs eukhe: a directory of mode 000 cannot be opened), and fails
-// t when it fails there. It reports true in that process (the caller
-// then does the work).
+// r17withoutDAC is testkit.RunWithoutDAC (a shut directory needs a
+// process root's permission override does not reach).
 func r17withoutDAC(t *testing.T, name string) bool {
 	t.Helper()
-	if os.Getenv("EUKHE_R17_NO_DAC") != "" || os.Geteuid() != 0 {
-		return true
-	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("setpriv is needed to drop root's permission override")
-	}
-	cmd := exec.Command(setpriv, "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search", "--",
-		os.Args[0], "-test.run=^"+name+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), "EUKHE_R17_NO_DAC=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS") {
-		t.Errorf("without the permission override (%v):\n%s", err, out)
-	}
-	return false
+	return testkit.RunWithoutDAC(t, name)
 }
 
 // Attack (target 2, the search for a secret file's other names), under
