@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // Attack (target 3), the control of the end-to-end row: the same slow
@@ -35,7 +36,7 @@ func r15zshHomeHeld(t *testing.T) (map[string]string, string) {
 	t.Helper()
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
-		t.Skip("zsh is not installed")
+		testkit.Missing(t, "zsh is needed (.ci/run installs it)")
 	}
 	shortLinger(t, 200*time.Millisecond)
 	home, ws := t.TempDir(), t.TempDir()
@@ -89,7 +90,7 @@ func r15zshHistoryHomeHeld(t *testing.T) (map[string]string, string) {
 	t.Helper()
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
-		t.Skip("zsh is not installed")
+		testkit.Missing(t, "zsh is needed (.ci/run installs it)")
 	}
 	shortLinger(t, 200*time.Millisecond)
 	home, ws := t.TempDir(), t.TempDir()
@@ -168,7 +169,7 @@ func r15zshHome(t *testing.T, zshenv, zshrcAt string) (env map[string]string, ws
 	t.Helper()
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
-		t.Skip("zsh is not installed")
+		testkit.Missing(t, "zsh is needed (.ci/run installs it)")
 	}
 	shortLinger(t, 200*time.Millisecond)
 	home, ws := t.TempDir(), t.TempDir()
@@ -207,7 +208,7 @@ func r15zshHistoryHome(t *testing.T, lines int) (env map[string]string, ws strin
 	t.Helper()
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
-		t.Skip("zsh is not installed")
+		testkit.Missing(t, "zsh is needed (.ci/run installs it)")
 	}
 	shortLinger(t, 200*time.Millisecond)
 	home, ws := t.TempDir(), t.TempDir()

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // Attack (target 1b): the unknown PATH protects only the names of the
@@ -76,7 +77,7 @@ func TestRedteam17_UnknownPathMissesTheCommandsOfAMissedAbsoluteDirectory(t *tes
 func TestRedteam17_ZshsDeferredStartupAddsAnEntryAfterTheAnswer(t *testing.T) {
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
-		t.Skip("zsh is not installed")
+		testkit.Missing(t, "zsh is needed (.ci/run installs it)")
 	}
 	shortLinger(t, 200*time.Millisecond)
 	home, ws := t.TempDir(), t.TempDir()

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // Open (the tenth red team's): a ~/.zshrc that turns HIST_IGNORE_SPACE
@@ -17,7 +19,7 @@ import (
 func TestShellAttack_zsh_without_HIST_IGNORE_SPACE_gets_no_line_of_the_ask(t *testing.T) {
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
-		t.Skip("zsh is not installed")
+		testkit.Missing(t, "zsh is needed (.ci/run installs it)")
 	}
 	shortLinger(t, 500*time.Millisecond)
 	home := t.TempDir()
