@@ -373,8 +373,8 @@ const maxOutLinks = 10_000
 func (t *protectedTree) newLink(made []string, p string, ino uint64) []string {
 	if strings.Contains(filepath.Base(p), refusedSuffix) {
 		if k, ok := keyOf(p); ok {
-			if _, ours := renamedOut.Load(k); ours {
-				return made
+			if given, ok := renamedOut.Load(k); ok && given == p {
+				return made // under the name eukhe gave it
 			}
 		}
 	}

@@ -24,7 +24,7 @@ func renameOutOfUse(path, id string) (string, error) {
 		err := unix.RenameatxNp(fd, name, fd, to, unix.RENAME_EXCL)
 		if err == nil {
 			if k, ok := keyOf(filepath.Join(dir, to)); ok {
-				renamedOut.Store(k, true)
+				renamedOut.Store(k, filepath.Join(dir, to))
 			}
 			return filepath.Join(dir, to), nil
 		}

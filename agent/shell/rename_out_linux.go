@@ -30,7 +30,7 @@ func renameOutOfUse(path, id string) (string, error) {
 		err := unix.Renameat2(fd, name, fd, to, unix.RENAME_NOREPLACE)
 		if err == nil {
 			if k, ok := keyOf(filepath.Join(dir, to)); ok {
-				renamedOut.Store(k, true)
+				renamedOut.Store(k, filepath.Join(dir, to))
 			}
 			return filepath.Join(dir, to), nil
 		}

@@ -645,10 +645,12 @@ func refuseMade(made func() []string, id string) []string {
 	return done
 }
 
-// renamedOut are the entries eukhe renamed out of use (fileKey → true):
-// a link among them, still under the name it was given, is out of use
+// renamedOut are the entries eukhe renamed out of use (fileKey → the path
+// it gave): a link among them, still at that path, is out of use
 // already, and is not judged again (a link to a large tree was renamed
-// at every look, its name growing until too long).
+// at every look, its name growing until too long). The same file at
+// another path (a step renamed it, or hard-linked it, to another name
+// holding refusedSuffix) is judged as any other.
 var renamedOut sync.Map
 
 // randomTail is 12 random hex digits.

@@ -862,8 +862,7 @@ func r7wait(p *mcpProc, script string) string {
 }
 
 func TestAttackRound7_controls(t *testing.T) {
-	// not parallel: its rename rows failed once beside the other
-	// attack tests under -race (passed alone and in the other rehearsal)
+	t.Parallel()
 	t.Run("normal work runs unasked: sed -i, go build, git commit, cache writes", r7work)
 	t.Run("a dot directory renamed away and made again keeps nothing it had", r7renamedAwayAll)
 	t.Run("an executable of the project rewritten and renamed to a command name under a . PATH entry", r7executableRenamed)
