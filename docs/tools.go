@@ -55,10 +55,12 @@ func (t *Tools) still(abs, real string) func() error {
 // named splits a path argument that may carry a selector: the whole
 // argument when it names something, else path and ranges ("a.go:5-9").
 func (t *Tools) named(arg string) (string, []Range) {
+	p, rs, ok := SplitSelector(arg)
+	if !ok {
+		return arg, nil // no selector to split: nothing to stat
+	}
 	if st, err := t.Store.Stat(t.Abs(arg)); err == nil && !st.Exists {
-		if p, rs, ok := SplitSelector(arg); ok {
-			return p, rs
-		}
+		return p, rs
 	}
 	return arg, nil
 }

@@ -26,6 +26,21 @@ func (f fakeFS) Kind(p string) Kind {
 	return n.kind
 }
 
+// Plain walks the map: every part exists and none is a link.
+func (f fakeFS) Plain(p string) bool {
+	if p == "/" {
+		return true
+	}
+	for i := 1; i <= len(p); i++ {
+		if i == len(p) || p[i] == '/' {
+			if k := f.Kind(p[:i]); k == KindMissing || k == KindLink {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (f fakeFS) Readlink(p string) (string, error) {
 	n, ok := f[p]
 	if !ok || n.kind != KindLink {

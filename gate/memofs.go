@@ -42,6 +42,9 @@ func (m *memoFS) known(p string) bool {
 	return ok
 }
 
+// Plain is false: the snapshot answers part by part, from its maps.
+func (m *memoFS) Plain(string) bool { return false }
+
 func (m *memoFS) Readlink(p string) (string, error) {
 	if l, ok := m.links[p]; ok {
 		return l.target, l.err

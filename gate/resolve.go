@@ -24,10 +24,18 @@ const (
 )
 
 // FS is what Resolve needs of a filesystem: the kind of a path (lstat)
-// and a symlink's target. OS is the real one; tests hand in a map.
+// and a symlink's target, and whether a path is plain. OS is the real
+// one; tests hand in a map.
 type FS interface {
 	Kind(path string) Kind
 	Readlink(path string) (string, error)
+	// Plain reports whether the absolute, clean path names an entry
+	// that exists and is reached through no symlink (its last part not
+	// one either): then it is its own real path, and Resolve asks no
+	// more. False when it is not, or cannot be told at once (Resolve
+	// then walks it part by part). On Linux one openat2 answers it
+	// (resolve_plain_linux.go), where the walk made one lstat per part.
+	Plain(path string) bool
 }
 
 // OS is the host's filesystem.
@@ -49,6 +57,8 @@ func (osFS) Kind(path string) Kind {
 }
 
 func (osFS) Readlink(path string) (string, error) { return readlinkOS(path) }
+
+func (osFS) Plain(path string) bool { return plainOS(path) }
 
 // RealPath is a path resolved once: the real path, and whether its
 // symlinks looped (then the policy does not trust the rest of it).
@@ -86,6 +96,9 @@ func Resolve(fsys FS, dir, path string) RealPath {
 func resolveSlash(fsys FS, dir, path string) RealPath {
 	if !strings.HasPrefix(path, "/") {
 		path = dir + "/" + path
+	}
+	if isClean(path) && fsys.Plain(path) {
+		return RealPath{Path: path} // no link on the way: the walk would give it back
 	}
 	todo := splitPath(path)
 	var real []string
@@ -141,6 +154,23 @@ func resolveSlash(fsys FS, dir, path string) RealPath {
 		real = append(real, c)
 	}
 	return RealPath{Path: joinPath(real), Looped: looped}
+}
+
+// isClean reports whether the absolute path p is as the walk would join
+// it: no empty, "." or ".." part, no trailing slash ("/" itself is).
+func isClean(p string) bool {
+	if p == "/" {
+		return true
+	}
+	if !strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
+		return false
+	}
+	for part := range strings.SplitSeq(p[1:], "/") {
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 func splitPath(p string) []string {

@@ -29,6 +29,8 @@ func (m mapFS) Kind(p string) gate.Kind {
 
 func (m mapFS) Readlink(p string) (string, error) { return strings.TrimPrefix(m[p], "->"), nil }
 
+func (m mapFS) Plain(string) bool { return false } // Resolve walks the map
+
 // TestLaw_an_open_document_is_served_only_at_the_real_path_it_had_at_didOpen:
 // over generated workspaces (directories, links between them and into
 // .git, files and links in place of files) and a generated change between
