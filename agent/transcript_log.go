@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 
@@ -65,6 +66,19 @@ type logWriter struct {
 	rows     int   // header lines in the file
 	size     int64 // the file's size
 	fileDrop int   // the last drop mark in the file
+	// index is where each call record this writer wrote lies in the
+	// file, in file order; indexed is false while the file holds
+	// records it did not write (it was there when the writer opened it).
+	index   []recordAt
+	indexed bool
+}
+
+// recordAt is where one header line starts in calls.log: a call's record
+// (n its number) or a drop mark.
+type recordAt struct {
+	n    int
+	off  int64
+	drop bool
 }
 
 func newLogWriter(path string, report func(error)) *logWriter {
@@ -144,14 +158,20 @@ func (w *logWriter) write(batch []logRecord) error {
 			return err
 		}
 		w.f = f
+		if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
+			w.indexed = true
+		}
 	}
 	var b []byte
 	for _, r := range batch {
+		n, _ := callNumber(r.row.ID)
+		w.index = append(w.index, recordAt{n: n, off: w.size + int64(len(b))})
 		b = appendRecord(b, r.row, r.whole)
 		w.rows++
 	}
 	last := batch[len(batch)-1]
 	if last.drop > w.fileDrop {
+		w.index = append(w.index, recordAt{off: w.size + int64(len(b)), drop: true})
 		line, _ := json.Marshal(logHeader{Drop: last.drop})
 		b = append(append(b, line...), '\n')
 		w.fileDrop = last.drop
@@ -177,31 +197,63 @@ func appendRecord(b []byte, row CallRow, whole string) []byte {
 }
 
 // compact copies the kept calls (those after drop) to a new file and
-// renames it over calls.log.
+// renames it over calls.log. With the file's index (every record in it
+// this writer's) it copies the file's tail from the first record past
+// drop, bytes as they are: no header is read again, where the whole log
+// was parsed and rebuilt at every compaction (most of a small read's
+// transcript cost). A record of a dropped call that finished late (after
+// a kept one) may ride along in the tail: every reader takes the drop
+// mark over it, and the next compaction leaves it.
 func (w *logWriter) compact(drop int) error {
-	l, err := readLog(filepath.Dir(w.path))
+	if !w.indexed {
+		return w.compactByReading(drop)
+	}
+	cut := len(w.index)
+	for i, r := range w.index {
+		if !r.drop && r.n > drop {
+			cut = i
+			break
+		}
+	}
+	from := w.size
+	if cut < len(w.index) {
+		from = w.index[cut].off
+	}
+	b, err := readTail(w.path, from, w.size)
 	if err != nil {
 		return err
 	}
-	defer l.close()
-	var b []byte
-	rows := 0
-	for _, r := range l.rows {
-		if n, _ := callNumber(r.ID); n <= drop {
-			continue
-		}
-		data, err := l.body(r.ID)
-		if err != nil {
-			return err
-		}
-		b = appendRecord(b, r, string(data))
-		rows++
+	kept := slices.Clone(w.index[cut:])
+	for i := range kept {
+		kept[i].off -= from
 	}
-	if drop > 0 {
-		line, _ := json.Marshal(logHeader{Drop: drop})
-		b = append(append(b, line...), '\n')
-		rows++
+	kept = append(kept, recordAt{off: int64(len(b)), drop: true})
+	line, _ := json.Marshal(logHeader{Drop: drop})
+	b = append(append(b, line...), '\n')
+	if err := w.replace(b, len(kept)); err != nil {
+		return err
 	}
+	w.index = kept
+	return nil
+}
+
+// readTail reads bytes [from, to) of the file at path.
+func readTail(path string, from, to int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, to-from, to-from+64)
+	if _, err := f.ReadAt(b, from); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// replace writes b as the whole of calls.log (renamed over it), holding
+// rows header lines, and opens it again to append.
+func (w *logWriter) replace(b []byte, rows int) error {
 	if err := writeWhole(w.path, b); err != nil {
 		return err
 	}
@@ -212,6 +264,44 @@ func (w *logWriter) compact(drop int) error {
 		return err
 	}
 	w.f, w.rows, w.size = f, rows, int64(len(b))
+	return nil
+}
+
+// compactByReading is compact of a file the writer did not write all of:
+// it reads every record (readLog) and writes the kept ones anew, and
+// from then on the file is indexed.
+func (w *logWriter) compactByReading(drop int) error {
+	l, err := readLog(filepath.Dir(w.path))
+	if err != nil {
+		return err
+	}
+	defer l.close()
+	var b []byte
+	var index []recordAt
+	rows := 0
+	for _, r := range l.rows {
+		n, _ := callNumber(r.ID)
+		if n <= drop {
+			continue
+		}
+		data, err := l.body(r.ID)
+		if err != nil {
+			return err
+		}
+		index = append(index, recordAt{n: n, off: int64(len(b))})
+		b = appendRecord(b, r, string(data))
+		rows++
+	}
+	if drop > 0 {
+		index = append(index, recordAt{off: int64(len(b)), drop: true})
+		line, _ := json.Marshal(logHeader{Drop: drop})
+		b = append(append(b, line...), '\n')
+		rows++
+	}
+	if err := w.replace(b, rows); err != nil {
+		return err
+	}
+	w.index, w.indexed = index, true
 	return nil
 }
 

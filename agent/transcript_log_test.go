@@ -138,3 +138,45 @@ func TestTranscriptReaderOutlivesCompaction(t *testing.T) {
 		t.Fatalf("not compacted: %d rows", len(now.rows))
 	}
 }
+
+// Calls that finish out of order (each pair kept newest first), many more
+// than the bounds: the log holds the kept calls whole, and stays bounded
+// (a compaction copies the file's tail by its index, carrying a late
+// record of a dropped call at most until the next one).
+func TestTranscriptCompactionKeepsLateCallsAndStaysBounded(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	tr, err := OpenTranscript(dir, "s", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	tr.MaxCalls = 5
+	body := func(id string) string { return strings.Repeat(id+" line\n", 3) }
+	const n = 2000
+	for i := 0; i < n; i += 2 {
+		a, b := tr.Begin(), tr.Begin()
+		for _, id := range []string{b, a} {
+			if err := tr.Keep(CallRow{ID: id, Tool: "read", Summary: "s"}, body(id)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tr.Flush()
+	l, err := readLog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.close()
+	kept := l.kept()
+	if len(kept) != 5 || kept[0].ID != fmt.Sprintf("c%d", n-4) || kept[4].ID != fmt.Sprintf("c%d", n) {
+		t.Fatalf("kept %v", kept)
+	}
+	for _, r := range kept {
+		if b, err := l.body(r.ID); err != nil || string(b) != body(r.ID) {
+			t.Fatalf("%s = %q (%v)", r.ID, b, err)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(dir, callsLog)); err != nil || fi.Size() > 80*int64(len(body("c2000"))+100) {
+		t.Fatalf("calls.log is %d bytes for 5 kept calls (%v)", fi.Size(), err)
+	}
+}
