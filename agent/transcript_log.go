@@ -182,7 +182,12 @@ func (w *logWriter) write(batch []logRecord) error {
 	if err != nil {
 		return err
 	}
-	if w.rows > 2*last.keep+64 || w.size > 2*last.keptBytes+(1<<20) {
+	if w.rows > 8*last.keep+1024 || w.size > 2*last.keptBytes+(1<<20) {
+		// the file past twice the kept bytes and a MiB (a reader's and
+		// the disk's bound), or with many more rows than kept (a
+		// reader parses every header): each compaction renames a new
+		// file over the old, a flush of its data on most filesystems,
+		// so small calls are not compacted every few hundred
 		return w.compact(last.drop)
 	}
 	return nil

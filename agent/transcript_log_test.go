@@ -125,7 +125,7 @@ func TestTranscriptReaderOutlivesCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.close()
-	for i := 0; i < 200; i++ {
+	for i := 0; i < 2000; i++ {
 		tr.Keep(CallRow{ID: tr.Begin(), Tool: "bash"}, "y\n")
 	}
 	tr.Flush()
@@ -134,7 +134,7 @@ func TestTranscriptReaderOutlivesCompaction(t *testing.T) {
 	}
 	now, _ := readLog(dir)
 	defer now.close()
-	if len(now.rows) > 2*2+64 {
+	if len(now.rows) > 8*2+1024 {
 		t.Fatalf("not compacted: %d rows", len(now.rows))
 	}
 }
@@ -176,7 +176,7 @@ func TestTranscriptCompactionKeepsLateCallsAndStaysBounded(t *testing.T) {
 			t.Fatalf("%s = %q (%v)", r.ID, b, err)
 		}
 	}
-	if fi, err := os.Stat(filepath.Join(dir, callsLog)); err != nil || fi.Size() > 80*int64(len(body("c2000"))+100) {
+	if fi, err := os.Stat(filepath.Join(dir, callsLog)); err != nil || fi.Size() > (8*5+1024+2)*int64(len(body("c2000"))+120) {
 		t.Fatalf("calls.log is %d bytes for 5 kept calls (%v)", fi.Size(), err)
 	}
 }
