@@ -29,6 +29,10 @@ type argSchema struct {
 	props    map[string]*jsonschema.Resolved
 	desc     map[string]string
 	kinds    map[string]string // the JSON kind each takes, as docs.JSONKind names it
+	// plain are the parameters whose schema says only a type, string or
+	// boolean (and words): a value is checked by its first byte, not
+	// decoded and validated (most of a small call's check)
+	plain map[string]bool
 }
 
 // newArgSchema resolves a built schema for checking calls.
@@ -45,6 +49,16 @@ func newArgSchema(wire json.RawMessage) (*argSchema, error) {
 		return nil, err
 	}
 	a.params = order.Properties.Keys()
+	var shapes struct {
+		Properties map[string]map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(wire, &shapes); err != nil {
+		return nil, err
+	}
+	a.plain = map[string]bool{}
+	for name, keys := range shapes.Properties {
+		a.plain[name] = onlyAType(keys)
+	}
 	for name, ps := range s.Properties {
 		r, err := ps.Resolve(nil)
 		if err != nil {
@@ -61,11 +75,8 @@ func newArgSchema(wire json.RawMessage) (*argSchema, error) {
 // check refuses arguments that do not fit the schema; nil when they do.
 // raw has passed the shape check (a JSON object, or nothing).
 func (a *argSchema) check(tool string, raw json.RawMessage) error {
-	if err := checkArgs(tool, a.params, raw); err != nil {
-		return err
-	}
-	var args map[string]json.RawMessage
-	if err := docs.DecodeArgs(tool, a.params, raw, &args); err != nil {
+	args, err := argsByName(tool, a.params, raw)
+	if err != nil {
 		return err
 	}
 	for _, name := range a.required {
@@ -85,6 +96,12 @@ func (a *argSchema) check(tool string, raw json.RawMessage) error {
 		if bad := invalidUTF8(v); bad != "" {
 			return fmt.Errorf("%s: %q holds %s, which JSON cannot carry as text; nothing was done. Send text only; to write bytes that are not UTF-8, use bash (printf with \\x escapes, or base64 -d)", tool, name, bad)
 		}
+		if plain, ok := a.plain[name]; ok && plain {
+			if given := docs.JSONKind(v); given != a.kinds[name] {
+				return fmt.Errorf("%s: %q must be %s, not %s", tool, name, a.desc[name], given)
+			}
+			continue
+		}
 		var inst any
 		if err := json.Unmarshal(v, &inst); err != nil {
 			return fmt.Errorf("%s: %q is not a JSON value: %v", tool, name, err)
@@ -98,6 +115,18 @@ func (a *argSchema) check(tool string, raw json.RawMessage) error {
 		}
 	}
 	return nil
+}
+
+// onlyAType reports whether a parameter's schema (its keys) says no more
+// than a type, string or boolean, and words for the reader.
+func onlyAType(keys map[string]json.RawMessage) bool {
+	for k := range keys {
+		if k != "type" && k != "description" && k != "title" {
+			return false
+		}
+	}
+	t := string(keys["type"])
+	return t == `"string"` || t == `"boolean"`
 }
 
 // describeParam says what a parameter takes: its type and range.

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,6 +153,32 @@ func FuzzToolArgs(f *testing.F) {
 			if b, _ := os.ReadFile(filepath.Join(w.dir, "v.txt")); string(b) != text {
 				t.Fatalf("refused %s %s changed v.txt to %q", tool, raw, b)
 			}
+		}
+	})
+}
+
+// TestLaw_a_plain_parameter_is_checked_as_its_schema_says: a parameter
+// whose schema says only "string" or "boolean" is checked by its value's
+// first byte, not decoded and validated: for every tool of the roster and
+// any arguments, the check says exactly what the full validation says.
+func TestLaw_a_plain_parameter_is_checked_as_its_schema_says(t *testing.T) {
+	w := newWorld(t)
+	values := []string{`null`, `7`, `-1`, `1.5`, `true`, `false`, `"v.txt"`, `"x\n"`, `""`, `[]`, `["a"]`, `{}`, `{"a":1}`, "\"\xff\"", `"\ud800"`}
+	tools := w.sess.roster.Tools()
+	rapid.Check(t, func(rt *rapid.T) {
+		tool := rapid.SampledFrom(tools).Draw(rt, "tool")
+		args := map[string]json.RawMessage{}
+		for _, n := range tool.args.params {
+			if rapid.Bool().Draw(rt, "has "+n) {
+				args[n] = json.RawMessage(rapid.SampledFrom(values).Draw(rt, n))
+			}
+		}
+		raw, _ := json.Marshal(args)
+		full := *tool.args
+		full.plain = nil
+		got, want := tool.args.check(tool.Name, raw), full.check(tool.Name, raw)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			rt.Fatalf("%s %s: the plain check says %v, the validation %v", tool.Name, raw, got, want)
 		}
 	})
 }

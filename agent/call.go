@@ -73,16 +73,22 @@ func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) Result
 // checkArgs is the shape check of Call: a JSON object whose keys are
 // parameters of the tool.
 func checkArgs(tool string, params []string, raw json.RawMessage) error {
+	_, err := argsByName(tool, params, raw)
+	return err
+}
+
+// argsByName is the shape check, giving the arguments by name.
+func argsByName(tool string, params []string, raw json.RawMessage) (map[string]json.RawMessage, error) {
 	var keys map[string]json.RawMessage
 	if err := docs.DecodeArgs(tool, params, raw, &keys); err != nil {
-		return &ArgsError{Msg: err.Error()}
+		return nil, &ArgsError{Msg: err.Error()}
 	}
 	for k := range keys {
 		if !slices.Contains(params, k) {
-			return &ArgsError{Msg: fmt.Sprintf("%s has no argument %q; it takes %s", tool, k, quoted(params))}
+			return nil, &ArgsError{Msg: fmt.Sprintf("%s has no argument %q; it takes %s", tool, k, quoted(params))}
 		}
 	}
-	return nil
+	return keys, nil
 }
 
 // quoted lists parameter names as the decoder's messages do: "i", "path".

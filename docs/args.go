@@ -168,6 +168,8 @@ func JSONKind(raw []byte) string {
 	switch raw[0] {
 	case '[':
 		return "an array"
+	case '{':
+		return "an object"
 	case '"':
 		return "a string"
 	case 't', 'f':
