@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -182,7 +183,7 @@ func (t *Transcript) Keep(row CallRow, whole string) error {
 	for i > 0 && t.kept[i-1].n > n {
 		i--
 	}
-	t.kept = append(t.kept[:i], append([]keptCall{{n, int64(len(whole)), row}}, t.kept[i:]...)...)
+	t.kept = slices.Insert(t.kept, i, keptCall{n, int64(len(whole)), row}) // at the end, mostly: no copy
 	t.bytes += int64(len(whole))
 	maxCalls, maxBytes := t.MaxCalls, t.MaxBytes
 	if maxCalls <= 0 {
