@@ -28,6 +28,7 @@ func mountTable() []mount {
 type mountWatch struct {
 	mu     sync.Mutex
 	f      *os.File
+	fd     int32     // f's descriptor, taken once (each Fd call is an fcntl)
 	at     time.Time // the table last read
 	polled time.Time // the mark last polled (at most every mountPoll)
 	last   uint64    // the hash of the table last read
@@ -42,7 +43,7 @@ func newMountWatch() *mountWatch {
 	if err != nil {
 		return nil
 	}
-	w := &mountWatch{f: f, at: time.Now()}
+	w := &mountWatch{f: f, fd: int32(f.Fd()), at: time.Now()}
 	if b, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
 		w.last = xxhash.Sum64(b)
 	}
@@ -62,7 +63,7 @@ func (w *mountWatch) changed() ([]mount, bool) {
 		return nil, false
 	}
 	w.polled = now
-	fds := []unix.PollFd{{Fd: int32(w.f.Fd()), Events: unix.POLLPRI}}
+	fds := []unix.PollFd{{Fd: w.fd, Events: unix.POLLPRI}}
 	n, err := unix.Poll(fds, 0)
 	marked := err == nil && n > 0 && fds[0].Revents&(unix.POLLPRI|unix.POLLERR) != 0
 	if !marked && now.Sub(w.at) < mountRecheck {
