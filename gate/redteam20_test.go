@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // r20base is a test's temporary directory, its links resolved.
@@ -47,6 +48,41 @@ func TestRedteam20_ReadOfAProtectedFileThatIsASecretsOtherNameIsSecret(t *testin
 			if v := g.JudgeAccess(f, a); !v.Effects.Has(Secret) || !v.Asks {
 				t.Errorf("%s of %s: class %v, effects %v, asks %v", a, f, v.Class, v.Effects, v.Asks)
 			}
+		}
+	}
+}
+
+// Attack (target 2, the PATH directories listed again when one changed):
+// a PATH entry that does not exist when the session's first judgment
+// lists the commands (~/.local/bin before the user's first pip install
+// --user), then is made holding the command r20new (and, second, a
+// PATH entry that is a symbolic link to a directory, the link made
+// after the first look). The agent writes tools/r20new with the PATH
+// unknown, after commandsFresh.
+// Held: the missing directory's stamp is 0, the made one's is not (and
+// the link's stamp is its target's), so the directories are listed
+// again and the write is protected.
+func TestRedteam20_PathDirectoryMadeDuringTheSessionIsListed(t *testing.T) {
+	for _, viaLink := range []bool{false, true} {
+		base := r20base(t)
+		root, bin := filepath.Join(base, "root"), filepath.Join(base, "local", "bin")
+		must(t, os.MkdirAll(filepath.Join(root, "tools"), 0o755))
+		entry := bin
+		if viaLink {
+			entry = filepath.Join(base, "current")
+		}
+		p := Places{Roots: []string{root}, PathDirs: []string{"/usr/bin", entry}, PathUnknown: true}.Policy(OS)
+		if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "tools", "r20new"))); c == ClassProtected {
+			t.Fatalf("control: tools/r20new is protected before it is a command")
+		}
+		must(t, os.MkdirAll(bin, 0o755))
+		must(t, os.WriteFile(filepath.Join(bin, "r20new"), []byte("#!/bin/sh\n"), 0o755))
+		if viaLink {
+			must(t, os.Symlink(bin, entry))
+		}
+		time.Sleep(2 * commandsFresh)
+		if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "tools", "r20new"))); c != ClassProtected {
+			t.Errorf("link %v: after the PATH directory was made with r20new, a write of tools/r20new is %v", viaLink, c)
 		}
 	}
 }
