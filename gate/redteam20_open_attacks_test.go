@@ -1,4 +1,4 @@
-//go:build open_attacks
+//go:build open_attacks && linux
 
 package gate
 
