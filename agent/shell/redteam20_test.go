@@ -1,0 +1,214 @@
+//go:build linux
+
+package shell
+
+// The twentieth red team's attacks on the sandbox that HELD (the open
+// ones are in redteam20_open_attacks_test.go, build tag open_attacks),
+// kept as regression tests.
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// r20beyondWorld is a confined world (steps judged read+write, the
+// session's policy of its root and home) whose protected tree's first
+// map stops at 2 directories (maxTreeDirs), so that zz/d is past the
+// bound: walked whole at each refresh (walkBeyond), never mapped.
+func r20beyondWorld(t *testing.T, m Mechanism) *confinedWorld {
+	t.Helper()
+	needTool(t, "python3")
+	useMechanism(t, m)
+	old := maxTreeDirs
+	maxTreeDirs = 2
+	t.Cleanup(func() { maxTreeDirs = old })
+	cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)), gate.Of(gate.Read, gate.Write))
+	cw.runner.Gate.Policy = gate.Places{Roots: []string{cw.root}, Home: cw.home}.Policy(gate.OS)
+	for _, d := range []string{"a/1", "a/2", "a/3", "b/1", "zz/d"} {
+		if err := os.MkdirAll(cw.path(d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cw
+}
+
+// r20mapped tells whether the session's protected tree maps rel (else it
+// is past the bound, or not met).
+func r20mapped(cw *confinedWorld, rel string) bool {
+	cw.runner.protected.mu.Lock()
+	defer cw.runner.protected.mu.Unlock()
+	_, ok := cw.runner.protected.dirs[cw.path(rel)]
+	return ok
+}
+
+// r20unknownWorld is a world whose steps are judged read+write+exec
+// (blind), under the policy of a session whose user's shell did not say
+// its PATH in time (PathUnknown), with the one PATH directory pathDir.
+func r20unknownWorld(t *testing.T, m Mechanism, pathDir, home string) *world {
+	t.Helper()
+	needTool(t, "python3")
+	useMechanism(t, m)
+	effects := gate.Of(gate.Read, gate.Write, gate.Exec)
+	w := newWorld(t, gate.AutoOf(effects))
+	w.runner.blind = func(gate.Effects) gate.Effects { return effects }
+	w.runner.Gate.Policy = gate.Places{Roots: []string{w.root}, Home: home, PathDirs: []string{pathDir}, PathUnknown: true}.Policy(gate.OS)
+	if err := os.MkdirAll(w.path("tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// Attack (target 4, control of the rows past the bound): one process
+// makes zz/d/sub/.nvim.lua (a Named protected file: Neovim runs it) in a
+// directory past the protected tree's bound, and leaves it open.
+// Held: the walk past the bound finds it and it is renamed out of use
+// (protected_beyond.go). (The same with sub shut at the end gets
+// through: redteam20_open_attacks_test.go.)
+func TestRedteam20_ProgramMadePastTheBoundIsRenamedOutOfUse(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		t.Run(string(m), func(t *testing.T) {
+			cw := r20beyondWorld(t, m)
+			cw.run("true")
+			if r20mapped(cw, "zz/d") {
+				t.Fatal("zz/d is mapped: the row proves nothing")
+			}
+			res := cw.run(`python3 -c 'import os; os.mkdir("zz/d/s"+"ub"); open("zz/d/sub/.nvim"+".lua","w").write("PLANTED\n")'`)
+			if _, err := os.Lstat(cw.path("zz/d/sub/.nvim.lua")); err == nil {
+				t.Errorf("zz/d/sub/.nvim.lua is in use after the step:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (target 1, readClass: a read's verdict no longer asks the
+// protected rules, and the shell's own redirections are judged by
+// JudgeReal, then opened in eukhe's process, outside the sandbox): the
+// workspace's .git/info/key is a hard link of the user's SSH key, and
+// .vscode/settings.json a symbolic link to it; the steps read them
+// through a redirection (<, 0<, a descriptor opened by exec, a while
+// read loop), the user denying each question. The auto set holds every
+// grantable effect (protected too).
+// Held: each redirection's verdict is read+secret, asked and refused;
+// the key is never printed.
+func TestRedteam20_RedirectionReadOfAProtectedSecretsOtherNameAsks(t *testing.T) {
+	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec, gate.Protected, gate.Outside)))
+	key := filepath.Join(w.secret, "id_ed25519")
+	if err := os.WriteFile(key, []byte(secretText+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".git/info", ".vscode"} {
+		if err := os.MkdirAll(w.path(d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(key, w.path(".git/info/key")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(key, w.path(".vscode/settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	w.runner.Gate.Policy = gate.Places{Roots: []string{w.root}, Home: filepath.Dir(w.secret)}.Policy(gate.OS)
+	for _, s := range []string{"cat < .git/info/key", "cat < .vscode/settings.json", "cat 0< .git/info/key",
+		"exec 3< .git/info/key; cat <&3", "while read l; do echo $l; done < .git/info/key"} {
+		w.asker.answers = []gate.Answer{gate.Deny, gate.Deny, gate.Deny}
+		if res := w.run(s); strings.Contains(res.Text, secretText) {
+			t.Errorf("%s printed the key:\n%s", s, res.Text)
+		}
+	}
+}
+
+// Attack (target 7, sigdefault: the Landlock supervisor now takes and
+// drops TERM/INT/HUP/QUIT where it ignored them, and children get the
+// hangup and interrupt at their defaults): a step's program signals the
+// eukhe server (here the test process, whose pid the script names) and
+// its own parent (the supervisor under Landlock), to end the server
+// before its look after the step (what the step planted would then be
+// the user's at the next session's first map). SIGUSR1 stands for any
+// signal (the test takes it, so a signal that landed is seen, not
+// fatal).
+// Held: under Landlock both kills are refused (EPERM: the domain's
+// signal scope); under bubblewrap the server's pid is not in the step's
+// pid namespace (ESRCH) and its parent is the namespace's init. No
+// signal reaches the server.
+func TestRedteam20_StepCannotSignalTheServer(t *testing.T) {
+	needTool(t, "python3")
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		t.Run(string(m), func(t *testing.T) {
+			useMechanism(t, m)
+			cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec)), gate.Of(gate.Read, gate.Write, gate.Exec))
+			got := make(chan os.Signal, 4)
+			signal.Notify(got, syscall.SIGUSR1)
+			defer signal.Stop(got)
+			res := cw.run(fmt.Sprintf(`python3 -c 'import os, signal
+for p in (%d, os.getppid()):
+    try:
+        os.kill(p, signal.SIGUSR1); print("SENT", p)
+    except Exception as e: print("REFUSED", e)'`, os.Getpid()))
+			select {
+			case <-got:
+				t.Errorf("the server took a signal from a step:\n%s", res.Text)
+			case <-time.After(300 * time.Millisecond):
+			}
+		})
+	}
+}
+
+// Attack (target 5, a link eukhe renamed out of use, passed over only at
+// the path it gave): the user's workspace gets sub/deep, a symbolic link
+// to a repository outside (renamed out of use after the step that made
+// it: deep.eukhe-refused-ID-R). The next step brings it back into use
+// by a name without the suffix: a hard link of the link itself at
+// sub/deep (link(2) on a symlink), a new symbolic link sub/deep to the
+// refused one (a link to a link), a rename of it back to sub/deep, or a
+// rename of its directory (sub → sub2: the refused link is no longer at
+// its given path).
+// Held: after each step no symbolic link is in use at sub/deep or
+// sub2/deep (each new name is judged and renamed out of use again; the
+// directory's rename is refused under Landlock, and under bubblewrap the
+// link, at a path eukhe did not give, is renamed out again).
+func TestRedteam20_RefusedLinkBroughtBackIntoUseIsRefusedAgain(t *testing.T) {
+	needTool(t, "python3")
+	for name, how := range map[string]string{
+		"hardlink":   `os.link(r, "sub/deep", follow_symlinks=False)`,
+		"symlink":    `os.symlink(os.path.basename(r), "sub/deep")`,
+		"movedir":    `os.rename("sub", "sub2")`,
+		"renameback": `os.rename(r, "sub/deep")`,
+	} {
+		for _, m := range []Mechanism{Landlock, Bubblewrap} {
+			t.Run(string(m)+"_"+name, func(t *testing.T) {
+				useMechanism(t, m)
+				cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec)), gate.Of(gate.Read, gate.Write, gate.Exec))
+				cw.runner.Gate.Policy = gate.Places{Roots: []string{cw.root}, Home: cw.home}.Policy(gate.OS)
+				repo := filepath.Join(cw.outside, "r")
+				if err := os.MkdirAll(filepath.Join(repo, ".git", "hooks"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(repo, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(cw.path("sub"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				cw.run("true")
+				res1 := cw.run("ln -s " + repo + " sub/deep")
+				if outs, _ := filepath.Glob(cw.path("sub/deep" + refusedSuffix + "*")); len(outs) != 1 {
+					t.Fatalf("control: the link to a repository was not renamed out of use: %v\n%s", outs, res1.Text)
+				}
+				res2 := cw.run(`python3 -c 'import os, glob; r = glob.glob("sub/deep.eukhe-refused-*")[0]; ` + how + `'`)
+				for _, p := range []string{"sub/deep", "sub2/deep"} {
+					if fi, err := os.Lstat(cw.path(p)); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+						t.Errorf("%s is a link in use after the step:\n%s\n%s", p, res1.Text, res2.Text)
+					}
+				}
+			})
+		}
+	}
+}
