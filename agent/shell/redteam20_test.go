@@ -212,3 +212,114 @@ func TestRedteam20_RefusedLinkBroughtBackIntoUseIsRefusedAgain(t *testing.T) {
 		}
 	}
 }
+
+// Held (was open): renameOutOfUse gives the user's directory its owner's write and search bits for the rename alone (inWritableDir), then its mode back.
+// Attack (target 4/5, eukhe acting on what it decided: a made protected
+// entry is renamed out of use after the process): one process plants a
+// program in src/sub (a repository with a pre-commit hook, made as g/
+// and renamed to .git; or .nvim.lua) and, last, makes src/sub read-only
+// (chmod 555: not shut, so no blind rule; but no entry of it can be
+// renamed).
+// THROUGH under Landlock and bubblewrap (severity high: a hook git runs,
+// or a file the editor runs, planted at its name without a question and
+// without any act of the user's; the agent is told "(not renamed:
+// permission denied; remove it before git or the editor uses it)", the
+// user is not, and the step's exit is 0): the planted file is at its
+// name after the step and the next. The live watch wins the race now and
+// then (its rename comes before the chmod): the row tries up to five
+// times in a fresh session, and fails at the first plant that stays.
+// Root cause: agent/shell/sandbox.go refuseMade (renameOutOfUse) only
+// reports a rename that failed: nothing else takes the entry out of use
+// (giving its directory's write bit back, which a process running as the
+// user could have done, then renaming; or failing the step and telling
+// the user), and the next look takes it for present, not made.
+func TestRedteam20_ProtectedEntryInADirectoryMadeReadOnlyIsRenamedOutOfUse(t *testing.T) {
+	if !r17withoutDAC(t, "TestRedteam20_ProtectedEntryInADirectoryMadeReadOnlyIsRenamedOutOfUse") {
+		return
+	}
+	needTool(t, "python3")
+	for name, c := range r20readOnlyPlants {
+		for _, m := range []Mechanism{Landlock, Bubblewrap} {
+			t.Run(string(m)+"_"+name, func(t *testing.T) {
+				useMechanism(t, m)
+				for try := 1; try <= 5; try++ {
+					cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)), gate.Of(gate.Read, gate.Write))
+					cw.runner.Gate.Policy = gate.Places{Roots: []string{cw.root}, Home: cw.home}.Policy(gate.OS)
+					r20openAll(t, cw.root)
+					cw.run("true")
+					res := cw.run(`python3 -c '` + c[0] + `'`)
+					res2 := cw.run("true")
+					if b, err := os.ReadFile(cw.path(c[1])); err == nil && strings.Contains(string(b), "PLANTED") {
+						t.Errorf("try %d: %s planted at its name, its directory made read-only:\n%s\n%s", try, c[1], res.Text, res2.Text)
+						return
+					}
+				}
+			})
+		}
+	}
+}
+
+// Held (was open): as the row above.
+// Attack (as the row above, past the protected tree's bound, where no
+// live watch runs: deterministic): one process plants zz/d/sub/.nvim.lua
+// and zz/d/sub/.git (hooks), and makes zz/d/sub read-only (555).
+// THROUGH under Landlock and bubblewrap (severity high, as above; it
+// needs a tree past the bound): both stay at their names.
+// Root cause: as the row above (sandbox.go refuseMade); the walk past
+// the bound finds them as made, and their rename fails.
+func TestRedteam20_ProtectedEntryPastTheBoundInADirectoryMadeReadOnlyIsRenamedOutOfUse(t *testing.T) {
+	if !r17withoutDAC(t, "TestRedteam20_ProtectedEntryPastTheBoundInADirectoryMadeReadOnlyIsRenamedOutOfUse") {
+		return
+	}
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		t.Run(string(m), func(t *testing.T) {
+			cw := r20beyondWorld(t, m)
+			r20openAll(t, cw.root)
+			cw.run("true")
+			if r20mapped(cw, "zz/d") {
+				t.Fatal("zz/d is mapped: the row proves nothing")
+			}
+			res := cw.run(`python3 -c 'import os; d="zz/d/s"+"ub"; os.makedirs(d+"/.g"+"it/hooks"); open(d+"/.g"+"it/HE"+"AD","w").write("ref: refs/heads/main\n"); ` +
+				`open(d+"/.g"+"it/hooks/pre-commit","w").write("PLANTED\n"); open(d+"/.nvim"+".lua","w").write("PLANTED\n"); os.chmod(d, 0o555)'`)
+			res2 := cw.run("true")
+			for _, p := range []string{"zz/d/sub/.nvim.lua", "zz/d/sub/.git/hooks/pre-commit"} {
+				if b, err := os.ReadFile(cw.path(p)); err == nil && strings.Contains(string(b), "PLANTED") {
+					t.Errorf("%s planted at its name, its directory made read-only:\n%s\n%s", p, res.Text, res2.Text)
+				}
+			}
+		})
+	}
+}
+
+// r20readOnlyPlants are the programs a process plants in src/sub and
+// then makes src/sub read-only (chmod 555: listed and searched, so not
+// shut, but no entry of it can be renamed): a repository with a hook
+// (made as g/, renamed to .git: the watch's rename is the only race) and
+// a Named .nvim.lua. Each: the script's Python, the planted file.
+var r20readOnlyPlants = map[string][2]string{
+	"git": {`import os; d="src/s"+"ub"; os.makedirs(d+"/g/hooks"); open(d+"/g/HE"+"AD","w").write("ref: refs/heads/main\n"); ` +
+		`open(d+"/g/hooks/pre-commit","w").write("PLANTED\n"); os.chmod(d+"/g/hooks/pre-commit", 0o755); os.rename(d+"/g", d+"/.g"+"it"); os.chmod(d, 0o555)`,
+		"src/sub/.git/hooks/pre-commit"},
+	"nvim": {`import os; d="src/s"+"ub"; os.mkdir(d); open(d+"/x","w").write("PLANTED\n"); os.rename(d+"/x", d+"/.nvim"+".lua"); os.chmod(d, 0o555)`,
+		"src/sub/.nvim.lua"},
+}
+
+// r20openAll gives every directory below dir its permissions back when
+// the test ends (a directory a step made read-only), so the temporary
+// directory can be removed.
+func r20openAll(t *testing.T, dir string) {
+	t.Cleanup(func() {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if d != nil && d.IsDir() {
+				os.Chmod(p, 0o755)
+			}
+			return nil
+		})
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if d != nil && d.IsDir() {
+				os.Chmod(p, 0o755)
+			}
+			return nil
+		})
+	})
+}

@@ -22,6 +22,9 @@ func renameOutOfUse(path, id string) (string, error) {
 	for {
 		to := name + refusedSuffix + id + "-" + randomTail()
 		err := unix.RenameatxNp(fd, name, fd, to, unix.RENAME_EXCL)
+		if err == unix.EACCES || err == unix.EPERM {
+			err = inWritableDir(fd, func() error { return unix.RenameatxNp(fd, name, fd, to, unix.RENAME_EXCL) })
+		}
 		if err == nil {
 			if k, ok := keyOf(filepath.Join(dir, to)); ok {
 				renamedOut.Store(k, filepath.Join(dir, to))

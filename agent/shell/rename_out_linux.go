@@ -28,6 +28,9 @@ func renameOutOfUse(path, id string) (string, error) {
 	for {
 		to := name + refusedSuffix + id + "-" + randomTail()
 		err := unix.Renameat2(fd, name, fd, to, unix.RENAME_NOREPLACE)
+		if err == unix.EACCES || err == unix.EPERM {
+			err = inWritableDir(fd, func() error { return unix.Renameat2(fd, name, fd, to, unix.RENAME_NOREPLACE) })
+		}
 		if err == nil {
 			if k, ok := keyOf(filepath.Join(dir, to)); ok {
 				renamedOut.Store(k, filepath.Join(dir, to))
