@@ -131,6 +131,7 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 			queue = append(queue, r)
 		}
 	}
+	reopenRoots(roots)
 	gone, changed := t.sweep()
 	for _, p := range gone {
 		t.forget(p)
@@ -332,6 +333,24 @@ func (t *protectedTree) list(path string) (*treeDir, bool) {
 		}
 	}
 	return d, true
+}
+
+// reopenRoots gives each root a step shut (chmod 000 or 100 of the
+// workspace) its owner's read and search bits back, before the map is
+// looked at: a root is never renamed out of use as a shut directory below
+// it is (the twentieth red team's: eukhe renamed the whole workspace,
+// outside the roots, and every later step failed), and what the step
+// made in it before it shut it is then seen and judged as in any
+// directory, while the directories below it, seen again, are not taken
+// for new. The other bits stay as the step left them. A root that cannot
+// be opened (not the user's) stays shut: a writing process is refused
+// while it is (blindRefusal).
+func reopenRoots(roots []string) {
+	for _, r := range roots {
+		if _, shut := shutDir(r); shut {
+			giveOwnerSight(r)
+		}
+	}
 }
 
 // opened tells whether a shut directory the last refresh met is no longer

@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/eukhe/eukhe/gate"
 )
 
 // Attack (target 4, shut directories past the protected tree's bound:
@@ -183,51 +181,5 @@ func TestRedteam20_UnknownPathMissesAnUnlistableDirectorysCommands(t *testing.T)
 				t.Errorf("tools/r20tool (a command of an unlistable PATH directory) is in use after the step:\n%s", res.Text)
 			}
 		})
-	}
-}
-
-// Attack (target 4, a directory shut since the last look is renamed out
-// of use): the step shuts the workspace root itself (chmod 100 or 000
-// of ".": a workspace change, unasked; under bubblewrap too, the root
-// being a writable bind).
-// THROUGH under Landlock and bubblewrap (severity medium: availability
-// and a write outside what the user allowed, by eukhe itself; no byte is
-// lost): after the step eukhe renames the whole workspace to
-// ROOT.eukhe-refused-ID-R in its parent directory (outside the roots),
-// telling the agent its "hooks and config could run programs"; every
-// later step fails ("the session root cannot be the working directory"),
-// and the user's editor and terminals are left in a directory that is
-// gone. A session on the home (root = ~) would have the home renamed.
-// Root cause: agent/shell/protected_tree.go refresh takes every mapped
-// directory that became shut as made, the roots included (the map holds
-// them), and sandbox.go refuseMade renames it with no guard for a root
-// (or a directory above one); a root that a step shut wants the step
-// failed and the user told, not the root moved.
-func TestRedteam20_ShutRootIsNotRenamedOutOfUse(t *testing.T) {
-	if !r17withoutDAC(t, "TestRedteam20_ShutRootIsNotRenamedOutOfUse") {
-		return
-	}
-	for _, m := range []Mechanism{Landlock, Bubblewrap} {
-		for _, mode := range []string{"0o100", "0o000"} {
-			t.Run(string(m)+"_"+mode, func(t *testing.T) {
-				needTool(t, "python3")
-				useMechanism(t, m)
-				cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)), gate.Of(gate.Read, gate.Write))
-				cw.runner.Gate.Policy = gate.Places{Roots: []string{cw.root}, Home: cw.home}.Policy(gate.OS)
-				cw.write("data.txt", "the user's\n")
-				t.Cleanup(func() {
-					at, _ := filepath.Glob(cw.root + "*")
-					for _, p := range at {
-						os.Chmod(p, 0o755)
-					}
-				})
-				cw.run("true")
-				res := cw.run(`python3 -c 'import os; os.chmod(".", ` + mode + `)'`)
-				if _, err := os.Lstat(cw.root); err != nil {
-					at, _ := filepath.Glob(cw.root + "*")
-					t.Errorf("the workspace is no longer at its path (%v), now at %q:\n%s", err, at, res.Text)
-				}
-			})
-		}
 	}
 }

@@ -323,3 +323,84 @@ func r20openAll(t *testing.T, dir string) {
 		})
 	})
 }
+
+// Held (was open): a root a step shut gets its owner's read and search bits back and is listed again (protectedTree.reopenRoot); what the step made in it before is judged as anywhere.
+// Attack (target 4, a directory shut since the last look is renamed out
+// of use): the step shuts the workspace root itself (chmod 100 or 000
+// of ".": a workspace change, unasked; under bubblewrap too, the root
+// being a writable bind).
+// THROUGH under Landlock and bubblewrap (severity medium: availability
+// and a write outside what the user allowed, by eukhe itself; no byte is
+// lost): after the step eukhe renames the whole workspace to
+// ROOT.eukhe-refused-ID-R in its parent directory (outside the roots),
+// telling the agent its "hooks and config could run programs"; every
+// later step fails ("the session root cannot be the working directory"),
+// and the user's editor and terminals are left in a directory that is
+// gone. A session on the home (root = ~) would have the home renamed.
+// Root cause: agent/shell/protected_tree.go refresh takes every mapped
+// directory that became shut as made, the roots included (the map holds
+// them), and sandbox.go refuseMade renames it with no guard for a root
+// (or a directory above one); a root that a step shut wants the step
+// failed and the user told, not the root moved.
+func TestRedteam20_AShutRootIsOpenedAgainNotRenamed(t *testing.T) {
+	if !r17withoutDAC(t, "TestRedteam20_AShutRootIsOpenedAgainNotRenamed") {
+		return
+	}
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		for _, mode := range []string{"0o100", "0o000"} {
+			t.Run(string(m)+"_"+mode, func(t *testing.T) {
+				needTool(t, "python3")
+				useMechanism(t, m)
+				cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)), gate.Of(gate.Read, gate.Write))
+				cw.runner.Gate.Policy = gate.Places{Roots: []string{cw.root}, Home: cw.home}.Policy(gate.OS)
+				cw.write("data.txt", "the user's\n")
+				t.Cleanup(func() {
+					at, _ := filepath.Glob(cw.root + "*")
+					for _, p := range at {
+						os.Chmod(p, 0o755)
+					}
+				})
+				cw.run("true")
+				res := cw.run(`python3 -c 'import os; open(".nvim.lua", "w").write("PLANTED"); os.chmod(".", ` + mode + `)'`)
+				if _, err := os.Lstat(cw.root); err != nil {
+					at, _ := filepath.Glob(cw.root + "*")
+					t.Errorf("the workspace is no longer at its path (%v), now at %q:\n%s", err, at, res.Text)
+				}
+				if b, err := os.ReadFile(filepath.Join(cw.root, ".nvim.lua")); err == nil && strings.Contains(string(b), "PLANTED") {
+					t.Errorf(".nvim.lua, made before the step shut the root, is at its name:\n%s", res.Text)
+				}
+				if b, err := os.ReadFile(filepath.Join(cw.root, "data.txt")); err != nil || string(b) != "the user's\n" {
+					t.Errorf("data.txt: %q %v", b, err)
+				}
+			})
+		}
+	}
+}
+
+// A step that plants sub/.nvim.lua and then shuts the workspace root: the
+// root is opened again before the map is looked at, so the plant is
+// renamed out of use and the user's own repository below (sub/r/.git,
+// there before the step) is not taken for made.
+func TestRedteam20_AShutRootsPlantIsRenamedAndTheUsersRepositoryStays(t *testing.T) {
+	if !r17withoutDAC(t, "TestRedteam20_AShutRootsPlantIsRenamedAndTheUsersRepositoryStays") {
+		return
+	}
+	needTool(t, "python3")
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		t.Run(string(m), func(t *testing.T) {
+			useMechanism(t, m)
+			cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)), gate.Of(gate.Read, gate.Write))
+			cw.runner.Gate.Policy = gate.Places{Roots: []string{cw.root}, Home: cw.home}.Policy(gate.OS)
+			cw.write("sub/r/.git/HEAD", "ref: refs/heads/main\n")
+			t.Cleanup(func() { os.Chmod(cw.root, 0o755) })
+			cw.run("true")
+			res := cw.run(`python3 -c 'import os; open("sub/.nvim.lua", "w").write("PLANTED"); os.chmod(".", 0o000)'`)
+			if b, err := os.ReadFile(filepath.Join(cw.root, "sub", ".nvim.lua")); err == nil && strings.Contains(string(b), "PLANTED") {
+				t.Errorf("sub/.nvim.lua, made before the step shut the root, is at its name:\n%s", res.Text)
+			}
+			if _, err := os.Stat(filepath.Join(cw.root, "sub", "r", ".git", "HEAD")); err != nil {
+				t.Errorf("the user's sub/r/.git was taken for made: %v\n%s", err, res.Text)
+			}
+		})
+	}
+}

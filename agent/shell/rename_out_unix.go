@@ -34,3 +34,14 @@ func inWritableDir(fd int, rename func() error) error {
 	_ = unix.Fchmod(fd, mode) // the mode the step left, as it was
 	return err
 }
+
+// giveOwnerSight adds the owner's read and search bits to the user's own
+// directory at path (not followed if a link); false when it is not the
+// user's or the mode cannot be changed.
+func giveOwnerSight(path string) bool {
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Uid != uint32(os.Geteuid()) {
+		return false
+	}
+	return unix.Chmod(path, uint32(st.Mode)&0o7777|0o500) == nil
+}
