@@ -71,9 +71,15 @@ func main() {
 		// The Landlock re-run of a confined step: apply, then exec.
 		os.Exit(shell.ConfineMain(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == settings.LingerArg {
+		// The holder of the shells asked for PATH that this eukhe's
+		// parent left running at its exit.
+		os.Exit(settings.LingerMain(os.Args[2:]))
+	}
 	stop := startProfile()
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	settings.HandOffAskedShells() // not cut short by this exit
 	os.Exit(code)
 }
 

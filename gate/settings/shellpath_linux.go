@@ -103,9 +103,13 @@ func typedAsk(shell string) string {
 // foreground group, whose traps run), and what is left of its group
 // shellHangupGrace later is killed.
 func letShellGo(pid int, master *os.File, exited <-chan struct{}, linger time.Duration) {
+	holdAsked(pid, master, time.Now().Add(linger)) // handed off if eukhe exits first
 	select {
 	case <-exited:
 	case <-time.After(linger):
+	}
+	if !releaseAsked(pid) {
+		return // handed to the holder: this process is exiting
 	}
 	// the terminal's foreground group: its hangup reaches that group
 	// and the shell, so they are not hung up a second time (a second
