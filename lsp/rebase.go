@@ -99,7 +99,19 @@ func (s *Server) awaitMoved(part []docEdit, res []applied, caps clientCaps) []ap
 			continue
 		}
 		deadline := time.Now().Add(wait)
-		for !s.movedOn(part[k]) && time.Now().Before(deadline) {
+		// A refusal that proves nothing (the client may have applied the
+		// edit and failed later) is waited on for the edit's own change
+		// to the end, not only for the first change: the user's typing
+		// told first, the edit's change later, and the edit was taken
+		// for stale and sent again — it landed twice, reported not
+		// applied (the twentieth red team's).
+		done := func() bool {
+			if trust {
+				return s.movedOn(part[k])
+			}
+			return s.holdsEdit(part[k])
+		}
+		for !done() && time.Now().Before(deadline) {
 			s.ov.waitChange(context.Background(), part[k].path, min(50*time.Millisecond, time.Until(deadline)))
 		}
 		if !trust && s.holdsEdit(part[k]) {
