@@ -189,12 +189,16 @@ func TestMemoryEvictsAndKeepsSessionsApart(t *testing.T) {
 	if !strings.HasPrefix(list, "[memory://: the calls of this session: 3 kept, c1-c4 dropped") || strings.Contains(list, "\nc1 ") {
 		t.Fatalf("list after eviction:\n%s", list)
 	}
-	// The index is compacted to the kept calls; dropped ids still say so.
-	for i := 0; i < 80; i++ {
-		a.call("bash", map[string]any{"script": "echo more"})
+	// The index is compacted to the kept calls (past 8× them and 1024
+	// rows); dropped ids still say so.
+	if err := os.WriteFile(filepath.Join(w.dir, "more.txt"), []byte("more\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 1100; i++ {
+		a.call("read", map[string]any{"path": "more.txt"})
 	}
 	a.s.memory.Flush()
-	if l, err := readLog(a.s.memory.Dir); err != nil || len(l.rows) > 2*3+64 {
+	if l, err := readLog(a.s.memory.Dir); err != nil || len(l.rows) > 8*3+1024 {
 		t.Fatalf("the log has %d rows (%v)", len(l.rows), err)
 	}
 	if text, _ := a.read("memory://c2"); !strings.Contains(text, "was dropped") {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	fastjson "github.com/segmentio/encoding/json"
 )
@@ -59,6 +60,7 @@ type logWriter struct {
 	queued  int
 	written int
 	closed  bool
+	armed   bool // a kick is on its way (writeDelay)
 	done    chan struct{}
 
 	// The writer goroutine's own state.
@@ -98,7 +100,32 @@ func (w *logWriter) add(r logRecord) {
 	w.queue = append(w.queue, r)
 	w.pending += int64(len(r.whole))
 	w.queued++
+	switch {
+	case len(w.queue) >= writeBatch || w.pending >= writeBatchBytes:
+		w.cond.Broadcast()
+	case !w.armed:
+		// written after the reply: the call's reply goes out first, and
+		// the writer wakes writeDelay later for every call kept meanwhile
+		// (woken at once, it took a core from the reply)
+		w.armed = true
+		time.AfterFunc(writeDelay, w.kick)
+	}
+}
+
+// writeDelay is how long a kept call waits for the writer, unless
+// writeBatch calls or writeBatchBytes are waiting.
+const (
+	writeDelay      = 10 * time.Millisecond
+	writeBatch      = 64
+	writeBatchBytes = 1 << 20
+)
+
+// kick wakes the writer for what waits.
+func (w *logWriter) kick() {
+	w.mu.Lock()
+	w.armed = false
 	w.cond.Broadcast()
+	w.mu.Unlock()
 }
 
 // flush waits until every record queued so far is written.
@@ -106,6 +133,7 @@ func (w *logWriter) flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	target := w.queued
+	w.cond.Broadcast() // the writer, now: not after writeDelay
 	for w.written < target {
 		w.cond.Wait()
 	}
