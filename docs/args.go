@@ -20,14 +20,17 @@ import (
 // struct field ReadArgs.path"). params are the names the tool takes, for
 // the messages; nil takes them from v's json tags.
 func DecodeArgs(tool string, params []string, raw []byte, v any) error {
-	if params == nil {
-		params = ParamNames(v)
-	}
-	takes := func() string { return strings.Join(quoteAll(params), ", ") }
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = []byte("{}")
 	}
+	if raw[0] == '{' && decodeStrict(raw, v) {
+		return nil // the common case: the names are read only for a message
+	}
+	if params == nil {
+		params = ParamNames(v)
+	}
+	takes := func() string { return strings.Join(quoteAll(params), ", ") }
 	if !json.Valid(raw) {
 		var v any
 		err := json.Unmarshal(raw, &v)
@@ -75,6 +78,15 @@ func DecodeArgs(tool string, params []string, raw []byte, v any) error {
 		return fmt.Errorf("%s has no argument %q; it takes %s", tool, name, takes())
 	}
 	return fmt.Errorf("%s: the arguments could not be read: %v", tool, err)
+}
+
+// decodeStrict decodes the one JSON object raw holds into v, no unknown
+// field, nothing after it; false on any failure (DecodeArgs then says
+// which, decoding again from the start).
+func decodeStrict(raw []byte, v any) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v) == nil && len(bytes.TrimSpace(raw[dec.InputOffset():])) == 0
 }
 
 // ParamNames are the JSON names of the fields of the struct v points to,
