@@ -165,7 +165,11 @@
 //     hold, and again when such a file changed after a kept walk began
 //     (links_strangers.go); the OS walks relative to each directory's
 //     descriptor (linkwalk_unix.go), and the mount table is read again
-//     when it changes (mounts_linux.go).
+//     when it changes (mounts_linux.go). A directory shut to the user
+//     (DirShut, shut_unix.go: the user's own, that it cannot list or
+//     search; the one rule agent/shell's protected tree keeps too) makes
+//     a walk that met it not complete (blind:
+//     TestLaw_a_shut_folder_hides_nothing).
 //     Between the judgment (or the plan) and the act, an attacker controls
 //     the file system: a hard link made after the gate judged a path is
 //     not seen (the document tools' writer re-resolves the path, not the
@@ -236,7 +240,9 @@
 //     time (Places.PathUnknown: its startup files' scan is a guess the
 //     agent can force by slowing the shell), every directory is one: a
 //     file named like a command of the absolute PATH directories is
-//     protected wherever it is (isCommandName).
+//     protected wherever it is (isCommandName; the commands are a
+//     CommandList, commandlist.go, the one list agent/shell's PATH shadow
+//     keeps too).
 //   - Every word a step names counts as a path, and so do the paths inside
 //     it: an option's value (--file=P, -fP), a curl @P, a file:// URL. The
 //     words of cd are not read as paths; the steps after it are judged in

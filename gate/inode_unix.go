@@ -68,15 +68,3 @@ func (osFS) NamesKinds(dir string) ([]string, []Kind, error) {
 	}
 	return names, kinds, err
 }
-
-// dirChanged is the status change time of the directory at path (links
-// followed: a PATH entry may be one), which no one can set back as a
-// modification time can be (touch -d, cp -p, tar x); 0 when it cannot be
-// looked at.
-func dirChanged(path string) int64 {
-	var st syscall.Stat_t
-	if syscall.Stat(path, &st) != nil {
-		return 0
-	}
-	return changedAt(&st)
-}

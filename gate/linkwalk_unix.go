@@ -63,7 +63,7 @@ func (osFS) walkLinks(top string, depth int, devs map[uint64]bool, skip func(str
 		return false, ""
 	}
 	if err != nil {
-		if ownBlind(err, &st) {
+		if ownBlind(err, top, &st) {
 			return false, top
 		}
 		return true, ""
@@ -79,7 +79,7 @@ func shutAbove(p string) string {
 	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
 		var st unix.Stat_t
 		if unix.Lstat(d, &st) == nil {
-			if ownBlind(unix.EACCES, &st) {
+			if ownBlind(unix.EACCES, d, &st) {
 				return d
 			}
 			return ""
@@ -90,11 +90,13 @@ func shutAbove(p string) string {
 	}
 }
 
-// ownBlind tells whether err, opening or reading the directory st, is a
-// refusal by its permissions of a directory this user owns (and so may
-// open: chmod).
-func ownBlind(err error, st *unix.Stat_t) bool {
-	return (err == unix.EACCES || err == unix.EPERM) && int(st.Uid) == os.Geteuid()
+// ownBlind tells whether err, opening or reading the directory at dir
+// whose status is st, is a refusal by its permissions of a directory
+// shut to this user (DirShut: the user's own, which it may open with
+// chmod). The walk asks only when a try failed, so a directory it reads
+// costs no more look.
+func ownBlind(err error, dir string, st *unix.Stat_t) bool {
+	return (err == unix.EACCES || err == unix.EPERM) && DirShut(dir, st)
 }
 
 // walkDirAt walks the entries of the open directory fd (at path dir,
@@ -106,7 +108,7 @@ func walkDirAt(fd int, dir string, st *unix.Stat_t, depth int, devs map[uint64]b
 	ents, err := f.ReadDir(-1)
 	if err != nil && len(ents) == 0 {
 		var errno unix.Errno
-		if errors.As(err, &errno) && ownBlind(errno, st) {
+		if errors.As(err, &errno) && ownBlind(errno, dir, st) {
 			return false, false, dir
 		}
 		return true, true, ""
@@ -131,7 +133,7 @@ func walkDirAt(fd int, dir string, st *unix.Stat_t, depth int, devs map[uint64]b
 		}
 		var est unix.Stat_t
 		if err := unix.Fstatat(fd, e.Name(), &est, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			if ownBlind(err, st) {
+			if ownBlind(err, dir, st) {
 				return false, false, dir // listed but not searchable (mode r--)
 			}
 			continue
@@ -157,7 +159,7 @@ func walkDirAt(fd int, dir string, st *unix.Stat_t, depth int, devs map[uint64]b
 			return false, false, ""
 		}
 		if err != nil {
-			if ownBlind(err, &est) {
+			if ownBlind(err, p, &est) {
 				return false, false, p
 			}
 			continue

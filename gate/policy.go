@@ -195,15 +195,9 @@ type Policy struct {
 	pathUnknown bool
 	// commands are the names of the programs in the absolute pathDirs,
 	// listed at first need and again when a directory changed
-	// (isCommandName)
-	commands struct {
-		mu      sync.Mutex
-		stamps  []int64   // each absolute pathDir's change time, as listed
-		racy    bool      // a directory changed within changedSlack of the listing: list again
-		checked time.Time // when the stamps were last looked at
-		names   map[string]bool
-		folded  map[string]bool
-	}
+	// (isCommandName, CommandList), made at first need
+	commands     *CommandList
+	commandsOnce sync.Once
 	// linkKeep are the secret places whose files' other names are
 	// eukhe's own (its state: a journal's names of workspace files), not
 	// searched by ClassWrite.
@@ -725,48 +719,17 @@ func (p *Policy) belowRoot(path string) string {
 // finds by name), compared as n compares names (folded as the gate folds
 // them: the long s is an s). The directories are listed at first need,
 // and again when one changed (a command installed during the session:
-// the seventeenth red team's), which costs a stat of each per judgment
-// where every directory may be on PATH.
+// the seventeenth red team's), which costs a stat of each at most every
+// commandsFresh where every directory may be on PATH: the policy's
+// CommandList, the one list of the commands the sandbox's PATH shadow
+// keeps too.
 func (p *Policy) isCommandName(name string, n names) bool {
 	lister, ok := p.fs.(InodeFS)
 	if !ok {
 		return false
 	}
-	c := &p.commands
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	known := func() bool { return c.names[name] || !n.exact() && c.folded[foldName(name)] }
-	if c.names != nil && (known() || time.Since(c.checked) < commandsFresh) {
-		return known()
-	}
-	var dirs []string
-	for _, d := range p.pathDirs {
-		if filepath.IsAbs(d) {
-			dirs = append(dirs, d)
-		}
-	}
-	stamps := make([]int64, len(dirs))
-	for i, d := range dirs {
-		// the change time: a modification time can be set back (an
-		// install with times kept: the eighteenth red team's)
-		stamps[i] = dirChanged(d)
-	}
-	c.checked = time.Now()
-	if c.names == nil || c.racy || !slices.Equal(c.stamps, stamps) {
-		listed := time.Now().UnixNano()
-		c.names, c.folded, c.stamps, c.racy = map[string]bool{}, map[string]bool{}, stamps, false
-		for _, s := range stamps {
-			c.racy = c.racy || s > listed-int64(changedSlack) // a change later in its tick keeps the time
-		}
-		for _, d := range dirs {
-			ns, _ := lister.Names(d)
-			for _, e := range ns {
-				c.names[e] = true
-				c.folded[foldName(e)] = true
-			}
-		}
-	}
-	return known()
+	p.commandsOnce.Do(func() { p.commands = newCommandList(p.pathDirs, lister.Names) })
+	return p.commands.Is(name, !n.exact(), commandsFresh)
 }
 
 // commandsFresh is how long a look at the PATH directories' change

@@ -211,7 +211,9 @@
 //     making the name and the watch's event. The map is bounded (50,000
 //     directories); what its first look left out is walked whole at every
 //     refresh (protected_beyond.go), so a name made past the bound is
-//     found too, after the process. A protected place that did not exist
+//     found too, after the process, and a directory shut to the user
+//     there (gate.DirShut, the rule the gate's search for other names
+//     keeps) is what a shut one of the map is (treeDir.shut). A protected place that did not exist
 //     before the process (a PATH directory of the workspace, an included
 //     git config) and exists after it is renamed out of use the same way.
 //     So are (fifth red team): a dot-entry a process makes in the home

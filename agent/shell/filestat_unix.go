@@ -7,6 +7,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // timespec is a change time as the system gives it.
@@ -21,16 +23,17 @@ type fileStat struct {
 	dev, ino uint64
 	ctime    timespec
 	dir      bool
-	// mayShut: a directory of this user's whose owner bits lack read or
-	// search, which may shut the user out (shutDir asks): every other
-	// directory the user lists costs no more look
+	// mayShut: a directory that may be shut to the user (gate.MayBeShut:
+	// on Linux, the user's with owner bits lacking read or search), which
+	// shutDir asks of: every other directory the user lists costs no more
+	// look
 	mayShut bool
 }
 
 func fileStatOf(st *unix.Stat_t) fileStat {
 	dir := st.Mode&unix.S_IFMT == unix.S_IFDIR
 	return fileStat{dev: uint64(st.Dev), ino: uint64(st.Ino), ctime: st.Ctim, dir: dir,
-		mayShut: dir && st.Mode&0o500 != 0o500 && int(st.Uid) == os.Geteuid()}
+		mayShut: gate.MayBeShut(st)}
 }
 
 // lstatFile is the entry at p, a link itself rather than its target.
@@ -76,16 +79,14 @@ func inodeOf(_ string, info os.FileInfo) (uint64, bool) {
 	return 0, false
 }
 
-// shutDir is the directory p (not followed) when it is the user's and
-// cannot be listed or searched by the user (mode 000, r--, -wx): a
+// shutDir is the directory p (not followed) when it is shut to the user
+// (gate.DirShut, the rule the gate's search for other names keeps too:
+// the user's, and it cannot be listed or searched by the user): a
 // process running as the user may open it (chmod), and what is in it is
 // not known. Another user's, which no step can open, is not.
 func shutDir(p string) (fileStat, bool) {
 	var st unix.Stat_t
-	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || int(st.Uid) != os.Geteuid() {
-		return fileStat{}, false
-	}
-	if unix.Faccessat(unix.AT_FDCWD, p, unix.R_OK|unix.X_OK, unix.AT_EACCESS) == nil {
+	if unix.Lstat(p, &st) != nil || !gate.DirShut(p, &st) {
 		return fileStat{}, false
 	}
 	return fileStatOf(&st), true

@@ -20,16 +20,20 @@ import (
 
 // walkBeyond walks every frontier directory not mapped since, a few side
 // by side, and gives the protected entries below them with their inodes
-// (one swapped in at the same path is another entry). A protected entry
-// is not descended into, nor is a link.
-func (t *protectedTree) walkBeyond() (found, links map[string]uint64) {
+// (one swapped in at the same path is another entry), the links, and the
+// directories shut to the user (shutDir, the rule the map's treeDir.shut
+// keeps) with their change times: what is in one is not known, as in the
+// map (refresh takes one shut since the last walk as made, and the
+// sandbox refuses a writing process while one is in the roots). A
+// protected entry is not descended into, nor is a link.
+func (t *protectedTree) walkBeyond() (found, links map[string]uint64, shut map[string]timespec) {
 	var (
 		mu      sync.Mutex
 		cond    = sync.NewCond(&mu)
 		stack   []string
 		pending int
 	)
-	found, links = map[string]uint64{}, map[string]uint64{}
+	found, links, shut = map[string]uint64{}, map[string]uint64{}, map[string]timespec{}
 	for _, f := range t.frontier {
 		if _, mapped := t.dirs[f]; !mapped {
 			stack = append(stack, f)
@@ -62,7 +66,8 @@ func (t *protectedTree) walkBeyond() (found, links map[string]uint64) {
 					}
 					return 1
 				}
-				if des, err := readDirUnsorted(dir); err == nil {
+				des, shutAt, isShut := listBeyond(dir)
+				if !isShut {
 					for _, de := range des {
 						p := filepath.Join(dir, de.Name())
 						switch {
@@ -76,6 +81,9 @@ func (t *protectedTree) walkBeyond() (found, links map[string]uint64) {
 					}
 				}
 				mu.Lock()
+				if isShut {
+					shut[dir] = shutAt
+				}
 				for h, ino := range hits {
 					found[h] = ino
 				}
@@ -90,7 +98,33 @@ func (t *protectedTree) walkBeyond() (found, links map[string]uint64) {
 		})
 	}
 	wg.Wait()
-	return found, links
+	return found, links, shut
+}
+
+// listBeyond lists dir for walkBeyond, as the system lists it (no stat
+// of the entries): its entries, or, when it is shut to the user
+// (shutDir: the open failed, or the cheap pre-check fileStat.mayShut
+// says it may be), its change time and none. The open's fstat is what
+// the pre-check costs: a stat of each directory past the bound.
+func listBeyond(dir string) (des []os.DirEntry, shutAt timespec, shut bool) {
+	f, st, ok := openDirNoFollow(dir)
+	if !ok {
+		if s, shut := shutDir(dir); shut {
+			return nil, s.ctime, true
+		}
+		return nil, timespec{}, false
+	}
+	defer f.Close()
+	if st.mayShut {
+		if s, shut := shutDir(dir); shut {
+			return nil, s.ctime, true
+		}
+	}
+	des, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, timespec{}, false
+	}
+	return des, timespec{}, false
 }
 
 // readDirUnsorted is a directory's entries as the system lists them, with

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // A relative PATH entry ("./bin", "node_modules/.bin") names a directory
@@ -21,41 +23,23 @@ import (
 // pathShadow is what makes an entry a shadow: the directories' endings
 // and the commands of the PATH's absolute directories.
 type pathShadow struct {
-	ends     []string
+	ends []string
+	// commands are list's names when the shadow was made (a set the
+	// list never changes: read without its lock)
 	commands map[string]bool
-	path     string              // the PATH they were listed for
-	stamps   map[string]dirStamp // each absolute PATH directory as listed
-}
-
-// dirStamp is a directory's identity and change time when it was listed;
-// racy when that time fell in the clock tick the listing began in (a
-// change later in the tick keeps it): listed again next time.
-type dirStamp struct {
-	dev, ino uint64
-	ctime    timespec
-	racy     bool
-}
-
-// stampOf is the directory d's stamp now; ok false when it is no
-// directory.
-func stampOf(d string, began timespec) (dirStamp, bool) {
-	st, ok := statFile(d)
-	if !ok || !st.dir {
-		return dirStamp{}, false
-	}
-	return dirStamp{dev: st.dev, ino: st.ino, ctime: st.ctime,
-		racy: st.ctime.Sec > began.Sec || st.ctime.Sec == began.Sec && st.ctime.Nsec >= began.Nsec}, true
+	path     string            // the PATH they were listed for
+	list     *gate.CommandList // the one list of PATH's commands (the gate's type)
 }
 
 // setShadow gives the map the relative PATH entries' endings and lists
 // the commands of PATH's absolute directories: again when the PATH
 // changed, or when one of its directories did (a command the user
 // installs during the session: go install, pip install --user, apt; the
-// seventh red team's). Before every process this costs a stat of each
-// absolute PATH directory. When the commands changed, the map's
-// directories that end like an entry are listed again at once, before
-// the process: the entries there that shadow a new command are present
-// (read-only), not made.
+// seventh red team's) — gate.CommandList's look, which before every
+// process costs a stat of each absolute PATH directory. When the
+// commands changed, the map's directories that end like an entry are
+// listed again at once, before the process: the entries there that
+// shadow a new command are present (read-only), not made.
 // An ending "" (an entry ".", "" or "..": the parent of wherever the
 // shell is, the sixth red team's) makes every directory one.
 func (t *protectedTree) setShadow(ends []string, path string) {
@@ -66,31 +50,17 @@ func (t *protectedTree) setShadow(ends []string, path string) {
 		return
 	}
 	old := t.shadow
-	if old != nil && old.path == path && slices.Equal(old.ends, ends) && !old.moved() {
-		return
+	var list *gate.CommandList
+	if old != nil && old.path == path {
+		list = old.list
+		if !list.Look(0) && slices.Equal(old.ends, ends) {
+			return
+		}
+	} else {
+		list = gate.NewCommandList(filepath.SplitList(path))
+		list.Look(0)
 	}
-	began := coarseNow()
-	sh := &pathShadow{ends: ends, commands: map[string]bool{}, path: path, stamps: map[string]dirStamp{}}
-	for _, d := range filepath.SplitList(path) {
-		if !filepath.IsAbs(d) {
-			continue
-		}
-		st, ok := stampOf(d, began)
-		if !ok {
-			sh.stamps[d] = dirStamp{} // missing: looked for again
-			continue
-		}
-		f, err := os.Open(d)
-		if err != nil {
-			continue
-		}
-		names, _ := f.Readdirnames(-1)
-		f.Close()
-		sh.stamps[d] = st
-		for _, n := range names {
-			sh.commands[n] = true
-		}
-	}
+	sh := &pathShadow{ends: ends, commands: list.Names(), path: path, list: list}
 	t.shadow = sh
 	if old != nil && t.dirs != nil && !maps.Equal(old.commands, sh.commands) {
 		for p := range t.dirs {
@@ -102,23 +72,6 @@ func (t *protectedTree) setShadow(ends []string, path string) {
 		}
 		t.last = time.Time{} // the next look gathers what is present again
 	}
-}
-
-// moved reports whether a PATH directory listed for s changed since.
-func (s *pathShadow) moved() bool {
-	var never timespec
-	for d, was := range s.stamps {
-		now, ok := stampOf(d, never)
-		switch {
-		case was == dirStamp{}:
-			if ok {
-				return true
-			}
-		case !ok || was.racy || now.dev != was.dev || now.ino != was.ino || now.ctime != was.ctime:
-			return true
-		}
-	}
-	return false
 }
 
 // endsLike reports whether dir ends with a relative PATH entry.

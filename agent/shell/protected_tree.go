@@ -61,6 +61,9 @@ type protectedTree struct {
 	// last walk (beyond). Each refresh walks them whole (beyond.go).
 	frontier []string
 	beyond   map[string]uint64
+	// beyondShut are the shut directories found there at the last walk,
+	// with their change times (treeDir.shut's, past the bound).
+	beyondShut map[string]timespec
 	// beyondLinks are the links found there at the last walk, and
 	// outLinks the links a step made that lead out of the roots or
 	// nowhere yet: each is looked at again at every refresh, for a
@@ -123,7 +126,7 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 	first := t.dirs == nil || !slices.Equal(t.names, names) || !slices.Equal(t.roots, roots)
 	if first {
 		t.dirs, t.full, t.names, t.roots = map[string]*treeDir{}, false, append([]string(nil), names...), append([]string(nil), roots...)
-		t.frontier, t.beyond, t.beyondLinks, t.outLinks = nil, nil, nil, map[string]uint64{}
+		t.frontier, t.beyond, t.beyondLinks, t.beyondShut, t.outLinks = nil, nil, nil, nil, map[string]uint64{}
 	}
 	var queue []string
 	for _, r := range roots {
@@ -203,9 +206,15 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 			t.shut = append(t.shut, path)
 		}
 	}
-	slices.Sort(t.shut)
 	if len(t.frontier) > 0 {
-		found, links := t.walkBeyond()
+		found, links, shut := t.walkBeyond()
+		for p, ctime := range shut {
+			// shut since the last walk: taken as made, as in the map
+			if was, ok := t.beyondShut[p]; !first && (!ok || was != ctime) {
+				made = append(made, p)
+			}
+			t.shut = append(t.shut, p)
+		}
 		for p, ino := range found {
 			if was, ok := t.beyond[p]; !first && (!ok || was != ino) {
 				made = append(made, p)
@@ -217,8 +226,9 @@ func (t *protectedTree) refresh(roots, names []string) (made, present []string) 
 				made = t.newLink(made, p, ino)
 			}
 		}
-		t.beyond, t.beyondLinks = found, links
+		t.beyond, t.beyondLinks, t.beyondShut = found, links, shut
 	}
+	slices.Sort(t.shut)
 	for p, ino := range t.outLinks {
 		switch st, ok := lstatFile(p); {
 		case !ok || st.ino != ino:
