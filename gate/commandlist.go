@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -39,6 +40,11 @@ type CommandList struct {
 	checked time.Time // when the stamps were last looked at
 	has     map[string]bool
 	folded  map[string]bool // foldName of each name
+	// unlisted are the directories that could not be listed (another
+	// user's 0711 tools, a 0111 one): their programs run by name all the
+	// same (execve needs search only), so a name is looked up in each
+	// (the twentieth red team's: their commands were none)
+	unlisted []string
 }
 
 // dirStamp is a directory's identity and status change time (nanoseconds;
@@ -104,12 +110,15 @@ func (c *CommandList) look(maxAge time.Duration) bool {
 	}
 	listed := time.Now().UnixNano()
 	c.listed, c.stamps, c.racy = true, stamps, false
-	c.has, c.folded = map[string]bool{}, map[string]bool{}
+	c.has, c.folded, c.unlisted = map[string]bool{}, map[string]bool{}, nil
 	for _, s := range stamps {
 		c.racy = c.racy || s.changed > listed-int64(changedSlack) // a change later in its tick keeps the time
 	}
-	for _, d := range c.dirs {
-		ns, _ := c.names(d)
+	for i, d := range c.dirs {
+		ns, err := c.names(d)
+		if err != nil && stamps[i] != (dirStamp{}) {
+			c.unlisted = append(c.unlisted, d) // there, and not to be listed
+		}
 		for _, e := range ns {
 			c.has[e] = true
 			c.folded[foldName(e)] = true
@@ -130,7 +139,30 @@ func (c *CommandList) Is(name string, fold bool, maxAge time.Duration) bool {
 		return true
 	}
 	c.look(maxAge)
-	return known()
+	return known() || inDirs(c.unlisted, name)
+}
+
+// InUnlisted tells whether name is a program of a PATH directory that
+// could not be listed at the last look (a stat of the name in each).
+func (c *CommandList) InUnlisted(name string) bool {
+	c.mu.Lock()
+	dirs := c.unlisted
+	c.mu.Unlock()
+	return inDirs(dirs, name)
+}
+
+// inDirs reports whether one of dirs holds an entry name that is no
+// directory (a program, or what may become one).
+func inDirs(dirs []string, name string) bool {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') {
+		return false
+	}
+	for _, d := range dirs {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() {
+			return true
+		}
+	}
+	return false
 }
 
 // Names are the commands as last listed (nil before the first Look): a

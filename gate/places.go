@@ -393,9 +393,7 @@ func (pl Places) Rules() []Rule {
 	for _, d := range pl.PathDirs {
 		// "~/bin" (a quoted assignment in a startup file leaves the tilde):
 		// bash expands it at each command search (the fifth red team's)
-		if pl.Home != "" && (d == "~" || strings.HasPrefix(d, "~/")) {
-			d = pl.Home + d[1:]
-		}
+		d = HomeTilde(d, pl.Home)
 		// "~+" is the working directory and "~-" the one before it to
 		// bash's search (the sixth red team's), and "~N", "~+N", "~-N"
 		// entries of the directory stack ("~0" the working directory, the
@@ -440,7 +438,9 @@ func (pl Places) Policy(fsys FS) *Policy {
 		pl.OtherHomes = append(slices.Clip(pl.OtherHomes), h...)
 	}
 	p := NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
-	p.pathDirs = slices.Clone(pl.PathDirs)
+	for _, d := range pl.PathDirs {
+		p.pathDirs = append(p.pathDirs, HomeTilde(d, pl.Home)) // the commands of "~/bin" too (the twentieth red team's)
+	}
 	p.pathUnknown = pl.PathUnknown
 	for _, f := range pl.GateFiles() {
 		p.gateSpelled = appendNew(p.gateSpelled, filepath.Clean(f))
@@ -451,6 +451,16 @@ func (pl Places) Policy(fsys FS) *Policy {
 		p.linkKeep = []string{filepath.Clean(pl.StateDir), Resolve(fsys, "/", filepath.Clean(pl.StateDir)).Path}
 	}
 	return p
+}
+
+// HomeTilde is a PATH entry as bash reads it at each command search: "~"
+// or "~/…" (a quoted assignment in a startup file leaves the tilde: the
+// fifth red team's) is below home; any other entry is as written.
+func HomeTilde(entry, home string) string {
+	if home != "" && (entry == "~" || strings.HasPrefix(entry, "~/")) {
+		return home + entry[1:]
+	}
+	return entry
 }
 
 // dirStackTilde reports whether what follows "~" in a word ("+", "-",

@@ -45,15 +45,6 @@ func lstatFile(p string) (fileStat, bool) {
 	return fileStatOf(&st), true
 }
 
-// statFile is the entry at p, through links.
-func statFile(p string) (fileStat, bool) {
-	var st unix.Stat_t
-	if unix.Stat(p, &st) != nil {
-		return fileStat{}, false
-	}
-	return fileStatOf(&st), true
-}
-
 // openDirNoFollow opens the directory at p, not when p is a link, and
 // gives what it is.
 func openDirNoFollow(p string) (*os.File, fileStat, bool) {

@@ -120,7 +120,7 @@ func (s *pathShadow) shadowThrough(link, real string) bool {
 		}
 		names, _ := f.Readdirnames(-1)
 		f.Close()
-		if slices.ContainsFunc(names, func(n string) bool { return s.commands[n] }) {
+		if slices.ContainsFunc(names, s.isCommand) {
 			return true
 		}
 	}
@@ -130,8 +130,14 @@ func (s *pathShadow) shadowThrough(link, real string) bool {
 // shadows reports whether the entry name in dir shadows a command: dir
 // ends with a relative PATH entry and name is a command of the PATH.
 func (s *pathShadow) shadows(dir, name string) bool {
-	if s == nil || !s.commands[name] {
+	if s == nil || !s.endsLike(dir) {
 		return false
 	}
-	return s.endsLike(dir)
+	return s.isCommand(name)
+}
+
+// isCommand reports whether name is a command of the PATH: listed, or
+// found by name in a directory that could not be listed.
+func (s *pathShadow) isCommand(name string) bool {
+	return s.commands[name] || s.list.InUnlisted(name)
 }

@@ -335,7 +335,11 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 		if tree == nil {
 			tree = &protectedTree{}
 		}
-		tree.setShadow(x.policy.EndNames(), strings.Join(append(filepath.SplitList(env["PATH"]), x.policy.PathDirs()...), string(filepath.ListSeparator)))
+		var pathDirs []string
+		for _, d := range append(filepath.SplitList(env["PATH"]), x.policy.PathDirs()...) {
+			pathDirs = append(pathDirs, gate.HomeTilde(d, env["HOME"])) // "~/bin"'s commands too
+		}
+		tree.setShadow(x.policy.EndNames(), strings.Join(pathDirs, string(filepath.ListSeparator)))
 		present := tree.before(roots, names)
 		if shut := tree.shutDirs(); len(shut) > 0 && allowed.Has(gate.Write) && refusal == "" {
 			// what is in a shut directory of the user's is not known (a
