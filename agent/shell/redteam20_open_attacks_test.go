@@ -14,8 +14,6 @@ import (
 	"github.com/eukhe/eukhe/gate"
 )
 
-
-
 // Found by the integrator while checking the shut-root fix (a step's
 // chmod of the root): Landlock decides what a path may be opened for,
 // not what its metadata may become. A step allowed only read and write
