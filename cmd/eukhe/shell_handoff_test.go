@@ -4,7 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -55,4 +57,32 @@ func TestAOneShotToolLetsTheShellItAskedFinish(t *testing.T) {
 	}
 	b, _ := os.ReadFile(log)
 	t.Fatalf("the startup file asked for PATH was cut short when eukhe tool exited: its log %q", b)
+}
+
+// The holder's entry point run by hand (a step could: eukhe is on PATH)
+// with another process's pid and no terminal of that session signals
+// nothing: the process lives.
+func TestTheShellHolderSignalsNoProcessWhoseTerminalItDoesNotHold(t *testing.T) {
+	t.Parallel()
+	victim := exec.Command("sleep", "30")
+	victim.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer victim.Process.Kill()
+	pid := strconv.Itoa(victim.Process.Pid)
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h := exec.Command(binary, "__hold-shells", pid, "0")
+	h.ExtraFiles = []*os.File{f}
+	if out, err := h.CombinedOutput(); err != nil {
+		t.Fatalf("the holder: %v\n%s", err, out)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := victim.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("the holder signalled process %s, whose terminal it did not hold: %v", pid, err)
+	}
 }

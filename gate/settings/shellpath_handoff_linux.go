@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/eukhe/eukhe/internal/procfs"
 )
 
@@ -105,6 +107,12 @@ func LingerMain(args []string) int {
 		}
 		master := os.NewFile(uintptr(3+i/2), "shell terminal")
 		if master == nil {
+			continue
+		}
+		// only the session the terminal it holds leads: whoever starts
+		// this with another process's pid (a step could) signals nothing
+		if sid, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGSID); err != nil || sid != pid {
+			master.Close()
 			continue
 		}
 		exited := make(chan struct{})
