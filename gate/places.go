@@ -442,6 +442,14 @@ func (pl Places) Policy(fsys FS) *Policy {
 		p.pathDirs = append(p.pathDirs, HomeTilde(d, pl.Home)) // the commands of "~/bin" too (the twentieth red team's)
 	}
 	p.pathUnknown = pl.PathUnknown
+	if pl.PathUnknown && pl.Home != "" {
+		// the directories that tools' shell hooks add at run time (eval
+		// "$(brew shellenv)", pyenv init, mise activate), which a startup
+		// file's scan cannot read: their commands are commands too
+		for _, d := range toolDirs {
+			p.pathDirs = appendNew(p.pathDirs, HomeTilde(d, pl.Home))
+		}
+	}
 	for _, f := range pl.GateFiles() {
 		p.gateSpelled = appendNew(p.gateSpelled, filepath.Clean(f))
 		p.gateFiles = appendNew(p.gateFiles, filepath.Clean(f))
@@ -451,6 +459,20 @@ func (pl Places) Policy(fsys FS) *Policy {
 		p.linkKeep = []string{filepath.Clean(pl.StateDir), Resolve(fsys, "/", filepath.Clean(pl.StateDir)).Path}
 	}
 	return p
+}
+
+// toolDirs are where version managers and package managers put the
+// commands their shell hooks add to PATH at run time ("~" is the home).
+// With the PATH unknown, their commands are taken as the user's (a
+// directory named only by a command's output elsewhere stays unknown:
+// redteam20's open row).
+var toolDirs = []string{
+	"/home/linuxbrew/.linuxbrew/bin", "/home/linuxbrew/.linuxbrew/sbin", "~/.linuxbrew/bin",
+	"/opt/homebrew/bin", "/opt/homebrew/sbin", "/usr/local/bin", "/snap/bin",
+	"~/bin", "~/.local/bin", "~/go/bin", "~/.cargo/bin", "~/.deno/bin", "~/.bun/bin", "~/.volta/bin",
+	"~/.pyenv/shims", "~/.pyenv/bin", "~/.rbenv/shims", "~/.nodenv/shims", "~/.goenv/shims",
+	"~/.asdf/shims", "~/.local/share/mise/shims", "~/.nix-profile/bin", "~/.npm-global/bin",
+	"~/.yarn/bin", "~/.dotnet/tools", "~/.sdkman/candidates/java/current/bin",
 }
 
 // HomeTilde is a PATH entry as bash reads it at each command search: "~"

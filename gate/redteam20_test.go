@@ -215,3 +215,24 @@ func TestRedteam20_UnknownPathProtectsAnUnlistableDirectorysCommands(t *testing.
 		t.Errorf("a write of tools/r20tool (a command of an unlistable PATH directory) is %v, want protected", c)
 	}
 }
+
+// With the PATH unknown, the commands of the directories tools' shell
+// hooks add at run time (pyenv's shims here; eval "$(brew shellenv)",
+// mise activate) are commands: the agent's tools/r20shim is protected.
+// (A directory named only by a command's output elsewhere stays unknown:
+// gate/settings' open row.)
+func TestRedteam20_UnknownPathKnowsAToolHooksCommands(t *testing.T) {
+	base := r20base(t)
+	home, root := filepath.Join(base, "home"), filepath.Join(base, "root")
+	must(t, os.MkdirAll(filepath.Join(home, ".pyenv", "shims"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "tools"), 0o755))
+	must(t, os.WriteFile(filepath.Join(home, ".pyenv", "shims", "r20shim"), []byte("#!/bin/sh\n"), 0o755))
+	p := Places{Roots: []string{root}, Home: home, PathDirs: []string{"/usr/bin"}, PathUnknown: true}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "tools", "r20shim"))); c != ClassProtected {
+		t.Errorf("a write of tools/r20shim (a command of ~/.pyenv/shims) is %v, want protected", c)
+	}
+	known := Places{Roots: []string{root}, Home: home, PathDirs: []string{"/usr/bin"}}.Policy(OS)
+	if c := known.ClassWrite(known.Resolve(root, filepath.Join(root, "tools", "r20shim"))); c == ClassProtected {
+		t.Errorf("with the PATH known (no such entry), tools/r20shim is protected too: %v", c)
+	}
+}
