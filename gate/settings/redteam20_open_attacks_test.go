@@ -32,6 +32,10 @@ import (
 // exactly the ones not known, so their commands are no command names
 // (gate/settings/shellpath.go askShellsPathDirs keeps the scan's guess
 // and the flag, nothing of what the scan could not read).
+// Since: the directories the common hooks add (Homebrew's, the version
+// managers' shims: gate/places.go toolDirs) are listed when the PATH is
+// unknown (gate's TestRedteam20_UnknownPathKnowsAToolHooksCommands); a
+// directory named only by another command's output, as here, is not.
 func TestRedteam20_SlowZshHidesTheCommandsOfADirectoryMadeAtRunTime(t *testing.T) {
 	env, ws := r15zshHome(t, "", ".zshrc")
 	brew := filepath.Join(t.TempDir(), "brew", "bin")
