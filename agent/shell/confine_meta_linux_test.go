@@ -555,3 +555,41 @@ func TestLaw_the_landlock_filter_notifies_exactly_the_metadata_calls(t *testing.
 		}
 	})
 }
+
+// TestLandlockStepInsideALandlockStepRefusesEveryMetadataCall: eukhe run
+// inside a Landlock step (its step's filter already has the listener, so
+// the kernel gives the nested one none: EBUSY) still runs its step, whose
+// metadata calls all fail with EPERM, even inside what it may write:
+// closed, never let through.
+func TestLandlockStepInsideALandlockStepRefusesEveryMetadataCall(t *testing.T) {
+	useMechanism(t, Landlock)
+	needTool(t, "python3")
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMetaWorld(t, base)
+	plan, err := json.Marshal(gate.LandlockPlan{Rules: []gate.LandlockRule{{Path: "/", Dir: true},
+		{Path: "/dev/null", Write: true}, {Path: m.in, Dir: true, Write: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	py := realPython(t)
+	script := fmt.Sprintf(`
+import os, subprocess
+print("outer", os.chmod("f", 0o640) or 0)
+r, w = os.pipe()
+os.write(w, %q.encode())
+os.close(w)
+os.dup2(r, 3, inheritable=True)
+p = subprocess.run([%q, %q, %q, "python3", "-c", "import os\ntry:\n os.chmod('d/g', 0o640); print('inner 0')\nexcept OSError as e: print('inner', e.errno)"], pass_fds=(3,), capture_output=True, text=True)
+print(p.stdout, p.stderr, "status", p.returncode)
+`, plan, os.Args[0], ConfineArg, py)
+	out := confineDirect(t, []string{m.in}, m.in, script)
+	if !strings.Contains(out, "outer 0") || !strings.Contains(out, "inner 1") || !strings.Contains(out, "status 0") {
+		t.Errorf("want the outer chmod done, the nested one refused (EPERM), the nested step run:\n%s", out)
+	}
+	if fi, _ := os.Stat(filepath.Join(m.in, "d/g")); fi == nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("in/d/g: %v, want 0600 (the nested step's chmod refused):\n%s", fi, out)
+	}
+}
