@@ -159,11 +159,12 @@ const (
 
 // metaServer judges and performs the step's metadata calls.
 type metaServer struct {
-	listener int
-	planData []byte
-	once     sync.Once
-	writes   []writeRule // the plan's write rules, real paths
-	plainErr bool        // the plan could not be read: refuse every call
+	listener  int
+	planData  []byte
+	once      sync.Once
+	writes    []writeRule // the plan's write rules, real paths
+	refuseAll bool        // the plan could not be read: refuse every call
+	root      unix.Stat_t // this process's root directory
 }
 
 // writeRule is a path the plan lets the step write: a directory's whole
@@ -190,7 +191,13 @@ func serveMetadata(sock *os.File, planData []byte) {
 		// Refuse every call rather than perform one with privileges.
 		planData = nil
 	}
+	// Wake the caller on this CPU when answered (Linux 6.6; older ones
+	// refuse the flag, and answer as fast as they can anyway).
+	_, _, _ = unix.Syscall(unix.SYS_IOCTL, uintptr(listener), unix.SECCOMP_IOCTL_NOTIF_SET_FLAGS, unix.SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP)
 	s := &metaServer{listener: listener, planData: planData}
+	if err := unix.Stat("/", &s.root); err != nil {
+		s.refuseAll = true
+	}
 	s.serve()
 }
 
@@ -273,7 +280,7 @@ func (s *metaServer) answer(n *seccompNotif) unix.Errno {
 	if errno != 0 {
 		return errno
 	}
-	if !sameRoot(tid) {
+	if !s.sameRoot(tid) {
 		return unix.EPERM
 	}
 	fd, errno := resolveAs(tid, req)
@@ -299,12 +306,12 @@ func (s *metaServer) answer(n *seccompNotif) unix.Errno {
 
 // sameRoot tells whether the caller's root directory is this process's:
 // an absolute path is resolved from this one's.
-func sameRoot(tid int) bool {
-	var a, b unix.Stat_t
-	if unix.Stat("/proc/"+strconv.Itoa(tid)+"/root", &a) != nil || unix.Stat("/", &b) != nil {
+func (s *metaServer) sameRoot(tid int) bool {
+	var a unix.Stat_t
+	if unix.Stat("/proc/"+strconv.Itoa(tid)+"/root", &a) != nil {
 		return false
 	}
-	return a.Dev == b.Dev && a.Ino == b.Ino
+	return a.Dev == s.root.Dev && a.Ino == s.root.Ino
 }
 
 // decodeMeta reads call's arguments: registers, then the caller's memory.
@@ -679,7 +686,7 @@ func (s *metaServer) mayChange(fd int, st *unix.Stat_t) bool {
 // rule's path, or below a write rule's directory.
 func (s *metaServer) writable(real string) bool {
 	s.once.Do(s.readPlan)
-	if s.plainErr {
+	if s.refuseAll {
 		return false
 	}
 	return planWritable(s.writes, real)
@@ -700,7 +707,7 @@ func planWritable(writes []writeRule, real string) bool {
 func (s *metaServer) readPlan() {
 	var plan gate.LandlockPlan
 	if s.planData == nil || json.Unmarshal(s.planData, &plan) != nil {
-		s.plainErr = true
+		s.refuseAll = true
 		return
 	}
 	s.writes = planWrites(plan)
