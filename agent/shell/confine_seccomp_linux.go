@@ -23,7 +23,10 @@ import (
 // works; so does everything else. io_uring, whose requests seccomp does
 // not see (it can make sockets), is refused too, and so is every system
 // call of another ABI (x32, or 32-bit programs on a 64-bit kernel), whose
-// numbers this filter does not know.
+// numbers this filter does not know. Every Landlock step gets the filter
+// now, even one allowed both, since it also sends the calls that change a
+// file's metadata to the supervisor (loadLandlockFilter): so io_uring
+// (which can set xattrs) and other ABIs' calls are refused for every one.
 //
 // Landlock's network rules cover only TCP bind and connect. Without net,
 // a UDP datagram (sendto with an address), a TCP fast-open sendto
