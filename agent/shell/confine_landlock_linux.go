@@ -39,6 +39,9 @@ func confineAndExec(args []string) int {
 		fmt.Fprintf(os.Stderr, "eukhe %s: want PATH ARGV...\n", ConfineArg)
 		return 126
 	}
+	// The listener's socket (listenFD) is closed before the exec, and by
+	// the exec if this run fails first.
+	unix.CloseOnExec(listenFD)
 	var plan gate.LandlockPlan
 	f := os.NewFile(planFD, "landlock-plan")
 	data, err := io.ReadAll(f)
@@ -57,12 +60,24 @@ func confineAndExec(args []string) int {
 		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not be set up (%v); nothing ran\n", args[1], err)
 		return 126
 	}
-	if !unixOK || !plan.Net {
-		if err := refuseSockets(unixOK, plan.Net); err != nil {
-			fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not refuse sockets (%v); nothing ran\n", args[1], err)
+	// Every step gets the filter: it sends the calls that change a file's
+	// metadata to the supervisor (and refuses io_uring, whose requests
+	// seccomp does not see, and other ABIs' calls, whose numbers it does
+	// not know), besides the sockets the plan forbids.
+	listener, err := loadLandlockFilter(unixOK, plan.Net)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not load its seccomp filter (%v); nothing ran\n", args[1], err)
+		return 126
+	}
+	if listener >= 0 {
+		err := unix.Sendmsg(listenFD, []byte{0}, unix.UnixRights(listener), nil, 0)
+		unix.Close(listener) // the program never holds it
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not hand its filter to its supervisor (%v); nothing ran\n", args[1], err)
 			return 126
 		}
 	}
+	unix.Close(listenFD)
 	if err := dropCapabilities(); err != nil {
 		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not drop this process's capabilities (%v); nothing ran\n", args[1], err)
 		return 126

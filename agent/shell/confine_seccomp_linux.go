@@ -23,7 +23,10 @@ import (
 // works; so does everything else. io_uring, whose requests seccomp does
 // not see (it can make sockets), is refused too, and so is every system
 // call of another ABI (x32, or 32-bit programs on a 64-bit kernel), whose
-// numbers this filter does not know.
+// numbers this filter does not know. Every Landlock step gets the filter
+// now, even one allowed both, since it also sends the calls that change a
+// file's metadata to the supervisor (loadLandlockFilter): so io_uring
+// (which can set xattrs) and other ABIs' calls are refused for every one.
 //
 // Landlock's network rules cover only TCP bind and connect. Without net,
 // a UDP datagram (sendto with an address), a TCP fast-open sendto
@@ -79,6 +82,14 @@ const x32Bit = 0x40000000
 //	netOK: allow
 //	AF_NETLINK: allow; else EACCES
 func socketFilter(unixOK, netOK bool) ([]bpf.RawInstruction, error) {
+	return confineFilter(unixOK, netOK, nil, 0)
+}
+
+// confineFilter is socketFilter with, before io_uring's test, one test
+// per call of meta that returns metaRet (the Landlock step's metadata
+// calls: SECCOMP_RET_USER_NOTIF, confine_notify_linux.go). With no meta
+// it is socketFilter's, instruction for instruction.
+func confineFilter(unixOK, netOK bool, meta []uint32, metaRet uint32) ([]bpf.RawInstruction, error) {
 	arch, ok := nativeArch()
 	if !ok {
 		return nil, fmt.Errorf("no socket filter for %s", runtime.GOARCH)
@@ -87,8 +98,12 @@ func socketFilter(unixOK, netOK bool) ([]bpf.RawInstruction, error) {
 		allow = iota
 		eacces
 		enosys
+		metaR
 	)
 	rets := []uint32{unix.SECCOMP_RET_ALLOW, unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES), unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)}
+	if len(meta) > 0 {
+		rets = append(rets, metaRet)
+	}
 	// Each test jumps to one of the returns at the end when it matches
 	// (eq) or does not (ne); -1 falls through to the next test.
 	type test struct {
@@ -103,6 +118,9 @@ func socketFilter(unixOK, netOK bool) ([]bpf.RawInstruction, error) {
 		tests = append(tests, test{load: dataNr, val: x32Bit, ge: true, eq: enosys, ne: -1})
 	} else {
 		tests = append(tests, test{load: dataNr, val: none, eq: -1, ne: -1})
+	}
+	for _, nr := range meta {
+		tests = append(tests, test{load: none, val: nr, eq: metaR, ne: -1})
 	}
 	tests = append(tests,
 		test{load: none, val: unix.SYS_IO_URING_SETUP, eq: eacces, ne: -1},
@@ -147,27 +165,52 @@ func socketFilter(unixOK, netOK bool) ([]bpf.RawInstruction, error) {
 	return bpf.Assemble(prog)
 }
 
-// refuseSockets loads the filter on this thread (Landlock's no_new_privs
-// is set already; it is set again, as seccomp requires it); the exec that
-// follows keeps it.
-func refuseSockets(unixOK, netOK bool) error {
-	raw, err := socketFilter(unixOK, netOK)
-	if err != nil {
-		return err
+// loadLandlockFilter loads the Landlock step's filter on this thread
+// (Landlock's no_new_privs is set already; it is set again, as seccomp
+// requires it); the exec that follows keeps it. The filter refuses the
+// sockets the plan forbids (socketFilter) and sends the calls that change
+// a file's mode, owner, times or extended attributes (metaSyscalls) to
+// the supervisor, which judges them (confine_notify_linux.go): listener
+// is the descriptor it reads them from. Where the kernel gives no
+// listener (older than 5.0, or a filter above this one has one already:
+// eukhe run inside a Landlock step), those calls fail with EPERM instead,
+// and listener is -1: closed, never open.
+func loadLandlockFilter(unixOK, netOK bool) (listener int, err error) {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return -1, fmt.Errorf("no_new_privs: %w", err)
 	}
+	meta := metaNumbers()
+	raw, err := confineFilter(unixOK, netOK, meta, unix.SECCOMP_RET_USER_NOTIF)
+	if err != nil {
+		return -1, err
+	}
+	if fd, err := seccompLoad(raw, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER); err == nil {
+		return fd, nil
+	}
+	raw, err = confineFilter(unixOK, netOK, meta, unix.SECCOMP_RET_ERRNO|uint32(unix.EPERM))
+	if err != nil {
+		return -1, err
+	}
+	if _, err := seccompLoad(raw, 0); err != nil {
+		return -1, fmt.Errorf("seccomp: %w", err)
+	}
+	return -1, nil
+}
+
+// seccompLoad loads raw on this thread with seccomp(2) and flags; with
+// SECCOMP_FILTER_FLAG_NEW_LISTENER its result is the listener.
+func seccompLoad(raw []bpf.RawInstruction, flags uintptr) (int, error) {
 	filter := make([]unix.SockFilter, len(raw))
 	for i, r := range raw {
 		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
 	}
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no_new_privs: %w", err)
-	}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
-		return fmt.Errorf("seccomp: %w", err)
-	}
+	r, _, errno := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
 	runtime.KeepAlive(filter)
-	return nil
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(r), nil
 }
 
 // filterBytes is a filter as the kernel's struct sock_filter array, in

@@ -3,6 +3,7 @@ package shell
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -42,9 +43,31 @@ func superviseConfined(args []string) int {
 	if err != nil {
 		self = "/proc/self/exe"
 	}
+	// The plan is read here, and given to the inner run on a pipe of its
+	// own: the supervisor judges the step's metadata calls by it
+	// (confine_notify_linux.go), whose listener the inner run sends back
+	// on a socket.
+	planIn := os.NewFile(planFD, "landlock-plan")
+	planData, err := io.ReadAll(planIn)
+	planIn.Close()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "eukhe %s: the Landlock plan cannot be read from descriptor %d (%v); nothing ran\n", ConfineArg, planFD, err)
+		return 126
+	}
+	planR, planW, err := os.Pipe()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bash: %s: %v\n", args[1], err)
+		return 126
+	}
+	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bash: %s: %v\n", args[1], err)
+		return 126
+	}
+	mine, theirs := os.NewFile(uintptr(pair[0]), "listener-recv"), os.NewFile(uintptr(pair[1]), "listener-send")
 	cmd := exec.Command(self, append([]string{ConfineArg, innerArg}, args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.ExtraFiles = []*os.File{os.NewFile(planFD, "landlock-plan")}
+	cmd.ExtraFiles = []*os.File{planR, theirs} // planFD, listenFD
 	// TERM and INT reach the whole process group; the program decides.
 	// Taken and dropped, not ignored: an ignored signal stays ignored in
 	// the program, which then could not be interrupted (Ctrl-C, timeout
@@ -54,7 +77,13 @@ func superviseConfined(args []string) int {
 		fmt.Fprintf(os.Stderr, "bash: %s: %v\n", args[1], err)
 		return 126
 	}
-	cmd.ExtraFiles[0].Close()
+	planR.Close()
+	theirs.Close()
+	go func() {
+		_, _ = planW.Write(planData)
+		planW.Close()
+	}()
+	go serveMetadata(mine, planData)
 	err = cmd.Wait()
 	killLeftovers()
 	var ee *exec.ExitError

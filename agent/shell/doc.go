@@ -152,7 +152,15 @@
 //     A confined process has no capability, even run by root (bwrap
 //     --cap-drop ALL; the Landlock re-run drops them before its exec):
 //     with CAP_SYS_ADMIN it could unmount what hides a secret.
-//     Landlock cannot stop a change of mode, owner or times; it cannot let
+//     Landlock has no right for a change of mode, owner, times or
+//     extended attributes: the step's seccomp filter sends chmod, chown,
+//     utimes, setxattr, removexattr and their *at and f* forms to the
+//     supervisor (seccomp user notification), which resolves the path as
+//     the caller would, performs the call itself (never letting the
+//     caller's own call go on) only on an object inside what the plan
+//     lets the step write, and refuses the rest with EPERM; a nested
+//     eukhe, whose kernel gives it no listener, refuses them all
+//     (confine_notify_linux.go). Landlock also cannot let
 //     a file be made directly in a directory that holds a read-only or
 //     hidden entry (a root with .git, when protected is not allowed, or a
 //     hard link to a protected file); its
@@ -166,8 +174,8 @@
 //     cannot hide a Unix socket from a
 //     connect by path, so unless secret and net are both allowed a seccomp
 //     filter refuses to make any Unix socket (socketpair still works;
-//     io_uring and system calls of another ABI are refused with it:
-//     confine_seccomp_linux.go) — else a step could reach eukhe's own approvals
+//     io_uring and system calls of another ABI are refused by every
+//     Landlock step's filter: confine_seccomp_linux.go) — else a step could reach eukhe's own approvals
 //     socket, the ssh-agent or the docker daemon, whose names
 //     /proc/self/net/unix shows; a child of
 //     the command cannot read its own /proc/PID (only the command's own

@@ -170,7 +170,19 @@ func TestRedteam17_UnreadableDirectoryUnderLandlockRefusesTheStep(t *testing.T) 
 		t.Fatal(err)
 	}
 	r19reopen(t, cw.path("backup"))
-	cw.run("chmod 000 backup") // shut by a step: renamed out of use after it (protected_tree.go)
+	// The step's own chmod is refused now: the plan splits backup around
+	// the key's other name, so backup is not a directory the step may
+	// write, and the supervisor judges a chmod as Landlock judges a write
+	// (confine_notify_linux.go).
+	res0 := cw.run("chmod 000 backup")
+	if fi, err := os.Stat(cw.path("backup")); err != nil || fi.Mode().Perm() != 0o755 || !strings.Contains(res0.Text, "Operation not permitted") {
+		t.Errorf("a step shut backup, a directory split around a secret's other name:\n%s", res0.Text)
+	}
+	// Shut by a process outside the sandbox (as the step did before),
+	// the walk's refusal names it.
+	if err := os.Chmod(cw.path("backup"), 0); err != nil {
+		t.Fatal(err)
+	}
 	res := cw.run("chmod 755 backup*; cat backup*/k")
 	if strings.Contains(res.Text, secretText) || !strings.Contains(res.Text, "cannot be read") {
 		t.Errorf("the step read the key's other name, or was refused without naming the directory:\n%s", res.Text)

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/eukhe/eukhe/gate"
 )
 
@@ -588,5 +590,49 @@ func TestRedteam20_UnknownPathProtectsAnUnlistableDirectorysCommands(t *testing.
 				t.Errorf("tools/r20tool (a command of an unlistable PATH directory) is in use after the step:\n%s", res.Text)
 			}
 		})
+	}
+}
+
+// Found by the integrator while checking the shut-root fix (a step's
+// chmod of the root): Landlock decides what a path may be opened for,
+// not what its metadata may become. A step allowed only read and write
+// (in the auto set: run unasked) changes the mode of files and
+// directories outside the roots: chmod 0666 of ~/.ssh's key (readable by
+// every local user), chmod 0777 of the home, chmod 000 of it (the user's
+// own logins fail), touch -d of a file there, a user xattr set on it.
+// Under bubblewrap the same step is refused (the home is a read-only
+// bind, the key hidden).
+// Held (was open): the Landlock step's seccomp filter sends chmod, chown,
+// utimes, setxattr and their kin to the supervisor, which performs each
+// only on an object inside what the plan lets the step write, and
+// answers EPERM otherwise (confine_notify_linux.go): every call fails
+// with "Operation not permitted", which the sandbox note explains, and
+// nothing outside changes.
+func TestRedteam20_LandlockStepChangesNoModeOutsideItsWrites(t *testing.T) {
+	needTool(t, "python3")
+	useMechanism(t, Landlock)
+	cw := newConfinedWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)), gate.Of(gate.Read, gate.Write))
+	out := filepath.Join(cw.home, "notes.txt")
+	if err := os.WriteFile(out, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := cw.run("chmod 0666 " + out + " " + cw.key + "; chmod 0777 " + cw.home + "; chmod 000 " + cw.home + "; touch -d 2001-01-01 " + out +
+		"; python3 -c 'import os, sys; os.setxattr(sys.argv[1], \"user.x\", b\"v\")' " + out)
+	for _, c := range []struct {
+		path string
+		want os.FileMode
+	}{{out, 0o600}, {cw.key, 0o600}, {cw.home, 0o755}} {
+		if fi, err := os.Stat(c.path); err != nil || fi.Mode().Perm() != c.want {
+			t.Errorf("%s: mode %v, want %v (a step allowed read and write changed it):\n%s", c.path, fi.Mode().Perm(), c.want, res.Text)
+		}
+	}
+	if fi, err := os.Stat(out); err == nil && fi.ModTime().Year() == 2001 {
+		t.Errorf("%s: its time was set by the step:\n%s", out, res.Text)
+	}
+	if _, err := unix.Getxattr(out, "user.x", make([]byte, 8)); err == nil {
+		t.Errorf("%s: the step set an xattr on it:\n%s", out, res.Text)
+	}
+	if !strings.Contains(res.Text, "Operation not permitted") || !strings.Contains(res.Text, "the sandbox refused it") {
+		t.Errorf("the refusals do not read as the sandbox's:\n%s", res.Text)
 	}
 }
