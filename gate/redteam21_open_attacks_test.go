@@ -77,3 +77,35 @@ func TestRedteam21_PathEntryTildeUserIsTheUsersHomeToBash(t *testing.T) {
 		}
 	}
 }
+
+// Attack (target 5, CommandList.InUnlisted): a PATH directory that
+// cannot be listed (another user's 0711 tools; a lister that refuses it
+// here, as the test runs as root) holds r21dang, a link to a program
+// that is gone (an uninstalled version). With the PATH unknown, the
+// agent writes tools/r21dang in the workspace: bash's search skips the
+// dangling entry and runs the next PATH directory's r21dang, and any
+// directory may be on PATH.
+// THROUGH (severity low: needs an unlisted PATH directory holding a
+// dangling link): r21dang is no command of the unlisted directory (so
+// the write is judged as any file's), where the same link in a directory
+// that can be listed makes r21dang a command (its name is listed) — the
+// control. (bash skipping the dangling entry for the next directory's
+// program was checked by hand: PATH=a:b, a/r21x dangling, runs b/r21x.)
+// Root cause: gate/commandlist.go inDirs asks os.Stat (links followed),
+// which fails on a dangling link; a listing counts every entry, so
+// the two ways disagree (an Lstat would not).
+func TestRedteam21_InUnlistedCountsADanglingLinkAsTheListingDoes(t *testing.T) {
+	base := r21base(t)
+	d := filepath.Join(base, "tools")
+	must(t, os.MkdirAll(d, 0o755))
+	must(t, os.Symlink(filepath.Join(base, "gone", "r21dang"), filepath.Join(d, "r21dang")))
+	listed := newCommandList([]string{d}, entryNames)
+	if !listed.Is("r21dang", false, 0) {
+		t.Fatalf("control: the listed directory's dangling r21dang is no command")
+	}
+	c := newCommandList([]string{d}, func(string) ([]string, error) { return nil, os.ErrPermission })
+	if c.Is("r21dang", false, 0) {
+		return
+	}
+	t.Errorf("the unlisted directory's dangling r21dang is no command; the listed one's is")
+}

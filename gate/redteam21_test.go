@@ -165,3 +165,30 @@ func TestRedteam21_PathEntryThatIsTheHomeItself(t *testing.T) {
 		}
 	}
 }
+
+// Attack (target 5, CommandList.InUnlisted: a stat of dir/name in each
+// PATH directory that cannot be listed — another user's 0711 tools,
+// played here by a lister that refuses it, as the test runs as root):
+// names that climb out of it or name something else: "", ".", "..",
+// "../r21cmd", "sub/r21cmd", "r21cmd/", "/r21cmd", a name with a NUL,
+// and a name that is a directory there.
+// Held: each is no command (a name with a slash is never searched on
+// PATH by bash), and the program r21cmd of the directory is one.
+func TestRedteam21_InUnlistedTakesOnlyAPlainName(t *testing.T) {
+	base := r21base(t)
+	d := filepath.Join(base, "tools")
+	must(t, os.MkdirAll(filepath.Join(d, "sub"), 0o755))
+	must(t, os.WriteFile(filepath.Join(d, "r21cmd"), []byte("#!/bin/sh\n"), 0o755))
+	must(t, os.WriteFile(filepath.Join(d, "sub", "r21cmd"), []byte("#!/bin/sh\n"), 0o755))
+	must(t, os.WriteFile(filepath.Join(base, "r21cmd"), []byte("#!/bin/sh\n"), 0o755))
+	c := newCommandList([]string{d}, func(string) ([]string, error) { return nil, os.ErrPermission })
+	c.Look(0)
+	if !c.InUnlisted("r21cmd") || !c.Is("r21cmd", false, time.Hour) {
+		t.Fatalf("control: r21cmd of the unlisted directory is no command")
+	}
+	for _, n := range []string{"", ".", "..", "../r21cmd", "sub/r21cmd", "r21cmd/", "/r21cmd", "r21cmd\x00", "sub", "./r21cmd"} {
+		if c.InUnlisted(n) || c.Is(n, false, time.Hour) {
+			t.Errorf("%q is a command of the unlisted directory", n)
+		}
+	}
+}
