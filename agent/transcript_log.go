@@ -191,25 +191,43 @@ func (w *logWriter) write(batch []logRecord) error {
 		}
 	}
 	var b []byte
+	var at []recordAt // where this batch's records will lie
+	rows := 0
 	for _, r := range batch {
 		n, _ := callNumber(r.row.ID)
-		w.index = append(w.index, recordAt{n: n, off: w.size + int64(len(b))})
+		at = append(at, recordAt{n: n, off: w.size + int64(len(b))})
 		b = appendRecord(b, r.row, r.whole)
-		w.rows++
+		rows++
 	}
 	last := batch[len(batch)-1]
+	drop := w.fileDrop
 	if last.drop > w.fileDrop {
-		w.index = append(w.index, recordAt{off: w.size + int64(len(b)), drop: true})
+		at = append(at, recordAt{off: w.size + int64(len(b)), drop: true})
 		line, _ := json.Marshal(logHeader{Drop: last.drop})
 		b = append(append(b, line...), '\n')
-		w.fileDrop = last.drop
-		w.rows++
+		drop = last.drop
+		rows++
 	}
 	n, err := w.f.Write(b)
-	w.size += int64(n)
-	if err != nil {
+	if err != nil || n != len(b) {
+		// nothing of the batch counts: the file is cut back to where it
+		// was (a torn record would stop every reader there), and no
+		// index entry points at bytes that are not its record's (the
+		// twenty-first red team's: after a full disk, a compaction
+		// copied from inside another call's result, or past the end)
+		if terr := w.f.Truncate(w.size); terr != nil {
+			w.indexed = false // not known what the file holds: read it to compact
+			w.size += int64(n)
+		}
+		if err == nil {
+			err = io.ErrShortWrite
+		}
 		return err
 	}
+	w.size += int64(n)
+	w.index = append(w.index, at...)
+	w.rows += rows
+	w.fileDrop = drop
 	if w.rows > 8*last.keep+1024 || w.size > 2*last.keptBytes+(1<<20) {
 		// the file past twice the kept bytes and a MiB (a reader's and
 		// the disk's bound), or with many more rows than kept (a
@@ -254,6 +272,7 @@ func (w *logWriter) compact(drop int) error {
 	}
 	b, err := readTail(w.path, from, w.size)
 	if err != nil {
+		w.indexed = false // the next compaction reads the file
 		return err
 	}
 	kept := slices.Clone(w.index[cut:])
@@ -272,6 +291,9 @@ func (w *logWriter) compact(drop int) error {
 
 // readTail reads bytes [from, to) of the file at path.
 func readTail(path string, from, to int64) ([]byte, error) {
+	if from < 0 || from > to {
+		return nil, fmt.Errorf("calls.log: no record at %d of %d bytes", from, to)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

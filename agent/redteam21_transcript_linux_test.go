@@ -1,9 +1,13 @@
-//go:build open_attacks
+//go:build linux
 
 package agent
 
-// The twenty-first red team's attacks on the agent package that got
-// THROUGH: each fails now and passes once fixed.
+// The twenty-first red team's attacks on the transcript after a full
+// disk (a tmpfs: Linux, root). Held (were open): a batch whose write
+// failed or fell short counts for nothing — the file is cut back to
+// where it was and no index entry points at bytes that are not its
+// record's (logWriter.write); a compaction that finds its index wrong
+// reads the file instead (readTail refuses an offset past the end).
 
 import (
 	"encoding/json"
