@@ -158,7 +158,9 @@ func inDirs(dirs []string, name string) bool {
 		return false
 	}
 	for _, d := range dirs {
-		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() {
+		// the entry itself, as a listing counts it: a dangling link may
+		// come to lead to a program (the twenty-first red team's)
+		if fi, err := os.Lstat(filepath.Join(d, name)); err == nil && !fi.IsDir() {
 			return true
 		}
 	}

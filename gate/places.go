@@ -2,6 +2,7 @@ package gate
 
 import (
 	"maps"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -481,6 +482,23 @@ var toolDirs = []string{
 func HomeTilde(entry, home string) string {
 	if home != "" && (entry == "~" || strings.HasPrefix(entry, "~/")) {
 		return home + entry[1:]
+	}
+	rest, ok := strings.CutPrefix(entry, "~")
+	if !ok {
+		return entry
+	}
+	// "~NAME/…" is NAME's home to bash, through the user database (the
+	// twenty-first red team's); "~+", "~-", "~N" are the directory
+	// stack's (dirStackTilde), and an unknown NAME stays as written
+	name, tail, _ := strings.Cut(rest, "/")
+	if name == "" || dirStackTilde(name) {
+		return entry
+	}
+	if u, err := user.Lookup(name); err == nil && filepath.IsAbs(u.HomeDir) {
+		if tail == "" {
+			return u.HomeDir
+		}
+		return filepath.Join(u.HomeDir, tail)
 	}
 	return entry
 }
