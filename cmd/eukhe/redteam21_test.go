@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 // The twenty-first red team's attacks through the real binary that HELD
