@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // CaseFolder is an FS that can tell whether a directory's volume opens
@@ -204,6 +206,9 @@ func foldName(s string) string {
 	if ascii {
 		return strings.ToUpper(s)
 	}
+	// decomposed first: APFS and ext4's casefold take "é" and "e" with a
+	// combining acute as one name (the eighteenth red team's)
+	s = norm.NFD.String(s)
 	return strings.Map(func(r rune) rune {
 		if hfsIgnored(r) {
 			return -1

@@ -180,3 +180,23 @@ func TestRedteam18_ShutParentHidesAProtectedTop(t *testing.T) {
 		t.Errorf("with .git shut, the search of .git/hooks neither finds notes.txt nor is blind: %+v", r)
 	}
 }
+
+// Held (was open): foldName decomposes a name that is not ASCII (Unicode NFD, golang.org/x/text/unicode/norm) before folding its case.
+// Attack (target b): on a volume that folds case and normalizes
+// (macOS's APFS, ext4 casefold: both take a name's decomposed form for
+// its composed one), the agent writes tools/cafe+U+0301 where a PATH
+// directory holds the command caf+U+00E9 (composed).
+// THROUGH (severity low: a command named with a letter outside ASCII is
+// rare, and needs the case-folding volume): the write is Inside (the
+// control, tools/CAF+U+00C9, is protected).
+// Root cause: gate/fold.go foldName folds case only, with no Unicode
+// normalization; gate/policy.go Policy.isCommandName compares by it.
+func TestRedteam18_CaseFoldedCommandNameDecomposed(t *testing.T) {
+	root, p := r17foldPolicy(t, "caf\u00e9")
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "tools", "CAF\u00c9"))); c != ClassProtected {
+		t.Fatalf("control: a write of tools/CAF\u00c9 is %v", c)
+	}
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(root, "tools", "cafe\u0301"))); c != ClassProtected {
+		t.Errorf("a write of tools/cafe+U+0301 (caf\u00e9 decomposed) is %v", c)
+	}
+}
