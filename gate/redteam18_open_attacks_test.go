@@ -60,4 +60,3 @@ func r18otherUsersDirectory(t *testing.T, gid int, mode os.FileMode) {
 		t.Errorf("the secret's name in another user's --x directory is neither found nor blind (gid %d, mode %o): %+v", gid, mode, r)
 	}
 }
-
