@@ -124,7 +124,7 @@ func TestGrepProgress(t *testing.T) {
 func TestToolProgressOnTheEditorsToken(t *testing.T) {
 	var ps progressSeen
 	e := newEditor(t, editorOpts{progressEvery: time.Microsecond, handle: ps.handle})
-	for i := range 1500 {
+	for i := range 5000 { // a walk long enough for a report after the first tick, under load too (1500 files: begin at 1462, no report, in a CI rehearsal)
 		e.put(fmt.Sprintf("d%02d/f%04d.txt", i%40, i), "x\n")
 	}
 	a, _ := json.Marshal(map[string]any{"pattern": "f1*.txt"})
@@ -141,7 +141,7 @@ func TestToolProgressOnTheEditorsToken(t *testing.T) {
 		t.Fatalf("a token was created beside the editor's: %v", created)
 	}
 	checkBeginReportEnd(t, got, "7", "eukhe: glob f1*.txt in")
-	if end := got[len(got)-1].Value.Message; end != "1500 files considered" {
+	if end := got[len(got)-1].Value.Message; end != "5000 files considered" {
 		t.Fatalf("end message %q", end)
 	}
 }
