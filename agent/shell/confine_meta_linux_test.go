@@ -24,6 +24,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // confineDirect runs python3 -c script in dir under `eukhe __confine`
@@ -110,7 +111,7 @@ func newMetaWorld(t testing.TB, base string) metaWorld {
 	}
 	for _, p := range []string{"in", "in/f", "in/d", "in/d/g", "out", "out/f", "out/d", "out/d/g"} {
 		if err := unix.Setxattr(filepath.Join(base, p), "user.pre", []byte("1"), 0); err != nil {
-			t.Skipf("no user xattrs here: %v", err)
+			testkit.Missing(t, "user xattrs on the temporary directory: "+err.Error())
 		}
 	}
 	return m
