@@ -11,7 +11,9 @@
 // Sub-packages: shell (the runner and its sandbox), attach (eukhe mcp's
 // link to the editor's server: attach, failover, late attach), roots (the
 // workspace root from the client's roots), approvals (the `eukhe
-// approvals` terminal). cmd/eukhe wires them; it decides nothing.
+// approvals` terminal), transcript (each session's calls log and its
+// reading; its laws are in agent/transcript/doc.go). cmd/eukhe wires
+// them; it decides nothing.
 //
 // Progress (progress.go): a call's progress sink rides in its context
 // (docs.WithProgress). The MCP binding sets one for a tools/call whose
@@ -104,8 +106,9 @@
 //     (AskWith), so one race asks them all; a losing elicitation's
 //     context is cancelled (the SDK sends notifications/cancelled).
 //     approval.elicitation false never sends one.
-//   - DESIGN §11 memory:// and agent:// (transcript.go, memory.go): each
-//     call gets an id (cN) and its whole result (Result.Whole when a
+//   - DESIGN §11 memory:// and agent:// (memory.go, over the session's
+//     transcript: package transcript, whose doc.go holds the log's laws):
+//     each call gets an id (cN) and its whole result (Result.Whole when a
 //     bound cut it) is kept in <state>/eukhe/sessions/<id>/ beside the
 //     session's log: the last 200 calls or 64 MiB. A cut bash output
 //     names memory://cN at its cut (the shell writes a random token there
@@ -164,7 +167,8 @@
 //     the user answers wherever they look.
 //   - A transcript directory left by an earlier session of the same id is
 //     emptied when the session opens; transcripts are not removed when a
-//     session ends (a parent may read a subagent's after it ended). They
+//     session ends (a parent may read a subagent's after it ended:
+//     transcript.Open, Transcript.Close). They
 //     and the session logs are removed SessionKeep (14 days) after their
 //     last write, at most once a day, by the first session a long-lived
 //     process (not a one-shot eukhe tool call) opens in that state

@@ -7,13 +7,18 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/eukhe/eukhe/agent/shell"
+	"github.com/eukhe/eukhe/agent/transcript"
 	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/gate"
 )
 
 // memory:// and agent:// (DESIGN §11, S7.5, S7.6): reads of a session's
-// transcript.
+// transcript (package transcript keeps it and reads its files; here are
+// the URLs, and what ties a call in flight to its row).
 //
 //   - memory:// lists this session's kept calls (id, tool, size, summary);
 //     memory://cN gives call N's whole result as rows (N:text, not edit
@@ -56,7 +61,7 @@ func (r *URLReader) readAgent(raw, rest string, bound int) (string, error) {
 	switch {
 	case id == r.Memory.Session:
 		return "", urlErr(KindNotAllowed, raw, "that is this session; read memory:// for its own calls")
-	case !ValidSessionID(id):
+	case !transcript.ValidSessionID(id):
 		return "", urlErr(KindNotFound, raw, "%q is not a session id (letters, digits, '-' and '_')", Shown(id))
 	}
 	if err := parentChainHolds(sessions, id, r.Memory.Session); err != nil {
@@ -68,23 +73,15 @@ func (r *URLReader) readAgent(raw, rest string, bound int) (string, error) {
 type chainError struct{ kind, msg string }
 
 // parentChainHolds tells whether reader is on the parent chain of session
-// id (its parent, its parent's parent, …), from the transcripts' meta.
+// id (its parent, its parent's parent, …), from the transcripts' meta
+// (transcript.OnParentChain).
 func parentChainHolds(sessions, id, reader string) *chainError {
-	m, err := storedMeta(filepath.Join(sessions, id))
-	if err != nil {
+	found, on := transcript.OnParentChain(sessions, id, reader)
+	switch {
+	case !found:
 		return &chainError{KindNotFound, fmt.Sprintf("no session %s has a transcript here; agent:// reads the subagents this session started (eukhe mcp --parent %s)", id, reader)}
-	}
-	seen := map[string]bool{id: true}
-	for p := m.Parent; p != "" && !seen[p] && len(seen) < 64; {
-		if p == reader {
-			return nil
-		}
-		seen[p] = true
-		pm, err := storedMeta(filepath.Join(sessions, p))
-		if err != nil {
-			break
-		}
-		p = pm.Parent
+	case on:
+		return nil
 	}
 	return &chainError{KindNotAllowed, fmt.Sprintf("session %s is not a subagent of this session (its parent chain does not hold %s); only its parent chain may read it", id, reader)}
 }
@@ -92,12 +89,12 @@ func parentChainHolds(sessions, id, reader string) *chainError {
 // readTranscript reads names (none: the list; cN with an optional
 // selector; cN and a line number) from the transcript in dir.
 func readTranscript(raw, base, dir, whose string, names []string, bound int) (string, error) {
-	flushOpen(dir)
-	l, err := readLog(dir)
+	transcript.Flush(dir)
+	l, err := transcript.ReadLog(dir)
 	if err != nil {
 		return "", urlErr(KindIO, raw, "the transcript of %s cannot be read: %v", whose, err)
 	}
-	defer l.close()
+	defer l.Close()
 	if len(names) == 0 {
 		return listCalls(base, whose, l), nil
 	}
@@ -105,27 +102,27 @@ func readTranscript(raw, base, dir, whose string, names []string, bound int) (st
 	if len(names) > 2 || (len(names) == 2 && ranges != nil) {
 		return "", urlErr(KindNotFound, raw, "%s%s names one line of a call; nothing is below it", base, strings.Join(names[:2], "/"))
 	}
-	n, ok := callNumber(name)
+	n, ok := transcript.CallNumber(name)
 	if !ok {
 		return "", urlErr(KindNotFound, raw, "%q is not a call id; calls are c1, c2, …: read %s for the list", Shown(name), base)
 	}
-	var row *CallRow
-	for i := range l.rows {
-		if l.rows[i].ID == name {
-			row = &l.rows[i]
+	var row *transcript.CallRow
+	for i := range l.Rows {
+		if l.Rows[i].ID == name {
+			row = &l.Rows[i]
 		}
 	}
-	_, last := l.span()
-	dropped := fmt.Sprintf("call %s was dropped from the transcript of %s: it keeps the last %d calls or %d MiB, the oldest going first; read %s for the calls still kept", name, whose, DefaultMaxCalls, DefaultMaxBytes>>20, base)
+	_, last := l.Span()
+	dropped := fmt.Sprintf("call %s was dropped from the transcript of %s: it keeps the last %d calls or %d MiB, the oldest going first; read %s for the calls still kept", name, whose, transcript.DefaultMaxCalls, transcript.DefaultMaxBytes>>20, base)
 	switch {
-	case n <= l.drop:
+	case n <= l.Drop:
 		return "", urlErr(KindNotFound, raw, "%s", dropped)
 	case row == nil && n > last:
 		return "", urlErr(KindNotFound, raw, "%s has no call %s (yet); read %s for the calls it kept", whose, name, base)
 	case row == nil:
 		return "", urlErr(KindNotFound, raw, "call %s of %s has not ended yet, or was not kept; read %s for the calls it kept", name, whose, base)
 	}
-	data, ferr := l.body(name)
+	data, ferr := l.Body(name)
 	if ferr != nil {
 		return "", urlErr(KindIO, raw, "call %s of %s cannot be read: %v", name, whose, ferr)
 	}
@@ -157,16 +154,16 @@ func readTranscript(raw, base, dir, whose string, names []string, bound int) (st
 }
 
 // listCalls is the list of a transcript's kept calls.
-func listCalls(base, whose string, l *storedLog) string {
+func listCalls(base, whose string, l *transcript.Log) string {
 	var b strings.Builder
-	kept := l.kept()
+	kept := l.Kept()
 	label := base
 	if strings.HasPrefix(base, "agent://") {
 		label = strings.TrimSuffix(base, "/")
 	}
 	fmt.Fprintf(&b, "[%s: the calls of %s: %d kept", label, whose, len(kept))
-	if l.drop > 0 {
-		fmt.Fprintf(&b, ", c1-c%d dropped (the last %d calls or %d MiB are kept)", l.drop, DefaultMaxCalls, DefaultMaxBytes>>20)
+	if l.Drop > 0 {
+		fmt.Fprintf(&b, ", c1-c%d dropped (the last %d calls or %d MiB are kept)", l.Drop, transcript.DefaultMaxCalls, transcript.DefaultMaxBytes>>20)
 	}
 	b.WriteString("]\n")
 	for _, r := range kept {
@@ -185,13 +182,63 @@ func listCalls(base, whose string, l *storedLog) string {
 	return b.String()
 }
 
+// callMark is one call's state the gate marks: whether the user allowed
+// a secret in it (its result is then not kept).
+type callMark struct {
+	mu     sync.Mutex
+	secret bool
+	done   bool
+	asked  []string     // the questions asked in the call, with their answers
+	later  *atomic.Bool // the session's secretLater
+}
+
+// markAsked records a question the call asked and how it ended.
+func markAsked(ctx context.Context, q gate.Question, a gate.Answer, ok bool) {
+	m, _ := ctx.Value(callMarkKey{}).(*callMark)
+	if m == nil {
+		return
+	}
+	what := q.What
+	if q.Step > 0 {
+		what = fmt.Sprintf("step %d %s", q.Step, q.What)
+	}
+	answer := a.String()
+	if !ok {
+		answer = "no one answered"
+	}
+	line := fmt.Sprintf("%s (%s): %s", Shown(what), q.Effects, answer)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.asked) < 50 {
+		m.asked = append(m.asked, line)
+	}
+}
+
+type callMarkKey struct{}
+
+// markSecret notes that the user allowed a step or access with a secret
+// in the call of ctx; after the call returned (a job), later job results
+// are not kept either.
+func markSecret(ctx context.Context) {
+	m, _ := ctx.Value(callMarkKey{}).(*callMark)
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.secret = true
+	if m.done && m.later != nil {
+		m.later.Store(true)
+	}
+}
+
 // beginCall gives the call its id in the transcript and marks its
 // context so that the gate can tell when it allowed a secret.
 func (s *Session) beginCall(ctx context.Context) (string, *callMark, context.Context) {
 	if s.memory == nil {
 		return "", nil, ctx
 	}
-	m := &callMark{t: s.memory}
+	m := &callMark{later: &s.secretLater}
 	return s.memory.Begin(), m, context.WithValue(ctx, callMarkKey{}, m)
 }
 
@@ -207,9 +254,7 @@ func (s *Session) endCall(id string, m *callMark, tool string, args json.RawMess
 	asked := m.asked
 	m.done = true
 	m.mu.Unlock()
-	s.memory.mu.Lock()
-	later := s.memory.secretLater
-	s.memory.mu.Unlock()
+	later := s.secretLater.Load()
 	if s.recall != "" {
 		r.mapText(func(t string) string { return strings.ReplaceAll(t, s.recall, id) })
 	}
@@ -223,7 +268,7 @@ func (s *Session) endCall(id string, m *callMark, tool string, args json.RawMess
 	} else if tool == "read" {
 		r.appendText(fmt.Sprintf("[the cut rows are kept: read memory://%s for the whole result, exactly as read]\n", id))
 	}
-	row := CallRow{ID: id, Tool: tool, Summary: Summary(tool, args), Failed: r.Failed(), Asked: asked}
+	row := transcript.CallRow{ID: id, Tool: tool, Summary: transcript.Summary(tool, args), Failed: r.Failed(), Asked: asked}
 	if secret || (later && tool == "bash" && jobCall(args)) {
 		row.Withheld = true
 		whole = fmt.Sprintf("[%s: the user allowed a secret in this call; eukhe keeps no copy of its result]\n", id)
@@ -243,10 +288,10 @@ func jobCall(args json.RawMessage) bool {
 // openTranscript opens the session's transcript beside its log, and has
 // the shell keep whole outputs for it.
 func (s *Session) openTranscript(logPath string) {
-	if logPath == "" || !ValidSessionID(s.ID) {
+	if logPath == "" || !transcript.ValidSessionID(s.ID) {
 		return
 	}
-	t, err := OpenTranscript(TranscriptDir(logPath, s.ID), s.ID, s.Parent)
+	t, err := transcript.Open(transcript.Dir(logPath, s.ID), s.ID, s.Parent)
 	if err != nil {
 		s.logf("no transcript for session %s (memory:// will say so): %v", s.ID, err)
 		return

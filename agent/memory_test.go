@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"pgregory.net/rapid"
 
+	"github.com/eukhe/eukhe/agent/transcript"
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
@@ -198,8 +199,8 @@ func TestMemoryEvictsAndKeepsSessionsApart(t *testing.T) {
 		a.call("read", map[string]any{"path": "more.txt"})
 	}
 	a.s.memory.Flush()
-	if l, err := readLog(a.s.memory.Dir); err != nil || len(l.rows) > 8*3+1024 {
-		t.Fatalf("the log has %d rows (%v)", len(l.rows), err)
+	if l, err := transcript.ReadLog(a.s.memory.Dir); err != nil || len(l.Rows) > 8*3+1024 {
+		t.Fatalf("the log has %d rows (%v)", len(l.Rows), err)
 	}
 	if text, _ := a.read("memory://c2"); !strings.Contains(text, "was dropped") {
 		t.Fatalf("c2 after compaction: %s", text)
@@ -322,17 +323,17 @@ func transcriptReader(t interface {
 	TempDir() string
 }) *URLReader {
 	sessions := t.TempDir()
-	me, err := OpenTranscript(filepath.Join(sessions, "me"), "me", "")
+	me, err := transcript.Open(filepath.Join(sessions, "me"), "me", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	kid, err := OpenTranscript(filepath.Join(sessions, "kid"), "kid", "me")
+	kid, err := transcript.Open(filepath.Join(sessions, "kid"), "kid", "me")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tr := range []*Transcript{me, kid} {
+	for _, tr := range []*transcript.Transcript{me, kid} {
 		tr.Begin()
-		if err := tr.Keep(CallRow{ID: "c1", Tool: "bash"}, "one\ntwo\n"); err != nil {
+		if err := tr.Keep(transcript.CallRow{ID: "c1", Tool: "bash"}, "one\ntwo\n"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/eukhe/eukhe/agent/transcript"
 )
 
 // Session logs (ID.jsonl) and transcripts (ID/) are kept for SessionKeep
@@ -72,7 +74,7 @@ func PruneSessions(dir string, cutoff time.Time) int {
 	for _, de := range des {
 		name := de.Name()
 		id := strings.TrimSuffix(name, ".jsonl")
-		if !ValidSessionID(id) || (id == name) != de.IsDir() {
+		if !transcript.ValidSessionID(id) || (id == name) != de.IsDir() {
 			continue // a log is a file, a transcript a directory
 		}
 		fi, err := de.Info()
@@ -82,7 +84,7 @@ func PruneSessions(dir string, cutoff time.Time) int {
 		mod := fi.ModTime()
 		if de.IsDir() {
 			// calls.log is appended to, which leaves its directory's time
-			if li, err := os.Lstat(filepath.Join(dir, name, callsLog)); err == nil && li.ModTime().After(mod) {
+			if li, err := os.Lstat(filepath.Join(dir, name, transcript.CallsLog)); err == nil && li.ModTime().After(mod) {
 				mod = li.ModTime()
 			}
 		}
@@ -100,21 +102,12 @@ func PruneSessions(dir string, cutoff time.Time) int {
 }
 
 // removeSession removes one session's transcript, while it holds the
-// transcript's lock itself (so a session that holds it is left alone),
-// then its log.
+// transcript's lock itself (so a session that holds it is left alone:
+// transcript.Remove), then its log.
 func removeSession(dir, id string) bool {
-	tdir := filepath.Join(dir, id)
-	unlock, held, missing, err := tryLockDir(tdir)
-	switch {
-	case held:
-		return false // an open session holds it
-	case err == nil:
-		if !removeLocked(tdir, unlock) {
-			return false
-		}
-	case !missing:
+	if !transcript.Remove(filepath.Join(dir, id)) {
 		return false
 	}
-	err = os.Remove(filepath.Join(dir, id+".jsonl"))
+	err := os.Remove(filepath.Join(dir, id+".jsonl"))
 	return err == nil || errors.Is(err, fs.ErrNotExist)
 }

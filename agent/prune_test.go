@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eukhe/eukhe/agent/transcript"
 	"github.com/eukhe/eukhe/docs"
 )
 
@@ -42,11 +43,12 @@ func TestPruneSessionsRemovesOnlyOldSessionsNoOneHolds(t *testing.T) {
 	oldSession(t, dir, "old", month)
 	oldSession(t, dir, "recent", hour)
 	oldSession(t, dir, "held", month)
-	held, err := lockDir(filepath.Join(dir, "held"))
+	held, err := transcript.Open(filepath.Join(dir, "held"), "held", "") // an open session's: its lock is held
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Close()
+	os.Chtimes(filepath.Join(dir, "held"), time.Now().Add(-month), time.Now().Add(-month)) // as old as the others
 	oldSession(t, dir, "halfold", month)
 	os.WriteFile(filepath.Join(dir, "halfold.jsonl"), []byte("a new row\n"), 0o600) // written now
 	if err := os.WriteFile(filepath.Join(dir, "logonly.jsonl"), nil, 0o600); err != nil {
@@ -82,7 +84,7 @@ func TestPruneSessionsRemovesOnlyOldSessionsNoOneHolds(t *testing.T) {
 // An open transcript holds its directory until the session closes it.
 func TestOpenTranscriptHoldsItsDirectoryUntilClosed(t *testing.T) {
 	dir := t.TempDir()
-	tr, err := OpenTranscript(filepath.Join(dir, "s1"), "s1", "")
+	tr, err := transcript.Open(filepath.Join(dir, "s1"), "s1", "")
 	if err != nil {
 		t.Fatal(err)
 	}

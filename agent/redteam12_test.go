@@ -573,7 +573,7 @@ print('queued', later_rename(1.5, 'payload', 'bin/git', mkdir='bin', sqpoll=%s))
 // settings.json (confinement off) into its place; the watch reads it and
 // the next cell's kernel is unconfined and reads ~/.ssh/id_rsa.
 // Class: writing eukhe's settings by another route.
-// Held now: the kernel's sandbox pins the directories above the settings file (SandboxPlaces.Pinned).
+// Held now: the kernel's sandbox pins the directories above the settings file (confine.Places.Pinned).
 func TestRedTeam12_CellSwapsSettingsDirectory(t *testing.T) {
 	s, home, _, paths, watch := r12watched(t)
 	py := watch.Current().IPythonPython

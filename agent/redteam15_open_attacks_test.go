@@ -14,39 +14,6 @@ import (
 )
 
 // Attack (target 2, sandboxed (bubblewrap and Landlock), the default auto
-// set): another eukhe's settings file (D/eukhe/settings.json, D the
-// XDG_CONFIG_HOME a terminal's eukhe of the same user reads) made by
-// naming its DIRECTORY, not the file: a directory D/x holding
-// settings.json renamed to D/eukhe, or a link D/eukhe to a directory
-// holding it.
-// THROUGH (severity high: {"shell.confinement": "off"} in it unconfines
-// every later step of the other eukhe's agent; nothing is asked): the
-// file is made, no question.
-// Root cause: anyGateFile is a test of the judged path's last two parts
-// (classOf: n.endsWith(path, "eukhe/settings.json")); a write of a
-// directory named eukhe (mv, ln -s, mkdir of a link's target) makes a
-// file of that name below it without any path ending so being written.
-// aboveGateFile guards the directories above the KNOWN settings files
-// only (allGateFiles). At the root: a name rule must also cover the
-// names above it: a write (rename, link, symlink) whose destination's
-// last part is "eukhe" and which brings a settings.json along (or any
-// rename/link onto a path named eukhe, simply) is secret; the sandbox
-// cannot see names, so the judged step's rename of a directory named
-// eukhe must be judged as the write of eukhe/settings.json below it.
-func TestRedteam15_OtherEukheSettingsFileByItsDirectory(t *testing.T) {
-	r13eachSandbox(t, func(t *testing.T) {
-		for name, sc := range map[string]string{
-			"directory renamed to eukhe": "mkdir -p D/x && printf %s OFF > D/x/settings.json && mv D/x D/eukhe",
-			"link eukhe to a directory":  "mkdir -p D/real && printf %s OFF > D/real/settings.json && ln -s D/real D/eukhe",
-		} {
-			if made, asked, text := r15otherSettings(t, sc); made {
-				t.Errorf("THROUGH (%s): the other eukhe's settings file holds confinement off, %d questions:\n%s", name, asked, text)
-			}
-		}
-	})
-}
-
-// Attack (target 2, sandboxed (bubblewrap and Landlock), the default auto
 // set): another eukhe's settings file (D/eukhe/settings.json, secret by
 // its name: anyGateFile) written by a program the gate cannot see into
 // (perl, the path reversed): the name rule is the gate's, judged on the

@@ -57,6 +57,39 @@ func TestRedteam15_OtherEukheSettingsFileByItsNameIsAsked(t *testing.T) {
 	})
 }
 
+// r15otherEntry runs script (D/ is a fresh directory outside the
+// workspace) and tells whether D/eukhe/1-0123abcd.json, an entry
+// another eukhe started with XDG_RUNTIME_DIR=D would attach to as its
+// editor, was made, and how many questions were asked.
+func r15otherEntry(t *testing.T, script string) (made bool, asked int, text string) {
+	t.Helper()
+	w := r13session(t, r15default, "auto")
+	d := t.TempDir()
+	text = w.r14bashAll(t, strings.ReplaceAll(script, "D/", d+"/"))
+	_, err := os.Lstat(filepath.Join(d, "eukhe", "1-0123abcd.json"))
+	return err == nil, len(w.asked()), text
+}
+
+// Attack (the sixteenth red team's socket-directory row, by the shell's
+// words): an entry of another eukhe's socket directory written straight,
+// renamed onto from another name in the same directory, and linked onto.
+// Held: the entry's name has the form discovery reads, in a directory
+// named as a socket directory: secret, asked, denied.
+func TestRedteam16_OtherEukheSocketEntryByItsNameIsAsked(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		for name, sc := range map[string]string{
+			"written":    "mkdir -p D/eukhe && printf {} > D/eukhe/1-0123abcd.json",
+			"renamed to": "mkdir -p D/eukhe && printf {} > D/eukhe/s && mv D/eukhe/s D/eukhe/1-0123abcd.json",
+			"linked to":  "mkdir -p D/eukhe && printf {} > D/s && ln D/s D/eukhe/1-0123abcd.json",
+			"copied to":  "mkdir -p D/eukhe && printf {} > D/s && cp D/s D/eukhe/1-0123abcd.json",
+		} {
+			if made, asked, text := r15otherEntry(t, sc); made || asked == 0 {
+				t.Errorf("THROUGH (%s): made %v, %d questions:\n%s", name, made, asked, text)
+			}
+		}
+	})
+}
+
 // Attack (target 1, sandboxed, auto set {read, write, exec}): the search
 // for a secret's other names covers the home (hideSecretNames' scopes:
 // the roots and realOf(HOME)); the step points HOME at the workspace
@@ -273,7 +306,7 @@ func TestRedteam15_NvimPluginLinkedAsTheREADMESaysIsAskedHeld(t *testing.T) {
 // is off.
 // Root cause: the fix of the thirteenth red team's "a missing settings
 // file is made" freezes the settings directories by their own paths
-// only (SandboxPlaces.Frozen = Policy.GateFileDirs, from allGateFiles:
+// only (confine.Places.Frozen = Policy.GateFileDirs, from allGateFiles:
 // as written, as real, as real now); addMountNames gives the mount
 // table's other paths to the secret entries and protected rules, not to
 // the settings files' directories, and the sandbox hides a secret entry
@@ -337,6 +370,64 @@ func TestRedteam15_SecretOtherNameOutsideRootsAndHomeIsRefused(t *testing.T) {
 		text := w.r14bashAll(t, "perl -e 'open F, scalar reverse($ARGV[0]) or die; print <F>' '"+r13rev(other)+"'")
 		if strings.Contains(text, r14canary) {
 			t.Errorf("THROUGH: the secret's other name outside the roots and the home was read in the sandbox:\n%s", text)
+		}
+	})
+}
+
+// Attack (target 2, sandboxed (bubblewrap and Landlock), the default auto
+// set): another eukhe's settings file (D/eukhe/settings.json, D the
+// XDG_CONFIG_HOME a terminal's eukhe of the same user reads) made by
+// naming its DIRECTORY, not the file: a directory D/x holding
+// settings.json renamed to D/eukhe, or a link D/eukhe to a directory
+// holding it.
+// THROUGH (severity high: {"shell.confinement": "off"} in it unconfines
+// every later step of the other eukhe's agent; nothing is asked): the
+// file is made, no question.
+// Root cause: anyGateFile is a test of the judged path's last two parts
+// (classOf: n.endsWith(path, "eukhe/settings.json")); a write of a
+// directory named eukhe (mv, ln -s, mkdir of a link's target) makes a
+// file of that name below it without any path ending so being written.
+// aboveGateFile guards the directories above the KNOWN settings files
+// only (allGateFiles). At the root: a name rule must also cover the
+// names above it: a write (rename, link, symlink) whose destination's
+// last part is "eukhe" and which brings a settings.json along (or any
+// rename/link onto a path named eukhe, simply) is secret; the sandbox
+// cannot see names, so the judged step's rename of a directory named
+// eukhe must be judged as the write of eukhe/settings.json below it.
+// Held: a write that makes or fills a directory named eukhe, eukhe-UID or eukhe/run outside every root is judged as a write of the files another eukhe keeps there: secret (gate: Policy.eukheDirOutside).
+func TestRedteam15_OtherEukheSettingsFileByItsDirectory(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		for name, sc := range map[string]string{
+			"directory renamed to eukhe": "mkdir -p D/x && printf %s OFF > D/x/settings.json && mv D/x D/eukhe",
+			"link eukhe to a directory":  "mkdir -p D/real && printf %s OFF > D/real/settings.json && ln -s D/real D/eukhe",
+		} {
+			if made, asked, text := r15otherSettings(t, sc); made {
+				t.Errorf("THROUGH (%s): the other eukhe's settings file holds confinement off, %d questions:\n%s", name, asked, text)
+			}
+		}
+	})
+}
+
+// Attack (the sixteenth red team's socket-directory row, by its
+// directory): as TestRedteam15_OtherEukheSettingsFileByItsDirectory, for
+// an entry of another eukhe's socket directory: a private directory
+// holding 1-0123abcd.json renamed to D/eukhe. (A link D/eukhe to it is
+// no socket directory: discovery.Check takes only a directory of the
+// user's, mode 0700, not a link to one.)
+// THROUGH (severity high, where another eukhe is started with
+// XDG_RUNTIME_DIR=D: it attaches to whatever the entry names as its
+// editor), nothing asked. Root cause: the same as the settings row's: a
+// name rule judged on the paths a step names misses a name made below a
+// directory the step renames or links.
+// Held: a write that makes or fills a directory named eukhe, eukhe-UID or eukhe/run outside every root is judged as a write of the files another eukhe keeps there: secret (gate: Policy.eukheDirOutside).
+func TestRedteam16_OtherEukheSocketEntryByItsDirectory(t *testing.T) {
+	r13eachSandbox(t, func(t *testing.T) {
+		for name, sc := range map[string]string{
+			"directory renamed to eukhe": "mkdir -m 700 D/x && printf {} > D/x/1-0123abcd.json && mv D/x D/eukhe",
+		} {
+			if made, asked, text := r15otherEntry(t, sc); made {
+				t.Errorf("THROUGH (%s): the other eukhe's socket directory holds an entry, %d questions:\n%s", name, asked, text)
+			}
 		}
 	})
 }

@@ -42,6 +42,12 @@ func SessionLogPath(env map[string]string, id string) string {
 	return filepath.Join(state, "eukhe", "sessions", id+".jsonl")
 }
 
+// SessionsDir is the directory of the session logs and transcripts for
+// this environment (package transcript reads the transcripts there).
+func SessionsDir(env map[string]string) string {
+	return filepath.Dir(SessionLogPath(env, "x"))
+}
+
 // Append writes one row as a line.
 func (l *SessionLog) Append(row any) error {
 	b, err := json.Marshal(row)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/agent/shell"
+	"github.com/eukhe/eukhe/agent/transcript"
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
@@ -86,8 +87,11 @@ type Session struct {
 
 	shell  *shell.Runner // the bash tool's runner and job table
 	notify func(text string)
-	memory *Transcript // the calls it served (memory://); nil without a state directory
-	recall string      // the shell's marker token for a cut output's call id
+	memory *transcript.Transcript // the calls it served (memory://); nil without a state directory
+	recall string                 // the shell's marker token for a cut output's call id
+	// secretLater is set when a secret was allowed in a job after its
+	// call returned: later job results are not kept (memory.go).
+	secretLater atomic.Bool
 	// reportEvery is how often long calls report progress (0: the defaults).
 	reportEvery time.Duration
 

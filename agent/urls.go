@@ -26,7 +26,8 @@
 // agent:// and memory:// (S7.5) name a subagent's chat and the chat view.
 // eukhe's view of a session is the transcript of the tool calls it served
 // (DESIGN §11), so memory:// reads this session's calls and agent://SESSION
-// a subagent's, for its parent chain only: memory.go, transcript.go. Any
+// a subagent's, for its parent chain only: memory.go, over package
+// transcript (agent/transcript: the calls log and its reading). Any
 // other scheme is the rejection scheme.
 //
 // Every failure is a *URLError whose Kind is one of the seed's rejections
@@ -56,6 +57,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/eukhe/eukhe/agent/transcript"
 	"github.com/eukhe/eukhe/docs"
 )
 
@@ -69,7 +71,7 @@ type URLReader struct {
 	SSH       string          // the ssh program; "" means "ssh" from PATH
 	// Memory is the session's transcript (memory://, and where agent://
 	// finds its subagents'); nil: the session keeps none.
-	Memory *Transcript
+	Memory *transcript.Transcript
 }
 
 // The rejections of S7.5, S7.6 and S7.9: a URLError's Kind.

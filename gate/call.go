@@ -188,10 +188,13 @@ func commandOf(decl string, assigns bool, argv []string) command {
 // lookParts are the parts of the command's lookup: the program PATH
 // finds (when it is exec), and an assignment before it.
 func (r *classifying) lookParts(c command) []Part {
+	if pathLookers[c.name] {
+		return r.secretPathParts()
+	}
 	if !c.lookUp {
 		return nil
 	}
-	var parts []Part
+	parts := r.secretPathParts()
 	if f, ok := r.lookCommand(c.name); ok && f.Exec {
 		parts = append(parts, NewPart(Of(Exec), false, f.Why()))
 	}
@@ -264,5 +267,37 @@ func (r *classifying) judgeCwdRead(name string, argv, cwdDirs []string) []Part {
 			parts = append(parts, NewPart(0, true, "reads its working directory "+Visible(d)))
 		}
 	}
+	return parts
+}
+
+// pathLookers are the builtins that look names up on PATH in the shell's
+// own process: what they print tells whether a PATH directory holds a
+// name.
+var pathLookers = setOf("type", "command", "hash")
+
+// secretPathParts are the parts of a lookup on PATH as the step stands:
+// each entry on the way is read (a name is looked for in it), so an entry
+// that is, or is in, a secret place is a read of that place. Set on the
+// step (PATH=L type NAME, L a link to ~/.ssh), such an entry told whether
+// the store held a name, the lookup being the shell's own, unconfined
+// (the twenty-ninth red team's).
+func (r *classifying) secretPathParts() []Part {
+	path := r.env.str("PATH")
+	if parts, ok := r.secretPaths[path]; ok {
+		return parts // each step of a script looks on the same PATH
+	}
+	var parts []Part
+	for _, e := range r.pathEntries() {
+		if e.Real == "" {
+			continue
+		}
+		if rp := r.sh.Policy.Resolve("/", e.Real); r.sh.Policy.ClassRead(rp) == ClassSecret {
+			parts = append(parts, NewPart(Of(Read), true, "a PATH entry in a secret place: "+Visible(e.Entry)))
+		}
+	}
+	if r.secretPaths == nil {
+		r.secretPaths = map[string][]Part{}
+	}
+	r.secretPaths[path] = parts
 	return parts
 }

@@ -148,10 +148,13 @@ func knownFacts(name string, args []string) facts {
 		return diffFacts(args)
 	case name == "cp":
 		f := cpFacts(args)
-		f.derived = backupPaths(cpOpts, args)
+		a := cpOpts.read(args)
+		f.derived = append(backupPaths(cpOpts, args), intoPaths(cpOpts, args, a.hasLong(cpOpts, "parents"), false)...)
 		return f
 	case name == "mv" || name == "ln":
-		return facts{own: Of(Write), derived: backupPaths(moveOpts, args)}
+		return facts{own: Of(Write), derived: append(backupPaths(moveOpts, args), intoPaths(moveOpts, args, false, name == "ln")...)}
+	case name == "mkdir":
+		return facts{own: Of(Write), derived: mkdirParents(args)}
 	case name == "chmod" || name == "chown" || name == "chgrp":
 		return modeFacts(args)
 	case readOnly[name]:

@@ -117,32 +117,20 @@
 //     asker.go), an unanswered refusal says so and asks for `eukhe
 //     approvals` instead of a client to attach; a sink with a Hinter
 //     (askers in agent) names what works now instead.
-//   - Confinement (DESIGN §9): PlanSandbox in confine.go turns a
-//     step's allowed effects and the session's places into the mounts of
-//     a sandbox, last mount wins, in the order of the classes of G1.2
-//     (the base, read-only unless write and outside; /dev, /proc; the
-//     private temp dir; roots and shell.writableDirs writable with write;
-//     protected entries read-only without protected; secret entries and
-//     eukhe's state hidden without secret; /run hidden without net, and a
-//     network of its own). Sandbox.BwrapArgs renders it for bubblewrap;
-//     Sandbox.Landlock (confine_landlock.go) as Landlock allow rules.
-//     Property tests: confine_test.go (no secret shows, through any
-//     mount; nothing is writable but what the effects allow; the Landlock
-//     rules grant no more than the mounts).
+//   - Confinement (DESIGN §9): the sandbox plan and its laws: gate/confine.
 //   - eukhe's own trust anchors, beyond the seed: the user settings files
 //     (Places.GateFiles: the one in force and ~/.config/eukhe's) hold the
 //     execution gates, so each is secret, a write to a directory above
-//     one is secret (Policy.aboveGateFile), and a bubblewrap sandbox pins
-//     those directories as mount points of their own (SandboxPlaces.Pinned;
-//     TestLaw_sandbox_pins_the_gate_dirs). eukhe's socket directories
-//     (Places.RunDirs) are secret: an entry there is an editor a session
-//     attaches to. Where no sandbox confines a program, a step that runs
-//     one has write, outside, protected and net beside exec (Unconfined;
-//     TestLaw_unconfined_exec_has_every_reach).
-//     Trust boundaries: /sys and /proc/sys are bound read-only in every sandbox
-//     (as root, kernel.core_pattern names a program the kernel runs as
-//     root at the next crash, outside any sandbox). A write to another
-//     name of a protected file — a hard link already in the tree — is
+//     one is secret (Policy.aboveGateFile), and a sandbox pins those
+//     directories (Policy.GateDirs, confine.go; gate/confine). eukhe's
+//     socket directories (Places.RunDirs) are secret: an entry there is an editor a session
+//     attaches to. So is a name of an entry's form ("<pid>-<8 hex>.json",
+//     DiscoveryEntryName) in any directory named as a socket directory
+//     (eukhe, eukhe-UID, eukhe/run): another eukhe's, started with another
+//     XDG_RUNTIME_DIR; its discovery reads no other name. Where no sandbox confines a program, a step that runs
+//     one has write, outside, protected and net beside exec (Unconfined,
+//     confine.go; TestLaw_unconfined_exec_has_every_reach).
+//     Trust boundaries: a write to another name of a protected file — a hard link already in the tree — is
 //     judged by the file: Policy.ClassWrite (links.go) makes a regular file
 //     with nlink > 1 whose device and inode are those of a file below a
 //     protected entry Protected, and one whose are those of a file below
@@ -170,15 +158,10 @@
 //     search; the one rule agent/shell's protected tree keeps too) makes
 //     a walk that met it not complete (blind:
 //     TestLaw_a_shut_folder_hides_nothing).
-//     Between the judgment (or the plan) and the act, an attacker controls
-//     the file system: a hard link made after the gate judged a path is
-//     not seen (the document tools' writer re-resolves the path, not the
-//     inode); a link made after the plan is not bound. A confined step
-//     cannot make one to a protected file: under bubblewrap the protected
-//     entry is a mount of its own and link(2) across mounts fails (EXDEV);
-//     under Landlock, linking from a read-only hierarchy into a writable
-//     one fails (EXDEV, the refer right). A step that may write protected,
-//     or an unconfined program, can; the next step's plan binds it.
+//     Between the judgment and the act, an attacker controls the file
+//     system: a hard link made after the gate judged a path is not seen
+//     (the document tools' writer re-resolves the path, not the inode);
+//     one made after the plan, gate/confine.
 //
 // Each law has a property test named after it (laws_*_test.go, and for
 // the gate over a script agent/shell laws_test.go), run on the code that
@@ -284,7 +267,13 @@
 //     process that opens it, it is its own stream, which the gate judged
 //     as the step's pipe or redirection (StreamFD). In process, the shell
 //     opens such an alias, also when a link resolves to one, as the
-//     script's stream, never the server's.
+//     script's stream, never the server's. A process substitution's word
+//     (<(…), >(…)) stands as such an alias too: it is a pipe the shell
+//     makes for the step, in a directory of the run's own (expand.go).
+//   - A lookup on PATH reads each entry for the name, in eukhe's process
+//     (the shell's own lookup, and type, command and hash, which print
+//     what it found): an entry that is, or is in, a secret place makes
+//     the step secret (call.go: secretPathParts).
 //   - A value the gate cannot see into (unseen.go) — a list of paths, a
 //     config or program read from a file — makes its step exec and
 //     secret, always: what the file says at run time can name any path,

@@ -11,13 +11,19 @@ import (
 // cfg is the expansion config: the run's environment, globbing when the
 // shell has ReadDir. Command and process substitutions occur only outside
 // the grammar, where each command inside is a part of its own; their
-// output is not known here and counts as empty.
+// output is not known here and counts as empty. A process substitution
+// is a pipe the shell makes for the step (a FIFO of the run's own): it
+// names no place, and stands here as a stream's alias, which adds nothing
+// (StreamFD). As /dev/fd/63 it was a secret, /dev/fd being /proc/self/fd,
+// so every `diff <(…) <(…)` asked about secret, and an approval given so
+// routinely covered every secret the script touched (the twenty-ninth red
+// team's).
 func (r *classifying) cfg() *expand.Config {
 	return &expand.Config{
 		Env:       r.env,
 		ReadDir2:  r.sh.ReadDir,
 		CmdSubst:  func(io.Writer, *syntax.CmdSubst) error { return nil },
-		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "/dev/fd/63", nil },
+		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "/dev/stdin", nil },
 	}
 }
 

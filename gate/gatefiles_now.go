@@ -31,8 +31,12 @@ var (
 )
 
 // anyEukheOwn tells whether path is, or is below, one of any eukhe's own
-// secret files or directories, by its name.
+// secret files or directories, or is an entry of any eukhe's socket
+// directory, by its name.
 func anyEukheOwn(n names, path string) bool {
+	if anyEukheRunEntry(n, path) {
+		return true
+	}
 	for _, f := range anyEukheFiles {
 		if n.endsWith(path, f) {
 			return true

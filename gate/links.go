@@ -372,7 +372,7 @@ func (p *Policy) otherNamesClass(path string, write bool) Class {
 // first.
 func (p *Policy) ClassWrite(r RealPath) Class {
 	p.Near(r.Path)
-	if p.aboveGateFile(r.Path) {
+	if p.aboveGateFile(r.Path) || p.eukheDirOutside(r.Path) {
 		return ClassSecret
 	}
 	c := p.Class(r)

@@ -12,28 +12,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-// A sandbox never lets the kernel's settings be written, whatever is
-// allowed: /sys and /proc/sys are read-only in the mounts and get no
-// Landlock write rule.
-func TestLaw_kernel_settings_are_never_writable(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		allowed, pl := genEffects(t, "allowed"), genPlaces(t)
-		s := PlanSandbox(allowed, pl)
-		for _, p := range []string{"/sys", "/sys/kernel/profiling", "/proc/sys", "/proc/sys/kernel/core_pattern"} {
-			if r := s.Reach(p); r.Write {
-				t.Fatalf("%s is writable with %s allowed; mounts %v", p, allowed, s.Mounts)
-			}
-		}
-		pl.KeepTmp = true
-		plan := PlanSandbox(allowed, pl).Landlock(readDirOf)
-		for _, p := range []string{"/sys", "/sys/kernel/profiling"} {
-			if _, write := landlockAccess(plan, p); write {
-				t.Fatalf("Landlock writes %s with %s allowed; rules %v", p, allowed, plan.Rules)
-			}
-		}
-	})
-}
-
 // A write to a file is Protected exactly when the file is, or is
 // another name (a hard link) of, a file below a protected entry; and
 // ProtectedLinks finds every such other name below the roots.

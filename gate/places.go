@@ -1,7 +1,9 @@
 package gate
 
 import (
+	"io/fs"
 	"maps"
+	"os"
 	"os/user"
 	"path/filepath"
 	"slices"
@@ -528,6 +530,51 @@ func codePaths(env map[string]string) []string {
 			} else if v, ok := strings.CutPrefix(w, flag+"="); ok {
 				out = append(out, v)
 			}
+		}
+	}
+	return out
+}
+
+// maxLinkedOut bounds the entries of one secret directory looked at for
+// links out of it.
+const maxLinkedOut = 512
+
+// linkedOutOf are the real paths of the links a secret directory holds
+// (its entries and its subdirectories' entries): a store's file kept elsewhere and linked in, as a
+// dotfiles manager (stow, home-manager, chezmoi's symlink mode) leaves
+// ~/.ssh/config pointing into a repository. Read through the link it is
+// the store's file, so its real path is a secret too; judged by its real
+// path alone it was a plain read (the twenty-eighth red team's). Only the
+// host's filesystem is listed, when the policy is made; a link made later
+// into a store is another name of the store, judged as that.
+func linkedOutOf(fsys FS, secrets []string) []string {
+	if _, ok := fsys.(osFS); !ok {
+		return nil
+	}
+	var out []string
+	var look func(dir, store string, depth int)
+	look = func(dir, store string, depth int) {
+		f, err := os.Open(osPath(dir))
+		if err != nil {
+			return
+		}
+		des, _ := f.ReadDir(maxLinkedOut)
+		f.Close()
+		for _, de := range des {
+			p := filepath.Join(dir, de.Name())
+			switch {
+			case de.Type()&fs.ModeSymlink != 0:
+				if real := Resolve(fsys, "/", p).Path; !under(real, store) {
+					out = appendNew(out, real)
+				}
+			case de.IsDir() && depth > 0:
+				look(p, store, depth-1) // ~/.ssh/config.d/work, a key folder
+			}
+		}
+	}
+	for _, s := range secrets {
+		if dir := filepath.Clean(s); fsys.Kind(dir) == KindDir {
+			look(dir, dir, 1)
 		}
 	}
 	return out

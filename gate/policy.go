@@ -288,6 +288,7 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 		// would make the link's other side Inside.
 		p.roots = appendNew(p.roots, Resolve(start, "/", cleanAbs("/", policyPath(fsys, r))).Path)
 	}
+	secrets = append(slices.Clip(secrets), linkedOutOf(fsys, secrets)...)
 	for _, s := range append(append([]string(nil), procEntries...), secrets...) {
 		for _, e := range both(s) {
 			p.secrets = appendNew(p.secrets, e)

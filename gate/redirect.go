@@ -60,6 +60,7 @@ func (r *classifying) redirect(rd *syntax.Redirect, dirs []string) ([]Part, stri
 			cl = r.sh.Policy.ClassWrite(rp)
 		}
 		why := "redirection " + op + " " + Visible(rp.Path)
+		first := len(parts)
 		// A target that is or holds a secret gives secret (G2), whether
 		// read or written.
 		secret := cl == ClassSecret || r.sh.Policy.HoldsSecret(rp)
@@ -77,6 +78,9 @@ func (r *classifying) redirect(rd *syntax.Redirect, dirs []string) ([]Part, stri
 		}
 		if read {
 			parts = append(parts, NewPart(Of(Read), secret, why))
+		}
+		for i := first; i < len(parts); i++ {
+			parts[i].Redirected = rp.Path
 		}
 	}
 	return parts, text

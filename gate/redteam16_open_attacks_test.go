@@ -60,46 +60,6 @@ func slicesContains(s []string, v string) bool {
 	return false
 }
 
-// Attack (target 6: anyEukheOwn's list): the fifteenth red team's
-// premise (another eukhe of the same user started with other XDG
-// directories, set in a terminal's ~/.bashrc) for eukhe's SOCKET
-// directory: an eukhe started with XDG_RUNTIME_DIR=D finds its editor
-// (and `eukhe approvals` its sessions) by the entries D/eukhe/*.json,
-// and this eukhe's own socket directory is secret for exactly that
-// reason (Places.RunDirs: "no step plants an entry there that a session
-// would attach to as its editor", the twelfth red team's). The write of
-// an entry in the other's D/eukhe.
-// THROUGH (severity high where the other eukhe is started: it attaches
-// to the agent's server as to the user's editor, whose dialogs answer
-// its questions; not exercised end to end here): D/eukhe/1-x.json
-// writes as Outside (unasked with the default auto set), while the same
-// entry in this eukhe's own socket directory is Secret (the control).
-// Root cause: anyEukheOwn lists the files and directories eukhe keeps in
-// its CONFIG and STATE directories (settings.json, auth.json, sessions/,
-// journal/), not those of its RUNTIME directory (XDG_RUNTIME_DIR/eukhe,
-// $TMPDIR/eukhe-UID, %LOCALAPPDATA%/eukhe/run): a name list kept by
-// hand beside the places it mirrors. At the root: derive the name rules
-// from the same table as Places (each of eukhe's own places has a name
-// form: eukhe/*.json+.sock in a directory named eukhe or eukhe-UID), or
-// mark eukhe's directories so that every eukhe recognises another's.
-func TestRedteam16_OtherEukheSocketDirEntryIsSecret(t *testing.T) {
-	_, home, root := redHome(t)
-	own := filepath.Join(filepath.Dir(home), "run", "eukhe")
-	must(t, os.MkdirAll(own, 0o700))
-	p := Places{Roots: []string{root}, Home: home, RunDirs: []string{own}}.Policy(OS)
-	if c := p.ClassWrite(p.Resolve(root, filepath.Join(own, "1-x.json"))); c != ClassSecret {
-		t.Fatalf("control: an entry in this eukhe's own socket directory writes as %v", c)
-	}
-	other := filepath.Join(t.TempDir(), "eukhe")
-	must(t, os.MkdirAll(other, 0o700))
-	for _, f := range []string{filepath.Join(other, "1-x.json"), filepath.Join(filepath.Dir(other), fmt.Sprintf("eukhe-%d", os.Getuid()), "1-x.json")} {
-		must(t, os.MkdirAll(filepath.Dir(f), 0o700))
-		if c := p.ClassWrite(p.Resolve(root, f)); c != ClassSecret {
-			t.Errorf("THROUGH: %s, an entry another eukhe's discovery reads, writes as %v", f, c)
-		}
-	}
-}
-
 // Attack (target 1: the strangers' change time, roots too large for the
 // look): the default protected search (scopes are the roots) in a
 // workspace of more than strangerWalkBound entries (a JavaScript

@@ -270,3 +270,105 @@ func TestRedteam16_ProtectedLinkedAfterTheKeptWalkWithOutsideIsFound(t *testing.
 		t.Errorf("control: a fresh search does not find it either: %+v", r)
 	}
 }
+
+// Attack (target 6: anyEukheOwn's list): the fifteenth red team's
+// premise (another eukhe of the same user started with other XDG
+// directories, set in a terminal's ~/.bashrc) for eukhe's SOCKET
+// directory: an eukhe started with XDG_RUNTIME_DIR=D finds its editor
+// (and `eukhe approvals` its sessions) by the entries in D/eukhe, and
+// this eukhe's own socket directory is secret for exactly that reason
+// (Places.RunDirs). The write of an entry in the other's D/eukhe.
+// Was THROUGH (severity high where the other eukhe is started: it
+// attaches to the agent's server as to the user's editor, whose dialogs
+// answer its questions): D/eukhe/1-x.json wrote as Outside.
+// Held: discovery reads only names of the form Listen gives
+// ("<pid>-<8 hex>.json", gate.DiscoveryEntryName), and the gate holds
+// that form secret in any directory named as a socket directory (eukhe,
+// eukhe-UID, eukhe/run); another name there is no entry, and a project's
+// eukhe/package.json stays what its place makes it.
+func TestRedteam16_OtherEukheSocketDirEntryIsSecret(t *testing.T) {
+	_, home, root := redHome(t)
+	own := filepath.Join(filepath.Dir(home), "run", "eukhe")
+	must(t, os.MkdirAll(own, 0o700))
+	p := Places{Roots: []string{root}, Home: home, RunDirs: []string{own}}.Policy(OS)
+	if c := p.ClassWrite(p.Resolve(root, filepath.Join(own, "1-x.json"))); c != ClassSecret {
+		t.Fatalf("control: an entry in this eukhe's own socket directory writes as %v", c)
+	}
+	base := t.TempDir()
+	uid := fmt.Sprintf("eukhe-%d", os.Getuid())
+	for _, f := range []string{
+		filepath.Join(base, "eukhe", "1-0123abcd.json"),
+		filepath.Join(base, "eukhe", "4194304-deadbeef.sock"),
+		filepath.Join(base, "eukhe", "77-0000ffff.json.tmp"),
+		filepath.Join(base, uid, "1-0123abcd.json"),
+		filepath.Join(base, "eukhe-0", "1-0123abcd.json"),
+		filepath.Join(base, "local", "eukhe", "run", "1-0123abcd.json"),
+	} {
+		must(t, os.MkdirAll(filepath.Dir(f), 0o700))
+		if c := p.ClassWrite(p.Resolve(root, f)); c != ClassSecret {
+			t.Errorf("THROUGH: %s, an entry another eukhe's discovery reads, writes as %v", f, c)
+		}
+		if c := p.Class(p.Resolve(root, f)); c != ClassSecret {
+			t.Errorf("%s, an entry another eukhe's discovery reads, reads as %v", f, c)
+		}
+	}
+	// names discovery does not read, and entries' names in directories
+	// no eukhe publishes in, are what their place makes them
+	for _, f := range []string{
+		filepath.Join(base, "eukhe", "package.json"),
+		filepath.Join(base, "eukhe", "1-x.json"),
+		filepath.Join(base, "eukhe", "1-0123ABCD.json"),
+		filepath.Join(base, "eukhe-x", "1-0123abcd.json"),
+		filepath.Join(base, "eukhe-", "1-0123abcd.json"),
+		filepath.Join(base, "run", "1-0123abcd.json"),
+		filepath.Join(base, "proj", "1-0123abcd.json"),
+		filepath.Join(root, "eukhe", "tsconfig.json"),
+	} {
+		must(t, os.MkdirAll(filepath.Dir(f), 0o700))
+		if c := p.ClassWrite(p.Resolve(root, f)); c == ClassSecret {
+			t.Errorf("%s writes as secret: no eukhe reads it as an entry", f)
+		}
+	}
+	if !DiscoveryEntryName("1-0123abcd.json") || DiscoveryEntryName("1-0123abcd.json.bak") || DiscoveryEntryName("x1-0123abcd.json") {
+		t.Errorf("DiscoveryEntryName does not take exactly the form Listen gives")
+	}
+}
+
+// A write that makes or fills a directory of the name another eukhe keeps
+// its files in, outside every root, is judged as a write of those files
+// (Policy.eukheDirOutside): a copy or move into D/eukhe/, a directory
+// renamed or linked to D/eukhe, an archive unpacked there bring names the
+// words never spell (the fifteenth and twenty-sixth red teams'). A folder
+// of that name inside a root, a root of that name, and names that only
+// look like it are what their place makes them.
+func TestAWriteOfADirectoryNamedAsAnotherEukhesIsSecret(t *testing.T) {
+	_, home, root := redHome(t)
+	named := filepath.Join(filepath.Dir(root), "eukhe")
+	must(t, os.MkdirAll(named, 0o755))
+	p := Places{Roots: []string{root, named}, Home: home}.Policy(OS)
+	base := t.TempDir()
+	for _, d := range []string{
+		filepath.Join(base, "eukhe"),
+		filepath.Join(base, fmt.Sprintf("eukhe-%d", os.Getuid())),
+		filepath.Join(base, "local", "eukhe", "run"),
+		filepath.Join(home, ".config", "eukhe"),
+	} {
+		if c := p.ClassWrite(p.Resolve(root, d)); c != ClassSecret {
+			t.Errorf("a write of %s writes as %v", d, c)
+		}
+	}
+	for _, d := range []string{
+		filepath.Join(root, "eukhe"),
+		filepath.Join(root, "src", "eukhe-1"),
+		named,
+		filepath.Join(named, "sub"),
+		filepath.Join(base, "eukhe-x"),
+		filepath.Join(base, "eukhe-"),
+		filepath.Join(base, "run"),
+		filepath.Join(base, "eukhe.d"),
+	} {
+		if c := p.ClassWrite(p.Resolve(root, d)); c == ClassSecret {
+			t.Errorf("a write of %s writes as secret", d)
+		}
+	}
+}

@@ -64,6 +64,26 @@ func TestLaw_a_plain_path_resolves_as_the_walk_does(t *testing.T) {
 			linked++
 		}
 	})
+	// and one fixed tree, so that a clean path through a link is always
+	// among them: a random draw met none once (a CI rehearsal)
+	fixed := filepath.Join(base, "fixed")
+	if err := os.MkdirAll(filepath.Join(fixed, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a", filepath.Join(fixed, "l")); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(fixed, "l"), filepath.Join(fixed, "l", "x"), filepath.Join(fixed, "a")} {
+		got, want := Resolve(OS, "/", path), Resolve(walkOnly{OS}, "/", path)
+		if got != want {
+			t.Fatalf("%s: one call %+v, the walk %+v", path, got, want)
+		}
+		if OS.Plain(path) {
+			plain++
+		} else if want.Path != path {
+			linked++
+		}
+	}
 	if plain == 0 || linked == 0 {
 		t.Errorf("the trees met %d plain paths and %d through links: the law saw too little", plain, linked)
 	}

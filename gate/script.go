@@ -33,6 +33,10 @@ type Shell struct {
 type Script struct {
 	Grammar bool
 	Steps   []Step
+	// Pipelines are the statements the pipelines are, by Step.Pipeline:
+	// the statement a runner walking the same tree meets (a chain of |
+	// whole, or one step). Nil outside the grammar.
+	Pipelines []*syntax.Stmt
 }
 
 // Step is one simple command, or a whole script outside the grammar.
@@ -53,6 +57,10 @@ type Step struct {
 	// redirections and cd targets resolved to when it was judged. An
 	// "allow for this session" answer covers these paths only.
 	Reals []string
+	// At is where the step's command word sits in the parsed script: the
+	// position an exec or call handler running that tree is handed. It
+	// is not valid for a step with no words, or outside the grammar.
+	At syntax.Pos
 }
 
 // Part is one fact of a step (G2): the command's own effects, a
@@ -64,6 +72,9 @@ type Part struct {
 	NamesSecret bool
 	// Why says which word or rule the part comes from.
 	Why string
+	// Redirected is the real path a redirection of the step opens, for
+	// the part that judges it; empty for every other part.
+	Redirected string
 }
 
 // NewPart is a part; secret never comes from own, only from names.
@@ -107,16 +118,53 @@ const maxDepth = 3
 
 // Classify splits the script into steps and gives each its effects.
 func (sh *Shell) Classify(src string) (Script, error) {
-	if i := strings.IndexByte(src, 0); i >= 0 {
-		line, col := lineCol(src, i)
-		return Script{}, &ScriptError{Line: line, Col: col,
-			Problem: "a NUL byte; the shell cannot pass it to a command. Remove it"}
-	}
-	f, err := parse(src)
+	f, err := Parse(src)
 	if err != nil {
 		return Script{}, err
 	}
-	return sh.newRun().script(f), nil
+	return sh.ClassifyFile(f), nil
+}
+
+// Parse reads a script as bash does, refusing a NUL byte, with an error
+// that says where and what to fix (ScriptError). A runner parses once and
+// runs the tree ClassifyFile judged, so the two cannot disagree.
+func Parse(src string) (*syntax.File, error) {
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		line, col := lineCol(src, i)
+		return nil, &ScriptError{Line: line, Col: col,
+			Problem: "a NUL byte; the shell cannot pass it to a command. Remove it"}
+	}
+	return parse(src)
+}
+
+// ClassifyFile splits a parsed script into steps and gives each its
+// effects; each step names where it sits in f (Step.At, Script.Pipelines).
+// It does not change f.
+func (sh *Shell) ClassifyFile(f *syntax.File) Script {
+	return sh.newRun().script(f)
+}
+
+// ClassifyArgv judges one command line as it runs, after every
+// expansion: its words are data, each one word whatever it holds, never
+// parsed or globbed again. ok is false for a line no program can be
+// handed (no words, or a NUL byte): the caller judges it as every effect.
+func (sh *Shell) ClassifyArgv(argv []string) (st Step, ok bool) {
+	if len(argv) == 0 {
+		return Step{}, false
+	}
+	words := make([]*syntax.Word, len(argv))
+	for i, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return Step{}, false
+		}
+		words[i] = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: a}}}
+	}
+	f := &syntax.File{Stmts: []*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: words}}}}
+	sc := sh.ClassifyFile(f)
+	if len(sc.Steps) != 1 {
+		return Step{}, false
+	}
+	return sc.Steps[0], true
 }
 
 func parse(src string) (*syntax.File, error) {

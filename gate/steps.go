@@ -25,16 +25,19 @@ type classifying struct {
 	// them: its cd is lexical (cd).
 	lex []string
 	// lost: more cd targets than maxDirs; relative words may be anywhere.
-	lost   bool
-	depth  int
-	steps  []Step
-	groups int
+	lost  bool
+	depth int
+	steps []Step
+	// pipelines are the statements of the pipelines so far, by number.
+	pipelines []*syntax.Stmt
 	// reals are the real paths the step being classified has resolved so
 	// far: its words, redirections, cd targets and walked roots. A grant
 	// is for these (grant.go).
 	reals []string
-	// paths are the judged entries of each PATH value a step looked up.
-	paths map[string][]PathEntry
+	// paths are the judged entries of each PATH value a step looked up,
+	// and secretPaths the parts its entries in secret places give.
+	paths       map[string][]PathEntry
+	secretPaths map[string][]Part
 }
 
 // resolve is the policy's Resolve, noting the real path for the step.
@@ -60,12 +63,8 @@ func (r *classifying) child() *classifying {
 
 func (r *classifying) home() string { return r.env.str("HOME") }
 
-// lookCommand is where the shell will find the command name on PATH as
-// the script stands here (LookCommand); a builtin is never looked up.
-func (r *classifying) lookCommand(name string) (Found, bool) {
-	if interp.IsBuiltin(name) {
-		return Found{}, false
-	}
+// pathEntries are the judged entries of PATH as the script stands here.
+func (r *classifying) pathEntries() []PathEntry {
 	path := r.env.str("PATH")
 	entries, ok := r.paths[path]
 	if !ok {
@@ -75,7 +74,16 @@ func (r *classifying) lookCommand(name string) (Found, bool) {
 		}
 		r.paths[path] = entries
 	}
-	f, ok := r.sh.Policy.LookCommand(name, entries)
+	return entries
+}
+
+// lookCommand is where the shell will find the command name on PATH as
+// the script stands here (LookCommand); a builtin is never looked up.
+func (r *classifying) lookCommand(name string) (Found, bool) {
+	if interp.IsBuiltin(name) {
+		return Found{}, false
+	}
+	f, ok := r.sh.Policy.LookCommand(name, r.pathEntries())
 	if ok {
 		r.reals = appendNew(r.reals, f.Path) // a grant is for the program found, too
 	}
@@ -92,14 +100,14 @@ func (r *classifying) script(f *syntax.File) Script {
 	for _, s := range f.Stmts {
 		r.walk(s, -1)
 	}
-	return Script{Grammar: true, Steps: r.steps}
+	return Script{Grammar: true, Steps: r.steps, Pipelines: r.pipelines}
 }
 
 func (r *classifying) walk(s *syntax.Stmt, group int) {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok {
 		if b.Op == syntax.Pipe {
 			if group < 0 {
-				group = r.newGroup()
+				group = r.newGroup(s)
 			}
 			r.walk(b.X, group)
 			r.walk(b.Y, group)
@@ -110,12 +118,15 @@ func (r *classifying) walk(s *syntax.Stmt, group int) {
 		return
 	}
 	if group < 0 {
-		group = r.newGroup()
+		group = r.newGroup(s)
 	}
 	var st Step
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		st = r.call(c.Assigns, c.Args, s.Redirs, "", true)
+		if len(c.Args) > 0 {
+			st.At = c.Args[0].Pos()
+		}
 	case *syntax.DeclClause:
 		st = r.call(c.Args, nil, s.Redirs, c.Variant.Value, true)
 	default:
@@ -127,9 +138,10 @@ func (r *classifying) walk(s *syntax.Stmt, group int) {
 	r.steps = append(r.steps, st)
 }
 
-func (r *classifying) newGroup() int {
-	r.groups++
-	return r.groups - 1
+// newGroup numbers a new pipeline, the statement s.
+func (r *classifying) newGroup(s *syntax.Stmt) int {
+	r.pipelines = append(r.pipelines, s)
+	return len(r.pipelines) - 1
 }
 
 // varSet is an assignment a step makes: NAME=value.

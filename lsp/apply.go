@@ -3,11 +3,14 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"time"
 
+	"github.com/eukhe/eukhe/protocol"
+	"go.lsp.dev/jsonrpc2"
 	lsproto "go.lsp.dev/protocol"
 )
 
@@ -77,6 +80,12 @@ func (s *Server) apply(es []docEdit, all bool) []applied {
 		for try := 1; try < maxRebases && time.Now().Before(typing) && s.rebaseStale(part, s.awaitPause(part, s.awaitMoved(part, res, caps), typing)); try++ {
 			res = s.applyBatch(part, enc, caps)
 		}
+		for k := range res {
+			if res[k].refused && res[k].watch != nil { // kept for an awaitMoved that did not come
+				s.ov.unwatch(res[k].watch)
+				res[k].watch = nil
+			}
+		}
 		for k, i := range batch {
 			es[i] = part[k] // the edit as last sent: rebased, it is the one that landed
 		}
@@ -142,7 +151,7 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 	if !caps.printsLabel() {
 		params.Label = ptr("eukhe: the agent's edit")
 	}
-	res, err := client.ApplyEdit(ctx, params)
+	res, err := s.sendEdit(ctx, client, params, es, caps)
 	cancel()
 	// The versions from which a didChange tells a buffer that has the edit
 	// if it was applied: for a client that applies before it answers and
@@ -183,6 +192,7 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 	} else {
 		reached, skipped = s.awaitLanding(life, es, ws, sig, after)
 	}
+	passed := make([]bool, len(es))
 	for i, e := range es {
 		switch {
 		case reached[i]:
@@ -198,6 +208,14 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 			// typed meanwhile
 			out[i].stale = s.movedOn(e)
 			out[i].refused = err == nil || !caps.refusalAppliesNothing()
+		case s.ov.passedThrough(ws[i]):
+			// applied and taken back at once, or typing through the same
+			// text: not known, and not sent again over an undo; not
+			// followed either (every such edit would leave a watch that
+			// each later change pays for, and a multi-file edit's would
+			// put back what the user types the same later)
+			out[i].unconfirmed, passed[i] = true, true
+			out[i].err = errors.New("its buffer showed the edit's text and then changed back within one change notification of the editor's (it applied the edit and the user took it back at once, or the user's typing went through the same text), so it was not sent again: read it again, and redo the edit if it is still wanted")
 		case skipped != nil && skipped[i] && s.backToBase(e):
 			// a skip is inferred from the text: one back to the edit's
 			// base is also the edit applied and undone by the user at once
@@ -213,7 +231,9 @@ func (s *Server) applyBatch(es []docEdit, enc encoding, caps clientCaps) []appli
 		}
 	}
 	for i := range out {
-		if !out[i].unconfirmed {
+		// a refusal that proves nothing keeps its watch for awaitMoved:
+		// the edit's own change may come later, and be typed over at once
+		if passed[i] || !out[i].unconfirmed && !(out[i].refused && !caps.refusalAppliesNothing()) {
 			s.ov.unwatch(ws[i])
 			out[i].watch = nil
 		}
@@ -289,3 +309,41 @@ func (s *Server) notLanded(e docEdit) error {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// sendEdit sends workspace/applyEdit; to a client that checks texts
+// (protocol.ChecksTexts) with the hash of the text each document's edit
+// was made on, so that a document closed and opened again at the same
+// version does not take an edit made on its old text.
+func (s *Server) sendEdit(ctx context.Context, client lsproto.Client, params *lsproto.ApplyWorkspaceEditParams, es []docEdit, caps clientCaps) (*lsproto.ApplyWorkspaceEditResult, error) {
+	_, conn, _, ok := s.editor()
+	if !caps.eukhe.ChecksTexts || !ok {
+		return client.ApplyEdit(ctx, params)
+	}
+	texts := protocol.EditTexts{Texts: map[string]string{}}
+	for _, e := range es {
+		texts.Texts[string(e.uri)] = protocol.TextHash(e.from)
+	}
+	b, err := codec{}.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, err
+	}
+	if fields[protocol.EditTextsField], err = json.Marshal(texts); err != nil {
+		return nil, err
+	}
+	if b, err = json.Marshal(fields); err != nil {
+		return nil, err
+	}
+	var raw jsonrpc2.RawMessage
+	if _, err := conn.Call(ctx, lsproto.MethodWorkspaceApplyEdit, jsonrpc2.RawMessage(b), &raw); err != nil {
+		return nil, err
+	}
+	var res lsproto.ApplyWorkspaceEditResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("its answer to workspace/applyEdit is not one (%v)", err)
+	}
+	return &res, nil
+}

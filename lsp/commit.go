@@ -15,6 +15,9 @@ type planned struct {
 	open  bool
 	v     view // the open document as checked
 	dirty bool // it held unsaved changes: its text was not the disk's
+	// rebased: the edit was made again over the user's typing before it
+	// landed (rebase.go): its text holds keystrokes of the user's
+	rebased bool
 	// real is the real path the commit checked for it (the move's
 	// destination for a move): a save must land there (save.go).
 	real string
@@ -63,6 +66,7 @@ func (s *Server) commit(cs []docs.Change, review, closedOnly bool) docs.Committe
 					// undo names (TestARebasedEditsReviewAndUndoKeepTheTyping)
 					cs[i].Old, cs[i].New = d.e.from, d.e.to
 					ps[i].c.Old, ps[i].c.New = d.e.from, d.e.to
+					ps[i].rebased = true
 				}
 				// One the editor took with an earlier one and that is not
 				// shown yet is not confirmed, never "not tried".

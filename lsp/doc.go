@@ -59,7 +59,8 @@
 //     answer; never taken back), while one of an edit that did not land
 //     whole that the editor did not answer for is put back. The landed
 //     documents of one applyEdit a client checks whole (VS Code) answered
-//     applied: true are not put back when another of it is not seen yet. Right before each applyEdit every document must
+//     applied: true are not put back when another of it is not seen yet.
+//     Right before each applyEdit every document must
 //     still hold the edit's text at its version; a known refusal ends the
 //     wait at once. A client that checks every version before applying any
 //     (VS Code) gets one applyEdit; any other (Neovim checks only the
@@ -78,7 +79,16 @@
 //     from a buffer back to the edit's very text is not sent again (the
 //     user may have taken the edit back at once:
 //     TestAnEditTheUserUndidAtOnceIsNotSentAgain; with typing elsewhere
-//     in the same didChange it cannot be told from a skip, open). What
+//     in the same didChange, the text between its changes shows the edit
+//     passed through: not sent again, not confirmed either, as the user's
+//     typing can pass through the same text:
+//     TestAnEditTheUserUndidWhileTypingElsewhereIsNotSentAgain). A
+//     document closed and opened again starts its versions again, so a
+//     client that checks texts (experimental.eukhe.checksTexts: the VS
+//     Code extension) gets the hash of the text each document's edit was
+//     made on (protocol.EditTexts) and applies nothing on another
+//     (TestAReopenedBufferAtTheSameVersionDoesNotTakeTheEdit; open for
+//     clients without the check). What
 //     the user controls between the check and the apply is the buffer's
 //     text and version; the law over it end to end:
 //     TestLaw_the_users_typing_survives_rebase_and_undo_and_the_reply_is_true.

@@ -29,6 +29,7 @@ import (
 type editorOpts struct {
 	enc           string        // "utf-16" (offered nothing, as Neovim 0.7) or "utf-8" (offered first)
 	transactional bool          // check every version before applying any (VS Code)
+	checksTexts   bool          // check the texts the server names before applying (the VS Code extension)
 	saves         bool          // implements eukhe/saveDocuments
 	reviews       bool          // implements eukhe/review
 	noRename      bool          // advertise no rename resource operation
@@ -49,6 +50,7 @@ type editorOpts struct {
 }
 
 type fakeEditor struct {
+	texts  map[string]string // the texts the last applyEdit named (checksTexts)
 	t      testing.TB
 	opts   editorOpts
 	root   string
@@ -108,6 +110,18 @@ func newEditor(t testing.TB, o editorOpts) *fakeEditor {
 	go func() { e.served <- e.srv.Serve(context.Background(), a) }()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(b), jsonrpc2.WithCodec(codec{}))
 	h := lsproto.Handlers(lsproto.ClientHandler(&fakeClient{e: e}, e.fallback))
+	if o.checksTexts {
+		inner := h
+		h = func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+			if req.Method() == lsproto.MethodWorkspaceApplyEdit {
+				texts := editTexts(req.Params())
+				e.mu.Lock()
+				e.texts = texts // checked by ApplyEdit, after beforeApply
+				e.mu.Unlock()
+			}
+			return inner(ctx, req)
+		}
+	}
 	if o.handle != nil {
 		inner := h
 		h = func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
@@ -151,7 +165,7 @@ func (e *fakeEditor) initialize() {
 	if e.opts.reviews {
 		methods = append(methods, protocol.MethodReview)
 	}
-	ex, _ := json.Marshal(map[string]protocol.ClientCapabilities{"eukhe": {Kind: "test", Methods: methods}})
+	ex, _ := json.Marshal(map[string]protocol.ClientCapabilities{"eukhe": {Kind: "test", Methods: methods, ChecksTexts: e.opts.checksTexts}})
 	caps.Experimental = lsproto.LSPAny(ex)
 	root := uri.File(e.root)
 	name := "fake"
@@ -416,6 +430,29 @@ func (e *fakeEditor) set(f func(e *fakeEditor)) {
 	f(e)
 }
 
+// editTexts are the texts an applyEdit's params name (nil: none).
+func editTexts(params []byte) map[string]string {
+	var p map[string]json.RawMessage
+	var texts protocol.EditTexts
+	if json.Unmarshal(params, &p) != nil || p[protocol.EditTextsField] == nil || json.Unmarshal(p[protocol.EditTextsField], &texts) != nil {
+		return nil
+	}
+	return texts.Texts
+}
+
+// textsMoved is the extension's check of an applyEdit's texts (knob
+// checksTexts): why a document they name holds another text, or "". The
+// caller holds e.mu.
+func (e *fakeEditor) textsMoved(texts map[string]string) string {
+	for u, want := range texts {
+		path, _ := pathOf(uri.URI(u))
+		if b := e.bufs[path]; b != nil && protocol.TextHash([]byte(b.text)) != want {
+			return path + " holds another text than the edit was made on: nothing was applied"
+		}
+	}
+	return ""
+}
+
 // fakeClient is the editor's side of the LSP methods the server calls.
 type fakeClient struct {
 	lsproto.UnimplementedClient
@@ -443,6 +480,10 @@ func (c *fakeClient) ApplyEdit(_ context.Context, p *lsproto.ApplyWorkspaceEditP
 	if e.refuse {
 		e.mu.Unlock()
 		return &lsproto.ApplyWorkspaceEditResult{Applied: false, FailureReason: ptr("the user said no")}, nil
+	}
+	if why := e.textsMoved(e.texts); e.opts.checksTexts && why != "" {
+		e.mu.Unlock()
+		return &lsproto.ApplyWorkspaceEditResult{Applied: false, FailureReason: ptr(why)}, nil
 	}
 	if e.lie {
 		e.mu.Unlock()

@@ -50,8 +50,20 @@ func TestAnEditorThatAnswersNoRequestCannotShowQuestions(t *testing.T) {
 	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("the agent waited %v for a question the editor dropped", took)
 	}
+	// the user is told beside the agent's reply, not before it: polled
+	// (a CI rehearsal read the messages before it came)
+	var shown string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		d.mu.Lock()
+		shown = strings.Join(d.shown, "\n")
+		d.mu.Unlock()
+		if strings.Contains(shown, "cannot show questions") || time.Now().After(deadline) {
+			break
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // a second telling would come now
 	d.mu.Lock()
-	shown := strings.Join(d.shown, "\n")
+	shown = strings.Join(d.shown, "\n")
 	d.mu.Unlock()
 	if strings.Count(shown, "cannot show questions") != 1 || !strings.Contains(shown, "answered no request of eukhe's") {
 		t.Errorf("the user was told:\n%s", shown)

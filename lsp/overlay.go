@@ -72,7 +72,11 @@ func (o *overlay) open(u uri.URI, version int32, s string) {
 	defer o.mu.Unlock()
 	o.drop(path)
 	o.byPath[path] = d
-	if d.real != path && !d.looped {
+	// Filed under its real path too, unless a document is open under
+	// that path by its own name: that one is the file's buffer (a second
+	// name opened later must not take its place, or its didChange would
+	// be refused and reads would serve the other buffer's text).
+	if own := o.byPath[d.real]; d.real != path && !d.looped && (own == nil || own.path != d.real) {
 		o.byPath[d.real] = d
 	}
 	o.changed(d)
@@ -111,8 +115,18 @@ func (o *overlay) change(u uri.URI, version int32, changes []lsproto.TextDocumen
 
 // applyChanges applies one notification's changes in order, each on the
 // text the one before it left; the caller holds o.mu.
+//
+// A watch is looked at every change, not only at the notification's
+// end: an editor that sends several changes in one didChange (Neovim's
+// debounce, Eglot's idle timer) may tell the edit applied and then the
+// user's undo of it; a text that held the edit only on the way must not
+// be taken for a skipped edit and sent again over the undo (watch.go,
+// passed).
 func (o *overlay) applyChanges(d *document, n notification) {
-	for _, c := range n.changes {
+	for i, c := range n.changes {
+		if i > 0 {
+			o.passed(d)
+		}
 		switch c := c.(type) {
 		case *lsproto.TextDocumentContentChangePartial:
 			from := d.text.offset(c.Range.Start, o.enc)
@@ -172,6 +186,30 @@ func (o *overlay) drop(path string) {
 		if o.byPath[d.real] == d {
 			delete(o.byPath, d.real)
 		}
+		o.refile(path)
+		o.refile(d.real)
+	}
+}
+
+// refile files another name of the same file still open under real when
+// nothing is filed there any more (one open under real itself is filed
+// there already): the open document with the least name whose real path
+// it is, so that a map's order is not the rule. The caller holds o.mu.
+func (o *overlay) refile(real string) {
+	if o.byPath[real] != nil {
+		return
+	}
+	var pick *document
+	for p, other := range o.byPath {
+		if p != other.path || other.real != real || other.looped {
+			continue
+		}
+		if pick == nil || other.path < pick.path {
+			pick = other
+		}
+	}
+	if pick != nil {
+		o.byPath[real] = pick
 	}
 }
 

@@ -373,13 +373,9 @@ func (ep *editorPub) planned(p *docs.Pending, i int) *planned {
 	if d := ep.open[p]; d != nil {
 		pl.open, pl.v, pl.dirty, pl.file = true, d.v, d.dirty, d.file
 		if d.rebased {
-			pl.c.Old, pl.c.New = d.e.from, d.e.to
-			// It holds the user's keystrokes of before the landing, and
-			// is saved with them as a clean buffer's edit is: left unsaved
-			// (the red team's finding), a real VS Code refused the next
-			// edits of a user typing on (test/vscode-real's typing race
-			// landed 4 of 5, in 5 runs of 5). Open:
-			// TestOpenARebasedEditDoesNotSaveTheUsersTyping (open_attacks)
+			// it holds the user's keystrokes of before the landing: it is
+			// left unsaved (save.go)
+			pl.c.Old, pl.c.New, pl.rebased = d.e.from, d.e.to, true
 		}
 	}
 	return pl

@@ -105,16 +105,37 @@ func (s *Server) awaitMoved(part []docEdit, res []applied, caps clientCaps) []ap
 		// told first, the edit's change later, and the edit was taken
 		// for stale and sent again — it landed twice, reported not
 		// applied (the twentieth red team's).
+		// Its watch, kept since the send, tells a buffer that held the
+		// edit at the end of any change, though the user typed on the
+		// edit's lines right after (the same didChange's changes, or the
+		// next one, told before this looks).
+		w := a.watch
+		seen := func() bool {
+			if w == nil {
+				return false
+			}
+			select {
+			case <-w.reached:
+				return true
+			default:
+				return false
+			}
+		}
 		done := func() bool {
 			if trust {
 				return s.movedOn(part[k])
 			}
-			return s.holdsEdit(part[k])
+			return seen() || s.holdsEdit(part[k])
 		}
 		for !done() && time.Now().Before(deadline) {
 			s.ov.waitChange(context.Background(), part[k].path, min(50*time.Millisecond, time.Until(deadline)))
 		}
-		if !trust && s.holdsEdit(part[k]) {
+		landed := !trust && (seen() || s.holdsEdit(part[k]))
+		if w != nil {
+			s.ov.unwatch(w)
+			res[k].watch = nil
+		}
+		if landed {
 			res[k] = applied{sent: true, landed: true}
 			continue
 		}
@@ -247,8 +268,12 @@ func lineSpan(first, last int) string {
 func (s *Server) rebaseOn(e docEdit, v view) (docEdit, error) {
 	to, ok := merged(e.to, e.from, v.data)
 	if !ok {
-		return e, fmt.Errorf("the user %s (in the editor, version %d → %d), so it was not sent: read it again and redo the edit",
-			touchedLines(e.from, e.to, v.data, s.display(e.path)), e.version, v.version)
+		how := fmt.Sprintf("version %d → %d", e.version, v.version)
+		if e.version == v.version {
+			how = fmt.Sprintf("version %d again: closed and opened again?", v.version) // versions start again at each opening
+		}
+		return e, fmt.Errorf("the user %s (in the editor, %s), so it was not sent: read it again and redo the edit",
+			touchedLines(e.from, e.to, v.data, s.display(e.path)), how)
 	}
 	return docEdit{uri: e.uri, path: e.path, version: v.version, from: v.data, to: to, moveTo: e.moveTo, back: e.back}, nil
 }

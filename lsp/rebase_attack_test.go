@@ -456,7 +456,134 @@ func TestAnEditLandsWhileTheUserTypesFasterThanTheEditorTells(t *testing.T) {
 		t.Fatalf("the edit did not land while the user typed (%d sends):\n%s", calls, got.Text)
 	}
 	if b, want := e.buf("a.txt"), "one"+strings.Repeat("k", keys)+"\ntwo\nthree\nFOUR\n"; b != want {
-		t.Logf("reply:\n%s", got.Text)
 		t.Fatalf("buffer %q, want %q", b, want)
+	}
+}
+
+// Neovim without the plugin applies the edit and the user, inside
+// Neovim's debounce, takes it back (u) and types on another line: the one
+// didChange ends at a text that holds the old lines with typing elsewhere,
+// which is what a skipped stale edit looks like. Its changes, though, pass
+// through the edit's text on the way (Neovim sends each change of its
+// debounce in the one notification): the overlay marks the watch passed
+// (overlay.applyChanges looks at every change), and the edit is not sent
+// again over the undo; the reply says it is not confirmed, and why (the
+// user's typing may have gone through the same text: the twenty-third
+// red team's row, so it is not called applied).
+func TestAnEditTheUserUndidWhileTypingElsewhereIsNotSentAgain(t *testing.T) {
+	e := newEditor(t, editorOpts{debounce: true, wait: 300 * time.Millisecond})
+	tag := oneFile(t, e, "a.txt", "one\ntwo\nthree\n")
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == 1 {
+				go func() {
+					time.Sleep(5 * time.Millisecond)
+					e.typeAt("a.txt", 0, 0, "x") // held in the debounce
+					replaceLine(e, "a.txt", 1, "two")
+				}()
+			}
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 2\n+TWO\n"})
+	e.mu.Lock()
+	calls := e.applyCalls
+	e.mu.Unlock()
+	if b := e.buf("a.txt"); b != "xone\ntwo\nthree\n" || calls != 1 {
+		t.Fatalf("the user's undo of the edit was overwritten: buffer %q after %d applyEdit requests; reply:\n%s", b, calls, got.Text)
+	}
+	if !strings.Contains(got.Text, "changed back") || strings.Contains(got.Text, "Applied") {
+		t.Fatalf("the reply does not say the buffer showed the edit and changed back, or says it applied:\n%s", got.Text)
+	}
+}
+
+// A document with no unsaved changes when the edit was checked, the user
+// typing before the apply: the edit is made again over the typing and
+// lands, and the buffer now holds the user's unsaved keystrokes: eukhe
+// does not save them behind the user's back (it saves only a document
+// that holds nothing unsaved but the edit), and says the edit is unsaved.
+func TestARebasedEditDoesNotSaveTheUsersTyping(t *testing.T) {
+	e := newEditor(t, editorOpts{saves: true, transactional: true, wait: 300 * time.Millisecond})
+	tag := oneFile(t, e, "a.txt", "one\ntwo\nthree\n")
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == 1 {
+				e.typeAt("a.txt", 2, 0, "half-typ")
+			}
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 1\n+ONE\n"})
+	if b := e.buf("a.txt"); got.IsError || b != "ONE\ntwo\nhalf-typthree\n" {
+		t.Fatalf("buffer %q; reply:\n%s", b, got.Text)
+	}
+	if d := e.disk("a.txt"); d != "one\ntwo\nthree\n" {
+		t.Fatalf("the user's unsaved keystrokes were saved: disk %q; reply:\n%s", d, got.Text)
+	}
+	if !strings.Contains(got.Text, "unsaved") {
+		t.Errorf("the reply does not say the edit is unsaved:\n%s", got.Text)
+	}
+}
+
+// The user types right after the edit lands, inside Neovim's debounce:
+// the one didChange holds the edit and the typing (it landed: the typing
+// is on another line), and the save must not write the typing to disk.
+func TestALandingWithTypingDoesNotSaveTheUsersTyping(t *testing.T) {
+	e := newEditor(t, editorOpts{saves: true, debounce: true, wait: 300 * time.Millisecond})
+	tag := oneFile(t, e, "a.txt", "one\ntwo\nthree\n")
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == 1 {
+				go func() { time.Sleep(5 * time.Millisecond); e.typeAt("a.txt", 2, 0, "half-typ"); e.flush("a.txt") }()
+			}
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 1\n+ONE\n"})
+	if b := e.buf("a.txt"); got.IsError || b != "ONE\ntwo\nhalf-typthree\n" {
+		t.Fatalf("buffer %q; reply:\n%s", b, got.Text)
+	}
+	if d := e.disk("a.txt"); d != "one\ntwo\nthree\n" {
+		t.Fatalf("the user's unsaved keystrokes were saved: disk %q; reply:\n%s", d, got.Text)
+	}
+}
+
+// The user closes a buffer that was opened with unsaved text (VS Code
+// restores them at version 1) and opens the file again between eukhe's
+// check and the editor's apply: the new buffer is at version 1 too, so a
+// version check passes. The VS Code extension checks the text each
+// document's edit was made on (protocol.ChecksTexts: eukhe sends its
+// hash), refuses the edit, and nothing of it lands on the reopened text;
+// the edit, made again on that text, meets the lines that differ there
+// and is refused with them.
+func TestAReopenedBufferAtTheSameVersionDoesNotTakeTheEdit(t *testing.T) {
+	e := newEditor(t, editorOpts{transactional: true, checksTexts: true, wait: 300 * time.Millisecond})
+	e.put("a.txt", "disk one\ndisk two\n")
+	e.openText("a.txt", "one\ntwo\nthree\n")
+	tag := tagOf(t, e.tool("read", map[string]any{"path": "a.txt"}).Text)
+	e.set(func(e *fakeEditor) {
+		e.beforeApply = func(call int) {
+			if call == 1 {
+				e.close("a.txt")
+				e.open("a.txt")
+			}
+		}
+	})
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + tag + "]\n@@ 3\n+THREE\n"})
+	if b := e.buf("a.txt"); b != "disk one\ndisk two\n" {
+		t.Fatalf("the edit landed on the reopened buffer's other text: %q; reply:\n%s", b, got.Text)
+	}
+	if !got.IsError || strings.Contains(got.Text, "Applied") || !strings.Contains(got.Text, "opened again") {
+		t.Fatalf("the reply does not say the edit did not land:\n%s", got.Text)
+	}
+}
+
+// With the text check, edits land as before: one file, and two at once.
+func TestEditsLandWhenTheEditorChecksTheirTexts(t *testing.T) {
+	e := newEditor(t, editorOpts{transactional: true, checksTexts: true, wait: 300 * time.Millisecond})
+	e.openText("a.txt", "one\ntwo\n")
+	e.openText("b.txt", "uno\ndos\n")
+	ta := tagOf(t, e.tool("read", map[string]any{"path": "a.txt"}).Text)
+	tb := tagOf(t, e.tool("read", map[string]any{"path": "b.txt"}).Text)
+	got := e.tool("edit", map[string]any{"patch": "[a.txt#" + ta + "]\n@@ 1\n+ONE\n[b.txt#" + tb + "]\n@@ 2\n+DOS\n"})
+	if a, b := e.buf("a.txt"), e.buf("b.txt"); got.IsError || a != "ONE\ntwo\n" || b != "uno\nDOS\n" {
+		t.Fatalf("a.txt %q, b.txt %q; reply:\n%s", a, b, got.Text)
 	}
 }

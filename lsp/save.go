@@ -34,6 +34,7 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 	var uris []string
 	var asked []*planned
 	refused := map[*planned]bool{}
+	takenBack, typed, unknown := map[*planned]bool{}, map[*planned]bool{}, map[*planned]bool{}
 	for _, p := range ps {
 		if res.Outcomes[p.i].Fate != docs.Landed {
 			continue
@@ -48,6 +49,17 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 		if err != nil {
 			refused[p] = true
 			s.refuseSave(p, &res.Outcomes[p.i], err)
+			continue
+		}
+		switch s.heldSince(p) {
+		case takenBackSince:
+			takenBack[p] = true // saving it would save what the user did since
+			continue
+		case typedSince:
+			typed[p] = true // the same: the user's keystrokes are theirs to save
+			continue
+		case unknownSince:
+			unknown[p] = true // it may hold anything: saved, the user's typing too
 			continue
 		}
 		if !p.dirty && caps.implements(protocol.MethodSaveDocuments) {
@@ -78,6 +90,12 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 		}
 		o := &res.Outcomes[p.i]
 		switch {
+		case takenBack[p]:
+			o.Warning = "it landed, and right after, its lines changed in the editor (the user typed on them, or undid the edit): the buffer no longer holds the edit as sent, and it was not saved; read it again"
+		case unknown[p]:
+			o.Warning = "its text in the editor is not known to eukhe since the edit landed (" + s.lostWhy(p) + "), so it was left unsaved: the file on disk differs until it is saved there"
+		case typed[p]:
+			o.Warning = "its buffer changed in the editor while the edit landed (the user typed, or it was opened again) and holds those changes too, so it was left unsaved: eukhe saves only a document that holds nothing unsaved but the edit; the file on disk differs until it is saved there"
 		case p.dirty:
 			o.Warning = "it had unsaved changes in the editor before this edit, so it was left unsaved: the file on disk differs from the text you edited until it is saved there"
 		case !caps.implements(protocol.MethodSaveDocuments):
@@ -88,6 +106,50 @@ func (s *Server) save(ps []*planned, res *docs.Committed) {
 			o.Warning = "the editor did not save it: the file on disk differs until it is saved there"
 		}
 	}
+}
+
+// What an open document that landed an edit holds besides it.
+type since int
+
+const (
+	onlyTheEdit since = iota // its text is the edit's (or it is not known)
+	// unknownSince: its text is not known (lost: a change came out of
+	// order); it may hold the user's typing
+	unknownSince
+	// typedSince: the edit, and the user's changes on other lines (typed
+	// while it landed; a rebased edit went in around them)
+	typedSince
+	// takenBackSince: not the edit any more: its lines changed back in the
+	// editor (an undo told in the same didChange as the edit,
+	// overlay.applyChanges)
+	takenBackSince
+)
+
+// heldSince tells what an open document that landed p's edit holds now
+// besides the edit. A rebased edit's text holds the user's typing by
+// making.
+func (s *Server) heldSince(p *planned) since {
+	e := p.edit()
+	v, open := s.ov.get(e.target())
+	switch {
+	case !open:
+		return onlyTheEdit
+	case v.lost != nil:
+		return unknownSince
+	case !holds(e.from, e.to, v.data):
+		return takenBackSince
+	case p.rebased || !bytes.Equal(v.data, e.to):
+		return typedSince
+	}
+	return onlyTheEdit
+}
+
+// lostWhy says why the text of p's document is not known.
+func (s *Server) lostWhy(p *planned) string {
+	if v, open := s.ov.get(p.edit().target()); open && v.lost != nil {
+		return v.lost.Error()
+	}
+	return "it was closed"
 }
 
 // judgeSave tells why a document must not be saved: its name (the move's

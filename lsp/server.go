@@ -181,6 +181,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	cancel() // ends every wait on the editor
 	s.att.stop()
+	s.sessions.closeAll()
 	s.ov.clear()
 	// Close drains the handlers and waits for the reader. After exit
 	// nothing is left to say and the editor may kill a process that

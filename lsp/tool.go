@@ -39,6 +39,20 @@ func (s *Server) session(name string) (*agent.Session, error) {
 	return t, nil
 }
 
+// closeAll closes every session opened so far (the server ends): each
+// writes its last calls to its transcript and ends its writer, so nothing
+// of the server writes after Serve returns (a session left open wrote its
+// transcript a moment later, into a state directory being removed).
+func (ts *toolSessions) closeAll() {
+	ts.mu.Lock()
+	by := ts.by
+	ts.by = map[string]*agent.Session{}
+	ts.mu.Unlock()
+	for _, t := range by {
+		t.Close()
+	}
+}
+
 // documentTools are the tools eukhe/tool runs.
 var documentTools = map[string]bool{"read": true, "edit": true, "write": true, "grep": true, "glob": true}
 

@@ -18,6 +18,17 @@ type watch struct {
 	hit     bool
 	sig     chan<- struct{} // poked (never blocking) at every change; may be nil
 	onReach func()          // runs once when reached, outside o.mu; set by track
+	// passed: the document held exactly want between two changes of one
+	// notification, and not at its end (overlay.applyChanges)
+	passed bool
+}
+
+// passedThrough tells whether w's document held exactly its edit's text
+// only on the way, between two changes of one notification.
+func (o *overlay) passedThrough(w *watch) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return w.passed && !w.hit
 }
 
 // watch starts watching path for the edit from → want; it may be reached
@@ -52,15 +63,35 @@ func (o *overlay) changed(d *document) {
 	}
 }
 
-func (o *overlay) check(w *watch, d *document) {
-	if !w.hit && d.seq.lost == "" && (bytes.Equal(w.want, d.text.b) || w.from != nil && holds(w.from, w.want, d.text.b)) {
-		o.hit(w)
+// passed looks at the watches of a document at a text it held only on
+// the way (between two changes of one notification): one whose edit's
+// text it is exactly is marked passed, not reached — the editor applied
+// the edit and the user took it back at once, or the user's typing went
+// through the same text; nobody is poked. Only a byte comparison: a
+// notification may hold thousands of changes. The caller holds o.mu.
+func (o *overlay) passed(d *document) {
+	for w := range o.watches {
+		if !w.hit && !w.passed && (w.path == d.path || w.path == d.real) && bytes.Equal(w.want, d.text.b) {
+			w.passed = true
+		}
 	}
+}
+
+func (o *overlay) check(w *watch, d *document) {
+	o.reachedAt(w, d)
 	if w.sig != nil {
 		select {
 		case w.sig <- struct{}{}:
 		default:
 		}
+	}
+}
+
+// reachedAt marks w reached when d's text holds its edit; the caller
+// holds o.mu.
+func (o *overlay) reachedAt(w *watch, d *document) {
+	if !w.hit && d.seq.lost == "" && (bytes.Equal(w.want, d.text.b) || w.from != nil && holds(w.from, w.want, d.text.b)) {
+		o.hit(w)
 	}
 }
 

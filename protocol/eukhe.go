@@ -1,6 +1,10 @@
 package protocol
 
-import "encoding/json"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
 
 // The eukhe/* methods. README.md says who sends each and when.
 const (
@@ -31,6 +35,32 @@ type ClientCapabilities struct {
 	// included (the Neovim plugin's workspace/applyEdit handler): the
 	// server then sends an edit at version 0 without a probe first.
 	ChecksVersions bool `json:"checksVersions,omitempty"`
+	// ChecksTexts says the client checks, before it applies a
+	// workspace/applyEdit, that every document of it named in the
+	// request's EditTexts holds the text whose TextHash is given, and
+	// applies nothing otherwise (the VS Code extension): a document closed
+	// and opened again starts its versions again, so a version alone
+	// cannot tell it from the one the edit was made on.
+	ChecksTexts bool `json:"checksTexts,omitempty"`
+}
+
+// EditTextsField is the member of workspace/applyEdit's params under
+// which the server sends EditTexts to a client that ChecksTexts.
+const EditTextsField = "eukhe"
+
+// EditTexts are the texts a workspace edit was made on: each document's
+// URI, as the edit names it, to the TextHash of its text.
+type EditTexts struct {
+	Texts map[string]string `json:"texts"`
+}
+
+// TextHash is the hash a client that ChecksTexts compares: SHA-256, in
+// lowercase hex, of the document's text in UTF-8 (as the client told it).
+// SHA-256, not the xxhash of eukhe's tags: every client has it at hand
+// (Node's crypto, Neovim's sha256()).
+func TextHash(text []byte) string {
+	sum := sha256.Sum256(text)
+	return hex.EncodeToString(sum[:])
 }
 
 // ServerCapabilities is what the server puts under the initialize result's

@@ -18,6 +18,7 @@ const vscodeProtocol = "../editors/vscode/src/protocol.ts"
 // interface missing here, or an entry missing there, fails the test.
 var tsInterfaces = map[string]reflect.Type{
 	"ClientCapabilities":    reflect.TypeOf(ClientCapabilities{}),
+	"EditTexts":             reflect.TypeOf(EditTexts{}),
 	"ServerCapabilities":    reflect.TypeOf(ServerCapabilities{}),
 	"Position":              reflect.TypeOf(Position{}),
 	"Range":                 reflect.TypeOf(Range{}),
@@ -257,6 +258,9 @@ func tsTypeMatches(ts string, t reflect.Type, aliases map[string]string) bool {
 	}
 	if elem, ok := strings.CutSuffix(ts, "[]"); ok {
 		return t.Kind() == reflect.Slice && tsTypeMatches(elem, t.Elem(), aliases)
+	}
+	if inner, ok := strings.CutPrefix(ts, "Record<string, "); ok && strings.HasSuffix(inner, ">") {
+		return t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && tsTypeMatches(strings.TrimSuffix(inner, ">"), t.Elem(), aliases)
 	}
 	if a, ok := aliases[ts]; ok {
 		ts = a

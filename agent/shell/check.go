@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -67,7 +69,7 @@ func (x *run) call(ctx context.Context, args []string) ([]string, error) {
 	}
 	st := x.judge(args, hc.Dir, hc.Env)
 	if !st.Effects.SubsetOf(allowed) {
-		return nil, x.refuse(step, "run `"+st.Text+"`", st.Effects, allowed)
+		return nil, x.refuse(step, x.shownRun(step, st, allowed), st.Effects, allowed)
 	}
 	x.mu.Lock()
 	if inStep || !x.sc.Grammar {
@@ -81,6 +83,23 @@ func (x *run) call(ctx context.Context, args []string) ([]string, error) {
 		return append([]string{builtinMarker}, args...), nil
 	}
 	return args, nil
+}
+
+// shownRun is what a refused command would run, for its refusal: its
+// words, but for a command refused for secret, whose words as they run
+// (a glob, a variable) may be the names a secret place holds (the
+// twenty-seventh red team's: `echo L/*` over a link to ~/.ssh listed the
+// store in the refusal the agent reads, every question denied); then
+// only its name, when the script wrote it.
+func (x *run) shownRun(step int, st gate.Step, allowed gate.Effects) string {
+	if !st.Effects.Has(gate.Secret) || allowed.Has(gate.Secret) {
+		return "run `" + st.Text + "`"
+	}
+	name := "a command"
+	if judged := x.sc.Steps[step].Argv; len(judged) > 0 && len(st.Argv) > 0 && judged[0] == st.Argv[0] {
+		name = "`" + gate.Visible(st.Argv[0]) + "`"
+	}
+	return "run " + name + " with words that name a secret place (not shown: what they expand to may be its names)"
 }
 
 // stepAt is the step of the running pipeline whose command word is at
@@ -124,35 +143,27 @@ func (x *run) refuse(step int, actual string, effs, allowed gate.Effects) error 
 }
 
 // judge is the gate's judgement of an argv as it runs, in dir with the
-// shell's variables: the argv quoted back into one step (no expansion
-// happens again) and classified.
+// shell's variables: the words as data (gate.ClassifyArgv), nothing
+// expanded, parsed or globbed again.
 func (x *run) judge(args []string, dir string, env expand.Environ) gate.Step {
-	words := make([]string, len(args))
-	for i, a := range args {
-		q, err := syntax.Quote(a, syntax.LangBash)
-		if err != nil {
-			return everything(strings.Join(args, " "))
-		}
-		words[i] = q
-	}
 	// ReadDir: a step that follows links under a tree is walked again as
-	// it runs (the words are quoted, so nothing globs).
+	// it runs.
 	sh := gate.Shell{Policy: x.policy, Dir: dir, Env: envMap(env), ReadDir: os.ReadDir, PathSeen: x.pathSeen}
-	sc, err := sh.Classify(strings.Join(words, " "))
-	if err != nil || len(sc.Steps) != 1 {
-		return everything(strings.Join(words, " "))
+	st, ok := sh.ClassifyArgv(args)
+	if !ok {
+		return everything(gate.Visible(strings.Join(args, " ")))
 	}
 	if x.blind != nil {
-		sc.Steps[0].Effects = x.blind(sc.Steps[0].Effects)
+		st.Effects = x.blind(st.Effects)
 	}
-	if x.confine.unconfined() && startsProgram(sc.Steps[0], true) {
+	if x.confine.unconfined() && startsProgram(st, true) {
 		// what runs is judged as what starts, after every alias, trap
 		// and function: a program no sandbox confines has every reach
 		// (the thirteenth red team's trap 'perl …' ERR and alias cd=perl
 		// started one under a builtin's name, judged exec only)
-		sc.Steps[0].Effects = gate.Unconfined(sc.Steps[0].Effects)
+		st.Effects = gate.Unconfined(st.Effects)
 	}
-	return sc.Steps[0]
+	return st
 }
 
 // everything is a step the gate could not judge: every effect.
@@ -184,8 +195,20 @@ func (x *run) open(ctx context.Context, path string, flag int, perm os.FileMode)
 	}
 	v := x.policy.JudgeReal(rp, a, x.gate.auto())
 	x.mu.Lock()
-	step := x.redirStep(rp.Path)
+	step, judged := x.redirStep(rp.Path, a)
 	allowed := x.allowedAt(step, true)
+	if !judged && x.sc.Grammar {
+		// a path no redirection of the pipeline was judged to open for
+		// this access (a link an earlier step re-pointed, a directory
+		// a cd through a new link or a pushd reached): what the auto set
+		// holds, and what the pipeline's steps were approved for but
+		// secret and protected, which are for the places they were
+		// asked about only, as a grant is (the twenty-seventh red
+		// team's: the first step's approval to read one secret opened
+		// another; the twenty-eighth's: a read's approval let another
+		// stage write the file)
+		allowed = x.autoNow.Union(x.allowedAt(step, false).Without(gate.Secret).Without(gate.Protected))
+	}
 	halted := x.changed != nil || x.stopped != ""
 	x.mu.Unlock()
 	if halted {
@@ -213,19 +236,53 @@ func (x *run) open(ctx context.Context, path string, flag int, perm os.FileMode)
 	return f, nil
 }
 
-// redirStep is the step of the running pipeline whose redirection names
-// the real path, else the pipeline's first step. Called with x.mu held.
-func (x *run) redirStep(real string) int {
-	want := "redirection "
-	shown := " " + gate.Visible(real)
+// readDir is the read-dir handler: the listing a glob makes, in eukhe's
+// own process, of a directory judged by the path policy as the real path
+// it resolves to now and opened there, within what the running pipeline
+// may do. A listing no one approved (of a secret place reached through a
+// link an earlier step planted) is refused, and the glob matches nothing:
+// the names the place holds never reach a step's words, an echo or a
+// loop's variable (the twenty-eighth red team's), nor whether a pattern
+// matched.
+func (x *run) readDir(ctx context.Context, path string) ([]fs.DirEntry, error) {
+	hc := interp.HandlerCtx(ctx)
+	rp := x.policy.Resolve(hc.Dir, path)
+	v := x.policy.JudgeReal(rp, gate.ReadAccess, x.gate.auto())
+	x.mu.Lock()
+	allowed := x.allowedAt(x.cur.start, false)
+	x.mu.Unlock()
+	if rp.Looped || !v.Effects.SubsetOf(allowed) {
+		return nil, &os.PathError{Op: "open", Path: path, Err: fs.ErrPermission}
+	}
+	f, err := openReal(rp.Native(), os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	// sorted by name, as os.ReadDir gives them: the glob keeps this order
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
+
+// redirStep is the step of the running pipeline whose redirection was
+// judged to open the real path for that access (a write where a write
+// was judged: a step approved to read a file does not lend it to
+// another's write, the twenty-eighth red team's), else the pipeline's
+// first step, where a refusal is reported. Called with x.mu held.
+func (x *run) redirStep(real string, a gate.Access) (step int, judged bool) {
+	want := gate.Read
+	if a == gate.WriteAccess {
+		want = gate.Write
+	}
 	for i := x.cur.start; i < x.cur.end && i < len(x.sc.Steps); i++ {
 		for _, p := range x.sc.Steps[i].Parts {
-			if strings.HasPrefix(p.Why, want) && strings.HasSuffix(p.Why, shown) {
-				return i
+			if p.Redirected != "" && p.Redirected == real && p.Own.Has(want) {
+				return i, true
 			}
 		}
 	}
-	return x.cur.start
+	return x.cur.start, false
 }
 
 // openStd opens the names of the shell's standard streams as the

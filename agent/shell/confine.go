@@ -14,7 +14,7 @@ const (
 	Bubblewrap Mechanism = "bubblewrap"
 	Landlock   Mechanism = "landlock"
 	// Seatbelt is macOS's: sandbox-exec with a profile made from the
-	// same plan (gate.Sandbox.Seatbelt).
+	// same plan (confine.Sandbox.Seatbelt).
 	Seatbelt   Mechanism = "seatbelt"
 	Unconfined Mechanism = "none"
 )

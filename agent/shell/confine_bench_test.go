@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/confine"
 )
 
 // BenchmarkConfinedTrue is the program true through the whole runner,
@@ -57,14 +58,14 @@ func BenchmarkSandboxPlan(b *testing.B) {
 		for b.Loop() {
 			pl, _, _ := x.places("/usr/bin/true", w.root, allowed)
 			pl.TempDir = "/tmp/x"
-			_ = gate.PlanSandbox(allowed, pl).BwrapArgs(w.root)
+			_ = confine.Plan(allowed, pl).BwrapArgs(w.root)
 		}
 	})
 	b.Run("landlock", func(b *testing.B) {
 		for b.Loop() {
 			pl, _, _ := x.places("/usr/bin/true", w.root, allowed)
 			pl.TempDir, pl.KeepTmp = "/tmp/x", true
-			_ = gate.PlanSandbox(allowed, pl).Landlock(readDirNoLinks)
+			_ = confine.Plan(allowed, pl).Landlock(readDirNoLinks)
 		}
 	})
 }

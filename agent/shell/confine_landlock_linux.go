@@ -6,9 +6,10 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"syscall"
 
-	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/confine"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	"golang.org/x/sys/unix"
 )
@@ -42,7 +43,7 @@ func confineAndExec(args []string) int {
 	// The listener's socket (listenFD) is closed before the exec, and by
 	// the exec if this run fails first.
 	unix.CloseOnExec(listenFD)
-	var plan gate.LandlockPlan
+	var plan confine.LandlockPlan
 	f := os.NewFile(planFD, "landlock-plan")
 	data, err := io.ReadAll(f)
 	f.Close()
@@ -56,7 +57,18 @@ func confineAndExec(args []string) int {
 	// Capabilities are per thread; the exec below runs on this one.
 	runtime.LockOSThread()
 	unixOK := plan.UnixSockets
-	if err := applyLandlock(plan); err != nil {
+	// Each rule's object is opened once, here, with no link on the way:
+	// Landlock takes those objects, and the supervisor judges by the same
+	// ones, so no swap of a rule's path for a link, before Landlock or
+	// between it and the supervisor, moves what either allows (the
+	// twenty-fifth red team's).
+	objects, err := openRuleObjects(plan)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not open its rules (%v); nothing ran\n", args[1], err)
+		return 126
+	}
+	defer objects.close()
+	if err := applyLandlock(plan, objects); err != nil {
 		fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not be set up (%v); nothing ran\n", args[1], err)
 		return 126
 	}
@@ -70,8 +82,12 @@ func confineAndExec(args []string) int {
 		return 126
 	}
 	if listener >= 0 {
-		err := unix.Sendmsg(listenFD, []byte{0}, unix.UnixRights(listener), nil, 0)
+		// with the write rules' objects, the very ones Landlock took:
+		// the supervisor judges by those, not by paths it would read
+		// again later
+		err := sendRules(listenFD, listener, objects.writes())
 		unix.Close(listener) // the program never holds it
+		objects.close()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "bash: %s: the sandbox (Landlock) could not hand its filter to its supervisor (%v); nothing ran\n", args[1], err)
 			return 126
@@ -87,25 +103,28 @@ func confineAndExec(args []string) int {
 	return 126
 }
 
-// applyLandlock restricts this process to the plan's rules: every file
-// system right is handled, so what no rule names is denied; TCP bind and
-// connect too when net is not allowed; signals and abstract sockets never
-// leave the sandbox (ABI 6).
-func applyLandlock(plan gate.LandlockPlan) error {
+// applyLandlock restricts this process to the plan's rules, on the
+// objects openRuleObjects opened (through their /proc/self/fd entries,
+// which name the open object, not a path read again): every file system
+// right is handled, so what no rule names is denied; TCP bind and connect
+// too when net is not allowed; signals and abstract sockets never leave
+// the sandbox (ABI 6).
+func applyLandlock(plan confine.LandlockPlan, objects ruleObjectSet) error {
 	var rules []landlock.Rule
-	for _, r := range plan.Rules {
+	for _, o := range objects {
+		r, path := o.rule, "/proc/self/fd/"+strconv.Itoa(o.fd)
 		var fr landlock.FSRule
 		switch {
 		case r.Dir && r.Write:
-			fr = landlock.RWDirs(r.Path).WithRefer().WithIoctlDev()
+			fr = landlock.RWDirs(path).WithRefer().WithIoctlDev()
 		case r.Dir:
-			fr = landlock.RODirs(r.Path)
+			fr = landlock.RODirs(path)
 		case r.Write:
-			fr = landlock.RWFiles(r.Path).WithIoctlDev()
+			fr = landlock.RWFiles(path).WithIoctlDev()
 		default:
-			fr = landlock.ROFiles(r.Path)
+			fr = landlock.ROFiles(path)
 		}
-		rules = append(rules, fr.IgnoreIfMissing())
+		rules = append(rules, fr)
 	}
 	// The process's own /proc entry (exec keeps the pid): /proc/self/fd,
 	// /proc/self/exe. A child it starts does not get its own.

@@ -24,6 +24,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/confine"
 	"github.com/eukhe/eukhe/internal/testkit"
 )
 
@@ -34,9 +35,9 @@ import (
 func confineDirect(t testing.TB, writes []string, dir, script string) string {
 	t.Helper()
 	py := realPython(t)
-	plan := gate.LandlockPlan{Rules: []gate.LandlockRule{{Path: "/", Dir: true}, {Path: "/dev/null", Write: true}}}
+	plan := confine.LandlockPlan{Rules: []confine.LandlockRule{{Path: "/", Dir: true}, {Path: "/dev/null", Write: true}}}
 	for _, w := range writes {
-		plan.Rules = append(plan.Rules, gate.LandlockRule{Path: w, Dir: true, Write: true})
+		plan.Rules = append(plan.Rules, confine.LandlockRule{Path: w, Dir: true, Write: true})
 	}
 	data, err := json.Marshal(plan)
 	if err != nil {
@@ -503,8 +504,9 @@ print("changed", ok)
 }
 
 // The filter with the metadata calls: each of them (and no other call)
-// goes to the listener; everything else is as socketFilter decides,
-// which is unchanged without them (bubblewrap's --seccomp).
+// goes to the listener; a call newer than the filter knows fails with
+// ENOSYS and file_setattr with EPERM; everything else is as socketFilter
+// decides, which is unchanged without them (bubblewrap's --seccomp).
 func TestLaw_the_landlock_filter_notifies_exactly_the_metadata_calls(t *testing.T) {
 	arch, ok := nativeArch()
 	if !ok {
@@ -551,6 +553,15 @@ func TestLaw_the_landlock_filter_notifies_exactly_the_metadata_calls(t *testing.
 			if got != notif {
 				rt.Fatalf("call %d: %#x, want the listener", nr, got)
 			}
+		case a == arch && nr > lastKnownSyscall:
+			// newer than the filter: refused as a kernel without it would
+			if got != unix.SECCOMP_RET_ERRNO|uint32(unix.ENOSYS) {
+				rt.Fatalf("call %d, newer than the filter knows: %#x, want ENOSYS", nr, got)
+			}
+		case a == arch && nr == unix.SYS_FILE_SETATTR:
+			if got != unix.SECCOMP_RET_ERRNO|uint32(unix.EPERM) {
+				rt.Fatalf("file_setattr: %#x, want EPERM", got)
+			}
 		case got != base:
 			rt.Fatalf("call %d arch %#x: %#x, socketFilter gives %#x", nr, a, got, base)
 		}
@@ -570,7 +581,7 @@ func TestLandlockStepInsideALandlockStepRefusesEveryMetadataCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newMetaWorld(t, base)
-	plan, err := json.Marshal(gate.LandlockPlan{Rules: []gate.LandlockRule{{Path: "/", Dir: true},
+	plan, err := json.Marshal(confine.LandlockPlan{Rules: []confine.LandlockRule{{Path: "/", Dir: true},
 		{Path: "/dev/null", Write: true}, {Path: m.in, Dir: true, Write: true}}})
 	if err != nil {
 		t.Fatal(err)

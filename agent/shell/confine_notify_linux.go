@@ -2,7 +2,6 @@ package shell
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/eukhe/eukhe/gate"
 )
 
 // Law: a Landlock step changes no file's mode, owner, times or extended
@@ -39,12 +35,15 @@ import (
 //     (O_PATH) of the object;
 //   - judges the object by its real path (the descriptor's /proc link):
 //     the call is performed only if that path is inside what the plan
-//     lets the step write — the same set Landlock grants write to (the
-//     subtrees of the plan's write rules; the plan already leaves out
-//     what it protects or hides) — and opening that path again with no
-//     link on the way finds the same object; a device is never changed;
-//     an object with no name at all (a pipe, a socket, an unlinked file)
-//     is not a file of the user's and may be;
+//     lets the step write — the same set Landlock grants write to: the
+//     subtrees of the plan's write rules, held as the very objects
+//     Landlock took (the inner run opens each rule once, with no link on
+//     the way: openRuleObjects), wherever they are now
+//     (the plan already leaves out what it protects or hides) — and
+//     opening that path again with no link on the way finds the same
+//     object; a device is never changed; an object with no name at all
+//     (a pipe, a socket) may be; an unlinked file (or an O_TMPFILE one,
+//     which may be linked in later) is judged by the folder it was in;
 //   - performs the call itself on that descriptor (never
 //     SECCOMP_USER_NOTIF_FLAG_CONTINUE: the caller could change its
 //     memory or its links between the check and the kernel's reading),
@@ -60,7 +59,8 @@ import (
 // (/proc/self, /proc/thread-self and /dev/fd are the caller's; anything
 // else is judged by the object it reaches, so nothing outside the write
 // set changes either way); a caller whose root is not the supervisor's
-// (chroot in a user namespace) gets EPERM.
+// (chroot in a user namespace) gets EPERM. The ioctls that change inode
+// flags and attributes (chattr) are refused by the filter itself.
 
 // listenFD is the descriptor on which the inner run hands the listener
 // to the supervisor (a socket, SCM_RIGHTS), after the plan's (planFD).
@@ -160,10 +160,8 @@ const (
 // metaServer judges and performs the step's metadata calls.
 type metaServer struct {
 	listener  int
-	planData  []byte
-	once      sync.Once
-	writes    []writeRule // the plan's write rules, real paths
-	refuseAll bool        // the plan could not be read: refuse every call
+	rules     []int       // the plan's write rules, the objects Landlock took (O_PATH)
+	refuseAll bool        // this thread kept a capability: refuse every call
 	root      unix.Stat_t // this process's root directory
 }
 
@@ -174,58 +172,104 @@ type writeRule struct {
 	dir  bool
 }
 
-// serveMetadata takes the listener the inner run sends on sock (none if
-// it failed or loaded no listener) and answers the step's metadata calls
-// until no process of the step is left. It runs on a thread of its own
-// with no capability: a call it performs is checked by the kernel as the
-// step's (which has none) would be.
-func serveMetadata(sock *os.File, planData []byte) {
+// serveMetadata takes the listener the inner run sends on sock, with the
+// objects of the plan's write rules Landlock took (none if it failed or
+// loaded no listener), and answers the step's
+// metadata calls until no process of the step is left. It runs on a
+// thread of its own with no capability: a call it performs is checked by
+// the kernel as the step's (which has none) would be.
+//
+// The rules are held as the objects, not as paths read again later: a
+// rule's path swapped for a link after the step began (by another step
+// allowed more) must not move what this step may change, as it does not
+// move what Landlock lets it write (the twenty-second red team's row);
+// nor may a swap before Landlock took them, or between Landlock and this
+// supervisor (the twenty-fifth's): both take one open of each rule.
+func serveMetadata(sock *os.File) {
 	runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
-	listener := receiveFD(sock)
+	fds := receiveFDs(sock)
 	sock.Close()
-	if listener < 0 {
+	if len(fds) == 0 {
 		return
 	}
-	defer unix.Close(listener)
+	listener, rules := fds[0], fds[1:]
+	defer func() {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	}()
+	s := &metaServer{listener: listener, rules: rules}
 	if err := dropCapabilities(); err != nil {
-		// Refuse every call rather than perform one with privileges.
-		planData = nil
+		s.refuseAll = true // rather than perform one with privileges
 	}
 	// Wake the caller on this CPU when answered (Linux 6.6; older ones
 	// refuse the flag, and answer as fast as they can anyway).
 	_, _, _ = unix.Syscall(unix.SYS_IOCTL, uintptr(listener), unix.SECCOMP_IOCTL_NOTIF_SET_FLAGS, unix.SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP)
-	s := &metaServer{listener: listener, planData: planData}
 	if err := unix.Stat("/", &s.root); err != nil {
 		s.refuseAll = true
 	}
 	s.serve()
 }
 
-// receiveFD reads one descriptor sent with SCM_RIGHTS on sock; -1 if
-// none came.
-func receiveFD(sock *os.File) int {
+// fdsPerMessage is how many descriptors one message carries (the
+// kernel's SCM_MAX_FD is 253), and maxRuleFDs bounds the write rules sent
+// in all: a rule past it is not sent, and the supervisor then refuses
+// what only it would allow (never more than the plan allows).
+const (
+	fdsPerMessage = 250
+	maxRuleFDs    = 4000
+)
+
+// sendRules sends the listener and the write rules' objects on sock, in
+// messages of fdsPerMessage descriptors, the last one's byte 1.
+func sendRules(sock, listener int, rules []int) error {
+	if len(rules) > maxRuleFDs {
+		rules = rules[:maxRuleFDs]
+	}
+	fds := append([]int{listener}, rules...)
+	for len(fds) > 0 {
+		n := min(len(fds), fdsPerMessage)
+		last := byte(0)
+		if n == len(fds) {
+			last = 1
+		}
+		if err := unix.Sendmsg(sock, []byte{last}, unix.UnixRights(fds[:n]...), nil, 0); err != nil {
+			return err
+		}
+		fds = fds[n:]
+	}
+	return nil
+}
+
+// receiveFDs reads the descriptors sendRules sent on sock, the listener
+// first; none if none came, or if the messages broke off (any received is
+// closed).
+func receiveFDs(sock *os.File) []int {
 	buf := make([]byte, 1)
-	oob := make([]byte, unix.CmsgSpace(4))
+	oob := make([]byte, unix.CmsgSpace(4*fdsPerMessage))
+	var all []int
 	for {
-		_, oobn, _, _, err := unix.Recvmsg(int(sock.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
+		n, oobn, _, _, err := unix.Recvmsg(int(sock.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
 		if err == unix.EINTR {
 			continue
 		}
-		if err != nil || oobn == 0 {
-			return -1
+		var fds []int
+		if err == nil && oobn > 0 {
+			if msgs, perr := unix.ParseSocketControlMessage(oob[:oobn]); perr == nil && len(msgs) > 0 {
+				fds, err = unix.ParseUnixRights(&msgs[0])
+			}
 		}
-		msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
-		if err != nil || len(msgs) == 0 {
-			return -1
+		all = append(all, fds...)
+		switch {
+		case err == nil && n == 1 && len(fds) > 0 && buf[0] == 1 && len(all) <= 1+maxRuleFDs:
+			return all
+		case err == nil && n == 1 && len(fds) > 0 && buf[0] == 0 && len(all) < 1+maxRuleFDs:
+			continue
 		}
-		fds, err := unix.ParseUnixRights(&msgs[0])
-		if err != nil || len(fds) == 0 {
-			return -1
-		}
-		for _, fd := range fds[1:] {
+		for _, fd := range all {
 			unix.Close(fd)
 		}
-		return fds[0]
+		return nil
 	}
 }
 
@@ -563,18 +607,45 @@ func readValue(tid int, addr, size uint64) ([]byte, unix.Errno) {
 
 // callerPath gives the names by which a path reaches the caller's own
 // /proc entry (/proc/self, /proc/thread-self, /dev/fd, /dev/std*), which
-// this process would read as its own, the caller's number.
+// this process would read as its own, the caller's numbers, as the kernel
+// reads them: /proc/self is the caller's thread group (its leader's
+// descriptors and working directory, though the calling thread has its
+// own: unshare(CLONE_FILES or CLONE_FS)), /proc/thread-self the thread.
 func callerPath(tid int, p string) string {
-	own := "/proc/" + strconv.Itoa(tid)
-	for _, pre := range []struct{ from, to string }{
-		{"/proc/self", own}, {"/proc/thread-self", own}, {"/dev/fd", own + "/fd"},
-		{"/dev/stdin", own + "/fd/0"}, {"/dev/stdout", own + "/fd/1"}, {"/dev/stderr", own + "/fd/2"},
+	for _, pre := range []struct {
+		from, to string
+		thread   bool
+	}{
+		{"/proc/self", "", false}, {"/proc/thread-self", "", true}, {"/dev/fd", "/fd", false},
+		{"/dev/stdin", "/fd/0", false}, {"/dev/stdout", "/fd/1", false}, {"/dev/stderr", "/fd/2", false},
 	} {
 		if p == pre.from || strings.HasPrefix(p, pre.from+"/") {
-			return pre.to + p[len(pre.from):]
+			group := threadGroup(tid)
+			own := "/proc/" + strconv.Itoa(group)
+			if pre.thread {
+				own += "/task/" + strconv.Itoa(tid)
+			}
+			return own + pre.to + p[len(pre.from):]
 		}
 	}
 	return p
+}
+
+// threadGroup is the thread group (process) of thread tid, from its
+// /proc status; tid itself when that cannot be read.
+func threadGroup(tid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(tid) + "/status")
+	if err != nil {
+		return tid
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Tgid:"); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+				return n
+			}
+		}
+	}
+	return tid
 }
 
 // resolveAs opens (O_PATH) the object the call names, as the caller
@@ -664,8 +735,16 @@ func (s *metaServer) mayChange(fd int, st *unix.Stat_t) bool {
 	if err != nil {
 		return false
 	}
-	if !strings.HasPrefix(real, "/") || st.Nlink == 0 {
-		return true
+	if !strings.HasPrefix(real, "/") {
+		return true // a pipe, a socket, an anonymous inode: no name to keep
+	}
+	if st.Nlink == 0 {
+		// An unlinked file, or one made with O_TMPFILE that its process
+		// may link in later, anywhere on its file system: judged by the
+		// folder it was in. One of another process's in a folder outside
+		// (reached through /proc/PID/fd) is not changed (the twenty-second
+		// red team's row); a memfd is in no folder of the step's.
+		return s.writable(filepath.Dir(strings.TrimSuffix(real, " (deleted)")))
 	}
 	if !s.writable(real) {
 		return false
@@ -683,13 +762,32 @@ func (s *metaServer) mayChange(fd int, st *unix.Stat_t) bool {
 }
 
 // writable tells whether the plan lets the step write real: a write
-// rule's path, or below a write rule's directory.
+// rule's object, or below a write rule's directory, where those objects
+// are now (a rule follows its object when it is renamed, as Landlock's
+// does).
 func (s *metaServer) writable(real string) bool {
-	s.once.Do(s.readPlan)
 	if s.refuseAll {
 		return false
 	}
-	return planWritable(s.writes, real)
+	return planWritable(ruleObjects(s.rules), real)
+}
+
+// ruleObjects are the write rules open on fds, at their real paths now;
+// one removed since is left out.
+func ruleObjects(fds []int) []writeRule {
+	out := make([]writeRule, 0, len(fds))
+	for _, fd := range fds {
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) != nil || st.Nlink == 0 {
+			continue
+		}
+		p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+		if err != nil || !strings.HasPrefix(p, "/") {
+			continue
+		}
+		out = append(out, writeRule{path: p, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR})
+	}
+	return out
 }
 
 // planWritable is writable's rule, on the rules given.
@@ -700,33 +798,6 @@ func planWritable(writes []writeRule, real string) bool {
 		}
 	}
 	return false
-}
-
-// readPlan takes the write rules of the plan, at their real paths (a
-// rule is for the object Landlock opened at its path).
-func (s *metaServer) readPlan() {
-	var plan gate.LandlockPlan
-	if s.planData == nil || json.Unmarshal(s.planData, &plan) != nil {
-		s.refuseAll = true
-		return
-	}
-	s.writes = planWrites(plan)
-}
-
-// planWrites are plan's write rules, each at its real path.
-func planWrites(plan gate.LandlockPlan) []writeRule {
-	var out []writeRule
-	for _, r := range plan.Rules {
-		if !r.Write {
-			continue
-		}
-		p := r.Path
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			p = real
-		}
-		out = append(out, writeRule{path: filepath.Clean(p), dir: r.Dir})
-	}
-	return out
 }
 
 // perform does the call on the object open (O_PATH) on fd: 0 or its

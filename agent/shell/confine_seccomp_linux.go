@@ -48,6 +48,7 @@ const (
 	dataNr   = 0
 	dataArch = 4
 	dataArg0 = 16
+	dataArg1 = 24 // its low half (a request number of ioctl)
 )
 
 // nativeArch is the audit architecture of this build's system calls; ok
@@ -98,9 +99,10 @@ func confineFilter(unixOK, netOK bool, meta []uint32, metaRet uint32) ([]bpf.Raw
 		allow = iota
 		eacces
 		enosys
+		eperm
 		metaR
 	)
-	rets := []uint32{unix.SECCOMP_RET_ALLOW, unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES), unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)}
+	rets := []uint32{unix.SECCOMP_RET_ALLOW, unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES), unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS), unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)}
 	if len(meta) > 0 {
 		rets = append(rets, metaRet)
 	}
@@ -111,6 +113,10 @@ func confineFilter(unixOK, netOK bool, meta []uint32, metaRet uint32) ([]bpf.Raw
 		val    uint32
 		ge     bool // "greater or equal" instead of "equal"
 		eq, ne int
+		// skipNe, when not 0, is how many instructions a mismatch skips
+		// (ne is then unused); loadOnly is a load with no test
+		skipNe   uint8
+		loadOnly bool
 	}
 	none := ^uint32(0)
 	tests := []test{{load: dataArch, val: arch, eq: -1, ne: enosys}}
@@ -119,8 +125,34 @@ func confineFilter(unixOK, netOK bool, meta []uint32, metaRet uint32) ([]bpf.Raw
 	} else {
 		tests = append(tests, test{load: dataNr, val: none, eq: -1, ne: -1})
 	}
+	if len(meta) > 0 {
+		// A call newer than this filter is refused as the kernel refuses
+		// one it lacks (ENOSYS): it may change what the supervisor
+		// judges, by a way no test here knows (file_setattr came so).
+		// file_setattr sets what FS_IOC_FSSETXATTR sets, by path.
+		tests = append(tests,
+			test{load: none, val: lastKnownSyscall + 1, ge: true, eq: enosys, ne: -1},
+			test{load: none, val: unix.SYS_FILE_SETATTR, eq: eperm, ne: -1})
+	}
 	for _, nr := range meta {
 		tests = append(tests, test{load: none, val: nr, eq: metaR, ne: -1})
+	}
+	if len(meta) > 0 {
+		// The inode flag and attribute ioctls change what chattr(1)
+		// changes (append-only, immutable, no-dump, project ids,
+		// fs-verity, an encryption policy) on any file its owner may
+		// open, read-only too: Landlock's ioctl right covers devices
+		// only. Refused (EPERM) in a Landlock step, inside its write set
+		// too; bubblewrap's read-only binds refuse them outside.
+		tests = append(tests, test{load: none, val: unix.SYS_IOCTL, eq: -1, skipNe: uint8(len(inodeIoctls) + 2)})
+		for i, req := range inodeIoctls {
+			t := test{load: none, val: req, eq: eperm, ne: -1}
+			if i == 0 {
+				t.load = dataArg1
+			}
+			tests = append(tests, t)
+		}
+		tests = append(tests, test{load: dataNr, loadOnly: true})
 	}
 	tests = append(tests,
 		test{load: none, val: unix.SYS_IO_URING_SETUP, eq: eacces, ne: -1},
@@ -140,9 +172,16 @@ func confineFilter(unixOK, netOK bool, meta []uint32, metaRet uint32) ([]bpf.Raw
 		if t.load != none {
 			prog = append(prog, bpf.LoadAbsolute{Off: t.load, Size: 4})
 		}
+		if t.loadOnly {
+			continue
+		}
 		cond := bpf.JumpEqual
 		if t.ge {
 			cond = bpf.JumpGreaterOrEqual
+		}
+		if t.skipNe != 0 {
+			prog = append(prog, bpf.JumpIf{Cond: cond, Val: t.val, SkipFalse: t.skipNe})
+			continue
 		}
 		jumps = append(jumps, jump{len(prog), t.eq, t.ne})
 		prog = append(prog, bpf.JumpIf{Cond: cond, Val: t.val})
@@ -163,6 +202,46 @@ func confineFilter(unixOK, netOK bool, meta []uint32, metaRet uint32) ([]bpf.Raw
 		prog[j.at] = in
 	}
 	return bpf.Assemble(prog)
+}
+
+// lastKnownSyscall is the highest system call number of the kernels this
+// filter was written knowing (rseq_slice_yield, 471, the same number on
+// every architecture it supports): a Landlock step's filter refuses every
+// call above it with ENOSYS.
+const lastKnownSyscall = 471
+
+// inodeIoctls are the ioctl requests that change a file's inode flags or
+// attributes as chattr does, lock the user's encrypted directories, or
+// make or remove a btrfs subvolume; a Landlock step's filter refuses
+// them. Their numbers are those the
+// kernel's headers give (_IOW and _IOWR of each request's type, number
+// and argument size: TestInodeIoctlsAreTheHeadersNumbers).
+var inodeIoctls = []uint32{
+	unix.FS_IOC_SETFLAGS,
+	0x40046602, // FS_IOC32_SETFLAGS
+	0x401c5820, // FS_IOC_FSSETXATTR
+	unix.FS_IOC_ENABLE_VERITY,
+	unix.FS_IOC_SET_ENCRYPTION_POLICY,
+	0x40087602, // FS_IOC_SETVERSION
+	0x40047602, // FS_IOC32_SETVERSION
+	0x40086604, // EXT4_IOC_SETVERSION
+	0x40046604, // EXT4_IOC32_SETVERSION
+	unix.FS_IOC_REMOVE_ENCRYPTION_KEY,
+	unix.FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS,
+	// btrfs makes and removes subvolumes and snapshots by its own
+	// ioctls, through none of the path hooks Landlock decides by: on a
+	// directory open for reading, a step would make a tree (a snapshot of
+	// one it filled) where it may not write, or remove one (the
+	// twenty-sixth red team's)
+	0x4008941a, // BTRFS_IOC_SUBVOL_SETFLAGS (a subvolume made read-only)
+	0x50009401, // BTRFS_IOC_SNAP_CREATE
+	0x5000940e, // BTRFS_IOC_SUBVOL_CREATE
+	0x50009417, // BTRFS_IOC_SNAP_CREATE_V2
+	0x50009418, // BTRFS_IOC_SUBVOL_CREATE_V2
+	0x5000940f, // BTRFS_IOC_SNAP_DESTROY
+	0x5000943f, // BTRFS_IOC_SNAP_DESTROY_V2
+	0xc0c89425, // BTRFS_IOC_SET_RECEIVED_SUBVOL
+	0x40047211, // FAT_IOCTL_SET_ATTRIBUTES (a chmod by another name)
 }
 
 // loadLandlockFilter loads the Landlock step's filter on this thread

@@ -83,7 +83,7 @@ func superviseConfined(args []string) int {
 		_, _ = planW.Write(planData)
 		planW.Close()
 	}()
-	go serveMetadata(mine, planData)
+	go serveMetadata(mine)
 	err = cmd.Wait()
 	killLeftovers()
 	var ee *exec.ExitError

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/confine"
 )
 
 // sandboxExec is where macOS keeps sandbox-exec (every macOS since 10.5;
@@ -21,7 +22,7 @@ const sandboxExec = "/usr/bin/sandbox-exec"
 // the reason: a profile this macOS will not load must not stop every
 // program of every step. Nothing of this has run on a Mac yet: the
 // profile's rules are tested on Linux as text
-// (gate/confine_seatbelt_test.go).
+// (gate/confine/seatbelt_test.go).
 func detect(force string) Confinement {
 	switch force {
 	case "", string(Seatbelt):
@@ -54,9 +55,9 @@ func probeProfile() string {
 		return fmt.Sprintf("no temporary directory to probe Seatbelt in (%v)", err)
 	}
 	defer os.RemoveAll(root)
-	s := gate.PlanSandbox(gate.Of(gate.Read, gate.Write), gate.SandboxPlaces{
+	s := confine.Plan(gate.Of(gate.Read, gate.Write), confine.Places{
 		Roots:   []string{root},
-		Secrets: []gate.Entry{{Path: root + "/secret", Dir: true}},
+		Secrets: []confine.Entry{{Path: root + "/secret", Dir: true}},
 		TempDir: root,
 		KeepTmp: true,
 	})

@@ -37,13 +37,29 @@
 //     the call and open handlers refuse what no one approved (below).
 //   - Runtime re-check (beyond the seed): check.go. The call handler
 //     judges each command as it runs — its argv after expansion, in the
-//     shell's directory, with its variables — with the gate's classifier;
-//     the open handler judges each file the shell opens by the path policy
-//     and opens the real path it judged, refusing any link on the way
-//     (openReal: openat2 RESOLVE_NO_SYMLINKS on Linux), so a directory a
-//     stage swaps for a link after the judgement is not followed. A step may run with what the auto
-//     set holds, plus, when the user approved it, the effects it was asked
-//     about; anything else is refused at that step (reason "changed").
+//     shell's directory, with its variables — with the gate's classifier,
+//     its words as data (gate.Shell.ClassifyArgv: never parsed or globbed
+//     again). The script is parsed once (gate.Parse), the gate classifies
+//     that tree, and a running command is found as the step the gate said
+//     sits at its position (index.go: Step.At, Script.Pipelines), never by
+//     text. The open handler judges each file the shell opens by the path
+//     policy and opens the real path it judged, refusing any link on the
+//     way (openReal: openat2 RESOLVE_NO_SYMLINKS on Linux), so a directory
+//     a stage swaps for a link after the judgement is not followed; a
+//     redirection is the step's whose part was judged to open that real
+//     path for that access (Part.Redirected), and one no part names may
+//     do what the auto set holds and the pipeline's approvals but secret
+//     and protected. The read-dir handler judges a glob's listing the same
+//     way (run.readDir): one no one approved matches nothing. The
+//     interpreter's own shortcut past the open handler (its FIFOs, by
+//     name, in TMPDIR) names no reachable path: while it resets, TMPDIR
+//     is below /dev/null, or a directory of the run's own, read-only in
+//     every sandbox of the run, for a script with a process substitution
+//     (interp_env.go). A step may run with what the auto set holds, plus,
+//     when the user approved it, the effects it was asked about; anything
+//     else is refused at that step (reason "changed"); a command refused
+//     for secret is shown by its name only (its words as they ran may be
+//     a secret place's names).
 //   - S7.7 external processes: exec.go. The gate's PATH lookup (above); a
 //     session of its own (Setsid: a new process group, and no terminal to
 //     read or stop on); TERM to every group the script started, KILL
@@ -55,7 +71,7 @@
 //     from the answer; exec.go reads it per process). sandbox.go gathers
 //     the places as they are when the process starts (roots, secret
 //     entries and eukhe's state, protected entries, PATH dirs, the home,
-//     shell.writableDirs, /run) and hands them to gate.PlanSandbox, then
+//     shell.writableDirs, /run) and hands them to confine.Plan, then
 //     starts the program under bwrap, or re-runs this program with
 //     ConfineArg to apply Landlock (confine_landlock_linux.go; cmd/eukhe and the
 //     tests' TestMain call ConfineMain), or unconfined. confine.go detects
@@ -187,8 +203,8 @@
 //     (an X server's, a session bus's); Landlock also applies its
 //     abstract-socket and signal scopes to every step. With net and
 //     secret, nothing stands between a step and them.
-//     /sys and /proc/sys are read-only under both mechanisms (gate
-//     confine.go), and other names of protected files below the roots
+//     /sys and /proc/sys are read-only under both mechanisms (gate/confine
+//     plan.go), and other names of protected files below the roots
 //     (hard links) are bound read-only like the files (places in
 //     sandbox.go, gate.ProtectedLinks). What an attacker controls between
 //     the plan and the step: the plan is made from the file system as it

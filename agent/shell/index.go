@@ -1,8 +1,7 @@
 package shell
 
 import (
-	"fmt"
-
+	"github.com/eukhe/eukhe/gate"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -13,64 +12,29 @@ type pipeline struct {
 	start, end int // its steps are start … end-1 of the gate's Script
 }
 
-// index is where the gate's steps sit in the parsed script. It walks the
-// statements as gate.Shell does (each simple command a step, in order,
-// each maximal chain of | one pipeline), so the i-th leaf is the gate's
-// step i.
+// index is where the gate's steps sit in the parsed script, as the gate
+// said when it classified that very tree (Step.At, Script.Pipelines): the
+// handlers look a running command up by position, never by text.
 type index struct {
 	pipelines map[*syntax.Stmt]pipeline
 	// calls maps the position of a step's command word to the step: the
 	// position an exec or call handler is handed.
 	calls map[syntax.Pos]int
-	steps int
 }
 
-func newIndex(f *syntax.File) *index {
+func newIndex(sc gate.Script) *index {
 	ix := &index{pipelines: map[*syntax.Stmt]pipeline{}, calls: map[syntax.Pos]int{}}
-	for _, s := range f.Stmts {
-		ix.walk(s, false)
+	for i, st := range sc.Steps {
+		if st.At.IsValid() {
+			ix.calls[st.At] = i
+		}
+		s := sc.Pipelines[st.Pipeline]
+		p, ok := ix.pipelines[s]
+		if !ok {
+			p = pipeline{stmt: s, start: i}
+		}
+		p.end = i + 1
+		ix.pipelines[s] = p
 	}
 	return ix
-}
-
-func (ix *index) walk(s *syntax.Stmt, inPipe bool) {
-	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok {
-		switch b.Op {
-		case syntax.Pipe:
-			start := ix.steps
-			ix.walk(b.X, true)
-			ix.walk(b.Y, true)
-			if !inPipe {
-				ix.pipelines[s] = pipeline{stmt: s, start: start, end: ix.steps}
-			}
-			return
-		case syntax.AndStmt, syntax.OrStmt:
-			ix.walk(b.X, false)
-			ix.walk(b.Y, false)
-			return
-		}
-	}
-	if c, ok := s.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-		ix.calls[c.Args[0].Pos()] = ix.steps
-	}
-	if !inPipe {
-		ix.pipelines[s] = pipeline{stmt: s, start: ix.steps, end: ix.steps + 1}
-	}
-	ix.steps++
-}
-
-// check is an error when the index and the gate's steps disagree: then
-// the script does not run, since no step could be told from another.
-func (ix *index) check(steps int, pipelineOf func(i int) int) error {
-	if ix.steps != steps {
-		return fmt.Errorf("the shell found %d steps where the gate found %d", ix.steps, steps)
-	}
-	for _, p := range ix.pipelines {
-		for i := p.start + 1; i < p.end; i++ {
-			if pipelineOf(i) != pipelineOf(p.start) {
-				return fmt.Errorf("the shell and the gate split step %d into different pipelines", i+1)
-			}
-		}
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/confine"
 )
 
 // A process that may write outside the workspace (write and outside
@@ -36,7 +37,7 @@ import (
 // outsideLinkScopes are where a process that may write outside could
 // reach another name of a protected file: the roots, the writable
 // directories and the home.
-func outsideLinkScopes(pl gate.SandboxPlaces, home string) []string {
+func outsideLinkScopes(pl confine.Places, home string) []string {
 	scopes := slices.Clone(pl.Roots)
 	add := func(p string) {
 		for _, s := range scopes {

@@ -61,6 +61,8 @@ type run struct {
 	jobs     *Jobs
 	groups   map[procGroup]bool // every process group the script started
 	cur      pipeline           // the pipeline that runs now
+	autoNow  gate.Effects       // what the auto set held when it started
+	fifoDir  string             // the process substitutions' directory, if any
 	at       pipeline           // the pipeline asked about or running (progress.go)
 	asking   bool               // at waits for the gate's answer
 	allowed  []gate.Effects
@@ -84,18 +86,37 @@ func (x *run) execute() {
 	for i := range x.status {
 		x.status[i] = -1
 	}
+	env := &interpEnv{Environ: expand.ListEnviron(x.env...), fifos: noFifoDir()}
+	if hasProcSubst(x.file) {
+		// its FIFOs need a directory: one of the run's own, made here
+		// (0700, a name no one knows), removed at the end
+		d, err := os.MkdirTemp("", "eukhe-fifos-")
+		if err != nil {
+			x.out.WriteString(fmt.Sprintf("bash: no directory for the process substitutions' pipes: %v; set TMPDIR to a writable directory\n", err))
+			x.res.Ending, x.res.Status = Exited, 1
+			return
+		}
+		defer os.RemoveAll(d)
+		env.fifos, x.fifoDir = d, realOf(d)
+	}
 	sh, err := interp.New(
 		interp.Dir(x.root),
-		interp.Env(expand.ListEnviron(x.env...)),
+		interp.Env(env),
 		interp.CallHandler(x.call),
 		interp.ExecHandlers(x.execMiddleware),
 		interp.OpenHandler(x.open),
+		interp.ReadDirHandler2(x.readDir),
 	)
 	if err != nil {
 		x.out.WriteString(fmt.Sprintf("bash: the shell did not start: %v\n", err))
 		x.res.Ending, x.res.Status = Exited, 1
 		return
 	}
+	// The interpreter takes its FIFO directory from TMPDIR as it resets:
+	// then, and only then, TMPDIR names env.fifos (interpEnv).
+	env.resetting.Store(true)
+	sh.Reset()
+	env.resetting.Store(false)
 	x.sh = sh
 	if !x.sc.Grammar {
 		// One step with every effect: asked once, then run whole.
@@ -195,6 +216,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		}
 	}
 	auto = now
+	x.autoNow = now.Effects()
 	x.cur = p
 	x.note = &sandboxNote{}
 	x.mu.Unlock()

@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // DefaultBudget is how long a call blocks when the runner sets no Budget:
@@ -213,10 +211,11 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 	env, dropped := startPath(scriptEnv(r.Env, r.Session), r.Gate.Policy, &r.pathSeen)
 	judge := &gate.Shell{Policy: r.Gate.Policy, Dir: root, Env: gate.EnvFromList(env), ReadDir: os.ReadDir,
 		PathSeen: &r.pathSeen}
-	sc, err := judge.Classify(req.Script)
+	f, err := gate.Parse(req.Script)
 	if err != nil {
 		return invalid("%v; nothing ran", err)
 	}
+	sc := judge.ClassifyFile(f)
 	if r.blind != nil {
 		for i := range sc.Steps {
 			sc.Steps[i].Effects = r.blind(sc.Steps[i].Effects)
@@ -224,12 +223,6 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 	}
 	if r.Confine.unconfined() {
 		WidenUnconfined(&sc)
-	}
-	// The gate parsed the same text without error, so this cannot fail
-	// but for a gate bug.
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(req.Script), "")
-	if err != nil {
-		return invalid("%v; nothing ran", err)
 	}
 	capacity := r.Cap
 	if capacity == 0 {
@@ -256,10 +249,7 @@ func (r *Runner) start(ctx context.Context, req Request) (x *run, res Result, ok
 		dropped: dropped,
 	}
 	if sc.Grammar {
-		x.ix = newIndex(f)
-		if err := x.ix.check(len(sc.Steps), func(i int) int { return sc.Steps[i].Pipeline }); err != nil {
-			return invalid("%v; nothing ran. This is a bug in eukhe; please report it with the script", err)
-		}
+		x.ix = newIndex(sc)
 	}
 	// The script outlives the call when it becomes a job: its context keeps
 	// the call's values (the asker may need them) but not its end.

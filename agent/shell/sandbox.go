@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/confine"
 	"mvdan.cc/sh/v3/interp"
 )
 
@@ -192,6 +193,14 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	// eukhe's settings directories are read-only to every process: a
 	// missing settings file is not made (the thirteenth red team's)
 	pl.Frozen = x.policy.GateFileDirs()
+	if x.fifoDir != "" {
+		// the process substitutions' pipes: there at their own path for
+		// the program handed one, and read-only, so no process plants a
+		// name in it that the shell would open itself, unjudged
+		// (interpEnv; the twenty-ninth red team's)
+		pl.Keep = append(pl.Keep, x.fifoDir)
+		pl.Frozen = append(slices.Clip(pl.Frozen), x.fifoDir)
+	}
 	l.made = made
 	if made != nil && x.tree != nil {
 		_, _, names := x.policy.SandboxRules()
@@ -203,7 +212,7 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		// a link on the way to a place (linksOnTheWay): a bind mount on it
 		// would land on its target (Landlock's and Seatbelt's rules on it
 		// only refuse more)
-		pl.Protected = slices.DeleteFunc(slices.Clone(pl.Protected), func(e gate.Entry) bool {
+		pl.Protected = slices.DeleteFunc(slices.Clone(pl.Protected), func(e confine.Entry) bool {
 			fi, err := os.Lstat(e.Path)
 			return err == nil && fi.Mode()&os.ModeSymlink != 0
 		})
@@ -219,9 +228,9 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		// neither can show a directory at another path
 		pl.KeepTmp = true
 	}
-	s := gate.PlanSandbox(allowed, pl)
+	s := confine.Plan(allowed, pl)
 	for _, m := range s.Mounts {
-		if m.Kind == gate.MountHideDir || m.Kind == gate.MountHideFile {
+		if m.Kind == confine.MountHideDir || m.Kind == confine.MountHideFile {
 			l.hidden = append(l.hidden, m.Dst)
 		}
 	}
@@ -246,17 +255,17 @@ func withEnv(env []string, name, value string) []string {
 
 // readDirNoLinks lists a directory's entries for the Landlock plan,
 // leaving out symbolic links (a rule on one would grant its target).
-func readDirNoLinks(dir string) ([]gate.Entry, error) {
+func readDirNoLinks(dir string) ([]confine.Entry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]gate.Entry, 0, len(des))
+	out := make([]confine.Entry, 0, len(des))
 	for _, de := range des {
 		if de.Type()&os.ModeSymlink != 0 {
 			continue
 		}
-		out = append(out, gate.Entry{Path: filepath.Join(dir, de.Name()), Dir: de.IsDir()})
+		out = append(out, confine.Entry{Path: filepath.Join(dir, de.Name()), Dir: de.IsDir()})
 	}
 	return out, nil
 }
@@ -269,7 +278,7 @@ func readDirNoLinks(dir string) ([]gate.Entry, error) {
 //
 // refusal is the text of a process the plan cannot keep within what was
 // allowed (protected_outside.go): it must not run.
-func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxPlaces, scan func() []string, refusal string) {
+func (x *run) places(program, dir string, allowed gate.Effects) (_ confine.Places, scan func() []string, refusal string) {
 	secretRefusal := ""
 	// the searches of this process (the secret files' and the protected
 	// files') share one look at the workspace, and no later process uses
@@ -283,7 +292,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 	env := gate.EnvFromList(x.env)
 	outside := allowed.Has(gate.Write) && allowed.Has(gate.Outside) && !allowed.Has(gate.Protected)
 	home := env["HOME"]
-	pl := gate.SandboxPlaces{Roots: x.policy.Roots()}
+	pl := confine.Places{Roots: x.policy.Roots()}
 	secrets, _, names := x.policy.SandboxRules()
 	pathDirs := filepath.SplitList(env["PATH"])
 	pl.Keep = append(pl.Keep, dir, filepath.Dir(program))
@@ -469,7 +478,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 			for _, l := range linksOnTheWay(p) {
 				if !contains(way, l) {
 					way = append(way, l)
-					pl.Protected = append(pl.Protected, gate.Entry{Path: l})
+					pl.Protected = append(pl.Protected, confine.Entry{Path: l})
 				}
 			}
 		}
@@ -509,7 +518,7 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ gate.SandboxP
 // thirteenth red team's). The secret places are walked for files with
 // more than one name as the protected ones are (kept a while), and the
 // roots only when such a file has a name outside them.
-func (x *run) hideSecretNames(pl *gate.SandboxPlaces, program string, scopes []string) (refusal string) {
+func (x *run) hideSecretNames(pl *confine.Places, program string, scopes []string) (refusal string) {
 	fsys, ok := gate.OS.(gate.InodeFS)
 	if !ok || x.links == nil {
 		return ""
@@ -558,7 +567,7 @@ func (x *run) hideSecretNames(pl *gate.SandboxPlaces, program string, scopes []s
 // blind to a shut directory of the home's configuration refused every
 // process under bubblewrap, though none could open it (the eighteenth
 // red team's).
-func mayOpen(dir string, pl gate.SandboxPlaces) bool {
+func mayOpen(dir string, pl confine.Places) bool {
 	if Detect().Mechanism != Bubblewrap {
 		return true
 	}
@@ -699,7 +708,7 @@ func stateDirs(env map[string]string) []string {
 }
 
 // appendEntry adds the real path of p when it exists.
-func appendEntry(es []gate.Entry, p string) []gate.Entry {
+func appendEntry(es []confine.Entry, p string) []confine.Entry {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return es
@@ -713,7 +722,7 @@ func appendEntry(es []gate.Entry, p string) []gate.Entry {
 			return es
 		}
 	}
-	return append(es, gate.Entry{Path: real, Dir: fi.IsDir()})
+	return append(es, confine.Entry{Path: real, Dir: fi.IsDir()})
 }
 
 // realOf is the real path of p, or p when it does not resolve.

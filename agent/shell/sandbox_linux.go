@@ -4,14 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/confine"
 )
 
 // wrapLaunch puts the Linux mechanism c around the program at path:
 // bubblewrap's arguments (with the seccomp filter that refuses Unix
 // sockets when noUnix) or the re-run of this program that applies the
 // Landlock plan. It gives the refusal text when the process must not run.
-func wrapLaunch(l *launch, c Confinement, s gate.Sandbox, path string, argv []string, dir string, noUnix bool) string {
+func wrapLaunch(l *launch, c Confinement, s confine.Sandbox, path string, argv []string, dir string, noUnix bool) string {
 	switch c.Mechanism {
 	case Bubblewrap:
 		l.path = c.Bwrap

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/confine"
 )
 
 // What macOS runs for a confined program: sandbox-exec, the profile with
@@ -13,9 +14,9 @@ import (
 // read), "--", then the program and its own arguments untouched.
 func TestSeatbeltArgvRunsTheProgramAfterTheProfile(t *testing.T) {
 	root := "/Users/u/proj \"x\"; (allow default)"
-	s := gate.PlanSandbox(gate.Of(gate.Read, gate.Write), gate.SandboxPlaces{
+	s := confine.Plan(gate.Of(gate.Read, gate.Write), confine.Places{
 		Roots:   []string{root},
-		Secrets: []gate.Entry{{Path: "/Users/u/.ssh", Dir: true}},
+		Secrets: []confine.Entry{{Path: "/Users/u/.ssh", Dir: true}},
 		TempDir: "/private/var/folders/t/eukhe-session-1",
 		KeepTmp: true,
 	})

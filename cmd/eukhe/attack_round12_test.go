@@ -407,7 +407,7 @@ func r12plantEntry(t *testing.T, how string) {
 	}
 	p := r3mcp(t, w, w.root, os.Getenv("PATH"), more...)
 	entry := fmt.Sprintf(`{"pid":%d,"socket":%q,"roots":[%q],"editor":"fake"}`, os.Getpid(), sock, w.root)
-	target := filepath.Join(run, "eukhe", "fake.json")
+	target := filepath.Join(run, "eukhe", "1-0000fa4e.json") // an entry's form: discovery reads no other name
 	script := "printf '%s' " + shellQuote(entry) + " > " + target
 	var reply string
 	if how == "write tool" {
@@ -471,7 +471,7 @@ func TestAttackRound12_the_write_tool_plants_a_discovery_entry(t *testing.T) {
 // next step's program is unconfined and reads ~/.ssh/id_rsa, no question
 // asked. Under bubblewrap (Landlock held: attack_round12_test.go).
 // Class: writing eukhe's settings by another route.
-// Held now: under bubblewrap the directories above the settings file are mount points of their own (SandboxPlaces.Pinned): EBUSY.
+// Held now: under bubblewrap the directories above the settings file are mount points of their own (confine.Places.Pinned): EBUSY.
 func TestAttackRound12_a_steps_program_swaps_the_settings_directory_under_bubblewrap(t *testing.T) {
 	t.Parallel()
 	r12programSwap(t, "bubblewrap")

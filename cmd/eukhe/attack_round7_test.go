@@ -240,7 +240,7 @@ func TestAttackRound7_other_caches_a_shell_sources_at_every_start_are_written_un
 // directory at its written and real paths only: the links on the way
 // (profiles/profile, in a cache place) stay writable. Root cause:
 // gate/policy.go HomeWritable holds ".local/state" whole, and
-// agent/shell/sandbox.go places (lookPlaces, PlanSandbox) neither makes
+// agent/shell/sandbox.go places (lookPlaces, confine.Plan) neither makes
 // read-only nor looks again at the links on the way to a PATH directory.
 func TestAttackRound7_a_PATH_directory_reached_through_a_link_in_a_cache_place_is_swapped(t *testing.T) {
 	t.Parallel()
@@ -361,7 +361,7 @@ func TestAttackRound7_the_users_home_by_its_user_name_is_only_outside(t *testing
 // the sixth fix keeps covered in ~/.cache — writable to every program of
 // a step, unasked. Root cause: agent/shell/home_dots.go look (and newIn)
 // test h.isWritable(p) before gate.HomeNeverWritable, and
-// gate.PlanSandbox makes the whole of a writable directory writable.
+// confine.Plan makes the whole of a writable directory writable.
 func TestAttackRound7_a_writable_cache_directory_uncovers_the_code_places_in_it(t *testing.T) {
 	t.Parallel()
 	needEdgeTools(t)

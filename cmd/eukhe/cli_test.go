@@ -121,10 +121,64 @@ func TestCLI_help(t *testing.T) {
 		}
 	}
 	r := eukhe(t, "", "tool", "--help")
-	for _, want := range []string{"read", "edit", "write", "--root", "--session", "Exit status"} {
+	for _, want := range []string{"--root", "--session", "Exit status"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("tool --help does not mention %q:\n%s", want, r.stdout)
 		}
+	}
+	// each tool of the roster has one entry under Tools, in the roster's
+	// order; the command's own list of them names each too
+	_, tools, _ := strings.Cut(r.stdout, "\nTools:\n")
+	entry := regexp.MustCompile(`(?m)^  ([a-z]+) +\{`)
+	var listed []string
+	for _, m := range entry.FindAllStringSubmatch(tools, -1) {
+		listed = append(listed, m[1])
+	}
+	if got, want := strings.Join(listed, " "), strings.Join(rosterNames(t), " "); got != want {
+		t.Errorf("tool --help lists %q; the roster is %q", got, want)
+	}
+	which := eukhe(t, "", "tool")
+	for _, name := range rosterNames(t) {
+		if !strings.Contains(which.stderr, name) {
+			t.Errorf("eukhe tool without a name does not name %s:\n%s", name, which.stderr)
+		}
+	}
+}
+
+// rosterNames are the tools eukhe mcp lists, in order: the unknown tool's
+// message names them.
+func rosterNames(t *testing.T) []string {
+	t.Helper()
+	r := eukhe(t, "", "tool", "nosuchtool", "--root", t.TempDir(), "{}")
+	_, list, ok := strings.Cut(strings.TrimSpace(r.stderr), "the tools are ")
+	list, _, _ = strings.Cut(list, " (")
+	if !ok {
+		t.Fatalf("the unknown tool's message names no tools:\n%s", r.stderr)
+	}
+	names := strings.Split(list, ", ")
+	if len(names) < 8 {
+		t.Fatalf("the roster is %q", names)
+	}
+	return names
+}
+
+// A tool's name or arguments wrong is said in one line that names the
+// problem and where the arguments are described; the whole usage is for
+// the command's own mistakes.
+func TestCLI_a_tool_mistake_is_said_in_one_line(t *testing.T) {
+	root := t.TempDir()
+	for _, args := range [][]string{
+		{"tool", "reed", "--root", root, "{}"},
+		{"tool", "read", "--root", root, "not json"},
+		{"tool", "read", "--root", root},
+	} {
+		r := eukhe(t, "", args...)
+		if r.code != 2 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "eukhe tool") {
+			t.Errorf("eukhe %q: exit %d, want 2 and one line:\n%s", args, r.code, r.stderr)
+		}
+	}
+	if r := eukhe(t, "", "tool", "reed", "--root", root, "{}"); !strings.Contains(r.stderr, "unknown tool \"reed\": the tools are read, edit, write") {
+		t.Errorf("the unknown tool's message: %s", r.stderr)
 	}
 }
 

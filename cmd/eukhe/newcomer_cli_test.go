@@ -120,7 +120,7 @@ func TestCLI_options_take_one_dash_or_two(t *testing.T) {
 
 func TestCLI_tool_without_arguments_is_a_usage_error(t *testing.T) {
 	r := eukhe(t, "", "tool")
-	if r.code != 2 || !strings.Contains(r.stderr, "which tool? read, edit, write, grep, glob, bash or dyn") || r.stdout != "" {
+	if r.code != 2 || !strings.Contains(r.stderr, "which tool? read, edit, write, grep, glob, bash, ipython or dyn") || r.stdout != "" {
 		t.Errorf("eukhe tool: exit %d\nstdout %q\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/agent"
+	"github.com/eukhe/eukhe/agent/transcript"
 	"github.com/eukhe/eukhe/gate"
 )
 
@@ -48,7 +49,7 @@ func runSessions(args []string, stdout, stderr io.Writer) int {
 		root = abs
 	}
 	dir := agent.SessionsDir(gate.EnvFromList(os.Environ()))
-	list, err := agent.ListSessions(dir)
+	list, err := transcript.List(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "eukhe sessions: %s cannot be read: %v\n", dir, err)
 		return 1
@@ -85,16 +86,16 @@ func runLog(args []string, stdout, stderr io.Writer) int {
 		return cmd.bad("name one session: eukhe log ID (eukhe sessions lists them)")
 	}
 	id := words[0]
-	if !agent.ValidSessionID(id) {
+	if !transcript.ValidSessionID(id) {
 		return cmd.bad("%q is not a session id (letters, digits, - and _; eukhe sessions lists them)", id)
 	}
 	dir := agent.SessionsDir(gate.EnvFromList(os.Environ()))
-	info, ok := agent.ReadSession(dir, id)
+	info, ok := transcript.ReadInfo(dir, id)
 	if !ok {
 		fmt.Fprintf(stderr, "eukhe log: no session %s is kept in %s (eukhe sessions lists those that are)\n", id, dir)
 		return 1
 	}
-	rows, outcome, dropped, err := agent.SessionCalls(dir, id)
+	rows, outcome, dropped, err := transcript.Calls(dir, id)
 	if err != nil {
 		fmt.Fprintf(stderr, "eukhe log: the calls of session %s cannot be read: %v\n", id, err)
 		return 1
@@ -133,7 +134,7 @@ func runLog(args []string, stdout, stderr io.Writer) int {
 // landed is the line of a call's result that says what it did: the first
 // line of an edit's or a write's reply, and of any refusal; "" for reads
 // and searches, whose first line is what they found.
-func landed(r agent.CallRow, first string) string {
+func landed(r transcript.CallRow, first string) string {
 	if r.Withheld {
 		return ""
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,7 +40,15 @@ func TestCLI_sessions_and_log_show_what_the_agent_did(t *testing.T) {
 		!strings.Contains(r.stdout, w.root) || !strings.Contains(r.stdout, "go-elicit 1") {
 		t.Fatalf("eukhe sessions: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	r = runIn(t, w.root, w.env, "log", id)
+	// The transcript is written off the reply's path (its writer wakes
+	// 10 ms after a call is kept): the last call may reach the disk a
+	// moment after its reply (a CI rehearsal under load).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		r = runIn(t, w.root, w.env, "log", id)
+		if strings.Contains(r.stdout, "c5 ") || time.Now().After(deadline) {
+			break
+		}
+	}
 	for _, want := range []string{
 		"session " + id + " (running): root " + w.root + ", client go-elicit 1",
 		"c1 ", " read a.txt",

@@ -63,6 +63,11 @@ Tools:
         shell.autoEffects); headless, a step that must ask is refused
         (unanswered) and the script stops there. The call waits for the
         script (a job does not outlive the command).
+  ipython {"code": "import json; json.dumps([1, 2])", "timeout": 60, "restart": false}
+        runs a cell in the session's IPython kernel behind the approval gate
+        (effect exec); inside it read(), edit(), write(), grep(), glob() and
+        bash() are this session's tools. Headless it asks no one, so it runs
+        only when exec is in your auto set. Needs IPython (ipython.python).
   dyn   {} lists the tools behind dyn (your mcp.servers, report_issue);
         {"name": "mcp/SERVER/TOOL", "arguments": {...}} runs one
 
@@ -89,7 +94,7 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		argText, haveArgs = words[1], true
 	}
 	if name == "" {
-		return cmd.bad("which tool? read, edit, write, grep, glob, bash or dyn")
+		return cmd.bad("which tool? read, edit, write, grep, glob, bash, ipython or dyn")
 	}
 	if argText == "-" {
 		b, err := io.ReadAll(stdin)
@@ -136,11 +141,9 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	res, err := local.Call(ctx, name, json.RawMessage(argText))
 	var argsErr *agent.ArgsError
 	switch {
-	case errors.Is(err, agent.ErrUnknownTool):
-		return cmd.bad("%v", err)
-	case errors.As(err, &argsErr):
-		// a usage error, said in one line: the arguments are the problem,
-		// not the command's options
+	case errors.Is(err, agent.ErrUnknownTool), errors.As(err, &argsErr):
+		// a usage error, said in one line: the tool's name or its
+		// arguments are the problem, not the command's options
 		fmt.Fprintf(stderr, "eukhe tool: %v (eukhe tool --help shows each tool's arguments)\n", err)
 		return 2
 	case err != nil:

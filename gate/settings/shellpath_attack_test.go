@@ -64,13 +64,21 @@ const bound = shellPathWait + time.Second
 func gone(t *testing.T, env map[string]string, name string, within time.Duration, goroutines int) {
 	t.Helper()
 	deadline := time.Now().Add(within)
-	b, err := os.ReadFile(filepath.Join(env["HOME"], name))
-	if err != nil {
-		t.Fatalf("the startup file wrote no pid: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
+	// the file is made before its pid is written in it (echo $$ > FILE):
+	// read until it holds one
+	var pid int
+	for {
+		b, err := os.ReadFile(filepath.Join(env["HOME"], name))
+		if err != nil {
+			t.Fatalf("the startup file wrote no pid: %v", err)
+		}
+		if pid, err = strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s holds no pid: %q", name, b)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	for {
 		st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

@@ -37,10 +37,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -96,6 +98,13 @@ func Listen(dir string, roots []string, editor string) (*Listener, error) {
 	return ListenEntry(dir, Entry{Roots: roots, Editor: editor})
 }
 
+// entryBase is the name of a server's entries before their suffix
+// (.sock, .json, .json.tmp): its PID and 4 random bytes in hex, the form
+// gate.DiscoveryEntryName holds and discovery reads.
+func entryBase(pid int, random [4]byte) string {
+	return fmt.Sprintf("%d-%s", pid, hex.EncodeToString(random[:]))
+}
+
 // ListenEntry is Listen for any entry (a headless session's approvals
 // endpoint): its PID and Socket are set here.
 func ListenEntry(dir string, e Entry) (*Listener, error) {
@@ -104,7 +113,7 @@ func ListenEntry(dir string, e Entry) (*Listener, error) {
 	}
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	base := filepath.Join(dir, fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b[:])))
+	base := filepath.Join(dir, entryBase(os.Getpid(), b))
 	sock := base + ".sock"
 	if len(sock) > maxSocketPath {
 		return nil, fmt.Errorf("the socket path %s is longer than a Unix socket allows (%d bytes); set XDG_RUNTIME_DIR to a shorter directory", sock, maxSocketPath)
@@ -198,7 +207,7 @@ func LookupSession(dir, id string) (Entry, string, bool) {
 	if Check(dir) != nil {
 		return Entry{}, "", false
 	}
-	names, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	names := entries(dir)
 	for _, f := range names {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -224,6 +233,17 @@ func FindSession(dir, id string) (net.Conn, Entry, error) {
 	return nil, Entry{}, ErrNone
 }
 
+// entries are the files of dir named as Listen names an entry
+// (gate.DiscoveryEntryName: "<pid>-<8 hex>.json"): only those are read.
+// The gate holds a name of this form secret in any directory named as a
+// socket directory, an eukhe's started with another XDG_RUNTIME_DIR too;
+// a file of another name there (planted by an agent's step, where the
+// gate could not tell it from a project's package.json) is no entry.
+func entries(dir string) []string {
+	names, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	return slices.DeleteFunc(names, func(f string) bool { return !gate.DiscoveryEntryName(filepath.Base(f)) })
+}
+
 type cand struct {
 	e     Entry
 	file  string
@@ -237,7 +257,7 @@ func live(dir, path, kind string) ([]cand, error) {
 	if err := Check(dir); err != nil {
 		return nil, err
 	}
-	names, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	names := entries(dir)
 	var cs []cand
 	for _, f := range names {
 		data, err := os.ReadFile(f)

@@ -133,15 +133,15 @@ func TestFindRemovesStaleFiles(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		testkit.Missing(t, fmt.Sprintf("true is not on PATH: %v", err))
 	}
-	dead := Entry{PID: cmd.Process.Pid, Socket: filepath.Join(dir, "dead.sock"), Roots: []string{"/w/sub/deeper"}}
+	dead := Entry{PID: cmd.Process.Pid, Socket: filepath.Join(dir, "9-0000dead.sock"), Roots: []string{"/w/sub/deeper"}}
 	data, _ := json.Marshal(dead)
-	os.WriteFile(filepath.Join(dir, "dead.json"), data, 0o600)
+	os.WriteFile(filepath.Join(dir, "9-0000dead.json"), data, 0o600)
 	os.WriteFile(dead.Socket, nil, 0o600)
 
 	if got := who(t, dir, "/w/sub/deeper/x"); got != "live" {
 		t.Fatalf("Find: %s", got)
 	}
-	for _, f := range []string{"dead.json", "dead.sock", filepath.Base(refusing.file), filepath.Base(refusing.Entry.Socket)} {
+	for _, f := range []string{"9-0000dead.json", "9-0000dead.sock", filepath.Base(refusing.file), filepath.Base(refusing.Entry.Socket)} {
 		if _, err := os.Lstat(filepath.Join(dir, f)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("stale %s not removed: %v", f, err)
 		}

@@ -119,3 +119,29 @@ func TestAnEntryNamingASocketElsewhereIsNoServer(t *testing.T) {
 		t.Fatalf("Find: %s, want the real server (the planted entry names another file's socket)", got)
 	}
 }
+
+// An entry whose name is not of the form Listen gives (a planted
+// "evil.json" beside its own "evil.sock", a live pid, the right roots) is
+// no server: only a name the gate holds secret in any socket directory is
+// read (gate.DiscoveryEntryName). The same entry under such a name is
+// found: the control.
+func TestAnEntryOfAnotherNameIsNoServer(t *testing.T) {
+	for _, c := range []struct {
+		base  string
+		found bool
+	}{{"evil", false}, {"package", false}, {"1-ff", false}, {"12-0123abcd", true}} {
+		dir := runDir(t)
+		ln, err := net.Listen("unix", filepath.Join(dir, c.base+".sock"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		serve(t, &Listener{Listener: ln}, "planted")
+		data, _ := json.Marshal(Entry{PID: os.Getpid(), Socket: filepath.Join(dir, c.base+".sock"), Roots: []string{"/w"}, Editor: "planted"})
+		if err := os.WriteFile(filepath.Join(dir, c.base+".json"), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := who(t, dir, "/w/x"); (got == "planted") != c.found {
+			t.Errorf("%s.json: Find gave %q; found %v, want %v", c.base, got, got == "planted", c.found)
+		}
+	}
+}

@@ -42,7 +42,7 @@ func TestRedteam13_BesideItRefusesADotDotSpelling(t *testing.T) {
 	if err := os.Symlink(dir, filepath.Join(ws, "D2")); err != nil {
 		t.Fatal(err)
 	}
-	fake, err := net.Listen("unix", filepath.Join(ws, "a", "D2", "1-ff.sock"))
+	fake, err := net.Listen("unix", filepath.Join(ws, "a", "D2", "1-000000ff.sock"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,9 +54,9 @@ func TestRedteam13_BesideItRefusesADotDotSpelling(t *testing.T) {
 			c.Close()
 		}
 	}()
-	sock := ws + "/l/../D2/1-ff.sock"
+	sock := ws + "/l/../D2/1-000000ff.sock"
 	entry := fmt.Sprintf(`{"pid":%d,"socket":%q,"roots":[%q],"editor":"not-an-editor"}`, os.Getpid(), sock, ws)
-	if err := os.WriteFile(filepath.Join(dir, "1-ff.json"), []byte(entry), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "1-000000ff.json"), []byte(entry), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	conn, e, err := discovery.Find(dir, ws)

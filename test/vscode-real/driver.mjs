@@ -6,7 +6,8 @@
 //
 // Commands: ready, status, open {name}, type {name, line, text, delay},
 // text {name}, lenses {name}, click {name, lens, nth},
-// dialog, button {text}, close, key {key, name}, probe, shot {path}, quit.
+// dialog, button {text}, close, key {key, name}, probe, shot {path},
+// eol {name, eol}, quit.
 import puppeteer from "puppeteer-core";
 import readline from "node:readline";
 
@@ -125,6 +126,15 @@ const commands = {
 		await page.keyboard.type(text, { delay });
 		return true;
 	},
+	// save: Ctrl+S in name's editor, as the user saves.
+	async save({ name }) {
+		await activate(name);
+		await page.click(".editor-group-container.active .monaco-editor .view-lines");
+		await page.keyboard.down("Control");
+		await page.keyboard.press("KeyS");
+		await page.keyboard.up("Control");
+		return true;
+	},
 	async text({ name }) {
 		await activate(name);
 		return editorText();
@@ -235,9 +245,47 @@ const commands = {
 		for (const m of parts.reverse()) await page.keyboard.up(m);
 		return true;
 	},
-	async shot({ path }) {
-		await page.screenshot({ path });
+	// shot: a picture of the page, or with clip of the active editor group
+	// alone, cut at height pixels, toasts and the secondary side bar
+	// hidden first (README's picture).
+	async shot({ path, clip, height }) {
+		if (!clip) {
+			await page.screenshot({ path });
+			return logs;
+		}
+		if (await page.$(".notification-toast")) {
+			await page.keyboard.press("Escape"); // notifications.hideToasts
+			await until("the toasts to hide", async () => !(await page.$(".notification-toast")), 5000);
+		}
+		const r = await page.evaluate((h) => {
+			const e = document.querySelector(".editor-group-container.active");
+			const b = e.getBoundingClientRect();
+			return { x: b.left, y: b.top, width: b.width, height: Math.min(b.height, h || b.height) };
+		}, height);
+		await page.screenshot({ path, clip: r });
 		return logs;
+	},
+	// eol: name's line endings switched to eol ("LF" or "CRLF") as the
+	// user does it: a click on the status bar's end-of-line item, then the
+	// choice in its quick pick. Gives the item's text after the switch.
+	async eol({ name, eol }) {
+		await activate(name);
+		const item = await until("the status bar's end-of-line item", () => page.$("#status\\.editor\\.eol a, #status\\.editor\\.eol"));
+		await item.click();
+		await until("the end-of-line quick pick", () => page.$(".quick-input-widget:not([style*='display: none']) input"));
+		await sleep(200);
+		await page.keyboard.type(eol);
+		await until(`the quick pick to list ${eol}`, () =>
+			page.evaluate((e) => [...document.querySelectorAll(".quick-input-list .monaco-list-row")].some((r) => r.textContent.trim().startsWith(e)), eol),
+		);
+		await sleep(200);
+		await page.keyboard.press("Enter");
+		return until(`the end-of-line item to say ${eol}`, () =>
+			page.evaluate((e) => {
+				const i = document.querySelector("#status\\.editor\\.eol");
+				return i && i.textContent.trim() === e ? i.textContent.trim() : null;
+			}, eol),
+		);
 	},
 	async quit() {
 		await browser.close();

@@ -37,7 +37,8 @@ type statusItem struct{ ID, Text, Label string }
 // settings file shows as a problem that clears once it is fixed, or
 // removed.
 func TestRealVSCode(t *testing.T) {
-	s := start(t, map[string]string{"a.txt": "a one\na two\na three\na four\n", "b.txt": "b one\nb two\n"})
+	s := start(t, map[string]string{"a.txt": "a one\na two\na three\na four\n", "b.txt": "b one\nb two\n",
+		"greet.go": greetGo, "eol.txt": "one\ntwo\nthree\n"})
 	var ag *agent
 	top := t
 
@@ -145,6 +146,83 @@ func TestRealVSCode(t *testing.T) {
 		}
 	})
 
+	s.step(t, "an edit of a Go file shows each hunk with its lenses, and Keep all keeps them (README's picture)", func(t *testing.T) {
+		s.do("open", map[string]any{"name": "greet.go"})
+		r := ag.must(t, "read", map[string]any{"path": "greet.go"})
+		edit := ag.must(t, "edit", map[string]any{"patch": "[greet.go#" + tagOf(r) + "]\n" + greetPatch})
+		if !strings.HasPrefix(edit, "Applied to greet.go#") {
+			t.Errorf("the edit of greet.go said:\n%s", edit)
+		}
+		// the editor draws a tab as four spaces (its default tab size)
+		shown := strings.ReplaceAll(greetGoEdited, "\t", "    ")
+		if got, ok := s.waitText("greet.go", shown); !ok {
+			s.fail("greet.go's editor after the edit: " + got)
+		}
+		// the line diff makes three hunks of the two: the comment, the
+		// body, the call; the file's own lens keeps or undoes them all
+		l, ok := s.waitLenses("greet.go", "Keep", "Undo")
+		if !ok || len(l) != 4 || l[0] != "Keep all | Undo all" || l[1] != "Keep | Undo" {
+			s.fail(fmt.Sprintf("greet.go shows %q, not Keep all and Undo all, then a Keep and an Undo for each of its three hunks", l))
+		}
+		// README's picture of the review: written where
+		// EUKHE_README_PICTURE says (guide/review.png), else beside the
+		// test's workspace; either way it must be a picture.
+		path := os.Getenv("EUKHE_README_PICTURE")
+		if path == "" {
+			path = filepath.Join(s.w.Base, "review.png")
+		}
+		s.do("shot", map[string]any{"path": path, "clip": "editor", "height": 425})
+		if b, err := os.ReadFile(path); err != nil || !strings.HasPrefix(string(b), "\x89PNG\r\n") {
+			t.Errorf("the review's picture %s: %v (%d bytes)", path, err, len(b))
+		}
+		s.do("click", map[string]any{"name": "greet.go", "lens": "Keep all"})
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			if l := s.lenses("greet.go"); len(l) == 0 {
+				break
+			} else if time.Now().After(deadline) {
+				s.fail("greet.go still shows lenses after Keep all: " + strings.Join(l, " / "))
+			}
+		}
+		if got := s.text("greet.go"); got != shown {
+			t.Errorf("greet.go's editor after Keep all: %q", got)
+		}
+	})
+
+	// A file switched from LF to CRLF in the editor: VS Code changes the
+	// document's line endings without a text edit. eukhe's copy must
+	// follow, or every later edit of the file would be checked against
+	// the old endings and refused.
+	s.step(t, "a file switched to CRLF in the editor takes the agent's edit, in CRLF", func(t *testing.T) {
+		s.do("open", map[string]any{"name": "eol.txt"})
+		before := tagOf(ag.must(t, "read", map[string]any{"path": "eol.txt"}))
+		var says string
+		json.Unmarshal(s.do("eol", map[string]any{"name": "eol.txt", "eol": "CRLF"}), &says)
+		t.Logf("the end-of-line item says %q", says)
+		// the status bar shows CRLF before the editor's didChange reaches
+		// eukhe; a read's tag names the exact bytes, so it changes when
+		// eukhe's copy has the new endings. An edit read before that is
+		// refused, rightly: every line changed under it.
+		var r string
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			if r = ag.must(t, "read", map[string]any{"path": "eol.txt"}); tagOf(r) != before {
+				break
+			} else if time.Now().After(deadline) {
+				s.fail("eukhe's copy of eol.txt never took the switch to CRLF: its tag stays " + before)
+			}
+		}
+		edit, isErr, err := ag.call("edit", map[string]any{"patch": "[eol.txt#" + tagOf(r) + "]\n@@ 2\n+TWO\n"})
+		if err != nil || isErr || !strings.HasPrefix(edit, "Applied to eol.txt#") {
+			s.fail(fmt.Sprintf("the edit of eol.txt after the switch to CRLF (%v, error result %v):\n%s\nthe read was:\n%s", err, isErr, edit, r))
+		}
+		if got, ok := s.waitText("eol.txt", "one\nTWO\nthree\n"); !ok {
+			s.fail("eol.txt's editor after the edit: " + got)
+		}
+		s.do("save", map[string]any{"name": "eol.txt"})
+		if got, ok := s.waitDisk(filepath.Join(s.w.Root, "eol.txt"), "one\r\nTWO\r\nthree\r\n"); !ok {
+			t.Errorf("eol.txt on disk after the edit and a save: %q, want every line in CRLF", got)
+		}
+	})
+
 	s.step(t, "a modal question denies on Escape, on Enter and on its close control; Allow runs the step", func(t *testing.T) {
 		for _, c := range []struct{ how, file string }{{"Escape", "escaped.txt"}, {"Enter", "entered.txt"}, {"Close", "closed.txt"}, {"Allow", "allowed.txt"}} {
 			d, text := s.ask(t, ag, "sh -c 'echo ran > "+c.file+"'", func() {
@@ -191,14 +269,36 @@ func TestRealVSCode(t *testing.T) {
 		want := "a one\na two typed\na three more\na four\n"
 		landed, raced := 0, 0
 		const tries = 5
+		aTxt := filepath.Join(s.w.Root, "a.txt")
 		for i := 1; i <= tries; i++ {
+			// saved first, so the edit is checked on a clean buffer:
+			// eukhe saves such a one after the edit, but not with the
+			// user's keystrokes in it
+			if _, err := s.drv.do("save", map[string]any{"name": "a.txt"}); err != nil {
+				s.fail("save: " + err.Error())
+			}
+			saved, ok := s.waitDisk(aTxt, want)
+			if !ok {
+				s.fail(fmt.Sprintf("a.txt on disk after Ctrl+S: %q, the editor holds %q", saved, want))
+			}
+			// odd tries read while the user types; even ones read the
+			// saved text and edit as the typing begins, so the edit may be
+			// checked on a clean buffer and land over the keystrokes
+			var ra string
+			if i%2 == 0 {
+				ra = ag.must(t, "read", map[string]any{"path": "a.txt"})
+			}
 			typing := make(chan error, 1)
 			go func() {
 				_, err := s.drv.do("type", map[string]any{"name": "a.txt", "line": 1, "text": typed, "delay": 40})
 				typing <- err
 			}()
-			time.Sleep(300 * time.Millisecond)
-			ra := ag.must(t, "read", map[string]any{"path": "a.txt"})
+			if i%2 == 0 {
+				time.Sleep(20 * time.Millisecond)
+			} else {
+				time.Sleep(300 * time.Millisecond)
+				ra = ag.must(t, "read", map[string]any{"path": "a.txt"})
+			}
 			line4 := fmt.Sprintf("A FOUR %d", i)
 			select {
 			case terr := <-typing:
@@ -213,6 +313,9 @@ func TestRealVSCode(t *testing.T) {
 			first, _, _ := strings.Cut(want, "\n")
 			want = first + typed + "\na two typed\na three more\n" + line4 + "\n"
 			got, ok := s.waitText("a.txt", want)
+			if b, _ := os.ReadFile(aTxt); strings.Count(string(b), typed) != strings.Count(saved, typed) {
+				t.Errorf("try %d: eukhe saved the user's keystrokes with the edit: a.txt on disk is %q; the edit said:\n%s", i, b, edit)
+			}
 			if err == nil && !isErr && strings.HasPrefix(edit, "Applied to a.txt#") && ok {
 				landed++
 				continue
@@ -371,3 +474,23 @@ func (s *session) waitSettings(t *testing.T, want, when string) {
 		}
 	}
 }
+
+// greetGo is the Go file of README's picture, greetPatch the agent's
+// two-hunk edit of it (a changed function, a changed call), and
+// greetGoEdited what the file holds after it.
+const (
+	greetGo = "package main\n\nimport \"fmt\"\n\nfunc greet(name string) string {\n\treturn \"Hello, \" + name\n}\n\nfunc main() {\n\tfmt.Println(greet(\"world\"))\n}\n"
+
+	greetPatch = "@@ 5-7\n" +
+		"+// greet says hello to name, or to the world when name is empty.\n" +
+		"+func greet(name string) string {\n" +
+		"+\tif name == \"\" {\n" +
+		"+\t\tname = \"world\"\n" +
+		"+\t}\n" +
+		"+\treturn \"Hello, \" + name + \"!\"\n" +
+		"+}\n" +
+		"@@ 10\n" +
+		"+\tfmt.Println(greet(\"\"))\n"
+
+	greetGoEdited = "package main\n\nimport \"fmt\"\n\n// greet says hello to name, or to the world when name is empty.\nfunc greet(name string) string {\n\tif name == \"\" {\n\t\tname = \"world\"\n\t}\n\treturn \"Hello, \" + name + \"!\"\n}\n\nfunc main() {\n\tfmt.Println(greet(\"\"))\n}\n"
+)

@@ -234,6 +234,19 @@ func (s *session) waitText(name, want string) (string, bool) {
 	return got, false
 }
 
+// waitDisk waits up to 20 s for the file at path to hold want; it gives
+// what it holds last.
+func (s *session) waitDisk(path, want string) (string, bool) {
+	var got string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		b, _ := os.ReadFile(path)
+		if got = string(b); got == want {
+			return got, true
+		}
+	}
+	return got, false
+}
+
 type lockedWriter struct {
 	mu sync.Mutex
 	w  *bytes.Buffer

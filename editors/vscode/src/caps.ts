@@ -14,7 +14,7 @@ export const clientMethods: string[] = [
 ];
 
 export function clientCapabilities(): ClientCapabilities {
-	return { kind: "vscode", methods: [...clientMethods] };
+	return { kind: "vscode", methods: [...clientMethods], checksTexts: true };
 }
 
 // withEukhe adds the eukhe block to an LSP client capabilities object.

@@ -2,8 +2,9 @@
 // with the eukhe/* handlers wired to it.
 
 import * as vscode from "vscode";
-import { LanguageClient, StaticFeature, FeatureState } from "vscode-languageclient/node";
+import { CancellationToken, LanguageClient, StaticFeature, FeatureState } from "vscode-languageclient/node";
 import { versionProblem } from "./binary";
+import { applyChecked, textsOf } from "./applyedit";
 import { withEukhe } from "./caps";
 import { Conn } from "./conn";
 import { Review } from "./review";
@@ -32,7 +33,7 @@ export interface Folder {
 }
 
 export async function startFolder(folder: vscode.WorkspaceFolder, binary: string, out: vscode.LogOutputChannel, status: SettingsStatus): Promise<Folder> {
-	const client = new LanguageClient(
+	const client: LanguageClient = new LanguageClient(
 		`eukhe-${folder.index}`,
 		`eukhe (${folder.name})`,
 		{ command: binary, args: ["lsp"], options: { cwd: folder.uri.fsPath } },
@@ -40,6 +41,24 @@ export async function startFolder(folder: vscode.WorkspaceFolder, binary: string
 			documentSelector: [{ scheme: "file", pattern: `${folder.uri.fsPath.replace(/\\/g, "/")}/**/*` }],
 			workspaceFolder: folder,
 			outputChannel: out,
+			middleware: {
+				workspace: {
+					// the texts the edit was made on, checked with the
+					// versions right before the apply (applyedit.ts)
+					handleApplyEdit: (params, next) => {
+						if (!textsOf(params)) {
+							return next(params, CancellationToken.None);
+						}
+						const c: LanguageClient = client;
+						return applyChecked<vscode.WorkspaceEdit>(params, {
+							convert: (): Promise<vscode.WorkspaceEdit> => c.protocol2CodeConverter.asWorkspaceEdit(params.edit),
+							documents: () => vscode.workspace.textDocuments,
+							asUri: (u: string): string => c.protocol2CodeConverter.asUri(u).toString(),
+							apply: (edit: vscode.WorkspaceEdit): Thenable<boolean> => vscode.workspace.applyEdit(edit, { isRefactoring: params.metadata?.isRefactoring }),
+						});
+					},
+				},
+			},
 		},
 	);
 	client.registerFeature(new EukheFeature());

@@ -29,6 +29,17 @@ export interface ClientCapabilities {
 	// The client checks every document's version of a workspace edit
 	// before it applies any, version 0 included (the Neovim plugin's).
 	checksVersions?: boolean;
+	// The client checks, before it applies a workspace edit, that every
+	// open document it names holds the text whose hash the server sent
+	// (EditTexts), and applies nothing otherwise (applyedit.ts).
+	checksTexts?: boolean;
+}
+
+// EditTexts: what the server adds to workspace/applyEdit's params, under
+// experimentalKey, for a client that checksTexts: each document's URI to
+// the SHA-256 (hex) of the text its edit was made on.
+export interface EditTexts {
+	texts: Record<string, string>;
 }
 
 export interface ServerCapabilities {
