@@ -6,13 +6,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/eukhe/eukhe/internal/procfs"
 	"github.com/eukhe/eukhe/internal/sigdefault"
 )
 
@@ -106,7 +105,7 @@ func superviseConfined(args []string) int {
 func killLeftovers() {
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		kids := childrenOf(os.Getpid())
+		kids := procfs.Children(os.Getpid())
 		for _, pid := range kids {
 			_ = unix.Kill(pid, unix.SIGKILL)
 		}
@@ -125,43 +124,4 @@ func killLeftovers() {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// childrenOf lists the processes whose parent is pid (from /proc).
-func childrenOf(pid int) []int {
-	// /proc/PID/task/*/children lists each thread's children.
-	var out []int
-	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
-	for _, t := range tasks {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if n, err := strconv.Atoi(f); err == nil {
-				out = append(out, n)
-			}
-		}
-	}
-	if len(tasks) > 0 && out == nil {
-		// a kernel without the children files: every process's parent
-		procs, _ := os.ReadDir("/proc")
-		for _, p := range procs {
-			n, err := strconv.Atoi(p.Name())
-			if err != nil {
-				continue
-			}
-			b, err := os.ReadFile("/proc/" + p.Name() + "/stat")
-			if err != nil {
-				continue
-			}
-			// pid (comm) state ppid …: comm may hold spaces and parentheses
-			if i := strings.LastIndexByte(string(b), ')'); i >= 0 {
-				if f := strings.Fields(string(b[i+1:])); len(f) > 1 && f[1] == strconv.Itoa(pid) {
-					out = append(out, n)
-				}
-			}
-		}
-	}
-	return out
 }

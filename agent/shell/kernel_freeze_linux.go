@@ -8,8 +8,9 @@ import (
 )
 
 // freezeKernel stops (SIGSTOP) every process of a kernel between its
-// cells: the kernel's own, each descendant (a sandbox's pid namespace
-// keeps every orphan below its init), and each process of its session,
+// cells: the kernel's own, each descendant (kernelTree: a sandbox's pid
+// namespace, or the Landlock supervisor as subreaper, keeps every orphan
+// below it), and each process of its session,
 // looked for again until two looks find every one stopped (a stopped
 // process forks nothing). Nothing of a cell, a thread or a program it left, runs
 // while no cell does. It gives the processes it stopped, for
@@ -26,7 +27,7 @@ func freezeKernel(pid int) []int {
 	seen := map[int]bool{}
 	groups := map[int]bool{}
 	var order []int
-	// Each look lists the kernel's processes afresh and stops every one
+	// Each look finds the kernel's processes afresh and stops every one
 	// that is not stopped: a new one, or one another continued (SIGCONT)
 	// after it was stopped (the twenty-fifth red team's). It ends when
 	// two looks in a row find every process of the kernel stopped or
@@ -48,19 +49,8 @@ func freezeKernel(pid int) []int {
 			time.Sleep(time.Millisecond)
 		}
 		chasing = false
-		all := procfs.All()
-		mine := kernelSet(pid, all)
-		for _, g := range wholeGroups(all, mine) {
-			if !groups[g] {
-				groups[g] = true
-				_ = syscall.Kill(-g, syscall.SIGSTOP)
-			}
-		}
 		quiet++
-		for _, p := range all {
-			if !mine[p.PID] || p.Zombie {
-				continue
-			}
+		stop := func(p procfs.Proc) {
 			if !seen[p.PID] {
 				// a new process: the next look is needed, since one that
 				// exited between the look and the signal may have left a
@@ -75,8 +65,61 @@ func freezeKernel(pid int) []int {
 				quiet = 0
 			}
 		}
+		// the kernel's process, then its tree, each stopped as the
+		// children files name it (kernelTree)
+		tree := map[int]bool{pid: true}
+		if p, ok := procfs.Of(pid); ok && !p.Zombie {
+			stop(p)
+		}
+		kernelTree(pid, func(p procfs.Proc) {
+			tree[p.PID] = true
+			stop(p)
+		})
+		// then, from a listing, the whole groups, and what else is of
+		// the kernel's session
+		all := procfs.All()
+		mine := kernelSet(pid, all)
+		for p := range tree {
+			mine[p] = true
+		}
+		for _, g := range wholeGroups(all, mine) {
+			if !groups[g] {
+				groups[g] = true
+				_ = syscall.Kill(-g, syscall.SIGSTOP)
+			}
+		}
+		for _, p := range all {
+			if mine[p.PID] && !tree[p.PID] && !p.Zombie {
+				stop(p)
+			}
+		}
 	}
 	return order
+}
+
+// kernelTree calls found with each live process below pid (zombies
+// left out), walking down by the children files (procfs.Children): each
+// process as soon as its parent's file names it, before the next file
+// is read. A listing of /proc reads one process at a time and missed a
+// link of a fork-and-exit chain whose every link starts a session of its
+// own, together with the child it left, whenever the link exited between
+// two reads (under load, the chain ran on past the freeze); the kernel's
+// process, its subreaper, is stopped here, so its children file, where
+// each orphan comes last, is read exactly.
+func kernelTree(pid int, found func(procfs.Proc)) {
+	visited := map[int]bool{pid: true}
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, c := range procfs.Children(queue[0]) {
+			if visited[c] {
+				continue
+			}
+			visited[c] = true
+			if p, ok := procfs.Of(c); ok && !p.Zombie {
+				found(p)
+				queue = append(queue, c)
+			}
+		}
+	}
 }
 
 // wholeGroups are the process groups of all whose every member is in
@@ -101,17 +144,16 @@ func wholeGroups(all []procfs.Proc, mine map[int]bool) []int {
 	return out
 }
 
-// killKernel kills the kernel's every process (kernelProcesses: a program
-// a cell started in a session of its own too) and its group. They are
-// stopped first, as between cells (a stopped process forks nothing), then
-// killed: each whole group at once, then each process, the kernel's own
-// process (the sandbox's subreaper, to which an orphan is reparented)
-// last, so that the next look still finds what a link of a
-// fork-and-exit chain left. Killed one at a time from the start, such a
-// chain outran the kill and, its anchor gone, ran on orphaned to init
-// after the session (CI's tests, under load).
+// killKernel kills the kernel's every process and its group: its whole
+// tree first (killTree), then what else is of its session (kernelSet: a
+// program a cell started in a session of its own, when the kernel's
+// process is no subreaper), the kernel's own process last.
 func killKernel(pid int, g procGroup) {
-	freezeKernel(pid)
+	// stopped, the kernel's process (the sandbox's subreaper) reaps
+	// nothing while its tree is killed: every orphan stays its child, a
+	// zombie keeps its pid, and its children file only grows
+	_ = syscall.Kill(pid, syscall.SIGSTOP)
+	killTree(pid, time.Now().Add(5*time.Second))
 	for round := 0; round < 16; round++ {
 		all := procfs.All()
 		mine := kernelSet(pid, all)
@@ -119,23 +161,83 @@ func killKernel(pid int, g procGroup) {
 			_ = syscall.Kill(-grp, syscall.SIGKILL)
 		}
 		left := 0
-		for p := range mine {
-			if p != pid && syscall.Kill(p, syscall.SIGKILL) == nil {
+		for _, p := range all {
+			if mine[p.PID] && p.PID != pid && !p.Zombie && syscall.Kill(p.PID, syscall.SIGKILL) == nil {
 				left++
 			}
 		}
 		if left == 0 {
 			break
 		}
-		// what this round killed may have been continuing the rest (a
-		// process that sends SIGCONT to the others beats the freeze as
-		// long as it runs): stop what is left again, now that it is
-		// gone, before the next round kills it (CI, under load, saw a
-		// fork-and-exit chain outrun eight rounds of kills alone)
-		freezeKernel(pid)
+		killTree(pid, time.Now().Add(time.Second))
 	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 	killGroupNow(g)
+}
+
+// killTree kills every process below root, which is stopped: each pass
+// walks the tree by the children files (procfs.Children), kills each
+// process it has not killed before, then waits until every process it
+// killed has ended (a zombie, or gone), and it ends after a pass that
+// found none new (or at the deadline).
+//
+// A pass that finds none new leaves no process below root alive. Every
+// process killed before it had ended when it began, so each had passed
+// its children on to root (the kernel reparents an ended process's
+// children, to the nearest subreaper above it, before it is a zombie);
+// a process alive then has a chain of live parents up to root, and the
+// top one of that chain is root's child, in root's children file (root
+// reaps nothing, so that file is read exactly), and not killed before, as
+// it lives: the pass would have found it. A process a kill reaches
+// forks nothing more (SIGKILL aborts a fork under way), so killing as
+// found outruns a fork-and-exit chain whose every link starts a session
+// of its own, where the earlier rounds of /proc listings chased it: a
+// listing reads one process at a time, and missed the link that exited
+// between two reads together with the child it left (the twenty-seventh
+// red team's, under CI's load).
+func killTree(root int, deadline time.Time) {
+	killed := map[int]bool{}
+	ended := map[int]bool{}
+	for time.Now().Before(deadline) {
+		fresh := false
+		for queue := []int{root}; len(queue) > 0; queue = queue[1:] {
+			for _, c := range procfs.Children(queue[0]) {
+				if !killed[c] {
+					_ = syscall.Kill(c, syscall.SIGKILL)
+					killed[c], fresh = true, true
+				}
+				if !ended[c] {
+					queue = append(queue, c)
+				}
+			}
+		}
+		waitEnded(killed, ended, deadline)
+		if !fresh {
+			return
+		}
+	}
+}
+
+// waitEnded waits until each process of killed has ended (or the
+// deadline), marking it in ended.
+func waitEnded(killed, ended map[int]bool, deadline time.Time) {
+	for {
+		left := false
+		for p := range killed {
+			if ended[p] {
+				continue
+			}
+			if q, ok := procfs.Of(p); !ok || q.Zombie {
+				ended[p] = true
+				continue
+			}
+			left = true
+		}
+		if !left || !time.Now().Before(deadline) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // thawKernel lets the processes freezeKernel stopped go on: those of

@@ -71,3 +71,34 @@ while time.time() < end:
 		}
 	}
 }
+
+// Attack (the freeze, after the kill's CI failure; held): a
+// fork-and-exit chain whose every link starts a session of its own,
+// frozen three times: no group signal reaches a link's fork, and each link
+// is gone a moment after it forks. Safe outcome: no line in the second
+// after each freeze, and none after the kill that ends it.
+func TestKernel_FreezeStopsASessionChain(t *testing.T) {
+	k, ticks := r25Kernel(t, `
+import os, sys, time
+t = open(sys.argv[1], "a", buffering=1)
+end = time.time() + 30  # a chain the cleanup misses still ends
+while time.time() < end:
+    os.setsid()
+    t.write("t\n")
+    if os.fork():
+        os._exit(0)
+`)
+	r25WaitTicks(t, ticks)
+	for i := range 3 {
+		if n := r25FrozenTicks(t, k.Process.Pid, ticks); n > 0 {
+			t.Fatalf("freeze %d: the chain wrote %d lines in the second after the freeze", i, n)
+		}
+	}
+	killKernel(k.Process.Pid, k.Process.Pid)
+	time.Sleep(300 * time.Millisecond)
+	n0 := r25Ticks(ticks)
+	time.Sleep(time.Second)
+	if n := r25Ticks(ticks) - n0; n > 0 {
+		t.Fatalf("the chain wrote %d lines in the second after the kill", n)
+	}
+}
