@@ -29,7 +29,11 @@
 //     its spelling's Secret or Protected class kept
 //     (a_secret_or_protected_place_is_itself_by_any_name,
 //     identity_never_lowers_a_place: finalname.go, identity_windows.go),
-//     and under Wine the Unix home is a home (hosthomes_windows.go).
+//     and under Wine the Unix home is a home (hosthomes_windows.go). A
+//     path resolved through a symlink that lies in a secret or protected
+//     place keeps that place's class, whatever the link's target
+//     (RealPath.Via: a_store_entry_is_secret_by_every_route,
+//     via_law_test.go).
 //   - G1.5 access effects: access.go. G1.6 the documents gate and G1.7 the
 //     writer's re-resolution (gate_write_auto_never_secret,
 //     gate_secret_read_needs_yes, gate_yes_runs, gate_inside_write_runs,

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -17,7 +18,7 @@ func TestMemoFSAnswersAsItsFS(t *testing.T) {
 		n := rapid.IntRange(1, 40).Draw(t, "n")
 		for i := range n {
 			p := genPath(t, fmt.Sprint("path", i))
-			if got, want := Resolve(memo, lawRoot, p), Resolve(fsys, lawRoot, p); got != want {
+			if got, want := Resolve(memo, lawRoot, p), Resolve(fsys, lawRoot, p); !reflect.DeepEqual(got, want) {
 				t.Fatalf("Resolve(%q): memo %+v, fs %+v", p, got, want)
 			}
 		}

@@ -531,7 +531,13 @@ func (p *Policy) Resolve(dir, path string) RealPath { return Resolve(p.fs, dir, 
 // other Secret (it may name anything). A path with a final path that is
 // not its spelling (RealPath.Spelled: finalname.go) is classed by its
 // final path, and Secret or Protected when its spelling is
-// (ClassOfIdentity).
+// (ClassOfIdentity). A path resolved through a symlink that lies in a
+// secret or protected place is that place's entry, whatever the link's
+// target (RealPath.Via, ClassOfIdentity): ~/.ssh/config linked out to a
+// dotfiles repository, read as L/config where L links to ~/.ssh, is the
+// store's file; a policy knows the targets of the links a secret
+// directory holds when it is made (linkedOutOf), and a link made later
+// is judged here by where the walk found it.
 func (p *Policy) Class(r RealPath) Class { return p.classAs(r, true) }
 
 // classAs is Class, with the protected rules asked or not (a read's
@@ -540,6 +546,12 @@ func (p *Policy) classAs(r RealPath, protected bool) Class {
 	c := p.classOf(r, protected)
 	if r.Spelled != "" {
 		c = ClassOfIdentity(p.classOf(RealPath{Path: r.Spelled, Looped: r.Looped}, protected), c)
+	}
+	for _, v := range r.Via {
+		if c == ClassSecret {
+			break
+		}
+		c = ClassOfIdentity(p.classOf(RealPath{Path: v}, protected), c)
 	}
 	return c
 }
@@ -597,6 +609,11 @@ func (p *Policy) HoldsSecret(r RealPath) bool {
 	}
 	if r.Spelled != "" && p.HoldsSecret(RealPath{Path: r.Spelled}) {
 		return true
+	}
+	for _, v := range r.Via {
+		if p.classOf(RealPath{Path: v}, false) == ClassSecret {
+			return true // reached through a link in a secret place
+		}
 	}
 	if procExempt(r.Path) {
 		return false

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -94,14 +95,14 @@ func TestRedteam21_PlainResolveAgreesWithTheWalkOnEveryStrangePath(t *testing.T)
 	}
 	for _, p := range paths {
 		got, want := Resolve(OS, root, p), Resolve(walkOnly{OS}, root, p)
-		if got != want {
+		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: Resolve gives %+v, the walk %+v", p, got, want)
 		}
 	}
 	// relative, against the root
 	for _, p := range []string{"file", "sub/keys/id_ed25519", "mnt/keys", "./file", "sub/../file", "file/"} {
 		got, want := Resolve(OS, root, p), Resolve(walkOnly{OS}, root, p)
-		if got != want {
+		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: Resolve gives %+v, the walk %+v", p, got, want)
 		}
 	}

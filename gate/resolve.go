@@ -73,6 +73,11 @@ type RealPath struct {
 	// file's one name on a FinalNamer: finalname.go) differs; Path is
 	// then the final path. Empty elsewhere (always on Linux and macOS).
 	Spelled string
+	// Via are the real paths of the symlinks the walk followed, in order
+	// (nil when it followed none): a path resolved through a link that
+	// lies in a secret or protected place names that place's entry,
+	// whatever its target (ClassOfIdentity).
+	Via []string
 }
 
 // errNoTarget stands for an unreadable link: it is kept as written.
@@ -101,7 +106,7 @@ func resolveSlash(fsys FS, dir, path string) RealPath {
 		return RealPath{Path: path} // no link on the way: the walk would give it back
 	}
 	todo := splitPath(path)
-	var real []string
+	var real, via []string
 	links := 0
 	looped := false
 	for len(todo) > 0 {
@@ -145,6 +150,7 @@ func resolveSlash(fsys FS, dir, path string) RealPath {
 				continue
 			}
 			links++
+			via = append(via, next)
 			if strings.HasPrefix(target, "/") {
 				real = real[:0]
 			}
@@ -153,7 +159,7 @@ func resolveSlash(fsys FS, dir, path string) RealPath {
 		}
 		real = append(real, c)
 	}
-	return RealPath{Path: joinPath(real), Looped: looped}
+	return RealPath{Path: joinPath(real), Looped: looped, Via: via}
 }
 
 // isClean reports whether the absolute path p is as the walk would join
