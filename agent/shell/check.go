@@ -68,6 +68,7 @@ func (x *run) call(ctx context.Context, args []string) ([]string, error) {
 		return nil, errHalted
 	}
 	st := x.judge(args, hc.Dir, hc.Env)
+	allowed = x.coveredAt(step, inStep, st, allowed)
 	if !st.Effects.SubsetOf(allowed) {
 		return nil, x.refuse(step, x.shownRun(step, st, allowed), st.Effects, allowed)
 	}
@@ -126,6 +127,39 @@ func (x *run) allowedAt(step int, inStep bool) gate.Effects {
 		e = e.Union(x.allowed[i])
 	}
 	return e
+}
+
+// coveredAt is what may run of a command judged as st at step, of
+// allowed: secret and protected, when a question approved them, are for
+// the real paths that question named only (Step.Reals), as a grant is; a
+// command whose real paths as it runs are not all among those keeps of
+// them only what the auto set holds. Named exactly: a word the gate could
+// not read names every directory of / in the question, and "below one of
+// them" would have covered the store. The
+// twenty-ninth red team's: a script outside the grammar, judged secret
+// for a word the gate could not read, was approved, and one of its
+// commands then wrote ~/.ssh/authorized_keys through a link it planted
+// under a name no question showed.
+func (x *run) coveredAt(step int, inStep bool, st gate.Step, allowed gate.Effects) gate.Effects {
+	if !st.Effects.Has(gate.Secret) && !st.Effects.Has(gate.Protected) {
+		return allowed
+	}
+	judged := x.sc.Steps[step].Reals
+	if !inStep {
+		judged = nil
+		for i := x.cur.start; i < x.cur.end && i < len(x.sc.Steps); i++ {
+			judged = append(judged, x.sc.Steps[i].Reals...)
+		}
+	}
+	for _, r := range st.Reals {
+		if !slices.Contains(judged, r) {
+			x.mu.Lock()
+			auto := x.autoNow
+			x.mu.Unlock()
+			return auto.Union(allowed.Without(gate.Secret).Without(gate.Protected))
+		}
+	}
+	return allowed
 }
 
 // refuse records the runtime refusal at step (the first one wins), stops
@@ -197,7 +231,7 @@ func (x *run) open(ctx context.Context, path string, flag int, perm os.FileMode)
 	x.mu.Lock()
 	step, judged := x.redirStep(rp.Path, a)
 	allowed := x.allowedAt(step, true)
-	if !judged && x.sc.Grammar {
+	if !judged {
 		// a path no redirection of the pipeline was judged to open for
 		// this access (a link an earlier step re-pointed, a directory
 		// a cd through a new link or a pushd reached): what the auto set

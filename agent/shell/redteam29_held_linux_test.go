@@ -189,3 +189,49 @@ func TestRedteam29_TypeLooksUpANameInTheStore(t *testing.T) {
 		t.Fatalf("the store's executable file is told apart from a missing one:\n%s\n---\n%s", hit, miss)
 	}
 }
+
+// Attack (target 1, process substitution; GOT THROUGH, medium, by
+// approval): every process substitution is judged as /dev/fd/63, a
+// secret place (eukhe's own /proc/self), so `diff <(sort a) <(sort b)`
+// asks "read+exec+secret" with no file of a credential store named; the
+// user, who must approve that to diff at all, approves. The script is
+// outside the step grammar, one step run whole, and its approval of
+// secret covers a write to ~/.ssh/authorized_keys through a link the
+// script planted (the question's paths name neither the store nor the
+// file) — or the same through the run's private FIFO directory, whose
+// name `echo <(true)` prints. Root cause: the false secret of /dev/fd/63
+// makes secret approvals routine, and a script outside the grammar
+// approved for one secret may touch every secret. Safe outcome: the key
+// is not appended unless a question named the store.
+// HELD now, every form: a process substitution stands as a stream's
+// alias in the gate (gate/expand.go), so `diff <(…) <(…)` asks nothing
+// about secret; the run's FIFO directory is read-only to every process of
+// the run whatever the step was approved for (sandbox.go: Keep and
+// Sealed; form b planted there, approved for an unnamed secret); and an
+// approval of secret or protected covers a command or a redirection only
+// at the real paths its question named (check.go: coveredAt, and the
+// open handler for a script outside the grammar too; forms c, d and e
+// wrote through a link in the workspace planted after the question).
+func TestRedteam29_ProcessSubstitutionsSecretApprovalDoesNotCoverTheStore(t *testing.T) {
+	for i, form := range []string{
+		"diff <(echo a) <(echo a); PLANT L; echo AGENT >> L",
+		"p=$(echo <(true)); d=${p%/*}; PLANT $d/sh-interp-x; echo AGENT >> $d/sh-interp-x",
+		"p=$(echo <(true)); x=${p%/*}; PLANT L; tee -a L $x/y <<< AGENT",
+		"p=$(echo <(true)); x=${p%/*}; PLANT L; cat $x/y; echo AGENT >> L",
+		"p=$(echo <(true)); x=${p%/*}; PLANT L; f() { tee -a L $x/y <<< AGENT; }; f",
+	} {
+		t.Run(string(rune('a'+i)), func(t *testing.T) {
+			w := r27TmpWorld(t)
+			keys := r29Keys(t, w)
+			res := w.run(strings.ReplaceAll(form, "PLANT", r29Plant(w, "authorized_keys", "")))
+			for _, q := range w.asker.asked() {
+				if strings.Contains(strings.Join(q.Reals, " "), w.secret) || strings.Contains(q.What, w.secret) {
+					return
+				}
+			}
+			if b, _ := os.ReadFile(keys); strings.Contains(string(b), "AGENT") {
+				t.Fatalf("%s: the key was appended; the only questions: %q\n%s", form, r29Asked(w), res.Text)
+			}
+		})
+	}
+}

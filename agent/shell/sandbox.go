@@ -195,11 +195,13 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	pl.Frozen = x.policy.GateFileDirs()
 	if x.fifoDir != "" {
 		// the process substitutions' pipes: there at their own path for
-		// the program handed one, and read-only, so no process plants a
-		// name in it that the shell would open itself, unjudged
-		// (interpEnv; the twenty-ninth red team's)
+		// the program handed one, and read-only whatever the step was
+		// approved for, so no process plants a name in it that the shell
+		// would open itself, unjudged (interpEnv; the twenty-ninth red
+		// team's, and its form b: approved for secret, a step planted
+		// a link to ~/.ssh/authorized_keys there)
 		pl.Keep = append(pl.Keep, x.fifoDir)
-		pl.Frozen = append(slices.Clip(pl.Frozen), x.fifoDir)
+		pl.Sealed = []string{x.fifoDir}
 	}
 	l.made = made
 	if made != nil && x.tree != nil {

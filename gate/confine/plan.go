@@ -101,6 +101,10 @@ type Places struct {
 	// process makes a settings file that is missing (eukhe makes these
 	// directories when it makes the policy: settings.Paths.Policy).
 	Frozen []string
+	// Sealed are directories read-only to every process, whatever it may
+	// do (secret and protected too): the process substitutions' pipes,
+	// which the shell opens by its own path, past every judgment.
+	Sealed []string
 }
 
 // Sandbox is the plan of one confined process.
@@ -214,11 +218,13 @@ func Plan(allowed gate.Effects, pl Places) Sandbox {
 			}
 		}
 	}
+	frozen := pl.Sealed
 	if !allowed.Has(gate.Secret) {
-		for _, d := range sortedByDepth(pl.Frozen) {
-			if r := s.Reach(d); r.Host == d && r.Write {
-				s.Mounts = append(s.Mounts, Mount{Kind: MountRO, Src: d, Dst: d})
-			}
+		frozen = slices.Concat(pl.Frozen, pl.Sealed)
+	}
+	for _, d := range sortedByDepth(frozen) {
+		if r := s.Reach(d); r.Host == d && r.Write {
+			s.Mounts = append(s.Mounts, Mount{Kind: MountRO, Src: d, Dst: d})
 		}
 	}
 	hide := func(es []Entry) {

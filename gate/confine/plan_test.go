@@ -345,3 +345,28 @@ func TestLaw_kernel_settings_are_never_writable(t *testing.T) {
 		}
 	})
 }
+
+// TestLaw_a_sealed_directory_is_never_writable: the process
+// substitutions' pipes (Places.Sealed) are read-only to a confined
+// process whatever it may do, secret and protected too, in the mounts and
+// in the Landlock rules: the shell opens a name there by its own path,
+// past every judgment (the twenty-ninth red team's).
+func TestLaw_a_sealed_directory_is_never_writable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		allowed, pl := genEffects(t, "allowed"), genPlaces(t)
+		sealed := rapid.SampledFrom([]string{"/tmp/eukhe-fifos-1", "/home/u/proj/f", "/var/tmp/f"}).Draw(t, "sealed")
+		pl.Keep = append(pl.Keep, sealed)
+		pl.Sealed = []string{sealed}
+		s := Plan(allowed, pl)
+		for _, p := range []string{sealed, sealed + "/sh-interp-1"} {
+			if r := s.Reach(p); r.Write {
+				t.Fatalf("%s is writable with %s allowed; mounts %v", p, allowed, s.Mounts)
+			}
+		}
+		pl.KeepTmp = true
+		plan := Plan(allowed, pl).Landlock(readDirOf)
+		if _, write := landlockAccess(plan, sealed+"/sh-interp-1"); write {
+			t.Fatalf("Landlock writes in %s with %s allowed; rules %v", sealed, allowed, plan.Rules)
+		}
+	})
+}
