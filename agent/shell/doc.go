@@ -54,9 +54,13 @@
 //     interpreter's own shortcut past the open handler (its FIFOs, by
 //     name, in TMPDIR) names no reachable path: while it resets, TMPDIR
 //     is below /dev/null, or a directory of the run's own, read-only in
-//     every sandbox of the run, for a script with a process substitution
-//     (interp_env.go). A step may run with what the auto set holds, plus,
-//     when the user approved it, the effects it was asked about; anything
+//     every sandbox of the run whatever it was approved for
+//     (confine.Places.Sealed), for a script with a process substitution
+//     (interp_env.go). Secret and protected, approved, cover a command
+//     only at the real paths its question named (coveredAt: its real
+//     paths as it runs all among Step.Reals), as a grant does. A step may
+//     run with what the auto set holds, plus, when the user approved it,
+//     the effects it was asked about; anything
 //     else is refused at that step (reason "changed"); a command refused
 //     for secret is shown by its name only (its words as they ran may be
 //     a secret place's names).
