@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/eukhe/eukhe/agent/urls"
 	"github.com/eukhe/eukhe/gate/settings"
 )
 
@@ -29,8 +30,8 @@ const DefaultCallTimeout = 60 * time.Second
 // mcp.servers (stdio commands and streamable-HTTP URLs), made on first use.
 // A server that crashes, hangs past the timeout or breaks its connection
 // gives that call an error; it is stopped and started again on the next
-// call, and the session stays up. Clients is the ResourceSource of mcp://
-// reads.
+// call, and the session stays up. Clients is the urls.ResourceSource of
+// mcp:// reads.
 type Clients struct {
 	// Servers are the configured servers in force now.
 	Servers func() map[string]settings.MCPServer
@@ -73,7 +74,7 @@ func (p *peer) drained() {
 	}
 }
 
-var _ ResourceSource = (*Clients)(nil)
+var _ urls.ResourceSource = (*Clients)(nil)
 
 func (c *Clients) timeout() time.Duration {
 	if c.Timeout > 0 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/eukhe/eukhe/agent/urls"
 	"github.com/eukhe/eukhe/gate/settings"
 )
 
@@ -172,11 +173,11 @@ func TestDynStreamableHTTPServerWithBearerToken(t *testing.T) {
 	}
 }
 
-// Clients is the URL reader's ResourceSource.
+// Clients is the URL reader's urls.ResourceSource.
 func TestClientsAreAResourceSource(t *testing.T) {
 	w := newWorld(t)
 	w.servers(map[string]settings.MCPServer{"fake": fakeStdio()})
-	var src ResourceSource = w.sess.Clients()
+	var src urls.ResourceSource = w.sess.Clients()
 	if !src.HasServer("fake") || src.HasServer("other") {
 		t.Fatal("HasServer")
 	}

@@ -13,7 +13,9 @@
 // workspace root from the client's roots), approvals (the `eukhe
 // approvals` terminal), transcript (each session's calls log and its
 // reading; its laws are in agent/transcript/doc.go). cmd/eukhe wires
-// them; it decides nothing.
+// them; it decides nothing. urls (the internal URLs of read: repo://,
+// skill://, mcp://, and the rejections of every scheme; its laws are in
+// agent/urls/doc.go) is wired by the session here.
 //
 // Progress (progress.go): a call's progress sink rides in its context
 // (docs.WithProgress). The MCP binding sets one for a tools/call whose
@@ -65,9 +67,12 @@
 //     eukhe.tool_issue in the session's JSONL log, and Host.Issue for the
 //     editor; the call's result only acknowledges).
 //   - S7.5, S7.6, S7.9 internal URLs (path_rejects_escape,
-//     path_resolves_inside): urls*.go and ssh*.go; read hands every path
-//     holding "://" to the session's URLReader; Clients is its
-//     ResourceSource.
+//     path_resolves_inside): package agent/urls (its doc.go holds the
+//     laws and their files); read hands every path holding "://" to the
+//     session's urls.Reader (session.go wires it). What it needs from
+//     here is passed in: Clients is its ResourceSource (mcp://), the
+//     sshReader of ssh.go and ssh_run.go its SSH (ssh://, S7.9), the
+//     transcriptURLs of memory.go its Memory (memory://, agent://).
 //   - G5 routing: a session's chain is its own sink, then its parent's up
 //     to the root (host.go, Host.Attach). A link's clients are asked by
 //     the one approval broker (broker.go, Broker over Client: Ask,
@@ -117,7 +122,7 @@
 //     page it, cN/K is one line; rows are not edit anchors). agent://S is
 //     S's transcript when this session is on S's parent chain (each
 //     transcript's meta.json names its parent). Both walk with
-//     WalkURLPath (S7.6). A call in which the user allowed a secret keeps
+//     urls.WalkPath (S7.6). A call in which the user allowed a secret keeps
 //     a note instead of its result (the link that gave the answer marks
 //     the call's context; a secret allowed in a job after its call
 //     returned withholds later job results too).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/agent/transcript"
+	"github.com/eukhe/eukhe/agent/urls"
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 )
@@ -29,43 +30,45 @@ import (
 //     so on up), as memory:// reads this one's: agent://SESSION/cN,
 //     agent://SESSION/cN:A-B, agent://SESSION/cN/K.
 //
-// The path after the scheme is walked by WalkURLPath: above the root is
-// escapes, never clamped (memory://../x, memory://c1/../../x).
+// The path after the scheme is walked by urls.WalkPath: above the root is
+// escapes, never clamped (memory://../x, memory://c1/../../x). A session
+// without a transcript has no transcriptURLs: package urls rejects both
+// schemes there (the rejection scheme).
 
-// readMemory reads memory://rest.
-func (r *URLReader) readMemory(raw, rest string, bound int) (string, error) {
-	if r.Memory == nil {
-		return "", urlErr(KindScheme, raw, "this session keeps no transcript (a one-shot eukhe tool call, or a session without a state directory), so memory:// has nothing to read")
-	}
-	names, ok := WalkURLPath(rest)
+// transcriptURLs reads memory:// and agent:// over the session's
+// transcript: it is the session's urls.Reader.Memory.
+type transcriptURLs struct{ t *transcript.Transcript }
+
+var _ urls.TranscriptSource = transcriptURLs{}
+
+// ReadMemory reads memory://rest.
+func (m transcriptURLs) ReadMemory(raw, rest string, bound int) (string, error) {
+	names, ok := urls.WalkPath(rest)
 	if !ok {
-		return "", urlErr(KindEscapes, raw, "the path climbs above memory://; name a call as memory://c7")
+		return "", urls.Errorf(urls.KindEscapes, raw, "the path climbs above memory://; name a call as memory://c7")
 	}
-	return readTranscript(raw, "memory://", r.Memory.Dir, "this session", names, bound)
+	return readTranscript(raw, "memory://", m.t.Dir, "this session", names, bound)
 }
 
-// readAgent reads agent://rest.
-func (r *URLReader) readAgent(raw, rest string, bound int) (string, error) {
-	if r.Memory == nil {
-		return "", urlErr(KindScheme, raw, "this session keeps no transcript (a one-shot eukhe tool call, or a session without a state directory), so it cannot find its subagents' either")
-	}
-	names, ok := WalkURLPath(rest)
+// ReadAgent reads agent://rest.
+func (m transcriptURLs) ReadAgent(raw, rest string, bound int) (string, error) {
+	names, ok := urls.WalkPath(rest)
 	if !ok {
-		return "", urlErr(KindEscapes, raw, "the path climbs above agent://; name a subagent session as agent://SESSION")
+		return "", urls.Errorf(urls.KindEscapes, raw, "the path climbs above agent://; name a subagent session as agent://SESSION")
 	}
 	if len(names) == 0 {
-		return "", urlErr(KindArguments, raw, "name a subagent session: agent://SESSION lists its calls, agent://SESSION/c3 gives one")
+		return "", urls.Errorf(urls.KindArguments, raw, "name a subagent session: agent://SESSION lists its calls, agent://SESSION/c3 gives one")
 	}
 	id := names[0]
-	sessions := filepath.Dir(r.Memory.Dir)
+	sessions := filepath.Dir(m.t.Dir)
 	switch {
-	case id == r.Memory.Session:
-		return "", urlErr(KindNotAllowed, raw, "that is this session; read memory:// for its own calls")
+	case id == m.t.Session:
+		return "", urls.Errorf(urls.KindNotAllowed, raw, "that is this session; read memory:// for its own calls")
 	case !transcript.ValidSessionID(id):
-		return "", urlErr(KindNotFound, raw, "%q is not a session id (letters, digits, '-' and '_')", Shown(id))
+		return "", urls.Errorf(urls.KindNotFound, raw, "%q is not a session id (letters, digits, '-' and '_')", Shown(id))
 	}
-	if err := parentChainHolds(sessions, id, r.Memory.Session); err != nil {
-		return "", urlErr(err.kind, raw, "%s", err.msg)
+	if err := parentChainHolds(sessions, id, m.t.Session); err != nil {
+		return "", urls.Errorf(err.kind, raw, "%s", err.msg)
 	}
 	return readTranscript(raw, "agent://"+id+"/", filepath.Join(sessions, id), "subagent session "+id, names[1:], bound)
 }
@@ -79,11 +82,11 @@ func parentChainHolds(sessions, id, reader string) *chainError {
 	found, on := transcript.OnParentChain(sessions, id, reader)
 	switch {
 	case !found:
-		return &chainError{KindNotFound, fmt.Sprintf("no session %s has a transcript here; agent:// reads the subagents this session started (eukhe mcp --parent %s)", id, reader)}
+		return &chainError{urls.KindNotFound, fmt.Sprintf("no session %s has a transcript here; agent:// reads the subagents this session started (eukhe mcp --parent %s)", id, reader)}
 	case on:
 		return nil
 	}
-	return &chainError{KindNotAllowed, fmt.Sprintf("session %s is not a subagent of this session (its parent chain does not hold %s); only its parent chain may read it", id, reader)}
+	return &chainError{urls.KindNotAllowed, fmt.Sprintf("session %s is not a subagent of this session (its parent chain does not hold %s); only its parent chain may read it", id, reader)}
 }
 
 // readTranscript reads names (none: the list; cN with an optional
@@ -92,7 +95,7 @@ func readTranscript(raw, base, dir, whose string, names []string, bound int) (st
 	transcript.Flush(dir)
 	l, err := transcript.ReadLog(dir)
 	if err != nil {
-		return "", urlErr(KindIO, raw, "the transcript of %s cannot be read: %v", whose, err)
+		return "", urls.Errorf(urls.KindIO, raw, "the transcript of %s cannot be read: %v", whose, err)
 	}
 	defer l.Close()
 	if len(names) == 0 {
@@ -100,11 +103,11 @@ func readTranscript(raw, base, dir, whose string, names []string, bound int) (st
 	}
 	name, ranges, _ := docs.SplitSelector(names[0])
 	if len(names) > 2 || (len(names) == 2 && ranges != nil) {
-		return "", urlErr(KindNotFound, raw, "%s%s names one line of a call; nothing is below it", base, strings.Join(names[:2], "/"))
+		return "", urls.Errorf(urls.KindNotFound, raw, "%s%s names one line of a call; nothing is below it", base, strings.Join(names[:2], "/"))
 	}
 	n, ok := transcript.CallNumber(name)
 	if !ok {
-		return "", urlErr(KindNotFound, raw, "%q is not a call id; calls are c1, c2, …: read %s for the list", Shown(name), base)
+		return "", urls.Errorf(urls.KindNotFound, raw, "%q is not a call id; calls are c1, c2, …: read %s for the list", Shown(name), base)
 	}
 	var row *transcript.CallRow
 	for i := range l.Rows {
@@ -116,15 +119,15 @@ func readTranscript(raw, base, dir, whose string, names []string, bound int) (st
 	dropped := fmt.Sprintf("call %s was dropped from the transcript of %s: it keeps the last %d calls or %d MiB, the oldest going first; read %s for the calls still kept", name, whose, transcript.DefaultMaxCalls, transcript.DefaultMaxBytes>>20, base)
 	switch {
 	case n <= l.Drop:
-		return "", urlErr(KindNotFound, raw, "%s", dropped)
+		return "", urls.Errorf(urls.KindNotFound, raw, "%s", dropped)
 	case row == nil && n > last:
-		return "", urlErr(KindNotFound, raw, "%s has no call %s (yet); read %s for the calls it kept", whose, name, base)
+		return "", urls.Errorf(urls.KindNotFound, raw, "%s has no call %s (yet); read %s for the calls it kept", whose, name, base)
 	case row == nil:
-		return "", urlErr(KindNotFound, raw, "call %s of %s has not ended yet, or was not kept; read %s for the calls it kept", name, whose, base)
+		return "", urls.Errorf(urls.KindNotFound, raw, "call %s of %s has not ended yet, or was not kept; read %s for the calls it kept", name, whose, base)
 	}
 	data, ferr := l.Body(name)
 	if ferr != nil {
-		return "", urlErr(KindIO, raw, "call %s of %s cannot be read: %v", name, whose, ferr)
+		return "", urls.Errorf(urls.KindIO, raw, "call %s of %s cannot be read: %v", name, whose, ferr)
 	}
 	p := docs.Scan(data)
 	path := base + name
@@ -136,16 +139,16 @@ func readTranscript(raw, base, dir, whose string, names []string, bound int) (st
 	if len(names) == 2 {
 		k, err := strconv.Atoi(names[1])
 		if err != nil || k < 1 {
-			return "", urlErr(KindNotFound, raw, "%s/%s: a call's line is a number from 1", path, Shown(names[1]))
+			return "", urls.Errorf(urls.KindNotFound, raw, "%s/%s: a call's line is a number from 1", path, Shown(names[1]))
 		}
 		if k > len(p.Lines) {
-			return "", urlErr(KindNotFound, raw, "%s has %d lines; there is no line %d", path, len(p.Lines), k)
+			return "", urls.Errorf(urls.KindNotFound, raw, "%s has %d lines; there is no line %d", path, len(p.Lines), k)
 		}
 		req.Ranges = []docs.Range{{From: k, To: k}}
 	} else if ranges != nil {
 		merged, past := docs.MergeRanges(ranges, len(p.Lines))
 		if len(merged) == 0 {
-			return "", urlErr(KindNotFound, raw, "%s has %d lines; %s is past its end", path, len(p.Lines), Shown(names[0]))
+			return "", urls.Errorf(urls.KindNotFound, raw, "%s has %d lines; %s is past its end", path, len(p.Lines), Shown(names[0]))
 		}
 		_ = past
 		req.Ranges = merged
@@ -305,8 +308,8 @@ func (s *Session) openTranscript(logPath string) {
 	if s.shell != nil {
 		s.shell.KeepWhole, s.shell.RecallToken = true, s.recall
 	}
-	if u, ok := s.URLs.(*URLReader); ok {
-		u.Memory = t
+	if u, ok := s.URLs.(*urls.Reader); ok {
+		u.Memory = transcriptURLs{t}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/eukhe/eukhe/agent/transcript"
+	"github.com/eukhe/eukhe/agent/urls"
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
@@ -238,25 +239,25 @@ func TestAgentURLReadsASubagentForItsParentChainOnly(t *testing.T) {
 		url  string
 		kind string
 	}{
-		{other, "agent://leaf/c1", KindNotAllowed},
-		{leaf, "agent://leaf", KindNotAllowed},
-		{leaf, "agent://mid", KindNotAllowed}, // a child never reads its parent
-		{root, "agent://../leaf", KindEscapes},
-		{root, "agent://leaf/../../x", KindEscapes},
-		{root, "agent://nobody", KindNotFound},
-		{root, "agent://le af", KindNotFound},
-		{root, "memory://../c1", KindEscapes},
-		{root, "memory://c1/../../c1", KindEscapes},
-		{root, "memory://c1/x", KindNotFound},
-		{root, "notascheme://x", KindScheme},
+		{other, "agent://leaf/c1", urls.KindNotAllowed},
+		{leaf, "agent://leaf", urls.KindNotAllowed},
+		{leaf, "agent://mid", urls.KindNotAllowed}, // a child never reads its parent
+		{root, "agent://../leaf", urls.KindEscapes},
+		{root, "agent://leaf/../../x", urls.KindEscapes},
+		{root, "agent://nobody", urls.KindNotFound},
+		{root, "agent://le af", urls.KindNotFound},
+		{root, "memory://../c1", urls.KindEscapes},
+		{root, "memory://c1/../../c1", urls.KindEscapes},
+		{root, "memory://c1/x", urls.KindNotFound},
+		{root, "notascheme://x", urls.KindScheme},
 		// Other spellings of the same call or session do not alias it.
-		{root, "memory://C1", KindNotFound},
-		{root, "memory://c01", KindNotFound},
-		{root, "agent://LEAF/c1", KindNotFound},
-		{root, "agent://leaf%2F..%2Fother", KindNotFound},
+		{root, "memory://C1", urls.KindNotFound},
+		{root, "memory://c01", urls.KindNotFound},
+		{root, "agent://LEAF/c1", urls.KindNotFound},
+		{root, "agent://leaf%2F..%2Fother", urls.KindNotFound},
 		// A walk that lands on another session is judged as that session.
-		{mid, "agent://leaf/../root", KindNotAllowed},
-		{other, "agent://x/../leaf", KindNotAllowed},
+		{mid, "agent://leaf/../root", urls.KindNotAllowed},
+		{other, "agent://x/../leaf", urls.KindNotAllowed},
 	} {
 		text, failed := c.m.read(c.url)
 		if !failed || !strings.Contains(text, ": "+c.kind+": ") {
@@ -316,12 +317,12 @@ func TestMemoryNeverKeepsASecret(t *testing.T) {
 	}
 }
 
-// transcriptReader is a URLReader over a real transcript "me" holding c1,
+// transcriptReader is a urls.Reader over a real transcript "me" holding c1,
 // beside a subagent "kid" of "me" holding c1.
 func transcriptReader(t interface {
 	Fatal(...any)
 	TempDir() string
-}) *URLReader {
+}) *urls.Reader {
 	sessions := t.TempDir()
 	me, err := transcript.Open(filepath.Join(sessions, "me"), "me", "")
 	if err != nil {
@@ -337,7 +338,7 @@ func transcriptReader(t interface {
 			t.Fatal(err)
 		}
 	}
-	return &URLReader{Memory: me}
+	return &urls.Reader{Memory: transcriptURLs{me}}
 }
 
 // TestLaw_path_rejects_escape_memory_agent: a memory:// or agent:// path
@@ -351,7 +352,7 @@ func TestLaw_path_rejects_escape_memory_agent(t *testing.T) {
 		for _, scheme := range []string{"memory://", "agent://"} {
 			raw := scheme + strings.Join(segs, "/")
 			_, err := r.Read(context.Background(), raw, 0)
-			if escaped != (urlKind(err) == KindEscapes) {
+			if escaped != (urlKind(err) == urls.KindEscapes) {
 				t.Fatalf("%s: %v (the walk escapes: %v)", raw, err, escaped)
 			}
 		}
@@ -372,7 +373,7 @@ func TestLaw_path_resolves_inside_memory_agent(t *testing.T) {
 		for _, scheme := range []string{"memory://", "agent://"} {
 			got, gerr := r.Read(context.Background(), scheme+strings.Join(segs, "/"), 0)
 			want, werr := r.Read(context.Background(), scheme+strings.Join(names, "/"), 0)
-			if urlKind(gerr) == KindEscapes || urlKind(gerr) != urlKind(werr) || (gerr == nil && got != want) {
+			if urlKind(gerr) == urls.KindEscapes || urlKind(gerr) != urlKind(werr) || (gerr == nil && got != want) {
 				t.Fatalf("%s%s = %q, %v; %s%s = %q, %v", scheme, strings.Join(segs, "/"), got, gerr, scheme, strings.Join(names, "/"), want, werr)
 			}
 		}
@@ -387,10 +388,10 @@ func FuzzTranscriptURL(f *testing.F) {
 	}
 	r := transcriptReader(f)
 	f.Fuzz(func(t *testing.T, rest string) {
-		_, walked := WalkURLPath(rest)
+		_, walked := urls.WalkPath(rest)
 		for _, scheme := range []string{"memory://", "agent://"} {
 			_, err := r.Read(context.Background(), scheme+rest, 0)
-			if (urlKind(err) == KindEscapes) == walked {
+			if (urlKind(err) == urls.KindEscapes) == walked {
 				t.Fatalf("%s%s: %v (walk ok: %v)", scheme, rest, err, walked)
 			}
 		}

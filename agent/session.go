@@ -14,6 +14,7 @@ import (
 
 	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/agent/transcript"
+	"github.com/eukhe/eukhe/agent/urls"
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
@@ -157,8 +158,8 @@ func Open(o Options) (*Session, error) {
 		user := settings.Locate(env, nil).UserDir
 		skills = []string{filepath.Join(h.Root(), ".eukhe", "skills"), filepath.Join(user, "skills")}
 	}
-	s.URLs = &URLReader{Root: h.Root(), SkillDirs: skills, Resources: s.clients, Tools: s.tools,
-		SSHHosts: func() []string { return h.Settings().SSHHosts }}
+	s.URLs = &urls.Reader{Root: h.Root(), SkillDirs: skills, Resources: s.clients, Tools: s.tools,
+		SSH: (&sshReader{Hosts: func() []string { return h.Settings().SSHHosts }}).Read}
 	if p := h.Policy(); p != nil {
 		s.guard = &DocGuard{Gate: &gate.DocumentsGate{Policy: p, Dir: h.Root(),
 			Auto: func() gate.AutoSet { return h.Settings().AutoEffects }, Chain: s.chain}}
@@ -248,7 +249,7 @@ func (s *Session) Roster() *Roster { return s.roster }
 // Surface is where host tools join and quit (S7.2).
 func (s *Session) Surface() *Surface { return &s.surface }
 
-// Clients are the session's MCP clients (the ResourceSource of mcp://).
+// Clients are the session's MCP clients (the urls.ResourceSource of mcp://).
 func (s *Session) Clients() *Clients { return s.clients }
 
 // Guard is the documents gate adapter (nil without a policy).
@@ -293,7 +294,7 @@ func (s *Session) readURL(ctx context.Context, raw string) Result {
 	}
 	// Only repo:// and skill:// touch the session's documents; a slow
 	// mcp:// or ssh:// read must not hold the session's other calls.
-	if scheme, _, _ := SplitURL(raw); scheme == "repo" || scheme == "skill" {
+	if scheme, _, _ := urls.Split(raw); scheme == "repo" || scheme == "skill" {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 	}

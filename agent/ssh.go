@@ -10,11 +10,25 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/eukhe/eukhe/agent/urls"
 )
 
 // The decisions of an ssh:// read (S7.9), pure: which host and path a URL
 // names, the argv, the quoting, and what the run's outcome becomes. The
-// run itself is ssh_run.go.
+// run itself is ssh_run.go, whose sshReader is the session's
+// urls.Reader.SSH; the walk of the path is urls.WalkPath (S7.6), every
+// failure a *urls.Error.
+//
+// Chosen where the seed is silent: an ssh:// path at its root
+// (ssh://box/, ssh://box/~) is is_directory without running ssh. Binary
+// is judged on the bytes the cap kept; a character the cap cut in two
+// counts with the dropped bytes. The reply always has a first line (the
+// URL, the size or what the cap dropped, "not edit anchors") so that the
+// file's own first line is never mistaken for it. A context without a
+// deadline gets DefaultSSHBudget. Every read here runs in a tool call with
+// an output bound (0 is docs.DefaultReadBound), so S7.9.6's arguments
+// rejection of a read without a cap has no case.
 
 // DefaultSSHBudget ends an ssh:// read whose context has no deadline.
 const DefaultSSHBudget = 30 * time.Second
@@ -49,26 +63,26 @@ func ValidSSHHost(h string) bool {
 // arguments; a host not written in the list exactly is not_allowed; a
 // path above its root is escapes; a path at its root (a directory) is
 // is_directory.
-func ParseSSH(raw, rest string, hosts []string) (SSHTarget, *URLError) {
+func ParseSSH(raw, rest string, hosts []string) (SSHTarget, *urls.Error) {
 	host, path, _ := strings.Cut(rest, "/")
 	if len(hosts) == 0 {
-		return SSHTarget{}, urlErr(KindNotAllowed, raw, "ssh:// reads are off: the setting ssh.hosts is empty. Only the user can allow a host, by adding it to ssh.hosts in the user settings.json (a project's settings cannot)")
+		return SSHTarget{}, urls.SSHOff(raw)
 	}
 	if !ValidSSHHost(host) {
-		return SSHTarget{}, urlErr(KindArguments, raw, "host %q: a host is letters, digits, '.', '-', '_' and '@', not starting with '-'; ports, users and options go in ~/.ssh/config", host)
+		return SSHTarget{}, urls.Errorf(urls.KindArguments, raw, "host %q: a host is letters, digits, '.', '-', '_' and '@', not starting with '-'; ports, users and options go in ~/.ssh/config", host)
 	}
 	if !slices.Contains(hosts, host) {
-		return SSHTarget{}, urlErr(KindNotAllowed, raw, "host %q is not in ssh.hosts (%s); use a host as it is written there, or ask the user to add this one to ssh.hosts in the user settings.json", host, strings.Join(hosts, ", "))
+		return SSHTarget{}, urls.Errorf(urls.KindNotAllowed, raw, "host %q is not in ssh.hosts (%s); use a host as it is written there, or ask the user to add this one to ssh.hosts in the user settings.json", host, strings.Join(hosts, ", "))
 	}
 	if strings.IndexByte(path, 0) >= 0 {
-		return SSHTarget{}, urlErr(KindArguments, raw, "the path holds a NUL byte, which no file name can")
+		return SSHTarget{}, urls.Errorf(urls.KindArguments, raw, "the path holds a NUL byte, which no file name can")
 	}
 	p, ok := RemotePath(path)
 	if !ok {
-		return SSHTarget{}, urlErr(KindEscapes, raw, "the path climbs above its root (the remote /, or the remote home after ~) with \"..\"; name a path under it")
+		return SSHTarget{}, urls.Errorf(urls.KindEscapes, raw, "the path climbs above its root (the remote /, or the remote home after ~) with \"..\"; name a path under it")
 	}
 	if p == "" || p == "/" {
-		return SSHTarget{}, urlErr(KindIsDirectory, raw, "names the root directory itself; ssh:// reads one file: ssh://%s/etc/hosts, ssh://%s/~/notes.md", host, host)
+		return SSHTarget{}, urls.Errorf(urls.KindIsDirectory, raw, "names the root directory itself; ssh:// reads one file: ssh://%s/etc/hosts, ssh://%s/~/notes.md", host, host)
 	}
 	return SSHTarget{Host: host, Path: p}, nil
 }
@@ -79,10 +93,10 @@ func ParseSSH(raw, rest string, hosts []string) (SSHTarget, *URLError) {
 // ok is false above the root.
 func RemotePath(path string) (string, bool) {
 	if first, after, _ := strings.Cut(path, "/"); first == "~" {
-		names, ok := WalkURLPath(after)
+		names, ok := urls.WalkPath(after)
 		return strings.Join(names, "/"), ok
 	}
-	names, ok := WalkURLPath(path)
+	names, ok := urls.WalkPath(path)
 	return "/" + strings.Join(names, "/"), ok
 }
 
@@ -130,18 +144,18 @@ type SSHRun struct {
 // it is, after one first line that names the URL, says the lines are not
 // edit anchors, and gives the number of bytes the cap dropped ("or more"
 // when the deadline ended a read that had filled the cap).
-func SSHReply(raw string, t SSHTarget, run SSHRun) (string, *URLError) {
+func SSHReply(raw string, t SSHTarget, run SSHRun) (string, *urls.Error) {
 	switch {
 	case run.StartErr != nil:
 		if errors.Is(run.StartErr, exec.ErrNotFound) || errors.Is(run.StartErr, fs.ErrNotExist) {
-			return "", urlErr(KindIO, raw, "no ssh program (%v); the user must install an OpenSSH client on PATH", run.StartErr)
+			return "", urls.Errorf(urls.KindIO, raw, "no ssh program (%v); the user must install an OpenSSH client on PATH", run.StartErr)
 		}
-		return "", urlErr(KindIO, raw, "ssh could not start: %v", run.StartErr)
+		return "", urls.Errorf(urls.KindIO, raw, "ssh could not start: %v", run.StartErr)
 	case run.Deadline && len(run.Kept) < run.Cap:
-		return "", urlErr(KindTimeout, raw, "the read did not finish by the deadline (%d bytes had come); the host or the link may be slow, or %s may not be a plain file. Try again once, then ask the user", len(run.Kept), t.Path)
+		return "", urls.Errorf(urls.KindTimeout, raw, "the read did not finish by the deadline (%d bytes had come); the host or the link may be slow, or %s may not be a plain file. Try again once, then ask the user", len(run.Kept), t.Path)
 	case !run.Deadline && run.Exit != 0:
 		kind, msg := ClassifySSH(run.Exit, run.Stderr, t)
-		return "", &URLError{Kind: kind, URL: raw, Msg: msg}
+		return "", &urls.Error{Kind: kind, URL: raw, Msg: msg}
 	}
 	kept, dropped := run.Kept, run.Dropped
 	if dropped > 0 || run.Deadline {
@@ -160,7 +174,7 @@ func SSHReply(raw string, t SSHTarget, run SSHRun) (string, *URLError) {
 		kept = kept[:cut]
 	}
 	if bytes.IndexByte(kept, 0) >= 0 || !utf8.Valid(kept) {
-		return "", urlErr(KindBinary, raw, "%s on %s is not UTF-8 text (or holds a NUL byte); ssh:// reads text files only", t.Path, t.Host)
+		return "", urls.Errorf(urls.KindBinary, raw, "%s on %s is not UTF-8 text (or holds a NUL byte); ssh:// reads text files only", t.Path, t.Host)
 	}
 	var head string
 	switch {
@@ -194,31 +208,31 @@ var (
 func ClassifySSH(exit int, stderr string, t SSHTarget) (kind, msg string) {
 	if exit == 255 {
 		if line, ok := findLine(stderr, sshAuth); ok {
-			return KindAuth, fmt.Sprintf("%s refused every key (%s). eukhe types no password or passphrase (BatchMode): the user can load a key into ssh-agent or name one in ~/.ssh/config", t.Host, line)
+			return urls.KindAuth, fmt.Sprintf("%s refused every key (%s). eukhe types no password or passphrase (BatchMode): the user can load a key into ssh-agent or name one in ~/.ssh/config", t.Host, line)
 		}
 		if line, ok := findLine(stderr, sshHost); ok {
-			return KindHost, fmt.Sprintf("ssh could not reach %s (%s). The user can check that `ssh %s` works in a terminal; a new or changed host key must be accepted there first", t.Host, line, t.Host)
+			return urls.KindHost, fmt.Sprintf("ssh could not reach %s (%s). The user can check that `ssh %s` works in a terminal; a new or changed host key must be accepted there first", t.Host, line, t.Host)
 		}
 	}
 	if exit != 255 {
 		if line, ok := findLine(stderr, catNotFound); ok {
-			return KindNotFound, fmt.Sprintf("no file %s on %s (%s); check the path (ssh://%s/~/... is under the remote home)", t.Path, t.Host, line, t.Host)
+			return urls.KindNotFound, fmt.Sprintf("no file %s on %s (%s); check the path (ssh://%s/~/... is under the remote home)", t.Path, t.Host, line, t.Host)
 		}
 		if line, ok := findLine(stderr, []string{"Is a directory"}); ok {
-			return KindIsDirectory, fmt.Sprintf("%s on %s is a directory (%s); ssh:// reads one file, name a file in it", t.Path, t.Host, line)
+			return urls.KindIsDirectory, fmt.Sprintf("%s on %s is a directory (%s); ssh:// reads one file, name a file in it", t.Path, t.Host, line)
 		}
 		if line, ok := findLine(stderr, []string{"Permission denied"}); ok {
-			return KindPermissionDenied, fmt.Sprintf("the remote user cannot read %s on %s (%s)", t.Path, t.Host, line)
+			return urls.KindPermissionDenied, fmt.Sprintf("the remote user cannot read %s on %s (%s)", t.Path, t.Host, line)
 		}
 	}
 	last := lastLine(stderr)
 	if exit == 127 {
-		return KindIO, fmt.Sprintf("the remote shell on %s could not run cat (%s); ssh:// needs a POSIX login shell with cat", t.Host, last)
+		return urls.KindIO, fmt.Sprintf("the remote shell on %s could not run cat (%s); ssh:// needs a POSIX login shell with cat", t.Host, last)
 	}
 	if last == "" {
 		last = "no message"
 	}
-	return KindIO, fmt.Sprintf("ssh to %s failed with exit status %d (%s)", t.Host, exit, last)
+	return urls.KindIO, fmt.Sprintf("ssh to %s failed with exit status %d (%s)", t.Host, exit, last)
 }
 
 // findLine is the first line of text that holds one of the needles.

@@ -8,12 +8,19 @@ import (
 	"time"
 )
 
-// readSSH is ssh://host/path (S7.9): the decisions of ssh.go around one run
-// of the user's ssh.
-func (r *URLReader) readSSH(ctx context.Context, raw, rest string, bound int) (string, error) {
+// sshReader reads ssh://host/path (S7.9) for a session's urls.Reader
+// (its SSH is Read): the decisions of ssh.go around one run of the user's
+// ssh.
+type sshReader struct {
+	Hosts   func() []string // the global ssh.hosts setting, read at call time
+	Program string          // the ssh program; "" means "ssh" from PATH
+}
+
+// Read reads ssh://rest within bound bytes. An error is a *urls.Error.
+func (r *sshReader) Read(ctx context.Context, raw, rest string, bound int) (string, error) {
 	var hosts []string
-	if r.SSHHosts != nil {
-		hosts = r.SSHHosts()
+	if r.Hosts != nil {
+		hosts = r.Hosts()
 	}
 	t, rej := ParseSSH(raw, rest, hosts)
 	if rej != nil {
@@ -25,7 +32,7 @@ func (r *URLReader) readSSH(ctx context.Context, raw, rest string, bound int) (s
 		defer cancel()
 	}
 	deadline, _ := ctx.Deadline()
-	prog := r.SSH
+	prog := r.Program
 	if prog == "" {
 		prog = "ssh"
 	}

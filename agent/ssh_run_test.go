@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eukhe/eukhe/agent/urls"
 	"github.com/eukhe/eukhe/internal/testkit"
 )
 
@@ -57,9 +58,33 @@ flood) i=0; while [ $i -lt 200 ]; do echo "0123456789012345678901234567890123456
 esac
 `
 
+func urlDeadline(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func urlWrite(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sshURLs is the URL reader of the ssh:// tests: an ssh reader wired into
+// a urls.Reader as a session wires it.
+type sshURLs struct{ sshReader }
+
+func (r *sshURLs) Read(ctx context.Context, raw string, bound int) (string, error) {
+	return (&urls.Reader{SSH: r.sshReader.Read}).Read(ctx, raw, bound)
+}
+
 // fakeSSH writes the fake ssh into a fresh directory and gives a reader
 // that uses it, every host of the script allowed.
-func fakeSSH(t *testing.T) (*URLReader, string) {
+func fakeSSH(t *testing.T) (*sshURLs, string) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "home"), 0o755); err != nil {
@@ -68,7 +93,7 @@ func fakeSSH(t *testing.T) (*URLReader, string) {
 	prog := filepath.Join(dir, "ssh")
 	testkit.WriteProgram(t, prog, []byte(strings.ReplaceAll(fakeSSHScript, "DIR", dir)))
 	hosts := []string{"ok", "me@ok", "nohost", "refused", "newkey", "changed", "denied", "perm", "nocat", "slow", "flood"}
-	return &URLReader{Root: dir, SSH: prog, SSHHosts: func() []string { return hosts }}, dir
+	return &sshURLs{sshReader{Program: prog, Hosts: func() []string { return hosts }}}, dir
 }
 
 // TestSSHReadArgvAndQuoting: the exact argv (S7.9.4), and a path of
@@ -129,23 +154,23 @@ func TestSSHReadRejections(t *testing.T) {
 		url, kind string
 		runs      bool
 	}{
-		{"ssh://nohost/etc/hosts", KindHost, true},
-		{"ssh://refused/etc/hosts", KindHost, true},
-		{"ssh://newkey/etc/hosts", KindHost, true},
-		{"ssh://changed/etc/hosts", KindHost, true},
-		{"ssh://denied/etc/hosts", KindAuth, true},
-		{"ssh://perm/etc/shadow", KindPermissionDenied, true},
-		{"ssh://nocat/etc/hosts", KindIO, true},
-		{"ssh://ok/~/missing.txt", KindNotFound, true},
-		{"ssh://ok/~/d/f/g", KindNotFound, true},
-		{"ssh://ok/~/d", KindIsDirectory, true},
-		{"ssh://ok/~/bin.dat", KindBinary, true},
-		{"ssh://ok/~/latin1.txt", KindBinary, true},
-		{"ssh://elsewhere/etc/hosts", KindNotAllowed, false},
-		{"ssh://-oProxyCommand=touch${IFS}pwned/x", KindArguments, false},
-		{"ssh://ok/~/../x", KindEscapes, false},
-		{"ssh://ok/../x", KindEscapes, false},
-		{"ssh://ok/~", KindIsDirectory, false},
+		{"ssh://nohost/etc/hosts", urls.KindHost, true},
+		{"ssh://refused/etc/hosts", urls.KindHost, true},
+		{"ssh://newkey/etc/hosts", urls.KindHost, true},
+		{"ssh://changed/etc/hosts", urls.KindHost, true},
+		{"ssh://denied/etc/hosts", urls.KindAuth, true},
+		{"ssh://perm/etc/shadow", urls.KindPermissionDenied, true},
+		{"ssh://nocat/etc/hosts", urls.KindIO, true},
+		{"ssh://ok/~/missing.txt", urls.KindNotFound, true},
+		{"ssh://ok/~/d/f/g", urls.KindNotFound, true},
+		{"ssh://ok/~/d", urls.KindIsDirectory, true},
+		{"ssh://ok/~/bin.dat", urls.KindBinary, true},
+		{"ssh://ok/~/latin1.txt", urls.KindBinary, true},
+		{"ssh://elsewhere/etc/hosts", urls.KindNotAllowed, false},
+		{"ssh://-oProxyCommand=touch${IFS}pwned/x", urls.KindArguments, false},
+		{"ssh://ok/~/../x", urls.KindEscapes, false},
+		{"ssh://ok/../x", urls.KindEscapes, false},
+		{"ssh://ok/~", urls.KindIsDirectory, false},
 	} {
 		os.Remove(filepath.Join(dir, "argv"))
 		_, err := r.Read(urlDeadline(t, 10*time.Second), c.url, 0)
@@ -160,18 +185,18 @@ func TestSSHReadRejections(t *testing.T) {
 	// No host allowed: every read is not_allowed, and the message names
 	// the setting.
 	none := *r
-	none.SSHHosts = func() []string { return nil }
-	if _, err := none.Read(context.Background(), "ssh://ok/etc/hosts", 0); urlKind(err) != KindNotAllowed || !strings.Contains(err.Error(), "ssh.hosts") {
+	none.Hosts = func() []string { return nil }
+	if _, err := none.Read(context.Background(), "ssh://ok/etc/hosts", 0); urlKind(err) != urls.KindNotAllowed || !strings.Contains(err.Error(), "ssh.hosts") {
 		t.Errorf("no hosts: %v", err)
 	}
-	none.SSHHosts = nil
-	if _, err := none.Read(context.Background(), "ssh://ok/etc/hosts", 0); urlKind(err) != KindNotAllowed {
+	none.Hosts = nil
+	if _, err := none.Read(context.Background(), "ssh://ok/etc/hosts", 0); urlKind(err) != urls.KindNotAllowed {
 		t.Errorf("no setting: %v", err)
 	}
 	// No ssh program: io.
 	gone := *r
-	gone.SSH = filepath.Join(dir, "no-such-ssh")
-	if _, err := gone.Read(context.Background(), "ssh://ok/etc/hosts", 0); urlKind(err) != KindIO || !strings.Contains(err.Error(), "no ssh program") {
+	gone.Program = filepath.Join(dir, "no-such-ssh")
+	if _, err := gone.Read(context.Background(), "ssh://ok/etc/hosts", 0); urlKind(err) != urls.KindIO || !strings.Contains(err.Error(), "no ssh program") {
 		t.Errorf("no ssh: %v", err)
 	}
 }
@@ -180,9 +205,9 @@ func TestSSHReadRejections(t *testing.T) {
 // says so.
 func TestSSHReadNoSSHOnPath(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	r := &URLReader{SSHHosts: func() []string { return []string{"box"} }}
+	r := &sshURLs{sshReader{Hosts: func() []string { return []string{"box"} }}}
 	_, err := r.Read(context.Background(), "ssh://box/etc/hosts", 0)
-	if urlKind(err) != KindIO || !strings.Contains(err.Error(), "no ssh program") {
+	if urlKind(err) != urls.KindIO || !strings.Contains(err.Error(), "no ssh program") {
 		t.Fatalf("%v", err)
 	}
 }
@@ -213,7 +238,7 @@ func TestSSHReadDeadlineKillsGroup(t *testing.T) {
 	for _, c := range []struct {
 		host, kind string
 	}{
-		{"slow", KindTimeout},
+		{"slow", urls.KindTimeout},
 		{"flood", ""},
 	} {
 		r, dir := fakeSSH(t)

@@ -12,6 +12,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 	"pgregory.net/rapid"
+
+	"github.com/eukhe/eukhe/agent/urls"
 )
 
 func TestSSHValidHost(t *testing.T) {
@@ -38,8 +40,8 @@ func TestSSHParse(t *testing.T) {
 	}{
 		{"box/etc/hosts", hosts, "", "/etc/hosts"},
 		{"box/~/notes/a.md", hosts, "", "notes/a.md"},
-		{"box/~/../x", hosts, KindEscapes, ""},
-		{"box/../x", hosts, KindEscapes, ""},
+		{"box/~/../x", hosts, urls.KindEscapes, ""},
+		{"box/../x", hosts, urls.KindEscapes, ""},
 		{"box/etc/../x", hosts, "", "/x"},
 		{"box//etc/./hosts", hosts, "", "/etc/hosts"},
 		{"box/a/~/b", hosts, "", "/a/~/b"}, // "~" only counts as the first segment
@@ -47,21 +49,21 @@ func TestSSHParse(t *testing.T) {
 		{"box/-rf", hosts, "", "/-rf"},
 		{"box/~/-x", hosts, "", "-x"}, // after "cat --", an option it is not
 		{"me@box/etc/hosts", hosts, "", "/etc/hosts"},
-		{"box/", hosts, KindIsDirectory, ""},
-		{"box/~", hosts, KindIsDirectory, ""},
-		{"box/~/a/..", hosts, KindIsDirectory, ""},
-		{"box/a\x00b", hosts, KindArguments, ""},
+		{"box/", hosts, urls.KindIsDirectory, ""},
+		{"box/~", hosts, urls.KindIsDirectory, ""},
+		{"box/~/a/..", hosts, urls.KindIsDirectory, ""},
+		{"box/a\x00b", hosts, urls.KindArguments, ""},
 		// The host as written in ssh.hosts, and nothing else.
-		{"other/etc/hosts", hosts, KindNotAllowed, ""},
-		{"BOX/etc/hosts", hosts, KindNotAllowed, ""},
-		{"me@box.lan/etc/hosts", hosts, KindNotAllowed, ""},
-		{"-oProxyCommand=id/x", hosts, KindArguments, ""},
-		{"box:22/x", hosts, KindArguments, ""},
-		{"/etc/hosts", hosts, KindArguments, ""},
+		{"other/etc/hosts", hosts, urls.KindNotAllowed, ""},
+		{"BOX/etc/hosts", hosts, urls.KindNotAllowed, ""},
+		{"me@box.lan/etc/hosts", hosts, urls.KindNotAllowed, ""},
+		{"-oProxyCommand=id/x", hosts, urls.KindArguments, ""},
+		{"box:22/x", hosts, urls.KindArguments, ""},
+		{"/etc/hosts", hosts, urls.KindArguments, ""},
 		// An empty list rejects every read, a malformed host too.
-		{"box/etc/hosts", nil, KindNotAllowed, ""},
-		{"box/etc/hosts", []string{}, KindNotAllowed, ""},
-		{"-x/y", nil, KindNotAllowed, ""},
+		{"box/etc/hosts", nil, urls.KindNotAllowed, ""},
+		{"box/etc/hosts", []string{}, urls.KindNotAllowed, ""},
+		{"-x/y", nil, urls.KindNotAllowed, ""},
 	} {
 		raw := "ssh://" + c.rest
 		got, err := ParseSSH(raw, c.rest, c.hosts)
@@ -75,7 +77,7 @@ func TestSSHParse(t *testing.T) {
 		case err != nil && err.URL != raw:
 			t.Errorf("ParseSSH(%q) names the URL %q", raw, err.URL)
 		}
-		if c.kind == KindNotAllowed && len(c.hosts) == 0 && !strings.Contains(err.Error(), "ssh.hosts") {
+		if c.kind == urls.KindNotAllowed && len(c.hosts) == 0 && !strings.Contains(err.Error(), "ssh.hosts") {
 			t.Errorf("ParseSSH(%q) with no hosts: %q does not name ssh.hosts", raw, err)
 		}
 	}
@@ -159,25 +161,25 @@ func TestSSHClassify(t *testing.T) {
 		stderr string
 		kind   string
 	}{
-		{255, "ssh: Could not resolve hostname box: Name or service not known\n", KindHost},
-		{255, "ssh: Could not resolve hostname box: nodename nor servname provided, or not known\n", KindHost},
-		{255, "ssh: connect to host box port 22: Connection refused\n", KindHost},
-		{255, "ssh: connect to host box port 22: Connection timed out\n", KindHost},
-		{255, "ssh: connect to host box port 22: No route to host\n", KindHost},
-		{255, "No ED25519 host key is known for box and you have requested strict checking.\nHost key verification failed.\n", KindHost},
-		{255, "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\n@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\nHost key for box has changed and you have requested strict checking.\nHost key verification failed.\n", KindHost},
-		{255, "kex_exchange_identification: Connection closed by remote host\nConnection closed by 10.0.0.7 port 22\n", KindHost},
-		{255, "me@box: Permission denied (publickey).\n", KindAuth},
-		{255, "Warning: Permanently added 'box' (ED25519) to the list of known hosts.\nme@box: Permission denied (publickey,password,keyboard-interactive).\n", KindAuth},
-		{255, "Received disconnect from 10.0.0.7 port 22:2: Too many authentication failures\n", KindAuth},
-		{1, "cat: /etc/x: No such file or directory\n", KindNotFound},
-		{1, "cat: /etc/x: Not a directory\n", KindNotFound},
-		{1, "cat: /etc/x: Is a directory\n", KindIsDirectory},
-		{1, "cat: /etc/x: Permission denied\n", KindPermissionDenied},
-		{127, "sh: 1: cat: not found\n", KindIO},
-		{1, "", KindIO},
-		{255, "something new\n", KindIO},
-		{-1, "", KindIO},
+		{255, "ssh: Could not resolve hostname box: Name or service not known\n", urls.KindHost},
+		{255, "ssh: Could not resolve hostname box: nodename nor servname provided, or not known\n", urls.KindHost},
+		{255, "ssh: connect to host box port 22: Connection refused\n", urls.KindHost},
+		{255, "ssh: connect to host box port 22: Connection timed out\n", urls.KindHost},
+		{255, "ssh: connect to host box port 22: No route to host\n", urls.KindHost},
+		{255, "No ED25519 host key is known for box and you have requested strict checking.\nHost key verification failed.\n", urls.KindHost},
+		{255, "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\n@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\nHost key for box has changed and you have requested strict checking.\nHost key verification failed.\n", urls.KindHost},
+		{255, "kex_exchange_identification: Connection closed by remote host\nConnection closed by 10.0.0.7 port 22\n", urls.KindHost},
+		{255, "me@box: Permission denied (publickey).\n", urls.KindAuth},
+		{255, "Warning: Permanently added 'box' (ED25519) to the list of known hosts.\nme@box: Permission denied (publickey,password,keyboard-interactive).\n", urls.KindAuth},
+		{255, "Received disconnect from 10.0.0.7 port 22:2: Too many authentication failures\n", urls.KindAuth},
+		{1, "cat: /etc/x: No such file or directory\n", urls.KindNotFound},
+		{1, "cat: /etc/x: Not a directory\n", urls.KindNotFound},
+		{1, "cat: /etc/x: Is a directory\n", urls.KindIsDirectory},
+		{1, "cat: /etc/x: Permission denied\n", urls.KindPermissionDenied},
+		{127, "sh: 1: cat: not found\n", urls.KindIO},
+		{1, "", urls.KindIO},
+		{255, "something new\n", urls.KindIO},
+		{-1, "", urls.KindIO},
 	} {
 		kind, msg := ClassifySSH(c.exit, c.stderr, tgt)
 		if kind != c.kind {
@@ -212,15 +214,15 @@ func TestSSHReply(t *testing.T) {
 			"[ssh://box/etc/x: remote text, not edit anchors; the output cap kept the first 6 bytes and dropped 4 bytes]", "abcdef"},
 		{"full then deadline", SSHRun{Kept: []byte("0123456789"), Dropped: 5, Cap: 10, Deadline: true, Exit: -1}, "",
 			"[ssh://box/etc/x: remote text, not edit anchors; the output cap kept the first 10 bytes and dropped 5 bytes or more (the deadline ended the read)]", "0123456789"},
-		{"deadline before the cap filled", SSHRun{Kept: []byte("0123"), Cap: 10, Deadline: true, Exit: -1}, KindTimeout, "", ""},
-		{"nothing by the deadline", SSHRun{Cap: 10, Deadline: true, Exit: -1}, KindTimeout, "", ""},
-		{"NUL", SSHRun{Kept: []byte("a\x00b"), Cap: 10}, KindBinary, "", ""},
-		{"not UTF-8", SSHRun{Kept: []byte("caf\xe9 au lait"), Cap: 100}, KindBinary, "", ""},
-		{"UTF-16", SSHRun{Kept: []byte("\xff\xfea\x00"), Cap: 100}, KindBinary, "", ""},
-		{"failed", SSHRun{Exit: 1, Stderr: "cat: /etc/x: No such file or directory\n", Cap: 10}, KindNotFound, "", ""},
-		{"failed after some output", SSHRun{Exit: 1, Kept: []byte("ab"), Stderr: "cat: /etc/x: Is a directory\n", Cap: 10}, KindIsDirectory, "", ""},
-		{"no ssh", SSHRun{StartErr: fmt.Errorf("exec: %w", exec.ErrNotFound), Cap: 10}, KindIO, "", ""},
-		{"cannot start", SSHRun{StartErr: errors.New("fork: resource temporarily unavailable"), Cap: 10}, KindIO, "", ""},
+		{"deadline before the cap filled", SSHRun{Kept: []byte("0123"), Cap: 10, Deadline: true, Exit: -1}, urls.KindTimeout, "", ""},
+		{"nothing by the deadline", SSHRun{Cap: 10, Deadline: true, Exit: -1}, urls.KindTimeout, "", ""},
+		{"NUL", SSHRun{Kept: []byte("a\x00b"), Cap: 10}, urls.KindBinary, "", ""},
+		{"not UTF-8", SSHRun{Kept: []byte("caf\xe9 au lait"), Cap: 100}, urls.KindBinary, "", ""},
+		{"UTF-16", SSHRun{Kept: []byte("\xff\xfea\x00"), Cap: 100}, urls.KindBinary, "", ""},
+		{"failed", SSHRun{Exit: 1, Stderr: "cat: /etc/x: No such file or directory\n", Cap: 10}, urls.KindNotFound, "", ""},
+		{"failed after some output", SSHRun{Exit: 1, Kept: []byte("ab"), Stderr: "cat: /etc/x: Is a directory\n", Cap: 10}, urls.KindIsDirectory, "", ""},
+		{"no ssh", SSHRun{StartErr: fmt.Errorf("exec: %w", exec.ErrNotFound), Cap: 10}, urls.KindIO, "", ""},
+		{"cannot start", SSHRun{StartErr: errors.New("fork: resource temporarily unavailable"), Cap: 10}, urls.KindIO, "", ""},
 	} {
 		text, err := SSHReply(raw, tgt, c.run)
 		if c.kind != "" {

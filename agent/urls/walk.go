@@ -1,8 +1,8 @@
-package agent
+package urls
 
 import "strings"
 
-// WalkURLPath is the lexical walk of S7.6, the one walker of every URL
+// WalkPath is the lexical walk of S7.6, the one walker of every URL
 // scheme: the path is a list of '/'-separated segments under the root of
 // its scheme; ".." goes up one segment, "." and an empty segment do not
 // move, any other segment is a name and goes down into it. It gives the
@@ -14,7 +14,7 @@ import "strings"
 // Nothing else is special: a backslash, a '~', a ':' or a space is part of
 // a name. The filesystem rule that "/.." is "/" (filepath.Clean) is not
 // used here.
-func WalkURLPath(path string) (names []string, ok bool) {
+func WalkPath(path string) (names []string, ok bool) {
 	for seg := range strings.SplitSeq(path, "/") {
 		switch seg {
 		case "", ".":

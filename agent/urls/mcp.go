@@ -1,11 +1,10 @@
-package agent
+package urls
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/eukhe/eukhe/docs"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -15,16 +14,16 @@ import (
 // readMCP is mcp://server (its resource list) and mcp://server/uri (one
 // resource). The URI is sent as written; the lexical walk only checks
 // that it does not climb above its server.
-func (r *URLReader) readMCP(ctx context.Context, raw, rest string, bound int) (string, error) {
+func (r *Reader) readMCP(ctx context.Context, raw, rest string, bound int) (string, error) {
 	server, uri, _ := strings.Cut(rest, "/")
 	if server == "" {
-		return "", urlErr(KindArguments, raw, "name a server: mcp://<server> lists its resources, mcp://<server>/<uri> reads one")
+		return "", Errorf(KindArguments, raw, "name a server: mcp://<server> lists its resources, mcp://<server>/<uri> reads one")
 	}
 	if r.Resources == nil || !r.Resources.HasServer(server) {
-		return "", urlErr(KindNotAllowed, raw, "%q is not one of this session's MCP servers; the user configures them in mcp.servers of the user settings.json", server)
+		return "", Errorf(KindNotAllowed, raw, "%q is not one of this session's MCP servers; the user configures them in mcp.servers of the user settings.json", server)
 	}
-	if _, ok := WalkURLPath(uri); !ok {
-		return "", urlErr(KindEscapes, raw, "the resource URI climbs above server %s with \"..\"; write the URI as mcp://%s lists it", server, server)
+	if _, ok := WalkPath(uri); !ok {
+		return "", Errorf(KindEscapes, raw, "the resource URI climbs above server %s with \"..\"; write the URI as mcp://%s lists it", server, server)
 	}
 	if uri == "" {
 		list, err := r.Resources.ListResources(ctx, server)
@@ -95,57 +94,14 @@ func ResourceText(raw string, res *mcp.ReadResourceResult, bound int) string {
 	return CutMiddleText(b.String(), bound)
 }
 
-// CutMiddleText bounds a text the way a read is bounded: past bound bytes
-// it keeps whole lines of the head and of the tail, half the bound each,
-// and puts in the middle one notice that says what it cut. A first line
-// longer than half the bound is itself cut (at a character boundary).
-func CutMiddleText(text string, bound int) string {
-	if len(text) <= bound {
-		return text
-	}
-	half := bound / 2
-	head := 0
-	for {
-		i := strings.IndexByte(text[head:], '\n')
-		if i < 0 || head+i+1 > half {
-			break
-		}
-		head += i + 1
-	}
-	if head == 0 {
-		head = half
-		for head > 0 && !utf8.RuneStart(text[head]) {
-			head--
-		}
-	}
-	tail := len(text)
-	for tail > head {
-		start := head + strings.LastIndexByte(text[head:tail-1], '\n') + 1
-		if len(text)-start > half {
-			break
-		}
-		tail = start
-	}
-	mid := text[head:tail]
-	var b strings.Builder
-	b.WriteString(text[:head])
-	if head > 0 && text[head-1] != '\n' {
-		b.WriteByte('\n')
-	}
-	fmt.Fprintf(&b, "[cut: %s (%s) from the middle not shown, over the output bound of %d bytes]\n",
-		docs.Count(len(mid), "byte"), docs.Count(strings.Count(mid, "\n"), "line"), bound)
-	b.WriteString(text[tail:])
-	return b.String()
-}
-
 // mcpErr types a failed list or read of an MCP server.
-func mcpErr(ctx context.Context, raw, server string, err error) *URLError {
+func mcpErr(ctx context.Context, raw, server string, err error) *Error {
 	var rpc *jsonrpc.Error
 	switch {
 	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
-		return urlErr(KindTimeout, raw, "MCP server %s did not answer before the deadline; try again (a hung server restarts on the next call)", server)
+		return Errorf(KindTimeout, raw, "MCP server %s did not answer before the deadline; try again (a hung server restarts on the next call)", server)
 	case errors.As(err, &rpc) && (rpc.Code == -32002 || strings.Contains(strings.ToLower(rpc.Message), "not found")):
-		return urlErr(KindNotFound, raw, "MCP server %s has no such resource (%s); read mcp://%s for its list", server, rpc.Message, server)
+		return Errorf(KindNotFound, raw, "MCP server %s has no such resource (%s); read mcp://%s for its list", server, rpc.Message, server)
 	}
-	return urlErr(KindIO, raw, "MCP server %s failed: %v", server, err)
+	return Errorf(KindIO, raw, "MCP server %s failed: %v", server, err)
 }

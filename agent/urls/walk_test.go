@@ -1,4 +1,4 @@
-package agent
+package urls
 
 import (
 	"path/filepath"
@@ -60,14 +60,14 @@ func TestLaw_path_rejects_escape(t *testing.T) {
 		}
 		segs = append(segs, rapid.SliceOfN(urlSegment(), 0, 6).Draw(t, "after")...)
 		path := strings.Join(segs, "/")
-		got, ok := WalkURLPath(path)
+		got, ok := WalkPath(path)
 		if ok || got != nil {
-			t.Fatalf("WalkURLPath(%q) = %q, %v; want rejected (escapes), not clamped", path, got, ok)
+			t.Fatalf("WalkPath(%q) = %q, %v; want rejected (escapes), not clamped", path, got, ok)
 		}
 		// The same path with a leading '/' (repo:///x) is no different: an
 		// empty segment does not move.
-		if got, ok := WalkURLPath("/" + path); ok {
-			t.Fatalf("WalkURLPath(%q) = %q; want rejected", "/"+path, got)
+		if got, ok := WalkPath("/" + path); ok {
+			t.Fatalf("WalkPath(%q) = %q; want rejected", "/"+path, got)
 		}
 	})
 }
@@ -81,24 +81,24 @@ func TestLaw_path_resolves_inside(t *testing.T) {
 		segs := rapid.SliceOfN(urlSegment(), 0, 12).Draw(t, "segs")
 		want, escaped := walkModel(segs)
 		path := strings.Join(segs, "/")
-		got, ok := WalkURLPath(path)
+		got, ok := WalkPath(path)
 		if escaped {
 			if ok {
-				t.Fatalf("WalkURLPath(%q) = %q; the model says it escapes", path, got)
+				t.Fatalf("WalkPath(%q) = %q; the model says it escapes", path, got)
 			}
 			return
 		}
 		if !ok || !slices.Equal(got, want) {
-			t.Fatalf("WalkURLPath(%q) = %q, %v; want %q", path, got, ok, want)
+			t.Fatalf("WalkPath(%q) = %q, %v; want %q", path, got, ok, want)
 		}
 		for _, n := range got {
 			if n == "" || n == "." || n == ".." || strings.Contains(n, "/") {
-				t.Fatalf("WalkURLPath(%q) gave the segment %q, which is not a name", path, n)
+				t.Fatalf("WalkPath(%q) gave the segment %q, which is not a name", path, n)
 			}
 		}
 		root := filepath.FromSlash("/srv/work")
 		if j := filepath.Join(append([]string{root}, got...)...); !within(root, j) {
-			t.Fatalf("WalkURLPath(%q) = %q joins to %s, outside %s", path, got, j, root)
+			t.Fatalf("WalkPath(%q) = %q joins to %s, outside %s", path, got, j, root)
 		}
 	})
 }
@@ -121,13 +121,13 @@ func TestWalkURLPathExamples(t *testing.T) {
 		{"...", "..."},
 		{`a/\..`, `a/\..`},
 	} {
-		got, ok := WalkURLPath(c.path)
+		got, ok := WalkPath(c.path)
 		s := strings.Join(got, "/")
 		if !ok {
 			s = "!"
 		}
 		if s != c.want {
-			t.Errorf("WalkURLPath(%q) = %q, want %q", c.path, s, c.want)
+			t.Errorf("WalkPath(%q) = %q, want %q", c.path, s, c.want)
 		}
 	}
 }

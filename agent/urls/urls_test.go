@@ -1,4 +1,4 @@
-package agent
+package urls
 
 import (
 	"context"
@@ -22,14 +22,14 @@ import (
 type urlWorld struct {
 	root, outside, userSkills string
 	tools                     *docs.Tools
-	r                         *URLReader
+	r                         *Reader
 }
 
 func newURLWorld(t *testing.T) *urlWorld {
 	t.Helper()
 	w := &urlWorld{root: t.TempDir(), outside: t.TempDir(), userSkills: filepath.Join(t.TempDir(), "skills")}
 	w.tools = &docs.Tools{Store: docs.NewDisk(), Session: docs.NewSession(), Root: w.root}
-	w.r = &URLReader{
+	w.r = &Reader{
 		Root:      w.root,
 		SkillDirs: []string{filepath.Join(w.root, ".eukhe", "skills"), w.userSkills},
 		Tools:     w.tools,
@@ -47,12 +47,6 @@ func urlSymlink(t *testing.T, target, link string) {
 	}
 }
 
-func urlDeadline(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 func urlWrite(t *testing.T, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -64,7 +58,7 @@ func urlWrite(t *testing.T, path, text string) {
 }
 
 func urlKind(err error) string {
-	var u *URLError
+	var u *Error
 	if errors.As(err, &u) {
 		return u.Kind
 	}
@@ -312,7 +306,7 @@ func TestURLMCP(t *testing.T) {
 			}},
 		},
 	}
-	r := &URLReader{Resources: f}
+	r := &Reader{Resources: f}
 	ctx := context.Background()
 
 	text, err := r.Read(ctx, "mcp://srv", 0)
@@ -341,26 +335,26 @@ func TestURLMCP(t *testing.T) {
 	}
 
 	for _, c := range []struct {
-		r    *URLReader
+		r    *Reader
 		url  string
 		kind string
 	}{
 		{r, "mcp://other", KindNotAllowed},
 		{r, "mcp://other/x", KindNotAllowed},
-		{&URLReader{}, "mcp://srv", KindNotAllowed},
+		{&Reader{}, "mcp://srv", KindNotAllowed},
 		{r, "mcp://", KindArguments},
 		{r, "mcp:///x", KindArguments},
 		{r, "mcp://srv/../x", KindEscapes},
 		{r, "mcp://srv/a/../../x", KindEscapes},
 		{r, "mcp://srv/nothing", KindNotFound},
-		{&URLReader{Resources: &fakeResources{err: errors.New("server exited")}}, "mcp://srv/x", KindIO},
-		{&URLReader{Resources: &fakeResources{err: errors.New("server exited")}}, "mcp://srv", KindIO},
+		{&Reader{Resources: &fakeResources{err: errors.New("server exited")}}, "mcp://srv/x", KindIO},
+		{&Reader{Resources: &fakeResources{err: errors.New("server exited")}}, "mcp://srv", KindIO},
 	} {
 		if _, err := c.r.Read(ctx, c.url, 0); urlKind(err) != c.kind {
 			t.Errorf("%s: %v; want %s", c.url, err, c.kind)
 		}
 	}
-	hung := &URLReader{Resources: &fakeResources{hang: true}}
+	hung := &Reader{Resources: &fakeResources{hang: true}}
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
 	if _, err := hung.Read(short, "mcp://srv/x", 0); urlKind(err) != KindTimeout {
@@ -371,7 +365,7 @@ func TestURLMCP(t *testing.T) {
 // TestURLChatSchemes: without a transcript, agent:// and memory:// are
 // the rejection scheme saying so; any other unknown scheme is scheme too.
 func TestURLChatSchemes(t *testing.T) {
-	r := &URLReader{}
+	r := &Reader{}
 	for _, u := range []string{"agent://sub-1", "memory://", "memory://m1", "memory://m1/3", "MEMORY://m1"} {
 		_, err := r.Read(context.Background(), u, 0)
 		if urlKind(err) != KindScheme || !strings.Contains(err.Error(), "keeps no transcript") {
@@ -402,13 +396,13 @@ func TestSplitURL(t *testing.T) {
 		"C:/x":             "",
 		"notes: see x://y": "",
 	} {
-		s, rest, ok := SplitURL(raw)
+		s, rest, ok := Split(raw)
 		got := ""
 		if ok {
 			got = s + "|" + rest
 		}
 		if got != want || IsURL(raw) != ok {
-			t.Errorf("SplitURL(%q) = %q, want %q", raw, got, want)
+			t.Errorf("Split(%q) = %q, want %q", raw, got, want)
 		}
 	}
 }
@@ -448,4 +442,13 @@ func TestCutMiddleText(t *testing.T) {
 			t.Fatalf("notice %q: %d bytes cut", got[i:j], len(text)-len(head)-len(tail))
 		}
 	})
+}
+
+// TestURLSSHUnwired: a reader without an ssh reader rejects every ssh://
+// read as an empty ssh.hosts does (not_allowed, naming the setting).
+func TestURLSSHUnwired(t *testing.T) {
+	_, err := (&Reader{}).Read(context.Background(), "ssh://box/etc/hosts", 0)
+	if urlKind(err) != KindNotAllowed || !strings.Contains(err.Error(), "ssh.hosts") {
+		t.Fatalf("%v", err)
+	}
 }
