@@ -21,7 +21,7 @@
 # cross: go vet for the other operating systems (the builds are dist's).
 # test/wine (run by go test ./...): eukhe.exe mcp under Wine; needs wine64
 # and mingw-w64 (.ci/run installs them).
-# test-windows: the Windows test binaries of docs, gate, gate/confine,
+# test-windows: the Windows test binaries of docs, gate, gate/route, gate/confine,
 # agent/shell, agent, agent/transcript and agent/urls under Wine, with their counts (not yet part of test: many of their
 # tests assume Unix paths and links; guide/platforms.md).
 .PHONY: test test-vscode test-nvim-current mcp-peers lspclient lint build bench fuzz dist cross test-windows
@@ -64,7 +64,7 @@ cross:
 	@set -e; for t in $(CROSS_VET); do echo "go vet $$t"; GOOS=$${t%/*} GOARCH=$${t#*/} go vet ./...; done
 
 test-windows:
-	bash test/wine/units.sh docs gate gate/confine agent/shell agent agent/transcript agent/urls
+	bash test/wine/units.sh docs gate gate/route gate/confine agent/shell agent agent/transcript agent/urls
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./docs ./lsp ./agent/shell

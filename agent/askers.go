@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 )
 
 // The agent's MCP client joins the clients of the session that shows a
 // question (DESIGN §5): the host's chain is kept as it is (G5 routing is
-// gate.Chain's), and each link is wrapped so that the elicitors of the
+// route.Chain's), and each link is wrapped so that the elicitors of the
 // sessions at or below it count as interactive clients of that link —
 // unless the link has no interactive client of its own and a link above
 // has (the editor, `eukhe approvals`, a parent in another process), in
@@ -22,8 +23,8 @@ import (
 // join it.
 type clientLink struct {
 	i      int
-	bases  []gate.Asker // every link's own sink, as the host gave them
-	owners []string     // the session each link is ("" for the editor's)
+	bases  []route.Asker // every link's own sink, as the host gave them
+	owners []string      // the session each link is ("" for the editor's)
 	// timeout is the approval timeout in force.
 	timeout func() time.Duration
 	// root is the headless session's root, for the hint; "" under an
@@ -34,8 +35,8 @@ type clientLink struct {
 }
 
 // withClients wraps the host's chain of session self.
-func withClients(chain gate.Chain, self string, timeout func() time.Duration, root string, oneShot bool) gate.Chain {
-	bases := make([]gate.Asker, len(chain))
+func withClients(chain route.Chain, self string, timeout func() time.Duration, root string, oneShot bool) route.Chain {
+	bases := make([]route.Asker, len(chain))
 	owners := make([]string, len(chain))
 	for i, l := range chain {
 		bases[i], owners[i] = l.Asker, l.Name
@@ -43,9 +44,9 @@ func withClients(chain gate.Chain, self string, timeout func() time.Duration, ro
 	if len(owners) > 0 {
 		owners[0] = self
 	}
-	out := make(gate.Chain, len(chain))
+	out := make(route.Chain, len(chain))
 	for i, l := range chain {
-		out[i] = gate.Link{Name: l.Name, Asker: &clientLink{i: i, bases: bases, owners: owners, timeout: timeout, root: root, oneShot: oneShot}}
+		out[i] = route.Link{Name: l.Name, Asker: &clientLink{i: i, bases: bases, owners: owners, timeout: timeout, root: root, oneShot: oneShot}}
 	}
 	return out
 }
@@ -73,7 +74,7 @@ func (c *clientLink) extras() []*Elicitor {
 }
 
 // Attached is the link's own clients and the elicitors that join it.
-func (c *clientLink) Attached() gate.Attached {
+func (c *clientLink) Attached() route.Attached {
 	a := c.bases[c.i].Attached()
 	a.Interactive += len(c.extras())
 	return a
@@ -104,7 +105,7 @@ func (c *clientLink) ask(ctx context.Context, q gate.Question) (gate.Answer, boo
 	if j, ok := base.(joinable); ok {
 		return j.AskWith(ctx, q, extra...)
 	}
-	// A sink that is no broker (a gate.Headless client, a parent in
+	// A sink that is no broker (a route.Headless client, a parent in
 	// another process) is one more client of this link's question.
 	b := &Broker{Timeout: c.timeout}
 	return b.AskWith(ctx, q, append([]Client{SinkClient{base}}, extra...)...)
@@ -116,7 +117,7 @@ type joinable interface {
 }
 
 // AnswerHint is what the model is told to ask of the user when no one
-// answered (gate.Hinter): the agent's own window when its client elicits,
+// answered (route.Hinter): the agent's own window when its client elicits,
 // else `eukhe approvals` in a terminal in the session's directory. Under
 // an editor the general sentence stands.
 func (c *clientLink) AnswerHint() string {
@@ -154,7 +155,7 @@ func AnswerHint(root string, elicits, off bool) string {
 }
 
 // withClients is the host's chain with the agent clients joined.
-func (s *Session) withClients(chain gate.Chain) gate.Chain {
+func (s *Session) withClients(chain route.Chain) route.Chain {
 	root := ""
 	if _, ok := s.host.(*Headless); ok {
 		root = s.host.Root()
@@ -163,9 +164,9 @@ func (s *Session) withClients(chain gate.Chain) gate.Chain {
 }
 
 // Unheard is the link's own sink's client that cannot be asked, in words
-// (gate.Unheard), so the refusal can name it through the wrapper.
+// (route.Unheard), so the refusal can name it through the wrapper.
 func (c *clientLink) Unheard() string {
-	if u, ok := c.bases[c.i].(gate.Unheard); ok {
+	if u, ok := c.bases[c.i].(route.Unheard); ok {
 		return u.Unheard()
 	}
 	return ""

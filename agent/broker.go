@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 	"github.com/eukhe/eukhe/gate/settings"
 )
 
 // The approval broker (G5, the interleaving the seed leaves to code): one
 // question shown to every client of a session at once, the first answer
 // wins, the others are told it settled. Routing along the chain of
-// sessions is gate.Chain's; a Broker is the sink of one link. Every kind
+// sessions is route.Chain's; a Broker is the sink of one link. Every kind
 // of client implements Client: the agent's MCP client (Elicitor), an
 // `eukhe approvals` terminal (Terminal), the editor (package lsp) and a
 // parent session in another process (cmd/eukhe's relay). "Allow for this
@@ -54,7 +55,7 @@ type Reply struct {
 	// Unanswered or GatewayRefused for its chain).
 	Answer gate.Answer
 	// ForSession is "allow for this session": the broker keeps it in
-	// Grants, which keeps it only for a step gate.SessionGrantable allows.
+	// Grants, which keeps it only for a step route.SessionGrantable allows.
 	ForSession bool
 }
 
@@ -70,12 +71,12 @@ type Settlement struct {
 
 // Grants is this process's one store of "allow for this session" answers,
 // whichever client gave them: the agent's MCP client, a terminal, the
-// editor, a parent session's client for its subagent (gate.Grants: a
+// editor, a parent session's client for its subagent (route.Grants: a
 // grant covers only the step's text, directory, effects and real paths
 // as judged, never secret or protected). Only a Broker grants.
-var Grants = &gate.Grants{}
+var Grants = &route.Grants{}
 
-// Broker is the approval sink of one session (gate.Asker): the clients
+// Broker is the approval sink of one session (route.Asker): the clients
 // that joined it and the gateways counted beside them. The zero Broker
 // has no client and waits settings.DefaultApprovalTimeout.
 type Broker struct {
@@ -150,11 +151,11 @@ func isPresent(c Client) bool {
 }
 
 // Attached counts the clients that can be asked now and the gateways.
-func (b *Broker) Attached() gate.Attached {
+func (b *Broker) Attached() route.Attached {
 	n := len(b.present())
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return gate.Attached{Interactive: n, Gateway: b.gateways}
+	return route.Attached{Interactive: n, Gateway: b.gateways}
 }
 
 // WaitLimit is the approval timeout in force.
@@ -167,7 +168,7 @@ func (b *Broker) WaitLimit() time.Duration {
 	return settings.DefaultApprovalTimeout
 }
 
-// Ask shows q to every client (gate.Asker).
+// Ask shows q to every client (route.Asker).
 func (b *Broker) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
 	return b.AskWith(ctx, q)
 }
@@ -178,7 +179,7 @@ func (b *Broker) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
 // wins: an "allow for this session" is granted, the other clients' asks
 // are cancelled and each is told how it settled. No answer within the
 // timeout, or ctx ending first, is Unanswered; ok is false when there is
-// no client or every client left without answering (gate.Chain then
+// no client or every client left without answering (route.Chain then
 // applies the next rule).
 func (b *Broker) AskWith(ctx context.Context, q gate.Question, extra ...Client) (gate.Answer, bool) {
 	if Grants.Covers(q) {
@@ -253,9 +254,9 @@ func TimedOutText(d time.Duration) string {
 }
 
 // SinkClient is a whole sink asked as one client of a broker (a
-// gate.Headless client; a parent session's sink): its answer is the
+// route.Headless client; a parent session's sink): its answer is the
 // reply; cancelling its ask is all it needs to drop the question.
-type SinkClient struct{ gate.Asker }
+type SinkClient struct{ route.Asker }
 
 // Ask asks the sink.
 func (s SinkClient) Ask(ctx context.Context, q Asked) (Reply, bool) {
@@ -276,11 +277,11 @@ func (s SinkClient) Present() bool { return s.Asker.Attached().Interactive > 0 }
 type ClientSink struct{ C Client }
 
 // Attached is one interactive client while it can be asked.
-func (s ClientSink) Attached() gate.Attached {
+func (s ClientSink) Attached() route.Attached {
 	if isPresent(s.C) {
-		return gate.Attached{Interactive: 1}
+		return route.Attached{Interactive: 1}
 	}
-	return gate.Attached{}
+	return route.Attached{}
 }
 
 // Ask asks the client; its answer is the sink's.

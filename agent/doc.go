@@ -102,7 +102,7 @@
 //     elicitation, a question also goes to it as elicitation/create
 //     (ElicitForm: the step escaped, its effects, why it asks, the asking
 //     agent; one enum field whose first value, deny, is also its default;
-//     "allow for this session" only where gate.SessionGrantable). accept with allow
+//     "allow for this session" only where route.SessionGrantable). accept with allow
 //     runs; decline, cancel, an error, any other content and the approval
 //     timeout deny (ElicitVerdict). Each link of the host's chain is
 //     wrapped (withClients): the elicitors of the sessions at or below a

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 )
 
 // The agent's own MCP client as a client of the session's questions (DESIGN
@@ -33,7 +34,7 @@ const ElicitField = "answer"
 // protected or secret step).
 func ElicitOffers(effs gate.Effects) []string {
 	o := []string{ElicitDeny, ElicitAllow}
-	if gate.SessionGrantable(effs) {
+	if route.SessionGrantable(effs) {
 		o = append(o, ElicitAllowSession)
 	}
 	return o

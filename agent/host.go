@@ -6,6 +6,7 @@ import (
 
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 	"github.com/eukhe/eukhe/gate/settings"
 )
 
@@ -26,7 +27,7 @@ type Host interface {
 	// Attach registers an open session and gives the chain its questions
 	// go up (G5): the session's own sink first, then each parent's, to the
 	// root. Detach unregisters it when the session ends.
-	Attach(s *Session) gate.Chain
+	Attach(s *Session) route.Chain
 	Detach(s *Session)
 	// Issue receives each report_issue row, for the user to see (S7.4).
 	Issue(Issue)
@@ -47,7 +48,7 @@ type Headless struct {
 	// Sink, when set, is the sessions' own approval sink in place of
 	// Client: the session's approvals endpoint (Terminals), which `eukhe
 	// approvals` attaches to.
-	Sink gate.Asker
+	Sink route.Asker
 	// Remote, when set, is the client of a parent session open in another
 	// process (its approvals endpoint, G5 relay), the whole sink of that
 	// link (ClientSink); nil: a link no one answers.
@@ -80,31 +81,31 @@ func (h *Headless) Policy() *gate.Policy { return h.Paths }
 // Attach registers s. Its chain is its own sink, then each parent open on
 // this host; a parent not open here (its session is in another process
 // with no editor between them) is a link no one can answer.
-func (h *Headless) Attach(s *Session) gate.Chain {
+func (h *Headless) Attach(s *Session) route.Chain {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.sessions == nil {
 		h.sessions = map[string]*Session{}
 	}
 	h.sessions[s.ID] = s
-	var sink gate.Asker = gate.Headless{Client: h.Client}
+	var sink route.Asker = route.Headless{Client: h.Client}
 	if h.Sink != nil {
 		sink = h.Sink
 	}
-	chain := gate.Chain{{Name: s.ID, Asker: sink}}
+	chain := route.Chain{{Name: s.ID, Asker: sink}}
 	seen := map[string]bool{s.ID: true}
 	for p := s.Parent; p != "" && !seen[p]; {
 		seen[p] = true
 		ps, ok := h.sessions[p]
 		if !ok {
-			var remote gate.Asker = gate.Headless{}
+			var remote route.Asker = route.Headless{}
 			if h.Remote != nil {
 				remote = ClientSink{h.Remote(p)}
 			}
-			chain = append(chain, gate.Link{Name: p, Asker: remote})
+			chain = append(chain, route.Link{Name: p, Asker: remote})
 			break
 		}
-		chain = append(chain, gate.Link{Name: p, Asker: sink})
+		chain = append(chain, route.Link{Name: p, Asker: sink})
 		p = ps.Parent
 	}
 	return chain

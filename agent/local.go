@@ -8,6 +8,7 @@ import (
 
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 	"github.com/eukhe/eukhe/gate/settings"
 )
 
@@ -36,7 +37,7 @@ type LocalOptions struct {
 	// Sink, when set, makes the session's own approval sink from its id and
 	// its settings, in place of Client (headless eukhe mcp: the terminals of
 	// the approvals endpoint it publishes).
-	Sink func(id string, current func() settings.Settings) gate.Asker
+	Sink func(id string, current func() settings.Settings) route.Asker
 	// Remote, when set, is the client of a parent session open in another
 	// process (a subagent's questions relayed to it).
 	Remote func(parent string) Client

@@ -17,6 +17,7 @@ import (
 	"github.com/eukhe/eukhe/agent/urls"
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 	"github.com/eukhe/eukhe/gate/settings"
 )
 
@@ -99,7 +100,7 @@ type Session struct {
 	mu    sync.Mutex // one document call at a time: docs.Session is one agent's state
 	tools *docs.Tools
 	guard *DocGuard
-	chain gate.Chain
+	chain route.Chain
 	// watch gives every call's watcher beside its client (progress.go);
 	// not under mu, which a document call holds while it runs.
 	watch atomic.Pointer[func() docs.ProgressFunc]
@@ -237,7 +238,7 @@ func (s *Session) SetParent(parent string) {
 }
 
 // Chain is where the session's questions go (G5).
-func (s *Session) Chain() gate.Chain {
+func (s *Session) Chain() route.Chain {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.chain

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -102,10 +103,10 @@ func (t *Terminal) Leave() { t.once.Do(func() { close(t.gone) }) }
 
 // ApproveOffers are the answers a dialog may offer for these effects,
 // deny first (a client that pre-selects the first one denies on Enter
-// alone); approve_session only where gate.SessionGrantable.
+// alone); approve_session only where route.SessionGrantable.
 func ApproveOffers(effs gate.Effects) []string {
 	o := []string{protocol.AnswerDeny, protocol.AnswerApprove}
-	if gate.SessionGrantable(effs) {
+	if route.SessionGrantable(effs) {
 		o = append(o, protocol.AnswerApproveSession)
 	}
 	return o

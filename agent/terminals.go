@@ -12,7 +12,7 @@ import (
 
 // Terminals is the approvals endpoint of a headless session:
 // the `eukhe approvals` terminals attached to it over its discovery
-// socket. It is the session's own sink (a gate.Asker): every interactive
+// socket. It is the session's own sink (a route.Asker): every interactive
 // terminal is asked, the first answer wins, the others are told it
 // settled; terminals attached as gateways are only counted (G5). The wire
 // is the editor server's (package protocol's Hello, HelloAnswer,

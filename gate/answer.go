@@ -66,10 +66,10 @@ type Refusal struct {
 	Verb    string
 	Effects Effects
 	Answer  Answer
-	// Hint is how the user can answer now (Chain.Hint); "" is the
+	// Hint is how the user can answer now (route.Chain.Hint); "" is the
 	// general sentence.
 	Hint string
-	// Unheard says which attached client could not be asked (Chain.Unheard),
+	// Unheard says which attached client could not be asked (route.Chain.Unheard),
 	// "" when none.
 	Unheard string
 	// InCell marks the refusal of a call an ipython cell made, which asks
@@ -97,7 +97,7 @@ func RefusalHinted(verb string, effs Effects, a Answer, hint string) string {
 }
 
 // UnheardRefusalText is RefusalText when an attached client could not be
-// asked (unheard, from Chain.Unheard: "the editor (helix) cannot show
+// asked (unheard, from route.Chain.Unheard: "the editor (helix) cannot show
 // questions"): an unanswered question says so, and asks for a client that
 // can answer instead of one to attach.
 func UnheardRefusalText(verb string, effs Effects, a Answer, unheard string) string {

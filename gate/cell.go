@@ -9,7 +9,9 @@ import (
 // ipython cell the gate let run do not ask again. What needs a question
 // they cannot have does not run, and the model is told to make the call
 // with the tool itself, which can ask. The cell's context carries the
-// mark; Chain.Ask answers Unanswered on it without showing anything.
+// mark; route.Chain.Ask answers Unanswered on it without showing
+// anything, and route.Chain.RefusalTextAt gives cellRefusalText (through
+// Refusal).
 
 type inCellKey struct{}
 
@@ -30,13 +32,4 @@ func IsInCell(ctx context.Context) bool {
 func cellRefusalText(verb string, effs Effects) string {
 	return fmt.Sprintf("%s did not run (%s): it needs the user's approval, and a call from an ipython cell never asks. "+
 		"Make this call with the tool itself (read, write, edit, grep, glob or bash), which asks the user.", verb, effs)
-}
-
-// RefusalTextAt is RefusalText for a question asked on ctx: a cell's call
-// gets the cell's refusal.
-func (c Chain) RefusalTextAt(ctx context.Context, verb string, effs Effects, a Answer) string {
-	if IsInCell(ctx) && a == Unanswered {
-		return cellRefusalText(verb, effs)
-	}
-	return c.RefusalText(verb, effs, a)
 }

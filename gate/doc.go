@@ -1,10 +1,12 @@
 // Package gate keeps the rules that decide whether an agent's step or
 // document access runs: the path policy (G1), the shell effects of a step
-// (S7.8, G2), the auto set, approval routing (G5) and the runners that must
-// be gated (G4). Its decisions are pure functions; the filesystem is
-// reached only through the FS interface (symlink resolution) and, for
-// globbing, a ReadDir function. The settings files and their fsnotify
-// watch live in gate/settings.
+// (S7.8, G2), the auto set, the answers and refusal text of a question
+// and the runners that must be gated (G4). Its decisions are pure
+// functions; the filesystem is reached only through the FS interface
+// (symlink resolution) and, for globbing, a ReadDir function. The
+// settings files and their fsnotify watch live in gate/settings; approval
+// routing (G5: who is asked, how an answer and a grant are decided) in
+// gate/route, which imports gate (gate never imports it).
 //
 // Where each law lives:
 //
@@ -98,29 +100,20 @@
 //     gateway_runs_the_rest, left_to_the_gateway, gateway_rules_a_subagent,
 //     never_auto_is_routed, never_auto_asks_the_client,
 //     outside_runs_only_by_the_gateway, guarded_refused_from_the_phone):
-//     route.go (Next: what a session does with a question; GatewayRule: the
-//     gateway rule), asker.go (Asker, Chain.Ask: the router, which calls
-//     both at each session; Decide: the auto set first). Their tests run
-//     Chain.Ask and Decide over generated chains of one to eight sessions
-//     whose clients answer, leave or are the phone gateway, each client
-//     on its own goroutine (laws_route_test.go, clients_test.go); lsp's
-//     route_test.go runs the same route end to end on the editor's
-//     broker with real terminals and attached subagents.
-//   - "Allow for this session" (S7.8 item 8, ours): grant.go, Grants, the
-//     one store every client's answer goes to (agent.Grants). Between the
-//     answer and a later step of the same text the agent controls the
-//     filesystem, so a grant is keyed by session, text, directory, all
-//     effects and the real paths the step named when judged (Step.Reals,
-//     noted by classifying.resolve in steps.go); secret and protected are never
-//     granted nor covered (TestLaw_grant_covers_only_what_was_judged,
-//     TestLaw_grant_never_secret_or_protected; cmd/eukhe
-//     attack_grant_test.go swaps what a granted step names).
-//   - The refusal text of S7.8: answer.go. Where the seed is silent: when
-//     a sink of the chain has a client attached that cannot be asked (an
-//     editor without dialogs: the Unheard interface, Chain.Unheard in
-//     asker.go), an unanswered refusal says so and asks for `eukhe
-//     approvals` instead of a client to attach; a sink with a Hinter
-//     (askers in agent) names what works now instead.
+//     gate/route (route.Next, route.GatewayRule, route.Chain.Ask,
+//     route.Decide; its doc.go maps each law to its file). What gate keeps
+//     of it: the question a client is asked (Question, question.go) and
+//     Router, the route the documents gate asks through (route.Chain is
+//     one); the auto set (default_auto_is_grantable: autoset.go, tested in
+//     laws_auto_test.go); the answers (Answer, answer.go).
+//   - "Allow for this session" (S7.8 item 8, ours): gate/route grant.go,
+//     route.Grants, the one store every client's answer goes to
+//     (agent.Grants). A grant is keyed by the real paths the step named
+//     when judged (Step.Reals, noted by classifying.resolve in steps.go;
+//     reals_test.go).
+//   - The refusal text of S7.8: answer.go (Refusal, the one renderer;
+//     route.Chain.RefusalText gives it the chain's hint and the client it
+//     could not ask), and a cell's call's refusal: cell.go.
 //   - Confinement (DESIGN §9): the sandbox plan and its laws: gate/confine.
 //   - eukhe's own trust anchors, beyond the seed: the user settings files
 //     (Places.GateFiles: the one in force and ~/.config/eukhe's) hold the

@@ -32,13 +32,13 @@ func (p *Policy) JudgeReal(r RealPath, a Access, auto AutoSet) Verdict {
 // DocumentsGate is the gate of the document tools (G1.6, G1.7): docs is
 // handed one through a small interface of its own (Judge, Allow, SameReal),
 // so gate and docs never import each other. Auto gives the auto set in
-// force; Chain is where questions go (none: each access that must ask does
-// not run, unanswered).
+// force; Chain is where questions go, a route.Chain (none: each access
+// that must ask does not run, unanswered).
 type DocumentsGate struct {
 	Policy *Policy
 	Dir    string // the directory relative paths are under
 	Auto   func() AutoSet
-	Chain  Chain
+	Chain  Router
 }
 
 func (g *DocumentsGate) auto() AutoSet {
@@ -71,6 +71,9 @@ func (g *DocumentsGate) Allow(ctx context.Context, v Verdict) error {
 		return nil
 	}
 	what := v.Access.String() + " " + Visible(v.Real.Native())
+	if g.Chain == nil { // no one to ask: unanswered, as an empty route.Chain
+		return &Refusal{Verb: what, Effects: v.Effects, Answer: Unanswered, InCell: IsInCell(ctx)}
+	}
 	a := g.Chain.Ask(ctx, Question{What: what, Effects: v.Effects, Reals: []string{v.Real.Path}})
 	if a.Runs() {
 		return nil

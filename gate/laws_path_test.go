@@ -96,10 +96,20 @@ func TestLaw_path_ancestor_guarded(t *testing.T) {
 	})
 }
 
-// answering is a chain of one session whose client gives a.
-func answering(a Answer) Chain {
-	return Chain{{Asker: Headless{Client: func(context.Context, Question) Answer { return a }}}}
+// answering is a route of one session whose client gives a: what
+// route.Chain of one route.Headless with that Client does (gate cannot
+// import gate/route). A cell's call asks no one.
+type answering Answer
+
+func (a answering) Ask(ctx context.Context, _ Question) Answer {
+	if IsInCell(ctx) {
+		return Unanswered
+	}
+	return Answer(a)
 }
+
+func (answering) Hint() string    { return "" }
+func (answering) Unheard() string { return "" }
 
 func docsGate(t *rapid.T, fsys FS) (*DocumentsGate, AutoSet) {
 	auto := genAuto(t)

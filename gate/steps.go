@@ -32,7 +32,7 @@ type classifying struct {
 	pipelines []*syntax.Stmt
 	// reals are the real paths the step being classified has resolved so
 	// far: its words, redirections, cd targets and walked roots. A grant
-	// is for these (grant.go).
+	// is for these (gate/route grant.go).
 	reals []string
 	// paths are the judged entries of each PATH value a step looked up,
 	// and secretPaths the parts its entries in secret places give.

@@ -9,6 +9,7 @@ import (
 	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 	"github.com/eukhe/eukhe/gate/settings"
 )
 
@@ -78,8 +79,8 @@ func (h *host) Issue(is agent.Issue)        { h.a.s.toolIssue(is) }
 // Attach registers s, lends it the editor's tools, and gives its chain:
 // its own link (no client of its own), each parent open on this server,
 // then the editor's session, whose clients are the editor and the
-// `eukhe approvals` terminals. Routing along it is gate.Chain's.
-func (h *host) Attach(s *agent.Session) gate.Chain {
+// `eukhe approvals` terminals. Routing along it is route.Chain's.
+func (h *host) Attach(s *agent.Session) route.Chain {
 	a := h.a
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -96,7 +97,7 @@ func (h *host) Attach(s *agent.Session) gate.Chain {
 	if s.Parent != "" {
 		name = s.ID
 	}
-	chain := gate.Chain{{Name: name, Asker: gate.Headless{}}}
+	chain := route.Chain{{Name: name, Asker: route.Headless{}}}
 	seen := map[string]bool{s.ID: true}
 	for p := s.Parent; p != "" && !seen[p]; {
 		seen[p] = true
@@ -104,10 +105,10 @@ func (h *host) Attach(s *agent.Session) gate.Chain {
 		if !ok {
 			break // not attached here: the editor's session answers for it
 		}
-		chain = append(chain, gate.Link{Name: p, Asker: gate.Headless{}})
+		chain = append(chain, route.Link{Name: p, Asker: route.Headless{}})
 		p = ps.Parent
 	}
-	return append(chain, gate.Link{Name: "editor", Asker: a.broker})
+	return append(chain, route.Link{Name: "editor", Asker: a.broker})
 }
 
 // Detach unregisters s; its remembered approvals go with it.

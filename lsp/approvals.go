@@ -9,7 +9,7 @@ import (
 )
 
 // The editor's approval sink: the root of every attached agent's chain
-// (G5 routing is gate.Chain's). It is agent.Broker (the one race, the one
+// (G5 routing is route.Chain's). It is agent.Broker (the one race, the one
 // grant store, the one timeout) with this server's clients joined: the
 // editor while it can show a question, and each `eukhe approvals`
 // terminal; terminals attached with gateway are counted as gateways and
@@ -42,7 +42,7 @@ func (b *broker) listenToEditor() {
 }
 
 // Unheard says, while the editor is connected but cannot show questions,
-// that it cannot (gate.Unheard: the agent's refusal text says so).
+// that it cannot (route.Unheard: the agent's refusal text says so).
 func (b *broker) Unheard() string {
 	b.mu.Lock()
 	e := b.editor

@@ -102,7 +102,7 @@ func (e *editorApprover) failed(d dialog, err error) dialog {
 	return now
 }
 
-// unheard is gate.Unheard's text while the editor is connected and
+// unheard is route.Unheard's text while the editor is connected and
 // cannot show questions.
 func (e *editorApprover) unheard() string {
 	if !e.connected() || e.dialog() != noDialog {

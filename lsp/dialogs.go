@@ -80,7 +80,7 @@ func answerOfAction(title string) string {
 }
 
 // unheardText says that the editor cannot show questions, for the agent's
-// refusal (gate.Unheard) and once to the user.
+// refusal (route.Unheard) and once to the user.
 func unheardText(name string) string {
 	if name == "" {
 		return "the editor cannot show questions"

@@ -164,7 +164,7 @@
 //     the path policy; Attach gives the G5 chain — the session's own link
 //     (no client of its own), its parents attached here, then the editor's
 //     session — and lends the session the editor's tools. Routing is
-//     gate.Chain's: no rule of G5 lives here. route_test.go runs that
+//     route.Chain's: no rule of G5 lives here. route_test.go runs that
 //     route end to end over generated chains of one to four attached
 //     subagents, the editor and terminals that answer, leave or attach as
 //     the gateway, and a bash step that writes a file or a protected one.
@@ -180,7 +180,7 @@
 //     that can show none (Helix) is not counted as interactive, so its
 //     questions go to the terminals or end unanswered at once, the user is
 //     told once (window/showMessage), and the agent's refusal says the
-//     editor cannot show questions (gate.Unheard). An editor that answers
+//     editor cannot show questions (route.Unheard). An editor that answers
 //     no request at all (ALE: not even with MethodNotFound) is found by
 //     one plain request at initialized (hearing.go: workspace/workspaceFolders,
 //     unanswered past hearingWait): it can show none until its late
@@ -192,7 +192,7 @@
 //     its reason); the settings' approval timeout answers unanswered;
 //     shutdown or the editor's end ends its pending questions at once.
 //     approve_session is kept in agent.Grants, per session, for the step
-//     as judged (gate.Grants), and never offered (nor kept) for protected
+//     as judged (route.Grants), and never offered (nor kept) for protected
 //     or secret effects.
 //   - What reaches the editor unasked (notices.go): settings problems as
 //     window/showMessage (Error: the file is broken, the last good

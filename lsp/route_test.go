@@ -17,10 +17,10 @@ import (
 	"github.com/eukhe/eukhe/protocol"
 )
 
-// G5 on the clients that run: the gate's laws are tested on gate.Chain
-// over generated sinks (gate/laws_route_test.go); here the same route runs
-// end to end, through a real chain of subagent sessions attached with
-// their parents, to the editor's broker with the editor and `eukhe
+// G5 on the clients that run: gate/route's laws are tested on route.Chain
+// over generated sinks (gate/route/laws_route_test.go); here the same
+// route runs end to end, through a real chain of subagent sessions
+// attached with their parents, to the editor's broker with the editor and `eukhe
 // approvals` terminals that answer, leave, or attach as the phone
 // gateway, and a bash step that writes a file or a protected file.
 

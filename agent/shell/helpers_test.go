@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 )
 
 // world is a workspace for one test: a root, a directory outside it, a
@@ -44,7 +45,7 @@ func newWorld(t testing.TB, auto gate.AutoSet) *world {
 		Root: w.root,
 		Env:  []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "LANG=C"},
 		Gate: Gate{Policy: policy, Auto: func() gate.AutoSet { return auto },
-			Chain: gate.Chain{{Name: "test", Asker: gate.Headless{Client: w.asker.answer}}}},
+			Chain: route.Chain{{Name: "test", Asker: route.Headless{Client: w.asker.answer}}}},
 		Budget:    time.Minute,
 		KillGrace: 500 * time.Millisecond,
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/eukhe/eukhe/internal/testkit"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 )
 
 // groupMembers are the live (not zombie) processes of a process group,
@@ -208,7 +209,7 @@ func TestKillWhileAsking(t *testing.T) {
 	w := newWorld(t, readOnly())
 	settled := withJobs(w, 200*time.Millisecond)
 	asked := make(chan struct{})
-	w.runner.Gate.Chain = gate.Chain{{Name: "test", Asker: gate.Headless{Client: func(ctx context.Context, q gate.Question) gate.Answer {
+	w.runner.Gate.Chain = route.Chain{{Name: "test", Asker: route.Headless{Client: func(ctx context.Context, q gate.Question) gate.Answer {
 		close(asked)
 		<-ctx.Done()
 		return gate.Unanswered

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 )
 
 // watched is a Request.Watch that keeps the script's now and counts its
@@ -38,7 +39,7 @@ func TestNowTellsTheStepAndCountsLines(t *testing.T) {
 	w := newWorld(t, readOnly())
 	var wd watched
 	var asked []Now
-	w.runner.Gate.Chain = gate.Chain{{Name: "test", Asker: gate.Headless{Client: func(_ context.Context, q gate.Question) gate.Answer {
+	w.runner.Gate.Chain = route.Chain{{Name: "test", Asker: route.Headless{Client: func(_ context.Context, q gate.Question) gate.Answer {
 		now, _ := wd.get()
 		asked = append(asked, now())
 		return gate.Approve

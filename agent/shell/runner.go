@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 )
 
 // DefaultBudget is how long a call blocks when the runner sets no Budget:
@@ -27,7 +28,7 @@ const DefaultKillGrace = 2 * time.Second
 type Gate struct {
 	Policy  *gate.Policy
 	Auto    func() gate.AutoSet
-	Chain   gate.Chain
+	Chain   route.Chain
 	Session string
 }
 

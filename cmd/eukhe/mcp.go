@@ -14,6 +14,7 @@ import (
 	"github.com/eukhe/eukhe/agent/attach"
 	"github.com/eukhe/eukhe/agent/roots"
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/route"
 	"github.com/eukhe/eukhe/gate/settings"
 	"github.com/eukhe/eukhe/lsp/discovery"
 )
@@ -87,7 +88,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	local, err := agent.OpenLocal(agent.LocalOptions{
 		Root:   absRoot,
 		Parent: parent,
-		Sink: func(id string, current func() settings.Settings) gate.Asker {
+		Sink: func(id string, current func() settings.Settings) route.Asker {
 			terms, unpublish = publishSession(ctx, absRoot, id, parent, current, stderr)
 			return terms
 		},

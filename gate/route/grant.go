@@ -1,9 +1,11 @@
-package gate
+package route
 
 import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // Grants are the answers "allow for this session" (S7.8 item 8: ours,
@@ -16,7 +18,7 @@ import (
 // filesystem: it can swap a directory the step names for a link, or the
 // entries of one for links into ~/.ssh or .git. So a grant is keyed by
 // the session, the step's text, its working directory, all its effects
-// and the real paths it named when it was judged (Question.Reals); a step
+// and the real paths it named when it was judged (gate.Question.Reals); a step
 // whose effects or real paths differ is asked about again. A step with
 // secret or protected is never granted and never covered, whatever was
 // answered (gate_secret_read_needs_yes; a protected write asks each time).
@@ -27,13 +29,13 @@ type Grants struct {
 
 // SessionGrantable tells whether "allow for this session" may be offered, and
 // kept, for a step of these effects.
-func SessionGrantable(effs Effects) bool {
-	return !effs.Has(Protected) && !effs.Has(Secret)
+func SessionGrantable(effs gate.Effects) bool {
+	return !effs.Has(gate.Protected) && !effs.Has(gate.Secret)
 }
 
 // grantKey is what a grant is for: the text, the directory, the effects
 // and the real paths, each length-prefixed so no two questions share one.
-func grantKey(q Question) string {
+func grantKey(q gate.Question) string {
 	var b strings.Builder
 	field := func(s string) {
 		b.WriteString(strconv.Itoa(len(s)))
@@ -52,7 +54,7 @@ func grantKey(q Question) string {
 // Grant keeps the answer "allow for this session" to q. It reports false,
 // keeping nothing, when q's effects are not grantable or it has no
 // session.
-func (g *Grants) Grant(q Question) bool {
+func (g *Grants) Grant(q gate.Question) bool {
 	if !SessionGrantable(q.Effects) || q.Session == "" {
 		return false
 	}
@@ -71,7 +73,7 @@ func (g *Grants) Grant(q Question) bool {
 // Covers tells whether an earlier grant covers q exactly: the same
 // session, text, directory, effects and real paths, none of them secret
 // or protected.
-func (g *Grants) Covers(q Question) bool {
+func (g *Grants) Covers(q gate.Question) bool {
 	if g == nil || !SessionGrantable(q.Effects) || q.Session == "" {
 		return false
 	}

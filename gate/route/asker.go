@@ -1,36 +1,10 @@
-package gate
+package route
 
-import "context"
+import (
+	"context"
 
-// Question is what a client is asked (DESIGN §5).
-type Question struct {
-	// ID names the question; answers and settle notices carry it.
-	ID string
-	// Session is the session whose step asks.
-	Session string
-	// Agent names the asking subagent on a relayed question; empty on the
-	// session's own question.
-	Agent string
-	// What is the step exactly as it runs, invisible characters escaped,
-	// or "write /real/path" for a document access.
-	What string
-	// Effects are all the step's effects, not only those outside the auto
-	// set: the dialog shows them, and the gateway rule (GatewayRule) judges them.
-	Effects Effects
-	// Step is the step's number in its script, from 1; 0 for an access or
-	// a cell.
-	Step int
-	// Cell marks an ipython cell's question: What is its code, to run as
-	// one step with the effect exec.
-	Cell bool `json:"Cell,omitempty"`
-	// Cwd is the directory the step runs in; "" for an access (its What
-	// names a real path). An "allow for this session" answer is for this
-	// exact What in this Cwd, with these Effects and Reals.
-	Cwd string
-	// Reals are the real paths the step named when it was judged (Step's
-	// Reals), or the accessed document's; a grant covers only these.
-	Reals []string `json:"Reals,omitempty"`
-}
+	"github.com/eukhe/eukhe/gate"
+)
 
 // Asker is one session's approval sink: who is attached, and a way to ask
 // its interactive clients. The editor implements it; Headless is the one
@@ -41,7 +15,7 @@ type Asker interface {
 	// Ask shows q to the interactive clients and waits for the first
 	// answer. ok is false when every interactive client left without
 	// answering; a client that does not answer in time answers Unanswered.
-	Ask(ctx context.Context, q Question) (a Answer, ok bool)
+	Ask(ctx context.Context, q gate.Question) (a gate.Answer, ok bool)
 }
 
 // Unheard is an Asker with a client attached that cannot be asked (an
@@ -57,7 +31,7 @@ type Unheard interface {
 // Headless is the sink of a session with no editor: a question is
 // unanswered unless a client is attached. Client, when set, is that client.
 type Headless struct {
-	Client func(ctx context.Context, q Question) Answer
+	Client func(ctx context.Context, q gate.Question) gate.Answer
 }
 
 // Attached is one interactive client when Client is set, else none.
@@ -69,9 +43,9 @@ func (h Headless) Attached() Attached {
 }
 
 // Ask asks Client, or is not answered.
-func (h Headless) Ask(ctx context.Context, q Question) (Answer, bool) {
+func (h Headless) Ask(ctx context.Context, q gate.Question) (gate.Answer, bool) {
 	if h.Client == nil {
-		return Unanswered, false
+		return gate.Unanswered, false
 	}
 	return h.Client(ctx, q), true
 }
@@ -104,18 +78,12 @@ func (c Chain) Hint() string {
 	return ""
 }
 
-// RefusalText is the refusal text with the chain's hint and the client it
-// could not ask, if any.
-func (c Chain) RefusalText(verb string, effs Effects, a Answer) string {
-	return refusalText(verb, effs, a, c.Hint(), c.Unheard())
-}
-
 // Ask routes q up the chain (G5) with Next and GatewayRule, and returns the
 // answer. A frame at the first session is its own question; a relayed one
 // names the first session as Agent.
-func (c Chain) Ask(ctx context.Context, q Question) Answer {
-	if IsInCell(ctx) {
-		return Unanswered // a cell's call asks nothing (cell.go)
+func (c Chain) Ask(ctx context.Context, q gate.Question) gate.Answer {
+	if gate.IsInCell(ctx) {
+		return gate.Unanswered // a cell's call asks nothing (gate cell.go)
 	}
 	for i, l := range c {
 		root := i == len(c)-1
@@ -130,7 +98,7 @@ func (c Chain) Ask(ctx context.Context, q Question) Answer {
 				return a
 			}
 			if ctx.Err() != nil {
-				return Unanswered
+				return gate.Unanswered
 			}
 			att = l.Asker.Attached()
 			att.Interactive = 0
@@ -140,10 +108,10 @@ func (c Chain) Ask(ctx context.Context, q Question) Answer {
 		case ByGatewayRule:
 			return GatewayRule(q.Effects)
 		case NoOneAnswers:
-			return Unanswered
+			return gate.Unanswered
 		}
 	}
-	return Unanswered
+	return gate.Unanswered
 }
 
 // Unheard is the first of the chain's sinks that has a client it cannot
@@ -162,9 +130,9 @@ func (c Chain) Unheard() string {
 // Decide is the gate of one step, cell or access (S7.8, G5): it runs
 // unasked when the auto set holds its effects; else the chain's answer
 // decides. asked tells whether a question went out.
-func Decide(ctx context.Context, auto AutoSet, effs Effects, c Chain, q Question) (a Answer, asked bool) {
+func Decide(ctx context.Context, auto gate.AutoSet, effs gate.Effects, c Chain, q gate.Question) (a gate.Answer, asked bool) {
 	if auto.Holds(effs) {
-		return Approve, false
+		return gate.Approve, false
 	}
 	q.Effects = effs
 	return c.Ask(ctx, q), true

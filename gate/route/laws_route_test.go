@@ -1,4 +1,4 @@
-package gate
+package route
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // G5: a child's question reaches its root's user; the phone never waits.
@@ -79,7 +81,7 @@ func TestLaw_nearest_answer_wins(t *testing.T) {
 		}
 		want := nodes[k].answers()
 		if nodes[k].shape() == gatewayRuled {
-			want = []Answer{gatewayRule(effs)}
+			want = []gate.Answer{gatewayRule(effs)}
 		}
 		if !slices.Contains(want, got) {
 			t.Fatalf("session %d answers first (%v); the verdict is %s", k, want, got)
@@ -91,7 +93,7 @@ func TestLaw_nearest_answer_wins(t *testing.T) {
 func TestLaw_unanswered_only_when_quiet(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := genChainOf(t, genNode)
-		if got := ask(nodes, genEffects(t, "effects")); got == Unanswered {
+		if got := ask(nodes, genEffects(t, "effects")); got == gate.Unanswered {
 			if k := firstDecider(nodes); k >= 0 {
 				t.Fatalf("unanswered, but session %d answers", k)
 			}
@@ -102,7 +104,7 @@ func TestLaw_unanswered_only_when_quiet(t *testing.T) {
 func TestLaw_quiet_is_unanswered(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := genChainOf(t, genQuiet)
-		if got := ask(nodes, genEffects(t, "effects")); got != Unanswered {
+		if got := ask(nodes, genEffects(t, "effects")); got != gate.Unanswered {
 			t.Fatalf("a quiet chain gave %s", got)
 		}
 		checkRelayed(t, nodes, -1)
@@ -138,8 +140,8 @@ func TestLaw_gateway_never_waits(t *testing.T) {
 func TestLaw_gateway_refuses_protected(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes, _ := genToGateway(t)
-		effs := genEffects(t, "effects").With(Write, Protected)
-		if got := ask(nodes, effs); got != GatewayRefused {
+		effs := genEffects(t, "effects").With(gate.Write, gate.Protected)
+		if got := ask(nodes, effs); got != gate.GatewayRefused {
 			t.Fatalf("a protected write from the phone: %s", got)
 		}
 	})
@@ -148,8 +150,8 @@ func TestLaw_gateway_refuses_protected(t *testing.T) {
 func TestLaw_gateway_refuses_secret(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes, _ := genToGateway(t)
-		effs := genEffects(t, "effects").With(rapid.SampledFrom([]Effect{Read, Write}).Draw(t, "rw"), Secret)
-		if got := ask(nodes, effs); got != GatewayRefused {
+		effs := genEffects(t, "effects").With(rapid.SampledFrom([]gate.Effect{gate.Read, gate.Write}).Draw(t, "rw"), gate.Secret)
+		if got := ask(nodes, effs); got != gate.GatewayRefused {
 			t.Fatalf("%s from the phone: %s", effs, got)
 		}
 	})
@@ -158,8 +160,8 @@ func TestLaw_gateway_refuses_secret(t *testing.T) {
 func TestLaw_gateway_runs_the_rest(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes, _ := genToGateway(t)
-		effs := genEffects(t, "effects").Without(Protected, Secret)
-		if got := ask(nodes, effs); got != Approve {
+		effs := genEffects(t, "effects").Without(gate.Protected, gate.Secret)
+		if got := ask(nodes, effs); got != gate.Approve {
 			t.Fatalf("%s from the phone: %s", effs, got)
 		}
 	})
@@ -193,37 +195,20 @@ func TestLaw_gateway_rules_a_subagent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes, k := genToGateway(t)
 		effs := genEffects(t, "effects")
-		own := Chain{nodes[k].link}.Ask(context.Background(), Question{What: "own", Effects: effs})
+		own := Chain{nodes[k].link}.Ask(context.Background(), gate.Question{What: "own", Effects: effs})
 		if got := ask(nodes, effs); got != own {
 			t.Fatalf("a subagent's question fared %s, the session's own %s", got, own)
 		}
 	})
 }
 
-func TestLaw_default_auto_is_grantable(t *testing.T) {
-	d := DefaultAuto()
-	if d.Effects() != allEffects.Without(Secret) {
-		t.Fatalf("default auto set %s, want every effect but secret", d)
-	}
-	again, err := ParseAutoSet(d.Effects().Names())
-	if err != nil || again != d {
-		t.Fatalf("the default's names do not read back: %v", err)
-	}
-	rapid.Check(t, func(t *rapid.T) {
-		effs := genEffects(t, "effects")
-		if d.Holds(effs) == effs.Has(Secret) {
-			t.Fatalf("default auto set on %s: holds=%v", effs, d.Holds(effs))
-		}
-	})
-}
-
 func TestLaw_never_auto_is_routed(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		auto, effs := genAuto(t), genEffects(t, "effects").With(Secret)
+		auto, effs := genAuto(t), genEffects(t, "effects").With(gate.Secret)
 		nodes := genChainOf(t, genQuiet)
 		root := len(nodes) - 1
 		nodes[root] = genAnswering(t)
-		got, asked := Decide(context.Background(), auto, effs, chainOf(nodes), Question{What: "step"})
+		got, asked := Decide(context.Background(), auto, effs, chainOf(nodes), gate.Question{What: "step"})
 		if !asked || !slices.Contains(nodes[root].answers(), got) {
 			t.Fatalf("a secret step under %s: %s asked=%v, the root answers %v", auto, got, asked, nodes[root].answers())
 		}
@@ -238,7 +223,7 @@ func TestLaw_never_auto_asks_the_client(t *testing.T) {
 			return
 		}
 		n := genAnswering(t)
-		got, asked := Decide(context.Background(), auto, effs, Chain{n.link}, Question{What: "x"})
+		got, asked := Decide(context.Background(), auto, effs, Chain{n.link}, gate.Question{What: "x"})
 		fs := n.frames()
 		if !asked || !slices.Contains(n.answers(), got) || len(fs) == 0 || fs[0].Effects != effs {
 			t.Fatalf("step %s under %s: %s asked=%v, frames %+v", effs, auto, got, asked, fs)
@@ -248,11 +233,11 @@ func TestLaw_never_auto_asks_the_client(t *testing.T) {
 
 func TestLaw_outside_runs_only_by_the_gateway(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		auto := AutoOf(genAuto(t).Effects().Without(Outside))
-		effs := Of(Write, Outside).Union(genEffects(t, "more").Without(Protected, Secret))
+		auto := gate.AutoOf(genAuto(t).Effects().Without(gate.Outside))
+		effs := gate.Of(gate.Write, gate.Outside).Union(genEffects(t, "more").Without(gate.Protected, gate.Secret))
 		nodes, k := genToGateway(t)
-		got, asked := Decide(context.Background(), auto, effs, chainOf(nodes), Question{What: "step"})
-		if got != Approve || !asked || len(nodes[k].frames()) != 0 {
+		got, asked := Decide(context.Background(), auto, effs, chainOf(nodes), gate.Question{What: "step"})
+		if got != gate.Approve || !asked || len(nodes[k].frames()) != 0 {
 			t.Fatalf("an outside write from the phone under %s: %s asked=%v", auto, got, asked)
 		}
 		// Only by the gateway: the same chain without it does not run it.
@@ -260,7 +245,7 @@ func TestLaw_outside_runs_only_by_the_gateway(t *testing.T) {
 		for i := k + 1; i < len(nodes); i++ {
 			nodes[i] = genQuiet(t)
 		}
-		if got, _ := Decide(context.Background(), auto, effs, chainOf(nodes), Question{What: "step"}); got.Runs() {
+		if got, _ := Decide(context.Background(), auto, effs, chainOf(nodes), gate.Question{What: "step"}); got.Runs() {
 			t.Fatalf("an outside write ran with no gateway and no answer: %s", got)
 		}
 	})
@@ -268,10 +253,10 @@ func TestLaw_outside_runs_only_by_the_gateway(t *testing.T) {
 
 func TestLaw_guarded_refused_from_the_phone(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		auto, effs := genAuto(t), genEffects(t, "effects").With(Secret)
+		auto, effs := genAuto(t), genEffects(t, "effects").With(gate.Secret)
 		nodes, k := genToGateway(t)
-		got, asked := Decide(context.Background(), auto, effs, chainOf(nodes), Question{What: "step"})
-		if got != GatewayRefused || !asked || len(nodes[k].frames()) != 0 {
+		got, asked := Decide(context.Background(), auto, effs, chainOf(nodes), gate.Question{What: "step"})
+		if got != gate.GatewayRefused || !asked || len(nodes[k].frames()) != 0 {
 			t.Fatalf("a secret from the phone under %s: %s", auto, got)
 		}
 	})
