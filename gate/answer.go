@@ -75,25 +75,28 @@ type Refusal struct {
 	// InCell marks the refusal of a call an ipython cell made, which asks
 	// no one (cell.go).
 	InCell bool
+	// Auto is what the auto set held when it was refused: the next step
+	// names only the effects it lacks.
+	Auto Effects
 }
 
 func (r *Refusal) Error() string {
 	if r.InCell && r.Answer == Unanswered {
 		return cellRefusalText(r.Verb, r.Effects)
 	}
-	return refusalText(r.Verb, r.Effects, r.Answer, r.Hint, r.Unheard)
+	return refusalText(r.Verb, r.Effects, r.Answer, r.Hint, r.Unheard, r.Auto)
 }
 
 // RefusalText is the text the model gets when something did not run.
 func RefusalText(verb string, effs Effects, a Answer) string {
-	return refusalText(verb, effs, a, "", "")
+	return refusalText(verb, effs, a, "", "", 0)
 }
 
 // RefusalHinted is RefusalText whose next step for an unanswered question
 // is hint (what works now for this session: its client's own window, or
 // `eukhe approvals` in a terminal in its directory) when hint is not "".
 func RefusalHinted(verb string, effs Effects, a Answer, hint string) string {
-	return refusalText(verb, effs, a, hint, "")
+	return refusalText(verb, effs, a, hint, "", 0)
 }
 
 // UnheardRefusalText is RefusalText when an attached client could not be
@@ -101,13 +104,14 @@ func RefusalHinted(verb string, effs Effects, a Answer, hint string) string {
 // questions"): an unanswered question says so, and asks for a client that
 // can answer instead of one to attach.
 func UnheardRefusalText(verb string, effs Effects, a Answer, unheard string) string {
-	return refusalText(verb, effs, a, "", unheard)
+	return refusalText(verb, effs, a, "", unheard, 0)
 }
 
 // refusalText is the one renderer of S7.8's refusal: the hint, when there
 // is one, is the next step of an unanswered question; an unheard client is
-// named in its reason.
-func refusalText(verb string, effs Effects, a Answer, hint, unheard string) string {
+// named in its reason; the setting it names gets the effects auto does not
+// hold (all of them when it holds every one).
+func refusalText(verb string, effs Effects, a Answer, hint, unheard string, auto Effects) string {
 	var reason, next string
 	switch a {
 	case Deny:
@@ -131,7 +135,11 @@ func refusalText(verb string, effs Effects, a Answer, hint, unheard string) stri
 		}
 		if !effs.Has(Secret) {
 			// a secret always asks: no setting and no other step gets it
-			next += fmt.Sprintf(", or to add %s to shell.autoEffects", strings.Join(effs.Names(), " and "))
+			missing := effs &^ auto
+			if missing == 0 {
+				missing = effs
+			}
+			next += fmt.Sprintf(", or to add %s to shell.autoEffects", strings.Join(missing.Names(), " and "))
 			if effs != Of(Read) {
 				next += "; or use read-only steps"
 			}

@@ -61,3 +61,17 @@ func TestGitSafeArgv(t *testing.T) {
 		}
 	}
 }
+
+// The next step of an unanswered refusal names only the effects the auto
+// set lacks: with write in it already, a write outside asks for outside
+// alone (a newcomer was told to add write, which was there).
+func TestRefusalNamesOnlyTheEffectsTheAutoSetLacks(t *testing.T) {
+	r := &Refusal{Verb: "write /x/y", Effects: Of(Write, Outside), Answer: Unanswered, Auto: Of(Read, Write)}
+	got := r.Error()
+	if !strings.Contains(got, "or to add outside to shell.autoEffects") || strings.Contains(got, "add write") {
+		t.Fatalf("the refusal asks for effects the auto set holds:\n%s", got)
+	}
+	if !strings.Contains(got, "did not run (write+outside)") {
+		t.Fatalf("the refusal no longer opens with every effect of the step (S7.8):\n%s", got)
+	}
+}

@@ -72,13 +72,13 @@ func (g *DocumentsGate) Allow(ctx context.Context, v Verdict) error {
 	}
 	what := v.Access.String() + " " + Visible(v.Real.Native())
 	if g.Chain == nil { // no one to ask: unanswered, as an empty route.Chain
-		return &Refusal{Verb: what, Effects: v.Effects, Answer: Unanswered, InCell: IsInCell(ctx)}
+		return &Refusal{Verb: what, Effects: v.Effects, Answer: Unanswered, InCell: IsInCell(ctx), Auto: g.auto().Effects()}
 	}
 	a := g.Chain.Ask(ctx, Question{What: what, Effects: v.Effects, Reals: []string{v.Real.Path}})
 	if a.Runs() {
 		return nil
 	}
-	return &Refusal{Verb: what, Effects: v.Effects, Answer: a, Hint: g.Chain.Hint(), Unheard: g.Chain.Unheard(), InCell: IsInCell(ctx)}
+	return &Refusal{Verb: what, Effects: v.Effects, Answer: a, Hint: g.Chain.Hint(), Unheard: g.Chain.Unheard(), InCell: IsInCell(ctx), Auto: g.auto().Effects()}
 }
 
 // SecretName tells whether the file at path is another name of a secret

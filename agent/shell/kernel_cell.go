@@ -154,7 +154,7 @@ func (r *Runner) Cell(ctx context.Context, req CellRequest) CellResult {
 			What: gate.VisibleText(req.Code), Effects: caps, Cwd: r.Root, Cell: true})
 	}
 	if end := gate.Cell(caps, auto, answer); !end.Runs {
-		return CellResult{Result: Result{Text: r.Gate.Chain.RefusalText("ipython", caps, answer) + "\n",
+		return CellResult{Result: Result{Text: r.Gate.Chain.RefusalText("ipython", caps, auto.Effects(), answer) + "\n",
 			Ending: Refused, Failed: true, Effects: caps, Reason: ReasonOf(answer)}}
 	}
 	if ctx.Err() != nil {

@@ -187,7 +187,7 @@ func (x *run) pipeline(p pipeline, node syntax.Node) bool {
 		n := p.start + refused + 1
 		st := x.sc.Steps[n-1]
 		x.res.Ending, x.res.RefusedAt, x.res.Reason, x.res.Effects = Refused, n, ReasonOf(answer), st.Effects
-		x.refusal = x.gate.Chain.RefusalTextAt(x.ctx, fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, answer)
+		x.refusal = x.gate.Chain.RefusalTextAt(x.ctx, fmt.Sprintf("step %d (%s)", n, st.Text), st.Effects, x.gate.auto().Effects(), answer)
 		return false
 	}
 	// The auto set as it is now, after the questions: one the user

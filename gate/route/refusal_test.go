@@ -21,22 +21,22 @@ func TestChainRefusalIsGatesRenderer(t *testing.T) {
 	for _, c := range []Chain{nil, {{Asker: Headless{}}}, {{Asker: hinted{}}}, {{Asker: Headless{}}, {Asker: hinted{}}}} {
 		for _, a := range []gate.Answer{gate.Unanswered, gate.Approve, gate.Deny, gate.GatewayRefused} {
 			want := (&gate.Refusal{Verb: "write /x", Effects: effs, Answer: a, Hint: c.Hint(), Unheard: c.Unheard()}).Error()
-			if got := c.RefusalText("write /x", effs, a); got != want {
+			if got := c.RefusalText("write /x", effs, 0, a); got != want {
 				t.Errorf("RefusalText = %q, want %q", got, want)
 			}
-			if got := c.RefusalTextAt(context.Background(), "write /x", effs, a); got != want {
+			if got := c.RefusalTextAt(context.Background(), "write /x", effs, 0, a); got != want {
 				t.Errorf("RefusalTextAt outside a cell = %q, want %q", got, want)
 			}
 			inCell := gate.InCell(context.Background())
 			if a == gate.Unanswered {
 				want = (&gate.Refusal{Verb: "write /x", Effects: effs, Answer: a, InCell: true}).Error()
 			}
-			if got := c.RefusalTextAt(inCell, "write /x", effs, a); got != want {
+			if got := c.RefusalTextAt(inCell, "write /x", effs, 0, a); got != want {
 				t.Errorf("RefusalTextAt in a cell = %q, want %q", got, want)
 			}
 		}
 	}
-	if got := (Chain{{Asker: hinted{}}}).RefusalText("write /x", effs, gate.Unanswered); got !=
+	if got := (Chain{{Asker: hinted{}}}).RefusalText("write /x", effs, 0, gate.Unanswered); got !=
 		"write /x did not run (write+outside): it needs the user's approval, and no one answered: the editor (helix) cannot show questions. Ask the user to answer in the editor, or to add write and outside to shell.autoEffects; or use read-only steps." {
 		t.Errorf("a hinted, unheard chain's refusal: %q", got)
 	}
