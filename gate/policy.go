@@ -202,6 +202,47 @@ type Policy struct {
 	// eukhe's own (its state: a journal's names of workspace files), not
 	// searched by ClassWrite.
 	linkKeep []string
+	// learned are secret entries learned during the session: the real
+	// targets of symlinks that lie in a secret place, once a path was
+	// resolved through one (viaClass), swapped whole under learnMu.
+	learned atomic.Pointer[[]string]
+	learnMu sync.Mutex
+}
+
+// learnSecret makes the real target of the symlink at v, which lies in a
+// secret place, a secret entry for the rest of the session: a step that
+// entered it through the link (cd ~/.ssh/keys, where keys links to a
+// dotfiles directory) then judges what it names there by real path, where
+// the link's Via is no longer on the way (the thirtieth red team's). The
+// policy learns the targets of the links a secret directory holds when
+// it is made (linkedOutOf); this is the same for a link made later.
+func (p *Policy) learnSecret(v string) {
+	target := Resolve(p.fs, "/", v)
+	if target.Looped || target.Path == v {
+		return
+	}
+	for _, root := range p.roots {
+		if under(root, target.Path) {
+			return // the workspace itself, or above it: Via alone judges
+		}
+	}
+	n := namesAt(p.fs, target.Path)
+	for _, s := range p.allSecrets() {
+		if n.below(target.Path, s) {
+			return // a secret place already
+		}
+	}
+	p.learnMu.Lock()
+	defer p.learnMu.Unlock()
+	var now []string
+	if l := p.learned.Load(); l != nil {
+		now = *l
+	}
+	if slices.Contains(now, target.Path) {
+		return
+	}
+	next := append(slices.Clip(now), target.Path)
+	p.learned.Store(&next)
 }
 
 // SetNear has f told each real path before the policy judges a write of
@@ -263,10 +304,14 @@ func (p *Policy) allRules() ([]Rule, []string) {
 // allSecrets are the secret entries, and their other paths in the mount
 // table as it is now.
 func (p *Policy) allSecrets() []string {
+	s := p.secrets
 	if mn := p.mountNamesNow(); mn != nil && len(mn.secrets) > 0 {
-		return append(slices.Clip(p.secrets), mn.secrets...)
+		s = append(slices.Clip(s), mn.secrets...)
 	}
-	return p.secrets
+	if l := p.learned.Load(); l != nil {
+		s = append(slices.Clip(s), *l...)
+	}
+	return s
 }
 
 // NewPolicy is a policy over fsys with these roots, secret entries and
@@ -520,7 +565,18 @@ func (p *Policy) Roots() []string { return append([]string(nil), p.roots...) }
 func (p *Policy) PathDirs() []string { return append([]string(nil), p.pathDirs...) }
 
 // Resolve is the real path of path relative to the absolute directory dir.
-func (p *Policy) Resolve(dir, path string) RealPath { return Resolve(p.fs, dir, path) }
+// A symlink on the way that lies in a secret place has its target learned
+// as a secret entry (learnSecret): a cd through it leaves the step in a
+// directory whose paths no longer pass the link.
+func (p *Policy) Resolve(dir, path string) RealPath {
+	r := Resolve(p.fs, dir, path)
+	for _, v := range r.Via {
+		if p.classOf(RealPath{Path: v}, false) == ClassSecret {
+			p.learnSecret(v)
+		}
+	}
+	return r
+}
 
 // Class is the class of a resolved path (G1.2). A looped path is never
 // Inside. The path's parts are compared with the secret entries and the
@@ -551,7 +607,25 @@ func (p *Policy) classAs(r RealPath, protected bool) Class {
 		if c == ClassSecret {
 			break
 		}
-		c = ClassOfIdentity(p.classOf(RealPath{Path: v}, protected), c)
+		c = ClassOfIdentity(p.viaClass(v, protected), c)
+	}
+	return c
+}
+
+// viaClass is the class a symlink at the real path v gives the paths
+// resolved through it: Secret when it lies in a secret place (its
+// target is then learned as a secret entry: learnSecret), Protected when
+// a protected rule covers it; a link above a protected entry (a
+// workspace reached through its link, whose .git is an entry) gives
+// nothing, as a path above a protected place is no entry of it.
+func (p *Policy) viaClass(v string, protected bool) Class {
+	c := p.classOf(RealPath{Path: v}, false)
+	if c == ClassSecret {
+		p.learnSecret(v)
+		return c
+	}
+	if protected && p.protectsByRule(v, namesAt(p.fs, v)) {
+		return ClassProtected
 	}
 	return c
 }
@@ -673,7 +747,22 @@ func (p *Policy) protects(path string) bool { return p.protectsAs(path, names{})
 
 // protectsAs is protects with path's parts compared as n says.
 func (p *Policy) protectsAs(path string, n names) bool {
-	rules, entries := p.allRules()
+	if p.protectsByRule(path, n) {
+		return true
+	}
+	_, entries := p.allRules()
+	for _, e := range entries {
+		if n.exact() && e != path && under(e, path) || !n.exact() && !n.same(path, e) && n.above(path, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// protectsByRule is protectsAs by the rules alone: a path a rule covers,
+// never one only above a protected entry.
+func (p *Policy) protectsByRule(path string, n names) bool {
+	rules, _ := p.allRules()
 	below := "" // belowRoot(path), once a named rule needs it
 	for _, r := range rules {
 		switch r.Kind {
@@ -707,11 +796,6 @@ func (p *Policy) protectsAs(path string, n names) bool {
 				// wherever it is (the fifteenth red team's tools/ls)
 				return true
 			}
-		}
-	}
-	for _, e := range entries {
-		if n.exact() && e != path && under(e, path) || !n.exact() && !n.same(path, e) && n.above(path, e) {
-			return true
 		}
 	}
 	return false

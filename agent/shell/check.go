@@ -144,13 +144,7 @@ func (x *run) coveredAt(step int, inStep bool, st gate.Step, allowed gate.Effect
 	if !st.Effects.Has(gate.Secret) && !st.Effects.Has(gate.Protected) {
 		return allowed
 	}
-	judged := x.sc.Steps[step].Reals
-	if !inStep {
-		judged = nil
-		for i := x.cur.start; i < x.cur.end && i < len(x.sc.Steps); i++ {
-			judged = append(judged, x.sc.Steps[i].Reals...)
-		}
-	}
+	judged := x.judgedReals(step, inStep)
 	for _, r := range st.Reals {
 		if !slices.Contains(judged, r) {
 			x.mu.Lock()
@@ -160,6 +154,55 @@ func (x *run) coveredAt(step int, inStep bool, st gate.Step, allowed gate.Effect
 		}
 	}
 	return allowed
+}
+
+// programAllowance is what a program runs with, in its sandbox, when it
+// was judged as st at step: what coveredAt leaves of allowed, without
+// secret and protected when its own judgment has neither (and the auto
+// set does not hold them). A question approved for one secret or
+// protected place lent every credential store, and every protected place,
+// to each program of its step: in a script outside the grammar, approved
+// to read ~/.ssh/known_hosts, `sh ./build.sh` read ~/.ssh/id_ed25519
+// (the thirtieth red team's), and with protected one planted a hook.
+func (x *run) programAllowance(step int, inStep bool, st gate.Step, allowed gate.Effects) gate.Effects {
+	allowed = x.coveredAt(step, inStep, st, allowed)
+	x.mu.Lock()
+	auto := x.autoNow
+	x.mu.Unlock()
+	for _, e := range []gate.Effect{gate.Secret, gate.Protected} {
+		if !st.Effects.Has(e) && !auto.Has(e) {
+			allowed = allowed.Without(e)
+		}
+	}
+	return allowed
+}
+
+// allowedAtPath is what the running pipeline may do with the real path
+// real that the shell itself lists or stats: any step's allowance, but
+// secret and protected only at a place a question named (Step.Reals), as
+// for a redirection (the thirtieth red team's: a glob over a planted link
+// to ~/.ssh listed the store under an approval to read known_hosts).
+func (x *run) allowedAtPath(real string) gate.Effects {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	allowed := x.allowedAt(x.cur.start, false)
+	if !slices.Contains(x.judgedReals(x.cur.start, false), real) {
+		allowed = x.autoNow.Union(allowed.Without(gate.Secret).Without(gate.Protected))
+	}
+	return allowed
+}
+
+// judgedReals are the real paths the steps at step named when judged:
+// its own, or, for a command no step holds, the running pipeline's.
+func (x *run) judgedReals(step int, inStep bool) []string {
+	if inStep {
+		return x.sc.Steps[step].Reals
+	}
+	var judged []string
+	for i := x.cur.start; i < x.cur.end && i < len(x.sc.Steps); i++ {
+		judged = append(judged, x.sc.Steps[i].Reals...)
+	}
+	return judged
 }
 
 // refuse records the runtime refusal at step (the first one wins), stops
@@ -270,6 +313,44 @@ func (x *run) open(ctx context.Context, path string, flag int, perm os.FileMode)
 	return f, nil
 }
 
+// stat is the stat handler: the file tests ([[ -e ]], test -s, -r, -nt)
+// and cd's check. A file a read of would need what the running pipeline
+// was not approved for (a secret place no question named: the narrowing
+// of readDir) is not there, whether it is or not: the tests told a real
+// key behind a planted link from a missing one, every question denied
+// (the thirtieth red team's). A directory is stat'ed as it is (cd ~/.ssh
+// runs unasked; what it reads there is judged by its own steps).
+func (x *run) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
+	if x.unseen(interp.HandlerCtx(ctx).Dir, name) {
+		return nil, &os.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+	}
+	if follow {
+		return os.Stat(name)
+	}
+	return os.Lstat(name)
+}
+
+// access is the access handler ([[ -r ]], -w, -x), as stat.
+func (x *run) access(ctx context.Context, name string, mode interp.AccessMode) error {
+	if x.unseen(interp.HandlerCtx(ctx).Dir, name) {
+		return &os.PathError{Op: "access", Path: name, Err: fs.ErrNotExist}
+	}
+	return interp.DefaultAccessHandler()(ctx, name, mode)
+}
+
+// unseen reports whether the file name (in dir) is not to be seen by the
+// running pipeline: a read of it would need what it was not approved for
+// there (readDir's narrowing), and it is no directory.
+func (x *run) unseen(dir, name string) bool {
+	rp := x.policy.Resolve(dir, name)
+	v := x.policy.JudgeReal(rp, gate.ReadAccess, x.gate.auto())
+	if v.Effects.SubsetOf(x.allowedAtPath(rp.Path)) {
+		return false
+	}
+	fi, err := os.Stat(rp.Native())
+	return err != nil || !fi.IsDir()
+}
+
 // readDir is the read-dir handler: the listing a glob makes, in eukhe's
 // own process, of a directory judged by the path policy as the real path
 // it resolves to now and opened there, within what the running pipeline
@@ -282,9 +363,7 @@ func (x *run) readDir(ctx context.Context, path string) ([]fs.DirEntry, error) {
 	hc := interp.HandlerCtx(ctx)
 	rp := x.policy.Resolve(hc.Dir, path)
 	v := x.policy.JudgeReal(rp, gate.ReadAccess, x.gate.auto())
-	x.mu.Lock()
-	allowed := x.allowedAt(x.cur.start, false)
-	x.mu.Unlock()
+	allowed := x.allowedAtPath(rp.Path)
 	if rp.Looped || !v.Effects.SubsetOf(allowed) {
 		return nil, &os.PathError{Op: "open", Path: path, Err: fs.ErrPermission}
 	}

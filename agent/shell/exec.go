@@ -66,6 +66,7 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	step, inStep := x.stepAt(hc.Pos)
 	allowed := x.allowedAt(step, inStep)
 	x.mu.Unlock()
+	allowed = x.programAllowance(step, inStep, x.judge(args, hc.Dir, hc.Env), allowed)
 	if pr.found.Exec && !allowed.Has(gate.Exec) {
 		// The call handler judged the name before; a stage of the same
 		// pipeline may have made the directory or the program since.

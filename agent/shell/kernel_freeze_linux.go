@@ -25,6 +25,7 @@ import (
 // out of rounds under load and the chain ran on).
 func freezeKernel(pid int) []int {
 	seen := map[int]bool{}
+	zombies := map[int]bool{}
 	groups := map[int]bool{}
 	var order []int
 	// Each look finds the kernel's processes afresh and stops every one
@@ -71,10 +72,12 @@ func freezeKernel(pid int) []int {
 		if p, ok := procfs.Of(pid); ok && !p.Zombie {
 			stop(p)
 		}
-		kernelTree(pid, func(p procfs.Proc) {
+		if kernelTree(pid, zombies, func(p procfs.Proc) {
 			tree[p.PID] = true
 			stop(p)
-		})
+		}) > 0 {
+			quiet, chasing = 0, true
+		}
 		// then, from a listing, the whole groups, and what else is of
 		// the kernel's session
 		all := procfs.All()
@@ -97,16 +100,22 @@ func freezeKernel(pid int) []int {
 	return order
 }
 
-// kernelTree calls found with each live process below pid (zombies
-// left out), walking down by the children files (procfs.Children): each
-// process as soon as its parent's file names it, before the next file
-// is read. A listing of /proc reads one process at a time and missed a
-// link of a fork-and-exit chain whose every link starts a session of its
-// own, together with the child it left, whenever the link exited between
-// two reads (under load, the chain ran on past the freeze); the kernel's
-// process, its subreaper, is stopped here, so its children file, where
-// each orphan comes last, is read exactly.
-func kernelTree(pid int, found func(procfs.Proc)) {
+// kernelTree calls found with each live process below pid, walking down
+// by the children files (procfs.Children): each process as soon as its
+// parent's file names it, before the next file is read. A listing of
+// /proc reads one process at a time and missed a link of a fork-and-exit
+// chain whose every link starts a session of its own, together with the
+// child it left, whenever the link exited between two reads (under load,
+// the chain ran on past the freeze); the kernel's process, its
+// subreaper, is stopped here, so its children file, where each orphan
+// comes last, is read exactly. A child in zombies (one an earlier look
+// found ended and unreaped: it stays so until its parent reaps it, and
+// its pid is not given again) is passed over unread, and a new one is
+// added there; fresh counts the children no look named before, ended or
+// not: an ended child is a fork too (the thirtieth red team's ballast of
+// sixty unreaped children made each look read them all before the live
+// link at the end of the file, gone by then, and the look counted quiet).
+func kernelTree(pid int, zombies map[int]bool, found func(procfs.Proc)) (fresh int) {
 	visited := map[int]bool{pid: true}
 	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
 		for _, c := range procfs.Children(queue[0]) {
@@ -114,12 +123,23 @@ func kernelTree(pid int, found func(procfs.Proc)) {
 				continue
 			}
 			visited[c] = true
-			if p, ok := procfs.Of(c); ok && !p.Zombie {
-				found(p)
-				queue = append(queue, c)
+			if zombies[c] {
+				continue
 			}
+			p, ok := procfs.Of(c)
+			if !ok {
+				continue
+			}
+			if p.Zombie {
+				zombies[c] = true
+				fresh++
+				continue
+			}
+			found(p)
+			queue = append(queue, c)
 		}
 	}
+	return fresh
 }
 
 // wholeGroups are the process groups of all whose every member is in

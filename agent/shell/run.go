@@ -106,6 +106,8 @@ func (x *run) execute() {
 		interp.ExecHandlers(x.execMiddleware),
 		interp.OpenHandler(x.open),
 		interp.ReadDirHandler2(x.readDir),
+		interp.StatHandler(x.stat),
+		interp.AccessHandler(x.access),
 	)
 	if err != nil {
 		x.out.WriteString(fmt.Sprintf("bash: the shell did not start: %v\n", err))
