@@ -64,7 +64,7 @@ func (s *Session) run(ctx context.Context, t *Tool, args json.RawMessage) Result
 	before := heapAllocs()
 	ctx = s.withProgress(ctx)
 	id, mark, ctx := s.beginCall(ctx)
-	r := s.withRecovered(t.Handler(ctx, s, args))
+	r := s.withRootsNote(s.withRecovered(t.Handler(ctx, s, args)))
 	s.endCall(id, mark, t.Name, args, &r)
 	giveBackIfLarge(before)
 	return r

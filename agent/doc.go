@@ -179,6 +179,12 @@
 //     process (not a one-shot eukhe tool call) opens in that state
 //     directory (prune.go), unless a session still holds the transcript
 //     (an open transcript keeps a lock on its directory).
+//   - A session keeps its root when the client's roots change
+//     (package roots): it asks the client's roots again (roots/list) and its
+//     next tool result says once, in one line, what they are now, the root
+//     it still serves and how to serve the new one (restart the MCP
+//     server, or --root): rootsnote.go, tested with the Go SDK's client
+//     (cmd/eukhe mcp_roots_test.go).
 //   - memory:// and agent:// of a session opened without a log path, or
 //     opened OneShot (a one-shot `eukhe tool` call), is the rejection
 //     scheme, saying that it keeps no transcript.

@@ -25,6 +25,7 @@ import (
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
+	"github.com/eukhe/eukhe/internal/testkit"
 	"github.com/eukhe/eukhe/lsp/discovery"
 )
 
@@ -130,7 +131,7 @@ func r13eachSandbox(t *testing.T, f func(*testing.T)) {
 		t.Run(string(m), func(t *testing.T) {
 			t.Setenv(shell.ForceEnv, string(m))
 			if shell.Detect().Mechanism != m {
-				t.Skip(string(m) + " does not work here")
+				testkit.Missing(t, string(m)+" does not work here (bubblewrap: apt-get install bubblewrap; Landlock: a kernel of 5.13 or later with it on)")
 			}
 			f(t)
 		})
@@ -277,7 +278,7 @@ func r13narrowDuring(t *testing.T, w *r13world, script string, narrow func(*sett
 // Class: a step that survives narrowing.
 func TestRedteam13_DaemonInSandboxStopsWhenSettingsNarrow(t *testing.T) {
 	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
+		testkit.Missing(t, "bubblewrap does not work here (apt-get install bubblewrap; .ci/run installs it)")
 	}
 	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
 	for _, sc := range []string{r13daemon, "(" + r13daemon + ") &\nsleep 3"} {
@@ -451,10 +452,10 @@ func TestRedteam13_ConfinementTurnedOffMidScript(t *testing.T) {
 // Class: unpinning by a mount trick.
 func TestRedteam13_UserNamespaceUnpinsSettingsDirs(t *testing.T) {
 	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
+		testkit.Missing(t, "bubblewrap does not work here (apt-get install bubblewrap; .ci/run installs it)")
 	}
 	if _, err := exec.LookPath("unshare"); err != nil {
-		t.Skip("needs unshare")
+		testkit.Missing(t, "unshare is not installed (util-linux)")
 	}
 	all := gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected)
 	w := r13session(t, all, "auto")
@@ -688,7 +689,7 @@ func TestRedteam13_BashTreeReadHidesAHardLinkedSecret(t *testing.T) {
 // holds what they were let run under), before any process starts.
 func TestRedteam13_NarrowedWhileAskedRunsUnderTheNewSet(t *testing.T) {
 	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
+		testkit.Missing(t, "bubblewrap does not work here (apt-get install bubblewrap; .ci/run installs it)")
 	}
 	w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Net, gate.Outside, gate.Protected), "auto")
 	w.onAsk = func(q gate.Question) gate.Answer {
@@ -710,7 +711,7 @@ func TestRedteam13_NarrowedWhileAskedRunsUnderTheNewSet(t *testing.T) {
 // asked, does not run, and the result says why.
 func TestRedteam13_AStepTheNarrowedSetNoLongerHoldsDoesNotRun(t *testing.T) {
 	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
+		testkit.Missing(t, "bubblewrap does not work here (apt-get install bubblewrap; .ci/run installs it)")
 	}
 	w := r13session(t, gate.Of(gate.Read, gate.Write), "auto")
 	w.onAsk = func(q gate.Question) gate.Answer {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eukhe/eukhe/agent/shell"
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // Attack (target 10, bubblewrap): as TestRedteam14_NarrowedJustAfterTheAnswer
@@ -29,7 +30,7 @@ import (
 // seen by neither, and a step that ended before the look is never told.
 func TestRedteam14_NarrowedJustAfterTheAnswerWarm(t *testing.T) {
 	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
+		testkit.Missing(t, "bubblewrap does not work here (apt-get install bubblewrap; .ci/run installs it)")
 	}
 	w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Net, gate.Outside, gate.Protected), "auto")
 	w.onAsk = func(q gate.Question) gate.Answer { return gate.Approve }
@@ -64,7 +65,7 @@ func TestRedteam14_NarrowedJustAfterTheAnswerWarm(t *testing.T) {
 // (the first sandbox of a session is slow to make here).
 func TestRedteam14_NarrowedJustAfterTheAnswer(t *testing.T) {
 	if shell.Detect().Mechanism != shell.Bubblewrap {
-		t.Skip("needs bubblewrap")
+		testkit.Missing(t, "bubblewrap does not work here (apt-get install bubblewrap; .ci/run installs it)")
 	}
 	w := r13session(t, gate.Of(gate.Read, gate.Write, gate.Net, gate.Outside, gate.Protected), "auto")
 	w.onAsk = func(q gate.Question) gate.Answer {

@@ -27,6 +27,11 @@ const ParentMetaKey = "eukhe/parent"
 // the client for its roots before a session exists (the same answer, so
 // the session's own is dropped).
 func NewMCPServer(initialized func(context.Context, *mcp.InitializedRequest)) *mcp.Server {
+	return newMCPServer(initialized, nil)
+}
+
+// newMCPServer is NewMCPServer, told when the client's roots change.
+func newMCPServer(initialized func(context.Context, *mcp.InitializedRequest), rootsChanged func(context.Context, *mcp.RootsListChangedRequest)) *mcp.Server {
 	return mcp.NewServer(&mcp.Implementation{Name: "eukhe", Version: Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		// Logging carries job notices (a job that settles after its call
@@ -34,8 +39,9 @@ func NewMCPServer(initialized func(context.Context, *mcp.InitializedRequest)) *m
 		// working for at least a year; no other server-to-client notice
 		// reaches every client today.
 		//lint:ignore SA1019 job notices, see above
-		Capabilities:       &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}, Logging: &mcp.LoggingCapabilities{}},
-		InitializedHandler: initialized,
+		Capabilities:            &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}, Logging: &mcp.LoggingCapabilities{}},
+		InitializedHandler:      initialized,
+		RootsListChangedHandler: rootsChanged,
 	})
 }
 
@@ -43,7 +49,7 @@ func NewMCPServer(initialized func(context.Context, *mcp.InitializedRequest)) *m
 // listChanged false (S7.1), each tool's built schema as sent bytes (S7.3),
 // and handlers that answer text with isError for a refusal.
 func (s *Session) Server() *mcp.Server {
-	srv := NewMCPServer(s.initialized)
+	srv := newMCPServer(s.initialized, s.rootsChanged)
 	order := map[string]int{}
 	for i, t := range s.roster.Tools() {
 		order[t.Name] = i

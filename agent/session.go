@@ -101,6 +101,9 @@ type Session struct {
 	tools *docs.Tools
 	guard *DocGuard
 	chain route.Chain
+	// rootsChange is the client's last change of roots, until the next
+	// tool result says it (rootsnote.go)
+	rootsChange atomic.Pointer[rootsChange]
 	// watch gives every call's watcher beside its client (progress.go);
 	// not under mu, which a document call holds while it runs.
 	watch atomic.Pointer[func() docs.ProgressFunc]

@@ -64,6 +64,13 @@ func (r *classifying) call(assigns []*syntax.Assign, args []*syntax.Word, redirs
 		}
 		parts = append(parts, r.walkParts(w.argv[1:], options[1:], wordDirs, cwdRead, fc.writes())...)
 	}
+	if fc.recursive && len(w.argv) > 0 {
+		var cwdWritten []string
+		if fc.readsCwd {
+			cwdWritten = cwdDirs
+		}
+		parts = append(parts, r.treeParts(w.argv[1:], options[1:], wordDirs, cwdWritten)...)
+	}
 	if fc.readsCwd {
 		parts = append(parts, r.judgeCwdRead(name, w.argv, cwdDirs)...)
 	}

@@ -41,6 +41,11 @@ type facts struct {
 	// directory) following every symlink under them; the gate walks them
 	// too (walk.go).
 	follows bool
+	// recursive: the command writes (removes, changes the mode or owner
+	// of) every entry below each directory it names, links not followed
+	// (rm -r, chmod -R, find -delete); the gate judges what those trees
+	// hold (tree.go).
+	recursive bool
 	// derived are paths the command writes that no word shows whole: a
 	// backup, DEST+SUFFIX (cp, mv, ln -S). Each is judged as a written
 	// word (backup.go).
@@ -157,6 +162,8 @@ func knownFacts(name string, args []string) facts {
 		return facts{own: Of(Write), derived: mkdirParents(args)}
 	case name == "chmod" || name == "chown" || name == "chgrp":
 		return modeFacts(args)
+	case name == "rm":
+		return rmFacts(args)
 	case readOnly[name]:
 		return facts{own: Of(Read)}
 	case writers[name]:

@@ -56,8 +56,13 @@
 //     --lesskey-*/-t, curl -K, wget -i/-e/--config): unseen.go and the
 //     command's rule; recursion that follows links (grep -R, rg -L, find
 //     -L, ls -LR, du -L, cp -rL, chmod/chown/chgrp -RL, diff -r, tar -h,
-//     rsync -L): walk.go, each command's rule setting facts.follows; the
-//     option audit of every command: audit_test.go. A backup suffix
+//     rsync -L): walk.go, each command's rule setting facts.follows; a
+//     recursive write (rm -r, chmod/chown/chgrp -R, find -delete) is
+//     judged by what its trees hold, the places the policy names below
+//     them and a walk for what is protected or secret by name
+//     (a_recursive_write_has_each_entrys_effects: tree.go, each
+//     command's rule setting facts.recursive: "rm -rf /" has every class
+//     "rm -rf /*" has); the option audit of every command: audit_test.go. A backup suffix
 //     (cp, mv, ln -S SUFFIX) writes DEST+SUFFIX, judged as a written word
 //     (backup.go), and so does sed -i SUFFIX (sedBackups, with "*" as
 //     the file's base name); the red team's table: attacks_redteam_test.go.

@@ -222,7 +222,10 @@ func findFacts(args []string) facts {
 		switch w {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			f.own = f.own.With(Exec)
-		case "-delete", "-fls", "-fprint", "-fprint0", "-fprintf":
+		case "-delete":
+			f.own = f.own.With(Write)
+			f.recursive = true
+		case "-fls", "-fprint", "-fprint0", "-fprintf":
 			f.own = f.own.With(Write)
 		case "-L", "-follow":
 			f.follows = true
@@ -360,12 +363,25 @@ var modeOpts = optSpec{
 }
 
 // modeFacts is chmod, chown and chgrp: they write (the modes and owners
-// of what they name); with -R and -L they change what each link under
-// the trees resolves to.
+// of what they name); with -R every entry of the trees they name
+// (tree.go), and with -R and -L what each link under the trees resolves
+// to.
 func modeFacts(args []string) facts {
 	a := modeOpts.read(args)
 	recursive := a.hasShort("R") || a.hasLong(modeOpts, "recursive")
-	return facts{own: Of(Write), follows: recursive && a.hasShort("L")}
+	return facts{own: Of(Write), follows: recursive && a.hasShort("L"), recursive: recursive}
+}
+
+var rmOpts = optSpec{
+	valueLong: []string{"interactive", "preserve-root"},
+	known:     []string{"force", "one-file-system", "no-preserve-root", "recursive", "dir", "verbose", "help", "version"},
+}
+
+// rmFacts: rm writes (removes) what it names; with -r, -R or
+// --recursive every entry of the trees it names (tree.go).
+func rmFacts(args []string) facts {
+	a := rmOpts.read(args)
+	return facts{own: Of(Write), recursive: a.hasShort("rR") || a.hasLong(rmOpts, "recursive")}
 }
 
 var diffOpts = optSpec{

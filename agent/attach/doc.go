@@ -13,6 +13,10 @@
 //     each call in flight is answered once with goneText, the agent's
 //     initialize is replayed to the headless session (its answer dropped)
 //     and every line not delivered is delivered there: failover.go (relay).
+//     The agent's input ending, and the server closing because of it, is
+//     never a failover, whichever is seen first (attach.go's inputEnded;
+//     TestAClientThatEndsIsNoServerGone: a client that closed while the
+//     editor still ran was said to be the editor going away).
 //   - an editor that comes up later is attached at the next tools/call, one
 //     that quits later is left the same way; each change is said once,
 //     before the text of the next tool result, which keeps the rest of its

@@ -4,5 +4,6 @@
 // session exists (roots.go); else the current directory. The first
 // diagnostic line says which root is served and why; a root the client
 // changes later is said, not followed (a session keeps one root for its
-// life).
+// life): on standard error here, and to the agent in the session's next
+// tool result (agent, rootsnote.go).
 package roots

@@ -36,7 +36,10 @@ import (
 // (that version deprecates roots, and its server sends no request). Roots
 // the client changes later are not followed (a session has one root for
 // its life: its journal, settings and map are the root's): the change is
-// said on standard error, and a new session serves the new roots.
+// said on standard error, and to the agent by the session, in its next
+// tool result (agent's rootsnote.go: the client's roots now, the root
+// still served, how to serve the new one); a new session serves the new
+// roots.
 
 // rootsWait is how long the client has to answer roots/list.
 var rootsWait = 10 * time.Second

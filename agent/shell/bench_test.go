@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // BenchmarkRunTrue is a call that runs true through the whole runner: the
@@ -16,7 +17,7 @@ import (
 func BenchmarkRunTrue(b *testing.B) {
 	path, err := exec.LookPath("true")
 	if err != nil {
-		b.Skip("no true on PATH")
+		testkit.Missing(b, "no true on PATH")
 	}
 	w := newWorld(b, gate.DefaultAuto())
 	for _, c := range []struct{ name, script string }{{"external", path}, {"builtin", "true"}} {
@@ -33,7 +34,7 @@ func BenchmarkRunTrue(b *testing.B) {
 func BenchmarkForkExecTrue(b *testing.B) {
 	path, err := exec.LookPath("true")
 	if err != nil {
-		b.Skip("no true on PATH")
+		testkit.Missing(b, "no true on PATH")
 	}
 	for b.Loop() {
 		if err := exec.Command(path).Run(); err != nil {

@@ -2,12 +2,14 @@ package shell
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/confine"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // BenchmarkConfinedTrue is the program true through the whole runner,
@@ -17,14 +19,14 @@ import (
 func BenchmarkConfinedTrue(b *testing.B) {
 	path, err := exec.LookPath("true")
 	if err != nil {
-		b.Skip("no true on PATH")
+		testkit.Missing(b, "no true on PATH")
 	}
 	ten := strings.Repeat(path+"; ", 9) + path
 	for _, m := range []Mechanism{Unconfined, Bubblewrap, Landlock} {
 		b.Run(string(m), func(b *testing.B) {
 			b.Setenv(ForceEnv, string(m))
 			if c := Detect(); c.Mechanism != m {
-				b.Skipf("%s does not work here: %s", m, c)
+				testkit.Missing(b, fmt.Sprintf("%s does not work here: %s", m, c))
 			}
 			w := newWorld(b, gate.DefaultAuto())
 			defer w.runner.Close()

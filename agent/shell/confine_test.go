@@ -14,31 +14,26 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
-// needTool fails the test when a program it needs is missing and CI is
-// set; elsewhere it skips.
+// needTool ends the test when a program it needs is missing
+// (testkit.Missing: a skip, or a failure when the tools are required).
 func needTool(t testing.TB, name string) {
 	t.Helper()
 	if _, err := exec.LookPath(name); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed, and CI needs it: %v", name, err)
-		}
-		t.Skipf("%s is not installed", name)
+		testkit.Missing(t, fmt.Sprintf("%s is not installed (%v): the confinement tests run it (.ci/run installs it)", name, err))
 	}
 }
 
-// useMechanism forces the confinement of the test's runs, and fails (CI)
-// or skips when it does not work here.
+// useMechanism forces the confinement of the test's runs, and ends the
+// test when it does not work here (testkit.Missing).
 func useMechanism(t *testing.T, m Mechanism) {
 	t.Helper()
 	t.Setenv(ForceEnv, string(m))
 	c := Detect()
 	if c.Mechanism != m {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("confinement %s does not work here: %s", m, c)
-		}
-		t.Skipf("confinement %s does not work here: %s", m, c)
+		testkit.Missing(t, fmt.Sprintf("confinement %s does not work here: %s (bubblewrap: apt-get install bubblewrap; Landlock: a kernel of 5.13 or later with it on)", m, c))
 	}
 }
 

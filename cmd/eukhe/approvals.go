@@ -20,8 +20,9 @@ const approvalsUsage = `Usage: eukhe approvals [--gateway] [--root DIR]
 Answers, in this terminal, the questions of the agents working in DIR
 (default: the current directory): those attached to the editor's eukhe
 server that serves DIR, and every headless eukhe mcp session whose root
-holds DIR (each named by its session). Sessions and an editor that start later
-are picked up: started before any, or after the last one ended, it waits. Each question shows the asking agent, the step exactly as it
+holds DIR (each named by its session). Sessions and an editor that start
+later are picked up: started before any, or after the last one ended, it
+waits. Each question shows the asking agent, the step exactly as it
 would run (invisible characters escaped) and its effects, and reads y or
 N (Enter alone is no). The editor and the agent's own client may be asked
 too; the first answer wins, and a question answered elsewhere is shown as

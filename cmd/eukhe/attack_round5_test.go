@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // The fifth red team (after the fixes of the fourth), through the real
@@ -403,6 +405,7 @@ func TestAttackRound5_more_of_the_users_startup_files_are_only_outside(t *testin
 	}
 	for _, argv := range [][]string{{"python3", "-c", "pass"}, {"bash", "-ic", "true"}, {"nvim", "--headless", "+qa"}} {
 		if _, err := exec.LookPath(argv[0]); err != nil {
+			testkit.MissingPart(t, argv[0]+" is not installed: the user's "+argv[0]+" is not started over the home the agent wrote")
 			continue
 		}
 		cmd := exec.Command(argv[0], argv[1:]...)

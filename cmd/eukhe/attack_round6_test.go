@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // The sixth red team (after the fixes of the fifth), through the real
@@ -77,6 +79,8 @@ func r6dotfileLinked(t *testing.T) {
 				if r3exists(mark) {
 					t.Errorf("the user's nvim ran what a step's program wrote in ~/dotfiles/nvim/init.lua (~/.config/nvim a link there):\n%s", prog)
 				}
+			} else {
+				testkit.MissingPart(t, "nvim is not installed: the user's Neovim is not started over the planted init.lua")
 			}
 		})
 	}
@@ -140,6 +144,8 @@ func r6freshDotDir(t *testing.T, mechs ...string) {
 					if r3exists(mark) {
 						t.Errorf("the user's nvim ran a plugin a step's program made in ~/.local/share/nvim/site/plugin (%s made by it):\n%s", fresh, text)
 					}
+				} else {
+					testkit.MissingPart(t, "nvim is not installed: the user's Neovim is not started over the planted plugin")
 				}
 			})
 		}

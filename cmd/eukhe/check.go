@@ -25,8 +25,10 @@ of PATH that is not used as it is: a relative, empty or missing one is
 dropped (no command is found there), and a command found in one inside
 the workspace is exec. The last line is the auto set in force and where
 it came from (a settings file or the default).
-  --json     print {"grammar":bool,"steps":[{"text":…,"effects":[…],"asks":bool}],
-             "confinement":"…","path":[{"entry":…,"kind":…,"kept":bool,"exec":bool}]}
+  --json     print {"grammar":bool,
+             "steps":[{"text":…,"effects":[…],"asks":bool}],
+             "confinement":"…",
+             "path":[{"entry":…,"kind":…,"kept":bool,"exec":bool}]}
              ("path" only when an entry is not used as it is)
   --cwd DIR  the directory the script runs in (default: .); the workspace
              root is the nearest directory at or above it that holds .git

@@ -1,6 +1,8 @@
 // Command eukhe is the one binary of eukhe: an agent's document and shell
 // tools, served inside the editor or headless on a directory. It holds no
-// logic beyond wiring; the laws live in the packages it calls.
+// logic beyond wiring; the laws live in the packages it calls. Its help
+// fits 80 columns, and names the agent's tools from the roster
+// (roster_names.go; TestHelp_fits_80_columns_and_names_the_roster).
 package main
 
 import (
@@ -14,7 +16,7 @@ import (
 	"github.com/eukhe/eukhe/gate/settings"
 )
 
-const usage = `eukhe — an agent's document and shell tools, inside your editor or headless.
+var usage = `eukhe — an agent's document and shell tools, inside your editor or headless.
 
 Usage:
   eukhe tool NAME [--root DIR] [--session FILE] [ARGS-JSON | -]
@@ -23,9 +25,11 @@ Usage:
       refused or failed (the text says why), 2 on a usage error.
       Run "eukhe tool --help" for the tools and their arguments.
   eukhe mcp [--root DIR] [--parent SESSION]
-      Serve the tools (read, edit, write, grep, glob, bash, ipython, dyn) to an
-      agent over MCP on standard input and output, on DIR (default: the
-      current directory). Add it to an agent: claude mcp add eukhe -- eukhe mcp
+      Serve the tools to an agent over MCP on standard input and output:
+      ` + toolList("and") + `,
+      on DIR (default: the client's first root when it offers roots, else
+      the current directory). Add it to an agent:
+      claude mcp add --scope user eukhe -- eukhe mcp
       Run "eukhe mcp --help" for more.
   eukhe lsp [--root DIR]
       Serve the editor over LSP on standard input and output: the agent's

@@ -19,10 +19,10 @@ import (
 	"github.com/eukhe/eukhe/lsp/discovery"
 )
 
-const mcpUsage = `Usage: eukhe mcp [--root DIR] [--parent SESSION]
+var mcpUsage = `Usage: eukhe mcp [--root DIR] [--parent SESSION]
 
 Serves the agent's tools over MCP on standard input and output (one
-JSON-RPC message a line): read, edit, write, grep, glob, bash and dyn.
+JSON-RPC message a line): ` + toolList("and") + `.
   --root DIR         the workspace root (default: the client's first root
                      when it offers roots, else the current directory)
   --parent SESSION   the session whose clients answer this one's questions

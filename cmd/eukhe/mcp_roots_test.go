@@ -48,7 +48,8 @@ func callText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 // Started in another directory (as Claude Desktop starts servers in / or
 // the home), eukhe mcp serves the client's first root that is a directory
 // here, and its first line says so; a client without roots gets the
-// current directory; roots changed later are said, not followed.
+// current directory; roots changed later are said (on standard error and
+// to the agent, in the next tool result), not followed.
 func TestMCPServesTheClientsRoots(t *testing.T) {
 	proj := t.TempDir()
 	writeFile(t, filepath.Join(proj, "a.txt"), "from the root\n", 0o644)
@@ -80,8 +81,26 @@ func TestMCPServesTheClientsRoots(t *testing.T) {
 	if !strings.Contains(stderr.String(), "the client's roots changed; this session stays on "+elsewhere) {
 		t.Errorf("a change of roots is not said:\n%s", stderr)
 	}
-	if text := callText(t, cs, "read", map[string]any{"path": "b.txt"}); !strings.Contains(text, "here") {
+	// the agent is told too: the next tool result says, once, in one
+	// line, the client's roots now, the root still served and how to
+	// serve the new one
+	text := callText(t, cs, "read", map[string]any{"path": "b.txt"})
+	if !strings.Contains(text, "here") {
 		t.Fatalf("after the change the session does not go on:\n%s", text)
+	}
+	var notes []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "roots changed") {
+			notes = append(notes, l)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "the client's roots changed to "+proj) ||
+		!strings.Contains(notes[0], "this session still serves "+elsewhere) ||
+		!strings.Contains(notes[0], "to serve "+proj+", restart eukhe's MCP server") {
+		t.Errorf("the tool result after the change does not say it in one line (the roots now, the root served, how to serve the new one):\n%s", text)
+	}
+	if text := callText(t, cs, "read", map[string]any{"path": "b.txt"}); strings.Contains(text, "roots changed") {
+		t.Errorf("the change is said again:\n%s", text)
 	}
 }
 

@@ -74,6 +74,31 @@ func setupLines(t *testing.T) (serve, test []string) {
 	return strings.Fields(lines[0]), strings.Fields(lines[1])
 }
 
+// README is a short page (about 120 lines: what eukhe is, install,
+// connect an agent and an editor, what asks you; the rest is in guide/),
+// its two set-up commands near the top, and its test command is the one
+// CI runs: the last command of .ci/run.
+func TestREADME_is_short_and_starts_with_the_two_commands(t *testing.T) {
+	md := readme(t)
+	if n := strings.Count(md, "\n"); n > 125 {
+		t.Errorf("README is %d lines; keep it to about 120 and move detail to guide/", n)
+	}
+	if i := strings.Index(md, "\n## The two commands\n"); i < 0 || strings.Count(md[:i], "\n") > 30 {
+		t.Errorf("README's set-up commands are not near the top (the section starts after line 30, or is missing)")
+	}
+	_, test := setupLines(t)
+	ci := page(t, ".ci/run")
+	last := ""
+	for _, l := range strings.Split(ci, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			last = l
+		}
+	}
+	if strings.Join(test, " ") != last {
+		t.Errorf("README's test command is %q, .ci/run's last command %q: they must be the same", strings.Join(test, " "), last)
+	}
+}
+
 // The fresh-clone walk: a git clone into a temp directory, a scratch
 // HOME with no settings, README's two set-up lines run as written. The
 // serve line runs as `go run ./cmd/eukhe ARGS` says, with the binary

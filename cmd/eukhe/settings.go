@@ -25,7 +25,8 @@ Files: $XDG_CONFIG_HOME/eukhe/settings.json (default ~/.config/eukhe),
 the user file, which may set every key; DIR/.eukhe/settings.json, the
 project file, which may not set an execution gate (shell.autoEffects,
 ssh.hosts, mcp.servers, shell.writableDirs, shell.confinement,
-approval.elicitation, ipython.python). Warnings and errors of reading them go to standard error.
+approval.elicitation, ipython.python). Warnings and errors of reading
+them go to standard error.
 `
 
 // settingValues are the values in force, by key, as JSON would show them.

@@ -36,7 +36,8 @@ holds one, and any access or step outside your auto set is refused
 
 Tools:
   read  {"path": "src/app.go"}             rows N:text under [path#TAG]
-        {"path": "src/app.go:5-9,40-60"}   selected lines; "path:120-" to the end
+        {"path": "src/app.go:5-9,40-60"}   selected lines ("path:120-": to
+                                           the end)
         {"path": "src", "raw": true}       a directory lists its entries; raw
                                            shows text without row numbers
   edit  {"patch": "[src/app.go#7f3a91c2]\n@@ 5-7\n+new line\n"}
@@ -58,12 +59,14 @@ Tools:
         matching files, newest first; .gitignore is honoured unless
         "noIgnore": true
 
-  bash  {"script": "go test ./... 2>&1 | tail -5", "timeout": 60, "full_output": false}
+  bash  {"script": "go test ./... 2>&1 | tail -5", "timeout": 60,
+         "full_output": false}
         runs the script in process behind the approval gate (your settings'
         shell.autoEffects); headless, a step that must ask is refused
         (unanswered) and the script stops there. The call waits for the
         script (a job does not outlive the command).
-  ipython {"code": "import json; json.dumps([1, 2])", "timeout": 60, "restart": false}
+  ipython {"code": "import json; json.dumps([1, 2])", "timeout": 60,
+           "restart": false}
         runs a cell in the session's IPython kernel behind the approval gate
         (effect exec); inside it read(), edit(), write(), grep(), glob() and
         bash() are this session's tools. Headless it asks no one, so it runs
@@ -94,7 +97,7 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		argText, haveArgs = words[1], true
 	}
 	if name == "" {
-		return cmd.bad("which tool? read, edit, write, grep, glob, bash, ipython or dyn")
+		return cmd.bad("which tool? " + toolList("or"))
 	}
 	if argText == "-" {
 		b, err := io.ReadAll(stdin)

@@ -56,10 +56,27 @@ const RequireTools = "EUKHE_REQUIRE_TOOLS"
 // required (EUKHE_REQUIRE_TOOLS=1 or CI set).
 func Missing(t testing.TB, why string) {
 	t.Helper()
-	if os.Getenv(RequireTools) != "" && os.Getenv(RequireTools) != "0" || os.Getenv("CI") != "" {
+	if toolsRequired() {
 		t.Fatalf("%s (%s or CI is set: a missing tool fails the test)", why, RequireTools)
 	}
 	t.Skip(why)
+}
+
+// MissingPart is Missing for one part of a test: the test goes on without
+// it, saying so in its log, or fails (and goes on) when the tools are
+// required.
+func MissingPart(t testing.TB, why string) {
+	t.Helper()
+	if toolsRequired() {
+		t.Errorf("%s (%s or CI is set: a missing tool fails the test)", why, RequireTools)
+		return
+	}
+	t.Log("this part is left out: " + why)
+}
+
+// toolsRequired: EUKHE_REQUIRE_TOOLS is set (but to 0), or CI is.
+func toolsRequired() bool {
+	return os.Getenv(RequireTools) != "" && os.Getenv(RequireTools) != "0" || os.Getenv("CI") != ""
 }
 
 // Nvim is the Neovim to test with: EUKHE_NVIM, else nvim on PATH (Debian

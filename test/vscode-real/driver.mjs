@@ -245,9 +245,10 @@ const commands = {
 		for (const m of parts.reverse()) await page.keyboard.up(m);
 		return true;
 	},
-	// shot: a picture of the page, or with clip of the active editor group
-	// alone, cut at height pixels, toasts and the secondary side bar
-	// hidden first (README's picture).
+	// shot: a picture of the page (gives the console), or with clip of
+	// the active editor group alone, cut at height pixels, toasts hidden
+	// first (README's picture; gives the clip and where the editor's
+	// parts lie in the page, for the test to judge).
 	async shot({ path, clip, height }) {
 		if (!clip) {
 			await page.screenshot({ path });
@@ -257,13 +258,55 @@ const commands = {
 			await page.keyboard.press("Escape"); // notifications.hideToasts
 			await until("the toasts to hide", async () => !(await page.$(".notification-toast")), 5000);
 		}
-		const r = await page.evaluate((h) => {
-			const e = document.querySelector(".editor-group-container.active");
-			const b = e.getBoundingClientRect();
-			return { x: b.left, y: b.top, width: b.width, height: Math.min(b.height, h || b.height) };
-		}, height);
-		await page.screenshot({ path, clip: r });
-		return logs;
+		// The browser scrolls a box whose overflow is hidden to show an
+		// element that takes the focus (the editor's hidden textarea sits
+		// at its cursor), which the workbench's layout never undoes: the
+		// editor then sat left of its group, its line numbers, its lenses'
+		// "Keep all" and the first columns of each line outside the
+		// picture (the first README picture). Each box in the editor and
+		// above it is put back; the editor's own horizontal scroll is brought back
+		// to column 0 by a wheel over its lines.
+		const layout = () =>
+			page.evaluate((h) => {
+				const g = document.querySelector(".editor-group-container.active");
+				const ed = g.querySelector(".monaco-editor");
+				const moved = [];
+				const boxes = [...ed.querySelectorAll("*")];
+				for (let e = ed; e; e = e.parentElement) boxes.push(e);
+				for (const e of boxes) {
+					if (e.scrollLeft || e.scrollTop) {
+						moved.push(`${e.className || e.tagName}: ${e.scrollLeft},${e.scrollTop}`);
+						e.scrollLeft = 0;
+						e.scrollTop = 0;
+					}
+				}
+				window.scrollTo(0, 0);
+				const box = (e) => {
+					const b = e.getBoundingClientRect();
+					return { x: b.left, y: b.top, width: b.width, height: b.height };
+				};
+				const b = g.getBoundingClientRect();
+				const lines = ed.querySelector(".lines-content");
+				const text = [...ed.querySelectorAll(".view-line > span")].map(box).filter((r) => r.width > 0);
+				return {
+					clip: { x: b.left, y: b.top, width: b.width, height: Math.min(b.height, h || b.height) },
+					editor: box(ed),
+					margin: box(ed.querySelector(".margin")),
+					scrollLeft: lines ? -parseFloat(lines.style.left || "0") : 0,
+					lenses: [...ed.querySelectorAll(".codelens-decoration")].map((e) => ({ text: e.textContent, ...box(e) })),
+					lines: text,
+					moved,
+				};
+			}, height);
+		let l = await layout();
+		if (l.scrollLeft > 0) {
+			await page.mouse.move(l.editor.x + l.editor.width / 2, l.editor.y + 40);
+			await page.mouse.wheel({ deltaX: -100000 });
+			await until("the editor to scroll to column 0", async () => (l = await layout()).scrollLeft <= 0, 5000);
+			await page.mouse.move(0, 0);
+		}
+		await page.screenshot({ path, clip: l.clip });
+		return l;
 	},
 	// eol: name's line endings switched to eol ("LF" or "CRLF") as the
 	// user does it: a click on the status bar's end-of-line item, then the

@@ -171,9 +171,22 @@ func TestRealVSCode(t *testing.T) {
 		if path == "" {
 			path = filepath.Join(s.w.Base, "review.png")
 		}
-		s.do("shot", map[string]any{"path": path, "clip": "editor", "height": 425})
-		if b, err := os.ReadFile(path); err != nil || !strings.HasPrefix(string(b), "\x89PNG\r\n") {
-			t.Errorf("the review's picture %s: %v (%d bytes)", path, err, len(b))
+		var layout shotLayout
+		if err := json.Unmarshal(s.do("shot", map[string]any{"path": path, "clip": "editor", "height": 425}), &layout); err != nil {
+			t.Errorf("the driver's shot: %v", err)
+		}
+		if len(layout.Moved) > 0 {
+			t.Logf("boxes the browser had scrolled, put back before the picture: %q", layout.Moved)
+		}
+		for _, p := range layout.problems() {
+			t.Errorf("the review's picture %s: %s", path, p)
+		}
+		if b, err := os.ReadFile(path); err != nil {
+			t.Errorf("the review's picture %s: %v", path, err)
+		} else {
+			for _, p := range pictureProblems(b, layout.Clip.Width, layout.Clip.Height) {
+				t.Errorf("the review's picture %s: %s", path, p)
+			}
 		}
 		s.do("click", map[string]any{"name": "greet.go", "lens": "Keep all"})
 		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {

@@ -1,0 +1,31 @@
+//lint:file-ignore SA1019 roots are what the clients that start servers in / or the home offer (MCP up to 2025-11-25); 2026-07-28 deprecates them
+
+package agent
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The note of a change of roots: one line naming the roots now, the root
+// served and how to serve the new first root; nothing when the served
+// root is still the client's first.
+func TestRootsNote(t *testing.T) {
+	n := rootsNote([]*mcp.Root{{URI: "https://x.example/"}, {URI: "file:///a/new"}, {URI: "file:///b"}}, "/served")
+	for _, want := range []string{"the client's roots changed to https://x.example/, /a/new, /b;", "this session still serves /served", "to serve /a/new, restart eukhe's MCP server", "--root /a/new"} {
+		if !strings.Contains(n, want) {
+			t.Errorf("%q lacks %q", n, want)
+		}
+	}
+	if strings.Contains(n, "\n") {
+		t.Errorf("not one line: %q", n)
+	}
+	if n := rootsNote([]*mcp.Root{{URI: "file:///served/"}, {URI: "file:///b"}}, "/served"); n != "" {
+		t.Errorf("the served root is still the first: %q", n)
+	}
+	if n := rootsNote(nil, "/served"); !strings.Contains(n, "changed to none") || !strings.Contains(n, "still serves /served") {
+		t.Errorf("no roots: %q", n)
+	}
+}
