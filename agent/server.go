@@ -39,8 +39,12 @@ func newMCPServer(initialized func(context.Context, *mcp.InitializedRequest), ro
 		// working for at least a year; no other server-to-client notice
 		// reaches every client today.
 		//lint:ignore SA1019 job notices, see above
-		Capabilities:            &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}, Logging: &mcp.LoggingCapabilities{}},
-		InitializedHandler:      initialized,
+		Capabilities:       &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}, Logging: &mcp.LoggingCapabilities{}},
+		InitializedHandler: initialized,
+		// Roots too are deprecated by SEP-2577 and kept working for at
+		// least a year; clients that start servers in / or ~ still send
+		// them, and the session says when they change (rootsnote.go).
+		//lint:ignore SA1019 roots, see above
 		RootsListChangedHandler: rootsChanged,
 	})
 }
