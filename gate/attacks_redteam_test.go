@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -123,7 +124,7 @@ func TestMovedAndOtherStoresAreSecret(t *testing.T) {
 	x := filepath.Join(w.base, "x")
 	pl := Places{Home: w.home, Roots: []string{w.root}, Env: map[string]string{
 		"XDG_CONFIG_HOME": x + "/cfg", "XDG_DATA_HOME": "~/data", "GH_CONFIG_DIR": x + "/gh",
-		"DOCKER_CONFIG": x + "/dock", "KUBECONFIG": x + "/k1:" + x + "/k2", "CARGO_HOME": x + "/cargo",
+		"DOCKER_CONFIG": x + "/dock", "KUBECONFIG": x + "/k1" + string(os.PathListSeparator) + x + "/k2", "CARGO_HOME": x + "/cargo",
 		"GNUPGHOME": "relative/is/ignored", "PASSWORD_STORE_DIR": "/",
 	}}
 	p := pl.Policy(OS)
@@ -131,12 +132,12 @@ func TestMovedAndOtherStoresAreSecret(t *testing.T) {
 		w.home + "/data/keyrings/login.keyring", x + "/gh/hosts.yml", x + "/dock/config.json", x + "/k1", x + "/k2",
 		x + "/cargo/credentials.toml", w.home + "/.config/git/credentials", w.home + "/.pgpass",
 		w.home + "/.vault-token", w.home + "/.config/containers/auth.json"} {
-		if c := p.Class(RealPath{Path: s}); c != ClassSecret {
+		if c := p.Class(RealPath{Path: policyPath(OS, s)}); c != ClassSecret {
 			t.Errorf("%s is %s, want secret", s, c)
 		}
 	}
 	for _, s := range []string{x + "/cfg/nvim/init.lua", x + "/cargo/registry/x", w.root + "/a.txt", "/usr/bin/cat"} {
-		if c := p.Class(RealPath{Path: s}); c == ClassSecret {
+		if c := p.Class(RealPath{Path: policyPath(OS, s)}); c == ClassSecret {
 			t.Errorf("%s is secret", s)
 		}
 	}
@@ -161,15 +162,15 @@ func TestHoldsCredential(t *testing.T) {
 	w := newAttackWorld(t)
 	cfg := filepath.Join(w.root, ".git", "config")
 	p := Places{Home: w.home, Roots: []string{w.root}, CredentialFiles: []string{cfg}}.Policy(OS)
-	if c := p.Class(RealPath{Path: cfg}); c != ClassSecret {
+	if c := p.Class(RealPath{Path: policyPath(OS, cfg)}); c != ClassSecret {
 		t.Errorf("%s is %s, want secret", cfg, c)
 	}
-	root := RealPath{Path: w.root}
+	root := RealPath{Path: policyPath(OS, w.root)}
 	if !p.HoldsSecretIn(root, CwdAll) || p.HoldsSecretIn(root, CwdEntries) || p.HoldsSecretIn(root, CwdWorkTree) {
 		t.Errorf("the root holds its config's token for a walk only: all %v, entries %v, work tree %v",
 			p.HoldsSecretIn(root, CwdAll), p.HoldsSecretIn(root, CwdEntries), p.HoldsSecretIn(root, CwdWorkTree))
 	}
-	git := RealPath{Path: w.root + "/.git"}
+	git := RealPath{Path: policyPath(OS, w.root+"/.git")}
 	if !p.HoldsSecretIn(git, CwdEntries) || !p.HoldsSecretIn(git, CwdWorkTree) {
 		t.Error("ls .git and git -C .git must see the config")
 	}

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"runtime"
 	"sort"
 	"testing"
 )
@@ -187,6 +188,9 @@ var auditQuiet = map[string]string{
 }
 
 func TestAudit(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the rows are Unix shell steps: Unix paths (/tmp, /var/tmp, ~root, /proc) that are not absolute on Windows, links into ~/.ssh and /proc, and sort and find, which are other programs on Windows")
+	}
 	w := newAttackWorld(t)
 	for _, a := range audit {
 		all, sc, ok := w.effectsOf(t, w.root, a.script)

@@ -14,3 +14,11 @@ var windowsPrograms = setOf("expand", "sort", "find", "more", "timeout", "where"
 // systemProgram reports whether name is another program on this system
 // than the one the command table describes.
 func systemProgram(name string) bool { return windowsPrograms[name] }
+
+// CommandNames are the names of the entries of a PATH directory, as
+// Windows lists them: a file named like one of them is protected where
+// every directory may be on PATH (Policy.isCommandName). The InodeFS
+// Names of Windows lists nothing (no inodes for the links' search), which
+// left every command name unknown to the gate here while the sandbox's
+// PATH shadow (agent/shell) knew them.
+func (osFS) CommandNames(dir string) ([]string, error) { return entryNames(dir) }

@@ -14,6 +14,7 @@ import (
 // is secret). cfg/settings.json is now the file the settings loader
 // reads, so by its workspace name it is secret.
 func TestRedTeam12_settings_file_behind_a_swapped_directory_link_is_secret(t *testing.T) {
+	needSymlinks(t)
 	_, home, root, pl := r12world(t)
 	p := pl.Policy(OS)
 	user := filepath.Join(home, ".config", "eukhe")
@@ -29,6 +30,7 @@ func TestRedTeam12_settings_file_behind_a_swapped_directory_link_is_secret(t *te
 // directory above it (a rename of cfg) is secret, and a sandbox's secret
 // entries hold it.
 func TestSettingsFileMovedByALinkAboveItIsSecretEverywhere(t *testing.T) {
+	needSymlinks(t)
 	_, home, root, pl := r12world(t)
 	p := pl.Policy(OS)
 	in := filepath.Join(root, "dot", "eukhe", "settings.json")

@@ -36,6 +36,7 @@ func hardLink(t *testing.T, protected, other string) {
 // runs at the next ssh): a write to the other name writes the store, so
 // it is Secret (it always asks), not Outside (unasked by default).
 func TestRedTeam10_a_credential_store_file_hard_linked_elsewhere_is_secret(t *testing.T) {
+	needHardLinkSearch(t)
 	base, home, root := redHome(t)
 	state := filepath.Join(home, ".local", "state", "eukhe")
 	must(t, os.MkdirAll(state, 0o755))
@@ -70,6 +71,8 @@ func TestRedTeam10_a_credential_store_file_hard_linked_elsewhere_is_secret(t *te
 // is a link elsewhere: each file's other name in a cache, the workspace
 // or a scratch directory is Protected.
 func TestRedTeam10_nested_moved_and_linked_configuration_with_other_names_is_protected(t *testing.T) {
+	needHardLinkSearch(t)
+	needSymlinks(t)
 	base, home, root := redHome(t)
 	xdg, xcache, realLocal := filepath.Join(base, "xdg"), filepath.Join(base, "xcache"), filepath.Join(base, "disk", "local")
 	must(t, os.MkdirAll(realLocal, 0o755))
@@ -113,6 +116,7 @@ func TestRedTeam10_nested_moved_and_linked_configuration_with_other_names_is_pro
 // it asks; a workspace file named in eukhe's journal too still writes
 // unasked.
 func TestRedTeam10_a_step_writing_another_name_of_a_secret_has_secret(t *testing.T) {
+	needHardLinkSearch(t)
 	w := newAttackWorld(t)
 	must(t, os.MkdirAll(filepath.Join(w.home, ".aws"), 0o700))
 	hardLink(t, filepath.Join(w.home, ".aws", "config"), filepath.Join(w.root, "awscfg"))
@@ -142,6 +146,7 @@ func TestRedTeam10_a_step_writing_another_name_of_a_secret_has_secret(t *testing
 // (ClassRead searches the secret entries, through the walk kept for
 // writes), by the read tool, a redirect and a command's word.
 func TestRedTeam10_a_read_of_another_name_of_a_secret_is_secret(t *testing.T) {
+	needHardLinkSearch(t)
 	_, home, root := redHome(t)
 	hardLink(t, filepath.Join(home, ".aws", "credentials"), filepath.Join(home, "dotfiles", "aws_credentials"))
 	p := Places{Roots: []string{root}, Home: home}.Policy(OS)
@@ -172,6 +177,8 @@ func TestRedTeam10_a_read_of_another_name_of_a_secret_is_secret(t *testing.T) {
 // the link's path, its real path, or another name of a file there, is
 // Protected.
 func TestRedTeam10_configuration_behind_a_deep_directory_link_is_protected(t *testing.T) {
+	needHardLinkSearch(t)
+	needSymlinks(t)
 	base, home, root := redHome(t)
 	real := filepath.Join(base, "dotfiles", "nvim-pack")
 	must(t, os.MkdirAll(filepath.Join(real, "start", "mine", "plugin"), 0o755))

@@ -14,6 +14,7 @@ import (
 // keeps its number of names, so the kept walk is used: it still lists
 // the secret file itself, whose inode the new name shares.
 func TestRedTeam11_secret_file_that_swaps_one_other_name_for_another_stays_secret(t *testing.T) {
+	needHardLinkSearch(t)
 	base, home, root := redHome(t)
 	cred := filepath.Join(home, ".aws", "credentials")
 	old, fresh := filepath.Join(base, "tmp", "old"), filepath.Join(home, "dotfiles", "aws_credentials")
@@ -79,6 +80,7 @@ func TestRedTeam11_credential_store_linked_to_another_device_is_walked(t *testin
 // Control for the open finding: a policy made after the link (a new
 // session, or the next walk after topsFresh) finds it.
 func TestRedTeam11_link_to_a_secret_file_is_found_by_a_fresh_walk(t *testing.T) {
+	needHardLinkSearch(t)
 	_, home, root := redHome(t)
 	cred, other := filepath.Join(home, ".aws", "credentials"), filepath.Join(home, "dotfiles", "aws_credentials")
 	hardLink(t, cred, other)
@@ -98,6 +100,7 @@ func TestRedTeam11_link_to_a_secret_file_is_found_by_a_fresh_walk(t *testing.T) 
 // workspace) is walked each time, not kept: a link made after the first
 // judgment is found at once. So is another home's store (~other/.ssh).
 func TestRedTeam11_store_inside_the_root_and_another_homes_store_are_found(t *testing.T) {
+	needHardLinkSearch(t)
 	base, home, _ := redHome(t)
 	key := filepath.Join(home, ".ssh", "id_ed25519")
 	must(t, os.MkdirAll(filepath.Dir(key), 0o700))
@@ -132,6 +135,7 @@ func TestRedTeam11_store_inside_the_root_and_another_homes_store_are_found(t *te
 // copy in ~/.config (hard-linked to ~/.ssh/id_ed25519), the workspace's
 // .git or .vscode, ~/.bashrc.
 func TestRedTeam11_secret_file_with_another_name_in_a_protected_place_is_read_unasked(t *testing.T) {
+	needHardLinkSearch(t)
 	_, home, root := redHome(t)
 	key := filepath.Join(home, ".ssh", "id_ed25519")
 	others := []string{
@@ -160,6 +164,7 @@ func TestRedTeam11_secret_file_with_another_name_in_a_protected_place_is_read_un
 // ~/.ssh/authorized_keys) has no Secret effect, and an auto set holding
 // write and protected (shell.autoEffects) lets it run unasked.
 func TestRedTeam11_write_of_a_secret_files_other_name_in_a_protected_place_is_not_secret(t *testing.T) {
+	needHardLinkSearch(t)
 	_, home, root := redHome(t)
 	other := filepath.Join(home, ".config", "yadm", "authorized_keys")
 	hardLink(t, filepath.Join(home, ".ssh", "authorized_keys"), other)
@@ -177,6 +182,7 @@ func TestRedTeam11_write_of_a_secret_files_other_name_in_a_protected_place_is_no
 // walk was done again. Held: the link sets the file's change time, and a
 // kept walk older than it is made again (walkTop's changed).
 func TestRedTeam11_link_made_within_the_minute_to_a_secret_file_with_one_name(t *testing.T) {
+	needHardLinkSearch(t)
 	_, home, root := redHome(t)
 	cred := filepath.Join(home, ".aws", "credentials")
 	must(t, os.MkdirAll(filepath.Dir(cred), 0o700))
@@ -202,6 +208,7 @@ func TestRedTeam11_link_made_within_the_minute_to_a_secret_file_with_one_name(t 
 // one name when the walk is kept): a link the user makes within the
 // minute into the workspace was written unasked, and the shell runs it.
 func TestRedTeam11_link_made_within_the_minute_to_a_protected_file_with_one_name(t *testing.T) {
+	needHardLinkSearch(t)
 	_, home, root := redHome(t)
 	rc := filepath.Join(home, ".bashrc")
 	must(t, os.WriteFile(rc, []byte("# rc\n"), 0o644))

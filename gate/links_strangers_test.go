@@ -16,6 +16,7 @@ import (
 // or a look at the roots spares that walk: links between the roots, the
 // place, and a plain directory outside both, drawn at random.
 func TestLaw_a_protected_file_s_other_names_are_protected_outside_the_roots_too(t *testing.T) {
+	needHardLinkSearch(t)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +91,7 @@ func TestLaw_a_protected_file_s_other_names_are_protected_outside_the_roots_too(
 // a second or more); one such file, and the walk is made; a workspace
 // past the look's bound is walked as before.
 func TestAWorkspaceWithoutStrangersSparesTheWalkOfTheHome(t *testing.T) {
+	needHardLinkSearch(t)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	must(t, err)
 	root, conf := filepath.Join(base, "root"), filepath.Join(base, "home", ".config")
@@ -132,6 +134,7 @@ func TestAWorkspaceWithoutStrangersSparesTheWalkOfTheHome(t *testing.T) {
 // A write to a workspace file whose other names are all in the workspace
 // does not walk the home's configuration; one with a name outside does.
 func TestAWriteToAFileNamedOnlyInTheWorkspaceSparesTheWalkOfTheHome(t *testing.T) {
+	needHardLinkSearch(t)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	must(t, err)
 	home, root := filepath.Join(base, "home"), filepath.Join(base, "work")
@@ -155,6 +158,7 @@ func TestAWriteToAFileNamedOnlyInTheWorkspaceSparesTheWalkOfTheHome(t *testing.T
 // The protected files' search and the secret files' take turns at each
 // step of a session: each is kept, so neither walks the roots again.
 func TestLinkCacheKeepsEachSearchOfATurn(t *testing.T) {
+	needHardLinkSearch(t)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	must(t, err)
 	root := filepath.Join(base, "root")

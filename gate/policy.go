@@ -826,12 +826,32 @@ func (p *Policy) belowRoot(path string) string {
 // CommandList, the one list of the commands the sandbox's PATH shadow
 // keeps too.
 func (p *Policy) isCommandName(name string, n names) bool {
-	lister, ok := p.fs.(InodeFS)
-	if !ok {
+	list := commandNamesOf(p.fs)
+	if list == nil {
 		return false
 	}
-	p.commandsOnce.Do(func() { p.commands = newCommandList(p.pathDirs, lister.Names) })
+	p.commandsOnce.Do(func() { p.commands = newCommandList(p.pathDirs, list) })
 	return p.commands.Is(name, !n.exact(), commandsFresh)
+}
+
+// commandNamesOf is how fsys lists a PATH directory for isCommandName:
+// a commandLister's own listing (the OS on Windows, whose InodeFS lists
+// nothing: it keeps no inodes), else an InodeFS's Names; nil when fsys
+// can list no directory.
+func commandNamesOf(fsys FS) func(string) ([]string, error) {
+	if c, ok := fsys.(commandLister); ok {
+		return c.CommandNames
+	}
+	if lister, ok := fsys.(InodeFS); ok {
+		return lister.Names
+	}
+	return nil
+}
+
+// commandLister is an FS that lists a PATH directory's commands another
+// way than its InodeFS's Names (commandNamesOf).
+type commandLister interface {
+	CommandNames(dir string) ([]string, error)
 }
 
 // commandsFresh is how long a look at the PATH directories' change

@@ -10,6 +10,7 @@ import (
 // A step's Reals are every real path it names, in shell code it runs
 // too, and a link swapped in changes them: what a grant is for.
 func TestStepRealsFollowWhatTheStepNames(t *testing.T) {
+	needSymlinks(t)
 	w := newAttackWorld(t)
 	reals := func(script string) []string {
 		t.Helper()

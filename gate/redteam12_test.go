@@ -65,6 +65,7 @@ func TestRedTeam12_settings_file_under_other_spellings_is_secret(t *testing.T) {
 // settings file, one to its directory, and one to the home; the policy
 // judges where each leads.
 func TestRedTeam12_settings_file_through_workspace_symlinks_is_secret(t *testing.T) {
+	needSymlinks(t)
 	_, home, root, pl := r12world(t)
 	user := filepath.Join(home, ".config", "eukhe")
 	must(t, os.Symlink(filepath.Join(user, "settings.json"), filepath.Join(root, "s.json")))
@@ -80,6 +81,7 @@ func TestRedTeam12_settings_file_through_workspace_symlinks_is_secret(t *testing
 // in the workspace and one outside it, made before and
 // after the policy (a dotfiles manager's link; a link a step made).
 func TestRedTeam12_settings_file_hard_linked_is_secret(t *testing.T) {
+	needHardLinkSearch(t)
 	base, home, root, pl := r12world(t)
 	file := filepath.Join(home, ".config", "eukhe", "settings.json")
 	before := filepath.Join(root, "dotfiles", "eukhe.json")
@@ -97,6 +99,7 @@ func TestRedTeam12_settings_file_hard_linked_is_secret(t *testing.T) {
 // symlink (the user's home reached through /home -> /data/home), the
 // file named by its real path and by the link's.
 func TestRedTeam12_settings_file_when_home_is_a_symlink_is_secret(t *testing.T) {
+	needSymlinks(t)
 	base, home, root, _ := r12world(t)
 	link := filepath.Join(base, "homelink")
 	must(t, os.Symlink(home, link))
@@ -121,6 +124,8 @@ func TestRedTeam12_settings_file_not_yet_made_is_secret(t *testing.T) {
 // a file below it, by its path and by a workspace symlink; and a hard
 // link of Claude Code's token in the workspace.
 func TestRedTeam12_agent_and_browser_stores_are_secret(t *testing.T) {
+	needHardLinkSearch(t)
+	needSymlinks(t)
 	_, home, root := redHome(t)
 	files := []string{
 		".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",

@@ -91,6 +91,7 @@ func r13classify(t *testing.T, p *Policy, root, home, script string) Effects {
 // missing. Every one must be secret (asked every time).
 // Class: replacing the settings file by a directory above it.
 func TestRedteam13_DirsAboveSettingsFileBySpellingsAreSecret(t *testing.T) {
+	needSymlinks(t)
 	_, home, root := redHome(t)
 	user := filepath.Join(home, ".config", "eukhe")
 	must(t, os.MkdirAll(user, 0o755))

@@ -48,6 +48,7 @@ func r14policy(home, root string) *Policy {
 // workspace file through a second link), judged past gateRecheck.
 // Held.
 func TestRedteam14_SettingsLinksOtherLevelsAfterPolicy(t *testing.T) {
+	needSymlinks(t)
 	home, root, _ := r14secretHome(t)
 	p := r14policy(home, root)
 	// ~/.config -> root/c
@@ -79,6 +80,7 @@ func TestRedteam14_SettingsLinksOtherLevelsAfterPolicy(t *testing.T) {
 // replaced by a step changes what the loader reads.
 // Held.
 func TestRedteam14_SettingsFileLinkChainMiddle(t *testing.T) {
+	needSymlinks(t)
 	home, root, _ := r14secretHome(t)
 	f := filepath.Join(home, ".config", "eukhe", "settings.json")
 	must(t, os.Remove(f))
@@ -201,6 +203,7 @@ func TestRedteam14_OtherProcessXDGSettingsFileIsSecret(t *testing.T) {
 // (the hard-link search says "protected" past its bound; this one says
 // nothing).
 func TestRedteam14_LinkedDotsBudgetIsNotSpentOnFiles(t *testing.T) {
+	needSymlinks(t)
 	_, home, root := redHome(t)
 	ext := filepath.Join(home, ".vscode", "extensions")
 	must(t, os.MkdirAll(ext, 0o755))

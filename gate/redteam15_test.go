@@ -17,6 +17,7 @@ import (
 // Held: a rule names ~/.config/nvim and the policy takes its real path
 // (both), whatever linkedDots finds.
 func TestRedteam15_AgentFloodOfTheHomeKeepsANamedConfigLinkProtected(t *testing.T) {
+	needSymlinks(t)
 	_, home, root := redHome(t)
 	must(t, os.MkdirAll(filepath.Join(root, "nvim"), 0o755))
 	must(t, os.MkdirAll(filepath.Join(home, ".config"), 0o755))
@@ -104,6 +105,7 @@ func TestRedteam15_HomeConfigByBindMountIsProtected(t *testing.T) {
 // keep the links found before (a policy made while the home is flooded
 // keeps the last complete walk's rules).
 func TestRedteam15_AgentFloodOfTheHomeLeavesTheLinkedNvimPackFound(t *testing.T) {
+	needSymlinks(t)
 	_, home, root := redHome(t)
 	plug := filepath.Join(root, "plug")
 	must(t, os.MkdirAll(filepath.Join(plug, "start", "p", "plugin"), 0o755))
@@ -189,6 +191,7 @@ func TestRedteam15_OtherEukheAuthFileIsSecretByName(t *testing.T) {
 // at least walk Neovim's and Vim's packpath (site/pack/*/{start,opt}/*)
 // explicitly.
 func TestRedteam15_NvimPluginLinkedAsTheREADMESaysIsProtectedHeld(t *testing.T) {
+	needSymlinks(t)
 	_, home, root := redHome(t)
 	plugin := filepath.Join(root, "editors", "nvim")
 	must(t, os.MkdirAll(filepath.Join(plugin, "plugin"), 0o755))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -19,6 +20,7 @@ import (
 // once each, and the count is of distinct paths: the link reads as
 // Secret each time.
 func TestRedteam16_NestedAndRepeatedRootsKeepASecretLinkSecret(t *testing.T) {
+	needHardLinkSearch(t)
 	home, root, cred := r14secretHome(t)
 	sub := filepath.Join(root, "sub")
 	must(t, os.MkdirAll(sub, 0o755))
@@ -40,6 +42,7 @@ func TestRedteam16_NestedAndRepeatedRootsKeepASecretLinkSecret(t *testing.T) {
 // Held: the new name is a stranger, its change time is after the kept
 // walk, and the walk is made again: root/init.lua is found.
 func TestRedteam16_ProtectedLinkedAfterTheKeptWalkIsAStranger(t *testing.T) {
+	needHardLinkSearch(t)
 	_, home, root := redHome(t)
 	conf := filepath.Join(home, ".config")
 	fillPlace(t, filepath.Join(conf, "many"), keepWalkFloor)
@@ -70,6 +73,7 @@ func TestRedteam16_ProtectedLinkedAfterTheKeptWalkIsAStranger(t *testing.T) {
 // Held: a writable cache is one entry of ~/.cache and is not listed: the
 // link is found, the plugin file writes as Protected.
 func TestRedteam16_AgentFloodOfAWritableCacheLeavesTheNvimPackFound(t *testing.T) {
+	needSymlinks(t)
 	_, home, root := redHome(t)
 	plug := filepath.Join(root, "plug")
 	must(t, os.MkdirAll(filepath.Join(plug, "plugin"), 0o755))
@@ -123,6 +127,7 @@ func slicesContains16(s []string, v string) bool {
 // bound is hit, fail closed (every write into the workspace protected
 // until a complete walk, or keep the last complete walk's rules).
 func TestRedteam16_AgentDirFloodOfTheHomeLeavesTheLinkedNvimPackFound(t *testing.T) {
+	needSymlinks(t)
 	_, home, root := redHome(t)
 	evil := r16packLink(t, home, root)
 	before := Places{Roots: []string{root}, Home: home}.Policy(OS)
@@ -164,6 +169,7 @@ func TestRedteam16_AgentDirFloodOfTheHomeLeavesTheLinkedNvimPackFound(t *testing
 // by its dev and inode, do not walk it again), or skip the look when the
 // roots hold a mount point (the mount table is read already).
 func TestRedteam16_BindMountInTheRootsDoesNotCountANameTwice(t *testing.T) {
+	needHardLinkSearch(t)
 	home, root, cred := r14secretHome(t)
 	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
 	must(t, os.MkdirAll(a, 0o755))
@@ -196,6 +202,7 @@ func TestRedteam16_BindMountInTheRootsDoesNotCountANameTwice(t *testing.T) {
 // "stranger" and the walks of the places outside are skipped (a regression
 // of this change: the walk of ~/.bashrc found it before).
 func TestRedteam16_BindMountInTheRootsHidesNoStranger(t *testing.T) {
+	needHardLinkSearch(t)
 	_, home, root := redHome(t)
 	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
 	must(t, os.MkdirAll(b, 0o755))
@@ -246,6 +253,7 @@ func r16packLink(t *testing.T, home, root string) (evil string) {
 // (agent): a kept walk must be invalidated by any status change below
 // its place since it was made, whatever the scopes.
 func TestRedteam16_ProtectedLinkedAfterTheKeptWalkWithOutsideIsFound(t *testing.T) {
+	needHardLinkSearch(t)
 	_, home, root := redHome(t)
 	conf := filepath.Join(home, ".config")
 	fillPlace(t, filepath.Join(conf, "many"), keepWalkFloor)
@@ -287,6 +295,9 @@ func TestRedteam16_ProtectedLinkedAfterTheKeptWalkWithOutsideIsFound(t *testing.
 // eukhe-UID, eukhe/run); another name there is no entry, and a project's
 // eukhe/package.json stays what its place makes it.
 func TestRedteam16_OtherEukheSocketDirEntryIsSecret(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the other eukhes' discovery directories named here (eukhe-UID in the temporary directory) are Unix's; on Windows it is %LOCALAPPDATA%\\eukhe\\run")
+	}
 	_, home, root := redHome(t)
 	own := filepath.Join(filepath.Dir(home), "run", "eukhe")
 	must(t, os.MkdirAll(own, 0o700))
@@ -342,6 +353,9 @@ func TestRedteam16_OtherEukheSocketDirEntryIsSecret(t *testing.T) {
 // of that name inside a root, a root of that name, and names that only
 // look like it are what their place makes them.
 func TestAWriteOfADirectoryNamedAsAnotherEukhesIsSecret(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the other eukhes' discovery directories named here (eukhe-UID in the temporary directory) are Unix's; on Windows it is %LOCALAPPDATA%\\eukhe\\run")
+	}
 	_, home, root := redHome(t)
 	named := filepath.Join(filepath.Dir(root), "eukhe")
 	must(t, os.MkdirAll(named, 0o755))

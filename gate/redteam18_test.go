@@ -35,6 +35,7 @@ func r18secretLink(t *testing.T, dir string) (ssh, root, key string) {
 // Held: each makes the search blind (gate/linkwalk_unix.go ownBlind in
 // walkLinks and walkDirAt): a step is refused.
 func TestRedteam18_OwnSearchOnlyDirectoryIsBlind(t *testing.T) {
+	needHardLinkSearch(t)
 	if !r17withoutDAC(t, "TestRedteam18_OwnSearchOnlyDirectoryIsBlind") {
 		return
 	}
@@ -56,6 +57,7 @@ func TestRedteam18_OwnSearchOnlyDirectoryIsBlind(t *testing.T) {
 // refused (agent/shell blindRefusal; every step while the user keeps the
 // directory shut, which fails closed).
 func TestRedteam18_BlindDirectoryInTheSecretPlace(t *testing.T) {
+	needHardLinkSearch(t)
 	if !r17withoutDAC(t, "TestRedteam18_BlindDirectoryInTheSecretPlace") {
 		return
 	}
@@ -84,6 +86,7 @@ func TestRedteam18_BlindDirectoryInTheSecretPlace(t *testing.T) {
 // Held: the write is protected (a file with other names whose names
 // cannot all be seen: the roots' walk meets .git blind).
 func TestRedteam18_GitDirectoryShutHidesTheHooksTop(t *testing.T) {
+	needHardLinkSearch(t)
 	if !r17withoutDAC(t, "TestRedteam18_GitDirectoryShutHidesTheHooksTop") {
 		return
 	}
@@ -159,6 +162,7 @@ func TestRedteam18_CommandInstalledWithTheDirectoryTimeKept(t *testing.T) {
 // the tops, LinkCache.SearchFrom walks no root (missing == 0) and never
 // meets the shut directory.
 func TestRedteam18_ShutParentHidesAProtectedTop(t *testing.T) {
+	needHardLinkSearch(t)
 	if !r17withoutDAC(t, "TestRedteam18_ShutParentHidesAProtectedTop") {
 		return
 	}
