@@ -296,7 +296,13 @@ func (x *run) runNode(node syntax.Node) error {
 		close(drained)
 	}()
 	err = x.sh.Run(x.ctx, node)
+	// under mu, as each program's start is (external): a background
+	// statement of the script may start one while Run returns, and its
+	// start reads this pipe's descriptor (a data race -race found; the
+	// start sees the pipe open or closed, never both)
+	x.mu.Lock()
 	pw.Close()
+	x.mu.Unlock()
 	t := time.NewTimer(drainGrace)
 	select {
 	case <-drained:
