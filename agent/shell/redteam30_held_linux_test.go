@@ -262,46 +262,7 @@ while time.time() < end:
 // after the kill, in two kills.
 func TestRedteam30_KillEndsAChainBehindZombieBallast(t *testing.T) {
 	for i := range 2 {
-		k, ticks := r25Kernel(t, `import ctypes, os, sys, threading, time
-libc = ctypes.CDLL(None, use_errno=True)
-t = open(sys.argv[1], "a", buffering=1)
-end = time.time() + 20  # what the cleanup misses still ends
-a = os.getpid()
-# ballast: children that end at once and that no wait() reaps (clone
-# with no exit signal: os.wait passes them over), first in a's children
-for i in range(60):
-    if libc.syscall(56, 0, 0, 0, 0, 0) == 0:
-        os._exit(0)
-def reap():
-    while True:
-        try:
-            os.wait()
-        except ChildProcessError:
-            time.sleep(0.005)
-threading.Thread(target=reap, daemon=True).start()
-if os.fork() == 0:
-    # a chain: each link, in a session of its own, clones its successor
-    # as a's child (CLONE_PARENT: after the ballast in a's children file)
-    # and ends
-    while time.time() < end:
-        try:
-            os.setsid()
-        except OSError:
-            pass
-        t.write("t\n")
-        try:
-            n = len(open("/proc/%d/task/%d/children" % (a, a)).read().split())
-        except OSError:
-            n = 0
-        if n > 90:
-            time.sleep(0.01)  # kept under the load limit: no clone
-            continue
-        if libc.syscall(56, 0x8000 | 17, 0, 0, 0, 0) != 0:
-            os._exit(0)
-    os._exit(0)
-while time.time() < end:
-    time.sleep(0.05)
-`)
+		k, ticks := r25Kernel(t, r30BallastKernel)
 		r25WaitTicks(t, ticks)
 		killKernel(k.Process.Pid, k.Process.Pid)
 		time.Sleep(300 * time.Millisecond)
