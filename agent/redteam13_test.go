@@ -349,16 +349,16 @@ for my $d ("$R/eukhe", "/proc/self/root$R/eukhe", "ln", "rt/eukhe", "$R/eukhe/su
 // every Listen and Close moves the directory's time.
 // Class: a Finder that misses a new entry or keeps a stale one.
 func TestRedteam13_FinderSeesAnEditorAtOnce(t *testing.T) {
-	dir, err := discovery.Dir(map[string]string{"XDG_RUNTIME_DIR": t.TempDir()})
+	place, err := discovery.Open(map[string]string{"XDG_RUNTIME_DIR": t.TempDir(), "XDG_STATE_HOME": t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ws := t.TempDir()
-	f := &discovery.Finder{Dir: dir, Recheck: time.Hour}
+	f := &discovery.Finder{Place: place, Recheck: time.Hour}
 	if _, _, err := f.Find(ws); err != discovery.ErrNone {
 		t.Fatalf("first look: %v", err)
 	}
-	l, err := discovery.Listen(dir, []string{ws}, "ed")
+	l, err := place.Listen([]string{ws}, "ed")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,10 +385,10 @@ func TestRedteam13_FinderSeesAnEditorAtOnce(t *testing.T) {
 	// the same directory time, set back by hand (a coarse clock): only
 	// the Recheck bounds it, so a Finder with the default Recheck finds
 	// the editor within a second
-	fi, _ := os.Stat(dir)
-	f2 := &discovery.Finder{Dir: dir}
+	fi, _ := os.Stat(place.Dir)
+	f2 := &discovery.Finder{Place: place}
 	f2.Find(ws)
-	l2, err := discovery.Listen(dir, []string{ws}, "ed")
+	l2, err := place.Listen([]string{ws}, "ed")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func TestRedteam13_FinderSeesAnEditorAtOnce(t *testing.T) {
 			c.Close()
 		}
 	}()
-	if err := os.Chtimes(dir, fi.ModTime(), fi.ModTime()); err != nil {
+	if err := os.Chtimes(place.Dir, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(1500 * time.Millisecond)

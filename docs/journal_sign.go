@@ -3,17 +3,16 @@ package docs
 import (
 	"bytes"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
+
+	"github.com/eukhe/eukhe/internal/userkey"
 )
 
 // A journal is signed (HMAC-SHA256) with a key only eukhe reads: 32
@@ -33,72 +32,17 @@ import (
 
 const (
 	journalMagic = "eukhe-journal v2 "
-	keyName      = "key"
 	setAsideDir  = "set-aside"
 )
 
-// journalKey is the key of the journals of dir (read each time: 32 bytes,
-// and a key replaced by hand is the one in force), made when there is none:
-// written under a temp name (O_EXCL, 0600), synced, then linked to its
-// name, which never replaces: two starts at once agree on the first.
+// journalKey is the key of the journals of dir (userkey: read each time,
+// made when there is none, never replacing one).
 func journalKey(dir string) ([]byte, error) {
-	path := filepath.Join(dir, keyName)
-	k, err := readKey(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(dir, 0o700); err == nil {
-			err = makeKey(path)
-		}
-		if err == nil || errors.Is(err, fs.ErrExist) {
-			k, err = readKey(path)
-		}
-	}
+	k, err := userkey.Key(dir)
 	if err != nil {
-		return nil, fmt.Errorf("the journal key %s: %w", path, err)
+		return nil, fmt.Errorf("the journal key %s: %w", filepath.Join(dir, userkey.Name), err)
 	}
 	return k, nil
-}
-
-func readKey(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if err := keyFileOwned(f); err != nil {
-		return nil, err
-	}
-	k, err := io.ReadAll(io.LimitReader(f, 64))
-	if err == nil && len(k) != 32 {
-		err = fmt.Errorf("it holds %d bytes, not 32: remove it and start eukhe again", len(k))
-	}
-	return k, err
-}
-
-func makeKey(path string) error {
-	k := make([]byte, 32)
-	if _, err := rand.Read(k); err != nil {
-		return err
-	}
-	tmp := path + "." + strconv.Itoa(os.Getpid()) + "." + hex.EncodeToString(k[:4]) + ".new"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp)
-	_, err = f.Write(k)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Link(tmp, path)
-	}
-	if err == nil {
-		syncDir(filepath.Dir(path))
-	}
-	return err
 }
 
 // journalMAC is the MAC of a journal's record, for root, in the file id.

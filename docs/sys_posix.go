@@ -69,19 +69,6 @@ func owned(f *os.File) error {
 	return nil
 }
 
-// keyFileOwned refuses a journal key that is not a regular file of this
-// user's alone.
-func keyFileOwned(f *os.File) error {
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
-		return err
-	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG || int(st.Uid) != os.Getuid() || st.Mode&0o077 != 0 {
-		return fmt.Errorf("it is not a file of this user's alone (mode %04o, user %d): remove it and start eukhe again", st.Mode&0o7777, st.Uid)
-	}
-	return nil
-}
-
 // oneName refuses a journal file with more than one name.
 func oneName(f *os.File) error {
 	var st syscall.Stat_t

@@ -208,18 +208,6 @@ func unlink(path string) error {
 // users out; its owner is not checked (untested on Windows).
 func owned(*os.File) error { return nil }
 
-// keyFileOwned refuses a journal key that is not a regular file.
-func keyFileOwned(f *os.File) error {
-	info, err := handleInfo(windows.Handle(f.Fd()))
-	if err != nil {
-		return err
-	}
-	if info.FileAttributes&(windows.FILE_ATTRIBUTE_DIRECTORY|windows.FILE_ATTRIBUTE_REPARSE_POINT) != 0 {
-		return errors.New("it is not a regular file: remove it and start eukhe again")
-	}
-	return nil
-}
-
 // oneName refuses a journal file with more than one name.
 func oneName(f *os.File) error {
 	info, err := handleInfo(windows.Handle(f.Fd()))

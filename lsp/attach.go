@@ -47,14 +47,14 @@ func (a *attachments) start() {
 	if !s.opts.Discover {
 		return
 	}
-	dir := s.opts.SocketDir
-	if dir == "" {
-		if dir, err = discovery.Dir(a.env); err != nil {
+	place := discovery.Place{Dir: s.opts.SocketDir, KeyDir: discovery.KeyDir(a.env)}
+	if place.Dir == "" {
+		if place, err = discovery.Open(a.env); err != nil {
 			s.logf("agents cannot attach: %v", err)
 			return
 		}
 	}
-	l, err := discovery.Listen(dir, roots, s.capabilities().name)
+	l, err := place.Listen(roots, s.capabilities().name)
 	if err != nil {
 		s.logf("agents cannot attach: %v", err)
 		return

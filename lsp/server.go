@@ -50,7 +50,8 @@ type Options struct {
 	Env map[string]string
 	// Discover makes the server listen on a discovery socket after
 	// initialize, so agents (`eukhe mcp`) and `eukhe approvals` attach
-	// (DESIGN.md §7). SocketDir is its directory; "" is discovery.Dir's.
+	// (DESIGN.md §7). SocketDir is its directory; "" is discovery.Dir's. Its
+	// entry is signed with the key in discovery.KeyDir(Env).
 	Discover  bool
 	SocketDir string
 	// ProgressEvery is how often a long grep reports $/progress (0:

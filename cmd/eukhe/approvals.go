@@ -44,14 +44,14 @@ func runApprovals(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if err != nil {
 		return cmd.bad("%v", err)
 	}
-	dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+	place, err := discovery.Open(gate.EnvFromList(os.Environ()))
 	if err != nil {
 		fmt.Fprintf(stderr, "eukhe approvals: %v\n", err)
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := approvals.Answer(ctx, approvals.Options{Out: stdout, Gateway: gateway, Root: abs, Find: finder{dir}}, stdin); err != nil {
+	if err := approvals.Answer(ctx, approvals.Options{Out: stdout, Gateway: gateway, Root: abs, Find: finder{place}}, stdin); err != nil {
 		fmt.Fprintf(stderr, "eukhe approvals: %v\n", err)
 		return 1
 	}
@@ -60,14 +60,14 @@ func runApprovals(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 
 // finder is the discovery directory, as the terminal looks for its
 // sources there.
-type finder struct{ dir string }
+type finder struct{ place discovery.Place }
 
 func (f finder) Editor(root string) (net.Conn, protocol.DiscoveryEntry, error) {
-	return discovery.Find(f.dir, root)
+	return f.place.Find(root)
 }
 
 func (f finder) Sessions(root string, skip map[string]bool) ([]approvals.Endpoint, error) {
-	eps, err := discovery.FindApprovals(f.dir, root, skip)
+	eps, err := f.place.FindApprovals(root, skip)
 	out := make([]approvals.Endpoint, len(eps))
 	for i, ep := range eps {
 		out[i] = approvals.Endpoint{Conn: ep.Conn, Entry: ep.Entry}

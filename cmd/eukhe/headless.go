@@ -23,10 +23,10 @@ import (
 func publishSession(ctx context.Context, root, id, parent string, current func() settings.Settings, stderr io.Writer) (*agent.Terminals, func()) {
 	terms := &agent.Terminals{}
 	terms.Timeout = func() time.Duration { return current().ApprovalTimeout }
-	dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+	place, err := discovery.Open(gate.EnvFromList(os.Environ()))
 	if err == nil {
 		var l *discovery.Listener
-		l, err = discovery.ListenEntry(dir, protocol.DiscoveryEntry{Kind: protocol.KindApprovals, Roots: []string{root}, Session: id, Parent: parent})
+		l, err = place.ListenEntry(protocol.DiscoveryEntry{Kind: protocol.KindApprovals, Roots: []string{root}, Session: id, Parent: parent})
 		if err == nil {
 			ctx, cancel := context.WithCancel(ctx)
 			go terms.Serve(ctx, l)
@@ -44,19 +44,19 @@ func remoteParents() func(parent string) agent.Client {
 	return func(parent string) agent.Client {
 		return agent.ParentClient{
 			Dial: func() (net.Conn, error) {
-				dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+				place, err := discovery.Open(gate.EnvFromList(os.Environ()))
 				if err != nil {
 					return nil, err
 				}
-				conn, _, err := discovery.FindSession(dir, parent)
+				conn, _, err := place.FindSession(parent)
 				return conn, err
 			},
 			Up: func() bool {
-				dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+				place, err := discovery.Open(gate.EnvFromList(os.Environ()))
 				if err != nil {
 					return false
 				}
-				_, _, ok := discovery.LookupSession(dir, parent)
+				_, _, ok := place.LookupSession(parent)
 				return ok
 			},
 		}

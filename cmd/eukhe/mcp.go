@@ -161,17 +161,18 @@ var (
 // names now (tests change it), made at its first use; later calls cost no
 // system call.
 func editorFinder() (*discovery.Finder, error) {
-	key := os.Getenv("XDG_RUNTIME_DIR") + "\x00" + os.Getenv("TMPDIR") + "\x00" + os.Getenv("LOCALAPPDATA")
+	key := os.Getenv("XDG_RUNTIME_DIR") + "\x00" + os.Getenv("TMPDIR") + "\x00" + os.Getenv("LOCALAPPDATA") +
+		"\x00" + os.Getenv("XDG_STATE_HOME") + "\x00" + os.Getenv("HOME")
 	findersMu.Lock()
 	defer findersMu.Unlock()
 	if f := finders[key]; f != nil {
 		return f, nil
 	}
-	dir, err := discovery.Dir(gate.EnvFromList(os.Environ()))
+	place, err := discovery.Open(gate.EnvFromList(os.Environ()))
 	if err != nil {
 		return nil, err
 	}
-	f := &discovery.Finder{Dir: dir}
+	f := &discovery.Finder{Place: place}
 	finders[key] = f
 	return f, nil
 }

@@ -17,6 +17,11 @@
 //   - Find: the live editor's server whose root holds a directory, the
 //     deepest root winning. A file whose pid is dead or whose socket
 //     refuses is stale: it and its socket are removed.
+//   - Every entry is signed with the user's discovery key, which only
+//     eukhe reads (sign.go); an entry whose MAC does not verify is no
+//     server's, wherever it lies — a directory named as another eukhe's
+//     socket directory and an entry in it can be made by an agent's
+//     step, but not signed (TestLaw_only_a_signed_entry_is_a_server).
 //   - A headless `eukhe mcp` publishes its session as an approvals
 //     endpoint (Kind "approvals", with its session and parent): Find never
 //     returns one (it is no document store); FindApprovals dials every one
@@ -24,14 +29,13 @@
 //     dials one session's, where a subagent in another process relays its
 //     questions (G5).
 //
-// Only the standard library and package protocol (the JSON file's type):
-// the CLI's start-up path imports it.
+// It imports protocol (the JSON file's type), gate (the entry's name)
+// and internal/userkey (the key): the CLI's start-up path imports it.
 package discovery
 
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -43,6 +47,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/userkey"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -85,6 +90,19 @@ func Check(dir string) error {
 	return nil
 }
 
+// Place is a socket directory (Dir) and the directory of the key that
+// signs its entries (KeyDir, sign.go).
+type Place struct {
+	Dir, KeyDir string
+}
+
+// Open is the Place for env ("NAME" → value): Dir's directory, made when
+// missing, and KeyDir's.
+func Open(env map[string]string) (Place, error) {
+	dir, err := Dir(env)
+	return Place{Dir: dir, KeyDir: KeyDir(env)}, err
+}
+
 // Listener is one server's socket and JSON file.
 type Listener struct {
 	net.Listener
@@ -92,10 +110,10 @@ type Listener struct {
 	file  string
 }
 
-// Listen makes a socket in dir (which Dir gave) and, once it listens, the
-// JSON file naming it.
-func Listen(dir string, roots []string, editor string) (*Listener, error) {
-	return ListenEntry(dir, Entry{Roots: roots, Editor: editor})
+// Listen makes a socket in p's directory and, once it listens, the JSON
+// file naming it, signed.
+func (p Place) Listen(roots []string, editor string) (*Listener, error) {
+	return p.ListenEntry(Entry{Roots: roots, Editor: editor})
 }
 
 // entryBase is the name of a server's entries before their suffix
@@ -107,9 +125,17 @@ func entryBase(pid int, random [4]byte) string {
 
 // ListenEntry is Listen for any entry (a headless session's approvals
 // endpoint): its PID and Socket are set here.
-func ListenEntry(dir string, e Entry) (*Listener, error) {
+func (p Place) ListenEntry(e Entry) (*Listener, error) {
+	dir := p.Dir
 	if err := Check(dir); err != nil {
 		return nil, err
+	}
+	if p.KeyDir == "" {
+		return nil, errNoStateDir
+	}
+	key, err := userkey.Key(p.KeyDir)
+	if err != nil {
+		return nil, fmt.Errorf("the discovery key %s: %v", filepath.Join(p.KeyDir, userkey.Name), err)
 	}
 	var b [4]byte
 	_, _ = rand.Read(b[:])
@@ -130,7 +156,7 @@ func ListenEntry(dir string, e Entry) (*Listener, error) {
 	}
 	e.PID, e.Socket = os.Getpid(), sock
 	l := &Listener{Listener: ln, Entry: e, file: base + ".json"}
-	data, _ := json.Marshal(l.Entry)
+	data := signedEntry(key, l.Entry)
 	tmp := base + ".json.tmp"
 	if err := os.WriteFile(tmp, data, 0o600); err != nil {
 		ln.Close()
@@ -152,18 +178,18 @@ func (l *Listener) Close() error {
 	return err
 }
 
-// Find dials the live editor's server in dir (which Dir gave) whose root
-// holds path (absolute), the deepest root first. A headless session's
-// approvals endpoint is never found here: it is no document store. Stale
-// files are removed on the way.
-func Find(dir, path string) (net.Conn, Entry, error) {
-	conn, e, _, err := find(dir, path)
+// Find dials the live editor's server in p whose root holds path
+// (absolute), the deepest root first. A headless session's approvals
+// endpoint is never found here: it is no document store. Stale files are
+// removed on the way.
+func (p Place) Find(path string) (net.Conn, Entry, error) {
+	conn, e, _, err := p.find(path)
 	return conn, e, err
 }
 
 // find is Find that also says how many live servers' files held path.
-func find(dir, path string) (net.Conn, Entry, int, error) {
-	cs, err := live(dir, path, "")
+func (p Place) find(path string) (net.Conn, Entry, int, error) {
+	cs, err := p.live(path, "")
 	if err != nil {
 		return nil, Entry{}, 0, err
 	}
@@ -182,10 +208,10 @@ type Endpoint struct {
 }
 
 // FindApprovals dials every live headless session's approvals endpoint in
-// dir whose root holds path, oldest file first; skip names sockets
-// already dialled. None is an empty list.
-func FindApprovals(dir, path string, skip map[string]bool) ([]Endpoint, error) {
-	cs, err := live(dir, path, protocol.KindApprovals)
+// p whose root holds path, oldest file first; skip names sockets already
+// dialled. None is an empty list.
+func (p Place) FindApprovals(path string, skip map[string]bool) ([]Endpoint, error) {
+	cs, err := p.live(path, protocol.KindApprovals)
 	if err != nil {
 		return nil, err
 	}
@@ -203,18 +229,17 @@ func FindApprovals(dir, path string, skip map[string]bool) ([]Endpoint, error) {
 
 // LookupSession finds the live approvals endpoint of headless session id
 // without dialling it.
-func LookupSession(dir, id string) (Entry, string, bool) {
-	if Check(dir) != nil {
+func (p Place) LookupSession(id string) (Entry, string, bool) {
+	if Check(p.Dir) != nil {
 		return Entry{}, "", false
 	}
-	names := entries(dir)
-	for _, f := range names {
+	key := p.key()
+	for _, f := range entries(p.Dir) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			continue
 		}
-		var e Entry
-		if json.Unmarshal(data, &e) == nil && e.Kind == protocol.KindApprovals && e.Session == id && alive(e.PID) {
+		if e, ok := verifiedEntry(key, data); ok && e.Kind == protocol.KindApprovals && e.Session == id && alive(e.PID) {
 			return e, f, true
 		}
 	}
@@ -222,8 +247,8 @@ func LookupSession(dir, id string) (Entry, string, bool) {
 }
 
 // FindSession dials the approvals endpoint of headless session id.
-func FindSession(dir, id string) (net.Conn, Entry, error) {
-	e, f, ok := LookupSession(dir, id)
+func (p Place) FindSession(id string) (net.Conn, Entry, error) {
+	e, f, ok := p.LookupSession(id)
 	if !ok {
 		return nil, Entry{}, ErrNone
 	}
@@ -231,6 +256,16 @@ func FindSession(dir, id string) (net.Conn, Entry, error) {
 		return conn, e, nil
 	}
 	return nil, Entry{}, ErrNone
+}
+
+// key is p's discovery key, never made here: with none, no entry
+// verifies.
+func (p Place) key() []byte {
+	if p.KeyDir == "" {
+		return nil
+	}
+	k, _ := userkey.Existing(p.KeyDir)
+	return k
 }
 
 // entries are the files of dir named as Listen names an entry
@@ -253,20 +288,22 @@ type cand struct {
 
 // live are the entries of this kind whose pid lives and whose root holds
 // path, deepest root first, then oldest.
-func live(dir, path, kind string) ([]cand, error) {
-	if err := Check(dir); err != nil {
+func (p Place) live(path, kind string) ([]cand, error) {
+	if err := Check(p.Dir); err != nil {
 		return nil, err
 	}
-	names := entries(dir)
+	key := p.key()
 	var cs []cand
-	for _, f := range names {
+	for _, f := range entries(p.Dir) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			continue
 		}
-		var e Entry
-		if json.Unmarshal(data, &e) != nil || e.Socket == "" {
-			os.Remove(f)
+		e, ok := verifiedEntry(key, data)
+		if !ok || e.Socket == "" {
+			// not signed with this user's key: planted, or written by
+			// an eukhe with another state directory (or an older one);
+			// no server of ours, and not ours to remove
 			continue
 		}
 		if !besideIt(f, e.Socket) {

@@ -12,16 +12,32 @@ import (
 	"testing"
 
 	"github.com/eukhe/eukhe/internal/testkit"
+	"github.com/eukhe/eukhe/internal/userkey"
 )
 
-// runDir is a fresh per-user directory, as Dir makes it.
-func runDir(t *testing.T) string {
+// runDir is a fresh per-user directory, as Open makes it, with a fresh
+// state directory for its key.
+func runDir(t *testing.T) Place {
 	t.Helper()
-	dir, err := Dir(map[string]string{"XDG_RUNTIME_DIR": t.TempDir()})
+	p, err := Open(map[string]string{"XDG_RUNTIME_DIR": t.TempDir(), "XDG_STATE_HOME": t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dir
+	return p
+}
+
+// plant writes entry e as the file name in p's directory, signed with p's
+// key as Listen signs: what an entry that passes the signature but fails
+// another rule looks like.
+func plant(t *testing.T, p Place, name string, e Entry) {
+	t.Helper()
+	key, err := userkey.Key(p.KeyDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p.Dir, name), signedEntry(key, e), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // serve answers each connection with one line naming the server.
@@ -40,9 +56,9 @@ func serve(t *testing.T, l *Listener, name string) {
 	}()
 }
 
-func who(t *testing.T, dir, path string) string {
+func who(t *testing.T, p Place, path string) string {
 	t.Helper()
-	c, _, err := Find(dir, path)
+	c, _, err := p.Find(path)
 	if err != nil {
 		return err.Error()
 	}
@@ -55,7 +71,8 @@ func TestDirIsPrivate(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Windows: mode bits say nothing of who may enter; the profile's ACL does (dir_windows.go)")
 	}
-	dir := runDir(t)
+	p := runDir(t)
+	dir := p.Dir
 	fi, err := os.Stat(dir)
 	if err != nil || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("%s: %v %v", dir, fi.Mode(), err)
@@ -64,14 +81,15 @@ func TestDirIsPrivate(t *testing.T) {
 	if _, err := Dir(map[string]string{"XDG_RUNTIME_DIR": filepath.Dir(dir)}); err == nil {
 		t.Fatal("a 0755 socket directory was accepted")
 	}
-	if _, err := Listen(dir, []string{"/x"}, "t"); err == nil {
+	if _, err := p.Listen([]string{"/x"}, "t"); err == nil {
 		t.Fatal("Listen in a 0755 directory")
 	}
 }
 
 func TestListenWritesSocketAndFileAndCloseRemovesThem(t *testing.T) {
-	dir := runDir(t)
-	l, err := Listen(dir, []string{"/w"}, "nvim")
+	p := runDir(t)
+	dir := p.Dir
+	l, err := p.Listen([]string{"/w"}, "nvim")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,9 +114,9 @@ func TestListenWritesSocketAndFileAndCloseRemovesThem(t *testing.T) {
 }
 
 func TestFindPicksTheDeepestRootThatHoldsTheDirectory(t *testing.T) {
-	dir := runDir(t)
+	p := runDir(t)
 	for _, s := range []struct{ name, root string }{{"outer", "/w"}, {"inner", "/w/sub"}, {"other", "/v"}} {
-		l, err := Listen(dir, []string{"/elsewhere", s.root}, "t")
+		l, err := p.Listen([]string{"/elsewhere", s.root}, "t")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,22 +126,23 @@ func TestFindPicksTheDeepestRootThatHoldsTheDirectory(t *testing.T) {
 		"/w": "outer", "/w/a/b": "outer", "/w/sub": "inner", "/w/sub/x": "inner",
 		"/w/subway": "outer", "/v/q": "other", "/u": ErrNone.Error(),
 	} {
-		if got := who(t, dir, path); got != want {
+		if got := who(t, p, path); got != want {
 			t.Errorf("Find %s: %s, want %s", path, got, want)
 		}
 	}
 }
 
 func TestFindRemovesStaleFiles(t *testing.T) {
-	dir := runDir(t)
-	live, err := Listen(dir, []string{"/w"}, "t")
+	p := runDir(t)
+	dir := p.Dir
+	live, err := p.Listen([]string{"/w"}, "t")
 	if err != nil {
 		t.Fatal(err)
 	}
 	serve(t, live, "live")
 	// A deeper server whose socket refuses: its process (this one) lives,
 	// but nothing listens.
-	refusing, err := Listen(dir, []string{"/w/sub"}, "t")
+	refusing, err := p.Listen([]string{"/w/sub"}, "t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,11 +153,10 @@ func TestFindRemovesStaleFiles(t *testing.T) {
 		testkit.Missing(t, fmt.Sprintf("true is not on PATH: %v", err))
 	}
 	dead := Entry{PID: cmd.Process.Pid, Socket: filepath.Join(dir, "9-0000dead.sock"), Roots: []string{"/w/sub/deeper"}}
-	data, _ := json.Marshal(dead)
-	os.WriteFile(filepath.Join(dir, "9-0000dead.json"), data, 0o600)
+	plant(t, p, "9-0000dead.json", dead)
 	os.WriteFile(dead.Socket, nil, 0o600)
 
-	if got := who(t, dir, "/w/sub/deeper/x"); got != "live" {
+	if got := who(t, p, "/w/sub/deeper/x"); got != "live" {
 		t.Fatalf("Find: %s", got)
 	}
 	for _, f := range []string{"9-0000dead.json", "9-0000dead.sock", filepath.Base(refusing.file), filepath.Base(refusing.Entry.Socket)} {

@@ -16,7 +16,8 @@ import (
 // file systems whose times are coarse. A server that was found but did
 // not answer is looked for again at once.
 type Finder struct {
-	Dir     string
+	Place
+
 	Recheck time.Duration // 0: DefaultRecheck
 
 	mu    sync.Mutex
@@ -28,7 +29,7 @@ type Finder struct {
 // directory seems unchanged.
 const DefaultRecheck = time.Second
 
-// Find is Find(f.Dir, path), skipped when nothing can have changed.
+// Find is f.Place.Find(path), skipped when nothing can have changed.
 func (f *Finder) Find(path string) (net.Conn, Entry, error) {
 	fi, err := os.Lstat(f.Dir)
 	if err != nil {
@@ -45,7 +46,7 @@ func (f *Finder) Find(path string) (net.Conn, Entry, error) {
 		return nil, Entry{}, ErrNone
 	}
 	at := time.Now()
-	conn, e, n, err := find(f.Dir, path)
+	conn, e, n, err := f.Place.find(path)
 	f.mu.Lock()
 	if n == 0 && err == ErrNone {
 		f.stamp, f.at = fi.ModTime(), at

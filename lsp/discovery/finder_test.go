@@ -2,7 +2,6 @@ package discovery
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"net"
 	"os"
@@ -26,12 +25,12 @@ func whoFinds(t *testing.T, f *Finder, path string) string {
 // A Finder finds a server that started after a look that found none, at
 // the very next look: its Listen changed the directory.
 func TestAFinderFindsAServerThatStartedAfterItsLastLook(t *testing.T) {
-	dir := runDir(t)
-	f := &Finder{Dir: dir, Recheck: time.Hour}
+	p := runDir(t)
+	f := &Finder{Place: p, Recheck: time.Hour}
 	if got := whoFinds(t, f, "/w/a"); got != ErrNone.Error() {
 		t.Fatalf("before any server: %s", got)
 	}
-	l, err := Listen(dir, []string{"/w"}, "t")
+	l, err := p.Listen([]string{"/w"}, "t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +43,7 @@ func TestAFinderFindsAServerThatStartedAfterItsLastLook(t *testing.T) {
 	if got := whoFinds(t, f, "/w/a"); got != ErrNone.Error() {
 		t.Fatalf("after the server went: %s", got)
 	}
-	l2, err := Listen(dir, []string{"/w"}, "t")
+	l2, err := p.Listen([]string{"/w"}, "t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,8 +57,9 @@ func TestAFinderFindsAServerThatStartedAfterItsLastLook(t *testing.T) {
 // times), the Finder still looks in full once Recheck has passed; before
 // that it answers from one stat.
 func TestAFinderLooksInFullEveryRecheck(t *testing.T) {
-	dir := runDir(t)
-	f := &Finder{Dir: dir, Recheck: 200 * time.Millisecond}
+	p := runDir(t)
+	dir := p.Dir
+	f := &Finder{Place: p, Recheck: 200 * time.Millisecond}
 	if got := whoFinds(t, f, "/w"); got != ErrNone.Error() {
 		t.Fatalf("before any server: %s", got)
 	}
@@ -67,7 +67,7 @@ func TestAFinderLooksInFullEveryRecheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := Listen(dir, []string{"/w"}, "t")
+	l, err := p.Listen([]string{"/w"}, "t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestAFinderLooksInFullEveryRecheck(t *testing.T) {
 
 // A missing directory is an error, never a server.
 func TestAFinderOfNoDirectorySaysSo(t *testing.T) {
-	f := &Finder{Dir: t.TempDir() + "/gone"}
+	f := &Finder{Place: Place{Dir: t.TempDir() + "/gone"}}
 	if _, _, err := f.Find("/w"); err == nil || errors.Is(err, ErrNone) {
 		t.Fatalf("Find in a missing directory: %v", err)
 	}
@@ -95,8 +95,8 @@ func TestAFinderOfNoDirectorySaysSo(t *testing.T) {
 // An entry whose socket is not the one Listen pairs with its file (a
 // socket in a workspace, named by a planted file) is never dialled.
 func TestAnEntryNamingASocketElsewhereIsNoServer(t *testing.T) {
-	dir := runDir(t)
-	l, err := Listen(dir, []string{"/w"}, "t")
+	p := runDir(t)
+	l, err := p.Listen([]string{"/w"}, "t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,11 +111,8 @@ func TestAnEntryNamingASocketElsewhereIsNoServer(t *testing.T) {
 	planted := l.Entry
 	planted.Socket = sock
 	planted.Roots = []string{"/w/deeper"}
-	data, _ := json.Marshal(planted)
-	if err := os.WriteFile(filepath.Join(dir, "1-00000000.json"), data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if got := who(t, dir, "/w/deeper/x"); got != "real" {
+	plant(t, p, "1-00000000.json", planted)
+	if got := who(t, p, "/w/deeper/x"); got != "real" {
 		t.Fatalf("Find: %s, want the real server (the planted entry names another file's socket)", got)
 	}
 }
@@ -130,17 +127,15 @@ func TestAnEntryOfAnotherNameIsNoServer(t *testing.T) {
 		base  string
 		found bool
 	}{{"evil", false}, {"package", false}, {"1-ff", false}, {"12-0123abcd", true}} {
-		dir := runDir(t)
+		p := runDir(t)
+		dir := p.Dir
 		ln, err := net.Listen("unix", filepath.Join(dir, c.base+".sock"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		serve(t, &Listener{Listener: ln}, "planted")
-		data, _ := json.Marshal(Entry{PID: os.Getpid(), Socket: filepath.Join(dir, c.base+".sock"), Roots: []string{"/w"}, Editor: "planted"})
-		if err := os.WriteFile(filepath.Join(dir, c.base+".json"), data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if got := who(t, dir, "/w/x"); (got == "planted") != c.found {
+		plant(t, p, c.base+".json", Entry{PID: os.Getpid(), Socket: filepath.Join(dir, c.base+".sock"), Roots: []string{"/w"}, Editor: "planted"})
+		if got := who(t, p, "/w/x"); (got == "planted") != c.found {
 			t.Errorf("%s.json: Find gave %q; found %v, want %v", c.base, got, got == "planted", c.found)
 		}
 	}

@@ -1,16 +1,13 @@
-package discovery_test
+package discovery
 
 // The thirteenth red team's attack on besideIt, held.
 
 import (
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/eukhe/eukhe/lsp/discovery"
 )
 
 // Held (was open): besideIt compares the sockets, each resolved as the dial resolves it (lsp/discovery).
@@ -26,10 +23,8 @@ import (
 // refuse any socket path that is not exactly filepath.Join(dir, base)
 // (or compare the socket's own Lstat with the one in the directory).
 func TestRedteam13_BesideItRefusesADotDotSpelling(t *testing.T) {
-	dir, err := discovery.Dir(map[string]string{"XDG_RUNTIME_DIR": t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := runDir(t)
+	dir := p.Dir
 	ws := t.TempDir()
 	for _, d := range []string{"a/b", "a/D2"} {
 		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
@@ -55,11 +50,9 @@ func TestRedteam13_BesideItRefusesADotDotSpelling(t *testing.T) {
 		}
 	}()
 	sock := ws + "/l/../D2/1-000000ff.sock"
-	entry := fmt.Sprintf(`{"pid":%d,"socket":%q,"roots":[%q],"editor":"not-an-editor"}`, os.Getpid(), sock, ws)
-	if err := os.WriteFile(filepath.Join(dir, "1-000000ff.json"), []byte(entry), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	conn, e, err := discovery.Find(dir, ws)
+	// signed as Listen signs, so that only besideIt stands in the way
+	plant(t, p, "1-000000ff.json", Entry{PID: os.Getpid(), Socket: sock, Roots: []string{ws}, Editor: "not-an-editor"})
+	conn, e, err := p.Find(ws)
 	if err == nil {
 		conn.Close()
 		select {
