@@ -163,7 +163,7 @@ func TestRedteam31_TestKeywordsOnStoreFilesEndAlike(t *testing.T) {
 // unjudged. Under Landlock (its rule is on the directory's inode, so a
 // new directory at the path would be free of it) and bubblewrap (a
 // mount point cannot be renamed). HELD: Landlock refuses the rename and
-// the removal (no right to remove it below /tmp), bubblewrap the
+// the removal (no right to remove it in the temporary directory), bubblewrap the
 // rename (EBUSY). Safe outcome: authorized_keys is unchanged.
 func TestRedteam31_SealedFifoDirCannotBeReplaced(t *testing.T) {
 	for _, m := range []Mechanism{Landlock, Bubblewrap} {
