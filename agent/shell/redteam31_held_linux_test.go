@@ -1,0 +1,291 @@
+//go:build linux
+
+package shell
+
+// The thirty-first red team's attacks that were HELD when it ran (each
+// asserts the safe outcome and passes), and the helpers its open rows
+// (redteam31_open_attacks_test.go) use too.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/gate/settings"
+)
+
+func must31(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// r31Named tells whether a question of the world named the real path.
+func r31Named(w *world, real string) bool {
+	for _, q := range w.asker.asked() {
+		for _, r := range q.Reals {
+			if r == real {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// r31GitPolicy is the policy of a workspace (made by mk) in a home, with
+// its git places gathered as a session gathers them (settings.GitPlaces:
+// hooks, includes, core.hooksPath).
+func r31GitPolicy(t *testing.T, mk func(root string)) (p *gate.Policy, root, home string) {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must31(t, err)
+	home = filepath.Join(base, "home")
+	root = filepath.Join(base, "proj")
+	must31(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	must31(t, os.MkdirAll(root, 0o755))
+	mk(root)
+	env := map[string]string{"HOME": home, "PATH": "/usr/bin:/bin"}
+	pl := gate.Places{Roots: []string{root}, Home: home, UserDir: filepath.Join(home, ".config", "eukhe"),
+		GitPlaces: settings.GitPlaces([]string{root}, home, env), Env: env}
+	return pl.Policy(gate.OS), root, home
+}
+
+// r31Effects is the union of the effects of script's steps in root.
+func r31Effects(t *testing.T, p *gate.Policy, root, home, script string) gate.Effects {
+	t.Helper()
+	sh := &gate.Shell{Policy: p, Dir: root, Env: map[string]string{"HOME": home, "PATH": "/usr/bin:/bin"}, ReadDir: os.ReadDir}
+	sc, err := sh.Classify(script)
+	if err != nil {
+		return gate.Of(gate.Secret)
+	}
+	var e gate.Effects
+	for _, s := range sc.Steps {
+		e = e.Union(s.Effects)
+	}
+	return e
+}
+
+// Attack (coveredAt; HELD): the question names ~/.ssh/known_hosts (cat
+// SECRET/known_hosts, approved); the next step of the pipeline names the
+// key through a link the first stage could not have been judged to
+// reach, in three shapes the runtime judges: a program (cat L/id), a
+// redirection (< L/id) and a glob (L/id*). HELD: each is judged at the
+// real path it reaches, not among the question's (coveredAt, open,
+// readDir). Safe outcome: the key is not printed.
+func TestRedteam31_CoveredAtHoldsOtherSpellingsOfTheStore(t *testing.T) {
+	for i, form := range []string{
+		"PLANT; cat SECRET/known_hosts | cat - L/id_ed25519",
+		"PLANT; cat SECRET/known_hosts | cat - < L/id_ed25519",
+		"PLANT; cat SECRET/known_hosts | cat - L/id_ed255*",
+		"PLANT; cat SECRET/known_hosts && cat L/../.ssh/id_ed25519",
+	} {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			w := r27TmpWorld(t)
+			r30HeldStore(t, w, "id_ed25519")
+			s := strings.ReplaceAll(strings.ReplaceAll(form, "PLANT", r29Plant(w, "", "L")), "SECRET", w.secret)
+			res := w.run(s)
+			if r31Named(w, filepath.Join(w.secret, "id_ed25519")) {
+				return
+			}
+			if strings.Contains(res.Text, "PRIVATEKEY") {
+				t.Errorf("%s: the key was printed; questions %q:\n%s", form, r29Asked(w), res.Text)
+			}
+		})
+	}
+}
+
+// Attack (programAllowance; HELD): a program of a step approved for
+// secret whose own judgment has no secret (a stage after the approved
+// one: xargs, a function, a background job of the same pipeline) reads
+// the key by a path put together inside it. HELD: programAllowance
+// drops secret for it, and its sandbox hides the store. Safe outcome:
+// the key is not printed.
+func TestRedteam31_ProgramAllowanceDropsSecretForOtherPrograms(t *testing.T) {
+	for i, form := range []string{
+		"cat SECRET/known_hosts | READ",
+		"f() { READ; }; cat SECRET/known_hosts | f",
+		"cat SECRET/known_hosts | { READ & wait; }",
+		"cat SECRET/known_hosts | (READ)",
+	} {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			w := r27TmpWorld(t)
+			r30HeldStore(t, w, "id_ed25519")
+			half := strings.TrimSuffix(w.secret, "sh")
+			s := strings.ReplaceAll(form, "READ", "sh -c 'cat \"$0$1\"' "+half+" sh/id_ed25519")
+			res := w.run(strings.ReplaceAll(s, "SECRET", w.secret))
+			if r31Named(w, filepath.Join(w.secret, "id_ed25519")) {
+				return
+			}
+			if strings.Contains(res.Text, "PRIVATEKEY") {
+				t.Errorf("%s: the key was printed; questions %q:\n%s", form, r29Asked(w), res.Text)
+			}
+		})
+	}
+}
+
+// Attack (the stat and access handlers on files; HELD): L planted as a
+// link to ~/.ssh, every question denied; the test keywords [[ -e ]],
+// -f, -s, -r, -nt, -ot, -ef and -L on a name the store holds and on one
+// it does not. HELD: unseen hides a file the pipeline may not read.
+// Safe outcome: both names test alike.
+func TestRedteam31_TestKeywordsOnStoreFilesEndAlike(t *testing.T) {
+	for _, test := range []string{
+		"-e L/NAME", "-f L/NAME", "-s L/NAME", "-r L/NAME", "-w L/NAME", "L/NAME -nt x", "x -ot L/NAME",
+		"L/NAME -ef L/NAME", "-O L/NAME",
+	} {
+		out := func(name string) string {
+			w := r29Denied(t)
+			r30HeldStore(t, w, "id_ed25519")
+			w.write("x", "x")
+			s := r29Plant(w, "", "L") + " && if [[ " + strings.ReplaceAll(test, "NAME", name) + " ]]; then echo HIT; else echo MISS; fi"
+			txt := strings.ReplaceAll(w.run(s).Text, name, "NAME")
+			return strings.ReplaceAll(txt, filepath.Dir(w.root), "BASE")
+		}
+		if hit, miss := out("id_ed25519"), out("id_zzzzzzz"); hit != miss {
+			t.Errorf("[[ %s ]]: a file the store holds is told from a missing one:\n%s\n---\n%s", test, hit, miss)
+		}
+	}
+}
+
+// Attack (confine.Places.Sealed; HELD): the process substitutions'
+// directory is read-only to every process; a step of the default auto
+// set (outside allowed) learns its path (`echo <(true)`), then renames
+// it away, or empties and removes it, and makes a new one of the same
+// name holding sh-interp-x, a link to ~/.ssh/authorized_keys; a later
+// redirection to that name would be opened by the interpreter itself,
+// unjudged. Under Landlock (its rule is on the directory's inode, so a
+// new directory at the path would be free of it) and bubblewrap (a
+// mount point cannot be renamed). HELD: Landlock refuses the rename and
+// the removal (no right to remove it in the temporary directory), bubblewrap the
+// rename (EBUSY). Safe outcome: authorized_keys is unchanged.
+func TestRedteam31_SealedFifoDirCannotBeReplaced(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		for i, move := range []string{
+			`mv "$0" "$0.old" && mkdir "$0"`,
+			`rm -rf "$0"; rmdir "$0"; mkdir "$0"`,
+			`mv "$0" "$0.old"; ln -s "$3" "$0"`,
+		} {
+			t.Run(fmt.Sprintf("%s/%d", m, i), func(t *testing.T) {
+				useMechanism(t, m)
+				w := r27TmpWorld(t)
+				keys := r29Keys(t, w)
+				must31(t, os.MkdirAll(filepath.Join(w.outside, "mine"), 0o755))
+				half := strings.TrimSuffix(w.secret, "sh")
+				script := "f=$(echo <(true)); cat $f; d=$(dirname $f)\n" +
+					"sh -c '" + move + "; ln -s \"$1$2\" \"$0/sh-interp-x\"' \"$d\" " + half + " sh/authorized_keys " +
+					filepath.Join(w.outside, "mine") + "\necho AGENT >> \"$d/sh-interp-x\"\nrm -rf \"$d.old\""
+				res := w.run(script)
+				if b, _ := os.ReadFile(keys); strings.Contains(string(b), "AGENT") {
+					t.Errorf("authorized_keys was written; questions %q:\n%s", r29Asked(w), res.Text)
+				}
+			})
+		}
+	}
+}
+
+// Attack (the kill at a step's end; HELD): programs that leave their
+// step's process tree: setsid in a subshell, nohup of a double fork, a
+// daemon that closes its streams, under each mechanism (a background
+// statement of the script: the open row
+// TestRedteam31_BackgroundStatementOutlivesItsScript). HELD: every process a step started is gone once
+// the script ends (bubblewrap's pid namespace; Landlock's supervisor as
+// subreaper keeps each orphan below it). Safe outcome: no process with
+// the marker is alive a moment after the run.
+func TestRedteam31_ProcessesDoNotOutliveTheirScript(t *testing.T) {
+	r31Outlive(t, []string{
+		"sh -c '(setsid sh ./d.sh </dev/null >/dev/null 2>&1 &)'; echo started",
+		"sh -c '(nohup sh -c \"sh ./d.sh &\" </dev/null >/dev/null 2>&1 &)'; echo started",
+	})
+}
+
+// r31Outlive runs each form (d.sh is a daemon with a marker) under each
+// mechanism, and fails for each process with the marker alive 2 s after
+// the script ended.
+func r31Outlive(t *testing.T, forms []string) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		for i, form := range forms {
+			t.Run(fmt.Sprintf("%s/%d", m, i), func(t *testing.T) {
+				useMechanism(t, m)
+				w := newWorld(t, gate.DefaultAuto())
+				// GNU sleep adds its arguments: the second is the marker
+				mark := fmt.Sprintf("0.%09d", time.Now().UnixNano()%1e9)
+				w.write("d.sh", "echo x >> started; exec sleep 60 "+mark+"\n")
+				res := w.run(form)
+				time.Sleep(2 * time.Second)
+				if b, _ := os.ReadFile(w.path("started")); !strings.Contains(string(b), "x") {
+					t.Skipf("no daemon started (%q): the form is held by its step's kill", b)
+				}
+				if pids := r31Marked(mark); len(pids) > 0 {
+					for _, pid := range pids {
+						_ = syscall.Kill(pid, syscall.SIGKILL) // ours: started by this test's run
+					}
+					t.Errorf("%s: processes %v outlived the script (ending %q):\n%s", form, pids, res.Ending, res.Text)
+				}
+			})
+		}
+	}
+}
+
+// r31Marked are the processes whose command line holds mark.
+func r31Marked(mark string) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if strings.Contains(string(b), mark) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// Attack (learnSecret at run time; HELD): ~/.ssh/keys links out to a
+// directory made after the policy; step 1 reads a key through the link
+// (asked, denied: the policy learns the target as secret); step 2, a
+// program whose words name no secret, reads the target by its own path.
+// HELD: the learned entry is a secret entry for the sandbox too
+// (SandboxRules: allSecrets). Safe outcome: the key is not printed.
+func TestRedteam31_LearnedTargetIsHiddenFromPrograms(t *testing.T) {
+	useMechanism(t, Bubblewrap)
+	w := r29Denied(t)
+	keys := filepath.Join(w.outside, "keys")
+	must31(t, os.MkdirAll(keys, 0o755))
+	must31(t, os.WriteFile(filepath.Join(keys, "id_work"), []byte("PRIVATEKEY\n"), 0o600))
+	must31(t, os.Symlink(keys, filepath.Join(w.secret, "keys")))
+	w.run("cat " + filepath.Join(w.secret, "keys", "id_work"))
+	half := strings.TrimSuffix(keys, "ys")
+	res := w.run("sh -c 'cat \"$0$1\"' " + half + " ys/id_work")
+	if !strings.Contains(res.Text, "id_work") {
+		t.Fatalf("the program did not run:\n%s", res.Text)
+	}
+	if strings.Contains(res.Text, "PRIVATEKEY") {
+		t.Errorf("the learned target was read by its own path; questions %q:\n%s", r29Asked(w), res.Text)
+	}
+}
+
+// Attack (false positives; HELD): everyday steps under the careful
+// preset (read, write) and the default: git log, cat README.md, sed -i,
+// a glob, a test of a workspace file. HELD: none asks
+// and each does its work. Safe outcome: no question, the edit made.
+func TestRedteam31_EverydayStepsRunUnasked(t *testing.T) {
+	for _, auto := range []gate.AutoSet{gate.AutoOf(gate.Of(gate.Read, gate.Write)), gate.DefaultAuto()} {
+		w := newWorld(t, auto)
+		w.write("README.md", "hello a\n")
+		w.write("src/a.go", "package a\n")
+		res := w.run("cat README.md && sed -i s/a/b/ README.md && echo src/*.go && [ -s README.md ] && echo OK")
+		if len(w.asker.asked()) > 0 || !strings.Contains(res.Text, "OK") || w.read("README.md") != "hello b\n" {
+			t.Errorf("auto %v: questions %q:\n%s", auto, r29Asked(w), res.Text)
+		}
+	}
+}
