@@ -58,7 +58,9 @@
 //     (confine.Places.Sealed), for a script with a process substitution
 //     (interp_env.go). Secret and protected, approved, cover a command
 //     only at the real paths its question named (coveredAt: its real
-//     paths as it runs all among Step.Reals), as a grant does. A step may
+//     paths as it runs all among Step.Reals), as a grant does; and a
+//     program's sandbox keeps every other secret entry hidden and every
+//     other protected entry read-only (confine.Narrow, sandbox.go). A step may
 //     run with what the auto set holds, plus, when the user approved it,
 //     the effects it was asked about; anything
 //     else is refused at that step (reason "changed"); a command refused

@@ -66,7 +66,8 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	step, inStep := x.stepAt(hc.Pos)
 	allowed := x.allowedAt(step, inStep)
 	x.mu.Unlock()
-	allowed = x.programAllowance(step, inStep, x.judge(args, hc.Dir, hc.Env), allowed)
+	st := x.judge(args, hc.Dir, hc.Env)
+	allowed = x.programAllowance(step, inStep, st, allowed)
 	if pr.found.Exec && !allowed.Has(gate.Exec) {
 		// The call handler judged the name before; a stage of the same
 		// pipeline may have made the directory or the program since.
@@ -76,7 +77,7 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	if args[0] == "git" {
 		argv, env = gitRead(args, env)
 	}
-	l, refusal := x.sandbox(path, argv, env, hc.Dir, allowed)
+	l, refusal := x.sandbox(path, argv, env, hc.Dir, allowed, st.Reals)
 	if refusal != "" {
 		fmt.Fprint(hc.Stderr, refusal)
 		return interp.ExitStatus(126)

@@ -356,8 +356,11 @@ func (r *Runner) kernelLaunch(python string, allowed gate.Effects) (l launch, pa
 		return l, "", "", &startError{text: err.Error(), missing: true}
 	}
 	x := r.kernelRun(root, env)
+	// a cell is one exec step, judged whole: its kernel's allowance is
+	// not narrowed to paths (sandbox), as no words of its name them
+	x.autoNow = allowed
 	argv := []string{path, "-u", "-c", kernelDriver}
-	l, refusal := x.sandbox(path, argv, env, root, allowed)
+	l, refusal := x.sandbox(path, argv, env, root, allowed, nil)
 	if refusal != "" {
 		return l, "", "", &startError{text: strings.TrimSpace(strings.Replace(refusal, "bash: ", "", 1))}
 	}

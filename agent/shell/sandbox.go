@@ -157,7 +157,14 @@ func (r *Runner) Close() error {
 // program at path with argv and env, run in dir. refusal is the text of a
 // process that must not run (shell.confinement "require" with no sandbox
 // here).
-func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.Effects) (l launch, refusal string) {
+//
+// Secret and protected, when a question approved them (the auto set does
+// not hold them) for real paths in their places, are for those paths only (the program's own
+// words named them, and coveredAt kept them only where the question
+// did): the secret entries stay hidden and the protected ones read-only
+// but for those paths (confine.Narrow), and a protected entry the
+// process makes at one of them is not renamed out of use after it.
+func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.Effects, named []string) (l launch, refusal string) {
 	l = launch{path: path, argv: argv, env: env}
 	mode := x.confine.mode()
 	if mode == "off" {
@@ -179,9 +186,33 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	if err != nil {
 		return l, fmt.Sprintf("bash: %s: not run: %v\n", argv[0], err)
 	}
+	x.mu.Lock()
+	auto := x.autoNow
+	x.mu.Unlock()
+	var narrowed gate.Effects
+	for _, e := range []gate.Effect{gate.Secret, gate.Protected} {
+		if allowed.Has(e) && !auto.Has(e) && x.namesAPlaceOf(named, e) {
+			narrowed = narrowed.With(e)
+			allowed = allowed.Without(e)
+		}
+	}
 	pl, made, refused := x.places(path, dir, allowed)
 	if refused != "" {
 		return l, refused
+	}
+	if narrowed.Has(gate.Secret) {
+		pl.Secrets = confine.Narrow(pl.Secrets, named, listNoLinks)
+	}
+	if narrowed.Has(gate.Protected) {
+		pl.Protected = confine.Narrow(pl.Protected, named, listNoLinks)
+		if made != nil {
+			all := made
+			made = func() []string {
+				return slices.DeleteFunc(all(), func(p string) bool {
+					return slices.ContainsFunc(named, func(n string) bool { return p == n || strings.HasPrefix(p, n+"/") })
+				})
+			}
+		}
 	}
 	if c.Mechanism == Bubblewrap {
 		// the directories above the user settings file are mount points
@@ -193,6 +224,12 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	// eukhe's settings directories are read-only to every process: a
 	// missing settings file is not made (the thirteenth red team's)
 	pl.Frozen = x.policy.GateFileDirs()
+	if narrowed.Has(gate.Secret) {
+		// a settings file a question named may be written where it is
+		pl.Frozen = slices.DeleteFunc(pl.Frozen, func(d string) bool {
+			return slices.ContainsFunc(named, func(n string) bool { return strings.HasPrefix(n, d+"/") })
+		})
+	}
 	if x.fifoDir != "" {
 		// the process substitutions' pipes: there at their own path for
 		// the program handed one, and read-only whatever the step was
@@ -819,4 +856,37 @@ func (l placesLook) changed() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// namesAPlaceOf tells whether one of the real paths named lies in a
+// place of effect e's class (secret, protected): only then was the
+// judgment's e about those paths, to be narrowed to them. A program
+// judged secret by what it is, or blind (no word the gate could read),
+// names no such place, and its approval stays whole.
+func (x *run) namesAPlaceOf(named []string, e gate.Effect) bool {
+	return slices.ContainsFunc(named, func(n string) bool {
+		r := x.policy.Resolve("/", n)
+		if e == gate.Secret {
+			return x.policy.ClassRead(r) == gate.ClassSecret
+		}
+		return x.policy.ClassWrite(r) == gate.ClassProtected
+	})
+}
+
+// listNoLinks lists a directory's entries for confine.Narrow, refusing
+// one that holds a symbolic link: a mount cannot cover a link (bubblewrap
+// lands on its target), so such a directory stays covered whole.
+func listNoLinks(dir string) ([]confine.Entry, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]confine.Entry, 0, len(des))
+	for _, d := range des {
+		if d.Type()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s holds a symbolic link", dir)
+		}
+		out = append(out, confine.Entry{Path: filepath.Join(dir, d.Name()), Dir: d.IsDir()})
+	}
+	return out, nil
 }

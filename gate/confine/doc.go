@@ -30,12 +30,14 @@
 //	the Landlock rules grant no more than the mounts       landlock.go (Sandbox.Landlock)
 //	seatbelt_profile_follows_the_plan                      seatbelt.go (Sandbox.Seatbelt)
 //	a plan's path never changes the profile's text         seatbelt.go (Render)
+//	an_approval_uncovers_only_what_it_named                narrow.go (Narrow)
 //
 // Their tests: plan_test.go
 // (TestSandboxHidesEverySecretUnlessAllowed,
 // TestSandboxWritesOnlyWhereAllowed, TestSandboxKeepNeverNarrowsWrites,
 // TestSandboxKeepsTmpWhenARootHoldsIt,
-// TestLaw_kernel_settings_are_never_writable), pinned_test.go
+// TestLaw_kernel_settings_are_never_writable), narrow_law_test.go
+// (TestLaw_an_approval_uncovers_only_what_it_named), pinned_test.go
 // (TestLaw_sandbox_pins_the_gate_dirs), plan_test.go (TestBwrapArgs,
 // TestLandlockGrantsNoMoreThanTheSandbox), seatbelt_test.go
 // (TestLaw_seatbelt_profile_follows_the_plan, the golden profiles of
