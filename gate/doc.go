@@ -35,7 +35,16 @@
 //     path resolved through a symlink that lies in a secret or protected
 //     place keeps that place's class, whatever the link's target
 //     (RealPath.Via: a_store_entry_is_secret_by_every_route,
-//     via_law_test.go).
+//     via_law_test.go), and its target is an entry of that place by its
+//     own path too: learned on the way (learnSecret, learnProtected), and
+//     for the links in each Tree rule's place and its hooks directory
+//     (.git/hooks linked to ../githooks, a hook to scripts/) found when
+//     the policy is made and whenever the git places are given again
+//     (learnLinksIn; settings.GitWatch stamps the hooks directories). A
+//     target that is or holds a workspace root is never an entry whole:
+//     only what the link reaches beside the workspace, and the git hook
+//     names in it (ReachBelow, reachHooks:
+//     TestLaw_a_protected_links_target_is_protected; linktargets.go).
 //   - G1.5 access effects: access.go. G1.6 the documents gate and G1.7 the
 //     writer's re-resolution (gate_write_auto_never_secret,
 //     gate_secret_read_needs_yes, gate_yes_runs, gate_inside_write_runs,

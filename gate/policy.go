@@ -207,6 +207,10 @@ type Policy struct {
 	// resolved through one (viaClass), swapped whole under learnMu.
 	learned atomic.Pointer[[]string]
 	learnMu sync.Mutex
+	// learnedP are the protected rules learned during the session: what
+	// the links that lie in a protected place reach (learnProtected,
+	// learnLinksIn: linktargets.go), swapped whole under learnMu.
+	learnedP atomic.Pointer[learnedRules]
 }
 
 // learnSecret makes the real target of the symlink at v, which lies in a
@@ -221,16 +225,20 @@ func (p *Policy) learnSecret(v string) {
 	if target.Looped || target.Path == v {
 		return
 	}
-	for _, root := range p.roots {
-		if under(root, target.Path) {
-			return // the workspace itself, or above it: Via alone judges
+	// a target that is or holds a root: what the link makes reachable
+	// beside the workspace, each entry now (ReachBelow; the thirty-first
+	// red team's ~/.ssh/keys linked to /data, which holds the workspace
+	// and a key beside it); the workspace itself is judged by Via alone
+	var fresh []string
+	secrets := p.allSecrets()
+	for _, e := range ReachBelow(namesOf(p.fs), p.roots, target.Path) {
+		n := namesAt(p.fs, e)
+		if !slices.ContainsFunc(secrets, func(s string) bool { return n.below(e, s) }) {
+			fresh = append(fresh, e) // not a secret place already
 		}
 	}
-	n := namesAt(p.fs, target.Path)
-	for _, s := range p.allSecrets() {
-		if n.below(target.Path, s) {
-			return // a secret place already
-		}
+	if len(fresh) == 0 {
+		return
 	}
 	p.learnMu.Lock()
 	defer p.learnMu.Unlock()
@@ -238,11 +246,13 @@ func (p *Policy) learnSecret(v string) {
 	if l := p.learned.Load(); l != nil {
 		now = *l
 	}
-	if slices.Contains(now, target.Path) {
-		return
+	next := slices.Clip(now)
+	for _, e := range fresh {
+		next = appendNew(next, e)
 	}
-	next := append(slices.Clip(now), target.Path)
-	p.learned.Store(&next)
+	if len(next) != len(now) {
+		p.learned.Store(&next)
+	}
 }
 
 // SetNear has f told each real path before the policy judges a write of
@@ -277,7 +287,7 @@ func (p *Policy) SetMoreRules(rules []Rule) {
 			continue
 		}
 		w := cleanAbs("/", policyPath(p.fs, r.Path))
-		for _, e := range []string{w, Resolve(start, "/", w).Path} {
+		for _, e := range treeRuleForms(start, p.roots, r.Kind, w, Resolve(start, "/", w).Path) {
 			if !slices.ContainsFunc(m.rules, func(x Rule) bool { return x.Path == e && x.Kind == r.Kind }) {
 				m.rules = append(m.rules, Rule{Kind: r.Kind, Path: e})
 			}
@@ -285,6 +295,8 @@ func (p *Policy) SetMoreRules(rules []Rule) {
 		}
 	}
 	p.more.Store(m)
+	rules, _ = p.allRules()
+	p.learnLinksIn(rules)
 }
 
 // allRules are the policy's rules and the ones SetMoreRules gave, and
@@ -294,11 +306,13 @@ func (p *Policy) allRules() ([]Rule, []string) {
 	if mn := p.mountNamesNow(); mn != nil {
 		rules, entries = append(slices.Clip(rules), mn.rules...), append(slices.Clip(entries), mn.entries...)
 	}
-	m := p.more.Load()
-	if m == nil {
-		return rules, entries
+	if m := p.more.Load(); m != nil {
+		rules, entries = append(slices.Clip(rules), m.rules...), append(slices.Clip(entries), m.entries...)
 	}
-	return append(slices.Clip(rules), m.rules...), append(slices.Clip(entries), m.entries...)
+	if l := p.learnedP.Load(); l != nil {
+		rules, entries = append(slices.Clip(rules), l.rules...), append(slices.Clip(entries), l.entries...)
+	}
+	return rules, entries
 }
 
 // allSecrets are the secret entries, and their other paths in the mount
@@ -345,20 +359,22 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 			p.rules = append(p.rules, r)
 			continue
 		}
-		for _, e := range both(r.Path) {
+		w := cleanAbs("/", policyPath(fsys, r.Path))
+		for _, e := range treeRuleForms(start, p.roots, r.Kind, w, Resolve(start, "/", w).Path) {
 			p.rules = append(p.rules, Rule{Kind: r.Kind, Path: e, Name: r.Name})
 			if r.Kind != DotRule {
 				p.entries = appendNew(p.entries, e)
 			}
 		}
 		if r.Kind == DotRule && r.Name == "" {
-			p.rules = append(p.rules, linkedDots(fsys, start, cleanAbs("/", policyPath(fsys, r.Path)))...)
+			p.rules = append(p.rules, linkedDots(fsys, start, cleanAbs("/", policyPath(fsys, r.Path)), p.roots)...)
 		}
 	}
 	if fsys == OS {
 		p.mounts = newMountWatch() // before the table is read: a mount in between is seen
 		p.addMountNames(mountTable())
 	}
+	p.learnLinksIn(p.rules)
 	return p
 }
 
@@ -454,7 +470,7 @@ func (p *Policy) mountNamesNow() *mountedNames {
 // ~/.local/share/nvim/site/pack/mine, six down (the tenth red team's);
 // ten cost a third of a second at each policy's making on a developer's
 // home (its caches fill the bound), so six.
-func linkedDots(fsys FS, start FS, home string) []Rule {
+func linkedDots(fsys FS, start FS, home string, roots []string) []Rule {
 	lister, ok := fsys.(InodeFS)
 	if !ok {
 		return nil
@@ -517,7 +533,15 @@ func linkedDots(fsys FS, start FS, home string) []Rule {
 				switch kind {
 				case KindLink:
 					if real := Resolve(start, "/", p).Path; real != p && real != "/" && DotCovers(r) {
-						rs = append(rs, Rule{Kind: DotRule, Path: real, Name: r})
+						// a target that is or holds a root: what the
+						// link reaches beside the workspace (ReachBelow)
+						for _, e := range append(ReachBelow(lister.Names, roots, real), reachHooks(roots, real)...) {
+							rel := ""
+							if e != real {
+								rel = strings.TrimPrefix(e, real+"/")
+							}
+							rs = append(rs, Rule{Kind: DotRule, Path: e, Name: relJoin(r, rel)})
+						}
 					}
 				case KindDir:
 					extra := l.extra
@@ -573,6 +597,8 @@ func (p *Policy) Resolve(dir, path string) RealPath {
 	for _, v := range r.Via {
 		if p.classOf(RealPath{Path: v}, false) == ClassSecret {
 			p.learnSecret(v)
+		} else if p.protectsByRule(v, namesAt(p.fs, v)) {
+			p.learnProtected(v) // the same for a protected place
 		}
 	}
 	return r
@@ -625,6 +651,7 @@ func (p *Policy) viaClass(v string, protected bool) Class {
 		return c
 	}
 	if protected && p.protectsByRule(v, namesAt(p.fs, v)) {
+		p.learnProtected(v)
 		return ClassProtected
 	}
 	return c

@@ -172,3 +172,62 @@ func TestRedteam31_EverydayStepsAreNotRaised(t *testing.T) {
 		}
 	}
 }
+
+// Attack (learnSecret never learned a target that holds a root; HELD
+// since, low; GOT THROUGH when the red team ran): ~/.ssh/keys links
+// (made after the policy) to a data directory that holds the workspace
+// and the keys beside it (/data/proj is the root, /data/id_work a key).
+// `cat ~/.ssh/keys/id_work` is secret (Via), and `cat /data/id_work` was
+// a plain read, unasked: learnSecret skipped a target at or above a root
+// so that the workspace itself is not made secret, and nothing took its
+// place. HELD by ReachBelow (gate linktargets.go): learnSecret learns
+// each entry of the target beside the workspace (every entry of each
+// directory from the target down to the root's parent but the ones on
+// the way to the root). Safe outcome: the key named by its own path is
+// secret.
+func TestRedteam31_LinkToAboveTheRootLeavesItsKeysPlain(t *testing.T) {
+	needSymlinks(t)
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	home, data := filepath.Join(base, "home"), filepath.Join(base, "data")
+	root := filepath.Join(data, "proj")
+	must(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	must(t, os.MkdirAll(root, 0o755))
+	must(t, os.WriteFile(filepath.Join(data, "id_work"), []byte("k"), 0o600))
+	p := r14policy(home, root)
+	must(t, os.Symlink(data, filepath.Join(home, ".ssh", "keys")))
+	if e := r13classify(t, p, root, home, "cat ~/.ssh/keys/id_work"); !e.Has(Secret) {
+		t.Fatalf("the read through the link is %v", e)
+	}
+	for _, s := range []string{"cat ../id_work", "cat " + filepath.Join(data, "id_work")} {
+		if e := r13classify(t, p, root, home, s); !e.Has(Secret) {
+			t.Errorf("%q is %v, not secret", s, e)
+		}
+	}
+}
+
+// Attack (viaClass for the home's configuration linked into the
+// workspace during the session; HELD since, low; GOT THROUGH when the red
+// team ran): as TestRedteam31_DotLinksIntoTheWorkspaceAtStart, but
+// ~/.config/nvim is linked to the workspace's nvim2 after the policy was
+// made (a dotfiles manager). A write through the link is protected
+// (Via); a write of the target by its workspace path was write only,
+// since linkedDots runs once, when the policy is made. HELD by
+// learnProtected (gate linktargets.go): a path resolved through a link
+// that lies in a protected place has the link's target learned as that
+// part of the home (a DotRule) for the rest of the session. Safe
+// outcome: protected.
+func TestRedteam31_DotLinkMadeDuringTheSessionLeavesItsTargetPlain(t *testing.T) {
+	needSymlinks(t)
+	_, home, root := redHome(t)
+	must(t, os.MkdirAll(filepath.Join(home, ".config"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "nvim2"), 0o755))
+	p := r14policy(home, root)
+	must(t, os.Symlink(filepath.Join(root, "nvim2"), filepath.Join(home, ".config", "nvim")))
+	if e := r13classify(t, p, root, home, "echo x > ~/.config/nvim/init.lua"); !e.Has(Protected) {
+		t.Fatalf("the write through the link is %v", e)
+	}
+	if e := r13classify(t, p, root, home, "echo x > nvim2/init.lua"); !e.Has(Protected) {
+		t.Errorf("nvim2/init.lua (Neovim's init by its own path) is %v, not protected", e)
+	}
+}

@@ -351,3 +351,136 @@ func TestRedteam31_ProgramApprovedForGitConfigPlantsAHook(t *testing.T) {
 		t.Errorf("a hook was planted under an approval for .git/config; questions %q:\n%s", r29Asked(w), res.Text)
 	}
 }
+
+// Attack (viaClass: the target of a link in a protected place, reached
+// by its own path; HELD since, high under a careful auto set; GOT
+// THROUGH when the red team ran): the repository's .git/hooks is a link
+// to ../githooks (hooks kept in the work tree and linked in), or one
+// hook is a link to ../../scripts/pre-commit.sh. Auto set read, write.
+// `echo … > githooks/pre-commit` and `echo … > scripts/pre-commit.sh`
+// were write only (unasked: git runs the planted hook at the next
+// commit), where the same write through the link was protected (Via):
+// a link in a protected place passed its class only to the paths
+// resolved through it. HELD by learnLinksIn and learnProtected (gate
+// linktargets.go): the links directly in each Tree rule's place and in
+// its hooks directory have their real targets made protected entries
+// when the policy is made, again when GitWatch gives the git places (it
+// stamps the hooks directories), and on the way. Safe outcome:
+// protected.
+func TestRedteam31_LinkedHooksTargetIsNotProtected(t *testing.T) {
+	for _, c := range []struct{ name, link, target, write string }{
+		{"dir", ".git/hooks", "../githooks", "githooks/pre-commit"},
+		{"file", ".git/hooks/pre-commit", "../../scripts/pre-commit.sh", "scripts/pre-commit.sh"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, root, home := r31GitPolicy(t, func(root string) {
+				must31(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+				must31(t, os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n"), 0o644))
+				must31(t, os.MkdirAll(filepath.Join(root, "githooks"), 0o755))
+				must31(t, os.MkdirAll(filepath.Join(root, "scripts"), 0o755))
+				must31(t, os.WriteFile(filepath.Join(root, "scripts", "pre-commit.sh"), []byte("#!/bin/sh\n"), 0o755))
+				if c.name == "file" {
+					must31(t, os.MkdirAll(filepath.Join(root, ".git", "hooks"), 0o755))
+				}
+				must31(t, os.Symlink(c.target, filepath.Join(root, c.link)))
+			})
+			through := r31Effects(t, p, root, home, "echo x > "+c.link)
+			if !through.Has(gate.Protected) {
+				t.Fatalf("the write through the link is %v: the held form is not protected", through)
+			}
+			if e := r31Effects(t, p, root, home, "echo '#!/bin/sh' > "+c.write); !e.Has(gate.Protected) {
+				t.Errorf("%s (the hook's own path) is %v, not protected", c.write, e)
+			}
+		})
+	}
+}
+
+// Attack (a link chain from the hooks directory; HELD, high under a
+// careful auto set): .git/hooks links to ../a, and a (in the work tree)
+// links to b. The hook git runs is b/pre-commit, by its own path; and
+// re-pointing a (`ln -sfn c a`, `rm a`) moves the hooks to a directory
+// the policy never learned. HELD by learnProtected (gate
+// linktargets.go): the chain's real target is protected, and each link
+// after the protected one on the way is protected by its own path. Safe
+// outcome: both protected.
+func TestRedteam31_HooksLinkChainIsProtectedAlongTheWay(t *testing.T) {
+	p, root, home := r31GitPolicy(t, func(root string) {
+		must31(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+		must31(t, os.MkdirAll(filepath.Join(root, "b"), 0o755))
+		must31(t, os.MkdirAll(filepath.Join(root, "c"), 0o755))
+		must31(t, os.Symlink("b", filepath.Join(root, "a")))
+		must31(t, os.Symlink("../a", filepath.Join(root, ".git", "hooks")))
+	})
+	for _, s := range []string{"echo '#!/bin/sh' > b/pre-commit", "ln -sfn c a", "rm a"} {
+		if e := r31Effects(t, p, root, home, s); !e.Has(gate.Protected) {
+			t.Errorf("%q is %v, not protected", s, e)
+		}
+	}
+	if e := r31Effects(t, p, root, home, "echo x > c/notes.txt"); e.Has(gate.Protected) {
+		t.Errorf("a plain directory beside the chain is %v", e)
+	}
+}
+
+// Attack (a hooks link made after the policy, never resolved through;
+// HELD, high under a careful auto set): the policy is made, then the
+// user (or an approved step) links .git/hooks to ../githooks, or one
+// hook to scripts/pre-commit.sh; no step names the link. The next tool
+// call writes githooks/pre-commit by its own path. HELD by GitWatch
+// (gate/settings: the hooks directories are among the files it stamps)
+// and learnLinksIn: Refresh, before the call, gives the git places
+// again and the policy looks at the hooks directory's links. Safe
+// outcome: protected.
+func TestRedteam31_HooksLinkMadeAfterThePolicyIsProtectedAtTheNextCall(t *testing.T) {
+	for _, c := range []struct{ name, link, target, write string }{
+		{"dir", ".git/hooks", "../githooks", "githooks/pre-commit"},
+		{"file", ".git/hooks/pre-commit", "../../scripts/pre-commit.sh", "scripts/pre-commit.sh"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, root, home := r31GitPolicy(t, func(root string) {
+				must31(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+				must31(t, os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n"), 0o644))
+				must31(t, os.MkdirAll(filepath.Join(root, "githooks"), 0o755))
+				must31(t, os.MkdirAll(filepath.Join(root, "scripts"), 0o755))
+				if c.name == "file" {
+					must31(t, os.MkdirAll(filepath.Join(root, ".git", "hooks"), 0o755))
+				}
+			})
+			gw := settings.NewGitWatch([]string{root}, home, map[string]string{"HOME": home, "PATH": "/usr/bin:/bin"})
+			if e := r31Effects(t, p, root, home, "echo x > "+c.write); e.Has(gate.Protected) {
+				t.Fatalf("%s is %v before any link", c.write, e)
+			}
+			must31(t, os.Symlink(c.target, filepath.Join(root, c.link)))
+			gw.Refresh(p)
+			if e := r31Effects(t, p, root, home, "echo '#!/bin/sh' > "+c.write); !e.Has(gate.Protected) {
+				t.Errorf("%s (the hook's own path) is %v after the refresh, not protected", c.write, e)
+			}
+		})
+	}
+}
+
+// Attack (a hooks link to the workspace root itself; HELD, high under a
+// careful auto set, and the false positive beside it): .git/hooks links
+// to ".." (the root), so git runs ./pre-commit. Protecting the link's
+// target whole would make every write of the workspace ask; protecting
+// nothing leaves ./pre-commit plain. HELD by reachHooks (gate
+// linktargets.go): a protected link's target that is or holds a root
+// gives the git hook names in it, and only what the link reaches beside
+// the workspace. Safe outcome: `echo > pre-commit` is protected; the
+// controls (a write of src/x.go, sed -i on it, go build, git log) are
+// not.
+func TestRedteam31_HooksLinkToTheRootProtectsTheHookNamesOnly(t *testing.T) {
+	p, root, home := r31GitPolicy(t, func(root string) {
+		must31(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+		must31(t, os.MkdirAll(filepath.Join(root, "src"), 0o755))
+		must31(t, os.WriteFile(filepath.Join(root, "src", "x.go"), []byte("package a\n"), 0o644))
+		must31(t, os.Symlink("..", filepath.Join(root, ".git", "hooks")))
+	})
+	if e := r31Effects(t, p, root, home, "echo '#!/bin/sh' > pre-commit"); !e.Has(gate.Protected) {
+		t.Errorf("./pre-commit (a hook by the link) is %v, not protected", e)
+	}
+	for _, s := range []string{"echo x > src/x.go", "sed -i s/a/b/ src/x.go", "go build ./...", "git log", "echo x > notes.txt"} {
+		if e := r31Effects(t, p, root, home, s); e.Has(gate.Protected) || e.Has(gate.Secret) {
+			t.Errorf("%q is %v: the workspace became protected", s, e)
+		}
+	}
+}

@@ -15,52 +15,6 @@ import (
 	"github.com/eukhe/eukhe/gate"
 )
 
-// Attack (viaClass: the target of a link in a protected place, reached
-// by its own path; GOT THROUGH, high under a careful auto set): the
-// repository's .git/hooks is a link to ../githooks (hooks kept in the
-// work tree and linked in, a common setup), or one hook is a link to
-// ../../scripts/pre-commit.sh. Auto set read, write. `echo … >
-// githooks/pre-commit` and `echo … > scripts/pre-commit.sh` are write
-// only: they run unasked, and git runs the planted hook at the next
-// commit. The same write through the link (.git/hooks/pre-commit) is
-// protected: RealPath.Via names .git/hooks. Root cause: a link in a
-// protected place passes its class only to paths resolved through it
-// (viaClass); its target named by its own path has no Via, and no rule
-// covers it (the policy learns the targets of links in secret places,
-// learnSecret, and of the home's dot-links at the start, linkedDots, but
-// not of the links .git holds). Safe outcome: protected. Suggested fix:
-// at the start (and in GitWatch's refresh) add a protected rule for the
-// real target of every link in a repository's hooks directory, and of
-// the hooks directory itself; as learnSecret does for secret places,
-// learn a protected link's target when a path resolves through it.
-func TestRedteam31_LinkedHooksTargetIsNotProtected(t *testing.T) {
-	for _, c := range []struct{ name, link, target, write string }{
-		{"dir", ".git/hooks", "../githooks", "githooks/pre-commit"},
-		{"file", ".git/hooks/pre-commit", "../../scripts/pre-commit.sh", "scripts/pre-commit.sh"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			p, root, home := r31GitPolicy(t, func(root string) {
-				must31(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
-				must31(t, os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n"), 0o644))
-				must31(t, os.MkdirAll(filepath.Join(root, "githooks"), 0o755))
-				must31(t, os.MkdirAll(filepath.Join(root, "scripts"), 0o755))
-				must31(t, os.WriteFile(filepath.Join(root, "scripts", "pre-commit.sh"), []byte("#!/bin/sh\n"), 0o755))
-				if c.name == "file" {
-					must31(t, os.MkdirAll(filepath.Join(root, ".git", "hooks"), 0o755))
-				}
-				must31(t, os.Symlink(c.target, filepath.Join(root, c.link)))
-			})
-			through := r31Effects(t, p, root, home, "echo x > "+c.link)
-			if !through.Has(gate.Protected) {
-				t.Fatalf("the write through the link is %v: the held form is not protected", through)
-			}
-			if e := r31Effects(t, p, root, home, "echo '#!/bin/sh' > "+c.write); !e.Has(gate.Protected) {
-				t.Errorf("%s (the hook's own path) is %v, not protected", c.write, e)
-			}
-		})
-	}
-}
-
 // Attack (the stat handler's directory exception; GOT THROUGH, low):
 // a step plants L as a link to ~/.ssh (its words name no secret), every
 // question denied; then `[[ -d L/NAME ]]`, a test keyword (no call

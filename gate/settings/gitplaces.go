@@ -109,6 +109,11 @@ func gitPlacesRead(roots []string, home string, env map[string]string, extra []s
 		if common != gitdir {
 			g.add(common)
 		}
+		// a hook linked there during the session changes the hooks
+		// directory (or the link that is it): the policy then learns
+		// its target (gate: learnLinksIn, the thirty-first red team's)
+		g.watchHooks(filepath.Join(gitdir, "hooks"))
+		g.watchHooks(filepath.Join(common, "hooks"))
 		g.config(filepath.Join(common, "config"), []string{top}, 0)
 		g.config(filepath.Join(gitdir, "config.worktree"), []string{top}, 0)
 		g.seen[filepath.Join(gitdir, "commondir")] = true
@@ -136,8 +141,20 @@ func (g *gitPlaces) add(p string) {
 // fifth red team's .config/husky), so its parent too.
 func (g *gitPlaces) addHooks(h string) {
 	g.add(h)
+	g.watchHooks(h)
 	if filepath.Base(filepath.Clean(h)) == "_" {
 		g.add(filepath.Dir(filepath.Clean(h)))
+	}
+}
+
+// watchHooks has a hooks directory looked at for changes (GitWatch's
+// stamps): the directory, or the link that is it, and its real path (a
+// hooks directory linked to ../githooks changes there).
+func (g *gitPlaces) watchHooks(h string) {
+	h = filepath.Clean(h)
+	g.seen[h] = true
+	if real, err := filepath.EvalSymlinks(h); err == nil && real != h {
+		g.seen[real] = true
 	}
 }
 
