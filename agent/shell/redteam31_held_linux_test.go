@@ -416,7 +416,9 @@ func TestRedteam31_TestKeywordTellsAStoreDirectory(t *testing.T) {
 // [[ -x ]] (the access handler), a test through `..` after the link
 // (L/../.ssh/NAME: the directory above where L leads), -nt against a
 // file, and a function named cd that tests (the exemption is the
-// builtin's, not the name's). HELD: each is judged at the real path it
+// builtin's, not the name's). [[ -e ]], [[ -x ]] and the function got
+// through before cdCheck; test -d and [ -d ] are judged by the call
+// handler too. HELD: each is judged at the real path it
 // reaches and answered as missing unless it is cd's own check. Safe
 // outcome: a store's directory and a missing name test alike.
 func TestRedteam31_DirectoryTestSpellingsEndAlike(t *testing.T) {
@@ -484,7 +486,8 @@ func TestRedteam31_StatRaceBetweenUnseenAndTheStat(t *testing.T) {
 // (a workspace directory) and ~/.ssh/work (a store directory), tested as
 // [[ -f L/../id_ed25519 ]]: the judged path is d/id_ed25519 (missing),
 // a second resolution lands on ~/.ssh/id_ed25519; and the same told by
-// -e and not -d. HELD: the
+// -e and not -d. HELD (and held before statReal in a rerun: the race
+// did not land in its window): the
 // real path judged is stat'ed, with no link followed. Safe outcome: no
 // HIT for the key.
 func TestRedteam31_StatRaceThroughDotDot(t *testing.T) {
