@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -80,10 +81,30 @@ func (x *run) call(ctx context.Context, args []string) ([]string, error) {
 	if args[0] == "cd" {
 		args = cdArgs(args, func(target string) string { return x.policy.Resolve(hc.Dir, target).Native() })
 	}
-	if x.sc.Grammar && interp.IsBuiltin(args[0]) {
+	if x.sc.Grammar && interp.IsBuiltin(args[0]) || isDirChange(args[0]) && !x.funcs()[args[0]] {
+		// outside the grammar, cd, pushd and popd run through the exec
+		// middleware too (unless the script defines a function of the
+		// name), so that their check is known for cd's (cdCheck)
 		return append([]string{builtinMarker}, args...), nil
 	}
 	return args, nil
+}
+
+// funcs are the names of the functions the script's text defines.
+func (x *run) funcs() map[string]bool {
+	x.funcsOnce.Do(func() {
+		x.funcNames = map[string]bool{}
+		if x.file == nil {
+			return
+		}
+		syntax.Walk(x.file, func(n syntax.Node) bool {
+			if f, ok := n.(*syntax.FuncDecl); ok && f.Name != nil {
+				x.funcNames[f.Name.Value] = true
+			}
+			return true
+		})
+	})
+	return x.funcNames
 }
 
 // shownRun is what a refused command would run, for its refusal: its
@@ -314,41 +335,114 @@ func (x *run) open(ctx context.Context, path string, flag int, perm os.FileMode)
 }
 
 // stat is the stat handler: the file tests ([[ -e ]], test -s, -r, -nt)
-// and cd's check. A file a read of would need what the running pipeline
+// and cd's check. A name a read of would need what the running pipeline
 // was not approved for (a secret place no question named: the narrowing
 // of readDir) is not there, whether it is or not: the tests told a real
 // key behind a planted link from a missing one, every question denied
-// (the thirtieth red team's). A directory is stat'ed as it is (cd ~/.ssh
-// runs unasked; what it reads there is judged by its own steps).
+// (the thirtieth red team's). A directory is so too, but for cd's own
+// check (a cd, pushd or popd the exec middleware runs: cdCheck): cd ~/.ssh
+// runs unasked, what it reads there judged by its own steps, where
+// [[ -d L/work ]] told a directory the store holds from a missing one
+// (the thirty-first red team's). The answer is about the real path
+// judged, stat'ed with no link followed on the way (statReal): a link a
+// background program flipped between the judgement and a second
+// resolution by name landed the stat on the key (the thirty-first red
+// team's race). A test that does not follow the last link (-L, -h) is
+// judged, and answered, at that entry: its directory's real path and its
+// name.
 func (x *run) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
-	if x.unseen(interp.HandlerCtx(ctx).Dir, name) {
-		return nil, &os.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+	dir := interp.HandlerCtx(ctx).Dir
+	var rp gate.RealPath
+	if follow || !hasEntryName(name) {
+		follow = true
+		rp = x.policy.Resolve(dir, name)
+	} else {
+		rp = x.entryOf(dir, name)
 	}
-	if follow {
-		return os.Stat(name)
+	if x.unseen(rp) {
+		fi, err := statReal(rp, name, follow)
+		if err != nil || !fi.IsDir() || ctx.Value(cdCheck{}) == nil {
+			return nil, &os.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+		}
+		return fi, nil
 	}
-	return os.Lstat(name)
+	return statReal(rp, name, follow)
 }
 
-// access is the access handler ([[ -r ]], -w, -x), as stat.
+// access is the access handler ([[ -r ]], -w, -x, and cd's check of its
+// directory), as stat: of the real path judged.
 func (x *run) access(ctx context.Context, name string, mode interp.AccessMode) error {
-	if x.unseen(interp.HandlerCtx(ctx).Dir, name) {
-		return &os.PathError{Op: "access", Path: name, Err: fs.ErrNotExist}
+	rp := x.policy.Resolve(interp.HandlerCtx(ctx).Dir, name)
+	if x.unseen(rp) {
+		fi, err := statReal(rp, name, true)
+		if err != nil || !fi.IsDir() || ctx.Value(cdCheck{}) == nil {
+			return &os.PathError{Op: "access", Path: name, Err: fs.ErrNotExist}
+		}
 	}
-	return interp.DefaultAccessHandler()(ctx, name, mode)
+	return accessReal(ctx, rp, name, mode)
 }
 
-// unseen reports whether the file name (in dir) is not to be seen by the
-// running pipeline: a read of it would need what it was not approved for
-// there (readDir's narrowing), and it is no directory.
-func (x *run) unseen(dir, name string) bool {
-	rp := x.policy.Resolve(dir, name)
-	v := x.policy.JudgeReal(rp, gate.ReadAccess, x.gate.auto())
-	if v.Effects.SubsetOf(x.allowedAtPath(rp.Path)) {
+// cdCheck marks the context of a cd, pushd or popd the exec middleware
+// runs (changesDir): their stat and access of the directory are cd's own.
+type cdCheck struct{}
+
+// changesDir tells whether a builtin's argv runs cd, pushd or popd, also
+// through builtin or command.
+func changesDir(argv []string) bool {
+	for len(argv) > 0 && (argv[0] == "builtin" || argv[0] == "command") {
+		argv = argv[1:]
+		for len(argv) > 0 && strings.HasPrefix(argv[0], "-") && argv[0] != "-" {
+			argv = argv[1:]
+		}
+	}
+	return len(argv) > 0 && isDirChange(argv[0])
+}
+
+// isDirChange tells the builtins that change the shell's directory.
+func isDirChange(name string) bool { return name == "cd" || name == "pushd" || name == "popd" }
+
+// hasEntryName tells whether the absolute name ends in an entry's name
+// (not "/", ".", ".." or a trailing separator, which an lstat follows
+// as a stat does).
+func hasEntryName(name string) bool {
+	if name == "" || os.IsPathSeparator(name[len(name)-1]) {
 		return false
 	}
-	fi, err := os.Stat(rp.Native())
-	return err != nil || !fi.IsDir()
+	base := name[lastSeparator(name)+1:]
+	return base != "." && base != ".."
+}
+
+// lastSeparator is the index of the last path separator in name, or -1.
+func lastSeparator(name string) int {
+	for i := len(name) - 1; i >= 0; i-- {
+		if os.IsPathSeparator(name[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// entryOf is the real path of name's last entry itself, its last link
+// not followed: its directory resolved (never cleaned by text first: L/..
+// is where L leads, then up), and its name.
+func (x *run) entryOf(dir, name string) gate.RealPath {
+	i := lastSeparator(name)
+	parent := name[:i]
+	if parent == "" || parent[len(parent)-1] == ':' {
+		parent = name[:i+1] // the root, or a volume's
+	}
+	rp := x.policy.Resolve(dir, parent)
+	rp.Path = path.Join(rp.Path, name[i+1:])
+	rp.Spelled = ""
+	return rp
+}
+
+// unseen reports whether the real path is not to be seen by the running
+// pipeline: a read of it would need what it was not approved for there
+// (readDir's narrowing).
+func (x *run) unseen(rp gate.RealPath) bool {
+	v := x.policy.JudgeReal(rp, gate.ReadAccess, x.gate.auto())
+	return !v.Effects.SubsetOf(x.allowedAtPath(rp.Path))
 }
 
 // readDir is the read-dir handler: the listing a glob makes, in eukhe's

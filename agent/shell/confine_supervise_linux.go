@@ -24,9 +24,12 @@ import (
 // a daemon that double-forked or called setsid is reparented to the
 // supervisor, not to init — and reaps them, before it exits with the
 // program's status. Only then does the runner look for protected entries
-// the step made. Not covered: the supervisor itself killed with SIGKILL
-// (the runner sends TERM first, which the supervisor leaves to the
-// program).
+// the step made. The supervisor itself killed with SIGKILL would leave
+// them: the runner sends TERM first, which the supervisor leaves to the
+// program, and at the script's end its KILL after the grace
+// (run.endProcesses, killKernel) stops the supervisor and kills its tree
+// before it; a stop's or timeout's KILL to the group after the grace
+// (killGroups) may still reach the supervisor first.
 
 // innerArg marks the inner run of ConfineArg: apply the plan and exec.
 const innerArg = "--inner"

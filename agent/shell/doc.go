@@ -50,7 +50,14 @@
 //     path for that access (Part.Redirected), and one no part names may
 //     do what the auto set holds and the pipeline's approvals but secret
 //     and protected. The read-dir handler judges a glob's listing the same
-//     way (run.readDir): one no one approved matches nothing. The
+//     way (run.readDir): one no one approved matches nothing. The stat
+//     and access handlers (the file tests, cd's check) answer a name
+//     whose read no one approved as missing, a directory too but for
+//     cd's own check (cd, pushd and popd run through the exec
+//     middleware, which marks their context: cdCheck), and stat the real
+//     path judged with no link on the way (statReal: O_PATH openat2
+//     RESOLVE_NO_SYMLINKS), so a link flipped after the judgement is not
+//     followed; -L and -h are judged at the entry itself. The
 //     interpreter's own shortcut past the open handler (its FIFOs, by
 //     name, in TMPDIR) names no reachable path: while it resets, TMPDIR
 //     is below /dev/null, or a directory of the run's own, read-only in
@@ -70,7 +77,14 @@
 //     session of its own (Setsid: a new process group, and no terminal to
 //     read or stop on); TERM to every group the script started, KILL
 //     after the grace, on kill, timeout or cancel; 128+N for a signal, so
-//     a writer to a closed pipe ends 141.
+//     a writer to a closed pipe ends 141. When the script ends, whatever
+//     the ending, what it left running (a background statement, with or
+//     without disown; a process substitution's program) is ended the same
+//     way, each live program's whole tree with the KILL (killKernel), and
+//     the result waits for each program's look for protected entries
+//     (run.endProcesses); no program starts after the end. The output a
+//     background program wrote before the end is kept, and a line says
+//     how many were stopped.
 //   - Confinement (DESIGN §9): every external process runs in
 //     the sandbox of what its step may do — the auto set, plus the effects
 //     the user approved for that step (run.allowed, set in run.pipeline
@@ -330,6 +344,8 @@
 //     would run unasked); `exec >file` lasts for its statement only, since
 //     each pipeline gets its own output pipe; a builtin writing to a closed
 //     pipe ends 0, not 141 (the interpreter ignores the write error);
-//     processes a script leaves in the background outlive it when no
-//     sandbox runs (shell.confinement "off", or none works here).
+//     processes a script leaves in the background end with it (bash
+//     leaves them running), and with no sandbox (shell.confinement
+//     "off", or none works here) one that left its program's session and
+//     whose parent ended is found by no look and outlives it.
 package shell

@@ -20,7 +20,11 @@ func (x *run) execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		hc := interp.HandlerCtx(ctx)
 		var err error
 		if args[0] == builtinMarker {
-			err = hc.Builtin(ctx, args[1:])
+			bctx := ctx
+			if changesDir(args[1:]) {
+				bctx = context.WithValue(ctx, cdCheck{}, true)
+			}
+			err = hc.Builtin(bctx, args[1:])
 		} else {
 			err = x.external(ctx, hc, args)
 		}
@@ -105,7 +109,7 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 		cmd.ExtraFiles = []*os.File{pr}
 	}
 	x.mu.Lock()
-	if x.stopped != "" || x.changed != nil {
+	if x.stopped != "" || x.changed != nil || x.ending {
 		x.mu.Unlock()
 		if planW != nil {
 			planW.Close()
@@ -127,6 +131,11 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	if err == nil {
 		group = startGroup(cmd.Process)
 		x.groups[group] = true
+		if x.live == nil {
+			x.live = map[int]procGroup{}
+		}
+		x.live[cmd.Process.Pid] = group
+		x.externals.Add(1)
 	}
 	x.mu.Unlock()
 	if err != nil {
@@ -140,6 +149,16 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 		fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", args[0], err)
 		return interp.ExitStatus(126)
 	}
+	defer x.externals.Done()
+	// Reaped only once no endProcesses looks by its pid (reapMu): till
+	// then the pid, and its group's id, are the program's.
+	pid := cmd.Process.Pid
+	waitExited(pid)
+	x.reapMu.Lock()
+	x.mu.Lock()
+	delete(x.live, pid)
+	x.mu.Unlock()
+	x.reapMu.Unlock()
 	err = cmd.Wait()
 	x.waited(group)
 	made := refuseMade(l.made, x.id)

@@ -72,6 +72,18 @@ func (x *run) killGroups() {
 	})
 }
 
+// killGroupsNow sends KILL to every process group the script started
+// that still has a process.
+func (x *run) killGroupsNow() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for g := range x.groups {
+		if syscall.Kill(-g, 0) == nil {
+			_ = syscall.Kill(-g, syscall.SIGKILL)
+		}
+	}
+}
+
 // killGroupNow kills a process group at once: a kernel that did not stop
 // at its interrupt, or is being replaced.
 func killGroupNow(g procGroup) { _ = syscall.Kill(-g, syscall.SIGKILL) }

@@ -126,6 +126,9 @@ func (x *run) killGroups() {
 	}
 }
 
+// killGroupsNow is killGroups: a job is ended at once.
+func (x *run) killGroupsNow() { x.killGroups() }
+
 // killGroupNow ends one process tree at once (its Job object, or the
 // process when no job could be made): a script's on kill, a kernel's.
 func killGroupNow(g procGroup) {

@@ -9,6 +9,7 @@ package shell
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -222,6 +223,9 @@ func r31Outlive(t *testing.T, forms []string) {
 				if b, _ := os.ReadFile(w.path("started")); !strings.Contains(string(b), "x") {
 					t.Skipf("no daemon started (%q): the form is held by its step's kill", b)
 				}
+				if exists(w.path("late")) {
+					t.Errorf("%s: a command ran after the script ended:\n%s", form, res.Text)
+				}
 				if pids := r31Marked(mark); len(pids) > 0 {
 					for _, pid := range pids {
 						_ = syscall.Kill(pid, syscall.SIGKILL) // ours: started by this test's run
@@ -395,6 +399,210 @@ func TestRedteam31_LinkedHooksTargetIsNotProtected(t *testing.T) {
 	}
 }
 
+// Attack (keep a process alive after its script ended; GOT THROUGH when
+// the red team ran, medium; HELD since by run.endProcesses): `sh ./d.sh
+// </dev/null >/dev/null 2>&1 & sleep 0.5; echo started` (and the same
+// with disown; the sleep lets the daemon start before the end, else the
+// row skips): the script ended ("finished") and the background program ran
+// on, under bubblewrap and Landlock alike, in the sandbox of its step (a
+// step approved for secret left a reader of the store running while
+// later steps were asked and answered). Root cause: run.finish cancelled
+// the script's context, but a program starts with a plain exec.Cmd (no
+// context), and its process group was killed only on a refusal or a
+// stop. HELD: when the script ends, whatever the ending, no program
+// starts any more, every group it started gets TERM, and after the grace
+// each live program's tree, session and group get KILL (killKernel), and
+// the result waits for each program's waiter (its look for protected
+// entries). Safe outcome: no process of the script is alive after it
+// ended.
+func TestRedteam31_BackgroundStatementOutlivesItsScript(t *testing.T) {
+	r31Outlive(t, []string{
+		"sh ./d.sh </dev/null >/dev/null 2>&1 & disown; sleep 0.5; echo started",
+		"sh ./d.sh </dev/null >/dev/null 2>&1 & sleep 0.5; echo started",
+	})
+}
+
+// Attack (run.endProcesses, other shapes of a background job; HELD): a
+// subshell job whose next command would run after the end (`( sh ./d.sh;
+// touch late ) &`), a process substitution's program (the interpreter
+// runs `coproc` as a command, not found), setsid(1) in the background (its child
+// calls setsid, out of the program's group), nohup in the background,
+// and a background program that traps TERM (`trap ” TERM`: the KILL
+// after the grace). HELD: the program is killed at the end and nothing
+// starts after it (ending), the setsid'd child is below the Landlock
+// supervisor or in bubblewrap's pid namespace. Safe outcome: no process
+// with the marker alive, and the subshell's next command never ran.
+func TestRedteam31_BackgroundJobShapesEndWithTheScript(t *testing.T) {
+	r31Outlive(t, []string{
+		"( sh ./d.sh </dev/null >/dev/null 2>&1; echo late > late ) & sleep 0.5; echo started",
+		"echo hi > >(sh ./d.sh >/dev/null 2>&1); sleep 0.5; echo started",
+		"setsid sh ./d.sh </dev/null >/dev/null 2>&1 & sleep 0.5; echo started",
+		"nohup sh ./d.sh </dev/null >/dev/null 2>&1 & sleep 0.5; echo started",
+		"sh -c 'trap \"\" TERM; sh ./d.sh </dev/null >/dev/null 2>&1' & sleep 0.5; echo started",
+	})
+}
+
+// Control (run.endProcesses; HELD): background work that ends in time
+// keeps working: a program waited for (`wait`), a go build in the
+// background waited for, output a background program wrote before the
+// end, a job settled after the script's end. Safe outcome: each does its
+// work and its output is in the result.
+func TestRedteam31_BackgroundWorkThatEndsInTimeKeepsItsOutput(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		t.Run(string(m), func(t *testing.T) {
+			useMechanism(t, m)
+			w := newWorld(t, gate.DefaultAuto())
+			res := w.run("sh -c 'sleep 0.3; echo WAITED > w' & wait; cat w")
+			if !strings.Contains(res.Text, "WAITED") || strings.Contains(res.Text, "still running") {
+				t.Errorf("wait: %s", res.Text)
+			}
+			res = w.run("sh -c 'echo EARLY' & sleep 0.1")
+			if !strings.Contains(res.Text, "EARLY") {
+				t.Errorf("a background program's output before the end was lost:\n%s", res.Text)
+			}
+			res = w.run("sh -c 'sleep 0.2; echo SAVED > s' & sleep 0.5; cat s")
+			if !strings.Contains(res.Text, "SAVED") {
+				t.Errorf("a background program that ended in time did not do its work:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Control (run.endProcesses under a build; HELD): `go build ./... &`
+// then wait: the build runs whole. Safe outcome: the program is built.
+func TestRedteam31_BackgroundGoBuildWaitedFor(t *testing.T) {
+	needTool(t, "go")
+	cache, err := exec.Command("go", "env", "GOCACHE").Output()
+	must31(t, err)
+	gocache := strings.TrimSpace(string(cache))
+	useMechanism(t, Landlock)
+	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec)))
+	w.runner.Env = append(w.runner.Env, "GOCACHE="+gocache, "GOFLAGS=-buildvcs=false", "GOTOOLCHAIN=local")
+	w.runner.Confine.WritableDirs = func() []string { return []string{gocache} }
+	w.write("go.mod", "module tiny\n\ngo 1.21\n")
+	w.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"tiny built\") }\n")
+	res := w.run("go build -o app ./... & wait; ./app")
+	if !strings.Contains(res.Text, "tiny built") {
+		t.Errorf("go build in the background, waited for:\n%s", res.Text)
+	}
+}
+
+// Attack (the stat handler's directory exception; GOT THROUGH when the
+// red team ran, low; HELD since by cdCheck): a step plants L as a link
+// to ~/.ssh (its words name no secret), every question denied; then
+// `[[ -d L/NAME ]]`, a test keyword (no call handler judges it: only the
+// stat handler sees it). run.unseen hid a file the pipeline may not read
+// but showed every directory ("cd ~/.ssh runs unasked"), so the test told
+// a directory the store holds (~/.ssh/work, ~/.gnupg/private-keys-v1.d,
+// ~/.password-store/bank) from a missing one. Root cause: unseen exempted
+// directories from the narrowing so that cd works; a test is not a cd.
+// HELD: the exemption is for cd's own check only (the exec middleware
+// runs cd, pushd and popd, in and out of the grammar, with cdCheck in
+// their context). Safe outcome: a store's directory and a missing name
+// test alike.
+func TestRedteam31_TestKeywordTellsAStoreDirectory(t *testing.T) {
+	out := func(name string) string {
+		w := r29Denied(t)
+		r30HeldStore(t, w, "id_ed25519")
+		if err := os.MkdirAll(filepath.Join(w.secret, "work"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		s := r29Plant(w, "", "L") + " && if [[ -d L/" + name + " ]]; then echo HIT; else echo MISS; fi"
+		txt := strings.ReplaceAll(w.run(s).Text, name, "NAME")
+		return strings.ReplaceAll(txt, filepath.Dir(w.root), "BASE")
+	}
+	if hit, miss := out("work"), out("wzzz"); hit != miss {
+		t.Errorf("a directory the store holds is told from a missing one:\n%s\n---\n%s", hit, miss)
+	}
+}
+
+// Attack (cdCheck, other spellings of a directory test; HELD): L a link
+// to ~/.ssh, every question denied; `test -d`, `[ -d ]`, [[ -e ]],
+// [[ -x ]] (the access handler), a test through `..` after the link
+// (L/../.ssh/NAME: the directory above where L leads), -nt against a
+// file, and a function named cd that tests (the exemption is the
+// builtin's, not the name's). [[ -e ]], [[ -x ]] and the function got
+// through before cdCheck; test -d and [ -d ] are judged by the call
+// handler too. HELD: each is judged at the real path it
+// reaches and answered as missing unless it is cd's own check. Safe
+// outcome: a store's directory and a missing name test alike.
+func TestRedteam31_DirectoryTestSpellingsEndAlike(t *testing.T) {
+	for _, test := range []string{
+		"test -d L/NAME", "[ -d L/NAME ]", "[[ -e L/NAME ]]", "[[ -x L/NAME ]]", "[[ -d L/../.ssh/NAME ]]",
+		"[[ L/NAME -nt x ]]", "cd() { [[ -d \"$1\" ]]; }; cd L/NAME",
+	} {
+		out := func(name string) string {
+			w := r29Denied(t)
+			r30HeldStore(t, w, "id_ed25519")
+			must31(t, os.MkdirAll(filepath.Join(w.secret, "work"), 0o700))
+			w.write("x", "x")
+			s := r29Plant(w, "", "L") + "\nif " + strings.ReplaceAll(test, "NAME", name) + "; then echo HIT; else echo MISS; fi"
+			txt := strings.ReplaceAll(w.run(s).Text, name, "NAME")
+			return strings.ReplaceAll(txt, filepath.Dir(w.root), "BASE")
+		}
+		if hit, miss := out("work"), out("wzzz"); hit != miss {
+			t.Errorf("%s: a directory the store holds is told from a missing one:\n%s\n---\n%s", test, hit, miss)
+		}
+	}
+}
+
+// Control (cdCheck; HELD): cd keeps its directory exception, in the
+// grammar and out of it (an if), through builtin, and pushd: cd ~/.ssh
+// and cd L (a link to it) run as before, and `[ -d ]` of a workspace
+// directory and .git is true. Safe outcome: each prints its directory.
+func TestRedteam31_CdStillEntersADirectoryOfTheStore(t *testing.T) {
+	for _, s := range []string{
+		"cd SECRET && pwd", "if true; then cd SECRET && pwd; fi", "builtin cd SECRET && pwd",
+		"pushd SECRET >/dev/null && pwd", "PLANT && cd L && pwd -P",
+	} {
+		w := r27TmpWorld(t)
+		r30HeldStore(t, w, "id_ed25519")
+		res := w.run(strings.ReplaceAll(strings.ReplaceAll(s, "SECRET", w.secret), "PLANT", r29Plant(w, "", "L")))
+		if !strings.Contains(res.Text, w.secret+"\n") {
+			t.Errorf("%s: did not enter the store's directory; questions %q:\n%s", s, r29Asked(w), res.Text)
+		}
+	}
+	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
+	must31(t, os.MkdirAll(w.path(".git"), 0o755))
+	must31(t, os.MkdirAll(w.path("src"), 0o755))
+	res := w.run("[ -d src ] && [ -d .git ] && test -d . && echo DIRS")
+	if !strings.Contains(res.Text, "DIRS") || len(w.asker.asked()) > 0 {
+		t.Errorf("a workspace directory test; questions %q:\n%s", r29Asked(w), res.Text)
+	}
+}
+
+// Attack (stat handler, a link swapped between unseen's look and the
+// stat; GOT THROUGH, medium: twelve hits in a rerun; HELD since by
+// statReal): run.unseen resolved the name and let a directory through,
+// then the handler stat'ed the name again. A background program flips L
+// between a workspace directory and the key (a link needs no access to
+// its target), while the shell tests [[ -f L ]] in a loop: a stat that
+// landed on the key after unseen saw the directory said a regular file
+// is there, so whether ~/.ssh/id_ed25519 exists was learned with every
+// question denied. Root cause: unseen judged one resolution and the stat
+// made another (a time-of-check to time-of-use gap). HELD: the stat is of
+// the real path judged, opened O_PATH with openat2 RESOLVE_NO_SYMLINKS
+// and fstat'ed (statReal). Safe outcome: no HIT for the key.
+func TestRedteam31_StatRaceBetweenUnseenAndTheStat(t *testing.T) {
+	r31StatRace(t, "d", "sh/id_ed25519", "[[ -f L ]]")
+}
+
+// Attack (statReal through `..`; HELD): the same flip, L between d/sub
+// (a workspace directory) and ~/.ssh/work (a store directory), tested as
+// [[ -f L/../id_ed25519 ]]: the judged path is d/id_ed25519 (missing),
+// a second resolution lands on ~/.ssh/id_ed25519; and the same told by
+// -e and not -d. HELD (and held before statReal in a rerun: the race
+// did not land in its window): the
+// real path judged is stat'ed, with no link followed. Safe outcome: no
+// HIT for the key.
+func TestRedteam31_StatRaceThroughDotDot(t *testing.T) {
+	for _, test := range []string{"[[ -f L/../id_ed25519 ]]", "[[ -e L/../id_ed25519 && ! -d L/../id_ed25519 ]]"} {
+		t.Run(test, func(t *testing.T) {
+			r31StatRace(t, "d/sub", "sh/work", test)
+		})
+	}
+}
+
 // Attack (a link chain from the hooks directory; HELD, high under a
 // careful auto set): .git/hooks links to ../a, and a (in the work tree)
 // links to b. The hook git runs is b/pre-commit, by its own path; and
@@ -482,5 +690,26 @@ func TestRedteam31_HooksLinkToTheRootProtectsTheHookNamesOnly(t *testing.T) {
 		if e := r31Effects(t, p, root, home, s); e.Has(gate.Protected) || e.Has(gate.Secret) {
 			t.Errorf("%q is %v: the workspace became protected", s, e)
 		}
+	}
+}
+
+// r31StatRace flips L between the workspace's ws and the store's
+// half-named entry (SECRET without its last two letters, then store)
+// for 4 s while the shell runs test 20,000 times, and fails on any hit.
+func r31StatRace(t *testing.T, ws, store, test string) {
+	w := r29Denied(t)
+	r30HeldStore(t, w, "id_ed25519")
+	must31(t, os.MkdirAll(filepath.Join(w.secret, "work"), 0o700))
+	must31(t, os.MkdirAll(w.path(ws), 0o755))
+	half := strings.TrimSuffix(w.secret, "sh")
+	flip := "sh -c 'end=$(($(date +%s)+4)); while [ $(date +%s) -lt $end ]; do ln -sfn " + ws + " L; ln -sfn \"$0$1\" L; done' " +
+		half + " " + store + " &"
+	s := flip + "\nsleep 0.2\nn=0; for i in $(seq 1 20000); do if " + test + "; then n=$((n+1)); fi; done; echo HITS=$n; wait"
+	res := w.run(s)
+	if strings.Contains(res.Text, "HITS=") && !strings.Contains(res.Text, "HITS=0") {
+		t.Errorf("%s: the key was seen through the race:\n%s", test, res.Text)
+	}
+	if !strings.Contains(res.Text, "HITS=") {
+		t.Errorf("%s: the loop did not run:\n%s", test, res.Text)
 	}
 }

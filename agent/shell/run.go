@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -60,20 +61,39 @@ type run struct {
 	job      string
 	jobs     *Jobs
 	groups   map[procGroup]bool // every process group the script started
-	cur      pipeline           // the pipeline that runs now
-	autoNow  gate.Effects       // what the auto set held when it started
-	fifoDir  string             // the process substitutions' directory, if any
-	at       pipeline           // the pipeline asked about or running (progress.go)
-	asking   bool               // at waits for the gate's answer
-	allowed  []gate.Effects
-	status   []int
-	started  []bool
-	changed  *changedError // the runtime re-check's refusal
-	note     *sandboxNote  // the running pipeline's sandbox, and its signs
-	res      Result
-	refusal  string
+	// live are the programs started and not yet reaped, by pid, with
+	// their groups: endProcesses kills what is left of them when the
+	// script ends (under reapMu, so no pid among them is reused)
+	live map[int]procGroup
+	// ending is set when the script ended: no program starts after it
+	ending  bool
+	cur     pipeline     // the pipeline that runs now
+	autoNow gate.Effects // what the auto set held when it started
+	fifoDir string       // the process substitutions' directory, if any
+	at      pipeline     // the pipeline asked about or running (progress.go)
+	asking  bool         // at waits for the gate's answer
+	allowed []gate.Effects
+	status  []int
+	started []bool
+	changed *changedError // the runtime re-check's refusal
+	note    *sandboxNote  // the running pipeline's sandbox, and its signs
+	res     Result
+	refusal string
 
 	lines atomic.Int64 // lines of output the script's commands wrote (progress.go)
+
+	// reapMu is held by endProcesses while it looks for and kills what
+	// the live programs left, and by each program's waiter for the
+	// moment it marks the program reaped: an unreaped process keeps its
+	// pid, and its session's and group's ids, from being given to
+	// another, so a look by pid never finds another user's process.
+	reapMu sync.Mutex
+	// externals counts the programs started whose waiter has not
+	// returned (its post-step look for protected entries done).
+	externals sync.WaitGroup
+
+	funcsOnce sync.Once
+	funcNames map[string]bool // the functions the script defines (funcs)
 }
 
 // execute runs the script to its end; it is the job's goroutine.
@@ -356,8 +376,10 @@ func (x *run) stop(reason Ending) {
 }
 
 // finish settles the script: its result, and its job when it has one.
+// What the script left running is ended first (endProcesses).
 func (x *run) finish() {
 	x.cancel()
+	x.endProcesses()
 	x.mu.Lock()
 	x.finished = true
 	job, jobs := x.job, x.jobs
@@ -367,6 +389,74 @@ func (x *run) finish() {
 	if job != "" {
 		jobs.settle(job, res)
 	}
+}
+
+// endWait bounds how long endProcesses waits for the programs it killed
+// to be reaped and looked after, past the grace.
+const endWait = 5 * time.Second
+
+// endProcesses ends every process the script started that still runs
+// when it ends, whatever the ending (a background statement, `&` with or
+// without disown, a coprocess, a process substitution's program): no
+// program starts after it; every group the script started gets TERM;
+// after the grace, each live program's whole tree, its session and its
+// group get KILL (killKernel: the Landlock supervisor, stopped, reaps
+// nothing while its tree is killed, so an orphan that called setsid is
+// found below it; bubblewrap's pid namespace ends with its init), and
+// what is left in the groups too. It waits until each program's waiter
+// has returned, its post-step look for protected entries done, so the
+// result comes after every process of the script is gone and looked
+// after (the thirty-first red team's: a background program outlived a
+// finished script, run.finish only cancelling the context, while a
+// program starts with no context). What a background program wrote
+// before the end is kept: its statement's output was read to the end of
+// drainGrace.
+func (x *run) endProcesses() {
+	x.mu.Lock()
+	x.ending = true
+	running := len(x.live)
+	groups := len(x.groups)
+	stopped := x.stopped != ""
+	x.mu.Unlock()
+	if running == 0 && groups == 0 {
+		return
+	}
+	// TERM now, and KILL after the grace to a group that still has a
+	// process (one whose program ended but left a process in it, no
+	// sandbox running)
+	x.killGroups()
+	if running == 0 {
+		return
+	}
+	ended := make(chan struct{})
+	go func() {
+		x.externals.Wait()
+		close(ended)
+	}()
+	t := time.NewTimer(x.grace)
+	defer t.Stop()
+	select {
+	case <-ended:
+	case <-t.C:
+		x.reapMu.Lock()
+		x.mu.Lock()
+		live := make(map[int]procGroup, len(x.live))
+		maps.Copy(live, x.live)
+		x.mu.Unlock()
+		for pid, g := range live {
+			killKernel(pid, g)
+		}
+		x.reapMu.Unlock()
+		select {
+		case <-ended:
+		case <-time.After(endWait):
+		}
+	}
+	x.killGroupsNow()
+	if stopped {
+		return
+	}
+	x.out.WriteString(fmt.Sprintf("bash: %d program(s) still running when the script ended were stopped: a step's processes end with its script (`wait` for a background program to keep it)\n", running))
 }
 
 // result is the script's result once it ended.
