@@ -98,7 +98,7 @@ func (r *classifying) lookCommand(name string) (Found, bool) {
 	if interp.IsBuiltin(name) {
 		return Found{}, false
 	}
-	f, ok := r.sh.Policy.LookCommand(name, r.pathEntries())
+	f, ok := r.sh.Policy.LookCommand(name, r.pathEntries(), r.env.str("PATHEXT"))
 	if ok {
 		r.reals = appendNew(r.reals, f.Path) // a grant is for the program found, too
 	}
