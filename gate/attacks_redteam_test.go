@@ -112,7 +112,13 @@ var redteamAttacks = []struct {
 func TestRedTeamAttacks(t *testing.T) {
 	w := newAttackWorld(t)
 	for _, a := range redteamAttacks {
-		w.judgeRow(t, w.root, a.script, a.has, a.runs)
+		script := a.script
+		if script == "cat ${PWD%/*}/.ssh/id_ed25519" && filepath.Separator == '\\' {
+			// Windows: PWD is C:\w\proj, as the interpreter sets it, so
+			// the parent is cut at a backslash ('/' cuts nothing there)
+			script = `cat ${PWD%\\*}/.ssh/id_ed25519`
+		}
+		w.judgeRow(t, w.root, script, a.has, a.runs)
 	}
 }
 

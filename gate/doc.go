@@ -91,7 +91,10 @@
 //     found in an entry inside the workspace, one made during the
 //     session (PathSeen), or through a link in the workspace, is exec.
 //     Policy.LookCommand is the one lookup: the classifier (steps.go)
-//     and the shell's exec handler both call it. Between the judgment
+//     and the shell's exec handler both call it. On Windows it tries
+//     PATHEXT's extensions as the interpreter does, and a file it finds
+//     that is not an .exe or .com (ssh.bat for `ssh`) is a script cmd.exe
+//     runs: exec, whatever its name (lookcmd_windows.go). Between the judgment
 //     and the run an attacker controls the file system: a stage of the
 //     same pipeline can make the directory or plant the program after
 //     the call handler judged the name, so the exec handler looks up

@@ -165,8 +165,12 @@ type Found struct {
 	Entry PathEntry
 	// Exec: the program is exec whatever its name, since the entry
 	// supplies exec, or the program's way there passes through a root
-	// (a link in the workspace the agent can repoint).
+	// (a link in the workspace the agent can repoint), or it is a script.
 	Exec bool
+	// Script: the file found is a script the system runs by its
+	// extension (Windows: a .bat or .cmd that PATHEXT finds for the name,
+	// which cmd.exe runs), not the program the command table describes.
+	Script bool
 }
 
 // Why is what the user is shown of a program found so, "" when it is not
@@ -175,6 +179,9 @@ func (f Found) Why() string {
 	if !f.Exec {
 		return ""
 	}
+	if f.Script {
+		return "the program " + Visible(f.Path) + " is a script, whatever its name: the command table does not describe it"
+	}
 	where := "PATH entry " + Visible(f.Entry.Entry) + " " + f.Entry.Kind.String()
 	if !f.Entry.SuppliesExec() {
 		where = "a link through the workspace"
@@ -182,21 +189,25 @@ func (f Found) Why() string {
 	return "the program " + Visible(f.Path) + " is found through " + where
 }
 
-// LookCommand is where the shell finds the command name (no "/") among
-// the kept entries, as the interpreter's lookup does (os.Stat: the first
-// entry holding an executable file of that name, a directory skipped);
-// ok is false when none does. A name with a "/" is not looked up.
-func (p *Policy) LookCommand(name string, entries []PathEntry) (Found, bool) {
-	if name == "" || strings.Contains(name, "/") {
+// LookCommand is where the shell finds the command name (no path in
+// it) among the kept entries, as the interpreter's lookup does (os.Stat:
+// the first entry holding an executable file of that name, a directory
+// skipped; on Windows the name with each extension of pathext, PATHEXT's
+// value: lookcmd_windows.go); ok is false when none does. A name that is
+// a path is not looked up. The classifier and the shell's exec handler
+// both call it, so the program judged is the program that runs.
+func (p *Policy) LookCommand(name string, entries []PathEntry, pathext string) (Found, bool) {
+	if name == "" || namesPath(name) {
 		return Found{}, false
 	}
 	for _, e := range entries {
 		if !e.Kept() {
 			continue
 		}
-		cand := strings.TrimSuffix(e.Entry, "/") + "/" + name
-		if p.executable(cand) {
-			return Found{Path: cand, Entry: e, Exec: e.SuppliesExec() || p.viaRoots(cand)}, true
+		if cand, ok := p.programIn(e.Entry, name, pathext); ok {
+			script := scriptProgram(cand)
+			return Found{Path: cand, Entry: e, Script: script,
+				Exec: script || e.SuppliesExec() || p.viaRoots(policyPath(p.fs, cand))}, true
 		}
 	}
 	return Found{}, false
@@ -243,11 +254,12 @@ func (p *Policy) viaRoots(path string) bool {
 }
 
 // executable reports whether path is an executable file, following
-// links: by its mode on the host's filesystem, by its kind on another.
+// links: by its mode on the host's filesystem (runnableMode: Windows
+// has no execute bit), by its kind on another.
 func (p *Policy) executable(path string) bool {
 	if _, host := p.fs.(osFS); host {
 		fi, err := os.Stat(path)
-		return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+		return err == nil && !fi.IsDir() && runnableMode(fi.Mode())
 	}
 	rp := p.Resolve("/", path)
 	return !rp.Looped && p.fs.Kind(rp.Path) == KindFile

@@ -98,7 +98,7 @@ func TestLaw_path_entry_judged(t *testing.T) {
 				t.Fatalf("an entry in the workspace %q reaches the PATH of a program that may not exec", k)
 			}
 		}
-		f, ok := p.LookCommand(name, judged)
+		f, ok := p.LookCommand(name, judged, "")
 		if !ok {
 			return
 		}

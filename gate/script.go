@@ -19,8 +19,9 @@ type Shell struct {
 	Dir string
 	// Env is the environment the script runs with.
 	Env map[string]string
-	// ReadDir lists a directory for globbing (os.ReadDir); nil leaves
-	// patterns as written.
+	// ReadDir lists a directory for globbing and the walks of trees
+	// (os.ReadDir), given as the system spells it (C:\w on Windows); nil
+	// leaves patterns as written.
 	ReadDir func(string) ([]fs.DirEntry, error)
 	// PathSeen is what the session saw of PATH (the entries it found
 	// missing); nil means nothing was seen before.

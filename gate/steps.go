@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -51,8 +52,22 @@ func (sh *Shell) newRun() *classifying {
 	dir := sh.Policy.Resolve("/", sh.Dir).Path
 	r := &classifying{sh: sh, env: newEnviron(sh.Env), cwds: []string{dir}, lex: []string{cleanAbs("/", sh.Dir)}}
 	r.env.asTheInterpreter()
-	r.env.setString("PWD", dir)
+	// PWD as the interpreter sets it: the system's spelling (C:\w on
+	// Windows), under which expand reads a relative glob's directory. In
+	// the gate's form (/C:/w) that read failed on Windows, so every word
+	// that globbed was exec and shown as written — `ls *.go`, and `echo
+	// $?` too, whose runtime marker holds a '?' (env.go) — and $PWD was
+	// shown as no run prints it.
+	r.env.setString("PWD", NativePath(dir))
 	return r
+}
+
+// readDir lists a directory the gate names in its form (a RealPath's)
+// with the Shell's ReadDir, which opens the system's spelling
+// (NativePath): on Windows, os.ReadDir("/C:/w") finds no path, and each
+// walk of a tree saw nothing under it.
+func (r *classifying) readDir(dir string) ([]fs.DirEntry, error) {
+	return r.sh.ReadDir(NativePath(dir))
 }
 
 func (r *classifying) child() *classifying {
@@ -83,7 +98,7 @@ func (r *classifying) lookCommand(name string) (Found, bool) {
 	if interp.IsBuiltin(name) {
 		return Found{}, false
 	}
-	f, ok := r.sh.Policy.LookCommand(name, r.pathEntries())
+	f, ok := r.sh.Policy.LookCommand(name, r.pathEntries(), r.env.str("PATHEXT"))
 	if ok {
 		r.reals = appendNew(r.reals, f.Path) // a grant is for the program found, too
 	}
@@ -223,7 +238,7 @@ func (r *classifying) cd(target string) {
 	}
 	// The newest goes last: globbing takes it.
 	r.cwds = append(removeString(r.cwds, next), next)
-	r.env.setString("PWD", next)
+	r.env.setString("PWD", NativePath(next))
 }
 
 func contains(list []string, s string) bool {

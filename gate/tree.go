@@ -82,7 +82,7 @@ func (w *walker) plainTree(dir string, held *Effects) {
 		return
 	}
 	w.seen[dir] = true
-	entries, err := w.r.sh.ReadDir(dir)
+	entries, err := w.r.readDir(dir)
 	if err != nil {
 		return
 	}

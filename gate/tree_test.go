@@ -26,6 +26,9 @@ func stepEffects(t *testing.T, sh *Shell, script string) Effects {
 // its write class is Secret, and the class of one path (the first of
 // Secret, Protected, Inside, Outside) stood for the whole tree.
 func TestRemovingTheRootCarriesEveryClassBelowIt(t *testing.T) {
+	if filepath.Separator == '\\' {
+		t.Skip("Windows: the rows remove \"/\", which is no root there (a rooted path with no drive, never placed: secret), and name the world's paths unquoted, where a backslash is an escape; a tree's walk there: TestStepsGlobAndWalkTheSystemsSpellingOfADirectory")
+	}
 	w := newWorld(t)
 	sh := w.shell(w.root)
 	every := Of(Write, Outside, Protected, Secret)

@@ -68,7 +68,7 @@ func (w *walker) tree(dir string) {
 		return
 	}
 	w.seen[dir] = true
-	entries, err := w.r.sh.ReadDir(dir)
+	entries, err := w.r.readDir(dir)
 	if err != nil {
 		return
 	}

@@ -69,6 +69,7 @@ func TestRuntimeProcEnvironAsks(t *testing.T) {
 // real path and refuses the secret no one approved — /proc/self/environ,
 // /proc/self/cwd after a cd, a link into /proc, the fake home's key.
 func TestRuntimeProcPathsFromAFile(t *testing.T) {
+	unixPrograms(t, "cat over /proc paths (Linux's)")
 	canary := procEnvironLine(t)
 	for name, target := range map[string]string{
 		"environ":    "/proc/self/environ",
@@ -124,6 +125,7 @@ func TestRuntimeProcSelfCwdAfterCd(t *testing.T) {
 // copy ran, when src held no link): grep -R is walked again as it runs,
 // and refused.
 func TestRuntimeWalkSeesALinkMadeEarlier(t *testing.T) {
+	unixPrograms(t, "cp and grep")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
 	w.key()
 	w.write("src/a.txt", "nothing\n")
@@ -148,6 +150,7 @@ func TestRuntimeWalkSeesALinkMadeEarlier(t *testing.T) {
 // A link to a standard stream's alias is the script's own stream, never
 // the server's: reading it does not take the server's input.
 func TestRuntimeLinkToAStreamIsTheScripts(t *testing.T) {
+	unixPrograms(t, "cat and xxd over links to /dev/fd and /proc")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
 	if err := os.Symlink("/proc/self/fd/0", w.path("in")); err != nil {
 		t.Fatal(err)
@@ -167,6 +170,7 @@ func TestRuntimeLinkToAStreamIsTheScripts(t *testing.T) {
 // The too-strict cases run unasked under {read, write}, and cd
 // takes bash's options: -P moves to the physical directory.
 func TestRuntimeTooStrictCasesRun(t *testing.T) {
+	unixPrograms(t, "xxd, tee and ln")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
 	w.write("f.txt", "hi\n")
 	w.write("real/sub/x", "")

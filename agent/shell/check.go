@@ -6,7 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
+	pathpkg "path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -432,7 +432,7 @@ func (x *run) entryOf(dir, name string) gate.RealPath {
 		parent = name[:i+1] // the root, or a volume's
 	}
 	rp := x.policy.Resolve(dir, parent)
-	rp.Path = path.Join(rp.Path, name[i+1:])
+	rp.Path = pathpkg.Join(rp.Path, name[i+1:])
 	rp.Spelled = ""
 	return rp
 }
@@ -495,9 +495,13 @@ func (x *run) redirStep(real string, a gate.Access) (step int, judged bool) {
 // openStd opens the names of the shell's standard streams as the
 // script's own streams (a dup, since the shell closes what it opened),
 // and refuses the names of the server's other descriptors: they are not
-// the script's. ok is false for any other path.
+// the script's. ok is false for any other path. The names are Unix's,
+// and the gate's (gate.StreamFD), on every system: filepath.Clean made
+// /dev/stdout \dev\stdout on Windows, which no case here named, so the
+// step the gate judged a stream's was refused there as a write of a
+// rooted path.
 func (x *run) openStd(hc interp.HandlerContext, path string, flag int) (io.ReadWriteCloser, error, bool) {
-	clean := filepath.Clean(path)
+	clean := pathpkg.Clean(filepath.ToSlash(path))
 	fd := -1
 	switch clean {
 	case "/dev/stdin":

@@ -261,6 +261,7 @@ func TestClassifierBlindCorpusLandlock(t *testing.T) {
 // sandbox is what stops them. (In-process ones — a redirection, a builtin
 // — are still refused by the open and call handlers.)
 func TestClassifierBlindCorpusUnconfinedGetsThrough(t *testing.T) {
+	unixPrograms(t, "the corpus's cat, sed, head, python3 and awk over unquoted Unix paths")
 	useMechanism(t, Unconfined)
 	if n := runCorpus(t, Unconfined, false); n < len(attackCorpus)*3/4 {
 		t.Fatalf("only %d of %d attacks got through unconfined: the corpus does not attack", n, len(attackCorpus))

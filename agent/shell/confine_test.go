@@ -308,6 +308,7 @@ func TestSandboxRefusalIsNamed(t *testing.T) {
 // shell.confinement "require" refuses to run a program unconfined, and
 // says why none works and (on Linux) how to install bubblewrap.
 func TestRequireRefusesUnconfined(t *testing.T) {
+	unixPrograms(t, "touch")
 	t.Setenv(ForceEnv, "none")
 	w := newWorld(t, gate.DefaultAuto())
 	w.runner.Confine.Mode = func() string { return "require" }

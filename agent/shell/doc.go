@@ -307,8 +307,10 @@
 //     is the seam for Seatbelt), so "require" refuses every program
 //     there. macOS and FreeBSD keep a session per process (exec_unix.go);
 //     on Windows each process is put in a Job object killed whole
-//     (exec_windows.go), commands are found with PATHEXT and environment
-//     names compare ignoring case (lookprog_windows.go, envname.go). The
+//     (exec_windows.go), commands are found with PATHEXT (the gate's
+//     lookup: gate/lookcmd_windows.go; a .bat or .cmd found for a name
+//     is exec) and environment names compare ignoring case
+//     (lookprog_windows.go, envname.go). The
 //     protected tree's identities and change times are per system
 //     (filestat_unix.go, filestat_windows.go, clock_*.go).
 //   - The ipython tool's kernel (kernel.go, kernel_cell.go,

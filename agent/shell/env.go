@@ -201,8 +201,10 @@ type program struct {
 }
 
 // lookProgram finds the command name as the gate's classifier does
-// (gate.Policy.LookCommand, over PATH judged now); a name with a "/" is
-// found from dir, as the interpreter does. On failure the error is the
+// (gate.Policy.LookCommand, over PATH judged now, with the shell's
+// PATHEXT on Windows: a .bat or .cmd found for a name is exec whatever
+// the name); a name that is a path (namesPath) is found from dir, as the
+// interpreter does. On failure the error is the
 // message for the script's standard error, naming a dropped entry that
 // holds the command (of the shell's PATH now, or of the server's).
 func (x *run) lookProgram(dir string, env expand.Environ, name string) (program, error) {
@@ -217,7 +219,7 @@ func (x *run) lookProgram(dir string, env expand.Environ, name string) (program,
 		pr.path = path
 		return pr, nil
 	}
-	if f, ok := x.lookCommand(dir, env, name, pr.entries); ok {
+	if f, ok := x.policy.LookCommand(name, pr.entries, env.Get("PATHEXT").String()); ok {
 		pr.path, pr.found = f.Path, f
 		return pr, nil
 	}

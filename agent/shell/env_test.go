@@ -10,6 +10,7 @@ import (
 // No credential reaches a child: not from the server's environment, not
 // from the session's values; the rest does.
 func TestCredentialsNeverReachAChild(t *testing.T) {
+	unixPrograms(t, "env and sh")
 	w := newWorld(t, gate.DefaultAuto())
 	w.runner.Env = append(w.runner.Env, "FOO_TOKEN=tok-value", "AWS_SECRET_ACCESS_KEY=aws-value",
 		"my_api_key=lower-value", "GIT_PASSWORD=pw-value", "PLAIN=plain-value")
@@ -106,6 +107,7 @@ func TestCredentialValues(t *testing.T) {
 
 // The red team's variables never reach a script or a child.
 func TestRedTeamCredentialsNeverReachAChild(t *testing.T) {
+	unixPrograms(t, "env and sh")
 	w := newWorld(t, gate.DefaultAuto())
 	w.runner.Env = append(w.runner.Env, "DATABASE_URL=postgres://u:dbcanary@h/db", "MYSQL_PWD=mycanary",
 		"HTTPS_PROXY=http://u:proxycanary@proxy:3128", "GH_PAT=patcanary", "DEPLOY=ghp_ghpcanary0123456789",

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,12 +13,16 @@ import (
 // directory every step's sandbox hides like a secret: a step that could
 // read the key could sign a journal the next start would act on.
 func TestStateDirs_hide_the_journals_and_their_key(t *testing.T) {
+	// absolute paths on every system (C:\h on Windows, where /h is not)
+	abs := func(p string) string {
+		return filepath.Join(filepath.VolumeName(os.TempDir())+string(filepath.Separator), p)
+	}
 	for _, env := range []map[string]string{
-		{"HOME": "/h"},
-		{"HOME": "/h", "XDG_STATE_HOME": "/s"},
-		{"HOME": "/h", "XDG_STATE_HOME": "relative"},
+		{"HOME": abs("h")},
+		{"HOME": abs("h"), "XDG_STATE_HOME": abs("s")},
+		{"HOME": abs("h"), "XDG_STATE_HOME": "relative"},
 	} {
-		jdir := docs.JournalDir(env, "/ws")
+		jdir := docs.JournalDir(env, abs("ws"))
 		hidden := false
 		for _, d := range stateDirs(env) {
 			if rel, err := filepath.Rel(d, jdir); err == nil && !strings.HasPrefix(rel, "..") {

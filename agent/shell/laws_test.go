@@ -142,6 +142,7 @@ func (c lawCase) pipelineStart(i int) int {
 // TestLaw_gate_prefix: the steps that ran are the first steps of the
 // script, in order, and the result lists exactly them.
 func TestLaw_gate_prefix(t *testing.T) {
+	unixPrograms(t, "the generated steps' touch, mkdir, cat and tee")
 	rapid.Check(t, func(rt *rapid.T) {
 		c := drawCase(t, rt)
 		k := c.prefix()
@@ -207,6 +208,7 @@ func TestLaw_gate_needs_yes(t *testing.T) {
 // about, and runs when the script reaches it; a script whose steps it all
 // holds runs every step and asks nothing.
 func TestLaw_auto_runs_within(t *testing.T) {
+	unixPrograms(t, "the generated steps' touch, mkdir, cat and tee")
 	rapid.Check(t, func(rt *rapid.T) {
 		c := drawCase(t, rt)
 		steps := c.classify(rt)
@@ -271,6 +273,7 @@ func TestLaw_held_needs_a_yes(t *testing.T) {
 // step's pipeline ran, and it, the rest of its pipeline and every later
 // step did not.
 func TestLaw_gate_deny_stops(t *testing.T) {
+	unixPrograms(t, "the generated steps' touch, mkdir, cat and tee")
 	rapid.Check(t, func(rt *rapid.T) {
 		c := drawCase(t, rt)
 		if c.res.Ending != Refused {
@@ -298,6 +301,7 @@ func TestLaw_gate_deny_stops(t *testing.T) {
 
 // TestLaw_gate_finish_runs_all: a finished script ran every step.
 func TestLaw_gate_finish_runs_all(t *testing.T) {
+	unixPrograms(t, "the generated steps' touch, mkdir, cat and tee")
 	rapid.Check(t, func(rt *rapid.T) {
 		c := drawCase(t, rt)
 		if c.res.Ending != Finished {

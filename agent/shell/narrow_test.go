@@ -63,6 +63,7 @@ const approvedStep = "sh -c 'sleep 3; echo ran to its end'"
 // unless the user approved that effect for this step; a widening stops
 // nothing. Its result says why.
 func TestLaw_auto_narrowing_stops_what_runs(t *testing.T) {
+	unixPrograms(t, "sleep and sh")
 	all := []gate.Effect{gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside, gate.Protected}
 	cases := []struct {
 		name   string

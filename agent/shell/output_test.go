@@ -66,6 +66,7 @@ func TestOutputCutsOnRunes(t *testing.T) {
 // Through the runner: the cap holds, the count is in the text and the
 // result, and full_output keeps everything.
 func TestRunOutputCap(t *testing.T) {
+	unixPrograms(t, "seq")
 	w := newWorld(t, gate.DefaultAuto())
 	w.runner.Cap = 1000
 	r := w.run("seq 1 100000")

@@ -38,6 +38,7 @@ func (w *world) setPath(path string) {
 // made by a step of it, finds nothing in that call; in a later call a
 // command found there is exec and asks (here: is denied).
 func TestPathDirectoryMadeDuringACall(t *testing.T) {
+	unixPrograms(t, "mkdir and ls with a Unix PATH")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
 	sys := os.Getenv("PATH")
 	w.setPath(w.path("bin") + ":" + sys)
@@ -61,6 +62,7 @@ func TestPathDirectoryMadeDuringACall(t *testing.T) {
 // classifier blind (every step judged a read), a program found in the
 // workspace's PATH directory is still refused without exec.
 func TestPathExecHandlerRefusesAProgramFromTheWorkspace(t *testing.T) {
+	unixPrograms(t, "ls with a Unix PATH")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
 	w.setPath(w.path("bin") + ":" + os.Getenv("PATH"))
 	w.plantAt("bin/ls")
@@ -75,6 +77,7 @@ func TestPathExecHandlerRefusesAProgramFromTheWorkspace(t *testing.T) {
 // entry in the workspace reaches only a program whose step may exec; a
 // command found only in a dropped entry says so.
 func TestPathRelativeEntriesAndWhatAProgramGets(t *testing.T) {
+	unixPrograms(t, "sort and env with a Unix PATH")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
 	sys := os.Getenv("PATH")
 	bin := w.path("bin")

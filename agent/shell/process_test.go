@@ -85,6 +85,7 @@ func (w *world) pid(name string) int {
 // of the group it started, even one that ignores TERM, and the job
 // settles killed.
 func TestKillLeavesNoProcess(t *testing.T) {
+	unixPrograms(t, "sh and sleep")
 	w := newWorld(t, gate.DefaultAuto())
 	// Unconfined: the script writes its own pid, which a PID namespace
 	// would number apart (TestConfinedKillLeavesNoProcess is the sandbox's).
@@ -117,6 +118,7 @@ func TestKillLeavesNoProcess(t *testing.T) {
 // Past the budget the call settles detached with the output so far; the
 // script goes on, and bash {job} gives its end.
 func TestBudgetMakesAJob(t *testing.T) {
+	unixPrograms(t, "sleep")
 	w := newWorld(t, gate.DefaultAuto())
 	settled := withJobs(w, 300*time.Millisecond)
 	r := w.run("echo before; sleep 1; echo after")
@@ -139,6 +141,7 @@ func TestBudgetMakesAJob(t *testing.T) {
 
 // A gated step of a job still asks, after the call settled.
 func TestJobStillAsks(t *testing.T) {
+	unixPrograms(t, "sleep")
 	w := newWorld(t, readOnly())
 	withJobs(w, 200*time.Millisecond)
 	r := w.run("sleep 1; touch late")
@@ -158,6 +161,7 @@ func TestJobStillAsks(t *testing.T) {
 
 // A timeout stops the script and its processes.
 func TestTimeoutStops(t *testing.T) {
+	unixPrograms(t, "sh and sleep")
 	w := newWorld(t, gate.DefaultAuto())
 	r := w.runner.Run(context.Background(), Request{Script: `sh -c 'echo $$ > pid; exec sleep 300'`, Timeout: 500 * time.Millisecond})
 	if r.Ending != TimedOut || !r.Failed || !strings.Contains(r.Text, "timed out after 500ms") {
@@ -169,6 +173,7 @@ func TestTimeoutStops(t *testing.T) {
 
 // Cancelling the call stops the script.
 func TestCancelStops(t *testing.T) {
+	unixPrograms(t, "sleep and touch")
 	w := newWorld(t, gate.DefaultAuto())
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
@@ -180,6 +185,7 @@ func TestCancelStops(t *testing.T) {
 
 // A writer to a closed pipe stops: yes gets SIGPIPE (141) when head ends.
 func TestSigpipeEndsYes(t *testing.T) {
+	unixPrograms(t, "yes and head")
 	w := newWorld(t, gate.DefaultAuto())
 	r := w.run("yes | head -n 3")
 	if r.Ending != Finished || !strings.Contains(r.Text, "y\ny\ny\n[exit 141 | 0]") {
@@ -192,6 +198,7 @@ func TestSigpipeEndsYes(t *testing.T) {
 
 // An unknown job is an error that lists the session's jobs.
 func TestUnknownJob(t *testing.T) {
+	unixPrograms(t, "sleep")
 	w := newWorld(t, gate.DefaultAuto())
 	withJobs(w, 100*time.Millisecond)
 	r := w.run("sleep 0.5")
@@ -229,6 +236,7 @@ func TestKillWhileAsking(t *testing.T) {
 
 // Each step of a pipeline has its status, builtins too.
 func TestPipelineStatuses(t *testing.T) {
+	unixPrograms(t, "cat")
 	w := newWorld(t, gate.DefaultAuto())
 	r := w.run("set -o pipefail; false | true; echo $?; exit 3 | cat")
 	if !strings.Contains(r.Text, "[exit 1 | 0]\n") || !strings.Contains(r.Text, "\n1\n") || !strings.Contains(r.Text, "[exit 3 | 0]") {

@@ -65,6 +65,7 @@ func TestNowTellsTheStepAndCountsLines(t *testing.T) {
 // A script that becomes a job stops its watch when the call returns, and
 // its Now names the job.
 func TestAJobStopsItsWatchWhenTheCallReturns(t *testing.T) {
+	unixPrograms(t, "sleep")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Exec)))
 	w.runner.Budget = 100 * time.Millisecond
 	var wd watched

@@ -3,7 +3,6 @@ package shell
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -103,7 +102,7 @@ func (l *liveTree) unwatch(path string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for d := range l.watched {
-		if d == path || strings.HasPrefix(d, path+"/") {
+		if atOrBelow(d, path) {
 			_ = l.w.Remove(d)
 			delete(l.watched, d)
 		}

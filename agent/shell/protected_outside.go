@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/confine"
@@ -41,11 +40,11 @@ func outsideLinkScopes(pl confine.Places, home string) []string {
 	scopes := slices.Clone(pl.Roots)
 	add := func(p string) {
 		for _, s := range scopes {
-			if p == s || strings.HasPrefix(p, s+"/") {
+			if atOrBelow(p, s) {
 				return
 			}
 		}
-		scopes = slices.DeleteFunc(scopes, func(s string) bool { return strings.HasPrefix(s, p+"/") })
+		scopes = slices.DeleteFunc(scopes, func(s string) bool { return s != p && atOrBelow(s, p) })
 		scopes = append(scopes, p)
 	}
 	for _, w := range pl.Writable {
@@ -116,7 +115,7 @@ func relativePathRefusal(program string, ends []string, unknown bool) string {
 func underDotHome(path string, homes []gate.Rule) bool {
 	for _, h := range homes {
 		r := realOf(h.Path)
-		if path == r || strings.HasPrefix(path, r+"/") {
+		if atOrBelow(path, r) {
 			return true
 		}
 	}

@@ -74,9 +74,12 @@ func (t *protectedTree) setShadow(ends []string, path string) {
 	}
 }
 
-// endsLike reports whether dir ends with a relative PATH entry.
+// endsLike reports whether dir ends with a relative PATH entry, both
+// compared with '/' (on Windows dir is spelled with '\', and no
+// directory there ended with "/bin").
 func (s *pathShadow) endsLike(dir string) bool {
-	return slices.ContainsFunc(s.ends, func(e string) bool { return e == "" || strings.HasSuffix(dir, "/"+e) })
+	d := filepath.ToSlash(dir)
+	return slices.ContainsFunc(s.ends, func(e string) bool { return e == "" || strings.HasSuffix(d, "/"+filepath.ToSlash(e)) })
 }
 
 // linkNamedLike reports whether the path of a link ends with the first
@@ -92,11 +95,12 @@ func (s *pathShadow) linkNamedLike(link string) bool {
 // whole entry).
 func (s *pathShadow) restsAfter(link string) []string {
 	var out []string
+	link = filepath.ToSlash(link)
 	for _, e := range s.ends {
 		if e == "" {
 			continue // every directory: the map sees the link's target's own
 		}
-		parts := strings.Split(e, "/")
+		parts := strings.Split(filepath.ToSlash(e), "/")
 		for k := 1; k <= len(parts); k++ {
 			if strings.HasSuffix(link, "/"+strings.Join(parts[:k], "/")) {
 				out = append(out, strings.Join(parts[k:], "/"))

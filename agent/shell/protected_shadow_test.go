@@ -13,7 +13,7 @@ import (
 func TestProtectedShadow_a_command_installed_during_the_session_is_known(t *testing.T) {
 	tools, root := t.TempDir(), t.TempDir()
 	mustWrite(t, filepath.Join(root, "sub", "bin", "r7old"))
-	path := "./bin:" + tools
+	path := "./bin" + string(os.PathListSeparator) + tools
 	tr := &protectedTree{}
 	tr.setShadow([]string{"bin"}, path)
 	tr.refresh([]string{root}, []string{".git"})
@@ -53,6 +53,7 @@ func BenchmarkSetShadowUnchanged(b *testing.B) {
 // roots (deep -> top, top/bin/ls), and one whose target gets the command
 // only at a later step (the link kept and looked at again).
 func TestProtectedShadow_a_link_named_like_a_PATH_entry_is_a_shadow(t *testing.T) {
+	needLinks(t)
 	tools, root, out := t.TempDir(), t.TempDir(), t.TempDir()
 	mustWrite(t, filepath.Join(tools, "ls"))
 	mustWrite(t, filepath.Join(root, "a"))

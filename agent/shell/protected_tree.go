@@ -386,7 +386,7 @@ func (t *protectedTree) shutDirs() []string {
 func (t *protectedTree) forget(path string) {
 	t.live.unwatch(path)
 	for p := range t.dirs {
-		if p == path || strings.HasPrefix(p, path+"/") {
+		if atOrBelow(p, path) {
 			delete(t.dirs, p)
 		}
 	}
@@ -430,7 +430,7 @@ func leadsOut(path string, roots []string) bool {
 	if err != nil {
 		return true
 	}
-	return !slices.ContainsFunc(roots, func(r string) bool { return real == r || strings.HasPrefix(real, r+"/") })
+	return !slices.ContainsFunc(roots, func(r string) bool { return atOrBelow(real, r) })
 }
 
 // leadsToRepository reports whether the link at path leads out of the
@@ -454,7 +454,7 @@ func leadsToRepository(path string, roots, names []string, sh *pathShadow) bool 
 		return false
 	}
 	for _, r := range roots {
-		if real == r || strings.HasPrefix(real, r+"/") {
+		if atOrBelow(real, r) {
 			return sh.shadowThrough(path, real) // the map looks there itself
 		}
 	}
@@ -477,15 +477,25 @@ func leadsToRepository(path string, roots, names []string, sh *pathShadow) bool 
 }
 
 // repoAbove reports whether d or a directory above it is a repository.
+// It stops at the top, where the parent is the directory itself (/, or
+// C:\ on Windows, where it went round at C:\ for ever: it ended at "/").
 func repoAbove(d string, repo func(string) bool) bool {
 	for ; ; d = filepath.Dir(d) {
 		if repo(d) {
 			return true
 		}
-		if d == "/" || d == "." {
+		if filepath.Dir(d) == d {
 			return false
 		}
 	}
+}
+
+// atOrBelow reports whether the path p is dir or below it, in the
+// system's spelling of paths (filepath's: '\' on Windows, where
+// dir+"/" was no prefix of any path below dir).
+func atOrBelow(p, dir string) bool {
+	sep := string(filepath.Separator)
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, sep)+sep)
 }
 
 // repositoryBelow looks for a repository in the directories below dir,
@@ -530,7 +540,7 @@ func repositoryBelow(dir, via string, roots []string, repo func(string) bool, sh
 					return true
 				}
 				real, err := filepath.EvalSymlinks(p)
-				if err != nil || seen[real] || slices.ContainsFunc(roots, func(r string) bool { return real == r || strings.HasPrefix(real, r+"/") }) {
+				if err != nil || seen[real] || slices.ContainsFunc(roots, func(r string) bool { return atOrBelow(real, r) }) {
 					continue // dangling now: the link above it is kept and looked at again
 				}
 				if fi, err := os.Stat(real); err != nil || !fi.IsDir() {

@@ -25,6 +25,7 @@ func wantChanged(t *testing.T, r Result, step int) {
 // A file named -i that an earlier step made turns `sed s/a/b/ *`, judged
 // as a read, into an in-place write.
 func TestRuntimeGlobMakesSedWrite(t *testing.T) {
+	unixPrograms(t, "touch and sed")
 	w := newWorld(t, readOnly())
 	w.write("a.txt", "a\n")
 	r := w.run("touch ./-i; sed s/a/b/ *")
@@ -43,6 +44,7 @@ func TestRuntimeGlobMakesSedWrite(t *testing.T) {
 // Under the default auto set the same step is a write the user lets run
 // unasked: the re-check refuses only effects no one approved.
 func TestRuntimeGlobWithinAutoRuns(t *testing.T) {
+	unixPrograms(t, "sed")
 	w := newWorld(t, gate.DefaultAuto())
 	w.write("a.txt", "a\n")
 	r := w.run("touch ./-i; sed s/a/b/ *")
@@ -75,6 +77,7 @@ func TestRuntimeGlobMakesRgRunAProgram(t *testing.T) {
 // A variable the gate could not know (read from a file) changes the
 // command's name.
 func TestRuntimeVariableChangesCommand(t *testing.T) {
+	unixPrograms(t, "rm")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Exec)))
 	w.write("cmd", "rm\n")
 	w.write("x", "keep\n")
@@ -91,6 +94,7 @@ func TestRuntimeVariableChangesCommand(t *testing.T) {
 // A cd through a link an earlier step made lands in .git/hooks: the
 // write there is protected, which no one approved.
 func TestRuntimeCdIntoGitHooks(t *testing.T) {
+	unixPrograms(t, "ln")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
 	if err := os.MkdirAll(w.path(".git/hooks"), 0o755); err != nil {
 		t.Fatal(err)
@@ -108,6 +112,7 @@ func TestRuntimeCdIntoGitHooks(t *testing.T) {
 // A redirection through a link an earlier step made writes outside the
 // workspace: the open handler refuses it.
 func TestRuntimeRedirectThroughLink(t *testing.T) {
+	unixPrograms(t, "ln")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
 	target := filepath.Join(w.outside, "o")
 	r := w.run("ln -s " + target + " out; echo hi > out")
@@ -123,6 +128,7 @@ func TestRuntimeRedirectThroughLink(t *testing.T) {
 // Outside the grammar the gate cannot know what a command substitution
 // gives; the re-check still sees the secret the loop would read.
 func TestRuntimeSecretInALoop(t *testing.T) {
+	unixPrograms(t, "cat")
 	w := newWorld(t, gate.DefaultAuto())
 	key := filepath.Join(w.secret, "id_ed25519")
 	if err := os.WriteFile(key, []byte("PRIVATE\n"), 0o600); err != nil {
@@ -154,6 +160,7 @@ func TestRuntimeStandardStreams(t *testing.T) {
 // A script outside the grammar is one step with exec: asked once, then
 // run whole; denied, none of it runs.
 func TestOutsideTheGrammarIsOneStep(t *testing.T) {
+	unixPrograms(t, "touch")
 	w := newWorld(t, readOnly())
 	w.asker.answers = []gate.Answer{gate.Deny}
 	r := w.run("for i in 1 2; do touch f$i; done")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test/wine/units.sh PKG...: builds each package's Windows test binary and
 # runs it under Wine (run.sh), then prints, per package, how many tests
-# passed, failed and skipped, and the names of the failures. It exits 1
+# passed, failed and skipped, the seconds its run took (the build not
+# counted), and the names of the failures. It exits 1
 # when any failed. Not yet part of make test (guide/platforms.md).
 # EUKHE_UNITS_LOGS=DIR keeps each package's whole log there.
 #
@@ -35,10 +36,11 @@ for pkg in "$@"; do
     echo "$pkg: the Windows test binary does not build"; status=1; continue
   fi
   log=$out/$(basename "$bin").log
+  start=$SECONDS
   (cd "$pkg" && timeout 1200 bash "$OLDPWD/test/wine/run.sh" "$bin" -test.v -test.count=1 -test.timeout 15m) >"$log" 2>&1
   if [ -n "${EUKHE_UNITS_LOGS:-}" ]; then mkdir -p "$EUKHE_UNITS_LOGS" && cp "$log" "$EUKHE_UNITS_LOGS/"; fi
   pass=$(grep -c '^--- PASS' "$log") fail=$(grep -c '^--- FAIL' "$log") skip=$(grep -c '^--- SKIP' "$log")
-  echo "$pkg under Wine: $pass passed, $fail failed, $skip skipped"
+  echo "$pkg under Wine: $pass passed, $fail failed, $skip skipped ($((SECONDS - start)) s)"
   if [ "$fail" -gt 0 ]; then
     grep '^--- FAIL' "$log" | sed 's/^--- FAIL: /  failed: /'
     status=1
