@@ -65,6 +65,9 @@ func (r *classifying) call(assigns []*syntax.Assign, args []*syntax.Word, redirs
 		}
 		parts = append(parts, r.judgeWord(d, false, true, dirs)...)
 	}
+	if fc.copiesTrees && len(w.argv) > 0 {
+		parts = append(parts, r.copyTreeParts(w.argv[1:], fc.roles, wordDirs)...)
+	}
 	if name == "ln" {
 		parts = append(parts, r.judgeLinkTargets(w.argv, wordDirs)...)
 	}

@@ -59,6 +59,9 @@ type facts struct {
 	// replace rather than go into (mv -T, ln -n), each with the index in
 	// args of that destination (copyRoles).
 	replaced map[string]int
+	// copiesTrees: a recursive copy (cp -r, -R, -a); the trees it makes
+	// are judged by the names they carry (roles.go's copyTreeParts).
+	copiesTrees bool
 }
 
 // notPaths tells, for each word of argv, whether it is not itself a path:
@@ -165,6 +168,7 @@ func knownFacts(name string, args []string) facts {
 		a := cpOpts.read(args)
 		f.derived = append(backupPaths(cpOpts, args), intoPaths(cpOpts, args, a.hasLong(cpOpts, "parents"), false)...)
 		f.roles, _ = copyRoles(cpOpts, args, name)
+		f.copiesTrees = a.hasShort("rRa") || a.hasLong(cpOpts, "recursive", "archive")
 		return f
 	case name == "mv" || name == "ln":
 		f := facts{own: Of(Write), derived: append(backupPaths(moveOpts, args), intoPaths(moveOpts, args, false, name == "ln")...)}

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"io/fs"
 	"path"
 	"strings"
 )
@@ -73,23 +74,9 @@ func (w wordRole) writesAs(writes bool) bool {
 // goes through it would leave the entries made there unjudged.
 func copyRoles(s optSpec, args []string, name string) (roles map[int]wordRole, replaced map[string]int) {
 	a := s.read(args)
-	noTarget := a.given(s, "T", "no-target-directory")
+	sources, dests, byT, noTarget := copyOperands(s, a)
 	parents := name == "cp" && a.hasLong(s, "parents")
 	roles = map[int]wordRole{}
-	var dests []int
-	sources := a.operandAt
-	byT := a.given(s, "t", "target-directory") || len(a.shortValues(s, 't')) > 0 || len(a.longValues(s, "target-directory")) > 0
-	if byT {
-		for _, ev := range a.events {
-			if ev.valueAt >= 0 && (ev.letter == 't' || ev.long != "" && matchesOnly(s, ev.long, "target-directory")) {
-				dests = append(dests, ev.valueAt)
-			}
-		}
-		noTarget = false // -t and -T together: the command refuses them
-	} else if len(sources) >= 2 {
-		dests = sources[len(sources)-1:]
-		sources = sources[:len(sources)-1]
-	}
 	var source, dest, elseDest wordRole
 	switch name {
 	case "cp":
@@ -127,6 +114,30 @@ func copyRoles(s optSpec, args []string, name string) (roles map[int]wordRole, r
 		}
 	}
 	return roles, replaced
+}
+
+// copyOperands are the indexes in a.words of the sources and the
+// destinations of cp, mv or ln: -t's values when they are words of
+// their own (byT: -t given, the other operands all sources), else the
+// last of two or more operands. noTarget: -T, read exactly (-t and -T
+// together are refused).
+func copyOperands(s optSpec, a argv) (sources, dests []int, byT, noTarget bool) {
+	noTarget = a.given(s, "T", "no-target-directory")
+	sources = a.operandAt
+	byT = a.given(s, "t", "target-directory") || len(a.shortValues(s, 't')) > 0 || len(a.longValues(s, "target-directory")) > 0
+	if byT {
+		for _, ev := range a.events {
+			if ev.valueAt >= 0 && (ev.letter == 't' || ev.long != "" && matchesOnly(s, ev.long, "target-directory")) {
+				dests = append(dests, ev.valueAt)
+			}
+		}
+		return sources, dests, true, false
+	}
+	if len(sources) >= 2 {
+		dests = sources[len(sources)-1:]
+		sources = sources[:len(sources)-1]
+	}
+	return sources, dests, false, noTarget
 }
 
 // matchesOnly reports whether the long option as written means only the
@@ -240,4 +251,112 @@ func (r *classifying) goneInto(dest string, role wordRole, dirs []string) []stri
 		}
 	}
 	return out
+}
+
+// copyTreeParts are the parts of the trees a recursive copy makes (cp
+// -r, -R, -a): each source directory's entries carried, by the names
+// they have below it, under the entry the copy makes of it (DEST/NAME
+// when it goes into DEST, or DEST itself: -T, a DEST that does not
+// exist, `cp -r y/. DEST`). A copy of a tree that holds a .git, a bin or
+// another eukhe's files plants them there, protected or secret by name
+// wherever they land (pathHolds), as a recursive write of the tree at
+// DEST would be judged (tree.go); outside is the destination's own, its
+// word's. The source is walked as the copy goes through it, links not
+// followed (cp -rL's are: walkParts), within the step's bound: past it,
+// or with no ReadDir, the copy is protected, as a tree the gate cannot
+// walk. roles are the words' roles (copyRoles); none (POSIXLY_CORRECT),
+// and the copy is not walked.
+func (r *classifying) copyTreeParts(args []string, roles map[int]wordRole, dirs []string) []Part {
+	if len(roles) == 0 {
+		return nil
+	}
+	pol := r.sh.Policy
+	a := cpOpts.read(args)
+	sources, dests, _, noTarget := copyOperands(cpOpts, a)
+	parents := a.hasLong(cpOpts, "parents")
+	w := &walker{r: r, writes: true, left: maxWalk, seen: map[string]bool{}, kinds: map[Part]int{}}
+	var held Effects
+	cannot := false
+	for _, di := range dests {
+		dest := args[di]
+		for _, d := range dirs {
+			_, _, into := r.resolveAs(d, dest, roleInto)
+			into = into && !noTarget && roles[di] == roleInto
+			for _, si := range sources {
+				src := pol.Resolve(d, args[si])
+				if src.Looped || src.Problem != "" || pol.fs.Kind(src.Path) != KindDir {
+					continue
+				}
+				entry := dest
+				if into {
+					name := path.Base(strings.TrimRight(args[si], "/"))
+					if parents {
+						name = strings.TrimLeft(args[si], "/")
+					}
+					entry = strings.TrimRight(dest, "/") + "/" + name
+				}
+				if r.sh.ReadDir == nil {
+					cannot = true
+					continue
+				}
+				top := pol.Resolve(d, entry)
+				w.copyTree(src.Path, top.Path, &held)
+			}
+		}
+	}
+	if (cannot || w.overrun) && !Of(Protected, Secret).SubsetOf(held) {
+		w.parts = append(w.parts, NewPart(Of(Protected), false, "it copies a tree the gate cannot walk whole"))
+	}
+	return w.parts
+}
+
+// copyTree walks the real directory src, depth first, links not
+// followed, judging each entry by the path it takes under top (pathHolds:
+// protected and secret only); held gathers the classes found, and the
+// walk stops once it holds both.
+func (w *walker) copyTree(src, top string, held *Effects) {
+	both := Of(Protected, Secret)
+	if w.seen[src] || w.overrun || both.SubsetOf(*held) {
+		return
+	}
+	w.seen[src] = true
+	entries, err := w.r.sh.ReadDir(src)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if both.SubsetOf(*held) {
+			return
+		}
+		if w.left == 0 {
+			w.overrun = true
+			return
+		}
+		w.left--
+		to := top + "/" + e.Name()
+		if top == "/" {
+			to = "/" + e.Name()
+		}
+		own, secret := w.r.sh.Policy.pathHolds(RealPath{Path: to})
+		own = own.Without(Outside)
+		*held = held.Union(own)
+		if secret {
+			*held = held.With(Secret)
+		}
+		if !own.Empty() || secret {
+			part := NewPart(own, secret, "")
+			if w.kinds[part] < maxWalkParts {
+				w.kinds[part]++
+				part.Why = "copies a tree that makes " + Visible(to)
+				w.parts = append(w.parts, part)
+			}
+		}
+		if e.Type()&fs.ModeSymlink == 0 && e.IsDir() {
+			p := src + "/" + e.Name()
+			if src == "/" {
+				p = "/" + e.Name()
+			}
+			w.copyTree(p, to, held)
+		}
+	}
 }
