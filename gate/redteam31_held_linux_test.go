@@ -308,10 +308,12 @@ func TestRedteam31_LinkRolesStillGoThroughWhereTheCommandDoes(t *testing.T) {
 // cp -rT into a workspace directory, cp -r with --parents) plants a
 // repository's hooks or an editor's tasks under a new name, and a tree
 // holding eukhe/ copied to a directory outside makes another eukhe's
-// socket directory. HELD: copyTreeParts walks each source tree and
-// judges every name where it lands (pathHolds), as a recursive write of
-// that tree would be judged. Safe outcome: protected (secret for the
-// eukhe directory).
+// socket directory; a tree holding a link to ~/.ssh plants that link in
+// the workspace, as ln -s would. HELD: copyTreeParts walks each source
+// tree and judges every name where it lands (pathHolds), as a recursive
+// write of that tree would be judged, and each link it carries as ln -s's
+// target is (copiedLink). Safe outcome: protected (secret for the eukhe
+// directory and the link).
 func TestRedteam31_ACopiedTreeCarriesItsNames(t *testing.T) {
 	base, home, root := redHome(t)
 	tpl := filepath.Join(base, "tpl")
@@ -323,8 +325,12 @@ func TestRedteam31_ACopiedTreeCarriesItsNames(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(root, "y", "eukhe"), 0o755))
 	out := filepath.Join(base, "out", "run")
 	must(t, os.MkdirAll(out, 0o755))
+	must(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	must(t, os.MkdirAll(filepath.Join(base, "tpl3"), 0o755))
 	p := r14policy(home, root)
+	must(t, os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(base, "tpl3", "k")))
 	for s, want := range map[string]Effect{
+		"cp -r ../../tpl3 .": Secret, "cp -a ../../tpl3/ sub/x": Secret,
 		"cp -r ../../tpl .": Protected, "cp -a ../../tpl/ new": Protected, "cp -rT ../../tpl sub": Protected,
 		"cp -R ../../tpl2 sub/": Protected, "cp -r -t . ../../tpl2/deep": Protected,
 		"cp -r y OUT": Secret, "cp -r y/. OUT": Secret,

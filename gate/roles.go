@@ -262,7 +262,8 @@ func (r *classifying) goneInto(dest string, role wordRole, dirs []string) []stri
 // wherever they land (pathHolds), as a recursive write of the tree at
 // DEST would be judged (tree.go); outside is the destination's own, its
 // word's. The source is walked as the copy goes through it, links not
-// followed (cp -rL's are: walkParts), within the step's bound: past it,
+// followed (cp -rL's are: walkParts) but judged where they land as ln
+// -s's are (copiedLink), within the step's bound: past it,
 // or with no ReadDir, the copy is protected, as a tree the gate cannot
 // walk. roles are the words' roles (copyRoles); none (POSIXLY_CORRECT),
 // and the copy is not walked.
@@ -351,12 +352,46 @@ func (w *walker) copyTree(src, top string, held *Effects) {
 				w.parts = append(w.parts, part)
 			}
 		}
-		if e.Type()&fs.ModeSymlink == 0 && e.IsDir() {
-			p := src + "/" + e.Name()
-			if src == "/" {
-				p = "/" + e.Name()
-			}
+		p := src + "/" + e.Name()
+		if src == "/" {
+			p = "/" + e.Name()
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			w.copiedLink(p, top, to, held)
+		} else if e.IsDir() {
 			w.copyTree(p, to, held)
+		}
+	}
+}
+
+// copiedLink judges a link the copy carries (cp -r copies a link as a
+// link, its target as written): a link made at to, whose target is read
+// from its directory top, as ln -s's target is judged — secret or
+// protected as the target is when written (not outside: a tree's links
+// to a toolchain or a store are everyday).
+func (w *walker) copiedLink(link, top, to string, held *Effects) {
+	pol := w.r.sh.Policy
+	target, err := pol.fs.Readlink(link)
+	if err != nil || target == "" {
+		return
+	}
+	rp := pol.Resolve(top, target)
+	cl := pol.ClassWrite(rp)
+	secret := cl == ClassSecret || pol.HoldsSecret(rp)
+	var own Effects
+	if cl == ClassProtected {
+		own = Of(Protected)
+	}
+	*held = held.Union(own)
+	if secret {
+		*held = held.With(Secret)
+	}
+	if !own.Empty() || secret {
+		part := NewPart(own, secret, "")
+		if w.kinds[part] < maxWalkParts {
+			w.kinds[part]++
+			part.Why = "copies a link " + Visible(to) + " to " + Visible(rp.Path)
+			w.parts = append(w.parts, part)
 		}
 	}
 }
