@@ -44,12 +44,29 @@ func (r *classifying) call(assigns []*syntax.Assign, args []*syntax.Word, redirs
 	cwdDirs := r.cwdDirs(fc)
 	wordDirs := append(append([]string(nil), r.cwds...), cwdDirs...)
 	options := fc.notPaths(w.argv, r.env.str("POSIXLY_CORRECT") != "")
+	if r.mayBePosix(w.sets) {
+		// the roles read options as GNU does: with POSIXLY_CORRECT an
+		// option word after an operand is an operand (the last one a
+		// destination), so every word is judged as the command's own
+		// effects say
+		fc.roles, fc.replaced = nil, nil
+	}
 	for i, word := range w.named {
-		option := i >= nAssigned && options[i-nAssigned+1]
-		parts = append(parts, r.judgeWord(word, option, fc.writes(), wordDirs)...)
+		option, role := false, roleAsCommand
+		if i >= nAssigned {
+			option, role = options[i-nAssigned+1], fc.roles[i-nAssigned]
+		}
+		parts = append(parts, r.judgeWordAs(word, option, fc.writes(), role, wordDirs)...)
 	}
 	for _, d := range fc.derived {
-		parts = append(parts, r.judgeWord(d, false, true, wordDirs)...)
+		dirs := wordDirs
+		if i, ok := fc.replaced[d]; ok {
+			dirs = r.goneInto(w.argv[i+1], fc.roles[i], wordDirs)
+		}
+		parts = append(parts, r.judgeWord(d, false, true, dirs)...)
+	}
+	if fc.copiesTrees && len(w.argv) > 0 {
+		parts = append(parts, r.copyTreeParts(w.argv[1:], fc.roles, wordDirs)...)
 	}
 	if name == "ln" {
 		parts = append(parts, r.judgeLinkTargets(w.argv, wordDirs)...)
@@ -69,7 +86,7 @@ func (r *classifying) call(assigns []*syntax.Assign, args []*syntax.Word, redirs
 		if fc.readsCwd {
 			cwdWritten = cwdDirs
 		}
-		parts = append(parts, r.treeParts(w.argv[1:], options[1:], wordDirs, cwdWritten)...)
+		parts = append(parts, r.treeParts(w.argv[1:], options[1:], fc.roles, wordDirs, cwdWritten)...)
 	}
 	if fc.readsCwd {
 		parts = append(parts, r.judgeCwdRead(name, w.argv, cwdDirs)...)
@@ -255,10 +272,12 @@ func (r *classifying) judgeLinkTargets(argv []string, wordDirs []string) []Part 
 	if !ok || dest == "" {
 		return nil
 	}
+	a := moveOpts.read(argv[1:])
+	replaces := a.hasShort("nT") || a.hasLong(moveOpts, "no-dereference", "no-target-directory")
 	var parts []Part
 	for _, t := range targets {
 		if !strings.HasPrefix(t, "/") {
-			parts = append(parts, r.judgeWord(t, false, true, r.linkDirs(dest, into, wordDirs))...)
+			parts = append(parts, r.judgeWord(t, false, true, r.linkDirs(dest, into, replaces, wordDirs))...)
 		}
 	}
 	return parts
@@ -307,4 +326,21 @@ func (r *classifying) secretPathParts() []Part {
 	}
 	r.secretPaths[path] = parts
 	return parts
+}
+
+// mayBePosix reports whether the command may run with POSIXLY_CORRECT
+// in its environment (set to anything, empty too: getopt asks whether
+// it is set): set in the shell, assigned before the command (sets), or
+// after an earlier step changed the shell in a way the gate does not
+// follow.
+func (r *classifying) mayBePosix(sets []varSet) bool {
+	if r.env.Get("POSIXLY_CORRECT").IsSet() || r.tainted != "" {
+		return true
+	}
+	for _, s := range sets {
+		if s.name == "POSIXLY_CORRECT" {
+			return true
+		}
+	}
+	return false
 }

@@ -50,6 +50,18 @@ type facts struct {
 	// backup, DEST+SUFFIX (cp, mv, ln -S). Each is judged as a written
 	// word (backup.go).
 	derived []string
+	// roles say how the command acts on some of its words, by index in
+	// args, where it is not as own says (roles.go): cp reads its
+	// sources, rm removes a link and not what it points to, a directory
+	// a copy goes into is judged by the entries it makes there.
+	roles map[int]wordRole
+	// replaced are derived entries in a destination the command may
+	// replace rather than go into (mv -T, ln -n), each with the index in
+	// args of that destination (copyRoles).
+	replaced map[string]int
+	// copiesTrees: a recursive copy (cp -r, -R, -a); the trees it makes
+	// are judged by the names they carry (roles.go's copyTreeParts).
+	copiesTrees bool
 }
 
 // notPaths tells, for each word of argv, whether it is not itself a path:
@@ -155,9 +167,15 @@ func knownFacts(name string, args []string) facts {
 		f := cpFacts(args)
 		a := cpOpts.read(args)
 		f.derived = append(backupPaths(cpOpts, args), intoPaths(cpOpts, args, a.hasLong(cpOpts, "parents"), false)...)
+		f.roles, _ = copyRoles(cpOpts, args, name)
+		f.copiesTrees = a.hasShort("rRa") || a.hasLong(cpOpts, "recursive", "archive")
 		return f
 	case name == "mv" || name == "ln":
-		return facts{own: Of(Write), derived: append(backupPaths(moveOpts, args), intoPaths(moveOpts, args, false, name == "ln")...)}
+		f := facts{own: Of(Write), derived: append(backupPaths(moveOpts, args), intoPaths(moveOpts, args, false, name == "ln")...)}
+		f.roles, f.replaced = copyRoles(moveOpts, args, name)
+		return f
+	case name == "unlink":
+		return facts{own: Of(Write), roles: linkRoles(optSpec{}, args)}
 	case name == "mkdir":
 		return facts{own: Of(Write), derived: mkdirParents(args)}
 	case name == "chmod" || name == "chown" || name == "chgrp":

@@ -75,6 +75,13 @@
 //     (cp, mv, ln -S SUFFIX) writes DEST+SUFFIX, judged as a written word
 //     (backup.go), and so does sed -i SUFFIX (sedBackups, with "*" as
 //     the file's base name); the red team's table: attacks_redteam_test.go.
+//     How cp, mv, ln, rm and unlink act on each word (roles.go,
+//     a_copy_reads_its_sources_and_writes_its_destination): cp reads its
+//     sources and a recursive copy's trees are judged by the names they
+//     carry where they land; rm, unlink and mv's sources act on a link
+//     itself (Policy.ResolveLink), its target counting only when secret
+//     or protected; a destination directory the command goes into is
+//     judged by the entries it makes there (into.go).
 //   - G2 (step_holds_every_part, secret_needs_a_secret_path,
 //     secret_path_gives_secret, composed_needs_every_part): Part and
 //     JoinParts in script.go; (auto_needs_every_effect,

@@ -24,7 +24,10 @@ func intoPaths(s optSpec, args []string, parents, lone bool) []string {
 	// the name itself, and a name in it is judged too, which only asks
 	// more. Read, it made names vanish: a T in another option's value
 	// (-S.T: the twenty-eighth red team's), or a -T that POSIXLY_CORRECT
-	// makes an operand after the first one (the twenty-ninth's).
+	// makes an operand after the first one (the twenty-ninth's). Where
+	// mv -T, ln -T or ln -n replaces a link rather than go into it, the
+	// call leaves those names unjudged (copyRoles: facts.replaced), with
+	// -T and -n read exactly and never where POSIXLY_CORRECT may be set.
 	dirs := append(a.shortValues(s, 't'), a.longValues(s, "target-directory")...)
 	sources := a.operands
 	if len(dirs) == 0 {

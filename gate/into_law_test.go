@@ -11,8 +11,10 @@ import (
 
 // A copy, move or link into a directory makes each source's base name in
 // it; every such name is among the paths the step is judged to write
-// (with -T too, which then only asks more: -T is not read, since a value
-// or POSIXLY_CORRECT can make it something else), and mkdir -p's
+// (with -T too, which then only asks more: -T is not read here, since a
+// value or POSIXLY_CORRECT can make it something else; the call drops
+// only the names in a link that mv -T, ln -T or ln -n replaces, with -T
+// and -n read exactly: facts.replaced), and mkdir -p's
 // prefixes that a ".." cancels are too: a name no word shows whole is
 // still judged.
 func TestLaw_a_copy_into_a_directory_judges_each_name_it_makes(t *testing.T) {

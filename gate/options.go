@@ -22,6 +22,8 @@ type optSpec struct {
 type argv struct {
 	words    []string
 	operands []string
+	// operandAt is the index in words of each operand.
+	operandAt []int
 	// dashdash is the index in words of "--", or -1.
 	dashdash int
 	// opts are the words read as options (before "--"), with the values
@@ -39,6 +41,9 @@ type optEvent struct {
 	long   string
 	value  string
 	valued bool
+	// valueAt is the index in words of the value when it is the next
+	// word, or -1 (attached, or none).
+	valueAt int
 }
 
 func (s optSpec) takesValueLong(name string) bool {
@@ -80,28 +85,31 @@ func (s optSpec) read(words []string) argv {
 		case w == "--":
 			a.dashdash = i
 			a.operands = append(a.operands, words[i+1:]...)
+			for j := i + 1; j < len(words); j++ {
+				a.operandAt = append(a.operandAt, j)
+			}
 			return a
 		case strings.HasPrefix(w, "--"):
 			a.opts = append(a.opts, w)
 			name, v, hasValue := strings.Cut(w[2:], "=")
-			ev := optEvent{long: name, value: v, valued: hasValue}
+			ev := optEvent{long: name, value: v, valued: hasValue, valueAt: -1}
 			if !hasValue && s.takesValueLong(name) && i+1 < len(words) {
 				i++
 				a.opts = append(a.opts, words[i])
-				ev.value, ev.valued = words[i], true
+				ev.value, ev.valued, ev.valueAt = words[i], true, i
 			}
 			a.events = append(a.events, ev)
 		case len(w) > 1 && w[0] == '-':
 			a.opts = append(a.opts, w)
 			for j := 1; j < len(w); j++ {
-				ev := optEvent{letter: w[j]}
+				ev := optEvent{letter: w[j], valueAt: -1}
 				if strings.IndexByte(s.valueShort, w[j]) >= 0 {
 					if j < len(w)-1 {
 						ev.value, ev.valued = w[j+1:], true
 					} else if i+1 < len(words) {
 						i++
 						a.opts = append(a.opts, words[i])
-						ev.value, ev.valued = words[i], true
+						ev.value, ev.valued, ev.valueAt = words[i], true, i
 					}
 					a.events = append(a.events, ev)
 					break
@@ -110,6 +118,7 @@ func (s optSpec) read(words []string) argv {
 			}
 		default:
 			a.operands = append(a.operands, w)
+			a.operandAt = append(a.operandAt, i)
 		}
 	}
 	return a

@@ -604,6 +604,43 @@ func (p *Policy) Resolve(dir, path string) RealPath {
 	return r
 }
 
+// ResolveLink is Resolve for a path a command acts on as a link when it
+// is one, as lstat does (rm, unlink, mv's sources, a link ln -n
+// replaces): a symlink as its last part is the link itself, not
+// followed; every part above it is followed as Resolve follows it. A
+// path whose last part is "", "." or ".." (a trailing slash makes rm go
+// into a link), or names no link, is Resolve's; so is every path on a
+// Windows volume (its last link followed: judged by its target, which
+// only asks more).
+func (p *Policy) ResolveLink(dir, path string) RealPath {
+	if wn, ok := p.fs.(WindowsNamer); ok && wn.WindowsNames() {
+		return p.Resolve(dir, path)
+	}
+	i := strings.LastIndexByte(path, '/')
+	last := path[i+1:]
+	if last == "" || last == "." || last == ".." {
+		return p.Resolve(dir, path)
+	}
+	parent := "."
+	if i == 0 {
+		parent = "/"
+	} else if i > 0 {
+		parent = path[:i]
+	}
+	pr := p.Resolve(dir, parent)
+	if pr.Looped || pr.Problem != "" || pr.Spelled != "" {
+		return p.Resolve(dir, path)
+	}
+	link := pr.Path + "/" + last
+	if pr.Path == "/" {
+		link = "/" + last
+	}
+	if p.fs.Kind(link) != KindLink {
+		return p.Resolve(dir, path)
+	}
+	return RealPath{Path: link, Via: pr.Via}
+}
+
 // Class is the class of a resolved path (G1.2). A looped path is never
 // Inside. The path's parts are compared with the secret entries and the
 // protected rules as its volume compares names (namesAt: case-folded

@@ -206,6 +206,35 @@ func TestRedteam31_LinkToAboveTheRootLeavesItsKeysPlain(t *testing.T) {
 	}
 }
 
+// Attack (false positive: a workspace link to a directory outside;
+// got through when the red team ran, medium under a careful auto set;
+// HELD now): result is a link to a
+// build's output outside the workspace (Nix's ./result into the store,
+// a `current` or `latest` link, bazel-bin). Removing, renaming or
+// re-pointing the link itself (rm, rm -f, unlink, mv, ln -sfn) changes
+// only the workspace, yet each is judged outside, so with auto read,
+// write every `rm -f result` asks. Root cause: the words of rm, mv, ln
+// and unlink are resolved with their last link followed, as a write
+// through the link would be; these commands act on the link. Safe
+// outcome: write, not outside. HELD by roles.go: the words of rm and
+// unlink, mv's sources and a destination ln -n, ln -T or mv -T replaces
+// are resolved with their last link not followed (Policy.ResolveLink),
+// as the commands act on them (a trailing slash still follows: rm -r
+// result/ goes through); the link's target counts only when it is
+// secret or protected (a middle link of a settings file's chain).
+func TestRedteam31_RemovingAWorkspaceLinkIsNotOutside(t *testing.T) {
+	needSymlinks(t)
+	base, home, root := redHome(t)
+	must(t, os.MkdirAll(filepath.Join(base, "store", "abc-hello", "bin"), 0o755))
+	p := r14policy(home, root)
+	must(t, os.Symlink(filepath.Join(base, "store", "abc-hello"), filepath.Join(root, "result")))
+	for _, s := range []string{"rm result", "rm -f result", "unlink result", "mv result old-result", "ln -sfn other result"} {
+		if e := r13classify(t, p, root, home, s); e.Has(Outside) {
+			t.Errorf("%q is %v: the link in the workspace is written, not its target", s, e)
+		}
+	}
+}
+
 // Attack (viaClass for the home's configuration linked into the
 // workspace during the session; HELD since, low; GOT THROUGH when the red
 // team ran): as TestRedteam31_DotLinksIntoTheWorkspaceAtStart, but
@@ -229,5 +258,180 @@ func TestRedteam31_DotLinkMadeDuringTheSessionLeavesItsTargetPlain(t *testing.T)
 	}
 	if e := r13classify(t, p, root, home, "echo x > nvim2/init.lua"); !e.Has(Protected) {
 		t.Errorf("nvim2/init.lua (Neovim's init by its own path) is %v, not protected", e)
+	}
+}
+
+// Attack (false positive: cp from outside into the workspace; got
+// through when the red team ran, medium under a careful auto set; HELD
+// now): `cp ~/Downloads/data.csv
+// .`, `cp /etc/hosts fixtures/`, `cp -r ../template .` are judged write
+// and outside: every word of cp is judged as written (cpFacts: own
+// Write), its sources too, so each copy of a file from elsewhere asks
+// with auto read, write (where `cat /etc/hosts > x` does not). Safe
+// outcome: write, not outside (the copies into "." are protected too:
+// TestRedteam31_CopyIntoTheRootIsNotProtected). HELD by roles.go: cp's
+// sources are read (secret when they are or hold a secret), its
+// destination (the last operand, or -t's value) and the entries made in
+// it written; cp -l and -s, which link to their sources, write them as
+// ln does; a recursive copy's trees are judged by the names they carry
+// (copyTreeParts).
+func TestRedteam31_CopyFromOutsideIsNotOutside(t *testing.T) {
+	base, home, root := redHome(t)
+	must(t, os.MkdirAll(filepath.Join(base, "template"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(home, "Downloads"), 0o755))
+	must(t, os.WriteFile(filepath.Join(home, "Downloads", "data.csv"), []byte("a"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(root, "fixtures"), 0o755))
+	p := r14policy(home, root)
+	for _, s := range []string{"cp ~/Downloads/data.csv .", "cp /etc/hosts fixtures/", "cp -r ../../template ."} {
+		if e := r13classify(t, p, root, home, s); e.Has(Outside) {
+			t.Errorf("%q is %v: it writes only the workspace", s, e)
+		}
+	}
+}
+
+// Attack (false positive: a copy or move into the workspace root; got
+// through when the red team ran, medium under a careful auto set; HELD
+// now): `mv sub/a.txt .`, `cp
+// sub/a.txt .`, `cp a.txt ./c.txt`, `cp -r sub/x .` and `ln -s a.txt .`
+// write one new entry of the root, yet each is judged protected: the
+// destination word "." is judged as a write of the root directory
+// itself, which holds .git and .eukhe, and an ancestor of a protected
+// entry is protected (protectsAs). Protected is never granted for the
+// session, so with auto read, write every such step asks, every time.
+// The same into a subdirectory (`cp a.txt sub/`) is write only. Root
+// cause: cp, mv and ln judge their destination directory as written,
+// beside the entry they make in it (into.go's derived paths). Safe
+// outcome: write, not protected. HELD by roles.go: a destination that is
+// an existing directory the command goes into (no -T, every source
+// giving an entry) is judged by the entries made in it (into.go's
+// derived paths), and as a directory only for a secret among its own
+// entries; with POSIXLY_CORRECT possibly set the words are judged as
+// before.
+func TestRedteam31_CopyIntoTheRootIsNotProtected(t *testing.T) {
+	_, home, root := redHome(t)
+	must(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "sub", "x"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "sub", "a.txt"), []byte("a"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a"), 0o644))
+	p := r14policy(home, root)
+	if e := r13classify(t, p, root, home, "cp a.txt sub/"); e.Has(Protected) {
+		t.Fatalf("the copy into a subdirectory is %v", e)
+	}
+	for _, s := range []string{"mv sub/a.txt .", "cp sub/a.txt .", "cp a.txt ./c.txt", "cp -r sub/x .", "ln -s a.txt ."} {
+		if e := r13classify(t, p, root, home, s); e.Has(Protected) {
+			t.Errorf("%q is %v: it makes one plain entry of the root", s, e)
+		}
+	}
+}
+
+// Attack (the link roles of the fix above, spelled so that the command
+// does go through the link; HELD): result links to a directory outside,
+// keys to ~/.ssh. A trailing slash makes rm and mv act on the target
+// (rm result/, rm -r result/, mv result/ x), and mv, ln (without -n)
+// and cp go into a destination that links to a directory; a T inside
+// another option's value (-S.T: a backup suffix) is no -T, and an empty
+// POSIXLY_CORRECT (set: getopt asks only that) makes -T an operand.
+// HELD: ResolveLink follows a path ending in "/", "." or "..", -T and -n
+// are read as getopt reads them, the roles are dropped wherever
+// POSIXLY_CORRECT may be set, and a destination a command goes into is
+// judged by the entries it makes there. Safe outcome: outside for the
+// store, secret for the keys.
+func TestRedteam31_LinkRolesStillGoThroughWhereTheCommandDoes(t *testing.T) {
+	needSymlinks(t)
+	base, home, root := redHome(t)
+	must(t, os.MkdirAll(filepath.Join(base, "store", "abc-hello"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	must(t, os.WriteFile(filepath.Join(home, ".ssh", "id"), []byte("k"), 0o600))
+	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a"), 0o644))
+	p := r14policy(home, root)
+	must(t, os.Symlink(filepath.Join(base, "store", "abc-hello"), filepath.Join(root, "result")))
+	must(t, os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(root, "keys")))
+	for s, want := range map[string]Effect{
+		"rm result/": Outside, "rm -r result/": Outside, "mv result/ x": Outside, "rm -r result/.": Outside,
+		"mv a.txt result": Outside, "ln -sf a.txt result": Outside, "cp a.txt result": Outside,
+		"mv -S.T a.txt result": Outside, "POSIXLY_CORRECT= mv a.txt -T result": Outside,
+		"POSIXLY_CORRECT=1 ln -sn a.txt -T result": Outside, "export POSIXLY_CORRECT=; mv a.txt -T result": Outside,
+		"mv a.txt keys": Secret, "ln -sf a.txt keys": Secret, "cp -r a.txt keys/": Secret, "mv keys/ k2": Secret,
+		"ln -sfn a.txt keys/id": Secret, "rm keys/id": Secret, "mv -T a.txt keys/id": Secret,
+	} {
+		if e := r13classify(t, p, root, home, s); !e.Has(want) {
+			t.Errorf("THROUGH: %q is %v, not %v", s, e, want)
+		}
+	}
+}
+
+// Attack (a recursive copy's trees, now that its sources are read and a
+// destination directory is judged by the entry made in it; HELD): a
+// template outside the roots holding .git/hooks or .vscode/tasks.json
+// copied into the workspace (cp -r ../../tpl ., cp -a ../../tpl/ new,
+// cp -rT into a workspace directory, cp -r with --parents) plants a
+// repository's hooks or an editor's tasks under a new name, and a tree
+// holding eukhe/ copied to a directory outside makes another eukhe's
+// socket directory; a tree holding a link to ~/.ssh plants that link in
+// the workspace, as ln -s would. HELD: copyTreeParts walks each source
+// tree and judges every name where it lands (pathHolds), as a recursive
+// write of that tree would be judged, and each link it carries as ln -s's
+// target is (copiedLink). Safe outcome: protected (secret for the eukhe
+// directory and the link).
+func TestRedteam31_ACopiedTreeCarriesItsNames(t *testing.T) {
+	base, home, root := redHome(t)
+	tpl := filepath.Join(base, "tpl")
+	must(t, os.MkdirAll(filepath.Join(tpl, ".git", "hooks"), 0o755))
+	must(t, os.WriteFile(filepath.Join(tpl, ".git", "hooks", "pre-commit"), []byte("x"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(base, "tpl2", "deep", ".vscode"), 0o755))
+	must(t, os.WriteFile(filepath.Join(base, "tpl2", "deep", ".vscode", "tasks.json"), []byte("{}"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "y", "eukhe"), 0o755))
+	out := filepath.Join(base, "out", "run")
+	must(t, os.MkdirAll(out, 0o755))
+	must(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	must(t, os.MkdirAll(filepath.Join(base, "tpl3"), 0o755))
+	p := r14policy(home, root)
+	must(t, os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(base, "tpl3", "k")))
+	for s, want := range map[string]Effect{
+		"cp -r ../../tpl3 .": Secret, "cp -a ../../tpl3/ sub/x": Secret,
+		"cp -r ../../tpl .": Protected, "cp -a ../../tpl/ new": Protected, "cp -rT ../../tpl sub": Protected,
+		"cp -R ../../tpl2 sub/": Protected, "cp -r -t . ../../tpl2/deep": Protected,
+		"cp -r y OUT": Secret, "cp -r y/. OUT": Secret,
+	} {
+		s = strings.ReplaceAll(s, "OUT", out)
+		if e := r13classify(t, p, root, home, s); !e.Has(want) {
+			t.Errorf("THROUGH: %q is %v, not %v", s, e, want)
+		}
+	}
+}
+
+// Attack (false positives: the destination's other spellings; HELD):
+// -t DIR as a word of its own, --target-directory DIR, --parents, mv
+// -t, each into the root or a plain workspace directory, with sources
+// outside. HELD: -t's value word is the destination (copyOperands), and
+// --parents' entries lie in it. The controls: the same spellings into
+// .git, ~/.ssh, and --parents carrying a .git into the root. Safe
+// outcome: write only; protected and secret for the controls.
+func TestRedteam31_TheDestinationsOtherSpellings(t *testing.T) {
+	base, home, root := redHome(t)
+	must(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "sub", "x", ".git"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "sub", "a.txt"), []byte("a"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "sub", "x", ".git", "config"), []byte("a"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(base, "tpl"), 0o755))
+	must(t, os.WriteFile(filepath.Join(base, "tpl", "b.go"), []byte("a"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	p := r14policy(home, root)
+	for _, s := range []string{
+		"cp -t . ../../tpl/b.go", "cp --target-directory . sub/a.txt", "cp --parents sub/a.txt .",
+		"mv -t . sub/a.txt", "cp -v -t sub ../../tpl/b.go", "cp -r --parents sub/a.txt ./",
+	} {
+		if e := r13classify(t, p, root, home, s); e.Has(Outside) || e.Has(Protected) || e.Has(Secret) {
+			t.Errorf("%q is %v", s, e)
+		}
+	}
+	for s, want := range map[string]Effect{
+		"cp -t .git sub/a.txt": Protected, "mv -t ~/.ssh sub/a.txt": Secret, "cp --parents sub/x/.git/config .": Protected,
+		"cp -r --parents sub/x .": Protected, "cp --parents ../../tpl/b.go .": Outside,
+	} {
+		if e := r13classify(t, p, root, home, s); !e.Has(want) {
+			t.Errorf("THROUGH: %q is %v, not %v", s, e, want)
+		}
 	}
 }

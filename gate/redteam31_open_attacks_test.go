@@ -11,79 +11,24 @@ import (
 	"testing"
 )
 
-// Attack (false positive: a workspace link to a directory outside;
-// GOT THROUGH, medium under a careful auto set): result is a link to a
-// build's output outside the workspace (Nix's ./result into the store,
-// a `current` or `latest` link, bazel-bin). Removing, renaming or
-// re-pointing the link itself (rm, rm -f, unlink, mv, ln -sfn) changes
-// only the workspace, yet each is judged outside, so with auto read,
-// write every `rm -f result` asks. Root cause: the words of rm, mv, ln
-// and unlink are resolved with their last link followed, as a write
-// through the link would be; these commands act on the link. Safe
-// outcome: write, not outside. Suggested fix: resolve the last part of
-// the words of rm (not rm -r X/), unlink, mv's sources and ln's target
-// name without following it (lstat), as the commands do.
-func TestRedteam31_RemovingAWorkspaceLinkIsNotOutside(t *testing.T) {
-	needSymlinks(t)
-	base, home, root := redHome(t)
-	must(t, os.MkdirAll(filepath.Join(base, "store", "abc-hello", "bin"), 0o755))
-	p := r14policy(home, root)
-	must(t, os.Symlink(filepath.Join(base, "store", "abc-hello"), filepath.Join(root, "result")))
-	for _, s := range []string{"rm result", "rm -f result", "unlink result", "mv result old-result", "ln -sfn other result"} {
-		if e := r13classify(t, p, root, home, s); e.Has(Outside) {
-			t.Errorf("%q is %v: the link in the workspace is written, not its target", s, e)
-		}
-	}
-}
-
-// Attack (false positive: cp from outside into the workspace; GOT
-// THROUGH, medium under a careful auto set): `cp ~/Downloads/data.csv
-// .`, `cp /etc/hosts fixtures/`, `cp -r ../template .` are judged write
-// and outside: every word of cp is judged as written (cpFacts: own
-// Write), its sources too, so each copy of a file from elsewhere asks
-// with auto read, write (where `cat /etc/hosts > x` does not). Safe
-// outcome: write, not outside (the copies into "." are protected too:
-// TestRedteam31_CopyIntoTheRootIsNotProtected). Suggested fix: judge cp's sources as
-// reads and only its destination (the last word, or -t's) as a write.
-func TestRedteam31_CopyFromOutsideIsNotOutside(t *testing.T) {
-	base, home, root := redHome(t)
-	must(t, os.MkdirAll(filepath.Join(base, "template"), 0o755))
-	must(t, os.MkdirAll(filepath.Join(home, "Downloads"), 0o755))
-	must(t, os.WriteFile(filepath.Join(home, "Downloads", "data.csv"), []byte("a"), 0o644))
-	must(t, os.MkdirAll(filepath.Join(root, "fixtures"), 0o755))
-	p := r14policy(home, root)
-	for _, s := range []string{"cp ~/Downloads/data.csv .", "cp /etc/hosts fixtures/", "cp -r ../../template ."} {
-		if e := r13classify(t, p, root, home, s); e.Has(Outside) {
-			t.Errorf("%q is %v: it writes only the workspace", s, e)
-		}
-	}
-}
-
-// Attack (false positive: a copy or move into the workspace root; GOT
-// THROUGH, medium under a careful auto set): `mv sub/a.txt .`, `cp
-// sub/a.txt .`, `cp a.txt ./c.txt`, `cp -r sub/x .` and `ln -s a.txt .`
-// write one new entry of the root, yet each is judged protected: the
-// destination word "." is judged as a write of the root directory
-// itself, which holds .git and .eukhe, and an ancestor of a protected
-// entry is protected (protectsAs). Protected is never granted for the
-// session, so with auto read, write every such step asks, every time.
-// The same into a subdirectory (`cp a.txt sub/`) is write only. Root
-// cause: cp, mv and ln judge their destination directory as written,
-// beside the entry they make in it (into.go's derived paths). Safe
-// outcome: write, not protected. Suggested fix: when the destination is
-// an existing directory, judge the entries made in it (the derived
-// paths) and not the directory itself.
-func TestRedteam31_CopyIntoTheRootIsNotProtected(t *testing.T) {
+// Attack (false positive: -t's value attached to its option; GOT
+// THROUGH, low under a careful auto set): `cp -t. a.txt`, `cp
+// --target-directory=. sub/a.txt` and `mv -t. sub/a.txt` are judged
+// protected, where `cp -t . a.txt` is write only. Root cause: a value
+// inside an option word is one of the word's candidates (words.go),
+// judged as written; the roles (roles.go) are given to whole words only,
+// so the destination directory is judged whole again. Safe outcome:
+// write, not protected. Suggested fix: give the role to the candidate
+// that is -t's value (optEvent knows where it lies), and judge the other
+// candidates of the word as now.
+func TestRedteam31_AttachedTargetDirectoryIsNotProtected(t *testing.T) {
 	_, home, root := redHome(t)
 	must(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
-	must(t, os.MkdirAll(filepath.Join(root, "sub", "x"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
 	must(t, os.WriteFile(filepath.Join(root, "sub", "a.txt"), []byte("a"), 0o644))
 	must(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("a"), 0o644))
 	p := r14policy(home, root)
-	if e := r13classify(t, p, root, home, "cp a.txt sub/"); e.Has(Protected) {
-		t.Fatalf("the copy into a subdirectory is %v", e)
-	}
-	for _, s := range []string{"mv sub/a.txt .", "cp sub/a.txt .", "cp a.txt ./c.txt", "cp -r sub/x .", "ln -s a.txt ."} {
+	for _, s := range []string{"cp -t. a.txt", "cp --target-directory=. sub/a.txt", "mv -t. sub/a.txt"} {
 		if e := r13classify(t, p, root, home, s); e.Has(Protected) {
 			t.Errorf("%q is %v: it makes one plain entry of the root", s, e)
 		}

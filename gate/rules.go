@@ -381,7 +381,7 @@ var rmOpts = optSpec{
 // --recursive every entry of the trees it names (tree.go).
 func rmFacts(args []string) facts {
 	a := rmOpts.read(args)
-	return facts{own: Of(Write), recursive: a.hasShort("rR") || a.hasLong(rmOpts, "recursive")}
+	return facts{own: Of(Write), recursive: a.hasShort("rR") || a.hasLong(rmOpts, "recursive"), roles: linkRoles(rmOpts, args)}
 }
 
 var diffOpts = optSpec{
@@ -479,11 +479,15 @@ func lnSymbolic(args []string) (targets []string, dest string, into, ok bool) {
 }
 
 // linkDirs are the directories ln -s puts its links in, from each
-// directory the step may run in.
-func (r *classifying) linkDirs(dest string, into bool, dirs []string) []string {
+// directory the step may run in; with replaces (-n, -T) a destination
+// that is a link is replaced, not gone into.
+func (r *classifying) linkDirs(dest string, into, replaces bool, dirs []string) []string {
 	var out []string
 	for _, d := range dirs {
 		rp := r.resolve(d, dest)
+		if replaces && !into {
+			rp = r.sh.Policy.ResolveLink(d, dest)
+		}
 		if into || r.sh.Policy.fs.Kind(rp.Path) == KindDir {
 			out = appendNew(out, rp.Path)
 		} else {

@@ -19,16 +19,22 @@ import "io/fs"
 // protected, and secret too when the tree lies outside the roots.
 
 // treeParts gives the parts of what the trees a recursive write names
-// hold: each word's real path in each directory the step may run in,
-// and its working directories when it writes them (cwd: find -delete
-// with no starting point).
-func (r *classifying) treeParts(words []string, options []bool, dirs, cwd []string) []Part {
+// hold: each word's real path in each directory the step may run in
+// (a word whose role is roleLink resolved as one: rm -r of a link
+// removes the link), and its working directories when it writes them
+// (cwd: find -delete with no starting point).
+func (r *classifying) treeParts(words []string, options []bool, roles map[int]wordRole, dirs, cwd []string) []Part {
 	pol := r.sh.Policy
 	var tops []string
 	for i, word := range words {
 		for _, c := range candidates(word, r.home(), options[i]) {
 			for _, d := range dirs {
-				rp := r.resolve(d, c)
+				var rp RealPath
+				if roles[i] == roleLink && c == word && !options[i] {
+					rp, _, _ = r.resolveAs(d, c, roleLink)
+				} else {
+					rp = r.resolve(d, c)
+				}
 				if !rp.Looped && rp.Problem == "" && pol.fs.Kind(rp.Path) == KindDir {
 					tops = appendNew(tops, rp.Path)
 				}

@@ -13,10 +13,37 @@ import (
 // option word of a command the table knows (option) is not itself a
 // path: only the values in it are.
 func (r *classifying) judgeWord(w string, option, writes bool, dirs []string) []Part {
+	return r.judgeWordAs(w, option, writes, roleAsCommand, dirs)
+}
+
+// judgeWordAs is judgeWord for a word the command acts on as role says
+// (roles.go): the word itself is resolved as the role says, a path
+// inside it (a NAME=P value, a file: URL) as judgeWord resolves it.
+func (r *classifying) judgeWordAs(w string, option, writes bool, role wordRole, dirs []string) []Part {
 	var parts []Part
+	writes = role.writesAs(writes)
 	for _, c := range candidates(w, r.home(), option) {
 		for _, d := range dirs {
-			rp := r.resolve(d, c)
+			var rp RealPath
+			if c == w && !option && role != roleAsCommand {
+				rl, through, into := r.resolveAs(d, c, role)
+				if into {
+					// its entries are judged (facts.derived), and it as
+					// a directory whose entries the command may replace:
+					// secret when a secret entry is one of them
+					if r.sh.Policy.HoldsSecretIn(rl, CwdEntries) {
+						r.reals = appendNew(r.reals, rl.Path)
+						parts = append(parts, NewPart(0, true, "makes entries in "+Visible(rl.Path)))
+					}
+					continue
+				}
+				if through != nil {
+					parts = append(parts, r.throughParts(*through)...)
+				}
+				rp = rl
+			} else {
+				rp = r.resolve(d, c)
+			}
 			if _, ok := StreamFD(rp.Path); ok {
 				continue
 			}

@@ -123,19 +123,22 @@ func TestRuntimeProcSelfCwdAfterCd(t *testing.T) {
 
 // A link an earlier step copied in (the gate judged grep -R before the
 // copy ran, when src held no link): grep -R is walked again as it runs,
-// and refused.
+// and refused. The tree copied lies in the workspace: a copy reads its
+// sources, so one from outside is no longer asked about as outside, and
+// this world's outside lies in the temporary directory, which a
+// confined step sees only as its own.
 func TestRuntimeWalkSeesALinkMadeEarlier(t *testing.T) {
 	unixPrograms(t, "cp and grep")
 	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
 	w.key()
 	w.write("src/a.txt", "nothing\n")
-	if err := os.MkdirAll(filepath.Join(w.outside, "tree"), 0o755); err != nil {
+	if err := os.MkdirAll(w.path("tree"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(w.secret, filepath.Join(w.outside, "tree", "k")); err != nil {
+	if err := os.Symlink(w.secret, filepath.Join(w.path("tree"), "k")); err != nil {
 		t.Fatal(err)
 	}
-	r := w.run("cp -r ../outside/tree src/; grep -R PRIVATE src")
+	r := w.run("cp -r tree src/; grep -R PRIVATE src")
 	if r.Ending != Refused || r.Reason != Changed || r.RefusedAt != 2 || strings.Contains(r.Text, "canary") {
 		t.Fatalf("got %s %s at %d:\n%s", r.Ending, r.Reason, r.RefusedAt, r.Text)
 	}
