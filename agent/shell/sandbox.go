@@ -241,7 +241,12 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		pl.Sealed = []string{x.fifoDir}
 	}
 	l.made = made
-	if made != nil && x.tree != nil {
+	// The live watch (a kernel lives: what a process makes is renamed as
+	// it appears) renames by name, whatever a question named: a process
+	// approved for protected at named paths is looked at after it ends
+	// only (made, filtered above), or an approved `git init` lost its
+	// .git as it made it.
+	if made != nil && x.tree != nil && !narrowed.Has(gate.Protected) {
 		_, _, names := x.policy.SandboxRules()
 		roots := x.policy.Roots()
 		l.begin = func() func() []string { return x.tree.live.begin(roots, names, x.id) }
