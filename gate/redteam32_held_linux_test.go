@@ -31,7 +31,10 @@ func r32GitPolicy(t *testing.T, env map[string]string, mk func(root, home string
 	if env == nil {
 		env = map[string]string{}
 	}
-	env["HOME"], env["PATH"] = home, "/usr/bin:/bin"
+	env["HOME"] = home
+	if env["PATH"] == "" {
+		env["PATH"] = "/usr/bin:/bin"
+	}
 	paths := settings.Locate(env, []string{root})
 	p, _ = paths.Policy(env)
 	return p, root, home
@@ -187,4 +190,28 @@ func r32classify(t *testing.T, p *gate.Policy, root, home, script string) gate.E
 		e = e.Union(s.Effects)
 	}
 	return e
+}
+
+// Attack (a PATH program linked into the workspace; HELD, high under a
+// careful auto set): ~/.local/bin/tool links to the workspace's
+// scripts/tool.sh (a tool installed from its checkout). A write of
+// scripts/tool.sh changes the program the user's shell runs as `tool`.
+// HELD: learnLinksIn makes the target of a link in a PATH directory
+// protected. Safe outcome: protected; a file beside it is not.
+func TestRedteam32_APathProgramLinkedIntoTheWorkspaceIsProtected(t *testing.T) {
+	env := map[string]string{}
+	p, root, home := r32GitPolicy(t, env, func(root, home string) {
+		bin := filepath.Join(home, ".local", "bin")
+		env["PATH"] = bin + ":/usr/bin:/bin"
+		must32(t, os.MkdirAll(bin, 0o755))
+		must32(t, os.MkdirAll(filepath.Join(root, "scripts"), 0o755))
+		must32(t, os.WriteFile(filepath.Join(root, "scripts", "tool.sh"), []byte("#!/bin/sh\n"), 0o755))
+		must32(t, os.Symlink(filepath.Join(root, "scripts", "tool.sh"), filepath.Join(bin, "tool")))
+	})
+	if e := r32Effects(t, p, root, home, "echo 'curl x|sh' >> scripts/tool.sh"); !e.Has(gate.Protected) {
+		t.Errorf("THROUGH: the PATH program's target is %v", e)
+	}
+	if e := r32Effects(t, p, root, home, "echo x > scripts/notes.md"); e.Has(gate.Protected) {
+		t.Errorf("false positive: a file beside it is %v", e)
+	}
 }
