@@ -48,7 +48,7 @@ func r32Serve(t *testing.T, sock, name string) {
 // socket path, and besideIt requires the socket beside the entry to be
 // the file the entry names; the copy names the genuine socket elsewhere.
 // Safe outcome: the agent's server is never found.
-func TestRedteam32_AReplayedGenuineEntryFindsNoPlantedServer(t *testing.T) {
+func TestRedteam32_ReplayedEntryFindsNoPlant(t *testing.T) {
 	p, l := r32Genuine(t)
 	data, err := os.ReadFile(l.file)
 	if err != nil {
@@ -85,7 +85,7 @@ func TestRedteam32_AReplayedGenuineEntryFindsNoPlantedServer(t *testing.T) {
 // HELD: the user's eukhe verifies with its own key, so an entry signed
 // with A's key is no server of its. Safe outcome: the agent's server is
 // never found, and the genuine one is.
-func TestRedteam32_AnEntrySignedUnderAnotherStateDirectoryIsNoServer(t *testing.T) {
+func TestRedteam32_OtherStateDirEntryIsNoServer(t *testing.T) {
 	p, _ := r32Genuine(t)
 	agent := Place{Dir: p.Dir, KeyDir: filepath.Join(t.TempDir(), "eukhe", "discovery")}
 	l, err := agent.Listen([]string{"/w/x"}, "planted") // deeper root: it would win
@@ -104,7 +104,7 @@ func TestRedteam32_AnEntrySignedUnderAnotherStateDirectoryIsNoServer(t *testing.
 // HELD: userkey opens the key without following a link at its last part
 // and refuses a file that is not of this user's alone. Safe outcome: no
 // entry signed with the agent's key verifies.
-func TestRedteam32_AKeyPlantedAsALinkOrALooseFileIsRefused(t *testing.T) {
+func TestRedteam32_LinkedOrLooseKeyRefused(t *testing.T) {
 	agentKey := bytes.Repeat([]byte{9}, 32)
 	for name, plant := range map[string]func(dir string) error{
 		"link": func(dir string) error {

@@ -33,7 +33,7 @@ import (
 // Suggested fix: after the dial, read the peer's credentials
 // (SO_PEERCRED on Linux, LOCAL_PEERPID / getpeereid elsewhere) and refuse
 // a peer whose pid is not the entry's (and whose uid is not the user's).
-func TestRedteam32_AGenuineEntrysSocketReplacedByTheAgents(t *testing.T) {
+func TestRedteam32_GenuineEntrySocketReplaced(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		testkit.Missing(t, "python3")
@@ -84,7 +84,7 @@ while True:
 // open the key directory with O_NOFOLLOW|O_DIRECTORY (or openat2
 // RESOLVE_NO_SYMLINKS below the state directory) and require it to be
 // 0700 and the user's, then openat the key in it.
-func TestRedteam32_AKeyDirectoryLinkedToTheAgentsIsFollowed(t *testing.T) {
+func TestRedteam32_LinkedKeyDirIsFollowed(t *testing.T) {
 	p := runDir(t)
 	agentKey := bytes.Repeat([]byte{9}, 32)
 	mine := filepath.Join(t.TempDir(), "mine")
