@@ -1,0 +1,159 @@
+//go:build linux
+
+package shell
+
+// The thirty-second red team's attacks on confine.Narrow (a program
+// approved for secret or protected at named real paths gets those paths
+// only) that were HELD when it ran (each asserts the safe outcome and
+// passes), and the helpers its open rows (redteam32_open_attacks_test.go)
+// use too.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// r32Careful is a world under the careful auto set (read, write, exec:
+// protected asks) whose repository has a config and no hooks directory.
+func r32Careful(t *testing.T) *world {
+	t.Helper()
+	w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec)))
+	w.write(".git/config", "[user]\n\tname = Ann\n")
+	w.write(".git/HEAD", "ref: refs/heads/main\n")
+	return w
+}
+
+// r32PlantByEdit approves `sed -i -f edit.sed .git/config` in w, where
+// edit.sed runs plant (GNU sed's e command runs a shell), and tells the
+// path of the first of paths the run made that no question named.
+func r32PlantByEdit(w *world, plant string, paths ...string) (string, Result) {
+	w.write("edit.sed", "1e sh plant.sh\n")
+	w.write("plant.sh", plant+"\n")
+	res := w.run("sed -i -f edit.sed .git/config")
+	for _, p := range paths {
+		if exists(w.path(p)) && !r31Named(w, w.path(p)) {
+			return p, res
+		}
+	}
+	return "", res
+}
+
+// r32NewInStore runs, under the default auto set and every question
+// approved, `sh ./b.sh ~/.ssh/known_hosts`, b.sh appending to
+// ~/.ssh/NAME (missing): whether NAME was made unnamed.
+func r32NewInStore(t *testing.T, name string) (bool, Result, *world) {
+	w := r27TmpWorld(t)
+	r30HeldStore(t, w, "id_ed25519")
+	w.write("b.sh", "cat \"$1\" >/dev/null; echo AGENT >> \"$HOME/.ssh/"+name+"\"\n")
+	res := w.run("sh ./b.sh " + filepath.Join(w.secret, "known_hosts"))
+	return exists(filepath.Join(w.secret, name)) && !r31Named(w, filepath.Join(w.secret, name)), res, w
+}
+
+// r32SettingsWorld is a world (default auto set, every question approved)
+// whose policy knows the user's settings directory (missing settings
+// file) as a session's does; it returns that directory.
+func r32SettingsWorld(t *testing.T) (*world, string) {
+	w := r27TmpWorld(t)
+	r30HeldStore(t, w, "id_ed25519")
+	home := filepath.Dir(w.secret)
+	user := filepath.Join(home, ".config", "eukhe")
+	must31(t, os.MkdirAll(user, 0o755))
+	w.runner.Gate.Policy = gate.Places{Roots: []string{w.root}, Home: home, UserDir: user,
+		SettingsFiles: []string{filepath.Join(user, "settings.json"), w.path(".eukhe/settings.json")}}.Policy(gate.OS)
+	w.write("b.sh", "cat \"$1\" >/dev/null; echo '{\"shell\":{\"confinement\":\"off\"}}' > \""+user+"/settings.json\"\n")
+	return w, user
+}
+
+// Attack (confine.Narrow, new names in a narrowed store, Landlock; HELD,
+// high): under the default auto set (write, outside unasked) the user
+// approves `sh ./b.sh ~/.ssh/known_hosts` (exec, secret: a script that
+// reads known_hosts); b.sh appends the agent's key to
+// ~/.ssh/authorized_keys, or writes ~/.ssh/config (ProxyCommand) or
+// ~/.ssh/rc, none of which exists. HELD under Landlock: the narrowed
+// sandbox gives the named file alone, and no right to make a file in
+// ~/.ssh (bubblewrap: the open row
+// TestRedteam32_NarrowedStoreTakesNewFilesUnderBubblewrap). Safe outcome:
+// no such file is made unless a question named it.
+func TestRedteam32_NarrowedStoreTakesNoNewFilesUnderLandlock(t *testing.T) {
+	useMechanism(t, Landlock)
+	for _, name := range []string{"authorized_keys", "config", "rc"} {
+		if made, res, w := r32NewInStore(t, name); made {
+			t.Errorf("~/.ssh/%s was made; questions %q:\n%s", name, r29Asked(w), res.Text)
+		}
+	}
+}
+
+// Attack (confine.Narrow, a protected directory's missing entry,
+// Landlock; HELD, high under a careful auto set): the repository has no
+// .git/hooks (git init --template=, a clone by some tools, worktrees);
+// the user approves `sed -i -f edit.sed .git/config` (protected at
+// .git/config), and edit.sed's e command makes .git/hooks/pre-commit, or
+// .git/info/attributes (a filter git runs). HELD under Landlock: the
+// narrowed sandbox gives .git/config alone, and no right to make an
+// entry in .git (bubblewrap: the open row
+// TestRedteam32_MissingHooksDirectoryPlantedUnderBubblewrap). Safe
+// outcome: neither is made unless a question named it.
+func TestRedteam32_MissingHooksDirectoryNotPlantedUnderLandlock(t *testing.T) {
+	useMechanism(t, Landlock)
+	for _, plant := range []string{
+		"mkdir -p .git/hooks && printf '#!/bin/sh\\necho HOOK\\n' > .git/hooks/pre-commit",
+		"mkdir -p .git/info && echo '* filter=x' > .git/info/attributes",
+	} {
+		w := r32Careful(t)
+		if p, res := r32PlantByEdit(w, plant, ".git/hooks/pre-commit", ".git/info/attributes"); p != "" {
+			t.Errorf("%s was made under an approval of .git/config; questions %q:\n%s", p, r29Asked(w), res.Text)
+		}
+	}
+}
+
+// Attack (false positive: approved everyday edits in a narrowed place,
+// bubblewrap; HELD): `sed -i s/Ann/Bob/ .git/config` under the careful
+// auto set and `sed -i s/a/b/ ~/.ssh/config` under the default, each
+// approved. sed -i writes a temporary file beside the file and renames it
+// over it. HELD under bubblewrap: the narrowed entries are mounts of the
+// other entries, the directory itself stays writable (Landlock: the open
+// row TestRedteam32_ApprovedSedInPlaceFailsUnderLandlock). Safe outcome:
+// both edits made.
+func TestRedteam32_ApprovedSedInPlaceWorksUnderBubblewrap(t *testing.T) {
+	useMechanism(t, Bubblewrap)
+	r32ApprovedSedInPlace(t)
+}
+
+// r32ApprovedSedInPlace is the row above for the mechanism in use.
+func r32ApprovedSedInPlace(t *testing.T) {
+	w := r32Careful(t)
+	res := w.run("sed -i s/Ann/Bob/ .git/config")
+	if !strings.Contains(w.read(".git/config"), "Bob") {
+		t.Errorf("approved sed -i of .git/config failed; questions %q:\n%s", r29Asked(w), res.Text)
+	}
+	w = r27TmpWorld(t)
+	r30HeldStore(t, w, "id_ed25519")
+	must31(t, os.WriteFile(filepath.Join(w.secret, "config"), []byte("Host a\n"), 0o600))
+	res = w.run("sed -i s/a/b/ " + filepath.Join(w.secret, "config"))
+	if b, _ := os.ReadFile(filepath.Join(w.secret, "config")); string(b) != "Host b\n" {
+		t.Errorf("approved sed -i of ~/.ssh/config failed (%q); questions %q:\n%s", b, r29Asked(w), res.Text)
+	}
+}
+
+// Attack (pl.Frozen kept, the control of the open row
+// TestRedteam32_NamingAPathInTheSettingsDirectoryUnfreezesIt; HELD,
+// high): approved `sh ./b.sh ~/.ssh/known_hosts x` (secret), b.sh
+// writes eukhe's missing user settings file (confinement off). HELD: the
+// settings directory stays frozen (read-only to every process) when no
+// path in it was named. Safe outcome: the file is not made.
+func TestRedteam32_SettingsDirectoryStaysFrozenUnderASecretApproval(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		t.Run(string(m), func(t *testing.T) {
+			useMechanism(t, m)
+			w, user := r32SettingsWorld(t)
+			res := w.run("sh ./b.sh " + filepath.Join(w.secret, "known_hosts") + " x")
+			if exists(filepath.Join(user, "settings.json")) {
+				t.Errorf("the settings file was made; questions %q:\n%s", r29Asked(w), res.Text)
+			}
+		})
+	}
+}
