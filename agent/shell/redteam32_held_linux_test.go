@@ -157,3 +157,74 @@ func TestRedteam32_SettingsDirectoryStaysFrozenUnderASecretApproval(t *testing.T
 		})
 	}
 }
+
+// Held (was open): only the named paths that lie in a secret or protected place narrow the approval (placesOf, sandbox.go); a plain directory named beside them lends nothing below it.
+// Attack (namesAPlaceOf / confine.Narrow, a named directory that holds
+// the stores; GOT THROUGH, high): under the default auto set the agent
+// runs `sh ./b.sh ~/.ssh/known_hosts ~` (or `/`, or a parent of the home
+// spelled OUT/..): one word names a secret, another a directory. The
+// question (exec, secret) lists both; the user approves reading
+// known_hosts. namesAPlaceOf sees a secret place among the named paths
+// and narrows, but Narrow drops every secret entry at or below ANY named
+// path: the home (or /) holds ~/.ssh, ~/.aws, eukhe's state directory and
+// its discovery key, so nothing stays hidden and b.sh prints
+// ~/.ssh/id_ed25519. Both mechanisms. Root cause: Narrow treats every
+// named path as lending what it holds, where only a named path that lies
+// in a secret place (or is one) was about secret. Safe outcome: the key
+// is not printed unless a question named it. Suggested fix: pass Narrow
+// only the named paths whose own class is secret (protected: protected),
+// so a plain directory named beside them lends nothing below it.
+func TestRedteam32_NamedHomeLendsEveryStore(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		for _, extra := range []string{"HOME", "/", "OUT/.."} {
+			t.Run(string(m)+extra, func(t *testing.T) {
+				useMechanism(t, m)
+				w := r27TmpWorld(t)
+				r30HeldStore(t, w, "id_ed25519")
+				w.write("b.sh", "cat \"$1\" >/dev/null; ls \"$2\" >/dev/null; cat \"$HOME/.ssh/id_ed25519\"\n")
+				arg := strings.NewReplacer("HOME", filepath.Dir(w.secret), "OUT", w.outside).Replace(extra)
+				res := w.run("sh ./b.sh " + filepath.Join(w.secret, "known_hosts") + " " + arg)
+				if r31Named(w, filepath.Join(w.secret, "id_ed25519")) {
+					t.Skip("a question named the key")
+				}
+				if strings.Contains(res.Text, "PRIVATEKEY") {
+					t.Errorf("the key was printed under an approval that named known_hosts and %s; questions %q:\n%s", arg, r29Asked(w), res.Text)
+				}
+			})
+		}
+	}
+}
+
+// Held (was open): only the named paths that lie in a secret or protected place narrow the approval (placesOf, sandbox.go); a plain directory named beside them lends nothing below it.
+// Attack (sandbox.go pl.Frozen, a named path in a frozen settings
+// directory; GOT THROUGH, high): under the default auto set the agent
+// runs `sh ./b.sh ~/.ssh/known_hosts ~/.config/eukhe/notes.md`; the user
+// approves (exec, secret). As the secret is narrowed, every frozen
+// settings directory that holds a named path is unfrozen ("a settings
+// file a question named may be written where it is"), but the named path
+// need not be a settings file: b.sh writes eukhe's missing user settings
+// file ({"shell":{"confinement":"off"}}), which turns the sandbox off
+// for every later step. The control (a word x instead) holds:
+// TestRedteam32_SettingsDirectoryStaysFrozenUnderASecretApproval. Root
+// cause: the Frozen exception tests that a named path lies below the
+// directory, not that it is a settings file, nor that it is the file made
+// (a missing settings file is no secret entry to hide: Frozen alone
+// kept it from being made). Safe outcome: the settings file is not made.
+// Suggested fix: unfreeze a directory only when a named path is one of
+// its settings files (GateFiles), and then bind that file alone
+// writable, keeping the directory frozen.
+func TestRedteam32_NamingAPathInTheSettingsDirectoryUnfreezesIt(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		t.Run(string(m), func(t *testing.T) {
+			useMechanism(t, m)
+			w, user := r32SettingsWorld(t)
+			res := w.run("sh ./b.sh " + filepath.Join(w.secret, "known_hosts") + " " + filepath.Join(user, "notes.md"))
+			if r31Named(w, filepath.Join(user, "settings.json")) {
+				t.Skip("a question named the settings file")
+			}
+			if exists(filepath.Join(user, "settings.json")) {
+				t.Errorf("the settings file was made; questions %q:\n%s", r29Asked(w), res.Text)
+			}
+		})
+	}
+}

@@ -190,10 +190,13 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	auto := x.autoNow
 	x.mu.Unlock()
 	var narrowed gate.Effects
+	lent := map[gate.Effect][]string{}
 	for _, e := range []gate.Effect{gate.Secret, gate.Protected} {
-		if allowed.Has(e) && !auto.Has(e) && x.namesAPlaceOf(named, e) {
-			narrowed = narrowed.With(e)
-			allowed = allowed.Without(e)
+		if allowed.Has(e) && !auto.Has(e) {
+			if lent[e] = x.placesOf(named, e); len(lent[e]) > 0 {
+				narrowed = narrowed.With(e)
+				allowed = allowed.Without(e)
+			}
 		}
 	}
 	pl, made, refused := x.places(path, dir, allowed)
@@ -201,9 +204,10 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		return l, refused
 	}
 	if narrowed.Has(gate.Secret) {
-		pl.Secrets = confine.Narrow(pl.Secrets, named, listNoLinks)
+		pl.Secrets = confine.Narrow(pl.Secrets, lent[gate.Secret], listNoLinks)
 	}
 	if narrowed.Has(gate.Protected) {
+		named = lent[gate.Protected]
 		pl.Protected = confine.Narrow(pl.Protected, named, listNoLinks)
 		if made != nil {
 			all := made
@@ -227,7 +231,7 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	if narrowed.Has(gate.Secret) {
 		// a settings file a question named may be written where it is
 		pl.Frozen = slices.DeleteFunc(pl.Frozen, func(d string) bool {
-			return slices.ContainsFunc(named, func(n string) bool { return strings.HasPrefix(n, d+"/") })
+			return slices.ContainsFunc(lent[gate.Secret], func(n string) bool { return strings.HasPrefix(n, d+"/") })
 		})
 	}
 	if x.fifoDir != "" {
@@ -863,19 +867,22 @@ func (l placesLook) changed() []string {
 	return out
 }
 
-// namesAPlaceOf tells whether one of the real paths named lies in a
-// place of effect e's class (secret, protected): only then was the
-// judgment's e about those paths, to be narrowed to them. A program
+// placesOf are the real paths named that lie in a place of effect e's
+// class (secret, protected): the judgment's e was about those, and the
+// approval is narrowed to them (a plain directory named beside them, the
+// home, lends nothing below it: the thirty-second red team's). A program
 // judged secret by what it is, or blind (no word the gate could read),
 // names no such place, and its approval stays whole.
-func (x *run) namesAPlaceOf(named []string, e gate.Effect) bool {
-	return slices.ContainsFunc(named, func(n string) bool {
+func (x *run) placesOf(named []string, e gate.Effect) []string {
+	var out []string
+	for _, n := range named {
 		r := x.policy.Resolve("/", n)
-		if e == gate.Secret {
-			return x.policy.ClassRead(r) == gate.ClassSecret
+		if e == gate.Secret && x.policy.ClassRead(r) == gate.ClassSecret ||
+			e == gate.Protected && x.policy.ClassWrite(r) == gate.ClassProtected {
+			out = append(out, n)
 		}
-		return x.policy.ClassWrite(r) == gate.ClassProtected
-	})
+	}
+	return out
 }
 
 // listNoLinks lists a directory's entries for confine.Narrow, refusing
