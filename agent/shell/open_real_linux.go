@@ -31,21 +31,34 @@ func openReal(target string, flag int, perm os.FileMode) (*os.File, error) {
 	if flag&os.O_CREATE != 0 {
 		how.Mode = uint64(perm.Perm())
 	}
+	f, err := openat2(target, &how)
+	switch {
+	case err == nil:
+		return f, nil
+	case errors.Is(err, unix.ENOSYS):
+		return os.OpenFile(target, flag, perm)
+	case errors.Is(err, unix.ELOOP):
+		return nil, &os.PathError{Op: "open", Path: target,
+			Err: errors.New("a directory on the path became a symbolic link after it was judged; nothing was opened")}
+	default:
+		return nil, &os.PathError{Op: "open", Path: target, Err: err}
+	}
+}
+
+// openat2 opens target as how says, again after EINTR or EAGAIN; ENOSYS
+// stands for a kernel (or a seccomp filter) without openat2.
+func openat2(target string, how *unix.OpenHow) (*os.File, error) {
 	for {
-		fd, err := unix.Openat2(unix.AT_FDCWD, target, &how)
+		fd, err := unix.Openat2(unix.AT_FDCWD, target, how)
 		switch {
 		case err == nil:
 			return os.NewFile(uintptr(fd), target), nil
 		case errors.Is(err, unix.EINTR) || errors.Is(err, unix.EAGAIN):
 			continue
 		case errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) && !isFileEPERM(target):
-			return os.OpenFile(target, flag, perm)
-		case errors.Is(err, unix.ELOOP):
-			return nil, &os.PathError{Op: "open", Path: target,
-				Err: errors.New("a directory on the path became a symbolic link after it was judged; nothing was opened")}
-		default:
-			return nil, &os.PathError{Op: "open", Path: target, Err: err}
+			return nil, unix.ENOSYS
 		}
+		return nil, err
 	}
 }
 
@@ -121,16 +134,5 @@ func openPath(target string, follow bool) (*os.File, error) {
 	if !follow {
 		how.Flags |= unix.O_NOFOLLOW
 	}
-	for {
-		fd, err := unix.Openat2(unix.AT_FDCWD, target, &how)
-		switch {
-		case err == nil:
-			return os.NewFile(uintptr(fd), target), nil
-		case errors.Is(err, unix.EINTR) || errors.Is(err, unix.EAGAIN):
-			continue
-		case errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) && !isFileEPERM(target):
-			return nil, unix.ENOSYS
-		}
-		return nil, err
-	}
+	return openat2(target, &how)
 }
