@@ -26,10 +26,9 @@ import (
 // program's status. Only then does the runner look for protected entries
 // the step made. The supervisor itself killed with SIGKILL would leave
 // them: the runner sends TERM first, which the supervisor leaves to the
-// program, and at the script's end its KILL after the grace
-// (run.endProcesses, killKernel) stops the supervisor and kills its tree
-// before it; a stop's or timeout's KILL to the group after the grace
-// (killGroups) may still reach the supervisor first.
+// program, and every KILL after the grace (a stop's, a timeout's, the
+// script's end: run.killLive, killKernel) stops the supervisor and kills
+// its tree before it, then its group.
 
 // innerArg marks the inner run of ConfineArg: apply the plan and exec.
 const innerArg = "--inner"

@@ -49,7 +49,8 @@ func (x *run) pruneGroups() {
 }
 
 // killGroups sends TERM to every process group the script started, and
-// KILL after the grace to each that still has a process.
+// after the grace kills each program still running with its tree
+// (killLive), then KILL to each group that still has a process.
 func (x *run) killGroups() {
 	x.mu.Lock()
 	groups := make([]int, 0, len(x.groups))
@@ -64,6 +65,7 @@ func (x *run) killGroups() {
 		_ = syscall.Kill(-g, syscall.SIGTERM)
 	}
 	time.AfterFunc(x.grace, func() {
+		x.killLive()
 		for _, g := range groups {
 			if syscall.Kill(-g, 0) == nil {
 				_ = syscall.Kill(-g, syscall.SIGKILL)

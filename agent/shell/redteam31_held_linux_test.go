@@ -7,6 +7,7 @@ package shell
 // (redteam31_open_attacks_test.go) use too.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -711,5 +712,37 @@ func r31StatRace(t *testing.T, ws, store, test string) {
 	}
 	if !strings.Contains(res.Text, "HITS=") {
 		t.Errorf("%s: the loop did not run:\n%s", test, res.Text)
+	}
+}
+
+// Attack (a stop's KILL to the supervisor's group; HELD): a foreground
+// program that called setsid, stopped by the script's timeout. The KILL
+// after the grace reached the Landlock supervisor's group first, and the
+// program, in a session of its own, was left an orphan nobody looked for
+// (found with the CI run's failure of
+// TestRedteam31_BackgroundJobShapesEndWithTheScript: the same KILL
+// outran the end's). HELD: killGroups kills each live program's tree
+// before its group (run.killLive). Safe outcome: no process with the
+// marker is alive a moment after the run.
+func TestRedteam33_TimedOutSetsidProgramEndsWithItsScript(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		for i, form := range []string{"setsid sleep 60 %s", "setsid -f sleep 60 %s; sleep 60", "sh -c 'setsid sleep 60 %s'"} {
+			t.Run(fmt.Sprintf("%s/%d", m, i), func(t *testing.T) {
+				useMechanism(t, m)
+				w := newWorld(t, gate.DefaultAuto())
+				mark := fmt.Sprintf("0.%09d", time.Now().UnixNano()%1e9)
+				res := w.runner.Run(context.Background(), Request{Script: fmt.Sprintf(form, mark), Timeout: 700 * time.Millisecond})
+				if res.Ending != TimedOut {
+					t.Fatalf("ending %s:\n%s", res.Ending, res.Text)
+				}
+				time.Sleep(2 * time.Second)
+				if pids := r31Marked(mark); len(pids) > 0 {
+					for _, pid := range pids {
+						_ = syscall.Kill(pid, syscall.SIGKILL) // ours: started by this test's run
+					}
+					t.Errorf("%s: processes %v outlived the script:\n%s", form, pids, res.Text)
+				}
+			})
+		}
 	}
 }

@@ -438,15 +438,7 @@ func (x *run) endProcesses() {
 	select {
 	case <-ended:
 	case <-t.C:
-		x.reapMu.Lock()
-		x.mu.Lock()
-		live := make(map[int]procGroup, len(x.live))
-		maps.Copy(live, x.live)
-		x.mu.Unlock()
-		for pid, g := range live {
-			killKernel(pid, g)
-		}
-		x.reapMu.Unlock()
+		x.killLive()
 		select {
 		case <-ended:
 		case <-time.After(endWait):
@@ -457,6 +449,25 @@ func (x *run) endProcesses() {
 		return
 	}
 	x.out.WriteString(fmt.Sprintf("bash: %d program(s) still running when the script ended were stopped: a step's processes end with its script (`wait` for a background program to keep it)\n", running))
+}
+
+// killLive kills each program of the script still running with its
+// whole tree, its session and its group (killKernel), under reapMu so
+// that no pid among them is reused meanwhile. It comes before any KILL
+// to a program's group: under Landlock that group is the supervisor's,
+// and a supervisor killed first leaves a program that called setsid an
+// orphan nobody looks for (the CI run's
+// TestRedteam31_BackgroundJobShapesEndWithTheScript: the group's KILL
+// after the grace, sent by killGroups, outran endProcesses' own).
+func (x *run) killLive() {
+	x.reapMu.Lock()
+	defer x.reapMu.Unlock()
+	x.mu.Lock()
+	live := maps.Clone(x.live)
+	x.mu.Unlock()
+	for pid, g := range live {
+		killKernel(pid, g)
+	}
 }
 
 // result is the script's result once it ended.
