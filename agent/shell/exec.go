@@ -87,6 +87,19 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 		return interp.ExitStatus(126)
 	}
 	x.noteSandbox(l, allowed)
+	if l.warn != "" {
+		fmt.Fprint(hc.Stderr, l.warn)
+	}
+	settled := false
+	settle := func() {
+		if l.settle != nil && !settled {
+			settled = true
+			for _, line := range l.settle(args[0]) {
+				fmt.Fprintln(hc.Stderr, line)
+			}
+		}
+	}
+	defer settle() // a process that never started: its copies go
 	cmd := &exec.Cmd{
 		Path: l.path, Args: l.argv, Env: l.env, Dir: hc.Dir,
 		Stdin: hc.Stdin, Stdout: hc.Stdout, Stderr: hc.Stderr,
@@ -161,6 +174,7 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	x.reapMu.Unlock()
 	err = cmd.Wait()
 	x.waited(group)
+	settle()
 	made := refuseMade(l.made, x.id)
 	if endLive != nil {
 		made = append(endLive(), made...)

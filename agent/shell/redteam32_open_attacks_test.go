@@ -47,53 +47,6 @@ func TestRedteam32_ALinkInTheStoreBreaksAnApprovedRead(t *testing.T) {
 	}
 }
 
-// Attack (confine.Narrow, new names in a narrowed store, bubblewrap; GOT
-// THROUGH, high): as TestRedteam32_NarrowedStoreTakesNoNewFilesUnderLandlock:
-// the user approves `sh ./b.sh ~/.ssh/known_hosts`; b.sh makes
-// ~/.ssh/authorized_keys (the agent's key: a login), ~/.ssh/config (a
-// ProxyCommand run at the next ssh) or ~/.ssh/rc. Root cause: Narrow
-// replaces the store's one entry by mounts of its existing entries; a
-// name that does not exist yet has no mount, and the store directory
-// itself is writable (write, outside allowed). Safe outcome: none is
-// made unless a question named it. Suggested fix: keep the narrowed
-// directory itself read-only (a read-only bind of it, then the named
-// paths bound writable on top), or bind only the named paths into an
-// empty tmpfs at the store.
-func TestRedteam32_NarrowedStoreTakesNewFilesUnderBubblewrap(t *testing.T) {
-	useMechanism(t, Bubblewrap)
-	for _, name := range []string{"authorized_keys", "config", "rc"} {
-		if made, res, w := r32NewInStore(t, name); made {
-			t.Errorf("~/.ssh/%s was made; questions %q:\n%s", name, r29Asked(w), res.Text)
-		}
-	}
-}
-
-// Attack (confine.Narrow, a protected directory's missing entry,
-// bubblewrap; GOT THROUGH, high under a careful auto set): as
-// TestRedteam32_MissingHooksDirectoryNotPlantedUnderLandlock: no
-// .git/hooks; the user approves `sed -i -f edit.sed .git/config`, and
-// edit.sed's e command makes .git/hooks/pre-commit (run at the next
-// commit) or .git/info/attributes. Root cause: as above, for protected:
-// .git gives way to mounts of its existing entries, and .git itself is
-// writable, so a missing protected entry (hooks, info) is made freely;
-// the made scan keeps the named path only. Safe outcome: neither is made
-// unless a question named it. Suggested fix: as above (the narrowed
-// directory read-only, the named paths bound writable), or keep the made
-// scan for every protected entry made below a narrowed one but the
-// named.
-func TestRedteam32_MissingHooksDirectoryPlantedUnderBubblewrap(t *testing.T) {
-	useMechanism(t, Bubblewrap)
-	for _, plant := range []string{
-		"mkdir -p .git/hooks && printf '#!/bin/sh\\necho HOOK\\n' > .git/hooks/pre-commit",
-		"mkdir -p .git/info && echo '* filter=x' > .git/info/attributes",
-	} {
-		w := r32Careful(t)
-		if p, res := r32PlantByEdit(w, plant, ".git/hooks/pre-commit", ".git/info/attributes"); p != "" {
-			t.Errorf("%s was made under an approval of .git/config; questions %q:\n%s", p, r29Asked(w), res.Text)
-		}
-	}
-}
-
 // Attack (false positive: confine.Narrow under Landlock; GOT THROUGH,
 // medium): the approved everyday edits of
 // TestRedteam32_ApprovedSedInPlaceWorksUnderBubblewrap (`sed -i

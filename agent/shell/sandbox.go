@@ -116,6 +116,48 @@ type launch struct {
 	// process (protected_live.go); the function it gives ends it and
 	// lists what the watch renamed out of use meanwhile.
 	begin func() (end func() []string)
+	// settle, when set, is called once the process ended, with the
+	// program's name: it writes back what the process may keep of the
+	// places an approval narrowed, and gives a line for each thing it did
+	// not keep (shadow_linux.go).
+	settle func(program string) []string
+	// warn is told before the process starts: what of its approval it
+	// does not get, and why.
+	warn string
+}
+
+// shadow shows each directory a narrowing opened (confine.GivenWay) from
+// a copy, adding its mounts to s and its settle to l; whole are the
+// places before the narrowing. A directory that cannot be shown so gives
+// the warning, and the caller keeps the places covered whole: the
+// approved step then fails, never reaches more.
+func (x *run) shadow(l *launch, s *confine.Sandbox, pl, whole confine.Places, named []string, program string) (warn string) {
+	given := confine.GivenWay(slices.Concat(whole.Secrets, whole.Protected), slices.Concat(pl.Secrets, pl.Protected), named)
+	if len(given) == 0 {
+		return ""
+	}
+	for _, d := range slices.Concat(pl.Pinned, pl.Frozen, pl.Sealed) {
+		if slices.ContainsFunc(given, func(g string) bool { return strings.HasPrefix(d, g+"/") }) {
+			return fmt.Sprintf("bash: %s: the approval is not narrowed below %s, which holds eukhe's own settings; what it named stays covered\n", program, d)
+		}
+	}
+	fail := func(err error) string {
+		return fmt.Sprintf("bash: %s: the places the approval named cannot be shown alone (%v); they stay covered, and the step may fail\n", program, err)
+	}
+	root, err := shadowRoot(gate.EnvFromList(x.env))
+	if err != nil {
+		return fail(err)
+	}
+	plan := *s
+	sh, err := makeShadows(root, given, named,
+		func(p string) bool { return confine.Covered(pl.Secrets, p) },
+		func(p string) bool { return plan.Reach(p).Write })
+	if err != nil {
+		return fail(err)
+	}
+	s.Mounts = append(s.Mounts, sh.mounts...)
+	l.settle = sh.settle
+	return ""
 }
 
 // tempDir is the session's private temporary directory, made on first
@@ -203,6 +245,7 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	if refused != "" {
 		return l, refused
 	}
+	whole := pl
 	if narrowed.Has(gate.Secret) {
 		pl.Secrets = confine.Narrow(pl.Secrets, lent[gate.Secret], listNoLinks)
 	}
@@ -277,6 +320,15 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		pl.KeepTmp = true
 	}
 	s := confine.Plan(allowed, pl)
+	if c.Mechanism == Bubblewrap && narrowed != 0 {
+		// the directories the narrowing opened are shown from copies
+		// (shadow_linux.go), else the place stays covered whole
+		if warn := x.shadow(&l, &s, pl, whole, slices.Concat(lent[gate.Secret], lent[gate.Protected]), argv[0]); warn != "" {
+			pl.Secrets, pl.Protected = whole.Secrets, whole.Protected
+			s = confine.Plan(allowed, pl)
+			l.warn = warn
+		}
+	}
 	for _, m := range s.Mounts {
 		if m.Kind == confine.MountHideDir || m.Kind == confine.MountHideFile {
 			l.hidden = append(l.hidden, m.Dst)
@@ -740,12 +792,8 @@ func stateDirs(env map[string]string) []string {
 		out = append(out, rt)
 	}
 	out = append(out, filepath.Join(os.TempDir(), "eukhe-"+strconv.Itoa(os.Getuid())))
-	state := env["XDG_STATE_HOME"]
-	if !filepath.IsAbs(state) && filepath.IsAbs(env["HOME"]) {
-		state = filepath.Join(env["HOME"], ".local", "state")
-	}
-	if filepath.IsAbs(state) {
-		out = append(out, filepath.Join(state, "eukhe"))
+	if state := stateHome(env); state != "" {
+		out = append(out, state)
 	}
 	for _, k := range []string{"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "GNUPGHOME"} {
 		if v, _, _ := strings.Cut(env[k], ":"); filepath.IsAbs(v) {
@@ -753,6 +801,19 @@ func stateDirs(env map[string]string) []string {
 		}
 	}
 	return out
+}
+
+// stateHome is eukhe's state directory ($XDG_STATE_HOME/eukhe, else
+// ~/.local/state/eukhe), or "" with neither set.
+func stateHome(env map[string]string) string {
+	state := env["XDG_STATE_HOME"]
+	if !filepath.IsAbs(state) && filepath.IsAbs(env["HOME"]) {
+		state = filepath.Join(env["HOME"], ".local", "state")
+	}
+	if !filepath.IsAbs(state) {
+		return ""
+	}
+	return filepath.Join(state, "eukhe")
 }
 
 // appendEntry adds the real path of p when it exists.

@@ -1,5 +1,7 @@
 package confine
 
+import "slices"
+
 // Narrow is what of entries stays covered (hidden: the secret ones;
 // read-only: the protected ones) when a question approved the effect at
 // the real paths named only, as a program's own words named them: an
@@ -54,4 +56,37 @@ func Covered(entries []Entry, p string) bool {
 		}
 	}
 	return false
+}
+
+// GivenWay are the directories Narrow opened for the named paths, by
+// depth: from each entry of entries that holds a named path it uncovered
+// (narrowed no longer covers it) down to that path's directory. Each of
+// them shows the named paths now, and its own entries stay covered, but
+// the directory itself could take any new name a program makes (an
+// authorized_keys in a store narrowed to known_hosts, a hooks directory
+// in a .git narrowed to its config: the thirty-second red team's): a
+// sandbox that can show a directory from another place shows each of
+// them from a private copy (agent/shell's shadows), and keeps of it only
+// the named paths. It is pure.
+func GivenWay(entries, narrowed []Entry, named []string) []string {
+	var out []string
+	for _, n := range named {
+		if Covered(narrowed, n) {
+			continue
+		}
+		for _, e := range entries {
+			if !e.Dir || n == e.Path || !under(n, e.Path) {
+				continue
+			}
+			for d := parentOf(n); under(d, e.Path); d = parentOf(d) {
+				if !slices.Contains(out, d) {
+					out = append(out, d)
+				}
+				if d == e.Path {
+					break
+				}
+			}
+		}
+	}
+	return sortedByDepth(out)
 }

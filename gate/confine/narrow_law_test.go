@@ -92,3 +92,54 @@ func TestLaw_an_approval_uncovers_only_what_it_named(t *testing.T) {
 		}
 	})
 }
+
+// A narrowed place is shown from a copy down to each named path: GivenWay
+// holds every directory from an entry that holds an uncovered named path
+// down to that path's directory, only those, each after the directories
+// above it.
+func TestLaw_a_narrowed_place_is_given_way_down_to_each_named_path(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		seg := rapid.SampledFrom([]string{"a", "b", ".ssh", "keys", "id"})
+		pathOf := func(label string) string {
+			parts := rapid.SliceOfN(seg, 1, 4).Draw(rt, label)
+			return "/h/" + path.Join(parts...)
+		}
+		entries := []Entry{}
+		for i := rapid.IntRange(0, 3).Draw(rt, "entries"); i > 0; i-- {
+			entries = append(entries, Entry{Path: pathOf("entry"), Dir: rapid.Bool().Draw(rt, "dir")})
+		}
+		var named []string
+		for i := rapid.IntRange(0, 3).Draw(rt, "named"); i > 0; i-- {
+			named = append(named, pathOf("named"))
+		}
+		narrowed := rapid.SliceOfN(rapid.SampledFrom(append(entries, Entry{Path: "/x"})), 0, 2).Draw(rt, "narrowed")
+		got := GivenWay(entries, narrowed, named)
+		want := map[string]bool{}
+		for _, n := range named {
+			if Covered(narrowed, n) {
+				continue
+			}
+			for _, e := range entries {
+				if e.Dir && n != e.Path && under(n, e.Path) {
+					for d := path.Dir(n); ; d = path.Dir(d) {
+						want[d] = true
+						if d == e.Path {
+							break
+						}
+					}
+				}
+			}
+		}
+		if len(got) != len(want) {
+			rt.Fatalf("given way %v, want %v (entries %v, named %v, narrowed %v)", got, want, entries, named, narrowed)
+		}
+		for i, d := range got {
+			if !want[d] {
+				rt.Fatalf("%s given way: no uncovered named path below it (entries %v, named %v)", d, entries, named)
+			}
+			if i > 0 && depth(got[i-1]) > depth(d) {
+				rt.Fatalf("%v not by depth", got)
+			}
+		}
+	})
+}

@@ -1,0 +1,332 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/eukhe/eukhe/gate/confine"
+)
+
+// A place an approval narrowed, shown from a copy (bubblewrap).
+//
+// confine.Narrow uncovers the named paths of a secret store or a
+// protected directory and keeps its other entries covered, but the
+// directories it opened on the way (confine.GivenWay) could take any new
+// name: a program approved to read ~/.ssh/known_hosts made
+// ~/.ssh/authorized_keys, and one approved to edit .git/config made
+// .git/hooks/pre-commit (the thirty-second red team's high rows). Under
+// bubblewrap each such directory is shown from a private copy instead:
+// it holds a copy of each named file (a regular file the program may
+// replace, as sed -i and every atomic save do), a mount of each named
+// directory, a read-only mount of each protected entry, and nothing of
+// the secret ones. After the process, settle writes back the named files
+// it changed (atomically, with no link followed), removes those it
+// removed, and tells every other name it made there, which is not kept.
+// The copies lie in eukhe's state directory, which every other step's
+// sandbox hides.
+
+// shadowCopyMax bounds a named file copied into a shadow; a larger one is
+// shown by a mount of its own (written in place; not replaceable).
+const shadowCopyMax = 64 << 20
+
+// shadows are the shadowed directories of one process.
+type shadows struct {
+	root   string // the private directory holding them
+	mounts []confine.Mount
+	files  []shadowFile
+	dirs   []shadowDir
+}
+
+// shadowDir is one directory shown from its copy.
+type shadowDir struct {
+	real, copy string
+	write      bool
+	kept       map[string]bool // names in copy that are not the program's
+}
+
+// shadowFile is a named file, copied into a shadow.
+type shadowFile struct {
+	real, copy string
+	had        bool // the real file existed when copied
+	copied     copyStat
+	was        copyStat // the real file then
+}
+
+// copyStat is what tells a file changed.
+type copyStat struct {
+	ok              bool
+	ino, size, mode uint64
+	mtime           int64
+}
+
+func statOf(p string) copyStat {
+	var st unix.Stat_t
+	if unix.Lstat(p, &st) != nil {
+		return copyStat{}
+	}
+	return copyStat{ok: true, ino: st.Ino, size: uint64(st.Size), mode: uint64(st.Mode), mtime: st.Mtim.Nano()}
+}
+
+// shadowRoot is where a process's shadows are made: below eukhe's state
+// directory, which every sandbox hides unless secret is allowed whole.
+func shadowRoot(env map[string]string) (string, error) {
+	state := stateHome(env)
+	if state == "" {
+		return "", errors.New("no state directory (HOME or XDG_STATE_HOME) to keep the copies in")
+	}
+	base := filepath.Join(state, "narrow")
+	if err := os.MkdirAll(base, 0o700); err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(real, "p")
+}
+
+// makeShadows builds the shadows of the directories given way (by
+// depth), for a program that named named; hidden tells an entry that
+// stays hidden (a secret one), writable a directory the program may
+// write. On an error nothing is left behind.
+func makeShadows(root string, given, named []string, hidden, writable func(string) bool) (_ *shadows, err error) {
+	sh := &shadows{root: root}
+	defer func() {
+		if err != nil {
+			_ = os.RemoveAll(root)
+		}
+	}()
+	for i, d := range given {
+		fi, err := os.Lstat(d)
+		if err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("%s is no directory now", d)
+		}
+		sd := shadowDir{real: d, copy: filepath.Join(root, strconv.Itoa(i)), write: writable(d), kept: map[string]bool{}}
+		if err := os.Mkdir(sd.copy, fi.Mode().Perm()|0o700); err != nil {
+			return nil, err
+		}
+		kind := confine.MountRO
+		if sd.write {
+			kind = confine.MountRW
+		}
+		sh.mounts = append(sh.mounts, confine.Mount{Kind: kind, Src: sd.copy, Dst: d})
+		des, err := os.ReadDir(d)
+		if err != nil {
+			return nil, err
+		}
+		for _, de := range des {
+			p := filepath.Join(d, de.Name())
+			c := filepath.Join(sd.copy, de.Name())
+			switch {
+			case de.Type()&os.ModeSymlink != 0:
+				return nil, fmt.Errorf("%s is a symbolic link now", p)
+			case slices.Contains(given, p):
+				sd.kept[de.Name()] = true
+				if err := os.Mkdir(c, 0o700); err != nil {
+					return nil, err
+				}
+			case slices.Contains(named, p):
+				sd.kept[de.Name()] = true
+				if err := sh.showNamed(p, c, de, writable(p)); err != nil {
+					return nil, err
+				}
+			case hidden(p):
+				// not there at all
+			default:
+				sd.kept[de.Name()] = true
+				if err := placeholder(c, de.IsDir()); err != nil {
+					return nil, err
+				}
+				sh.mounts = append(sh.mounts, confine.Mount{Kind: confine.MountRO, Src: p, Dst: p})
+			}
+		}
+		for _, n := range named {
+			if filepath.Dir(n) == d && !sd.kept[filepath.Base(n)] {
+				// named, not there yet: the program may make it
+				sh.files = append(sh.files, shadowFile{real: n, copy: filepath.Join(sd.copy, filepath.Base(n))})
+			}
+		}
+		sh.dirs = append(sh.dirs, sd)
+	}
+	slices.SortStableFunc(sh.mounts, func(a, b confine.Mount) int {
+		return strings.Count(a.Dst, "/") - strings.Count(b.Dst, "/")
+	})
+	return sh, nil
+}
+
+// showNamed puts the named entry p in its shadow at c: a regular file as
+// a copy, anything else (or a file too large to copy) as a mount.
+func (sh *shadows) showNamed(p, c string, de os.DirEntry, write bool) error {
+	if de.Type().IsRegular() {
+		if fi, err := de.Info(); err == nil && fi.Size() <= shadowCopyMax {
+			was := statOf(p)
+			if err := copyNoFollow(p, c, fi.Mode().Perm()); err != nil {
+				return err
+			}
+			sh.files = append(sh.files, shadowFile{real: p, copy: c, had: true, copied: statOf(c), was: was})
+			return nil
+		}
+	}
+	if err := placeholder(c, de.IsDir()); err != nil {
+		return err
+	}
+	kind := confine.MountRO
+	if write {
+		kind = confine.MountRW
+	}
+	sh.mounts = append(sh.mounts, confine.Mount{Kind: kind, Src: p, Dst: p})
+	return nil
+}
+
+// placeholder makes the mount point of an entry shown through.
+func placeholder(c string, dir bool) error {
+	if dir {
+		return os.Mkdir(c, 0o700)
+	}
+	f, err := os.OpenFile(c, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// copyNoFollow copies the regular file src to the new file dst, neither
+// through a link.
+func copyNoFollow(src, dst string, perm os.FileMode) error {
+	in, err := openReal(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if fi, err := in.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is no regular file now", src)
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// settle, after the process, writes back each named file it changed,
+// removes each it removed, tells what it made that no question named
+// (not kept), and removes the copies. Each line says what landed.
+func (sh *shadows) settle(program string) []string {
+	var out []string
+	for _, f := range sh.files {
+		if line := f.settle(program); line != "" {
+			out = append(out, line)
+		}
+	}
+	for _, d := range sh.dirs {
+		names, _ := readNames(d.copy)
+		for _, n := range names {
+			if d.kept[n] || slices.ContainsFunc(sh.files, func(f shadowFile) bool { return f.copy == filepath.Join(d.copy, n) }) {
+				continue
+			}
+			out = append(out, fmt.Sprintf("bash: %s: made %s, which no question named: not kept (the approval covers the paths it named; a step that names this one asks for it)",
+				program, filepath.Join(d.real, n)))
+		}
+	}
+	if err := os.RemoveAll(sh.root); err != nil {
+		out = append(out, fmt.Sprintf("bash: %s: the copies at %s were not removed (%v); remove them by hand", program, sh.root, err))
+	}
+	return out
+}
+
+func readNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	slices.Sort(names)
+	return names, err
+}
+
+// settle writes back one named file: what the program left at its copy
+// replaces the real file, unless the program left it as it was, or the
+// real file changed meanwhile (someone else's change is kept).
+func (f shadowFile) settle(program string) string {
+	now := statOf(f.copy)
+	switch {
+	case !now.ok && !f.had:
+		return ""
+	case now.ok && f.had && now == f.copied:
+		return ""
+	}
+	if real := statOf(f.real); real != f.was {
+		return fmt.Sprintf("bash: %s: %s changed while it ran: its own change was not written (the file is as the other change left it)", program, f.real)
+	}
+	dir, err := openReal(filepath.Dir(f.real), os.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return fmt.Sprintf("bash: %s: its change of %s was not written (%v); the file is as it was", program, f.real, err)
+	}
+	defer dir.Close()
+	dfd := int(dir.Fd())
+	base := filepath.Base(f.real)
+	if !now.ok {
+		if err := unix.Unlinkat(dfd, base, 0); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Sprintf("bash: %s: %s was not removed (%v); it is as it was", program, f.real, err)
+		}
+		return ""
+	}
+	if now.mode&unix.S_IFMT != unix.S_IFREG {
+		return fmt.Sprintf("bash: %s: left %s as no regular file: not kept (the file is as it was)", program, f.real)
+	}
+	if err := writeBack(dfd, base, f.copy, os.FileMode(now.mode).Perm()); err != nil {
+		return fmt.Sprintf("bash: %s: its change of %s was not written (%v); the file is as it was", program, f.real, err)
+	}
+	return ""
+}
+
+// writeBack replaces the entry base of the directory dfd with the
+// content of the regular file src: a new file beside it, made without
+// following a link, synced, renamed over it.
+func writeBack(dfd int, base, src string, perm os.FileMode) error {
+	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if fi, err := in.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return errors.New("the program's copy is no regular file")
+	}
+	tmp := "." + base + ".eukhe-" + randomTail()
+	fd, err := unix.Openat(dfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm))
+	if err != nil {
+		return err
+	}
+	out := os.NewFile(uintptr(fd), tmp)
+	_, err = io.Copy(out, in)
+	if err == nil {
+		err = out.Chmod(perm)
+	}
+	if err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = unix.Renameat(dfd, tmp, dfd, base)
+	}
+	if err != nil {
+		_ = unix.Unlinkat(dfd, tmp, 0)
+	}
+	return err
+}
