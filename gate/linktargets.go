@@ -241,6 +241,18 @@ func (p *Policy) learnLinksIn(rules []Rule) {
 	}
 }
 
+// LearnLinks looks again for the links in the protected places
+// (learnLinksIn over every rule, the learned ones too), as a refresh
+// does: a process allowed protected may have made one (`ln -s
+// ../../scripts/pc.sh .git/hooks/pre-commit`), and the next step that
+// writes its target by its own path is writing a hook (the
+// thirty-second red team's). Its caller calls it once such a process
+// ended.
+func (p *Policy) LearnLinks() {
+	rules, _ := p.allRules()
+	p.learnLinksIn(rules)
+}
+
 // maxLinksIn bounds the entries learnLinksIn looks at, each time.
 const maxLinksIn = 20000
 

@@ -175,6 +175,10 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	err = cmd.Wait()
 	x.waited(group)
 	settle()
+	if allowed.Has(gate.Protected) {
+		// a link it made in a protected place makes its target one
+		x.policy.LearnLinks()
+	}
 	made := refuseMade(l.made, x.id)
 	if endLive != nil {
 		made = append(endLive(), made...)

@@ -431,6 +431,10 @@ func (r *Runner) cellEnded(c *cellRun) {
 	if len(made) > 0 {
 		c.note.made(made)
 	}
+	if k.allowed.Has(gate.Protected) && r.Gate.Policy != nil {
+		// a link the cell made in a protected place makes its target one
+		r.Gate.Policy.LearnLinks()
+	}
 	c.mu.Lock()
 	c.post = c.note.line()
 	job := c.job

@@ -41,6 +41,7 @@ const shadowCopyMax = 64 << 20
 // shadows are the shadowed directories of one process.
 type shadows struct {
 	root   string // the private directory holding them
+	named  []string
 	mounts []confine.Mount
 	files  []shadowFile
 	dirs   []shadowDir
@@ -99,7 +100,7 @@ func shadowRoot(env map[string]string) (string, error) {
 // stays hidden (a secret one), writable a directory the program may
 // write. On an error nothing is left behind.
 func makeShadows(root string, given, named []string, hidden, writable func(string) bool) (_ *shadows, err error) {
-	sh := &shadows{root: root}
+	sh := &shadows{root: root, named: named}
 	defer func() {
 		if err != nil {
 			_ = os.RemoveAll(root)
@@ -107,6 +108,11 @@ func makeShadows(root string, given, named []string, hidden, writable func(strin
 	}()
 	for i, d := range given {
 		fi, err := os.Lstat(d)
+		if errors.Is(err, os.ErrNotExist) {
+			// on the way to a named path: the program may make it in
+			// the shadow above, and settle carries it
+			continue
+		}
 		if err != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("%s is no directory now", d)
 		}
@@ -147,12 +153,6 @@ func makeShadows(root string, given, named []string, hidden, writable func(strin
 					return nil, err
 				}
 				sh.mounts = append(sh.mounts, confine.Mount{Kind: confine.MountRO, Src: p, Dst: p})
-			}
-		}
-		for _, n := range named {
-			if filepath.Dir(n) == d && !sd.kept[filepath.Base(n)] {
-				// named, not there yet: the program may make it
-				sh.files = append(sh.files, shadowFile{real: n, copy: filepath.Join(sd.copy, filepath.Base(n))})
 			}
 		}
 		sh.dirs = append(sh.dirs, sd)
@@ -222,8 +222,10 @@ func copyNoFollow(src, dst string, perm os.FileMode) error {
 }
 
 // settle, after the process, writes back each named file it changed,
-// removes each it removed, tells what it made that no question named
-// (not kept), and removes the copies. Each line says what landed.
+// removes each it removed, carries each named entry it made (a file, a
+// link, a directory's tree; a directory on the way to one), tells what
+// else it made there, which is not kept, and removes the copies. Each
+// line says what did not land.
 func (sh *shadows) settle(program string) []string {
 	var out []string
 	for _, f := range sh.files {
@@ -232,19 +234,169 @@ func (sh *shadows) settle(program string) []string {
 		}
 	}
 	for _, d := range sh.dirs {
-		names, _ := readNames(d.copy)
-		for _, n := range names {
-			if d.kept[n] || slices.ContainsFunc(sh.files, func(f shadowFile) bool { return f.copy == filepath.Join(d.copy, n) }) {
-				continue
-			}
-			out = append(out, fmt.Sprintf("bash: %s: made %s, which no question named: not kept (the approval covers the paths it named; a step that names this one asks for it)",
-				program, filepath.Join(d.real, n)))
-		}
+		out = sh.carryNew(out, program, d.copy, d.real, d.kept)
 	}
 	if err := os.RemoveAll(sh.root); err != nil {
 		out = append(out, fmt.Sprintf("bash: %s: the copies at %s were not removed (%v); remove them by hand", program, sh.root, err))
 	}
 	return out
+}
+
+// carryNew handles the entries of the copy dir, shown at real, that the
+// process made: a named one is carried to real, a directory on the way
+// to a named path is made there and looked into, anything else is told
+// as not kept. kept are the names that are not the process's.
+func (sh *shadows) carryNew(out []string, program, copyDir, real string, kept map[string]bool) []string {
+	names, _ := readNames(copyDir)
+	for _, n := range names {
+		c, r := filepath.Join(copyDir, n), filepath.Join(real, n)
+		if kept[n] || slices.ContainsFunc(sh.files, func(f shadowFile) bool { return f.copy == c }) {
+			continue
+		}
+		switch {
+		case slices.Contains(sh.named, r):
+			if err := carry(c, r); err != nil {
+				out = append(out, fmt.Sprintf("bash: %s: %s, which it made, was not kept (%v)", program, r, err))
+			}
+		case slices.ContainsFunc(sh.named, func(p string) bool { return strings.HasPrefix(p, r+"/") }) && isDirNoFollow(c):
+			if err := makeDirAt(r); err != nil {
+				out = append(out, fmt.Sprintf("bash: %s: %s, which it made, was not kept (%v)", program, r, err))
+				continue
+			}
+			out = sh.carryNew(out, program, c, r, nil)
+		default:
+			out = append(out, fmt.Sprintf("bash: %s: made %s, which no question named: not kept (the approval covers the paths it named; a step that names this one asks for it)", program, r))
+		}
+	}
+	return out
+}
+
+func isDirNoFollow(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
+}
+
+// makeDirAt makes the directory real (its parent opened with no link
+// followed); one there already is kept.
+func makeDirAt(real string) error {
+	dir, err := openReal(filepath.Dir(real), os.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	err = unix.Mkdirat(int(dir.Fd()), filepath.Base(real), 0o755)
+	if errors.Is(err, unix.EEXIST) {
+		var st unix.Stat_t
+		if unix.Fstatat(int(dir.Fd()), filepath.Base(real), &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			return nil
+		}
+	}
+	return err
+}
+
+// carry puts the entry the process made at c (a regular file, a
+// symbolic link, or a directory of them) at real, which must not exist:
+// built under a new name in real's directory, then renamed there
+// without replacing anything (RENAME_NOREPLACE).
+func carry(c, real string) error {
+	dir, err := openReal(filepath.Dir(real), os.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	dfd := int(dir.Fd())
+	tmp := "." + filepath.Base(real) + ".eukhe-" + randomTail()
+	if err := buildAt(dfd, tmp, c, 0); err != nil {
+		_ = removeAllAt(dfd, tmp)
+		return err
+	}
+	if err := unix.Renameat2(dfd, tmp, dfd, filepath.Base(real), unix.RENAME_NOREPLACE); err != nil {
+		_ = removeAllAt(dfd, tmp)
+		if errors.Is(err, unix.EEXIST) {
+			return errors.New("something is there now")
+		}
+		return err
+	}
+	return nil
+}
+
+// maxCarried bounds the depth of a directory carried.
+const maxCarried = 32
+
+// buildAt makes at name in the directory dfd what src is: a regular
+// file's copy, a link with the same target, a directory of them. Any
+// other kind is refused.
+func buildAt(dfd int, name, src string, depth int) error {
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return err
+	}
+	switch {
+	case fi.Mode().IsRegular():
+		in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		fd, err := unix.Openat(dfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(fi.Mode().Perm()))
+		if err != nil {
+			return err
+		}
+		out := os.NewFile(uintptr(fd), name)
+		_, err = io.Copy(out, in)
+		if err == nil {
+			err = out.Sync()
+		}
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	case fi.Mode()&os.ModeSymlink != 0:
+		target, err := os.Readlink(src)
+		if err != nil {
+			return err
+		}
+		return unix.Symlinkat(target, dfd, name)
+	case fi.IsDir() && depth < maxCarried:
+		if err := unix.Mkdirat(dfd, name, uint32(fi.Mode().Perm())); err != nil {
+			return err
+		}
+		fd, err := unix.Openat(dfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		defer unix.Close(fd)
+		names, err := readNames(src)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if err := buildAt(fd, n, filepath.Join(src, n), depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%s is no regular file, link or directory", fi.Name())
+}
+
+// removeAllAt removes name in the directory dfd and all below it,
+// following no link (a carry that failed half way).
+func removeAllAt(dfd int, name string) error {
+	if err := unix.Unlinkat(dfd, name, 0); err == nil || errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	fd, err := unix.Openat(dfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(fd), name)
+	names, _ := f.Readdirnames(-1)
+	for _, n := range names {
+		_ = removeAllAt(fd, n)
+	}
+	f.Close()
+	return unix.Unlinkat(dfd, name, unix.AT_REMOVEDIR)
 }
 
 func readNames(dir string) ([]string, error) {
