@@ -11,9 +11,18 @@
 //     one in force), opened without following a link at its last part,
 //     and refused unless it is a regular file of this user's alone holding
 //     32 bytes (Key).
+//   - The key's directory is as much the key's: it and every directory
+//     between eukhe's state directory and it are opened without following
+//     a link, one part at a time, and refused unless each is a directory
+//     of this user's that no one else may write; the key is then opened in
+//     the directory so opened, never again by path (openDir, the
+//     thirty-second red team's linked key directory). A link above the
+//     state directory, or at it, is the user's own layout and is followed
+//     (a write there is secret to the gate). Unix only: on Windows the
+//     key's directory is opened by path (key_windows.go).
 //   - A missing key is made without ever replacing one: written under a
 //     temporary name (O_EXCL, 0600), synced, then linked to its name, so
-//     two processes starting at once agree on the first (make).
+//     two processes starting at once agree on the first (make32).
 //   - A MAC binds its purpose: the domain is hashed first, so a key used
 //     for two purposes never makes one's MAC valid as the other's (MAC).
 package userkey
@@ -30,21 +39,28 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Name is the key file's name in its directory.
 const Name = "key"
 
+// stateDirName is the name of eukhe's state directory
+// ($XDG_STATE_HOME/eukhe): every key's directory lies below it.
+const stateDirName = "eukhe"
+
 // Key is the key in dir, made (with dir, mode 0700) when there is none.
 func Key(dir string) ([]byte, error) {
-	path := filepath.Join(dir, Name)
-	k, err := read(path)
+	d, err := openDir(dir, true)
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	k, err := d.read()
 	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(dir, 0o700); err == nil {
-			err = make32(path)
-		}
+		err = d.make32()
 		if err == nil || errors.Is(err, fs.ErrExist) {
-			k, err = read(path)
+			k, err = d.read()
 		}
 	}
 	return k, err
@@ -52,7 +68,14 @@ func Key(dir string) ([]byte, error) {
 
 // Existing is the key in dir, never made: a reader that finds none has
 // nothing to check a signature with.
-func Existing(dir string) ([]byte, error) { return read(filepath.Join(dir, Name)) }
+func Existing(dir string) ([]byte, error) {
+	d, err := openDir(dir, false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	return d.read()
+}
 
 // MAC is the HMAC-SHA256 of the parts under key, for domain: each part
 // ends with a zero byte, so no two lists of parts hash alike.
@@ -67,8 +90,37 @@ func MAC(key []byte, domain string, parts ...[]byte) []byte {
 	return m.Sum(nil)
 }
 
-func read(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
+// splitAtState splits a key's directory into the directory it is opened
+// from, following links (eukhe's state directory: the last ancestor named
+// stateDirName; with none, dir's parent), and the parts below it, each
+// opened without following a link.
+func splitAtState(dir string) (base string, parts []string) {
+	dir = filepath.Clean(dir)
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if filepath.Base(d) == stateDirName {
+			base = d
+			break
+		}
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	if base == "" {
+		base = filepath.Dir(dir)
+		if base == dir { // the root itself
+			return base, nil
+		}
+	}
+	rel, err := filepath.Rel(base, dir)
+	if err != nil || rel == "." {
+		return base, nil
+	}
+	return base, strings.Split(rel, string(filepath.Separator))
+}
+
+// read is the key in d, checked (ownedAlone, 32 bytes).
+func (d *keyDir) read() ([]byte, error) {
+	f, err := d.open(Name)
 	if err != nil {
 		return nil, err
 	}
@@ -83,17 +135,19 @@ func read(path string) ([]byte, error) {
 	return k, err
 }
 
-func make32(path string) error {
+// make32 makes a key in d under a temporary name, then links it to Name:
+// fs.ErrExist when another process made one first.
+func (d *keyDir) make32() error {
 	k := make([]byte, 32)
 	if _, err := rand.Read(k); err != nil {
 		return err
 	}
-	tmp := path + "." + strconv.Itoa(os.Getpid()) + "." + hex.EncodeToString(k[:4]) + ".new"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+	tmp := Name + "." + strconv.Itoa(os.Getpid()) + "." + hex.EncodeToString(k[:4]) + ".new"
+	f, err := d.create(tmp)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp)
+	defer d.remove(tmp)
 	_, err = f.Write(k)
 	if err == nil {
 		err = f.Sync()
@@ -102,10 +156,10 @@ func make32(path string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Link(tmp, path)
+		err = d.link(tmp, Name)
 	}
 	if err == nil {
-		syncDir(filepath.Dir(path))
+		d.sync()
 	}
 	return err
 }

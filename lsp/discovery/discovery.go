@@ -22,6 +22,12 @@
 //     server's, wherever it lies — a directory named as another eukhe's
 //     socket directory and an entry in it can be made by an agent's
 //     step, but not signed (TestLaw_only_a_signed_entry_is_a_server).
+//   - The signature binds the socket's path, not who listens there: every
+//     dial goes through Dial, which asks the kernel who answers (peer.go:
+//     SO_PEERCRED, LOCAL_PEERPID) and refuses a process that is not the
+//     entry's or a user that is not this one; Find's error then says
+//     another program took the socket's path
+//     (TestLaw_a_server_is_the_process_its_entry_names).
 //   - A headless `eukhe mcp` publishes its session as an approvals
 //     endpoint (Kind "approvals", with its session and parent): Find never
 //     returns one (it is no document store); FindApprovals dials every one
@@ -54,7 +60,9 @@ import (
 // Entry is one server's JSON file, as package protocol defines it.
 type Entry = protocol.DiscoveryEntry
 
-// ErrNone is Find's error when no live server serves the directory.
+// ErrNone is Find's error when no live server serves the directory. When
+// a live server's socket is answered by another process (Dial), Find's
+// error wraps ErrNone and says so: errors.Is(err, ErrNone) holds.
 var ErrNone = errors.New("no editor's eukhe server serves this directory")
 
 // Dir is the per-user directory for env ("NAME" → value), made when
@@ -193,10 +201,20 @@ func (p Place) find(path string) (net.Conn, Entry, int, error) {
 	if err != nil {
 		return nil, Entry{}, 0, err
 	}
+	var taken error
 	for _, c := range cs {
-		if conn, ok := dial(c); ok {
+		conn, err := dial(c)
+		if err == nil {
 			return conn, c.e, len(cs), nil
 		}
+		if taken == nil && isNotTheServer(err) {
+			taken = err
+		}
+	}
+	if taken != nil {
+		// the user's server lives, but another process answers at its
+		// socket: say so, not only that none serves
+		return nil, Entry{}, len(cs), fmt.Errorf("%w: %w", ErrNone, taken)
 	}
 	return nil, Entry{}, len(cs), ErrNone
 }
@@ -220,7 +238,7 @@ func (p Place) FindApprovals(path string, skip map[string]bool) ([]Endpoint, err
 		if skip[c.e.Socket] {
 			continue
 		}
-		if conn, ok := dial(c); ok {
+		if conn, err := dial(c); err == nil {
 			out = append(out, Endpoint{conn, c.e})
 		}
 	}
@@ -252,8 +270,12 @@ func (p Place) FindSession(id string) (net.Conn, Entry, error) {
 	if !ok {
 		return nil, Entry{}, ErrNone
 	}
-	if conn, ok := dial(cand{e: e, file: f}); ok {
+	conn, err := dial(cand{e: e, file: f})
+	if err == nil {
 		return conn, e, nil
+	}
+	if isNotTheServer(err) {
+		return nil, Entry{}, fmt.Errorf("%w: %w", ErrNone, err)
 	}
 	return nil, Entry{}, ErrNone
 }
@@ -367,16 +389,15 @@ func besideIt(file, sock string) bool {
 	return err3 == nil && err4 == nil && os.SameFile(c, d)
 }
 
-// dial connects to a candidate; a socket that refuses is stale and goes.
-func dial(c cand) (net.Conn, bool) {
-	conn, err := net.DialTimeout("unix", c.e.Socket, 5*time.Second)
-	if err != nil {
-		if refused(err) || errors.Is(err, os.ErrNotExist) {
-			removeStale(c.file, c.e)
-		}
-		return nil, false
+// dial connects to a candidate (Dial: its own process must answer); a
+// socket that refuses is stale and goes. One where another process
+// answers stays: the entry's server lives, and it is not ours to remove.
+func dial(c cand) (net.Conn, error) {
+	conn, err := Dial(c.e)
+	if err != nil && (refused(err) || errors.Is(err, os.ErrNotExist)) {
+		removeStale(c.file, c.e)
 	}
-	return conn, true
+	return conn, err
 }
 
 // removeStale removes a dead server's file, and its socket when the socket

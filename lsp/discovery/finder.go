@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"errors"
 	"net"
 	"os"
 	"sync"
@@ -48,7 +49,7 @@ func (f *Finder) Find(path string) (net.Conn, Entry, error) {
 	at := time.Now()
 	conn, e, n, err := f.Place.find(path)
 	f.mu.Lock()
-	if n == 0 && err == ErrNone {
+	if n == 0 && errors.Is(err, ErrNone) {
 		f.stamp, f.at = fi.ModTime(), at
 	} else {
 		f.at = time.Time{}
