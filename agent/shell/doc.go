@@ -67,7 +67,11 @@
 //     only at the real paths its question named (coveredAt: its real
 //     paths as it runs all among Step.Reals), as a grant does; and a
 //     program's sandbox keeps every other secret entry hidden and every
-//     other protected entry read-only (confine.Narrow, sandbox.go). A step may
+//     other protected entry read-only (confine.Narrow, sandbox.go); under
+//     bubblewrap the directories the narrowing opened are shown from
+//     private copies, whose named files are written back after the
+//     process and whose other new names are not kept (confine.GivenWay,
+//     shadow_linux.go). A step may
 //     run with what the auto set holds, plus, when the user approved it,
 //     the effects it was asked about; anything
 //     else is refused at that step (reason "changed"); a command refused
