@@ -24,10 +24,13 @@ const anyGateFile = "eukhe/settings.json"
 // the key that signs them). This eukhe's own are secret by place; another
 // eukhe's, started with another environment, by these names (the
 // fifteenth red team's: another eukhe's auth.json and transcript read
-// unasked).
+// unasked; the thirty-second's: another eukhe's discovery key, with which
+// a step signs an entry that eukhe's clients take for their editor). The
+// narrowed approvals' private copies (eukhe/narrow) are another step's
+// secret or protected files.
 var (
 	anyEukheFiles = []string{anyGateFile, "eukhe/auth.json"}
-	anyEukheDirs  = []string{"eukhe/sessions", "eukhe/journal"}
+	anyEukheDirs  = []string{"eukhe/sessions", "eukhe/journal", "eukhe/discovery", "eukhe/narrow"}
 )
 
 // anyEukheOwn tells whether path is, or is below, one of any eukhe's own

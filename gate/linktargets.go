@@ -99,17 +99,70 @@ func ReachBelow(names func(dir string) ([]string, error), roots []string, target
 // exist now): a hooks directory linked to the workspace root runs its
 // ./pre-commit.
 func reachHooks(roots []string, target string) []string {
-	if target == "/" || !slices.ContainsFunc(roots, func(r string) bool { return under(r, target) }) {
+	return reachLoads(roots, target, GitHookNames)
+}
+
+// reachLoads are the names of loads directly in target, when target is
+// or holds a root (ReachBelow gave no more of it than its entries that
+// exist now): what the program that reads the link's place loads from it
+// (a hooks directory's hooks, an editor's init and plugin directories).
+func reachLoads(roots []string, target string, loads []string) []string {
+	if target == "/" || len(loads) == 0 || !slices.ContainsFunc(roots, func(r string) bool { return under(r, target) }) {
 		return nil
 	}
 	var out []string
-	for _, h := range GitHookNames {
+	for _, h := range loads {
 		if e := joinMount(target, h); !slices.Contains(roots, e) {
 			out = append(out, e)
 		}
 	}
 	return out
 }
+
+// linkLoads are what a program loads from the place of a link at v
+// that lies in a protected place, as reachLoads gives them for a target
+// that is or holds a root: a hooks directory's hooks (v is .git/hooks or
+// a hooks path), a known dot-directory's loads (dotLoads, by the part of
+// the home dot names v as), else none (a link in a PATH directory, or a
+// dot-directory no table knows, to the workspace root: a write of its
+// ./update is no hook's; the thirty-second red team's).
+func linkLoads(v, dot string, isDot bool) []string {
+	if isDot {
+		return dotLoads[dot]
+	}
+	if lastPart(v) == "hooks" {
+		return GitHookNames
+	}
+	return nil
+}
+
+// dotLoads are the entries a program loads code or settings from, by
+// the home-relative name of its configuration directory: a workspace
+// that is that directory (~/.config/nvim linked to the dotfiles
+// repository the agent works on) keeps these protected, not the rest
+// of it (the thirty-second red team's: init.lua was plain).
+var dotLoads = map[string][]string{
+	".config/nvim":  nvimLoads,
+	".vim":          vimLoads,
+	".config/vim":   vimLoads,
+	".emacs.d":      emacsLoads,
+	".config/emacs": emacsLoads,
+	".config/fish":  {"config.fish", "conf.d", "functions", "completions", "fish_variables"},
+	".config/helix": {"config.toml", "languages.toml", "runtime", "themes"},
+	".config/git":   {"config", "attributes", "ignore", "hooks"},
+	".oh-my-zsh":    {"oh-my-zsh.sh", "custom", "plugins", "themes", "lib", "tools"},
+	".config/zsh":   {".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"},
+}
+
+var (
+	nvimLoads = []string{"init.lua", "init.vim", "lua", "plugin", "after", "ftplugin", "ftdetect",
+		"indent", "syntax", "colors", "autoload", "pack", "queries", "compiler", "keymap", "lsp",
+		"rplugin", "spell", "parser"}
+	vimLoads = []string{"vimrc", "gvimrc", "plugin", "after", "autoload", "ftplugin", "ftdetect",
+		"indent", "syntax", "colors", "pack", "compiler", "keymap", "spell"}
+	emacsLoads = []string{"init.el", "early-init.el", "init.elc", "early-init.elc", "custom.el",
+		"lisp", "site-lisp", "elpa", "straight", "eln-cache"}
+)
 
 // namesOf is fsys's directory listing, nil when it lists none.
 func namesOf(fsys FS) func(string) ([]string, error) {
@@ -143,7 +196,14 @@ func (p *Policy) learnProtected(v string) {
 		return
 	}
 	dot, isDot := p.dotName(v)
-	reach := append(ReachBelow(namesOf(p.fs), p.roots, target.Path), reachHooks(p.roots, target.Path)...)
+	reach := append(ReachBelow(namesOf(p.fs), p.roots, target.Path), reachLoads(p.roots, target.Path, linkLoads(v, dot, isDot))...)
+	if !isDot && slices.Contains(p.pathDirs, parentOf(v)) && p.fs.Kind(target.Path) == KindDir {
+		// PATH runs a PATH directory's own entries only: a directory
+		// linked into one is no program, and what it holds is no
+		// command (the link itself stays protected by its place; the
+		// thirty-second red team's: every note in scripts/ asked)
+		reach = nil
+	}
 	var rs []Rule
 	for _, e := range reach {
 		if isDot {

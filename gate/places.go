@@ -440,10 +440,11 @@ func (pl Places) Policy(fsys FS) *Policy {
 	if h := hostHomes(); len(h) > 0 { // under Wine only: hosthomes_windows.go
 		pl.OtherHomes = append(slices.Clip(pl.OtherHomes), h...)
 	}
-	p := NewPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules())
+	var pathDirs []string
 	for _, d := range pl.PathDirs {
-		p.pathDirs = append(p.pathDirs, HomeTilde(d, pl.Home)) // the commands of "~/bin" too (the twentieth red team's)
+		pathDirs = append(pathDirs, HomeTilde(d, pl.Home)) // the commands of "~/bin" too (the twentieth red team's)
 	}
+	p := newPolicy(fsys, pl.Roots, pl.Secrets(), pl.Rules(), pathDirs)
 	p.pathUnknown = pl.PathUnknown
 	if pl.PathUnknown && pl.Home != "" {
 		// the directories that tools' shell hooks add at run time (eval

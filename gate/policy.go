@@ -332,7 +332,14 @@ func (p *Policy) allSecrets() []string {
 // protected rules. Each path is made absolute and real; the written form
 // is kept too, so a link made later does not hide an entry.
 func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
-	p := &Policy{fs: fsys}
+	return newPolicy(fsys, roots, secrets, rules, nil)
+}
+
+// newPolicy is NewPolicy knowing the PATH directories first, which the
+// links it looks for depend on (a directory linked into one holds no
+// command).
+func newPolicy(fsys FS, roots, secrets []string, rules []Rule, pathDirs []string) *Policy {
+	p := &Policy{fs: fsys, pathDirs: pathDirs}
 	start := newMemoFS(fsys) // the entries resolved as one snapshot, each lookup once
 	both := func(path string) []string {
 		w := cleanAbs("/", policyPath(fsys, path))
@@ -367,7 +374,7 @@ func NewPolicy(fsys FS, roots, secrets []string, rules []Rule) *Policy {
 			}
 		}
 		if r.Kind == DotRule && r.Name == "" {
-			p.rules = append(p.rules, linkedDots(fsys, start, cleanAbs("/", policyPath(fsys, r.Path)), p.roots)...)
+			p.rules = append(p.rules, linkedDots(fsys, start, cleanAbs("/", policyPath(fsys, r.Path)), p.roots, p.pathDirs)...)
 		}
 	}
 	if fsys == OS {
@@ -470,7 +477,7 @@ func (p *Policy) mountNamesNow() *mountedNames {
 // ~/.local/share/nvim/site/pack/mine, six down (the tenth red team's);
 // ten cost a third of a second at each policy's making on a developer's
 // home (its caches fill the bound), so six.
-func linkedDots(fsys FS, start FS, home string, roots []string) []Rule {
+func linkedDots(fsys FS, start FS, home string, roots, pathDirs []string) []Rule {
 	lister, ok := fsys.(InodeFS)
 	if !ok {
 		return nil
@@ -532,10 +539,16 @@ func linkedDots(fsys FS, start FS, home string, roots []string) []Rule {
 				}
 				switch kind {
 				case KindLink:
-					if real := Resolve(start, "/", p).Path; real != p && real != "/" && DotCovers(r) {
+					real := Resolve(start, "/", p).Path
+					if slices.Contains(pathDirs, l.dir) && start.Kind(real) == KindDir {
+						// PATH runs a PATH directory's own entries only:
+						// a directory linked into one holds no command
+						continue
+					}
+					if real != p && real != "/" && DotCovers(r) {
 						// a target that is or holds a root: what the
 						// link reaches beside the workspace (ReachBelow)
-						for _, e := range append(ReachBelow(lister.Names, roots, real), reachHooks(roots, real)...) {
+						for _, e := range append(ReachBelow(lister.Names, roots, real), reachLoads(roots, real, dotLoads[r])...) {
 							rel := ""
 							if e != real {
 								rel = strings.TrimPrefix(e, real+"/")

@@ -11,6 +11,7 @@ package shell
 // whole step through the Runner (newConfinedWorld).
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,6 +19,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -404,6 +406,7 @@ def int80(nr, a=0, b=0, c=0, d=0, e=0):
 func TestRedteam22_OtherABIsAndIoUringCannotChangeAnOutsideFile(t *testing.T) {
 	w := newR22World(t)
 	amd64 := runtime.GOARCH == "amd64"
+	int80 := amd64
 	if amd64 {
 		// the control: int 0x80 works on this kernel unconfined
 		ctl := filepath.Join(w.base, "ctl")
@@ -411,10 +414,18 @@ func TestRedteam22_OtherABIsAndIoUringCannotChangeAnOutsideFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		py := realPython(t)
-		if out, err := r22ExecOutput(py, "-c", metaPrelude()+r22Int80+fmt.Sprintf("print(int80(15, buf32(%q.encode() + b'\\0'), 0o640))", ctl)); err != nil {
+		out, err := r22ExecOutput(py, "-c", metaPrelude()+r22Int80+fmt.Sprintf("print(int80(15, buf32(%q.encode() + b'\\0'), 0o640))", ctl))
+		var ee *exec.ExitError
+		switch {
+		case errors.As(err, &ee) && ee.ProcessState.Sys().(syscall.WaitStatus).Signal() == syscall.SIGSEGV:
+			// a kernel without IA-32 emulation (ia32_emulation=0) ends
+			// an int 0x80 with SIGSEGV: no such call can be made here
+			t.Logf("int 0x80 ends the process here (no IA-32 emulation): the row checks the x32 calls and io_uring only")
+			int80 = false
+		case err != nil:
 			t.Fatalf("the control: %v\n%s", err, out)
 		}
-		if fi, err := os.Stat(ctl); err != nil || fi.Mode().Perm() != 0o640 {
+		if fi, err := os.Stat(ctl); int80 && (err != nil || fi.Mode().Perm() != 0o640) {
 			t.Logf("int 0x80 does not work here unconfined (no IA-32 emulation): the row checks only that it fails confined")
 		}
 	}
@@ -422,7 +433,7 @@ func TestRedteam22_OtherABIsAndIoUringCannotChangeAnOutsideFile(t *testing.T) {
 	script := `
 print("R22 io_uring_setup", res(libc.syscall(425, 4, ctypes.create_string_buffer(120))))
 `
-	if amd64 {
+	if int80 {
 		script += r22Int80 + `
 O = buf32((OUT + "/f").encode() + b"\0")
 N, V = buf32(b"user.x\0"), buf32(b"v")
@@ -430,14 +441,21 @@ print("R22 int80-chmod", int80(15, O, 0o666))
 print("R22 int80-fchownat", int80(298, -100, O, -1, os.getgid(), 0))
 print("R22 int80-setxattr", int80(226, O, N, V, 1, 0))
 print("R22 int80-utimensat", int80(320, -100, O, 0, 0))
+`
+	}
+	if amd64 {
+		script += `
 print("R22 x32-chmod", res(libc.syscall(0x40000000 | 90, (OUT + "/f").encode(), 0o666)))
 print("R22 x32-fchownat", res(libc.syscall(0x40000000 | 260, AT_FDCWD, (OUT + "/f").encode(), -1, os.getgid(), 0)))
 `
 	}
 	out := w.run(t, script)
 	want := []string{"io_uring_setup"}
+	if int80 {
+		want = append(want, "int80-chmod", "int80-fchownat", "int80-setxattr", "int80-utimensat")
+	}
 	if amd64 {
-		want = append(want, "int80-chmod", "int80-fchownat", "int80-setxattr", "int80-utimensat", "x32-chmod", "x32-fchownat")
+		want = append(want, "x32-chmod", "x32-fchownat")
 	}
 	r22NoneZero(t, r22Vals(out), want, out)
 	w.unchanged(t, before, out)
