@@ -269,13 +269,25 @@ func (p *Policy) dotName(v string) (string, bool) {
 // .git/hooks, its entries; a core.hooksPath's entries), at most
 // maxLinksIn entries looked at. A place that is a link itself is its
 // rule's real form already (NewPolicy, SetMoreRules).
-func (p *Policy) learnLinksIn(rules []Rule) {
+func (p *Policy) learnLinksIn(rules []Rule) { p.learnLinksChanged(rules, false) }
+
+// learnLinksChanged is learnLinksIn; with changedOnly, a directory whose
+// stamp (its identity and change time: a link made or removed in it
+// changes it) is the one it had when last looked in is not listed again.
+func (p *Policy) learnLinksChanged(rules []Rule, changedOnly bool) {
 	lister, ok := p.fs.(InodeFS)
 	if !ok {
 		return
 	}
 	budget := maxLinksIn
 	look := func(dir string) {
+		if p.fs == OS {
+			now := dirStampOf(dir)
+			if was, ok := p.linkLooks.Load(dir); changedOnly && ok && now != (dirStamp{}) && was.(dirStamp) == now {
+				return
+			}
+			p.linkLooks.Store(dir, now)
+		}
 		names, kinds, err := namesKinds(lister, dir)
 		if err != nil {
 			return
@@ -308,9 +320,13 @@ func (p *Policy) learnLinksIn(rules []Rule) {
 // writes its target by its own path is writing a hook (the
 // thirty-second red team's). Its caller calls it once such a process
 // ended.
+//
+// It lists only the places changed since they were last looked in: it
+// runs after every such process, and under the default auto set that is
+// every process.
 func (p *Policy) LearnLinks() {
 	rules, _ := p.allRules()
-	p.learnLinksIn(rules)
+	p.learnLinksChanged(rules, true)
 }
 
 // maxLinksIn bounds the entries learnLinksIn looks at, each time.

@@ -211,6 +211,9 @@ type Policy struct {
 	// the links that lie in a protected place reach (learnProtected,
 	// learnLinksIn: linktargets.go), swapped whole under learnMu.
 	learnedP atomic.Pointer[learnedRules]
+	// linkLooks are the stamps of the directories learnLinksIn looked in
+	// (dirStamp), so that LearnLinks lists only those changed since
+	linkLooks sync.Map
 }
 
 // learnSecret makes the real target of the symlink at v, which lies in a
