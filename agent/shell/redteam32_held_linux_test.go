@@ -306,3 +306,34 @@ func TestRedteam32_HookLinkMadeInTheScriptThenItsTargetWritten(t *testing.T) {
 		})
 	}
 }
+
+// Attack (false positive: listNoLinks, a link among the store's entries;
+// HELD since: a directory holding a link gives way too (listWithLinks; under bubblewrap the link is copied into the shadow, under Landlock no link is granted); GOT THROUGH before, medium): ~/.ssh/config is a symbolic link into a dotfiles
+// directory (GNU Stow, chezmoi's symlink mode, home-manager: common). The
+// user approves `cat ~/.ssh/known_hosts` and `ssh-keygen -l -f
+// ~/.ssh/id_ed25519.pub`; each fails (No such file or directory under
+// bubblewrap, Permission denied under Landlock). Root cause: Narrow
+// keeps a directory holding a link covered whole (listNoLinks refuses
+// it: a mount cannot cover a link), and the named path below it with it.
+// Safe outcome: the approved reads print the file and the fingerprint.
+// Suggested fix: a link among the siblings needs no mount of its own
+// when its target is covered already (or is no secret place); hide such
+// a link by mounting over the directory entry's real target, or refuse
+// only when the link's target is a secret place not named.
+func TestRedteam32_ALinkInTheStoreBreaksAnApprovedRead(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		t.Run(string(m), func(t *testing.T) {
+			useMechanism(t, m)
+			w := r27TmpWorld(t)
+			r30HeldStore(t, w, "id_ed25519")
+			must31(t, os.WriteFile(filepath.Join(w.outside, "ssh_config"), []byte("Host x\n"), 0o644))
+			must31(t, os.Symlink(filepath.Join(w.outside, "ssh_config"), filepath.Join(w.secret, "config")))
+			must31(t, os.WriteFile(filepath.Join(w.secret, "id_ed25519.pub"),
+				[]byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl x@y\n"), 0o644))
+			res := w.run("cat " + filepath.Join(w.secret, "known_hosts") + "; ssh-keygen -l -f " + filepath.Join(w.secret, "id_ed25519.pub"))
+			if !strings.Contains(res.Text, "h\n") || !strings.Contains(res.Text, "ED25519") {
+				t.Errorf("approved reads failed; questions %q:\n%s", r29Asked(w), res.Text)
+			}
+		})
+	}
+}

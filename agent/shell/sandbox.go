@@ -155,6 +155,11 @@ func (x *run) shadow(l *launch, s *confine.Sandbox, pl, whole confine.Places, na
 	if err != nil {
 		return fail(err)
 	}
+	// what the plan mounted below a shadowed directory is covered by its
+	// shadow; a mount on a link there would land on its target
+	s.Mounts = slices.DeleteFunc(s.Mounts, func(m confine.Mount) bool {
+		return slices.ContainsFunc(given, func(g string) bool { return strings.HasPrefix(m.Dst, g+"/") })
+	})
 	s.Mounts = append(s.Mounts, sh.mounts...)
 	l.settle = sh.settle
 	return ""
@@ -246,12 +251,23 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		return l, refused
 	}
 	whole := pl
+	// A directory holding a link may give way too (a ~/.ssh/config
+	// linked to a dotfiles repository broke an approved read of
+	// known_hosts: the thirty-second red team's): under bubblewrap the
+	// directories the narrowing opens are shown from copies (x.shadow),
+	// where a link is a copy of the link, no mount; Landlock grants no
+	// link in a directory it lists (readDirNoLinks). Seatbelt's rules
+	// are not known to keep a link's own path apart from its target's.
+	list := listNoLinks
+	if c.Mechanism == Bubblewrap || c.Mechanism == Landlock {
+		list = listWithLinks
+	}
 	if narrowed.Has(gate.Secret) {
-		pl.Secrets = confine.Narrow(pl.Secrets, lent[gate.Secret], listNoLinks)
+		pl.Secrets = confine.Narrow(pl.Secrets, lent[gate.Secret], list)
 	}
 	if narrowed.Has(gate.Protected) {
 		named = lent[gate.Protected]
-		pl.Protected = confine.Narrow(pl.Protected, named, listNoLinks)
+		pl.Protected = confine.Narrow(pl.Protected, named, list)
 		if made != nil {
 			all := made
 			made = func() []string {
@@ -944,6 +960,20 @@ func (x *run) placesOf(named []string, e gate.Effect) []string {
 		}
 	}
 	return out
+}
+
+// listWithLinks lists a directory's entries for confine.Narrow, a link
+// as an entry that is no directory.
+func listWithLinks(dir string) ([]confine.Entry, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]confine.Entry, 0, len(des))
+	for _, d := range des {
+		out = append(out, confine.Entry{Path: filepath.Join(dir, d.Name()), Dir: d.IsDir()})
+	}
+	return out, nil
 }
 
 // listNoLinks lists a directory's entries for confine.Narrow, refusing

@@ -133,8 +133,21 @@ func makeShadows(root string, given, named []string, hidden, writable func(strin
 			p := filepath.Join(d, de.Name())
 			c := filepath.Join(sd.copy, de.Name())
 			switch {
-			case de.Type()&os.ModeSymlink != 0:
+			case de.Type()&os.ModeSymlink != 0 && (slices.Contains(given, p) || slices.Contains(named, p)):
 				return nil, fmt.Errorf("%s is a symbolic link now", p)
+			case de.Type()&os.ModeSymlink != 0 && hidden(p):
+				// not there at all
+			case de.Type()&os.ModeSymlink != 0:
+				// a copy of the link: a mount on it would land on its
+				// target; one the program replaces is not kept
+				sd.kept[de.Name()] = true
+				target, err := os.Readlink(p)
+				if err != nil {
+					return nil, err
+				}
+				if err := os.Symlink(target, c); err != nil {
+					return nil, err
+				}
 			case slices.Contains(given, p):
 				sd.kept[de.Name()] = true
 				if err := os.Mkdir(c, 0o700); err != nil {

@@ -179,3 +179,28 @@ func TestShadowProtectedPlace(t *testing.T) {
 		t.Fatal(".git is gone")
 	}
 }
+
+// Attack (a narrowed .git holding a link, now given way; HELD): .git/hooks
+// links to the work tree's githooks (known to the policy, as the
+// session's refresh learns it); `sed -i -f edit.sed .git/config`,
+// approved, runs sed's e command, which writes .git/hooks/pre-commit
+// through the link (copied into the shadow as a link) and
+// githooks/post-merge by its own path. HELD: the link's target is a
+// protected entry, read-only to the step. Safe outcome: neither hook is
+// made.
+func TestRedteam32_NarrowedGitWithLinkedHooksPlantsNoHook(t *testing.T) {
+	for _, m := range []Mechanism{Landlock, Bubblewrap} {
+		useMechanism(t, m)
+		w := r32Careful(t)
+		must31(t, os.MkdirAll(w.path("githooks"), 0o755))
+		must31(t, os.Symlink("../githooks", w.path(".git/hooks")))
+		w.runner.Gate.Policy.LearnLinks() // as the session's refresh does
+		p, res := r32PlantByEdit(w, "printf '#!/bin/sh\\necho HOOK\\n' > .git/hooks/pre-commit; echo x > githooks/post-merge", "githooks/pre-commit", "githooks/post-merge")
+		if p != "" {
+			t.Errorf("%s: %s was made; questions %q:\n%s", m, p, r29Asked(w), res.Text)
+		}
+		if !strings.Contains(w.read(".git/config"), "Ann") {
+			t.Errorf("%s: the approved edit's file changed unexpectedly:\n%s", m, res.Text)
+		}
+	}
+}
