@@ -89,3 +89,22 @@ func isNotTheServer(err error) bool {
 	var n *NotTheServer
 	return errors.As(err, &n)
 }
+
+// peerAt runs read on the descriptor of conn, a Unix socket's
+// connection: the kernel's answer about the process at its other end.
+func peerAt(conn net.Conn, read func(fd int) (peer, error)) (peer, error) {
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return peer{}, errors.New("not a Unix socket")
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return peer{}, err
+	}
+	var p peer
+	var readErr error
+	if err := raw.Control(func(fd uintptr) { p, readErr = read(int(fd)) }); err != nil {
+		return peer{}, err
+	}
+	return p, readErr
+}

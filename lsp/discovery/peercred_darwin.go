@@ -1,7 +1,6 @@
 package discovery
 
 import (
-	"errors"
 	"net"
 
 	"golang.org/x/sys/unix"
@@ -11,28 +10,15 @@ import (
 // last used the listening socket, the server) and LOCAL_PEERCRED (its
 // effective user).
 func peerOf(conn net.Conn) (peer, error) {
-	uc, ok := conn.(*net.UnixConn)
-	if !ok {
-		return peer{}, errors.New("not a Unix socket")
-	}
-	raw, err := uc.SyscallConn()
-	if err != nil {
-		return peer{}, err
-	}
-	var p peer
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		var pid int
-		if pid, credErr = unix.GetsockoptInt(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERPID); credErr != nil {
-			return
+	return peerAt(conn, func(fd int) (peer, error) {
+		pid, err := unix.GetsockoptInt(fd, unix.SOL_LOCAL, unix.LOCAL_PEERPID)
+		if err != nil {
+			return peer{}, err
 		}
-		var x *unix.Xucred
-		if x, credErr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED); credErr != nil {
-			return
+		x, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+		if err != nil {
+			return peer{}, err
 		}
-		p = peer{pid: pid, uid: int(x.Uid), knownPID: true, knownUID: true}
-	}); err != nil {
-		return peer{}, err
-	}
-	return p, credErr
+		return peer{pid: pid, uid: int(x.Uid), knownPID: true, knownUID: true}, nil
+	})
 }

@@ -1,7 +1,6 @@
 package discovery
 
 import (
-	"errors"
 	"net"
 
 	"golang.org/x/sys/unix"
@@ -13,23 +12,11 @@ import (
 // another pid namespace, which this one cannot name, reads 0 and is no
 // entry's.
 func peerOf(conn net.Conn) (peer, error) {
-	uc, ok := conn.(*net.UnixConn)
-	if !ok {
-		return peer{}, errors.New("not a Unix socket")
-	}
-	raw, err := uc.SyscallConn()
-	if err != nil {
-		return peer{}, err
-	}
-	var cred *unix.Ucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return peer{}, err
-	}
-	if credErr != nil {
-		return peer{}, credErr
-	}
-	return peer{pid: int(cred.Pid), uid: int(cred.Uid), knownPID: true, knownUID: true}, nil
+	return peerAt(conn, func(fd int) (peer, error) {
+		cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
+		if err != nil {
+			return peer{}, err
+		}
+		return peer{pid: int(cred.Pid), uid: int(cred.Uid), knownPID: true, knownUID: true}, nil
+	})
 }
