@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// namesPath reports whether a command name is a path (found from the
+// NamesPath reports whether a command name is a path (found from the
 // working directory, never on PATH).
-func namesPath(name string) bool { return strings.Contains(name, "/") }
+func NamesPath(name string) bool { return strings.Contains(name, "/") }
 
 // programIn is the program a PATH entry holds for the name: the file of
 // that name, when it is executable. PATHEXT means nothing here.

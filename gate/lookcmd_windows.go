@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// namesPath reports whether a command name is a path: a drive, a
+// NamesPath reports whether a command name is a path: a drive, a
 // backslash or a slash in it, as the interpreter's LookPathDir takes it.
-func namesPath(name string) bool { return strings.ContainsAny(name, `:\/`) }
+func NamesPath(name string) bool { return strings.ContainsAny(name, `:\/`) }
 
 // programIn is the program a PATH entry holds for the name, as the
 // interpreter's lookup finds it on Windows (LookPathDir): the name

@@ -197,7 +197,7 @@ func (f Found) Why() string {
 // a path is not looked up. The classifier and the shell's exec handler
 // both call it, so the program judged is the program that runs.
 func (p *Policy) LookCommand(name string, entries []PathEntry, pathext string) (Found, bool) {
-	if name == "" || namesPath(name) {
+	if name == "" || NamesPath(name) {
 		return Found{}, false
 	}
 	for _, e := range entries {

@@ -203,7 +203,7 @@ type program struct {
 // lookProgram finds the command name as the gate's classifier does
 // (gate.Policy.LookCommand, over PATH judged now, with the shell's
 // PATHEXT on Windows: a .bat or .cmd found for a name is exec whatever
-// the name); a name that is a path (namesPath) is found from dir, as the
+// the name); a name that is a path (gate.NamesPath) is found from dir, as the
 // interpreter does. On failure the error is the
 // message for the script's standard error, naming a dropped entry that
 // holds the command (of the shell's PATH now, or of the server's).
@@ -211,7 +211,7 @@ func (x *run) lookProgram(dir string, env expand.Environ, name string) (program,
 	pathVar := env.Get("PATH")
 	pr := program{hasPath: pathVar.IsSet()}
 	pr.entries = x.pathSeen.Judge(x.policy, pathVar.String())
-	if namesPath(name) {
+	if gate.NamesPath(name) {
 		path, err := interp.LookPathDir(dir, env, name)
 		if err != nil {
 			return pr, fmt.Errorf("bash: %s: command not found", name)
