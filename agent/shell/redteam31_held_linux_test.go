@@ -746,3 +746,38 @@ func TestRedteam33_TimedOutSetsidProgramEndsWithItsScript(t *testing.T) {
 		}
 	}
 }
+
+// Attack (false positive: a test keyword or a loop under the careful
+// preset; KEPT BY LAW, low): auto set read, write. `[[ -f go.mod ]] &&
+// cat go.mod`, `for f in *.md; do wc -l "$f"; done` and `if [[ -s
+// README.md ]]; then cat README.md; fi` read only, yet each asks about
+// exec. The seed's S7.8 decides it: "A script outside the grammar is one
+// step with exec and every effect of every command it holds", and [[ ]],
+// for and if are outside the step grammar. The row asserts the law and
+// its everyday way out: the same work in the grammar (`[ -f go.mod ] &&
+// cat go.mod`, `wc -l *.md`) runs unasked. Safe outcome: the
+// out-of-grammar script asks about exec, its question naming it; the
+// in-grammar ones ask nothing.
+func TestRedteam31_TestKeywordAndLoopAskExecUnderCarefulPresetByLaw(t *testing.T) {
+	for _, s := range []string{
+		"[[ -f go.mod ]] && cat go.mod", "for f in *.md; do wc -l \"$f\"; done", "if [[ -s README.md ]]; then cat README.md; fi",
+	} {
+		w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
+		w.write("go.mod", "module x\n")
+		w.write("README.md", "hello\n")
+		w.asker.answers = []gate.Answer{gate.Deny}
+		res := w.run(s)
+		if qs := w.asker.asked(); len(qs) != 1 || !qs[0].Effects.Has(gate.Exec) {
+			t.Errorf("%s: questions %q, not one about exec (S7.8):\n%s", s, r29Asked(w), res.Text)
+		}
+	}
+	for _, s := range []string{"[ -f go.mod ] && cat go.mod", "wc -l *.md"} {
+		w := newWorld(t, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
+		w.write("go.mod", "module x\n")
+		w.write("README.md", "hello\n")
+		res := w.run(s)
+		if len(w.asker.asked()) > 0 || res.Failed {
+			t.Errorf("%s: questions %q:\n%s", s, r29Asked(w), res.Text)
+		}
+	}
+}
