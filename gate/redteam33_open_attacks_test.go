@@ -111,3 +111,20 @@ func TestRedteam33_NewInitInALinkedConfigAboveTheRootIsPlain(t *testing.T) {
 		t.Errorf("THROUGH: a new init.lua written by its own path is %v", got)
 	}
 }
+
+// Attack (false positive under the default auto set; OPEN, low): `ls
+// ~/.cache`, a home whose cache holds go-build only, asks secret. Root
+// cause: a directory "holds a secret" when a store's path lies below it
+// (~/.cache/huggingface/token is one) whether or not the store exists;
+// a listing shows only what exists. Safe outcome: the listing is not
+// secret. Suggested fix: for a read of a directory (a listing, a walk),
+// count the stores below it that exist (Kind != KindMissing), as the
+// sandbox does (it lists only entries that exist).
+func TestRedteam33_ListingACacheWithNoStoreAsksSecret(t *testing.T) {
+	w := newWorld(t)
+	mustMkdir(t, filepath.Join(w.home, ".cache", "go-build"))
+	r33Repolicy(w)
+	if got := stepEffects(t, w.shell(w.root), "ls ~/.cache"); got.Has(Secret) {
+		t.Errorf("THROUGH (false positive): ls ~/.cache is %v, with no store in it", got)
+	}
+}
