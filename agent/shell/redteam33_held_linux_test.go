@@ -205,7 +205,9 @@ func TestRedteam33_HookTargetSwappedUnderItsDirectoryIsRenamedOut(t *testing.T) 
 // programs behind in shapes the end must find: a background sleep
 // started from an EXIT trap, one disowned, a double-forking setsid chain
 // (two hundred hops, each in a session of its own), and a shell that
-// ignores TERM whose subshell ignores it too and starts a setsid sleep.
+// ignores TERM whose subshell ignores it too and starts a setsid sleep,
+// and a shell that answers the end's TERM (during the grace) by starting
+// a setsid sleep and exiting at once.
 // HELD: endProcesses kills each live program's whole tree after the
 // grace (the Landlock supervisor, stopped, is every orphan's subreaper;
 // bubblewrap's PID namespace ends with its init). Safe outcome: no
@@ -224,6 +226,7 @@ os.execvp("sleep", ["sleep", "60", "MARK"])
 ' &
 sleep 0.2; echo hi`,
 		`sh -c 'trap "" TERM; (trap "" TERM; setsid sleep 60 MARK &); sleep 60' & sleep 0.2; echo hi`,
+		`sh -c 'trap "setsid sleep 60 MARK & exit 0" TERM; sleep 60 & wait' & sleep 0.2; echo hi`,
 	}
 	for _, m := range r33Mechanisms {
 		for i, shape := range shapes {
