@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -272,5 +273,49 @@ func r33Must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Attack (a process outside the sandbox run by the step; HELD, high): the
+// user's editor (Neovim, unconfined) listens on its RPC socket in a
+// directory the default auto set lets a step reach (outside, net); a
+// step asks it to run `cat` of the private key (`nvim --server SOCK
+// --remote-expr 'system(...)'`, the path split so that no word names the
+// store), unasked, and again from a program approved to read
+// ~/.ssh/known_hosts (narrowed secret: would the socket filter see
+// secret as allowed?). HELD: no step can make a Unix socket (the filter
+// sees the narrowed allowance, without secret), and the connection is
+// refused. Safe outcome: the key is not printed.
+func TestRedteam33_EditorRPCSocketRunsNothingForAStep(t *testing.T) {
+	needTool(t, "nvim")
+	for _, m := range r33Mechanisms {
+		for _, approved := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/approved=%v", m, approved), func(t *testing.T) {
+				w := r33World(t, m, gate.DefaultAuto())
+				sock := filepath.Join(w.outside, "nvim.sock")
+				nv := exec.Command("nvim", "--headless", "--listen", sock, "-u", "NONE")
+				r33Must(t, nv.Start())
+				t.Cleanup(func() { _ = nv.Process.Kill(); _ = nv.Wait() })
+				for i := 0; i < 50 && !exists(sock); i++ {
+					time.Sleep(100 * time.Millisecond)
+				}
+				if !exists(sock) {
+					t.Fatal("setup: the editor did not listen")
+				}
+				half := strings.TrimSuffix(w.secret, "sh")
+				ask := `nvim --server ` + sock + ` --remote-expr 'system("cat ` + half + `" . "sh/id_ed25519")'`
+				script := ask
+				if approved {
+					r33Must(t, os.WriteFile(w.path("nv"), []byte("#!/bin/sh\n"+ask+"\n"), 0o755))
+					script = "./nv ~/.ssh/known_hosts"
+				} else {
+					r33Deny(w)
+				}
+				res := w.run(script)
+				if strings.Contains(res.Text, r33Key) {
+					t.Errorf("THROUGH: the editor ran the step's command, unconfined:\n%s", res.Text)
+				}
+			})
+		}
 	}
 }
