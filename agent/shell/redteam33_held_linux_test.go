@@ -1,0 +1,321 @@
+//go:build linux
+
+package shell
+
+// The thirty-third red team's attacks on the shell runner that were HELD
+// when it ran (each asserts the safe outcome and passes); the ones that
+// got through are in redteam33_open_attacks_test.go, which uses the
+// helpers here. The area: an approval of secret or protected narrowed to
+// the paths its question named (confine.Narrow, placesOf), and the end of
+// a script's processes (run.endProcesses, killLive, killKernel).
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// r33Key is the content of the world's private key.
+const r33Key = "R33-PRIVATE-KEY"
+
+// r33Mechanisms are the sandboxes every row runs under.
+var r33Mechanisms = []Mechanism{Bubblewrap, Landlock}
+
+// r33NoProtected is the default auto set without protected: what a
+// question lends at protected paths is then the approval's alone.
+func r33NoProtected() gate.AutoSet {
+	return gate.AutoOf(gate.Of(gate.Read, gate.Write, gate.Exec, gate.Net, gate.Outside))
+}
+
+// r33World is a world confined by m, with auto as its auto set: a store
+// holding a private key and known_hosts, a repository's .git with a
+// config and a hooks directory, and the program ./rk, whose words are
+// judged as paths (an unknown program) and which prints the key.
+func r33World(t *testing.T, m Mechanism, auto gate.AutoSet) *world {
+	t.Helper()
+	useMechanism(t, m)
+	w := newWorld(t, auto)
+	for name, body := range map[string]string{"id_ed25519": r33Key + "\n", "known_hosts": "example.com ssh-ed25519 AAAA\n"} {
+		r33Must(t, os.WriteFile(filepath.Join(w.secret, name), []byte(body), 0o600))
+	}
+	r33Must(t, os.MkdirAll(w.path(".git/hooks"), 0o755))
+	r33Must(t, os.WriteFile(w.path(".git/config"), []byte("[core]\n\tbare = false\n"), 0o644))
+	r33Must(t, os.WriteFile(w.path("rk"), []byte("#!/bin/sh\ncat \"$HOME/.ssh/id_ed25519\"\n"), 0o755))
+	return w
+}
+
+// r33Repolicy makes the world's policy again, with these secret stores,
+// after the test laid out links the policy learns when it is made.
+func r33Repolicy(w *world, secrets ...string) {
+	w.runner.Gate.Policy = gate.NewPolicy(gate.OS, []string{w.root}, append([]string{w.secret}, secrets...),
+		[]gate.Rule{{Kind: gate.TreeRule, Path: filepath.Join(w.root, ".git")}, {Kind: gate.NamedRule, Name: ".git"}})
+}
+
+// r33Deny has the world's asker deny every question from now on.
+func r33Deny(w *world) {
+	w.asker.mu.Lock()
+	defer w.asker.mu.Unlock()
+	w.asker.answers = []gate.Answer{gate.Deny, gate.Deny, gate.Deny, gate.Deny, gate.Deny, gate.Deny}
+}
+
+// r33Mark is a number no other process's command line holds: a sleep
+// given it as a second argument sleeps a minute more.
+func r33Mark() string { return fmt.Sprintf("0.%09d", time.Now().UnixNano()%1e9) }
+
+// r33Marked are the processes whose command line holds mark; each is
+// killed (they are this test's own, started by its run).
+func r33Marked(mark string) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if strings.Contains(string(b), mark) {
+			pids = append(pids, pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	return pids
+}
+
+// Attack (narrowed secret, a command in the approved program; HELD,
+// high): the user approves reading ~/.ssh/known_hosts with sed, whose
+// script runs a shell command (GNU sed's e) that prints the private key
+// beside it. HELD: the approval lends the program known_hosts only
+// (confine.Narrow): the key stays hidden under both sandboxes. Safe
+// outcome: the key is not printed.
+func TestRedteam33_NarrowedSedCommandCannotReadAnotherKey(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			res := w.run("sed -n '1e cat ~/.ssh/id_ed25519' ~/.ssh/known_hosts")
+			if strings.Contains(res.Text, r33Key) {
+				t.Errorf("THROUGH: the key was printed:\n%s", res.Text)
+			}
+			if len(w.asker.asked()) == 0 {
+				t.Errorf("control: the step was not asked about:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (narrowed secret, other spellings around a named path; HELD,
+// high): an unknown program (./rk, which reads the key by a path it puts
+// together) is approved at ~/.ssh/known_hosts, named plainly, through a
+// function, with the key's path in an assignment it reads from its
+// environment, with a here-document, and as known_hosts/../known_hosts.
+// HELD: each runs with the one path its words name, at exec time. Safe
+// outcome: the key is not printed.
+func TestRedteam33_NarrowedUnknownProgramCannotReadAnotherKey(t *testing.T) {
+	scripts := []string{
+		"./rk ~/.ssh/known_hosts",
+		"f() { ./rk \"$@\"; }; f ~/.ssh/known_hosts",
+		"K=~/.ssh/id_ed25519 ./rk ~/.ssh/known_hosts",
+		"./rk ~/.ssh/known_hosts <<'EOF'\nx\nEOF",
+		"./rk ~/.ssh/known_hosts/../known_hosts",
+	}
+	for _, m := range r33Mechanisms {
+		for i, s := range scripts {
+			t.Run(fmt.Sprintf("%s/%d", m, i), func(t *testing.T) {
+				w := r33World(t, m, gate.DefaultAuto())
+				res := w.run(s)
+				if strings.Contains(res.Text, r33Key) {
+					t.Errorf("THROUGH (%s): the key was printed:\n%s", s, res.Text)
+				}
+			})
+		}
+	}
+}
+
+// Attack (narrowed secret, a hard link out of the store; HELD, high):
+// the approved reader of known_hosts hard-links the private key into the
+// workspace, for a later step to read by a plain name. HELD: under
+// bubblewrap the key is a mount of /dev/null (a link across mounts
+// fails), under Landlock the link is refused (no refer right there).
+// Safe outcome: no file in the workspace holds the key.
+func TestRedteam33_NarrowedProgramCannotHardLinkAnotherKey(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			w.run("sed -n '1e ln ~/.ssh/id_ed25519 stolen' ~/.ssh/known_hosts")
+			if b, err := os.ReadFile(w.path("stolen")); err == nil && strings.Contains(string(b), r33Key) {
+				t.Errorf("THROUGH: the key was linked into the workspace")
+			}
+		})
+	}
+}
+
+// Attack (narrowed protected, a command in the approved program; HELD,
+// high): with protected out of the auto set, the user approves `sed -i`
+// on .git/config; its script's e command writes .git/hooks/pre-commit.
+// HELD: the approval lends .git/config only; .git/hooks stays read-only
+// under bubblewrap (under Landlock the approved sed -i fails outright,
+// an open row of its own). Safe outcome: no pre-commit hook.
+func TestRedteam33_NarrowedConfigEditCannotWriteAHook(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, r33NoProtected())
+			res := w.run("sed -i '1e echo echo PWN > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit' .git/config")
+			if exists(w.path(".git/hooks/pre-commit")) {
+				t.Errorf("THROUGH: the approved config edit wrote a hook:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (a linked hook's target swapped under its directory; HELD,
+// high): .git/hooks/pre-commit links to scripts/pc.sh, a protected entry
+// of the policy (linktargets.go); with protected out of the auto set a
+// program renames scripts away and renames a prepared directory (whose
+// pc.sh existed before the step, so it is no new name) into its place.
+// HELD: the look after the program finds the protected path's file
+// changed and renames it out of use (bubblewrap); Landlock refuses the
+// rename. Safe outcome: the hook does not print PWN.
+func TestRedteam33_HookTargetSwappedUnderItsDirectoryIsRenamedOut(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, r33NoProtected())
+			r33Deny(w)
+			for dir, body := range map[string]string{"scripts": "echo lint", "s.evil": "echo PWN"} {
+				r33Must(t, os.MkdirAll(w.path(dir), 0o755))
+				r33Must(t, os.WriteFile(w.path(dir+"/pc.sh"), []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+			}
+			r33Must(t, os.Symlink("../../scripts/pc.sh", w.path(".git/hooks/pre-commit")))
+			r33Repolicy(w)
+			res := w.run(`python3 -c 'import os; os.rename("scripts", "s.old"); os.rename("s.evil", "scripts")'`)
+			if b, err := os.ReadFile(w.path(".git/hooks/pre-commit")); err == nil && strings.Contains(string(b), "PWN") {
+				t.Errorf("THROUGH: the hook now runs the swapped script:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (the end of a script's processes; HELD, high): a script leaves
+// programs behind in shapes the end must find: a background sleep
+// started from an EXIT trap, one disowned, a double-forking setsid chain
+// (two hundred hops, each in a session of its own), and a shell that
+// ignores TERM whose subshell ignores it too and starts a setsid sleep,
+// and a shell that answers the end's TERM (during the grace) by starting
+// a setsid sleep and exiting at once.
+// HELD: endProcesses kills each live program's whole tree after the
+// grace (the Landlock supervisor, stopped, is every orphan's subreaper;
+// bubblewrap's PID namespace ends with its init). Safe outcome: no
+// process with the marker is alive two seconds after the run.
+func TestRedteam33_LeftoverShapesEndWithTheScript(t *testing.T) {
+	shapes := []string{
+		`trap "sleep 60 MARK &" EXIT; echo hi`,
+		`sleep 60 MARK & disown; echo hi`,
+		`python3 -c '
+import os
+for i in range(200):
+    if os.fork(): os._exit(0)
+    os.setsid()
+    if os.fork(): os._exit(0)
+os.execvp("sleep", ["sleep", "60", "MARK"])
+' &
+sleep 0.2; echo hi`,
+		`sh -c 'trap "" TERM; (trap "" TERM; setsid sleep 60 MARK &); sleep 60' & sleep 0.2; echo hi`,
+		`sh -c 'trap "setsid sleep 60 MARK & exit 0" TERM; sleep 60 & wait' & sleep 0.2; echo hi`,
+	}
+	for _, m := range r33Mechanisms {
+		for i, shape := range shapes {
+			t.Run(fmt.Sprintf("%s/%d", m, i), func(t *testing.T) {
+				useMechanism(t, m)
+				w := newWorld(t, gate.DefaultAuto())
+				mark := r33Mark()
+				res := w.run(strings.ReplaceAll(shape, "MARK", mark))
+				time.Sleep(2 * time.Second)
+				if pids := r33Marked(mark); len(pids) > 0 {
+					t.Errorf("THROUGH: processes %v outlived the script:\n%s", pids, res.Text)
+				}
+			})
+		}
+	}
+}
+
+// Attack (the interpreter itself after a timeout; HELD, medium): a
+// script whose loop is the shell's own (no program: nothing for a kill
+// to reach) appends to a file for ever; the run times out. HELD: the
+// interpreter stops with its context. Safe outcome: the file no longer
+// grows once the result is back.
+func TestRedteam33_ShellLoopStopsAtItsTimeout(t *testing.T) {
+	useMechanism(t, Bubblewrap)
+	w := newWorld(t, gate.DefaultAuto())
+	res := w.runner.Run(context.Background(), Request{Script: "while :; do echo x >> f; done", Timeout: 700 * time.Millisecond})
+	if res.Ending != TimedOut {
+		t.Fatalf("ending %s:\n%s", res.Ending, res.Text)
+	}
+	before, err := os.Stat(w.path("f"))
+	if err != nil {
+		t.Fatalf("control: the loop wrote nothing: %v", err)
+	}
+	time.Sleep(time.Second)
+	after, _ := os.Stat(w.path("f"))
+	if after.Size() != before.Size() {
+		t.Errorf("THROUGH: the script's loop went on writing after its end: %d → %d bytes", before.Size(), after.Size())
+	}
+}
+
+// r33Must ends the test on a setup error.
+func r33Must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Attack (a process outside the sandbox run by the step; HELD, high): the
+// user's editor (Neovim, unconfined) listens on its RPC socket in a
+// directory the default auto set lets a step reach (outside, net); a
+// step asks it to run `cat` of the private key (`nvim --server SOCK
+// --remote-expr 'system(...)'`, the path split so that no word names the
+// store), unasked, and again from a program approved to read
+// ~/.ssh/known_hosts (narrowed secret: would the socket filter see
+// secret as allowed?). HELD: no step can make a Unix socket (the filter
+// sees the narrowed allowance, without secret), and the connection is
+// refused. Safe outcome: the key is not printed.
+func TestRedteam33_EditorRPCSocketRunsNothingForAStep(t *testing.T) {
+	needTool(t, "nvim")
+	for _, m := range r33Mechanisms {
+		for _, approved := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/approved=%v", m, approved), func(t *testing.T) {
+				w := r33World(t, m, gate.DefaultAuto())
+				sock := filepath.Join(w.outside, "nvim.sock")
+				nv := exec.Command("nvim", "--headless", "--listen", sock, "-u", "NONE")
+				r33Must(t, nv.Start())
+				t.Cleanup(func() { _ = nv.Process.Kill(); _ = nv.Wait() })
+				for i := 0; i < 50 && !exists(sock); i++ {
+					time.Sleep(100 * time.Millisecond)
+				}
+				if !exists(sock) {
+					t.Fatal("setup: the editor did not listen")
+				}
+				half := strings.TrimSuffix(w.secret, "sh")
+				ask := `nvim --server ` + sock + ` --remote-expr 'system("cat ` + half + `" . "sh/id_ed25519")'`
+				script := ask
+				if approved {
+					r33Must(t, os.WriteFile(w.path("nv"), []byte("#!/bin/sh\n"+ask+"\n"), 0o755))
+					script = "./nv ~/.ssh/known_hosts"
+				} else {
+					r33Deny(w)
+				}
+				res := w.run(script)
+				if strings.Contains(res.Text, r33Key) {
+					t.Errorf("THROUGH: the editor ran the step's command, unconfined:\n%s", res.Text)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,382 @@
+//go:build open_attacks && linux
+
+package shell
+
+// The thirty-third red team's attacks on the shell runner that got
+// through when it ran: each asserts the safe outcome, so it FAILS while
+// the hole is open (go test -tags open_attacks). Helpers:
+// redteam33_held_linux_test.go.
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eukhe/eukhe/gate"
+)
+
+// Attack (narrowing, a tree's approval; OPEN, high): with protected out
+// of the auto set, `find sub -delete -exec ./evil {} +` asks protected
+// because sub holds a repository (sub/.git). The question named sub, a
+// plain directory; ./evil writes the workspace's own
+// .git/hooks/pre-commit. Root cause: placesOf keeps only named paths
+// that are themselves in a protected place; none is, so the approval
+// stays whole (sandbox: "its approval stays whole") and every protected
+// place is writable to the step's programs. Safe outcome: no pre-commit
+// hook in the workspace's .git. Suggested fix: narrow a step judged
+// protected (or secret) through a named directory to the protected
+// (secret) entries at or below the named paths (the ones the tree walk
+// found), never to nothing-narrowed; a step whose protected comes from
+// no path at all should lend nothing rather than everything.
+func TestRedteam33_TreeApprovalLendsEveryProtectedPlace(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, r33NoProtected())
+			r33Must(t, os.MkdirAll(w.path("sub/.git"), 0o755))
+			r33Must(t, os.WriteFile(w.path("evil"), []byte("#!/bin/sh\nprintf '#!/bin/sh\\necho PWN\\n' > .git/hooks/pre-commit\n"), 0o755))
+			res := w.run("find sub -delete -exec ./evil {} +")
+			if len(w.asker.asked()) == 0 {
+				t.Fatalf("control: the step was not asked about:\n%s", res.Text)
+			}
+			if exists(w.path(".git/hooks/pre-commit")) {
+				t.Errorf("THROUGH: an approval to remove sub (and sub/.git) let its program write the workspace's hook:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (narrowing, a directory that holds a store; OPEN, high): the
+// user approves `find ~ -maxdepth 0 -exec ./rd {} +` (asked secret: the
+// home holds ~/.ssh). ./rd reads a token from another credential store,
+// one outside the home (a vault directory elsewhere: an agent socket, a
+// runtime directory). Root cause: placesOf drops the home (no secret
+// place itself), leaving no named path, and the approval stays whole:
+// every store on the machine is lent. Safe outcome: the vault's token is
+// not printed. Suggested fix: as for the tree row: lend the secret
+// entries at or below the named paths only.
+func TestRedteam33_HomeApprovalLendsStoresOutsideIt(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			vault := filepath.Join(w.outside, "vault")
+			r33Must(t, os.MkdirAll(vault, 0o700))
+			r33Must(t, os.WriteFile(filepath.Join(vault, "token"), []byte("R33-VAULT-TOKEN\n"), 0o600))
+			r33Must(t, os.WriteFile(w.path("rd"), []byte("#!/bin/sh\ncat \"$HOME/../outside/vault/token\"\n"), 0o755))
+			r33Repolicy(w, vault)
+			res := w.run("find ~ -maxdepth 0 -exec ./rd {} +")
+			if len(w.asker.asked()) == 0 {
+				t.Fatalf("control: the step was not asked about:\n%s", res.Text)
+			}
+			if strings.Contains(res.Text, "R33-VAULT-TOKEN") {
+				t.Errorf("THROUGH: an approval naming the home lent a store outside it:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (narrowing, the named entry's directory moved; OPEN, high):
+// under the default auto set the user approves an unknown program's
+// read of ~/.ssh/known_hosts. The program renames ~/.ssh away
+// (~/stash); a later step, whose words name no credential store, reads
+// ~/stash/id_ed25519 unasked. Root cause: under bubblewrap Narrow
+// replaces the store's own mount by mounts on its entries, so the store
+// directory is no mount point any more and its parent (writable: outside
+// and protected are auto) can rename it; the policy knows the store by
+// its path only. Safe outcome: the second step does not print the key
+// (and ~/.ssh stays where it is). Suggested fix: keep a mount at the
+// narrowed store itself (bind it onto itself, or a tmpfs holding the
+// named entries bound in), so it cannot be renamed or removed; or follow
+// a moved store by its inode (as hard links are).
+func TestRedteam33_ApprovedKnownHostsReadMovesTheStoreOut(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			r33Must(t, os.WriteFile(w.path("mv.sh"), []byte("#!/bin/sh\nmv \"$HOME/.ssh\" \"$HOME/stash\"\n"), 0o755))
+			w.run("./mv.sh ~/.ssh/known_hosts")
+			r33Deny(w)
+			res := w.run("cat ~/stash/id_ed25519")
+			if strings.Contains(res.Text, r33Key) {
+				t.Errorf("THROUGH: the store was moved out by the approved program and its key read unasked:\n%s", res.Text)
+			}
+			if !exists(filepath.Join(w.secret, "id_ed25519")) {
+				t.Errorf("THROUGH: ~/.ssh is gone after an approval to read known_hosts")
+			}
+		})
+	}
+}
+
+// Attack (narrowing, the repository moved; OPEN, medium): with protected
+// out of the auto set, the user approves `sed -i` on .git/config; its e
+// command renames .git to .gitx. Root cause: as for the store row, the
+// narrowed .git is no mount point and its parent is writable. The
+// repository is displaced: later unapproved steps write .gitx/hooks
+// freely, live again once anyone moves it back. Safe outcome: .git is
+// still the repository (its config there) and no .gitx exists.
+// Suggested fix: as for the store row.
+func TestRedteam33_ApprovedConfigEditMovesTheRepositoryAway(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, r33NoProtected())
+			res := w.run("sed -i '1e mv .git .gitx' .git/config")
+			if exists(w.path(".gitx")) || !exists(w.path(".git/config")) {
+				t.Errorf("THROUGH: an approval to edit .git/config moved the repository:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (a learned secret target, its directory swapped; OPEN, high):
+// a dotfiles workspace: ~/.ssh/config links to ROOT/ssh/config, which the
+// policy learns as a secret entry (writing it by name asks). Under the
+// default auto set a program renames ROOT/ssh away and makes a new
+// ssh/config holding a ProxyCommand (a program ssh runs). Root cause:
+// under bubblewrap the learned file is covered by a mount of its own,
+// which does not pin its directory; no look after the step checks
+// secret entries as one does protected ones. Safe outcome: ~/.ssh/config
+// still reads as before. Suggested fix: pin the directory of each
+// covered file (mount it onto itself read-only where it lies outside the
+// workspace, or refuse the rename of a directory holding a covered
+// entry), and look at the learned secret entries after each program as
+// at protected ones.
+func TestRedteam33_DotfilesSshConfigReplacedUnderItsDirectory(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			r33Deny(w)
+			r33Must(t, os.MkdirAll(w.path("ssh"), 0o755))
+			r33Must(t, os.WriteFile(w.path("ssh/config"), []byte("Host work\n"), 0o644))
+			r33Must(t, os.Symlink(w.path("ssh/config"), filepath.Join(w.secret, "config")))
+			r33Repolicy(w)
+			res := w.run(`python3 -c 'import os; os.rename("ssh", "ssh.old"); os.mkdir("ssh"); open("ssh/config", "w").write("Host *\n  ProxyCommand sh -c PWN\n")'`)
+			if b, _ := os.ReadFile(filepath.Join(w.secret, "config")); strings.Contains(string(b), "PWN") {
+				t.Errorf("THROUGH: ~/.ssh/config now names a program, unasked:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (a middle link of a secret chain; OPEN, high): ~/.ssh/config
+// links to ROOT/d/cfglink, a workspace link to ROOT/real. Writing
+// d/cfglink by name asks secret (roles.go: a link a secret path resolves
+// through), but a program replaces it (`tar -xf` of an archive, made
+// beforehand, holding d/cfglink → ../evil). Root cause: no sandbox covers a symbolic link
+// (a mount lands on its target; Landlock rules are on inodes reached),
+// and nothing after the step checks that the secret path still resolves
+// where it did. Safe outcome: ~/.ssh/config still reads as before.
+// Suggested fix: cover the links on the way of each secret path as
+// entries of their own (a read-only bind of their directory under
+// bubblewrap, no remove right on it under Landlock), or check each
+// learned chain after a program and restore or refuse a changed one.
+func TestRedteam33_SecretChainMiddleLinkRepointed(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			r33Deny(w)
+			r33Must(t, os.MkdirAll(w.path("d"), 0o755))
+			r33Must(t, os.WriteFile(w.path("real"), []byte("Host work\n"), 0o644))
+			r33Must(t, os.WriteFile(w.path("evil"), []byte("Host *\n  ProxyCommand sh -c PWN\n"), 0o644))
+			r33Must(t, os.Symlink(w.path("real"), w.path("d/cfglink")))
+			r33Must(t, os.Symlink(w.path("d/cfglink"), filepath.Join(w.secret, "config")))
+			r33Must(t, os.MkdirAll(w.path("t/d"), 0o755))
+			r33Must(t, os.Symlink("../evil", w.path("t/d/cfglink")))
+			if out, err := exec.Command("tar", "-C", w.path("t"), "-cf", w.path("t.tar"), "d").CombinedOutput(); err != nil {
+				t.Fatalf("tar: %v %s", err, out)
+			}
+			r33Repolicy(w)
+			res := w.run("tar -xf t.tar")
+			if b, _ := os.ReadFile(filepath.Join(w.secret, "config")); strings.Contains(string(b), "PWN") {
+				t.Errorf("THROUGH: ~/.ssh/config was re-pointed through its workspace link, unasked:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (a middle link of a protected chain, linktargets.go; OPEN,
+// high): .git/hooks links to ../hl, a workspace link to tools/hooks.
+// learnProtected makes hl protected by its own path (`ln -sfn evilhooks
+// hl` asks), but with protected out of the auto set a program replaces
+// hl with a link to evilhooks, which holds a pre-commit. Root cause: as
+// for the secret chain, no mount covers a link, and the look after the
+// program renames the re-pointed link out of use in about one run in
+// four only (bubblewrap; Landlock refuses the removal): the rest leave
+// git running evilhooks/pre-commit. It seems to know an entry by its
+// inode number, which ext4 gives the new link back at once most times
+// (a removed inode is reused). Safe outcome: the hook git runs does
+// not print PWN. Suggested fix: as for the secret chain; and compare a link's target
+// (readlink), not its inode number, in the look after a program.
+func TestRedteam33_HookChainMiddleLinkRepointed(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			// the look after the program renames the new link out of
+			// use in some runs only: five tries, each a fresh world
+			for try := 0; try < 5; try++ {
+				w := r33World(t, m, r33NoProtected())
+				r33Deny(w)
+				r33Must(t, os.RemoveAll(w.path(".git/hooks")))
+				for dir, body := range map[string]string{"tools/hooks": "echo lint", "evilhooks": "echo PWN"} {
+					r33Must(t, os.MkdirAll(w.path(dir), 0o755))
+					r33Must(t, os.WriteFile(w.path(dir+"/pre-commit"), []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+				}
+				r33Must(t, os.Symlink("tools/hooks", w.path("hl")))
+				r33Must(t, os.Symlink("../hl", w.path(".git/hooks")))
+				r33Repolicy(w)
+				res := w.run(`python3 -c 'import os; os.remove("hl"); os.symlink("evilhooks", "hl")'`)
+				if b, _ := os.ReadFile(w.path(".git/hooks/pre-commit")); strings.Contains(string(b), "PWN") {
+					t.Fatalf("THROUGH (try %d): the repository's hooks were re-pointed, unasked:\n%s", try+1, res.Text)
+				}
+			}
+		})
+	}
+}
+
+// Attack (narrowing, `..` after a file; OPEN, medium): the user approves
+// `./rk ~/.ssh/known_hosts/..` (the question shows known_hosts); ./rk
+// prints the private key. Root cause: the gate resolves FILE/.. as the
+// directory above the file (no such path exists: a program opening it
+// gets ENOTDIR), so the named real path is ~/.ssh and the whole store
+// is lent. Safe outcome: the key is not printed. Suggested fix: resolve
+// a part after a non-directory as missing (or keep the spelled path for
+// the narrowing, lending nothing for a path that cannot exist), and show
+// the real path the question lends.
+func TestRedteam33_DotDotAfterAFileLendsTheWholeStore(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			res := w.run("./rk ~/.ssh/known_hosts/..")
+			if strings.Contains(res.Text, r33Key) {
+				t.Errorf("THROUGH: known_hosts/.. lent the whole store:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (statReal's by-name fallback, open_real_linux.go; OPEN,
+// medium): a background program flips a workspace link L between a loop
+// (L → L) and ~/.ssh; [[ -e ]], [[ -r ]] and [[ -s ]] of L/id_ed25519
+// in a loop, every question denied. Root cause: a looped path (rp.Looped) is judged as no secret
+// and then stat'ed by its name (statReal's os.Stat(name), accessReal's
+// access of name, following L as it is then), so a flip between judgement and stat lands on the key: the
+// thirty-first red team's race, held for a flip between two real
+// places, is open through a loop. Safe outcome: no test succeeds
+// (HITS=0). Suggested fix: answer a looped path ELOOP (it is one at
+// judgement), never stat it by name; likewise the /proc and /dev
+// branches should stat the real path judged with RESOLVE_NO_SYMLINKS.
+func TestRedteam33_LoopedLinkRaceTellsAKeyExists(t *testing.T) {
+	useMechanism(t, Bubblewrap)
+	for attempt := 0; attempt < 3; attempt++ {
+		w := r33World(t, Bubblewrap, gate.DefaultAuto())
+		r33Deny(w)
+		half := strings.TrimSuffix(w.secret, "sh")
+		flip := "sh -c 'end=$(($(date +%s)+6)); while [ $(date +%s) -lt $end ]; do ln -sfn L L; ln -sfn \"$0$1\" L; done' " + half + " sh &"
+		res := w.run(flip + "\nsleep 0.2\ne=0 r=0 s=0\nfor i in $(seq 1 8000); do\n" +
+			"[[ -e L/id_ed25519 ]] && e=$((e+1)); [[ -r L/id_ed25519 ]] && r=$((r+1)); [[ -s L/id_ed25519 ]] && s=$((s+1))\n" +
+			"done; echo HITS=$((e+r+s)) e=$e r=$r s=$s; wait")
+		if !regexp.MustCompile(`HITS=[0-9]`).MatchString(res.Text) {
+			t.Fatalf("control: the loop did not run:\n%s", res.Text)
+		}
+		if !strings.Contains(res.Text, "HITS=0 ") {
+			t.Fatalf("THROUGH: [[ -e ]] told the key is there through a looped link:\n%s", res.Text)
+		}
+	}
+}
+
+// Attack (the end of a script's processes, unconfined; OPEN, medium):
+// with no sandbox (EUKHE_CONFINEMENT=none, "shell.confinement": "off",
+// or a Linux with neither bubblewrap nor Landlock), `setsid -f sleep`
+// leaves a process in a session of its own whose parent exited. Root
+// cause: killKernel finds orphans below a subreaper, and only the
+// Landlock supervisor and bubblewrap's init are one; unconfined, the
+// orphan goes to init, and no group or session the script started holds
+// it. Safe outcome: no process with the marker is alive two seconds
+// after the run. Suggested fix: make eukhe (or a tiny supervisor
+// process started for unconfined programs too) a child subreaper
+// (PR_SET_CHILD_SUBREAPER), so the end finds every orphan below it.
+func TestRedteam33_UnconfinedSetsidProgramOutlivesItsScript(t *testing.T) {
+	useMechanism(t, Unconfined)
+	w := newWorld(t, gate.DefaultAuto())
+	mark := r33Mark()
+	res := w.run("setsid -f sleep 60 " + mark + "; echo started")
+	time.Sleep(2 * time.Second)
+	if pids := r33Marked(mark); len(pids) > 0 {
+		t.Errorf("THROUGH: processes %v outlived the script:\n%s", pids, res.Text)
+	}
+}
+
+// Attack (narrowing, the store's listing; OPEN, low): the approved
+// reader of ~/.ssh/known_hosts lists ~/.ssh. Root cause: under
+// bubblewrap each other entry is hidden by a mount of /dev/null at its
+// own name, so the listing shows every key's name (id_ed25519 as a
+// character device); under Landlock the listing is refused. Safe
+// outcome: no other entry's name is printed. Suggested fix: a tmpfs at
+// the store holding only the named entries (bound in), as the store's
+// whole mount hides the names when nothing is approved.
+func TestRedteam33_NarrowedStoreListsItsOtherKeys(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			res := w.run("sed -n '1e ls ~/.ssh' ~/.ssh/known_hosts")
+			if strings.Contains(res.Text, "id_ed25519") {
+				t.Errorf("THROUGH: the narrowed store's listing names the other key:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (false positive, Landlock without protected; OPEN, medium): the
+// careful preset (read, write) under Landlock — bubblewrap fails on
+// hosts that restrict unprivileged user namespaces (Ubuntu 24.04's
+// AppArmor) — runs `touch plain.txt; mkdir d` at the root of a
+// repository. Both fail with Permission denied, and the note tells the
+// agent to ask for net+outside+protected+secret. Root cause: Landlock
+// cannot grant the root writable and .git read-only (a rule covers what
+// is below it), so the root's own entries get rules and the root itself
+// none: no new entry can be made there. The default auto set meets it
+// too in a dotfiles workspace, where ~/.ssh/config links to a file of
+// the workspace (a secret entry there, which no rule may cover). Safe
+// outcome: plain.txt and d are made. Suggested fix: grant make rights on the root itself and
+// keep .git's entries read-only by rules of their own, renaming a new
+// protected name out of use after the program (the look bubblewrap
+// already relies on); say so in guide/security.md until then, and name
+// only grantable effects in the note.
+func TestRedteam33_LandlockCarefulPresetCannotMakeAFileAtTheRoot(t *testing.T) {
+	t.Run("careful", func(t *testing.T) {
+		w := r33World(t, Landlock, gate.AutoOf(gate.Of(gate.Read, gate.Write)))
+		res := w.run("touch plain.txt; mkdir d")
+		if !exists(w.path("plain.txt")) || !exists(w.path("d")) {
+			t.Errorf("THROUGH (false positive): an auto-set write at the workspace root failed:\n%s", res.Text)
+		}
+	})
+	t.Run("default, a dotfiles workspace", func(t *testing.T) {
+		// ~/.ssh/config links into the workspace: a secret entry there
+		w := r33World(t, Landlock, gate.DefaultAuto())
+		r33Must(t, os.MkdirAll(w.path("ssh"), 0o755))
+		r33Must(t, os.WriteFile(w.path("ssh/config"), []byte("Host work\n"), 0o644))
+		r33Must(t, os.Symlink(w.path("ssh/config"), filepath.Join(w.secret, "config")))
+		r33Repolicy(w)
+		res := w.run("touch plain.txt; mkdir d")
+		if !exists(w.path("plain.txt")) || !exists(w.path("d")) {
+			t.Errorf("THROUGH (false positive): an auto-set write at the workspace root failed:\n%s", res.Text)
+		}
+	})
+}
+
+// Attack (false positive, the sandbox note; OPEN, low): under Landlock
+// an approved reader of known_hosts is refused the other key (rightly);
+// the note added to the reply says the step "ran without protected" and
+// that a step approved with protected would be allowed it. Root cause:
+// the note guesses the effect from the mechanism's refusal, not from
+// the narrowing. Safe outcome: the note does not send the agent to ask
+// for protected (it names secret, or the narrowing). Suggested fix:
+// when a program ran narrowed, say that the approval covered the named
+// paths only.
+func TestRedteam33_LandlockNarrowedRefusalNamesTheWrongEffect(t *testing.T) {
+	w := r33World(t, Landlock, r33NoProtected())
+	res := w.run("./rk ~/.ssh/known_hosts")
+	if strings.Contains(res.Text, "approved with protected would be allowed") {
+		t.Errorf("THROUGH (false positive): the note asks for protected for a hidden key:\n%s", res.Text)
+	}
+}

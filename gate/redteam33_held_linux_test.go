@@ -1,0 +1,69 @@
+//go:build linux
+
+package gate
+
+// The thirty-third red team's gate attacks that were HELD when it ran
+// (each asserts the safe outcome and passes); the ones that got through
+// are in redteam33_open_attacks_test.go, which uses the helpers here.
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// r33Repolicy makes the world's policy again (its home's links and
+// learned targets are found when a policy is made), the world's root
+// first, then more roots.
+func r33Repolicy(w *world, roots ...string) {
+	w.policy = Places{Home: w.home, UserDir: w.userDir, Roots: append([]string{w.root}, roots...),
+		SettingsFiles: []string{filepath.Join(w.userDir, "settings.json"), filepath.Join(w.root, ".eukhe", "settings.json")},
+		PathDirs:      []string{w.bin}}.Policy(OS)
+}
+
+// r33Write writes a file for a row's setup.
+func r33Write(t *testing.T, path, body string) {
+	t.Helper()
+	mustMkdir(t, filepath.Dir(path))
+	if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Attack (roles.go, a recursive copy's carried names; HELD, high): a
+// template directory of the workspace holds .git/hooks/pre-commit, and a
+// recursive copy lands it in the workspace's own .git under every
+// spelling cp takes for "its contents here": tpl/., -T, -t with
+// tpl/., --no-target-directory, tpl/.git into ., tpl/.git/hooks into
+// .git/, tpl/.git/. into .git. HELD: copyTreeParts judges each carried
+// name where it lands. Safe outcome: each step is protected.
+func TestRedteam33_RecursiveCopyOfAHooksTemplateIsProtected(t *testing.T) {
+	w := newWorld(t)
+	r33Write(t, filepath.Join(w.root, "tpl", ".git", "hooks", "pre-commit"), "#!/bin/sh\necho PWN\n")
+	r33Repolicy(w)
+	for _, s := range []string{
+		"cp -r tpl/. .", "cp -rT tpl .", "cp -r -t . tpl/.", "cp -R --no-target-directory tpl .",
+		"cp -a tpl/.git .", "cp -r tpl/.git/hooks .git/", "cp -r tpl/.git/. .git",
+	} {
+		if got := stepEffects(t, w.shell(w.root), s); !got.Has(Protected) {
+			t.Errorf("THROUGH: %s is %v: the template's hook lands in .git unasked", s, got)
+		}
+	}
+}
+
+// Attack (roles.go, false positives under the default auto set; HELD,
+// medium): removing, unlinking or moving a workspace link to a place
+// outside (Nix's result), and copying a file into the root that holds
+// .git. HELD: rm, unlink and mv act on the link itself, and a copy into
+// a directory is judged by the entry it makes. Safe outcome: none of
+// them is outside or protected.
+func TestRedteam33_EverydayLinkAndCopyStepsAreNotOutside(t *testing.T) {
+	w := newWorld(t)
+	mustLink(t, filepath.Join(w.base, "store", "abc-result"), filepath.Join(w.root, "result"))
+	r33Repolicy(w)
+	for _, s := range []string{"rm -f result", "unlink result", "mv result result.old", "cp src/main.go ."} {
+		if got := stepEffects(t, w.shell(w.root), s); got.Has(Outside) || got.Has(Protected) || got.Has(Secret) {
+			t.Errorf("THROUGH (false positive): %s is %v", s, got)
+		}
+	}
+}
