@@ -67,3 +67,33 @@ func TestRedteam33_EverydayLinkAndCopyStepsAreNotOutside(t *testing.T) {
 		}
 	}
 }
+
+// Attack (linktargets.go, a new name in a target above a root; OPEN,
+// low): ~/.config/nvim links to ~/work, which holds the workspace
+// ~/work/proj. `echo x > ~/.config/nvim/init.lua` is protected, but the
+// same file by its own path, ~/work/init.lua, is only outside while it
+// does not exist yet. Root cause: ReachBelow lists the target's entries
+// that exist when the policy is made; a name made later is none of them
+// (a sibling of the known open row where the link leads to the root
+// itself). Safe outcome: the write by its own path is protected.
+// Suggested fix: for a target that holds a root, make the target's own
+// directories (those not on the way to a root) protected by a rule that
+// covers new names (a DotRule-like rule on the target minus the roots'
+// branches), not by a listing.
+func TestRedteam33_NewInitInALinkedConfigAboveTheRootIsPlain(t *testing.T) {
+	w := newWorld(t)
+	work := filepath.Join(w.home, "work")
+	mustMkdir(t, filepath.Join(work, "proj", ".git"))
+	r33Write(t, filepath.Join(work, "notes.txt"), "x\n")
+	mustLink(t, work, filepath.Join(w.home, ".config", "nvim"))
+	r33Repolicy(w, filepath.Join(work, "proj"))
+	if got := stepEffects(t, w.shell(w.root), "echo x > ~/.config/nvim/init.lua"); !got.Has(Protected) {
+		t.Fatalf("control: the init by the link's path is %v", got)
+	}
+	if _, err := os.Lstat(filepath.Join(work, "init.lua")); err == nil {
+		t.Fatal("setup: init.lua exists")
+	}
+	if got := stepEffects(t, w.shell(w.root), "echo x > "+filepath.Join(work, "init.lua")); !got.Has(Protected) {
+		t.Errorf("THROUGH: a new init.lua written by its own path is %v", got)
+	}
+}

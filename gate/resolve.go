@@ -86,8 +86,9 @@ var errNoTarget = errors.New("unreadable link")
 // Resolve is the real path of path, relative to the absolute directory dir
 // when it is relative (G1.1): each symlink on the existing part is followed,
 // dangling ones too; "." does not move; ".." goes up from the real
-// directory, and ".." of "/" is "/"; a part that does not exist stays as
-// written. After MaxLinks links the path is looped: no further link is
+// directory, and ".." of "/" is "/" (".." after a file names nothing:
+// it and the rest stay as written, below the file); a part that does not
+// exist stays as written. After MaxLinks links the path is looped: no further link is
 // followed and the rest is taken as written. A link under /proc is never
 // followed (proc.go): the path stops there, the rest as written.
 func Resolve(fsys FS, dir, path string) RealPath {
@@ -116,6 +117,20 @@ func resolveSlash(fsys FS, dir, path string) RealPath {
 		case "", ".":
 			continue
 		case "..":
+			if len(real) > 0 && fsys.Kind(joinPath(real)) == KindFile {
+				// ".." after a file names nothing (the system gives
+				// ENOTDIR): the rest stays as written, below the file,
+				// and is judged as it is (`known_hosts/..` is no name
+				// of the store that holds it: the thirty-third red
+				// team's, whose approval lent the whole store)
+				for _, t := range append([]string{c}, todo...) {
+					if t != "" && t != "." {
+						real = append(real, t)
+					}
+				}
+				todo = nil
+				continue
+			}
 			if len(real) > 0 {
 				real = real[:len(real)-1]
 			}

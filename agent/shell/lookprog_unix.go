@@ -4,4 +4,3 @@ package shell
 
 // envNamesFold: environment names are case-sensitive on Unix.
 const envNamesFold = false
-

@@ -5,4 +5,3 @@ package shell
 // Credential names are matched ignoring case on every system
 // (gate.CredentialName).
 const envNamesFold = true
-

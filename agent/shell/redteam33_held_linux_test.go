@@ -319,3 +319,154 @@ func TestRedteam33_EditorRPCSocketRunsNothingForAStep(t *testing.T) {
 		}
 	}
 }
+
+// Attack (narrowing, a tree's approval; HELD since placesOf lends only what a named directory holds, when no named path lies in a place; was OPEN, high): with protected out
+// of the auto set, `find sub -delete -exec ./evil {} +` asks protected
+// because sub holds a repository (sub/.git). The question named sub, a
+// plain directory; ./evil writes the workspace's own
+// .git/hooks/pre-commit. Root cause: placesOf keeps only named paths
+// that are themselves in a protected place; none is, so the approval
+// stays whole (sandbox: "its approval stays whole") and every protected
+// place is writable to the step's programs. Safe outcome: no pre-commit
+// hook in the workspace's .git. Suggested fix: narrow a step judged
+// protected (or secret) through a named directory to the protected
+// (secret) entries at or below the named paths (the ones the tree walk
+// found), never to nothing-narrowed; a step whose protected comes from
+// no path at all should lend nothing rather than everything.
+func TestRedteam33_TreeApprovalLendsEveryProtectedPlace(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, r33NoProtected())
+			r33Must(t, os.MkdirAll(w.path("sub/.git"), 0o755))
+			r33Must(t, os.WriteFile(w.path("evil"), []byte("#!/bin/sh\nprintf '#!/bin/sh\\necho PWN\\n' > .git/hooks/pre-commit\n"), 0o755))
+			res := w.run("find sub -delete -exec ./evil {} +")
+			if len(w.asker.asked()) == 0 {
+				t.Fatalf("control: the step was not asked about:\n%s", res.Text)
+			}
+			if exists(w.path(".git/hooks/pre-commit")) {
+				t.Errorf("THROUGH: an approval to remove sub (and sub/.git) let its program write the workspace's hook:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (narrowing, a directory that holds a store; HELD since placesOf lends only what a named directory holds, when no named path lies in a place; was OPEN, high): the
+// user approves `find ~ -maxdepth 0 -exec ./rd {} +` (asked secret: the
+// home holds ~/.ssh). ./rd reads a token from another credential store,
+// one outside the home (a vault directory elsewhere: an agent socket, a
+// runtime directory). Root cause: placesOf drops the home (no secret
+// place itself), leaving no named path, and the approval stays whole:
+// every store on the machine is lent. Safe outcome: the vault's token is
+// not printed. Suggested fix: as for the tree row: lend the secret
+// entries at or below the named paths only.
+func TestRedteam33_HomeApprovalLendsStoresOutsideIt(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			vault := filepath.Join(w.outside, "vault")
+			r33Must(t, os.MkdirAll(vault, 0o700))
+			r33Must(t, os.WriteFile(filepath.Join(vault, "token"), []byte("R33-VAULT-TOKEN\n"), 0o600))
+			r33Must(t, os.WriteFile(w.path("rd"), []byte("#!/bin/sh\ncat \"$HOME/../outside/vault/token\"\n"), 0o755))
+			r33Repolicy(w, vault)
+			res := w.run("find ~ -maxdepth 0 -exec ./rd {} +")
+			if len(w.asker.asked()) == 0 {
+				t.Fatalf("control: the step was not asked about:\n%s", res.Text)
+			}
+			if strings.Contains(res.Text, "R33-VAULT-TOKEN") {
+				t.Errorf("THROUGH: an approval naming the home lent a store outside it:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (narrowing, `..` after a file; HELD since gate.Resolve keeps `..` after a file as written (it names nothing); was OPEN, medium): the user approves
+// `./rk ~/.ssh/known_hosts/..` (the question shows known_hosts); ./rk
+// prints the private key. Root cause: the gate resolves FILE/.. as the
+// directory above the file (no such path exists: a program opening it
+// gets ENOTDIR), so the named real path is ~/.ssh and the whole store
+// is lent. Safe outcome: the key is not printed. Suggested fix: resolve
+// a part after a non-directory as missing (or keep the spelled path for
+// the narrowing, lending nothing for a path that cannot exist), and show
+// the real path the question lends.
+func TestRedteam33_DotDotAfterAFileLendsTheWholeStore(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			res := w.run("./rk ~/.ssh/known_hosts/..")
+			if strings.Contains(res.Text, r33Key) {
+				t.Errorf("THROUGH: known_hosts/.. lent the whole store:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (narrowing, the named entry's directory moved; HELD since the shadows: the narrowed directory is a mount of its copy, which cannot be renamed; was OPEN, high):
+// under the default auto set the user approves an unknown program's
+// read of ~/.ssh/known_hosts. The program renames ~/.ssh away
+// (~/stash); a later step, whose words name no credential store, reads
+// ~/stash/id_ed25519 unasked. Root cause: under bubblewrap Narrow
+// replaces the store's own mount by mounts on its entries, so the store
+// directory is no mount point any more and its parent (writable: outside
+// and protected are auto) can rename it; the policy knows the store by
+// its path only. Safe outcome: the second step does not print the key
+// (and ~/.ssh stays where it is). Suggested fix: keep a mount at the
+// narrowed store itself (bind it onto itself, or a tmpfs holding the
+// named entries bound in), so it cannot be renamed or removed; or follow
+// a moved store by its inode (as hard links are).
+func TestRedteam33_ApprovedKnownHostsReadMovesTheStoreOut(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			r33Must(t, os.WriteFile(w.path("mv.sh"), []byte("#!/bin/sh\nmv \"$HOME/.ssh\" \"$HOME/stash\"\n"), 0o755))
+			w.run("./mv.sh ~/.ssh/known_hosts")
+			r33Deny(w)
+			res := w.run("cat ~/stash/id_ed25519")
+			if strings.Contains(res.Text, r33Key) {
+				t.Errorf("THROUGH: the store was moved out by the approved program and its key read unasked:\n%s", res.Text)
+			}
+			if !exists(filepath.Join(w.secret, "id_ed25519")) {
+				t.Errorf("THROUGH: ~/.ssh is gone after an approval to read known_hosts")
+			}
+		})
+	}
+}
+
+// Attack (narrowing, the repository moved; HELD since the shadows: .git is a mount of its copy, which cannot be renamed; was OPEN, medium): with protected
+// out of the auto set, the user approves `sed -i` on .git/config; its e
+// command renames .git to .gitx. Root cause: as for the store row, the
+// narrowed .git is no mount point and its parent is writable. The
+// repository is displaced: later unapproved steps write .gitx/hooks
+// freely, live again once anyone moves it back. Safe outcome: .git is
+// still the repository (its config there) and no .gitx exists.
+// Suggested fix: as for the store row.
+func TestRedteam33_ApprovedConfigEditMovesTheRepositoryAway(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, r33NoProtected())
+			res := w.run("sed -i '1e mv .git .gitx' .git/config")
+			if exists(w.path(".gitx")) || !exists(w.path(".git/config")) {
+				t.Errorf("THROUGH: an approval to edit .git/config moved the repository:\n%s", res.Text)
+			}
+		})
+	}
+}
+
+// Attack (narrowing, the store's listing; HELD since the shadows: the copy lists the named entries only; was OPEN, low): the approved
+// reader of ~/.ssh/known_hosts lists ~/.ssh. Root cause: under
+// bubblewrap each other entry is hidden by a mount of /dev/null at its
+// own name, so the listing shows every key's name (id_ed25519 as a
+// character device); under Landlock the listing is refused. Safe
+// outcome: no other entry's name is printed. Suggested fix: a tmpfs at
+// the store holding only the named entries (bound in), as the store's
+// whole mount hides the names when nothing is approved.
+func TestRedteam33_NarrowedStoreListsItsOtherKeys(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			res := w.run("sed -n '1e ls ~/.ssh' ~/.ssh/known_hosts")
+			if strings.Contains(res.Text, "id_ed25519") {
+				t.Errorf("THROUGH: the narrowed store's listing names the other key:\n%s", res.Text)
+			}
+		})
+	}
+}

@@ -945,21 +945,43 @@ func (l placesLook) changed() []string {
 }
 
 // placesOf are the real paths named that lie in a place of effect e's
-// class (secret, protected): the judgment's e was about those, and the
-// approval is narrowed to them (a plain directory named beside them, the
-// home, lends nothing below it: the thirty-second red team's). A program
-// judged secret by what it is, or blind (no word the gate could read),
-// names no such place, and its approval stays whole.
+// class (secret, protected), or hold one: the judgment's e was about
+// those, and the approval is narrowed to them, with what lies below them
+// (a plain directory named beside them, the home, lends nothing below
+// it: the thirty-second red team's). When none is in a place, a named
+// directory that holds one lends the entries below it only: `find ~ … -exec ./rd` approved
+// for secret (the home holds ~/.ssh) lent every store on the machine, and
+// `find sub -delete -exec ./evil` approved for protected (sub holds a
+// repository) the workspace's own .git (the thirty-third red team's).
+// For protected any named directory counts, as a .git below it by name
+// only a walk finds: one that holds none lends nothing. A program whose
+// words name no path (blind, or judged by what it is) keeps its approval
+// whole.
 func (x *run) placesOf(named []string, e gate.Effect) []string {
-	var out []string
+	var in, holders []string
 	for _, n := range named {
 		r := x.policy.Resolve("/", n)
-		if e == gate.Secret && x.policy.ClassRead(r) == gate.ClassSecret ||
-			e == gate.Protected && x.policy.ClassWrite(r) == gate.ClassProtected {
-			out = append(out, n)
+		switch {
+		case e == gate.Secret && x.policy.ClassRead(r) == gate.ClassSecret,
+			e == gate.Protected && x.policy.ClassWrite(r) == gate.ClassProtected:
+			in = append(in, n)
+		case e == gate.Secret && x.policy.HoldsSecret(r),
+			e == gate.Protected && isDirNoLink(n):
+			holders = append(holders, n)
 		}
 	}
-	return out
+	if len(in) > 0 {
+		// the paths in a place say what the judgment was about
+		return in
+	}
+	return holders
+}
+
+// isDirNoLink tells whether p is a directory, not reached through a link
+// at its last part.
+func isDirNoLink(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
 }
 
 // listWithLinks lists a directory's entries for confine.Narrow, a link
