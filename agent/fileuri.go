@@ -3,7 +3,6 @@ package agent
 import (
 	"net/url"
 	slashpath "path"
-	"path/filepath"
 	"strings"
 )
 
@@ -24,10 +23,10 @@ func fileURIPath(raw string, windows bool) (string, bool) {
 		return "", false
 	}
 	if !windows {
-		if !filepath.IsAbs(u.Path) {
+		if !strings.HasPrefix(u.Path, "/") {
 			return "", false
 		}
-		return filepath.Clean(u.Path), true
+		return slashpath.Clean(u.Path), true
 	}
 	var vol, rest string
 	switch p := u.Path; {
