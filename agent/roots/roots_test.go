@@ -14,14 +14,14 @@ import (
 // pickRoot passes over what is not a directory here and says so.
 func TestPickRoot(t *testing.T) {
 	dir := t.TempDir()
-	root, why := pickRoot([]*mcp.Root{{URI: "https://x.example/"}, {URI: "file:///no/such/dir"}, {URI: "file://" + slashed(dir)}}, "/cwd")
+	root, why := pickRoot([]*mcp.Root{{URI: "https://x.example/"}, {URI: "file://" + slashed(filepath.Join(dir, "no", "such"))}, {URI: "file://" + slashed(dir)}}, "/cwd")
 	if root != dir || !strings.Contains(why, "root 3") || !strings.Contains(why, "not a file: URI") || !strings.Contains(why, "no such directory") {
 		t.Errorf("pickRoot: %s (%s)", root, why)
 	}
 	if root, why := pickRoot(nil, "/cwd"); root != "/cwd" || !strings.Contains(why, "named no roots") {
 		t.Errorf("no roots: %s (%s)", root, why)
 	}
-	if root, why := pickRoot([]*mcp.Root{{URI: "file:///no/such"}}, "/cwd"); root != "/cwd" || !strings.Contains(why, "no root of the client's is a directory here") {
+	if root, why := pickRoot([]*mcp.Root{{URI: "file://" + slashed(filepath.Join(dir, "no"))}}, "/cwd"); root != "/cwd" || !strings.Contains(why, "no root of the client's is a directory here") {
 		t.Errorf("none usable: %s (%s)", root, why)
 	}
 }
