@@ -21,13 +21,12 @@
 # cross: go vet for the other operating systems (the builds are dist's).
 # test/wine (run by go test ./...): eukhe.exe mcp under Wine; needs wine64
 # and mingw-w64 (.ci/run installs them).
-# test-windows: the Windows test binaries of docs, gate, gate/route, gate/confine,
-# agent/shell, agent, agent/transcript and agent/urls under Wine, with their
-# counts and seconds. docs, gate, gate/route, gate/confine and agent/shell pass
-# (their Unix-only tests skip saying why); agent, agent/transcript and
-# agent/urls still fail some (guide/platforms.md has the counts). Not yet part
-# of test: those failures, and about 13 minutes on 2 busy cores (one Wine
-# prefix serves every package, test/wine/run.sh; a new one adds ~16 s).
+# test-windows: the Windows test binaries of docs, gate, gate/route,
+# gate/confine, agent/shell, agent, agent/transcript, agent/urls and
+# agent/roots under Wine, with their counts and seconds. All pass (their
+# Unix-only tests skip saying why; guide/platforms.md has the counts). Not yet
+# part of test: about 13 minutes on 2 busy cores (one Wine prefix serves every
+# package, test/wine/run.sh; a new one adds ~16 s).
 .PHONY: test test-vscode test-nvim-current mcp-peers lspclient lint build bench fuzz dist cross test-windows
 
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -68,7 +67,7 @@ cross:
 	@set -e; for t in $(CROSS_VET); do echo "go vet $$t"; GOOS=$${t%/*} GOARCH=$${t#*/} go vet ./...; done
 
 test-windows:
-	bash test/wine/units.sh docs gate gate/route gate/confine agent/shell agent agent/transcript agent/urls
+	bash test/wine/units.sh docs gate gate/route gate/confine agent/shell agent agent/transcript agent/urls agent/roots
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./docs ./lsp ./agent/shell

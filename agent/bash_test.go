@@ -12,6 +12,7 @@ import (
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
+	"github.com/eukhe/eukhe/internal/testkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,6 +20,7 @@ import (
 // a script past the budget becomes a job, bash {job} returns it settled,
 // and the session is told when it settles.
 func TestBash_runs_detaches_and_settles(t *testing.T) {
+	testkit.UnixPrograms(t, "cat and sleep")
 	dir := t.TempDir()
 	env := map[string]string{"HOME": t.TempDir()}
 	paths := settings.Locate(env, []string{dir})

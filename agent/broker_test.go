@@ -18,21 +18,28 @@ import (
 	"github.com/eukhe/eukhe/agent"
 	"github.com/eukhe/eukhe/agent/brokertest"
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/testkit"
 	"github.com/eukhe/eukhe/protocol"
 )
 
 // The one broker suite, run with the fake and every kind of client this
-// package holds: the agent's MCP client (Elicitor), an `eukhe approvals`
-// terminal (Terminal) and a parent session in another process
-// (ParentClient to a real approvals endpoint relaying to its own broker).
-// Package lsp runs it with the editor.
+// package holds: the agent's MCP client (Elicitor) and an `eukhe
+// approvals` terminal (Terminal); a parent session in another process
+// (ParentClient to a real approvals endpoint relaying to its own broker)
+// in the next test. Package lsp runs it with the editor.
 func TestBrokerWithEveryClientKind(t *testing.T) {
 	brokertest.Run(t,
 		brokertest.Kind{Name: "fake", New: func(t *testing.T) (agent.Client, brokertest.User) { return brokertest.NewFake() }},
 		brokertest.Kind{Name: "elicitation", New: newElicitClient},
 		brokertest.Kind{Name: "terminal", New: newTerminalClient},
-		brokertest.Kind{Name: "parent", New: newParentClient},
 	)
+}
+
+// The same laws with a parent session in another process, over a Unix
+// socket (where the system has them).
+func TestBrokerWithAParentClient(t *testing.T) {
+	testkit.NeedUnixSockets(t)
+	brokertest.Run(t, brokertest.Kind{Name: "parent", New: newParentClient})
 }
 
 // newElicitClient is the agent's MCP client with elicitation: the form's

@@ -351,7 +351,7 @@ func TestElicitADocumentAccess(t *testing.T) {
 		t.Fatalf("allowed secret read: %s", text)
 	}
 	p := w.asked[0]
-	if !strings.Contains(p.Message, "allow this access? Effects: read+secret.") || !strings.Contains(p.Message, "read "+secret) ||
+	if !strings.Contains(p.Message, "allow this access? Effects: read+secret.") || !strings.Contains(p.Message, "read "+gate.Visible(secret)) ||
 		!strings.Contains(p.Message, "secret, which always asks") {
 		t.Fatalf("message %q", p.Message)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // guardWorld is a home with a secret, a workspace root, and a headless
@@ -81,7 +82,7 @@ func TestGuardHeadlessSecretIsUnansweredWithTheRefusalText(t *testing.T) {
 	if !errors.As(err, &ref) || ref.Answer != gate.Unanswered {
 		t.Fatalf("secret read: %v", err)
 	}
-	want := gate.RefusalHinted("read "+g.secret, ref.Effects, gate.Unanswered, AnswerHint(g.root, false, false))
+	want := gate.RefusalHinted("read "+gate.Visible(g.secret), ref.Effects, gate.Unanswered, AnswerHint(g.root, false, false))
 	if err.Error() != want || !strings.Contains(want, "no one answered") || !strings.Contains(want, "`eukhe approvals` in a terminal in "+g.root) {
 		t.Fatalf("text %q, want %q", err.Error(), want)
 	}
@@ -111,6 +112,7 @@ func TestGuardSubagentRoutesUpToItsParent(t *testing.T) {
 }
 
 func TestGuardAsksTheClientAndUsesTheRealPath(t *testing.T) {
+	testkit.NeedSymlinks(t)
 	var q gate.Question
 	g := newGuardWorld(t, func(_ context.Context, got gate.Question) gate.Answer { q = got; return gate.Approve })
 	link := filepath.Join(g.root, "key")
@@ -122,7 +124,7 @@ func TestGuardAsksTheClientAndUsesTheRealPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if real != g.secret || q.What != "read "+g.secret || !q.Effects.Has(gate.Secret) {
+	if real != g.secret || q.What != "read "+gate.Visible(g.secret) || !q.Effects.Has(gate.Secret) {
 		t.Fatalf("real %s, asked %+v", real, q)
 	}
 	g2 := newGuardWorld(t, func(context.Context, gate.Question) gate.Answer { return gate.Deny })

@@ -18,6 +18,7 @@ import (
 	"github.com/eukhe/eukhe/docs"
 	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/settings"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // mcp_progress_increases: whatever counts a call reports, the progress
@@ -130,6 +131,7 @@ func TestProgressEvery(t *testing.T) {
 // naming the step, with progress rising; a call without a token gets none;
 // a call that becomes a job stops reporting when it returns.
 func TestBashProgressReachesTheClient(t *testing.T) {
+	testkit.UnixPrograms(t, "sleep")
 	dir := t.TempDir()
 	env := map[string]string{"HOME": t.TempDir()}
 	paths := settings.Locate(env, []string{dir})

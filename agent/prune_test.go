@@ -8,6 +8,7 @@ import (
 
 	"github.com/eukhe/eukhe/agent/transcript"
 	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // oldSession makes a session's log and transcript in dir, last written
@@ -35,10 +36,10 @@ func exists(path string) bool {
 
 // Sessions last written before the cutoff go, log and transcript; a session
 // whose transcript is still open stays, however old; recent sessions, and
-// every name that is not a session's, stay — and no link is followed.
+// every name that is not a session's, stay. (No link is followed: the
+// next test.)
 func TestPruneSessionsRemovesOnlyOldSessionsNoOneHolds(t *testing.T) {
 	dir := t.TempDir()
-	outside := t.TempDir()
 	month, hour := 30*24*time.Hour, time.Hour
 	oldSession(t, dir, "old", month)
 	oldSession(t, dir, "recent", hour)
@@ -58,11 +59,6 @@ func TestPruneSessionsRemovesOnlyOldSessionsNoOneHolds(t *testing.T) {
 	os.Chtimes(filepath.Join(dir, "logonly.jsonl"), monthAgo, monthAgo)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o600)
 	os.Chtimes(filepath.Join(dir, "notes.txt"), monthAgo, monthAgo)
-	os.WriteFile(filepath.Join(outside, "keep"), []byte("not eukhe's"), 0o600)
-	os.Chtimes(outside, monthAgo, monthAgo)
-	if err := os.Symlink(outside, filepath.Join(dir, "linked")); err != nil {
-		t.Fatal(err)
-	}
 
 	if n := PruneSessions(dir, time.Now().Add(-SessionKeep)); n != 2 {
 		t.Errorf("removed %d sessions, want 2 (old, logonly)", n)
@@ -70,11 +66,30 @@ func TestPruneSessionsRemovesOnlyOldSessionsNoOneHolds(t *testing.T) {
 	for name, want := range map[string]bool{
 		"old": false, "old.jsonl": false, "logonly.jsonl": false,
 		"recent": true, "recent.jsonl": true, "held": true, "held.jsonl": true,
-		"halfold": true, "halfold.jsonl": true, "notes.txt": true, "linked": true,
+		"halfold": true, "halfold.jsonl": true, "notes.txt": true,
 	} {
 		if got := exists(filepath.Join(dir, name)); got != want {
 			t.Errorf("%s exists %v, want %v", name, got, want)
 		}
+	}
+}
+
+// A link in the sessions directory, however old what it leads to, is
+// neither a session nor followed: it stays, and so does what it leads to.
+func TestPruneSessionsFollowsNoLink(t *testing.T) {
+	testkit.NeedSymlinks(t)
+	dir, outside := t.TempDir(), t.TempDir()
+	monthAgo := time.Now().Add(-30 * 24 * time.Hour)
+	os.WriteFile(filepath.Join(outside, "keep"), []byte("not eukhe's"), 0o600)
+	os.Chtimes(outside, monthAgo, monthAgo)
+	if err := os.Symlink(outside, filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if n := PruneSessions(dir, time.Now().Add(-SessionKeep)); n != 0 {
+		t.Errorf("removed %d sessions, want none", n)
+	}
+	if !exists(filepath.Join(dir, "linked")) {
+		t.Error("the link in the sessions directory was removed")
 	}
 	if !exists(filepath.Join(outside, "keep")) {
 		t.Error("a file behind a link in the sessions directory was removed")

@@ -25,7 +25,7 @@ func TestSession_first_reply_tells_what_was_recovered(t *testing.T) {
 		}
 	}
 	crashed := docs.NewDisk()
-	crashed.Journal = jdir
+	crashed.Journal, crashed.Root = jdir, dir
 	dead := false
 	crashed.Fault = func(step, _ string) error {
 		if step == "rename" {
@@ -39,7 +39,7 @@ func TestSession_first_reply_tells_what_was_recovered(t *testing.T) {
 	crashed.Commit([]docs.Change{{Path: a, Old: []byte("old\n"), New: []byte("new\n")}, {Path: b, Old: []byte("old\n"), New: []byte("new\n")}})
 
 	disk := docs.NewDisk()
-	disk.Journal = jdir
+	disk.Journal, disk.Root = jdir, dir
 	if rs := disk.Recover(); len(rs) != 1 {
 		t.Fatalf("recovered %d journals, want 1", len(rs))
 	}

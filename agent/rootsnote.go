@@ -5,7 +5,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -72,8 +71,8 @@ func rootsNote(roots []*mcp.Root, served string) string {
 	first := ""
 	for _, r := range roots {
 		name := r.URI
-		if u, err := url.Parse(r.URI); err == nil && u.Scheme == "file" && filepath.IsAbs(u.Path) {
-			name = filepath.Clean(u.Path)
+		if p, ok := FileURIPath(r.URI); ok {
+			name = p
 			if first == "" {
 				first = name
 			}

@@ -3,6 +3,8 @@
 package agent
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,8 +15,12 @@ import (
 // served and how to serve the new first root; nothing when the served
 // root is still the client's first.
 func TestRootsNote(t *testing.T) {
-	n := rootsNote([]*mcp.Root{{URI: "https://x.example/"}, {URI: "file:///a/new"}, {URI: "file:///b"}}, "/served")
-	for _, want := range []string{"the client's roots changed to https://x.example/, /a/new, /b;", "this session still serves /served", "to serve /a/new, restart eukhe's MCP server", "--root /a/new"} {
+	abs := func(p string) string {
+		return filepath.Join(filepath.VolumeName(os.TempDir())+string(filepath.Separator), p)
+	} // "/a" or "C:\a"
+	served, a, b := abs("served"), abs(filepath.Join("a", "new")), abs("b")
+	n := rootsNote([]*mcp.Root{{URI: "https://x.example/"}, {URI: fileURIOf(a)}, {URI: fileURIOf(b)}}, served)
+	for _, want := range []string{"the client's roots changed to https://x.example/, " + a + ", " + b + ";", "this session still serves " + served, "to serve " + a + ", restart eukhe's MCP server", "--root " + a} {
 		if !strings.Contains(n, want) {
 			t.Errorf("%q lacks %q", n, want)
 		}
@@ -22,10 +28,10 @@ func TestRootsNote(t *testing.T) {
 	if strings.Contains(n, "\n") {
 		t.Errorf("not one line: %q", n)
 	}
-	if n := rootsNote([]*mcp.Root{{URI: "file:///served/"}, {URI: "file:///b"}}, "/served"); n != "" {
+	if n := rootsNote([]*mcp.Root{{URI: fileURIOf(served) + "/"}, {URI: fileURIOf(b)}}, served); n != "" {
 		t.Errorf("the served root is still the first: %q", n)
 	}
-	if n := rootsNote(nil, "/served"); !strings.Contains(n, "changed to none") || !strings.Contains(n, "still serves /served") {
+	if n := rootsNote(nil, served); !strings.Contains(n, "changed to none") || !strings.Contains(n, "still serves "+served) {
 		t.Errorf("no roots: %q", n)
 	}
 }

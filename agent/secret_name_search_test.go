@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eukhe/eukhe/internal/testkit"
 )
 
 // Class 8 (G1.5) by another name: a tree search of a directory that holds
@@ -17,6 +19,7 @@ import (
 // wanted the search itself judged secret; the search leaves the file out
 // instead, so a search of ~/dotfiles still runs without a question.)
 func TestATreeSearchLeavesOutAnotherNameOfASecret(t *testing.T) {
+	testkit.HardLinkSearch(t)
 	w := newLocalWorld(t)
 	aws := filepath.Join(w.home, ".aws", "credentials")
 	dot := filepath.Join(w.home, "dotfiles")

@@ -144,13 +144,18 @@ func TestDynListsReportIssueAndJoinedTools(t *testing.T) {
 }
 
 func TestSessionLogPath(t *testing.T) {
-	got := SessionLogPath(map[string]string{"HOME": "/h"}, "abc")
-	if got != "/h/.local/state/eukhe/sessions/abc.jsonl" {
+	h, s := t.TempDir(), t.TempDir() // absolute paths on each system
+	got := SessionLogPath(map[string]string{"HOME": h}, "abc")
+	if got != filepath.Join(h, ".local", "state", "eukhe", "sessions", "abc.jsonl") {
 		t.Fatal(got)
 	}
-	got = SessionLogPath(map[string]string{"HOME": "/h", "XDG_STATE_HOME": "/s"}, "abc")
-	if got != "/s/eukhe/sessions/abc.jsonl" {
+	got = SessionLogPath(map[string]string{"HOME": h, "XDG_STATE_HOME": s}, "abc")
+	if got != filepath.Join(s, "eukhe", "sessions", "abc.jsonl") {
 		t.Fatal(got)
+	}
+	got = SessionLogPath(map[string]string{"HOME": h, "XDG_STATE_HOME": "rel"}, "abc")
+	if got != filepath.Join(h, ".local", "state", "eukhe", "sessions", "abc.jsonl") {
+		t.Fatalf("a relative XDG_STATE_HOME is taken: %s", got)
 	}
 }
 

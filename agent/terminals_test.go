@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/eukhe/eukhe/gate"
+	"github.com/eukhe/eukhe/internal/testkit"
 	"github.com/eukhe/eukhe/protocol"
 )
 
@@ -62,6 +63,7 @@ func (f *fakeTerm) answer(id, a string) {
 // settled; approve_session lets the same step run unasked after, but is
 // never granted for a protected step.
 func TestTerminalsFirstAnswerWinsAndGrants(t *testing.T) {
+	testkit.NeedUnixSockets(t)
 	ts := &Terminals{}
 	one, two := attachTerm(t, ts, `{"eukhe":"approvals"}`), attachTerm(t, ts, `{"eukhe":"approvals"}`)
 	for _, f := range []*fakeTerm{one, two} {
@@ -106,6 +108,7 @@ func TestTerminalsFirstAnswerWinsAndGrants(t *testing.T) {
 // A hello that is not `eukhe approvals` gets an error and is closed; a
 // gateway is only counted.
 func TestTerminalsHello(t *testing.T) {
+	testkit.NeedUnixSockets(t)
 	ts := &Terminals{}
 	bad := attachTerm(t, ts, `{"eukhe":"attach","root":"/x"}`)
 	if m := bad.next(); !strings.Contains(m["error"].(string), "only `eukhe approvals`") {

@@ -57,7 +57,13 @@ func (t *Tools) missingHint(abs string) string {
 // inRoot tells whether abs is the workspace root or below it.
 func (t *Tools) inRoot(abs string) bool {
 	rel, err := filepath.Rel(t.Root, abs)
-	return t.Root != "" && err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	return t.Root != "" && err == nil && relUnder(rel)
+}
+
+// relUnder tells whether rel, a filepath.Rel result, stays at or below
+// its base: not "..", nor "../x" ("..\x" on Windows).
+func relUnder(rel string) bool {
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // nearName tells whether have is a likely meaning of want, and how near

@@ -93,9 +93,9 @@ func IsURL(p string) bool {
 }
 
 // Display names an absolute path for the model: relative to the root when
-// under it.
+// under it (on Windows too, where Rel gives "..\x" for a path outside).
 func (t *Tools) Display(abs string) string {
-	if rel, err := filepath.Rel(t.Root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+	if rel, err := filepath.Rel(t.Root, abs); err == nil && relUnder(rel) {
 		return filepath.ToSlash(rel)
 	}
 	return abs

@@ -9,9 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -253,12 +251,12 @@ func waitRoots(ctx context.Context, lines <-chan []byte, rootsCh <-chan *mcp.Lis
 func pickRoot(roots []*mcp.Root, cwd string) (string, string) {
 	var skipped []string
 	for i, r := range roots {
-		u, err := url.Parse(r.URI)
-		if err != nil || u.Scheme != "file" || !filepath.IsAbs(u.Path) {
-			skipped = append(skipped, r.URI+" (not a file: URI)")
+		p, ok := agent.FileURIPath(r.URI)
+		if !ok {
+			skipped = append(skipped, r.URI+" (not a file: URI of a path here)")
 			continue
 		}
-		if fi, err := os.Stat(u.Path); err != nil || !fi.IsDir() {
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 			skipped = append(skipped, r.URI+" (no such directory here)")
 			continue
 		}
@@ -269,7 +267,7 @@ func pickRoot(roots []*mcp.Root, cwd string) (string, string) {
 		if n := len(roots) - i - 1; n > 0 {
 			why += fmt.Sprintf("; %d more not served (a session serves one root: start one per root, or pass --root)", n)
 		}
-		return filepath.Clean(u.Path), why
+		return p, why
 	}
 	if len(roots) == 0 {
 		return cwd, "the current directory: the client named no roots"

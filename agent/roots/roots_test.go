@@ -3,6 +3,7 @@
 package roots
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,16 +14,26 @@ import (
 // pickRoot passes over what is not a directory here and says so.
 func TestPickRoot(t *testing.T) {
 	dir := t.TempDir()
-	root, why := pickRoot([]*mcp.Root{{URI: "https://x.example/"}, {URI: "file:///no/such/dir"}, {URI: "file://" + dir}}, "/cwd")
+	root, why := pickRoot([]*mcp.Root{{URI: "https://x.example/"}, {URI: "file://" + slashed(filepath.Join(dir, "no", "such"))}, {URI: "file://" + slashed(dir)}}, "/cwd")
 	if root != dir || !strings.Contains(why, "root 3") || !strings.Contains(why, "not a file: URI") || !strings.Contains(why, "no such directory") {
 		t.Errorf("pickRoot: %s (%s)", root, why)
 	}
 	if root, why := pickRoot(nil, "/cwd"); root != "/cwd" || !strings.Contains(why, "named no roots") {
 		t.Errorf("no roots: %s (%s)", root, why)
 	}
-	if root, why := pickRoot([]*mcp.Root{{URI: "file:///no/such"}}, "/cwd"); root != "/cwd" || !strings.Contains(why, "no root of the client's is a directory here") {
+	if root, why := pickRoot([]*mcp.Root{{URI: "file://" + slashed(filepath.Join(dir, "no"))}}, "/cwd"); root != "/cwd" || !strings.Contains(why, "no root of the client's is a directory here") {
 		t.Errorf("none usable: %s (%s)", root, why)
 	}
+}
+
+// slashed is an absolute path as a file: URI's path writes it: "/C:/x"
+// on Windows.
+func slashed(p string) string {
+	s := filepath.ToSlash(p)
+	if !strings.HasPrefix(s, "/") {
+		s = "/" + s
+	}
+	return s
 }
 
 // While eukhe waits for the client's roots, the bare handshake server sees

@@ -183,7 +183,7 @@ func (w *logWriter) loop() {
 // holds much more than the kept calls.
 func (w *logWriter) write(batch []logRecord) error {
 	if w.f == nil {
-		f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err := openShared(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 		if err != nil {
 			return err
 		}
@@ -296,7 +296,7 @@ func readTail(path string, from, to int64) ([]byte, error) {
 	if from < 0 || from > to {
 		return nil, fmt.Errorf("calls.log: no record at %d of %d bytes", from, to)
 	}
-	f, err := os.Open(path)
+	f, err := openShared(path, os.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}
@@ -309,18 +309,24 @@ func readTail(path string, from, to int64) ([]byte, error) {
 }
 
 // replace writes b as the whole of calls.log (renamed over it), holding
-// rows header lines, and opens it again to append.
+// rows header lines, and opens it again to append. The writer's own
+// handle is closed before the rename: Windows renames over no file this
+// process holds open without sharing its deletion (and so, before, no
+// compaction there ever landed: calls.log grew without bound). When the
+// rename fails the old file is opened again and stays as it was.
 func (w *logWriter) replace(b []byte, rows int) error {
-	if err := writeWhole(w.path, b); err != nil {
-		return err
-	}
 	w.f.Close()
 	w.f = nil
-	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND, 0o600)
+	werr := writeWhole(w.path, b)
+	f, err := openShared(w.path, os.O_WRONLY|os.O_APPEND)
 	if err != nil {
-		return err
+		return errors.Join(werr, err) // the next write opens it again
 	}
-	w.f, w.rows, w.size = f, rows, int64(len(b))
+	w.f = f
+	if werr != nil {
+		return werr
+	}
+	w.rows, w.size = rows, int64(len(b))
 	return nil
 }
 
@@ -389,7 +395,7 @@ type result struct {
 // anything past a line that is not a header. Close releases the file.
 func ReadLog(dir string) (*Log, error) {
 	l := &Log{at: map[string]result{}}
-	f, err := os.Open(filepath.Join(dir, CallsLog))
+	f, err := openShared(filepath.Join(dir, CallsLog), os.O_RDONLY)
 	if errors.Is(err, os.ErrNotExist) {
 		l.empty = true
 		return l, nil

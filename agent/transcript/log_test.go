@@ -107,7 +107,10 @@ func TestTranscriptReaderSkipsATornRecord(t *testing.T) {
 	}
 }
 
-// A reader that opened the log before a compaction reads it whole.
+// A reader that opened the log before a compaction reads it whole. Where
+// the system renames over an open file (Unix; Windows' POSIX rename) the
+// compaction lands while the reader reads; elsewhere (Wine 8, older
+// Windows) it lands at the first write after the reader closed.
 func TestTranscriptReaderOutlivesCompaction(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "s")
 	tr, err := Open(dir, "s", "")
@@ -124,7 +127,6 @@ func TestTranscriptReaderOutlivesCompaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
 	for i := 0; i < 2000; i++ {
 		tr.Keep(CallRow{ID: tr.Begin(), Tool: "bash"}, "y\n")
 	}
@@ -132,10 +134,25 @@ func TestTranscriptReaderOutlivesCompaction(t *testing.T) {
 	if b, err := l.Body("c3"); err != nil || string(b) != "x\n" {
 		t.Fatalf("c3 through the old file: %q %v", b, err)
 	}
-	now, _ := ReadLog(dir)
-	defer now.Close()
-	if len(now.Rows) > 8*2+1024 {
-		t.Fatalf("not compacted: %d rows", len(now.Rows))
+	rows := func() int {
+		now, err := ReadLog(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer now.Close()
+		return len(now.Rows)
+	}
+	renames, why := renamesOverOpen(t)
+	if n := rows(); renames && n > 8*2+1024 {
+		t.Fatalf("not compacted while a reader held the old file: %d rows", n)
+	} else if !renames {
+		t.Logf("the compaction waits for the reader here: %s", why)
+	}
+	l.Close()
+	tr.Keep(CallRow{ID: tr.Begin(), Tool: "bash"}, "z\n")
+	tr.Flush()
+	if n := rows(); n > 8*2+1024 {
+		t.Fatalf("not compacted once no reader held the file: %d rows", n)
 	}
 }
 

@@ -111,9 +111,12 @@ func Calls(dir, id string) (rows []CallRow, outcome []string, dropped int, err e
 // id (its parent, its parent's parent, …) from the transcripts' meta.json
 // in the sessions directory; found is false when id has no transcript
 // there. agent:// reads a subagent's transcript for its parent chain only.
+// A directory is id's only when its meta names id itself: on a file system
+// that folds case (NTFS, APFS by default) "LEAF" opens the directory of
+// session "leaf", which is not session LEAF's.
 func OnParentChain(sessions, id, reader string) (found, on bool) {
 	m, err := readMeta(filepath.Join(sessions, id))
-	if err != nil {
+	if err != nil || m.Session != id {
 		return false, false
 	}
 	seen := map[string]bool{id: true}
@@ -123,7 +126,7 @@ func OnParentChain(sessions, id, reader string) (found, on bool) {
 		}
 		seen[p] = true
 		pm, err := readMeta(filepath.Join(sessions, p))
-		if err != nil {
+		if err != nil || pm.Session != p {
 			break
 		}
 		p = pm.Parent

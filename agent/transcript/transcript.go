@@ -148,7 +148,7 @@ func writeWhole(name string, data []byte) error {
 	if err := os.WriteFile(tmp, data, 0o600); err != nil {
 		return fmt.Errorf("%s: %v", name, err)
 	}
-	if err := os.Rename(tmp, name); err != nil {
+	if err := renameOver(tmp, name); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("%s: %v", name, err)
 	}

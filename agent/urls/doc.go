@@ -34,7 +34,11 @@
 // Confinement (path_rejects_escape, path_resolves_inside): WalkPath is
 // the one lexical walk of every scheme, package agent's ssh://, memory://
 // and agent:// included; above the root is the rejection escapes, never
-// clamped. repo:// and skill:// then require the real path (symlinks
+// clamped. repo:// and skill:// join names to a directory of this
+// machine, so they walk with walkLocal: on Windows a backslash divides
+// too ("..\x" climbs) and a name Windows would not open as itself under
+// the root (a drive "C:", a stream "a:s", a device CON, only dots and
+// spaces) is refused. They then require the real path (symlinks
 // followed) under the real path of their root. The text after "scheme://"
 // is taken as written: no percent-decoding, so a space or a quote is
 // itself.
@@ -56,8 +60,9 @@
 //	                                                           cut.go (CutMiddleText)
 //	S7.6 path_rejects_escape: above the root is escapes,     walk.go (WalkPath)
 //	  never clamped
-//	S7.6 path_resolves_inside: a walk that stays inside      walk.go (WalkPath)
-//	  gives names under the root
+//	S7.6 path_resolves_inside: a walk that stays inside      walk.go (WalkPath),
+//	  gives names under the root                               walk_local.go (walkLocal:
+//	                                                           Windows' separators, names)
 //	S7.6 a symlink out of the root is escapes                real.go (realUnder, realPath)
 //	S7.9 ssh:// off with no host allowed; the rest is        errors.go (SSHOff); package
 //	  package agent's                                          agent's ssh.go, ssh_run.go
@@ -65,7 +70,9 @@
 //	  to do next
 //
 // Their tests: walk_test.go (TestLaw_path_rejects_escape,
-// TestLaw_path_resolves_inside, TestWalkURLPathExamples), urls_test.go
+// TestLaw_path_resolves_inside, TestLaw_path_resolves_inside_windows,
+// TestWalkURLPathExamples), walk_local_test.go, urls_windows_test.go
+// (under Wine), urls_test.go
 // (repo://, skill://, mcp://, the rejection schemes, Split,
 // CutMiddleText). Package agent's memory_test.go holds the laws for
 // memory:// and agent:// (TestLaw_path_rejects_escape_memory_agent,

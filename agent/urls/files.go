@@ -20,15 +20,19 @@ func (r *Reader) readRepo(ctx context.Context, raw, rest string, bound int) (str
 // readSkill is skill://name (its SKILL.md), skill://name/path (a file
 // under its directory) and skill:// (the skills there are).
 func (r *Reader) readSkill(ctx context.Context, raw, rest string, bound int) (string, error) {
-	if _, ok := WalkPath(rest); !ok {
-		return "", Errorf(KindEscapes, raw, "the path climbs above the skill directories with \"..\"; name a skill: skill://<name> or skill://<name>/<path>")
+	if _, err := walkLocal(rest, windowsNames); errors.Is(err, errClimbs) {
+		return "", Errorf(KindEscapes, raw, "the path climbs above the skill directories with \"..\"%s; name a skill: skill://<name> or skill://<name>/<path>", climbNote)
 	}
 	name, sub, hasSub := strings.Cut(rest, "/")
 	if name == "" && !hasSub {
 		return r.listSkills(raw)
 	}
-	if name == "" || name == "." || name == ".." {
-		return "", Errorf(KindArguments, raw, "%q is not a skill name; the first segment names the skill: skill://<name> or skill://<name>/<path>. Read skill:// for the list", name)
+	if names, err := walkLocal(name, windowsNames); err != nil || len(names) != 1 || names[0] != name {
+		why := ""
+		if err != nil {
+			why = " (" + err.Error() + ")"
+		}
+		return "", Errorf(KindArguments, raw, "%q is not a skill name%s; the first segment names the skill: skill://<name> or skill://<name>/<path>. Read skill:// for the list", name, why)
 	}
 	if r.Tools == nil {
 		return "", Errorf(KindIO, raw, "this session has no document tools")
@@ -78,18 +82,9 @@ func (r *Reader) readUnder(ctx context.Context, raw, root, rootName, path string
 	if r.Tools == nil {
 		return "", Errorf(KindIO, raw, "this session has no document tools")
 	}
-	names, ok := WalkPath(path)
-	if !ok {
-		return "", Errorf(KindEscapes, raw, "the path climbs above %s with \"..\"; name a path under it", rootName)
-	}
-	abs, sel := filepath.Join(append([]string{root}, names...)...), ""
-	if st, err := r.Tools.Store.Stat(abs); err == nil && !st.Exists {
-		if p, _, isSel := docs.SplitSelector(path); isSel {
-			if names, ok = WalkPath(p); !ok {
-				return "", Errorf(KindEscapes, raw, "the path climbs above %s with \"..\"; name a path under it", rootName)
-			}
-			abs, sel = filepath.Join(append([]string{root}, names...)...), path[len(p):]
-		}
+	abs, sel, werr := r.localPath(root, path)
+	if werr != nil {
+		return "", localErr(raw, rootName, werr)
 	}
 	if err := realUnder(root, abs); err != nil {
 		return "", fileErr(raw, rootName, err)
@@ -103,6 +98,50 @@ func (r *Reader) readUnder(ctx context.Context, raw, root, rootName, path string
 		return "", seen.failure(raw, sel != "", res.Text)
 	}
 	return res.Text, nil
+}
+
+// localPath is the file path names under root, walked by walkLocal, and
+// the selector after it (":5-9") when path as a whole names nothing but
+// the part before a selector walks: on Windows a ':' is never a plain
+// name, so "a.go:5-9" is tried as a.go with a selector there first.
+func (r *Reader) localPath(root, path string) (abs, sel string, err error) {
+	join := func(names []string) string { return filepath.Join(append([]string{root}, names...)...) }
+	names, err := walkLocal(path, windowsNames)
+	if errors.Is(err, errClimbs) {
+		return "", "", err
+	}
+	if err == nil {
+		abs = join(names)
+		if st, serr := r.Tools.Store.Stat(abs); serr != nil || st.Exists {
+			return abs, "", nil
+		}
+	}
+	p, _, isSel := docs.SplitSelector(path)
+	if !isSel {
+		return abs, "", err
+	}
+	pnames, perr := walkLocal(p, windowsNames)
+	switch {
+	case perr == nil:
+		return join(pnames), path[len(p):], nil
+	case err == nil && !errors.Is(perr, errClimbs):
+		return abs, "", nil // a missing file, said by the read
+	}
+	return "", "", perr
+}
+
+// localErr is the rejection of a path walkLocal refused: a climb is
+// escapes, a drive too (it names another root), any other name Windows
+// would not open as itself under the root arguments.
+func localErr(raw, rootName string, err error) *Error {
+	var bad *badLocalName
+	switch {
+	case errors.As(err, &bad) && bad.Drive:
+		return Errorf(KindEscapes, raw, "%v; name a path under %s with '/' between its parts", err, rootName)
+	case errors.As(err, &bad):
+		return Errorf(KindArguments, raw, "%v; name the file by its plain name under %s", err, rootName)
+	}
+	return Errorf(KindEscapes, raw, "the path climbs above %s with \"..\"%s; name a path under it", rootName, climbNote)
 }
 
 // readWatch is the Store of one URL read: it notes what docs' read of the

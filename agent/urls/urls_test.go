@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/eukhe/eukhe/docs"
+	"github.com/eukhe/eukhe/internal/testkit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"pgregory.net/rapid"
@@ -113,15 +114,43 @@ func TestURLRepoIsANormalRead(t *testing.T) {
 	}
 }
 
-// TestURLRepoConfinement: above the root lexically, or by a symbolic link
-// out of it (to a file, a directory, nothing), is escapes (S7.6); a link
-// that stays inside reads, and a root reached through a link is the same
-// root.
+// TestURLRepoConfinement: above the root lexically is escapes (S7.6),
+// never clamped; a plain path under it reads, a selector too. (Links:
+// TestURLRepoConfinementLinks.)
 func TestURLRepoConfinement(t *testing.T) {
 	w := newURLWorld(t)
 	urlWrite(t, filepath.Join(w.outside, "secret.txt"), "secret\n")
 	urlWrite(t, filepath.Join(w.root, "src", "a.go"), "package a\n")
 	urlWrite(t, filepath.Join(w.root, "bin.dat"), "a\x00b\n")
+	ctx := context.Background()
+	for _, c := range []struct{ url, kind string }{
+		{"repo://..", KindEscapes},
+		{"repo://../" + filepath.Base(w.outside) + "/secret.txt", KindEscapes},
+		{"repo://src/../../x", KindEscapes},
+		{"repo://src/a.go/../../..", KindEscapes},
+		{"repo://missing.go", KindNotFound},
+		{"repo://src/a.go/x", KindNotFound},
+		{"repo://bin.dat", KindBinary},
+		{"repo://src/../src/a.go:1", ""},
+	} {
+		text, err := w.r.Read(ctx, c.url, 0)
+		if urlKind(err) != c.kind {
+			t.Errorf("%s: %q, %v; want %q", c.url, text, err, c.kind)
+		}
+		if strings.Contains(text, "secret") || (err != nil && strings.Contains(err.Error(), "secret\n")) {
+			t.Errorf("%s: read the file outside the root", c.url)
+		}
+	}
+}
+
+// TestURLRepoConfinementLinks: a symbolic link out of the root (to a
+// file, a directory, nothing) is escapes (S7.6); a link that stays inside
+// reads, and a root reached through a link is the same root.
+func TestURLRepoConfinementLinks(t *testing.T) {
+	testkit.NeedSymlinks(t)
+	w := newURLWorld(t)
+	urlWrite(t, filepath.Join(w.outside, "secret.txt"), "secret\n")
+	urlWrite(t, filepath.Join(w.root, "src", "a.go"), "package a\n")
 	urlSymlink(t, filepath.Join(w.outside, "secret.txt"), filepath.Join(w.root, "out"))
 	urlSymlink(t, w.outside, filepath.Join(w.root, "outdir"))
 	urlSymlink(t, "../"+filepath.Base(w.outside)+"/nothing", filepath.Join(w.root, "dangling"))
@@ -131,10 +160,6 @@ func TestURLRepoConfinement(t *testing.T) {
 	urlSymlink(t, "loop", filepath.Join(w.root, "loop"))
 	ctx := context.Background()
 	for _, c := range []struct{ url, kind string }{
-		{"repo://..", KindEscapes},
-		{"repo://../" + filepath.Base(w.outside) + "/secret.txt", KindEscapes},
-		{"repo://src/../../x", KindEscapes},
-		{"repo://src/a.go/../../..", KindEscapes},
 		{"repo://out", KindEscapes},
 		{"repo://outdir/secret.txt", KindEscapes},
 		{"repo://outdir/missing.txt", KindEscapes},
@@ -142,9 +167,6 @@ func TestURLRepoConfinement(t *testing.T) {
 		{"repo://dangling", KindEscapes},
 		{"repo://dangling-abs", KindEscapes},
 		{"repo://out:1-2", KindEscapes},
-		{"repo://missing.go", KindNotFound},
-		{"repo://src/a.go/x", KindNotFound},
-		{"repo://bin.dat", KindBinary},
 		{"repo://loop", KindIO},
 		{"repo://in", ""},
 		{"repo://indir/a.go", ""},
@@ -213,7 +235,8 @@ func TestURLRepoGate(t *testing.T) {
 
 // TestURLSkill: skill://name is its SKILL.md from the first skill
 // directory that has it, skill://name/path a file under it, confined to
-// the skill's directory; skill:// lists them.
+// the skill's directory; skill:// lists them. (Links out of a skill:
+// TestURLSkillLinks.)
 func TestURLSkill(t *testing.T) {
 	w := newURLWorld(t)
 	proj := filepath.Join(w.root, ".eukhe", "skills")
@@ -221,9 +244,6 @@ func TestURLSkill(t *testing.T) {
 	urlWrite(t, filepath.Join(w.userSkills, "a", "SKILL.md"), "user a\n")
 	urlWrite(t, filepath.Join(w.userSkills, "b", "SKILL.md"), "user b\n")
 	urlWrite(t, filepath.Join(w.userSkills, "b", "ref", "x.md"), "ref x\n")
-	urlWrite(t, filepath.Join(w.outside, "secret.txt"), "secret\n")
-	urlSymlink(t, filepath.Join(w.outside, "secret.txt"), filepath.Join(w.userSkills, "b", "out.md"))
-	urlSymlink(t, filepath.Join(w.userSkills, "b", "SKILL.md"), filepath.Join(proj, "a", "b.md")) // another skill's
 	ctx := context.Background()
 	for _, c := range []struct{ url, kind, has string }{
 		{"skill://a", "", "1:project a\n"},
@@ -236,8 +256,6 @@ func TestURLSkill(t *testing.T) {
 		{"skill://b/ref/../../b/SKILL.md", KindEscapes, ""},
 		{"skill://..", KindEscapes, ""},
 		{"skill://../a", KindEscapes, ""},
-		{"skill://b/out.md", KindEscapes, ""},
-		{"skill://a/b.md", KindEscapes, ""},
 		{"skill://c", KindNotFound, ""},
 		{"skill://b/nope.md", KindNotFound, ""},
 		{"skill:///a", KindArguments, ""},
@@ -254,6 +272,24 @@ func TestURLSkill(t *testing.T) {
 	text, err := w.r.Read(ctx, "skill://", 0)
 	if err != nil || strings.Count(text, "skill://a\t") != 1 || strings.Count(text, "skill://b\t") != 1 || !strings.Contains(text, "skill://a\t"+filepath.Join(proj, "a")) {
 		t.Errorf("skill://: %q, %v", text, err)
+	}
+}
+
+// TestURLSkillLinks: a link in a skill's directory that leads out of it,
+// to a file outside or to another skill's, is escapes.
+func TestURLSkillLinks(t *testing.T) {
+	testkit.NeedSymlinks(t)
+	w := newURLWorld(t)
+	proj := filepath.Join(w.root, ".eukhe", "skills")
+	urlWrite(t, filepath.Join(proj, "a", "SKILL.md"), "project a\n")
+	urlWrite(t, filepath.Join(w.userSkills, "b", "SKILL.md"), "user b\n")
+	urlWrite(t, filepath.Join(w.outside, "secret.txt"), "secret\n")
+	urlSymlink(t, filepath.Join(w.outside, "secret.txt"), filepath.Join(w.userSkills, "b", "out.md"))
+	urlSymlink(t, filepath.Join(w.userSkills, "b", "SKILL.md"), filepath.Join(proj, "a", "b.md")) // another skill's
+	for _, url := range []string{"skill://b/out.md", "skill://a/b.md"} {
+		if text, err := w.r.Read(context.Background(), url, 0); urlKind(err) != KindEscapes || strings.Contains(text, "secret") {
+			t.Errorf("%s: %q, %v; want %q", url, text, err, KindEscapes)
+		}
 	}
 }
 

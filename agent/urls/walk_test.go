@@ -1,6 +1,7 @@
 package urls
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -96,9 +97,49 @@ func TestLaw_path_resolves_inside(t *testing.T) {
 				t.Fatalf("WalkPath(%q) gave the segment %q, which is not a name", path, n)
 			}
 		}
+		// A name is joined under a directory of this machine only as the
+		// local walk gives it (walkLocal: on Windows a backslash divides
+		// too, and "\.." climbs): joined, it stays under the root.
+		local, err := walkLocal(path, windowsNames)
+		if err != nil {
+			return
+		}
 		root := filepath.FromSlash("/srv/work")
-		if j := filepath.Join(append([]string{root}, got...)...); !within(root, j) {
-			t.Fatalf("WalkPath(%q) = %q joins to %s, outside %s", path, got, j, root)
+		if j := filepath.Join(append([]string{root}, local...)...); !within(root, j) {
+			t.Fatalf("walkLocal(%q) = %q joins to %s, outside %s", path, local, j, root)
+		}
+	})
+}
+
+// TestLaw_path_resolves_inside_windows: the local walk with Windows
+// names, on any host: a path that climbs above its root with ".." parts
+// divided by '/' or '\' is escapes; any other gives only names Windows
+// opens as themselves (no separator of either kind, no ':' of a drive or
+// a stream, no part of only dots and spaces, no device), so a join of
+// them under a root stays under it.
+func TestLaw_path_resolves_inside_windows(t *testing.T) {
+	part := rapid.OneOf(urlSegment(), rapid.SampledFrom([]string{"C:", "c:x", "CON", "nul.txt", ".. ", "?", `..\..`, `\\`}))
+	rapid.Check(t, func(t *rapid.T) {
+		segs := rapid.SliceOfN(part, 0, 12).Draw(t, "segs")
+		var b strings.Builder
+		for i, s := range segs {
+			if i > 0 {
+				b.WriteString(rapid.SampledFrom([]string{"/", `\`}).Draw(t, "sep"))
+			}
+			b.WriteString(s)
+		}
+		path := b.String()
+		names, err := walkLocal(path, true)
+		if _, escaped := walkModel(strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' })); escaped {
+			if !errors.Is(err, errClimbs) {
+				t.Fatalf("walkLocal(%q, windows) = %q, %v; the model says it climbs", path, names, err)
+			}
+			return
+		}
+		for _, n := range names {
+			if n == "" || strings.ContainsAny(n, `/\:`) || strings.Trim(n, ". ") == "" || windowsNameProblem(n) != "" {
+				t.Fatalf("walkLocal(%q, windows) gave %q, which Windows does not open as itself", path, n)
+			}
 		}
 	})
 }

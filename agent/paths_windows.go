@@ -1,0 +1,4 @@
+package agent
+
+// windowsPaths: this system's paths are Windows paths (fileURIPath).
+const windowsPaths = true
