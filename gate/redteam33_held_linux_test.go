@@ -68,7 +68,7 @@ func TestRedteam33_EverydayLinkAndCopyStepsAreNotOutside(t *testing.T) {
 	}
 }
 
-// Attack (linktargets.go, a new name in a target above a root; OPEN,
+// Attack (linktargets.go, a new name in a target above a root; HELD since dotLoads: a dot-link whose target holds a root keeps its program's loads; was OPEN,
 // low): ~/.config/nvim links to ~/work, which holds the workspace
 // ~/work/proj. `echo x > ~/.config/nvim/init.lua` is protected, but the
 // same file by its own path, ~/work/init.lua, is only outside while it
