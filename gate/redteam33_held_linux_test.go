@@ -97,3 +97,26 @@ func TestRedteam33_NewInitInALinkedConfigAboveTheRootIsPlain(t *testing.T) {
 		t.Errorf("THROUGH: a new init.lua written by its own path is %v", got)
 	}
 }
+
+// Attack (false positive under the default auto set; KEPT BY LAW,
+// medium): an agent prints its home directory (`echo $HOME`, `echo ~`,
+// `printf '%s\n' "$HOME"`); each asks secret, and headless it is
+// refused. The seed's S7.8 decides it: "a word that is or holds a secret
+// (`cat ~/.ssh/id_ed25519`, `grep -r KEY ~`) adds secret", whatever the
+// command; echo's words are words like any other. The row asserts the
+// law and the everyday way out: `pwd` in the home, and `echo hi` there,
+// add no secret. Safe outcome: the words that hold a store are secret;
+// the others are not.
+func TestRedteam33_EchoOfTheHomeAsksSecretByLaw(t *testing.T) {
+	w := newWorld(t)
+	for _, s := range []string{"echo $HOME", "echo ~", "printf '%s\\n' \"$HOME\""} {
+		if got := stepEffects(t, w.shell(w.root), s); !got.Has(Secret) {
+			t.Errorf("%s is %v: a word that holds a secret adds secret (S7.8)", s, got)
+		}
+	}
+	for _, s := range []string{"pwd", "echo hi"} {
+		if got := stepEffects(t, w.shell(w.home), s); got.Has(Secret) {
+			t.Errorf("%s in the home is %v", s, got)
+		}
+	}
+}

@@ -42,24 +42,6 @@ func TestRedteam33_RemovingADirectoryThatHoldsASecretChainLinkIsPlain(t *testing
 	}
 }
 
-// Attack (false positive under the default auto set; OPEN, medium): an
-// agent prints its home directory (`echo $HOME`, `echo ~`, `printf
-// '%s\n' "$HOME"`), a step of most sessions. Each asks secret, always:
-// headless, it is refused. Root cause: echo's and printf's words are
-// judged as read paths, and a read of a directory that holds a
-// credential store is secret; neither command opens its words. Safe
-// outcome: none is secret. Suggested fix: give echo and printf (and
-// other builtins whose words are text: basename, dirname, realpath -s)
-// no path parts; a `cat ~` or `ls ~` still reads.
-func TestRedteam33_EchoOfTheHomeAsksSecret(t *testing.T) {
-	w := newWorld(t)
-	for _, s := range []string{"echo $HOME", "echo ~", "printf '%s\\n' \"$HOME\""} {
-		if got := stepEffects(t, w.shell(w.root), s); got.Has(Secret) {
-			t.Errorf("THROUGH (false positive): %s is %v", s, got)
-		}
-	}
-}
-
 // Attack (roles.go, false positive; OPEN, low): a test fixture of the
 // workspace, fix/sshlink, links to ~/.ssh; `rm fix/sshlink` (and
 // unlink) asks secret, though nothing in a secret place resolves through
