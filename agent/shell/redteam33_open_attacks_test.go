@@ -9,7 +9,6 @@ package shell
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,110 +17,6 @@ import (
 
 	"github.com/eukhe/eukhe/gate"
 )
-
-// Attack (a learned secret target, its directory swapped; OPEN, high):
-// a dotfiles workspace: ~/.ssh/config links to ROOT/ssh/config, which the
-// policy learns as a secret entry (writing it by name asks). Under the
-// default auto set a program renames ROOT/ssh away and makes a new
-// ssh/config holding a ProxyCommand (a program ssh runs). Root cause:
-// under bubblewrap the learned file is covered by a mount of its own,
-// which does not pin its directory; no look after the step checks
-// secret entries as one does protected ones. Safe outcome: ~/.ssh/config
-// still reads as before. Suggested fix: pin the directory of each
-// covered file (mount it onto itself read-only where it lies outside the
-// workspace, or refuse the rename of a directory holding a covered
-// entry), and look at the learned secret entries after each program as
-// at protected ones.
-func TestRedteam33_DotfilesSshConfigReplacedUnderItsDirectory(t *testing.T) {
-	for _, m := range r33Mechanisms {
-		t.Run(string(m), func(t *testing.T) {
-			w := r33World(t, m, gate.DefaultAuto())
-			r33Deny(w)
-			r33Must(t, os.MkdirAll(w.path("ssh"), 0o755))
-			r33Must(t, os.WriteFile(w.path("ssh/config"), []byte("Host work\n"), 0o644))
-			r33Must(t, os.Symlink(w.path("ssh/config"), filepath.Join(w.secret, "config")))
-			r33Repolicy(w)
-			res := w.run(`python3 -c 'import os; os.rename("ssh", "ssh.old"); os.mkdir("ssh"); open("ssh/config", "w").write("Host *\n  ProxyCommand sh -c PWN\n")'`)
-			if b, _ := os.ReadFile(filepath.Join(w.secret, "config")); strings.Contains(string(b), "PWN") {
-				t.Errorf("THROUGH: ~/.ssh/config now names a program, unasked:\n%s", res.Text)
-			}
-		})
-	}
-}
-
-// Attack (a middle link of a secret chain; OPEN, high): ~/.ssh/config
-// links to ROOT/d/cfglink, a workspace link to ROOT/real. Writing
-// d/cfglink by name asks secret (roles.go: a link a secret path resolves
-// through), but a program replaces it (`tar -xf` of an archive, made
-// beforehand, holding d/cfglink → ../evil). Root cause: no sandbox covers a symbolic link
-// (a mount lands on its target; Landlock rules are on inodes reached),
-// and nothing after the step checks that the secret path still resolves
-// where it did. Safe outcome: ~/.ssh/config still reads as before.
-// Suggested fix: cover the links on the way of each secret path as
-// entries of their own (a read-only bind of their directory under
-// bubblewrap, no remove right on it under Landlock), or check each
-// learned chain after a program and restore or refuse a changed one.
-func TestRedteam33_SecretChainMiddleLinkRepointed(t *testing.T) {
-	for _, m := range r33Mechanisms {
-		t.Run(string(m), func(t *testing.T) {
-			w := r33World(t, m, gate.DefaultAuto())
-			r33Deny(w)
-			r33Must(t, os.MkdirAll(w.path("d"), 0o755))
-			r33Must(t, os.WriteFile(w.path("real"), []byte("Host work\n"), 0o644))
-			r33Must(t, os.WriteFile(w.path("evil"), []byte("Host *\n  ProxyCommand sh -c PWN\n"), 0o644))
-			r33Must(t, os.Symlink(w.path("real"), w.path("d/cfglink")))
-			r33Must(t, os.Symlink(w.path("d/cfglink"), filepath.Join(w.secret, "config")))
-			r33Must(t, os.MkdirAll(w.path("t/d"), 0o755))
-			r33Must(t, os.Symlink("../evil", w.path("t/d/cfglink")))
-			if out, err := exec.Command("tar", "-C", w.path("t"), "-cf", w.path("t.tar"), "d").CombinedOutput(); err != nil {
-				t.Fatalf("tar: %v %s", err, out)
-			}
-			r33Repolicy(w)
-			res := w.run("tar -xf t.tar")
-			if b, _ := os.ReadFile(filepath.Join(w.secret, "config")); strings.Contains(string(b), "PWN") {
-				t.Errorf("THROUGH: ~/.ssh/config was re-pointed through its workspace link, unasked:\n%s", res.Text)
-			}
-		})
-	}
-}
-
-// Attack (a middle link of a protected chain, linktargets.go; OPEN,
-// high): .git/hooks links to ../hl, a workspace link to tools/hooks.
-// learnProtected makes hl protected by its own path (`ln -sfn evilhooks
-// hl` asks), but with protected out of the auto set a program replaces
-// hl with a link to evilhooks, which holds a pre-commit. Root cause: as
-// for the secret chain, no mount covers a link, and the look after the
-// program renames the re-pointed link out of use in about one run in
-// four only (bubblewrap; Landlock refuses the removal): the rest leave
-// git running evilhooks/pre-commit. It seems to know an entry by its
-// inode number, which ext4 gives the new link back at once most times
-// (a removed inode is reused). Safe outcome: the hook git runs does
-// not print PWN. Suggested fix: as for the secret chain; and compare a link's target
-// (readlink), not its inode number, in the look after a program.
-func TestRedteam33_HookChainMiddleLinkRepointed(t *testing.T) {
-	for _, m := range r33Mechanisms {
-		t.Run(string(m), func(t *testing.T) {
-			// the look after the program renames the new link out of
-			// use in some runs only: five tries, each a fresh world
-			for try := 0; try < 5; try++ {
-				w := r33World(t, m, r33NoProtected())
-				r33Deny(w)
-				r33Must(t, os.RemoveAll(w.path(".git/hooks")))
-				for dir, body := range map[string]string{"tools/hooks": "echo lint", "evilhooks": "echo PWN"} {
-					r33Must(t, os.MkdirAll(w.path(dir), 0o755))
-					r33Must(t, os.WriteFile(w.path(dir+"/pre-commit"), []byte("#!/bin/sh\n"+body+"\n"), 0o755))
-				}
-				r33Must(t, os.Symlink("tools/hooks", w.path("hl")))
-				r33Must(t, os.Symlink("../hl", w.path(".git/hooks")))
-				r33Repolicy(w)
-				res := w.run(`python3 -c 'import os; os.remove("hl"); os.symlink("evilhooks", "hl")'`)
-				if b, _ := os.ReadFile(w.path(".git/hooks/pre-commit")); strings.Contains(string(b), "PWN") {
-					t.Fatalf("THROUGH (try %d): the repository's hooks were re-pointed, unasked:\n%s", try+1, res.Text)
-				}
-			}
-		})
-	}
-}
 
 // Attack (statReal's by-name fallback, open_real_linux.go; OPEN,
 // medium): a background program flips a workspace link L between a loop

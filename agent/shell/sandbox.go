@@ -304,6 +304,10 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		pl.Sealed = []string{x.fifoDir}
 	}
 	l.made = made
+	if !allowed.Has(gate.Secret) && allowed.Has(gate.Write) {
+		// not for the live watch below: that one is for protected names
+		l.made = withSecretChains(made, x.policy)
+	}
 	// The live watch (a kernel lives: what a process makes is renamed as
 	// it appears) renames by name, whatever a question named: a process
 	// approved for protected at named paths is looked at after it ends
@@ -888,15 +892,26 @@ type placesLook struct {
 	first []string
 }
 
-// fileKey is an entry's identity.
-type fileKey struct{ dev, ino uint64 }
+// fileKey is an entry's identity: its device and inode, and a link's
+// target. A link replaced by another (ln -sfn, a rename over it) most
+// often gets the inode number just freed back on ext4: by the number
+// alone a re-pointed link on a protected chain was the one before (the
+// thirty-third red team's hook chain, caught one run in four).
+type fileKey struct {
+	dev, ino uint64
+	link     string
+}
 
 func keyOf(p string) (fileKey, bool) {
 	st, ok := lstatFile(p)
 	if !ok {
 		return fileKey{}, false
 	}
-	return fileKey{st.dev, st.ino}, true
+	k := fileKey{dev: st.dev, ino: st.ino}
+	if t, err := os.Readlink(p); err == nil {
+		k.link = t
+	}
+	return k, true
 }
 
 // lookPlaces looks at the protected places (absolute paths) before a
@@ -943,6 +958,64 @@ func (l placesLook) changed() []string {
 	slices.Sort(out)
 	return out
 }
+
+// withSecretChains adds to scan (nil: none) a look at each secret path,
+// its real path and the links on its way, before and after the process:
+// one that is another entry after it (a link re-pointed, a directory
+// renamed away and made again) is renamed out of use. No mount covers a
+// link, and a hidden file's mount does not pin its directory: a program
+// without secret re-pointed the workspace link ~/.ssh/config resolves
+// through (tar -x), or renamed away the dotfiles directory its real file
+// lies in and made a new config there, naming a ProxyCommand (the
+// thirty-third red team's). The secret path then leads nowhere, never
+// to what the program put there.
+func withSecretChains(scan func() []string, policy *gate.Policy) func() []string {
+	secrets, _, _ := policy.SandboxRules()
+	var chain []string
+	add := func(s string) {
+		for _, p := range append([]string{s, realOf(s)}, linksOnTheWay(s)...) {
+			// only what exists: a store made where none was is the
+			// gate's (a write of a secret path asks), and the first
+			// missing part of a missing store's path may be ~/.config
+			if _, err := os.Lstat(p); err == nil && !kernelFS(p) && !slices.Contains(chain, p) {
+				chain = append(chain, p)
+			}
+		}
+	}
+	for _, s := range secrets {
+		if !filepath.IsAbs(s) || kernelFS(s) {
+			continue
+		}
+		add(s)
+		// a store's own links (~/.ssh/config into a dotfiles
+		// repository), and theirs on the way
+		des, _ := os.ReadDir(s)
+		for i, d := range des {
+			if i == maxStoreLinks {
+				break
+			}
+			if d.Type()&os.ModeSymlink != 0 {
+				add(filepath.Join(s, d.Name()))
+			}
+		}
+	}
+	look := lookPlaces(chain)
+	return func() []string {
+		var made []string
+		if scan != nil {
+			made = scan()
+		}
+		for _, p := range look.changed() {
+			if !slices.ContainsFunc(made, func(m string) bool { return p == m || strings.HasPrefix(p, m+"/") }) {
+				made = append(made, p)
+			}
+		}
+		return made
+	}
+}
+
+// maxStoreLinks bounds the entries of a store withSecretChains lists.
+const maxStoreLinks = 256
 
 // placesOf are the real paths named that lie in a place of effect e's
 // class (secret, protected), or hold one: the judgment's e was about

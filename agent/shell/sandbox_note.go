@@ -133,8 +133,10 @@ func (n *sandboxNote) line() string {
 	}
 	made := ""
 	if len(n.renamed) > 0 {
-		made = fmt.Sprintf("[sandbox (%s): the step made %s without protected; its hooks and config could run "+
-			"programs as the user, so it was renamed out of use. A step approved with protected may make it: ask the user]\n",
+		made = fmt.Sprintf("[sandbox (%s): the step made or replaced %s without protected or secret, where a repository's hooks "+
+			"and config, an editor's settings, a PATH program or a credential store's file lie (or a link a store's path "+
+			"goes through); it could run programs as the user, so it was renamed out of use. A step approved with "+
+			"protected (secret for a store) may make it: ask the user]\n",
 			n.mech, strings.Join(n.renamed, ", "))
 	}
 	if need.Empty() {
