@@ -999,6 +999,19 @@ func withSecretChains(scan func() []string, policy *gate.Policy) func() []string
 			}
 		}
 	}
+	// a link of a chain that leads nowhere now (its workspace end
+	// removed by an earlier program): what a program makes where it
+	// leads is renamed out of use too
+	for _, p := range slices.Clone(chain) {
+		if t, err := os.Readlink(p); err == nil {
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(p), t)
+			}
+			if _, err := os.Lstat(t); err != nil && !kernelFS(t) && !slices.Contains(chain, filepath.Clean(t)) {
+				chain = append(chain, filepath.Clean(t))
+			}
+		}
+	}
 	look := lookPlaces(chain)
 	return func() []string {
 		var made []string
