@@ -107,20 +107,3 @@ func TestRedteam33_LandlockCarefulPresetCannotMakeAFileAtTheRoot(t *testing.T) {
 		}
 	})
 }
-
-// Attack (false positive, the sandbox note; OPEN, low): under Landlock
-// an approved reader of known_hosts is refused the other key (rightly);
-// the note added to the reply says the step "ran without protected" and
-// that a step approved with protected would be allowed it. Root cause:
-// the note guesses the effect from the mechanism's refusal, not from
-// the narrowing. Safe outcome: the note does not send the agent to ask
-// for protected (it names secret, or the narrowing). Suggested fix:
-// when a program ran narrowed, say that the approval covered the named
-// paths only.
-func TestRedteam33_LandlockNarrowedRefusalNamesTheWrongEffect(t *testing.T) {
-	w := r33World(t, Landlock, r33NoProtected())
-	res := w.run("./rk ~/.ssh/known_hosts")
-	if strings.Contains(res.Text, "approved with protected would be allowed") {
-		t.Errorf("THROUGH (false positive): the note asks for protected for a hidden key:\n%s", res.Text)
-	}
-}

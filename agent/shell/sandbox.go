@@ -124,6 +124,9 @@ type launch struct {
 	// warn is told before the process starts: what of its approval it
 	// does not get, and why.
 	warn string
+	// narrowedTo are the paths its approval of secret or protected was
+	// narrowed to (placesOf), for the reply's note.
+	narrowedTo []string
 }
 
 // shadow shows each directory a narrowing opened (confine.GivenWay) from
@@ -246,6 +249,7 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 			}
 		}
 	}
+	l.narrowedTo = slices.Concat(lent[gate.Secret], lent[gate.Protected])
 	pl, made, refused := x.places(path, dir, allowed)
 	if refused != "" {
 		return l, refused

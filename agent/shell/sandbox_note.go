@@ -44,6 +44,9 @@ type sandboxNote struct {
 	seen    []string // texts of sandboxSigns and hidden paths the output showed
 	tail    []byte
 	renamed []string // protected entries a process made, renamed away
+	// narrowed are the paths an approval of secret or protected was
+	// narrowed to (sandbox.go), for a process that ran so
+	narrowed []string
 }
 
 // made records the protected entries a process made and refuseMade
@@ -71,6 +74,11 @@ func (x *run) noteSandbox(l launch, allowed gate.Effects) {
 	for _, h := range l.hidden {
 		if !contains(n.hidden, h) {
 			n.hidden = append(n.hidden, h)
+		}
+	}
+	for _, p := range l.narrowedTo {
+		if !contains(n.narrowed, p) {
+			n.narrowed = append(n.narrowed, p)
 		}
 	}
 }
@@ -141,6 +149,13 @@ func (n *sandboxNote) line() string {
 	}
 	if need.Empty() {
 		return made
+	}
+	if len(n.narrowed) > 0 {
+		// the refusal is most likely the narrowing's: asking for the
+		// same effects again lends no more
+		return made + fmt.Sprintf("[sandbox (%s): the step's approval covered only %s, and the sandbox refused it the rest (%s): "+
+			"a step that names the path it needs is asked about that path]\n",
+			n.mech, strings.Join(n.narrowed, ", "), strings.Join(signs, "; "))
 	}
 	return made + fmt.Sprintf("[sandbox (%s): the step ran without %s, and the sandbox refused it (%s); "+
 		"a step approved with %s would be allowed it: ask the user to approve it rather than retrying it as it is]\n",
