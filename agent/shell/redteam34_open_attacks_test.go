@@ -62,3 +62,35 @@ func TestRedteam34_ShadowReportForgedByANewlineName(t *testing.T) {
 		}
 	}
 }
+
+// Attack (LearnLinks, a nested repository's hook; OPEN, high): the
+// auto set holds no protected; the workspace holds a second repository
+// sub/.git (matched by the NamedRule .git). The user approves `ln -s
+// ../../../pc.sh sub/.git/hooks/pre-commit` (protected, named). The next
+// step, every question denied, is a program whose words name no path and
+// that appends to pc.sh: the nested repository's pre-commit hook now
+// runs the agent's line. The same form on the workspace's own .git is
+// held (pc.sh is then read-only to a step without protected). Root
+// cause: learnLinksChanged looks only in the TreeRule directories and
+// their hooks; a repository matched by name (sub/.git) is never looked
+// in, so the link's target is not learned as protected. Safe outcome:
+// pc.sh is not written without protected. Suggested fix: after a
+// protected-allowed process, look in every repository the protected tree
+// knows (NamedRule matches in the roots), not only the TreeRule ones.
+func TestRedteam34_NestedRepositoryHookLinkTargetNotLearned(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, r33NoProtected())
+			r33Must(t, os.MkdirAll(w.path("sub/.git/hooks"), 0o755))
+			w.write("sub/.git/HEAD", "ref: refs/heads/main\n")
+			w.write("pc.sh", "#!/bin/sh\ntrue\n")
+			r33Repolicy(w)
+			res1 := w.run("ln -s ../../../pc.sh sub/.git/hooks/pre-commit")
+			r33Deny(w)
+			res2 := w.run(`python3 -c 'open("p"+"c.sh","a").write("echo PWN\n")'`)
+			if b, _ := os.ReadFile(w.path("sub/.git/hooks/pre-commit")); strings.Contains(string(b), "PWN") {
+				t.Errorf("THROUGH: the nested repository's hook was written without protected:\n%s\n%s", res1.Text, res2.Text)
+			}
+		})
+	}
+}
