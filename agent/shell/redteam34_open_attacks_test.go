@@ -94,3 +94,35 @@ func TestRedteam34_NestedRepositoryHookLinkTargetNotLearned(t *testing.T) {
 		})
 	}
 }
+
+// Attack (withSecretChains / the learned secret targets, a store's key
+// linked into the workspace; OPEN, high): ~/.ssh/id_work links to
+// ROOT/dots/ssh/id_work (a dotfiles workspace), which the policy learns
+// as secret (`cat dots/ssh/id_work` asks, and is denied). Every question
+// denied, a program whose words name no path renames ROOT/dots to
+// ROOT/d2; the next step, `cat d2/ssh/id_work`, prints the private key,
+// nobody asked. Landlock refuses the rename; bubblewrap does not. Root
+// cause: under bubblewrap the learned file is covered by a mount of its
+// own, which does not pin its directory, and withSecretChains flags a
+// chain entry that is another entry after the program, not one that is
+// gone; the moved key is nowhere the policy knows (the link now dangles),
+// so the next step's sandbox shows it. Safe outcome: the key is not
+// printed unless a question named it. Suggested fix: flag (and restore or
+// rename out of use) a chain entry that vanished; or pin the directories
+// holding a learned secret target (a read-only mount of each directory
+// on the way below the root, as the shadows pin theirs), or learn a
+// secret target by its inode and judge it at its new path.
+func TestRedteam34_LinkedStoreKeyReadAfterItsDirectoryIsRenamed(t *testing.T) {
+	w := r33World(t, Bubblewrap, gate.DefaultAuto())
+	r33Deny(w)
+	r33Must(t, os.MkdirAll(w.path("dots/ssh"), 0o755))
+	r33Must(t, os.WriteFile(w.path("dots/ssh/id_work"), []byte("WORKKEY\n"), 0o600))
+	r33Must(t, os.Symlink(w.path("dots/ssh/id_work"), filepath.Join(w.secret, "id_work")))
+	r33Repolicy(w)
+	res0 := w.run(`cat dots/ssh/id_work`)
+	res1 := w.run(`python3 -c 'import os; os.rename("dots", "d2")'`)
+	res2 := w.run(`cat d2/ssh/id_work`)
+	if strings.Contains(res2.Text, "WORKKEY") {
+		t.Errorf("THROUGH: the linked key was read unasked after its directory was renamed:\n%s\n%s\n%s", res0.Text, res1.Text, res2.Text)
+	}
+}
