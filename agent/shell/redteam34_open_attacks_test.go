@@ -126,3 +126,30 @@ func TestRedteam34_LinkedStoreKeyReadAfterItsDirectoryIsRenamed(t *testing.T) {
 		t.Errorf("THROUGH: the linked key was read unasked after its directory was renamed:\n%s\n%s\n%s", res0.Text, res1.Text, res2.Text)
 	}
 }
+
+// Attack (the shadows' copies reached by a step that names eukhe's
+// narrow directory; OPEN, high): one question, "read+exec+secret", is
+// approved for `sleep 1.5 | cat ~/.ssh/authorized_keys - & sh ./w.sh
+// ~/.ssh/../.local/state/eukhe/narrow; wait` (no write asked). cat's copy
+// of authorized_keys lies in narrow/p…/0; w.sh, approved for secret at
+// the named narrow directory, is shown that directory (a named directory
+// of the state directory's shadow is a mount of the real one) and appends
+// the agent's key to cat's copy; cat's settle sees its copy changed and
+// writes it back: ~/.ssh/authorized_keys holds the agent's key after a
+// read-only approval. Root cause: the copies are kept from other steps
+// only by the state directory being hidden, and a narrowed approval can
+// uncover it; settle writes back any change of a copy, whether or not the
+// step it belongs to was allowed write there. Safe outcome:
+// authorized_keys is as it was. Suggested fix: refuse to lend (or shadow)
+// eukhe's own state directory to any approval, and write back only for a
+// step whose plan could write the named path (sd.write), after checking
+// the copy's identity (inode) is still the one the step was given.
+func TestRedteam34_ReadApprovalWritesBackACopyAnotherStepChanged(t *testing.T) {
+	w := shadowWorld(t)
+	r33Must(t, os.WriteFile(w.store("authorized_keys"), []byte("USERKEY\n"), 0o600))
+	w.write("w.sh", "sleep 0.6; for f in \"$1\"/*/*/authorized_keys; do echo AGENTKEY >> \"$f\"; done\n")
+	res := w.run("sleep 1.5 | cat " + w.store("authorized_keys") + " - & sh ./w.sh " + w.secret + "/../.local/state/eukhe/narrow; wait")
+	if got := w.storeText("authorized_keys"); strings.Contains(got, "AGENTKEY") {
+		t.Errorf("THROUGH: a read-only approval wrote the agent's key to authorized_keys (%q):\n%s", got, res.Text)
+	}
+}
