@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eukhe/eukhe/gate"
 )
@@ -151,5 +152,43 @@ func TestRedteam34_ReadApprovalWritesBackACopyAnotherStepChanged(t *testing.T) {
 	res := w.run("sleep 1.5 | cat " + w.store("authorized_keys") + " - & sh ./w.sh " + w.secret + "/../.local/state/eukhe/narrow; wait")
 	if got := w.storeText("authorized_keys"); strings.Contains(got, "AGENTKEY") {
 		t.Errorf("THROUGH: a read-only approval wrote the agent's key to authorized_keys (%q):\n%s", got, res.Text)
+	}
+}
+
+// Attack (withSecretChains, a false positive in normal work; OPEN,
+// medium): under the default auto set the agent runs a build (sh
+// ./build.sh, a second long); meanwhile the user, outside eukhe, logs in
+// again (npm login, docker login, gh auth refresh: each writes its
+// credentials file anew and renames it over the old one). After the build,
+// the user's new ~/.npmrc is renamed out of use (.eukhe-refused-…), and
+// the reply says the build made it: the user's login is gone. The same
+// happens to a file an approved step of the same script (in the
+// background) rewrites. Both mechanisms. Root cause: withSecretChains
+// takes any secret path that is another entry after the process as the
+// process's doing, though the process could not write it (it ran without
+// secret, and the store was hidden or read-only to it). Safe outcome:
+// ~/.npmrc holds the user's new token. Suggested fix: rename out of use
+// only what the process could have made: an entry its sandbox left
+// writable (a link or a directory on the way, not a covered file), or
+// compare against the file's writer (a covered file changed is someone
+// else's); else only tell.
+func TestRedteam34_UserLoginDuringABuildRenamedOutOfUse(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			npmrc := filepath.Join(filepath.Dir(w.secret), ".npmrc")
+			r33Must(t, os.WriteFile(npmrc, []byte("//registry/:_authToken=OLD\n"), 0o600))
+			r33Repolicy(w, npmrc)
+			w.write("build.sh", "sleep 1; echo built > out.txt\n")
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				_ = os.WriteFile(npmrc+".tmp", []byte("//registry/:_authToken=NEW\n"), 0o600)
+				_ = os.Rename(npmrc+".tmp", npmrc)
+			}()
+			res := w.run("sh ./build.sh")
+			if b, err := os.ReadFile(npmrc); err != nil || !strings.Contains(string(b), "NEW") {
+				t.Errorf("THROUGH (false positive): the user's new ~/.npmrc was renamed out of use (%v):\n%s", err, res.Text)
+			}
+		})
 	}
 }
