@@ -48,14 +48,15 @@ func TestRedteam34_UnknownDotLinkToTheRootLoadsArePlain(t *testing.T) {
 }
 
 // Attack (gate.Resolve, `..` after a file that an earlier step makes a
-// directory; OPEN, medium): `rm a.txt; mkdir a.txt; cat
+// directory; OPEN, low): `rm a.txt; mkdir a.txt; cat
 // a.txt/../../.ssh/id_ed25519` (root ~/proj). Resolve, judging the whole
 // script before it runs, sees a.txt as a file and keeps
 // a.txt/../../.ssh/id_ed25519 as written below it (it names nothing
 // now), so the step is read only; when cat runs, a.txt is a directory
-// and the path is the private key. The judgment holds no secret, so
-// nobody is asked; only a sandbox that hides ~/.ssh stops the read (none
-// with shell.confinement "off", or where no mechanism works). Root
+// and the path is the private key. The script's judgment holds no
+// secret, so the question (if any) does not say secret; the shell's
+// judgment of the step again at run time refuses it as changed (agent/
+// shell's held row), so what is open is the script's judgment only. Root
 // cause: the thirty-third red team's fix reads `..` after a file by the
 // file's kind at judgment time, which an earlier step of the same script
 // changes. Safe outcome: the step is judged secret. Suggested fix: judge

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/eukhe/eukhe/gate"
 )
 
 // Attack (the shadows, two programs of one pipeline narrowed to the
@@ -96,5 +98,34 @@ func TestRedteam34_ShadowNamedFileMadeADirectoryOrHardLink(t *testing.T) {
 		if exists(w.store("rc")) {
 			t.Errorf("%d: ~/.ssh/rc was made:\n%s", i, res.Text)
 		}
+	}
+}
+
+// Attack (gate.Resolve's `..` after a file, at run time; HELD, high
+// if open): the gate judges `rm a.txt; mkdir a.txt; cat
+// a.txt/../../home/.ssh/id_ed25519` without secret (a.txt is a file when
+// judged; gate's open row TestRedteam34_DotDotAfterAFileMadeADirectory…);
+// every question denied. HELD: the shell judges each step again when it
+// runs; a.txt is a directory then, the step is secret, and it is refused
+// as changed since the judgment (the sandbox would hide the store too).
+// Safe outcome: the key is not printed.
+func TestRedteam34_DotDotAfterAFileMadeADirectoryStillHidesTheKey(t *testing.T) {
+	for _, m := range r33Mechanisms {
+		t.Run(string(m), func(t *testing.T) {
+			w := r33World(t, m, gate.DefaultAuto())
+			r33Deny(w)
+			w.write("a.txt", "x\n")
+			for _, s := range []string{
+				"rm a.txt; mkdir a.txt; cat a.txt/../../home/.ssh/id_ed25519",
+				"rm -r a.txt; mkdir a.txt; cat < a.txt/../../home/.ssh/id_ed25519",
+			} {
+				res := w.run(s)
+				if strings.Contains(res.Text, r33Key) {
+					t.Errorf("the key was printed by %q:\n%s", s, res.Text)
+				}
+				_ = os.RemoveAll(w.path("a.txt"))
+				w.write("a.txt", "x\n")
+			}
+		})
 	}
 }
