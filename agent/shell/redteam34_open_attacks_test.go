@@ -213,3 +213,27 @@ func TestRedteam34_DotDotAfterNamedFileListsTheStoresKeys(t *testing.T) {
 		t.Errorf("THROUGH: the store's listing names the other key:\n%s", res.Text)
 	}
 }
+
+// Attack (the shadows, a false positive for a dotfiles user; OPEN,
+// medium): ~/.ssh/config links to ROOT/ssh/config (a dotfiles
+// workspace). Under bubblewrap, an approved `cat ~/.ssh/config` (every
+// question approved) prints "No such file or directory", and no note
+// says why: the agent is told the user's ssh config does not exist.
+// Landlock reads it. Root cause (as it looks from outside): the approval
+// is narrowed to the named path's real file (ROOT/ssh/config), and the
+// store's shadow leaves out the link ~/.ssh/config it was reached
+// through (a link in the store is hidden, "not there at all"), so the
+// path the program opens is missing. Safe outcome: the approved read
+// prints the config. Suggested fix: in makeShadows, copy a link of the
+// store whose target is a named path (as other links are copied), or
+// narrow to both the written path and its real path.
+func TestRedteam34_ApprovedReadOfALinkedSshConfigSaysItIsMissing(t *testing.T) {
+	w := r33World(t, Bubblewrap, gate.DefaultAuto())
+	r33Must(t, os.MkdirAll(w.path("ssh"), 0o755))
+	r33Must(t, os.WriteFile(w.path("ssh/config"), []byte("Host work\n"), 0o644))
+	r33Must(t, os.Symlink(w.path("ssh/config"), filepath.Join(w.secret, "config")))
+	r33Repolicy(w)
+	if res := w.run("cat ~/.ssh/config"); !strings.Contains(res.Text, "Host work") {
+		t.Errorf("THROUGH (false positive): the approved read of the linked config failed:\n%s", res.Text)
+	}
+}
