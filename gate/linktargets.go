@@ -152,6 +152,13 @@ var dotLoads = map[string][]string{
 	".config/git":   {"config", "attributes", "ignore", "hooks"},
 	".oh-my-zsh":    {"oh-my-zsh.sh", "custom", "plugins", "themes", "lib", "tools"},
 	".config/zsh":   {".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"},
+	// the thirty-fourth red team's: startup code by its own path
+	".ipython":       {"profile_default", "extensions"},
+	".jupyter":       {"jupyter_notebook_config.py", "jupyter_server_config.py", "jupyter_lab_config.py", "custom", "nbconfig"},
+	".config/direnv": {"direnvrc", "direnv.toml", "config.toml", "lib"},
+	".config/tmux":   {"tmux.conf", "plugins"},
+	".tmux":          {"plugins"},
+	".bash_it":       {"bash_it.sh", "custom", "enabled", "plugins", "aliases", "completion", "lib", "themes"},
 }
 
 var (

@@ -176,8 +176,15 @@ func (x *run) external(ctx context.Context, hc interp.HandlerContext, args []str
 	x.waited(group)
 	settle()
 	if allowed.Has(gate.Protected) {
-		// a link it made in a protected place makes its target one
+		// a link it made in a protected place makes its target one: in
+		// the policy's places, and at each path its words named (a
+		// nested repository's hooks, a .git no rule names but by name:
+		// the thirty-fourth red team's), whose resolution learns a link
+		// on its way
 		x.policy.LearnLinks()
+		for _, r := range st.Reals {
+			x.policy.Resolve("/", r)
+		}
 	}
 	made := refuseMade(l.made, x.id)
 	if endLive != nil {

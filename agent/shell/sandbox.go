@@ -241,9 +241,17 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	x.mu.Unlock()
 	var narrowed gate.Effects
 	lent := map[gate.Effect][]string{}
+	own := eukheOwnDirs(gate.EnvFromList(x.env))
 	for _, e := range []gate.Effect{gate.Secret, gate.Protected} {
 		if allowed.Has(e) && !auto.Has(e) {
-			if lent[e] = x.placesOf(named, e); len(lent[e]) > 0 {
+			// eukhe's own state is lent by no approval (Places.Private)
+			lent[e] = slices.DeleteFunc(x.placesOf(named, e), func(n string) bool {
+				return slices.ContainsFunc(own, func(d string) bool { return n == d || strings.HasPrefix(n, d+"/") })
+			})
+			if e == gate.Secret {
+				lent[e] = x.withStoreLinks(lent[e])
+			}
+			if len(lent[e]) > 0 {
 				narrowed = narrowed.With(e)
 				allowed = allowed.Without(e)
 			}
@@ -287,6 +295,13 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 		// ~/.config/eukhe for its own: the twelfth red team's); Landlock
 		// refuses such a rename by itself (no refer right there)
 		pl.Pinned = x.policy.GateDirs()
+		if !allowed.Has(gate.Secret) {
+			// so are the directories above a store's file that a link
+			// of the store leads to (a dotfiles repository's ssh/):
+			// renamed away, the key is read by its new path, unasked
+			// (the thirty-fourth red team's)
+			pl.Pinned = append(pl.Pinned, x.aboveStoreTargets()...)
+		}
 	}
 	// eukhe's settings directories are read-only to every process: a
 	// missing settings file is not made (the thirteenth red team's)
@@ -443,6 +458,15 @@ func (x *run) places(program, dir string, allowed gate.Effects) (_ confine.Place
 				pl.Writable = append(pl.Writable, realOf(d))
 			}
 		}
+	}
+	if state := stateHome(env); state != "" {
+		// made now if missing, so that it is hidden from this process
+		// before another one's shadow makes it (the thirty-fourth red
+		// team's: a step set up first saw the copies made after)
+		_ = os.MkdirAll(state, 0o700)
+	}
+	for _, d := range eukheOwnDirs(env) {
+		pl.Private = appendEntry(pl.Private, d)
 	}
 	if !allowed.Has(gate.Secret) {
 		for _, s := range append(secrets, stateDirs(env)...) {
@@ -827,6 +851,21 @@ func stateDirs(env map[string]string) []string {
 	return out
 }
 
+// eukheOwnDirs are eukhe's own state and socket directories (a part of
+// stateDirs): hidden from every process, whatever it was allowed
+// (confine.Places.Private).
+func eukheOwnDirs(env map[string]string) []string {
+	var out []string
+	if rt := env["XDG_RUNTIME_DIR"]; filepath.IsAbs(rt) {
+		out = append(out, filepath.Join(rt, "eukhe"))
+	}
+	out = append(out, filepath.Join(os.TempDir(), "eukhe-"+strconv.Itoa(os.Getuid())))
+	if state := stateHome(env); state != "" {
+		out = append(out, state)
+	}
+	return out
+}
+
 // stateHome is eukhe's state directory ($XDG_STATE_HOME/eukhe, else
 // ~/.local/state/eukhe), or "" with neither set.
 func stateHome(env map[string]string) string {
@@ -977,7 +1016,17 @@ func withSecretChains(scan func() []string, policy *gate.Policy) func() []string
 	secrets, _, _ := policy.SandboxRules()
 	var chain []string
 	add := func(s string) {
-		for _, p := range append([]string{s, realOf(s)}, linksOnTheWay(s)...) {
+		// a store's own file or directory is a mount point (hidden)
+		// no program can replace: only links, and what a link leads to
+		// (a dotfiles directory's file, which a rename of its directory
+		// replaces), are looked at; the user's own save of ~/.npmrc
+		// while a build runs is no program's (the thirty-fourth red
+		// team's)
+		way := linksOnTheWay(s)
+		if len(way) == 0 {
+			return
+		}
+		for _, p := range append([]string{realOf(s)}, way...) {
 			// only what exists: a store made where none was is the
 			// gate's (a write of a secret path asks), and the first
 			// missing part of a missing store's path may be ~/.config
@@ -1029,6 +1078,62 @@ func withSecretChains(scan func() []string, policy *gate.Policy) func() []string
 		}
 		return made
 	}
+}
+
+// withStoreLinks is lent with each store's link whose real path is one
+// of lent: a question names ~/.ssh/config by the real path it leads to
+// (a dotfiles repository's file), and the program opens it by the link,
+// which the store's narrowing must show (the thirty-fourth red team's:
+// an approved cat ~/.ssh/config said No such file).
+func (x *run) withStoreLinks(lent []string) []string {
+	secrets, _, _ := x.policy.SandboxRules()
+	for _, s := range secrets {
+		des, _ := os.ReadDir(s)
+		for i, d := range des {
+			if i == maxStoreLinks {
+				break
+			}
+			if d.Type()&os.ModeSymlink == 0 {
+				continue
+			}
+			l := filepath.Join(s, d.Name())
+			if slices.Contains(lent, realOf(l)) && !slices.Contains(lent, l) {
+				lent = append(lent, l)
+			}
+		}
+	}
+	return lent
+}
+
+// aboveStoreTargets are the directories above the real path of each
+// store's link, up to (not with) the first that is a root, the home or
+// "/": a rename of any of them moves the file the link leads to.
+func (x *run) aboveStoreTargets() []string {
+	home := realOf(gate.EnvFromList(x.env)["HOME"])
+	roots := x.policy.Roots()
+	secrets, _, _ := x.policy.SandboxRules()
+	var out []string
+	for _, s := range secrets {
+		des, _ := os.ReadDir(s)
+		for i, d := range des {
+			if i == maxStoreLinks {
+				break
+			}
+			if d.Type()&os.ModeSymlink == 0 {
+				continue
+			}
+			t := realOf(filepath.Join(s, d.Name()))
+			for dir := filepath.Dir(t); dir != "/" && dir != home && !slices.Contains(roots, dir) && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+				if s == dir || strings.HasPrefix(s, dir+"/") {
+					break // the store itself, or above it
+				}
+				if !slices.Contains(out, dir) {
+					out = append(out, dir)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // maxStoreLinks bounds the entries of a store withSecretChains lists.

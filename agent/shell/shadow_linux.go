@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/eukhe/eukhe/gate"
 	"github.com/eukhe/eukhe/gate/confine"
 )
 
@@ -57,6 +58,7 @@ type shadowDir struct {
 // shadowFile is a named file, copied into a shadow.
 type shadowFile struct {
 	real, copy string
+	write      bool // the process could write it: else nothing is written back
 	had        bool // the real file existed when copied
 	copied     copyStat
 	was        copyStat // the real file then
@@ -133,13 +135,15 @@ func makeShadows(root string, given, named []string, hidden, writable func(strin
 			p := filepath.Join(d, de.Name())
 			c := filepath.Join(sd.copy, de.Name())
 			switch {
-			case de.Type()&os.ModeSymlink != 0 && (slices.Contains(given, p) || slices.Contains(named, p)):
+			case de.Type()&os.ModeSymlink != 0 && slices.Contains(given, p):
 				return nil, fmt.Errorf("%s is a symbolic link now", p)
 			case de.Type()&os.ModeSymlink != 0 && hidden(p):
 				// not there at all
 			case de.Type()&os.ModeSymlink != 0:
-				// a copy of the link: a mount on it would land on its
-				// target; one the program replaces is not kept
+				// a copy of the link (a named one too: its real path is
+				// named, and shown where it lies): a mount on it would
+				// land on its target; one the program replaces is not
+				// kept
 				sd.kept[de.Name()] = true
 				target, err := os.Readlink(p)
 				if err != nil {
@@ -185,7 +189,7 @@ func (sh *shadows) showNamed(p, c string, de os.DirEntry, write bool) error {
 			if err := copyNoFollow(p, c, fi.Mode().Perm()); err != nil {
 				return err
 			}
-			sh.files = append(sh.files, shadowFile{real: p, copy: c, had: true, copied: statOf(c), was: was})
+			sh.files = append(sh.files, shadowFile{real: p, copy: c, write: write, had: true, copied: statOf(c), was: was})
 			return nil
 		}
 	}
@@ -250,7 +254,7 @@ func (sh *shadows) settle(program string) []string {
 		out = sh.carryNew(out, program, d.copy, d.real, d.kept)
 	}
 	if err := os.RemoveAll(sh.root); err != nil {
-		out = append(out, fmt.Sprintf("bash: %s: the copies at %s were not removed (%v); remove them by hand", program, sh.root, err))
+		out = append(out, fmt.Sprintf("bash: %s: the copies at %s were not removed (%v); remove them by hand", gate.Visible(program), sh.root, err))
 	}
 	return out
 }
@@ -269,16 +273,16 @@ func (sh *shadows) carryNew(out []string, program, copyDir, real string, kept ma
 		switch {
 		case slices.Contains(sh.named, r):
 			if err := carry(c, r); err != nil {
-				out = append(out, fmt.Sprintf("bash: %s: %s, which it made, was not kept (%v)", program, r, err))
+				out = append(out, fmt.Sprintf("bash: %s: %s, which it made, was not kept (%v)", gate.Visible(program), gate.Visible(r), err))
 			}
 		case slices.ContainsFunc(sh.named, func(p string) bool { return strings.HasPrefix(p, r+"/") }) && isDirNoFollow(c):
 			if err := makeDirAt(r); err != nil {
-				out = append(out, fmt.Sprintf("bash: %s: %s, which it made, was not kept (%v)", program, r, err))
+				out = append(out, fmt.Sprintf("bash: %s: %s, which it made, was not kept (%v)", gate.Visible(program), gate.Visible(r), err))
 				continue
 			}
 			out = sh.carryNew(out, program, c, r, nil)
 		default:
-			out = append(out, fmt.Sprintf("bash: %s: made %s, which no question named: not kept (the approval covers the paths it named; a step that names this one asks for it)", program, r))
+			out = append(out, fmt.Sprintf("bash: %s: made %s, which no question named: not kept (the approval covers the paths it named; a step that names this one asks for it)", gate.Visible(program), gate.Visible(r)))
 		}
 	}
 	return out
@@ -427,6 +431,11 @@ func readNames(dir string) ([]string, error) {
 // replaces the real file, unless the program left it as it was, or the
 // real file changed meanwhile (someone else's change is kept).
 func (f shadowFile) settle(program string) string {
+	if !f.write {
+		// a copy the process could only read is never written back,
+		// whoever changed it
+		return ""
+	}
 	now := statOf(f.copy)
 	switch {
 	case !now.ok && !f.had:
@@ -435,26 +444,26 @@ func (f shadowFile) settle(program string) string {
 		return ""
 	}
 	if real := statOf(f.real); real != f.was {
-		return fmt.Sprintf("bash: %s: %s changed while it ran: its own change was not written (the file is as the other change left it)", program, f.real)
+		return fmt.Sprintf("bash: %s: %s changed while it ran: its own change was not written (the file is as the other change left it)", gate.Visible(program), gate.Visible(f.real))
 	}
 	dir, err := openReal(filepath.Dir(f.real), os.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
-		return fmt.Sprintf("bash: %s: its change of %s was not written (%v); the file is as it was", program, f.real, err)
+		return fmt.Sprintf("bash: %s: its change of %s was not written (%v); the file is as it was", gate.Visible(program), gate.Visible(f.real), err)
 	}
 	defer dir.Close()
 	dfd := int(dir.Fd())
 	base := filepath.Base(f.real)
 	if !now.ok {
 		if err := unix.Unlinkat(dfd, base, 0); err != nil && !errors.Is(err, unix.ENOENT) {
-			return fmt.Sprintf("bash: %s: %s was not removed (%v); it is as it was", program, f.real, err)
+			return fmt.Sprintf("bash: %s: %s was not removed (%v); it is as it was", gate.Visible(program), gate.Visible(f.real), err)
 		}
 		return ""
 	}
 	if now.mode&unix.S_IFMT != unix.S_IFREG {
-		return fmt.Sprintf("bash: %s: left %s as no regular file: not kept (the file is as it was)", program, f.real)
+		return fmt.Sprintf("bash: %s: left %s as no regular file: not kept (the file is as it was)", gate.Visible(program), gate.Visible(f.real))
 	}
 	if err := writeBack(dfd, base, f.copy, os.FileMode(now.mode).Perm()); err != nil {
-		return fmt.Sprintf("bash: %s: its change of %s was not written (%v); the file is as it was", program, f.real, err)
+		return fmt.Sprintf("bash: %s: its change of %s was not written (%v); the file is as it was", gate.Visible(program), gate.Visible(f.real), err)
 	}
 	return ""
 }

@@ -105,6 +105,12 @@ type Places struct {
 	// do (secret and protected too): the process substitutions' pipes,
 	// which the shell opens by its own path, past every judgment.
 	Sealed []string
+	// Private are eukhe's own state (its state and socket directories):
+	// hidden from every process, whatever it was allowed. No approval
+	// lends them: they hold the key that signs the editor's entries and
+	// the copies of places an approval narrowed (the thirty-fourth red
+	// team's: a step lent them rewrote another program's copy).
+	Private []Entry
 }
 
 // Sandbox is the plan of one confined process.
@@ -245,6 +251,7 @@ func Plan(allowed gate.Effects, pl Places) Sandbox {
 	if !s.Net {
 		hide(pl.Sockets)
 	}
+	hide(pl.Private)
 	s.pin(pl.Pinned)
 	return s
 }
