@@ -1040,17 +1040,11 @@ func withSecretChains(scan func() []string, policy *gate.Policy) func() []string
 			continue
 		}
 		add(s)
-		// a store's own links (~/.ssh/config into a dotfiles
-		// repository), and theirs on the way
-		des, _ := os.ReadDir(s)
-		for i, d := range des {
-			if i == maxStoreLinks {
-				break
-			}
-			if d.Type()&os.ModeSymlink != 0 {
-				add(filepath.Join(s, d.Name()))
-			}
-		}
+	}
+	// a store's own links (~/.ssh/config into a dotfiles repository),
+	// and theirs on the way
+	for _, l := range storeLinks(secrets) {
+		add(l.path)
 	}
 	// a link of a chain that leads nowhere now (its workspace end
 	// removed by an earlier program): what a program makes where it
@@ -1087,19 +1081,9 @@ func withSecretChains(scan func() []string, policy *gate.Policy) func() []string
 // an approved cat ~/.ssh/config said No such file).
 func (x *run) withStoreLinks(lent []string) []string {
 	secrets, _, _ := x.policy.SandboxRules()
-	for _, s := range secrets {
-		des, _ := os.ReadDir(s)
-		for i, d := range des {
-			if i == maxStoreLinks {
-				break
-			}
-			if d.Type()&os.ModeSymlink == 0 {
-				continue
-			}
-			l := filepath.Join(s, d.Name())
-			if slices.Contains(lent, realOf(l)) && !slices.Contains(lent, l) {
-				lent = append(lent, l)
-			}
+	for _, l := range storeLinks(secrets) {
+		if slices.Contains(lent, l.real) && !slices.Contains(lent, l.path) {
+			lent = append(lent, l.path)
 		}
 	}
 	return lent
@@ -1113,23 +1097,41 @@ func (x *run) aboveStoreTargets() []string {
 	roots := x.policy.Roots()
 	secrets, _, _ := x.policy.SandboxRules()
 	var out []string
+	for _, l := range storeLinks(secrets) {
+		for dir := filepath.Dir(l.real); dir != "/" && dir != home && !slices.Contains(roots, dir) && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+			if l.store == dir || strings.HasPrefix(l.store, dir+"/") {
+				break // the store itself, or above it
+			}
+			if !slices.Contains(out, dir) {
+				out = append(out, dir)
+			}
+		}
+	}
+	return out
+}
+
+// storeLink is a symbolic link among a store's entries.
+type storeLink struct {
+	store, path, real string
+}
+
+// storeLinks are the links among the entries of each store of secrets
+// (at most maxStoreLinks entries of each looked at), with their real
+// paths.
+func storeLinks(secrets []string) []storeLink {
+	var out []storeLink
 	for _, s := range secrets {
+		if !filepath.IsAbs(s) || kernelFS(s) {
+			continue
+		}
 		des, _ := os.ReadDir(s)
 		for i, d := range des {
 			if i == maxStoreLinks {
 				break
 			}
-			if d.Type()&os.ModeSymlink == 0 {
-				continue
-			}
-			t := realOf(filepath.Join(s, d.Name()))
-			for dir := filepath.Dir(t); dir != "/" && dir != home && !slices.Contains(roots, dir) && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-				if s == dir || strings.HasPrefix(s, dir+"/") {
-					break // the store itself, or above it
-				}
-				if !slices.Contains(out, dir) {
-					out = append(out, dir)
-				}
+			if d.Type()&os.ModeSymlink != 0 {
+				p := filepath.Join(s, d.Name())
+				out = append(out, storeLink{store: s, path: p, real: realOf(p)})
 			}
 		}
 	}
