@@ -65,6 +65,13 @@ func newConfinedWorld(t *testing.T, auto gate.AutoSet, judged gate.Effects) *con
 	if err := os.MkdirAll(w.path(".git/hooks"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// eukhe's state directory, as a session makes it at its start (its
+	// transcripts, the discovery key): a sandbox makes it before any
+	// process when it is missing, and the corpus's snapshot of the home
+	// counts only what a program changed
+	if err := os.MkdirAll(filepath.Join(filepath.Dir(w.secret), ".local", "state", "eukhe"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	cw := &confinedWorld{world: w, home: filepath.Dir(w.secret), key: filepath.Join(w.secret, "id_ed25519")}
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
