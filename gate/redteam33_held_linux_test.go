@@ -69,9 +69,9 @@ func TestRedteam33_EverydayLinkAndCopyStepsAreNotOutside(t *testing.T) {
 }
 
 // Attack (linktargets.go, a new name in a target above a root; HELD since dotLoads: a dot-link whose target holds a root keeps its program's loads; was OPEN,
-// low): ~/.config/nvim links to ~/work, which holds the workspace
-// ~/work/proj. `echo x > ~/.config/nvim/init.lua` is protected, but the
-// same file by its own path, ~/work/init.lua, is only outside while it
+// low): ~/.config/nvim links to ~/code, which holds the workspace
+// ~/code/proj. `echo x > ~/.config/nvim/init.lua` is protected, but the
+// same file by its own path, ~/code/init.lua, is only outside while it
 // does not exist yet. Root cause: ReachBelow lists the target's entries
 // that exist when the policy is made; a name made later is none of them
 // (a sibling of the known open row where the link leads to the root
@@ -82,7 +82,7 @@ func TestRedteam33_EverydayLinkAndCopyStepsAreNotOutside(t *testing.T) {
 // branches), not by a listing.
 func TestRedteam33_NewInitInALinkedConfigAboveTheRootIsPlain(t *testing.T) {
 	w := newWorld(t)
-	work := filepath.Join(w.home, "work")
+	work := filepath.Join(w.home, "code")
 	mustMkdir(t, filepath.Join(work, "proj", ".git"))
 	r33Write(t, filepath.Join(work, "notes.txt"), "x\n")
 	mustLink(t, work, filepath.Join(w.home, ".config", "nvim"))

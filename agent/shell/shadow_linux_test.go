@@ -140,18 +140,18 @@ func TestShadowKeepsAChangeMadeMeanwhile(t *testing.T) {
 func TestShadowNestedNamedPath(t *testing.T) {
 	w := shadowWorld(t)
 	must31(t, os.MkdirAll(w.store("keys"), 0o700))
-	must31(t, os.WriteFile(w.store("keys/work"), []byte("WORK\n"), 0o600))
+	must31(t, os.WriteFile(w.store("keys/job"), []byte("JOB\n"), 0o600))
 	must31(t, os.WriteFile(w.store("keys/home"), []byte("HOMEKEY\n"), 0o600))
 	w.write("b.sh", "cat \"$1\"; cat \"$HOME/.ssh/keys/home\"; cat \"$HOME/.ssh/id_ed25519\"; echo x > \"$HOME/.ssh/keys/new\"; echo y > \"$HOME/.ssh/new\"; echo edited >> \"$1\"\n")
-	res := w.run("sh ./b.sh " + w.store("keys/work"))
-	if !strings.Contains(res.Text, "WORK") || strings.Contains(res.Text, "HOMEKEY") || strings.Contains(res.Text, "PRIVATEKEY") {
+	res := w.run("sh ./b.sh " + w.store("keys/job"))
+	if !strings.Contains(res.Text, "JOB") || strings.Contains(res.Text, "HOMEKEY") || strings.Contains(res.Text, "PRIVATEKEY") {
 		t.Errorf("the named key only is read:\n%s", res.Text)
 	}
 	if exists(w.store("keys/new")) || exists(w.store("new")) {
 		t.Errorf("a new name was kept:\n%s", res.Text)
 	}
-	if got := w.storeText("keys/work"); got != "WORK\nedited\n" {
-		t.Errorf("keys/work is %q:\n%s", got, res.Text)
+	if got := w.storeText("keys/job"); got != "JOB\nedited\n" {
+		t.Errorf("keys/job is %q:\n%s", got, res.Text)
 	}
 }
 
