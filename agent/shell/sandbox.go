@@ -239,6 +239,9 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	x.mu.Lock()
 	auto := x.autoNow
 	x.mu.Unlock()
+	// the stores and their links, looked up once for this process
+	secrets, _, _ := x.policy.SandboxRules()
+	links := storeLinks(secrets)
 	var narrowed gate.Effects
 	lent := map[gate.Effect][]string{}
 	own := eukheOwnDirs(gate.EnvFromList(x.env))
@@ -249,7 +252,7 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 				return slices.ContainsFunc(own, func(d string) bool { return n == d || strings.HasPrefix(n, d+"/") })
 			})
 			if e == gate.Secret {
-				lent[e] = x.withStoreLinks(lent[e])
+				lent[e] = withStoreLinks(lent[e], links)
 			}
 			if len(lent[e]) > 0 {
 				narrowed = narrowed.With(e)
@@ -300,7 +303,7 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 			// of the store leads to (a dotfiles repository's ssh/):
 			// renamed away, the key is read by its new path, unasked
 			// (the thirty-fourth red team's)
-			pl.Pinned = append(pl.Pinned, x.aboveStoreTargets()...)
+			pl.Pinned = append(pl.Pinned, x.aboveStoreTargets(links)...)
 		}
 	}
 	// eukhe's settings directories are read-only to every process: a
@@ -325,7 +328,7 @@ func (x *run) sandbox(path string, argv, env []string, dir string, allowed gate.
 	l.made = made
 	if !allowed.Has(gate.Secret) && allowed.Has(gate.Write) {
 		// not for the live watch below: that one is for protected names
-		l.made = withSecretChains(made, x.policy)
+		l.made = withSecretChains(made, secrets, links)
 	}
 	// The live watch (a kernel lives: what a process makes is renamed as
 	// it appears) renames by name, whatever a question named: a process
@@ -1012,8 +1015,7 @@ func (l placesLook) changed() []string {
 // lies in and made a new config there, naming a ProxyCommand (the
 // thirty-third red team's). The secret path then leads nowhere, never
 // to what the program put there.
-func withSecretChains(scan func() []string, policy *gate.Policy) func() []string {
-	secrets, _, _ := policy.SandboxRules()
+func withSecretChains(scan func() []string, secrets []string, links []storeLink) func() []string {
 	var chain []string
 	add := func(s string) {
 		// a store's own file or directory is a mount point (hidden)
@@ -1043,7 +1045,7 @@ func withSecretChains(scan func() []string, policy *gate.Policy) func() []string
 	}
 	// a store's own links (~/.ssh/config into a dotfiles repository),
 	// and theirs on the way
-	for _, l := range storeLinks(secrets) {
+	for _, l := range links {
 		add(l.path)
 	}
 	// a link of a chain that leads nowhere now (its workspace end
@@ -1079,9 +1081,8 @@ func withSecretChains(scan func() []string, policy *gate.Policy) func() []string
 // (a dotfiles repository's file), and the program opens it by the link,
 // which the store's narrowing must show (the thirty-fourth red team's:
 // an approved cat ~/.ssh/config said No such file).
-func (x *run) withStoreLinks(lent []string) []string {
-	secrets, _, _ := x.policy.SandboxRules()
-	for _, l := range storeLinks(secrets) {
+func withStoreLinks(lent []string, links []storeLink) []string {
+	for _, l := range links {
 		if slices.Contains(lent, l.real) && !slices.Contains(lent, l.path) {
 			lent = append(lent, l.path)
 		}
@@ -1092,12 +1093,11 @@ func (x *run) withStoreLinks(lent []string) []string {
 // aboveStoreTargets are the directories above the real path of each
 // store's link, up to (not with) the first that is a root, the home or
 // "/": a rename of any of them moves the file the link leads to.
-func (x *run) aboveStoreTargets() []string {
+func (x *run) aboveStoreTargets(links []storeLink) []string {
 	home := realOf(gate.EnvFromList(x.env)["HOME"])
 	roots := x.policy.Roots()
-	secrets, _, _ := x.policy.SandboxRules()
 	var out []string
-	for _, l := range storeLinks(secrets) {
+	for _, l := range links {
 		for dir := filepath.Dir(l.real); dir != "/" && dir != home && !slices.Contains(roots, dir) && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
 			if l.store == dir || strings.HasPrefix(l.store, dir+"/") {
 				break // the store itself, or above it
